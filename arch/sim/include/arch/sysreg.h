@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The accessor seam, simulated: the same API as arch/arm64, routed by numeric encoding into the
+ * register file of the current simulated physical CPU (arch/sim/regfile.c), behind which the
+ * executable architecture model plugs in.
+ */
+#ifndef VPERF_ARCH_SYSREG_H
+#define VPERF_ARCH_SYSREG_H
+
+#include <vperf/sysreg.h>
+
+uint64_t vperf_arch_read_sysreg_enc(uint32_t enc);
+void vperf_arch_write_sysreg_enc(uint32_t enc, uint64_t val);
+#define read_sysreg_enc(enc)	   vperf_arch_read_sysreg_enc(enc)
+#define write_sysreg_enc(enc, val) vperf_arch_write_sysreg_enc((enc), (val))
+
+#define read_sysreg(name)	read_sysreg_enc(VPERF_ENC_##name)
+#define write_sysreg(val, name) write_sysreg_enc(VPERF_ENC_##name, (val))
+
+#endif /* VPERF_ARCH_SYSREG_H */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated physical CPUs behind the sim accessor seam. Each has a register file holding
+ * every database register, counts of what vperf did to it (the lazy-switch tests assert these),
+ * a short trace of the last accesses in program order (the sequence tests read it), and an
+ * optional model hook that gives registers their architectural behaviour.
+ */
+#ifndef VPERF_SIM_CPU_H
+#define VPERF_SIM_CPU_H
+
+#include <vperf/sysreg.h>
+
+#define SIM_MAX_CPUS  8
+#define SIM_TRACE_LEN 256
+
+enum sim_event_kind { SIM_READ, SIM_WRITE, SIM_ISB, SIM_DSB_NSH, SIM_PSB_CSYNC };
+
+struct sim_event {
+	enum sim_event_kind kind;
+	uint32_t enc; /* for reads and writes */
+	uint64_t val; /* value read or written */
+};
+
+/* The model's view of accesses. Any hook may be NULL: the register file then behaves as plain
+ * storage. read gets the stored value and returns what the PE returns; write returns the value
+ * to store (e.g. with read-only fields kept). */
+struct sim_hooks {
+	void *ctx;
+	uint64_t (*read)(void *ctx, unsigned int cpu, uint32_t enc, uint64_t stored);
+	uint64_t (*write)(void *ctx, unsigned int cpu, uint32_t enc, uint64_t old, uint64_t val);
+	void (*barrier)(void *ctx, unsigned int cpu, enum sim_event_kind kind);
+};
+
+struct sim_cpu {
+	uint64_t regs[VPERF_SR_COUNT];
+	uint64_t nr_reads, nr_writes, nr_barriers;
+	uint64_t nr_unknown; /* accesses to encodings outside the database: a vperf bug */
+	struct sim_event trace[SIM_TRACE_LEN];
+	uint64_t trace_len; /* events ever recorded; trace[] keeps the last SIM_TRACE_LEN */
+};
+
+/* Reset every simulated CPU: registers to 0, counters and traces cleared, hooks removed. */
+void sim_reset(void);
+/* Select the CPU the seam talks to (the "current physical CPU"). */
+void sim_set_cpu(unsigned int cpu);
+unsigned int sim_current_cpu(void);
+struct sim_cpu *sim_cpu(unsigned int cpu);
+void sim_set_hooks(const struct sim_hooks *hooks);
+
+/* Backdoor access to the register file, bypassing counters, traces and hooks (test setup). */
+void sim_poke(unsigned int cpu, uint32_t enc, uint64_t val);
+uint64_t sim_peek(unsigned int cpu, uint32_t enc);
+
+/* Forget counts and trace of one CPU, keep its registers. */
+void sim_clear_counts(unsigned int cpu);
+/* Event i (0 = oldest still kept) of the CPU's trace, or NULL. */
+const struct sim_event *sim_trace_at(unsigned int cpu, uint64_t i);
+
+void sim_barrier(enum sim_event_kind kind);
+
+#endif /* VPERF_SIM_CPU_H */

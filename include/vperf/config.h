@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The build configuration, generated from Kconfig into $(O)/include/generated/autoconf.h.
+ * A hypervisor adds $(O)/include to its include path next to include/.
+ */
+#ifndef VPERF_CONFIG_H
+#define VPERF_CONFIG_H
+
+#include <generated/autoconf.h>
+
+#ifndef CONFIG_VPMU_PPI
+#define CONFIG_VPMU_PPI 23
+#endif
+#ifndef CONFIG_VSPE_PPI
+#define CONFIG_VSPE_PPI 21
+#endif
+
+#endif /* VPERF_CONFIG_H */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ops contract: everything vperf needs from the hypervisor it is linked into. vperf never
+ * includes a hypervisor's private headers; the hypervisor fills one vperf_hyp_ops and passes it
+ * to vperf_init(). `hv_vcpu` / `hv_vm` are the hypervisor's own objects, opaque to vperf.
+ *
+ * Every callback may be called from the trap path with interrupts masked; none may block or
+ * re-enter vperf on the same vCPU.
+ */
+#ifndef VPERF_HYP_H
+#define VPERF_HYP_H
+
+#include <vperf/types.h>
+
+enum vperf_log_level {
+	VPERF_LOG_ERR,	  /* vperf or the hardware misbehaved */
+	VPERF_LOG_NOTICE, /* a guest did something wrong; it got the architectural outcome */
+	VPERF_LOG_DEBUG,
+};
+
+struct vperf_hyp_ops {
+	/* Required. Make the vCPU take an UNDEFINED exception (EC=0) at its current EL, as if the
+	 * trapped instruction were UNDEFINED; the PC must not advance past it. */
+	void (*inject_undef)(void *hv_vcpu);
+	/* Required. Advance the vCPU's PC past the trapped 4-byte instruction (ELR_EL2 += 4). */
+	void (*advance_pc)(void *hv_vcpu);
+	/* Required. The Exception level the trapped access came from (0 or 1), from SPSR_EL2.M. */
+	unsigned int (*guest_el)(void *hv_vcpu);
+	/* Required with VPMU or VSPE. Set the level of a level-sensitive virtual interrupt line
+	 * (a PPI, intid 16-31) of the vCPU. vperf calls it only when the level changes. */
+	void (*set_irq_line)(void *hv_vcpu, uint32_t intid, bool level);
+	/* Optional (VSPE). Make [ipa, ipa + size) of the VM mapped and writable at stage 2 so the
+	 * Profiling Buffer does not fault; return 0 or a negative vperf_err. */
+	int (*stage2_map)(void *hv_vm, uint64_t ipa, uint64_t size);
+	/* Optional. Called on a physical PMU overflow of a host-owned counter: bits of PMOVSSET
+	 * in the host's range [HPMN, EPMN) that were set. vperf has already cleared them. */
+	void (*host_pmu_overflow)(uint64_t ovs);
+	/* Optional. One line of text, no trailing newline, for the hypervisor's log. */
+	void (*log)(enum vperf_log_level level, const char *msg);
+};
+
+#endif /* VPERF_HYP_H */

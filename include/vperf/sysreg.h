@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * System register identities, expanded from the one register database (sysregs.def): numeric
+ * encodings, dense ids, descriptors, and the field layouts vperf relies on.
+ */
+#ifndef VPERF_SYSREG_H
+#define VPERF_SYSREG_H
+
+#include <vperf/types.h>
+
+/*
+ * A System register encoding packed into 16 bits, ordered like the tuple (op0, op1, CRn, CRm,
+ * op2), so numeric order is database order.
+ */
+#define VPERF_SYSREG_ENC(op0, op1, crn, crm, op2)                                                \
+	((uint32_t)(((uint32_t)(op0) << 14) | ((uint32_t)(op1) << 11) | ((uint32_t)(crn) << 7) | \
+		    ((uint32_t)(crm) << 3) | (uint32_t)(op2)))
+#define VPERF_ENC_OP0(enc) (((enc) >> 14) & 0x3u)
+#define VPERF_ENC_OP1(enc) (((enc) >> 11) & 0x7u)
+#define VPERF_ENC_CRN(enc) (((enc) >> 7) & 0xfu)
+#define VPERF_ENC_CRM(enc) (((enc) >> 3) & 0xfu)
+#define VPERF_ENC_OP2(enc) ((enc)&0x7u)
+
+/* Dense ids, in database (= encoding) order: VPERF_SR_PMCR_EL0, ... */
+enum vperf_sysreg_id {
+#define SYSREG(name, ...) VPERF_SR_##name,
+#include <vperf/sysregs.def>
+#undef SYSREG
+	VPERF_SR_COUNT
+};
+
+/* Encodings: VPERF_ENC_PMCR_EL0, ... */
+enum vperf_sysreg_enc {
+#define SYSREG(name, op0, op1, crn, crm, op2, ...) \
+	VPERF_ENC_##name = VPERF_SYSREG_ENC(op0, op1, crn, crm, op2),
+#include <vperf/sysregs.def>
+#undef SYSREG
+};
+
+enum vperf_sysreg_access {
+	VPERF_ACC_RW = 3,
+	VPERF_ACC_RO = 1, /* MSR is UNDEFINED */
+	VPERF_ACC_WO = 2, /* MRS is UNDEFINED */
+};
+
+/* What makes a lower-EL access trap to EL2. MDCR_EL2 field positions: see vperf/mdcr.h. */
+enum vperf_trap_ctl {
+	VPERF_TRAP_NONE = 0,
+	VPERF_TRAP_TPM = 1u << 0,
+	VPERF_TRAP_TPMCR = 1u << 1,
+	VPERF_TRAP_TPM_TPMCR = VPERF_TRAP_TPM | VPERF_TRAP_TPMCR,
+	VPERF_TRAP_TPMS = 1u << 2,
+	VPERF_TRAP_E2PB = 1u << 3,
+	VPERF_TRAP_TID3 = 1u << 4,
+	VPERF_TRAP_EL2 = 1u << 5,
+};
+
+enum vperf_sysreg_feat {
+	VPERF_FEAT_ID,	    /* ID register, always present */
+	VPERF_FEAT_PMUV3,   /* ID_AA64DFR0_EL1.PMUVer >= 1 */
+	VPERF_FEAT_PMUV3P4, /* PMUVer >= 5: PMMIR_EL1 */
+	VPERF_FEAT_PMUV3P9, /* PMUVer >= 9: PMZR_EL0 */
+	VPERF_FEAT_SPE,	    /* ID_AA64DFR0_EL1.PMSVer >= 1 */
+	VPERF_FEAT_SPEV1P2, /* PMSVer >= 3: PMSNEVFR_EL1 */
+	VPERF_FEAT_SPE_FDS, /* FEAT_SPE_FDS: PMSDSFR_EL1 */
+	VPERF_FEAT_GICV3,
+	VPERF_FEAT_EL2,
+};
+
+/* Handler families. The trap entry dispatches on these; a slot with no handler is UNDEF. */
+enum vperf_slot {
+	VPERF_SLOT_NONE,
+	VPERF_SLOT_ID_DFR0,
+	VPERF_SLOT_PMCR,
+	VPERF_SLOT_PMCNTEN,
+	VPERF_SLOT_PMINTEN,
+	VPERF_SLOT_PMOVS,
+	VPERF_SLOT_PMSWINC,
+	VPERF_SLOT_PMSELR,
+	VPERF_SLOT_PMCEID,
+	VPERF_SLOT_PMCCNTR,
+	VPERF_SLOT_PMXEVTYPER,
+	VPERF_SLOT_PMXEVCNTR,
+	VPERF_SLOT_PMZR,
+	VPERF_SLOT_PMUSERENR,
+	VPERF_SLOT_PMMIR,
+	VPERF_SLOT_PMEVCNTR,
+	VPERF_SLOT_PMEVTYPER,
+	VPERF_SLOT_PMCCFILTR,
+	VPERF_SLOT_SPE_PMSCR,
+	VPERF_SLOT_SPE_SAMPLING,
+	VPERF_SLOT_SPE_ID,
+	VPERF_SLOT_SPE_BUFFER,
+	VPERF_SLOT_COUNT
+};
+
+struct vperf_sysreg_desc {
+	const char *name;
+	uint64_t res0;
+	uint64_t reset;
+	uint16_t enc;
+	uint8_t access; /* enum vperf_sysreg_access */
+	uint8_t trap;	/* enum vperf_trap_ctl */
+	uint8_t feat;	/* enum vperf_sysreg_feat */
+	uint8_t slot;	/* enum vperf_slot */
+};
+
+extern const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT];
+
+/* The descriptor of an encoding, or NULL when the database does not hold it. O(log n). */
+const struct vperf_sysreg_desc *vperf_sysreg_lookup(uint32_t enc);
+
+/* Index n of PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 from the encoding: CRm[1:0]:op2. */
+static inline unsigned int vperf_pmev_index(uint32_t enc)
+{
+	return (unsigned int)(((VPERF_ENC_CRM(enc) & 3u) << 3) | VPERF_ENC_OP2(enc));
+}
+
+/*
+ * True when the encoding lies in the space vperf answers for: the PMU and SPE System registers
+ * (op0=3, CRn=9 with CRm 9-14 at op1 0 or 3; op0=3, op1=3, CRn=14, CRm 8-15). An access there
+ * that the database does not know is UNDEF; an access elsewhere belongs to the hypervisor.
+ */
+static inline bool vperf_sysreg_in_space(uint32_t enc)
+{
+	uint32_t op1 = VPERF_ENC_OP1(enc), crn = VPERF_ENC_CRN(enc), crm = VPERF_ENC_CRM(enc);
+
+	if (VPERF_ENC_OP0(enc) != 3)
+		return false;
+	if (crn == 9)
+		return (op1 == 0 || op1 == 3) && crm >= 9 && crm <= 14;
+	return crn == 14 && op1 == 3 && crm >= 8;
+}
+
+#endif /* VPERF_SYSREG_H */

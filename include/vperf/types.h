@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* Freestanding basics: only the headers C11 guarantees without a libc. */
+#ifndef VPERF_TYPES_H
+#define VPERF_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VPERF_BIT(n) (1ull << (n))
+/* Bits hi..lo set, for 0 <= lo <= hi <= 63. */
+#define VPERF_GENMASK(hi, lo)	     ((~0ull >> (63 - (hi))) & (~0ull << (lo)))
+#define VPERF_FIELD_GET(val, hi, lo) (((val)&VPERF_GENMASK(hi, lo)) >> (lo))
+#define VPERF_ARRAY_SIZE(a)	     (sizeof(a) / sizeof((a)[0]))
+
+enum vperf_err {
+	VPERF_OK = 0,
+	VPERF_EINVAL = -1,  /* a bad argument from the hypervisor or a guest */
+	VPERF_ENOSPC = -2,  /* a buffer given to vperf is too small */
+	VPERF_ENODEV = -3,  /* the hardware lacks the feature */
+	VPERF_EBUSY = -4,   /* the object is in use (e.g. a loaded vCPU) */
+	VPERF_ENOTSUP = -5, /* configured out */
+};
+
+#endif /* VPERF_TYPES_H */

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vperf public API: what a hypervisor includes. Three objects, all statically allocatable:
+ *
+ *   struct vperf_pcpu   one physical CPU: what its PMU/SPE offer and what the host keeps.
+ *   struct vperf_vm     one VM's policy: PMU mode, counters given to it, SPE, interrupts.
+ *   struct vperf_vcpu   one vCPU's guest-visible PMU/SPE state.
+ *
+ * Calls, in the order a hypervisor makes them:
+ *   vperf_init(ops)                       once, with the ops contract (vperf/hyp.h)
+ *   vperf_pcpu_init(pcpu, cfg)            on each physical CPU, running on that CPU
+ *   vperf_vm_init(vm, cfg, hv_vm)         per VM
+ *   vperf_vcpu_init(vcpu, vm, hv_vcpu)    per vCPU; vperf_vcpu_reset() on guest reset
+ *   vperf_vcpu_load / vperf_vcpu_put      around every run of a vCPU on a physical CPU
+ *   vperf_handle_sysreg(...)              from the EC=0x18 trap handler
+ *   vperf_handle_pmu_irq(pcpu)            from the physical PMUIRQ handler
+ *
+ * Concurrency: a vperf_vcpu is used by one physical CPU at a time (between load and put);
+ * vperf takes no locks. A vperf_pcpu is only touched on its own CPU.
+ */
+#ifndef VPERF_VPERF_H
+#define VPERF_VPERF_H
+
+#include <vperf/config.h>
+#include <vperf/hyp.h>
+#include <vperf/sysreg.h>
+#include <vperf/types.h>
+
+/* Per-VM PMU policy, numerically equal to Xen's XENPMU_MODE_* (xen/pmu.h; checked at build
+ * time in virt/xen_abi.c when CONFIG_XEN_ABI is set). */
+enum vperf_pmu_mode {
+	VPERF_PMU_OFF = 0,	 /* no PMU visible: every access UNDEF, PMUVer reads 0 */
+	VPERF_PMU_SELF = 1 << 0, /* the guest profiles itself with its counters */
+	VPERF_PMU_HV = 1 << 1,	 /* SELF, and the hypervisor keeps the second range */
+	VPERF_PMU_ALL = 1 << 2,	 /* only the privileged VM profiles (everything) */
+};
+
+enum vperf_partition {
+	VPERF_PART_DIRECT,  /* MDCR_EL2.TPM=0: no traps, hardware enforces HPMN */
+	VPERF_PART_TRAPPED, /* TPM=1, guest counter i = physical counter i */
+	VPERF_PART_EMULATED /* TPM=1, counters are shadows multiplexed onto free ones */
+};
+
+/* What the hypervisor tells vperf about one physical CPU. */
+struct vperf_pcpu_config {
+	uint64_t host_mdcr;	/* the hypervisor's own MDCR_EL2 bits (debug traps etc.); vperf
+				* only ever changes the fields in MDCR_EL2_VPERF_MASK */
+	uint8_t host_counters;	/* counters the host keeps for itself: [N - host_counters - agent,
+				* N - agent); guests get [0, HPMN) */
+	uint8_t agent_counters; /* the third range [EPMN, N) of an external agent (PMCCR.EPMN,
+				 * I5.3.47), when FEAT_PMUv3_EXTPMN; 0 otherwise */
+	uint32_t pmu_ppi;	/* physical INTIDs of PMUIRQ / PMBIRQ, from the host DT */
+	uint32_t spe_ppi;
+};
+
+/* What vperf found on the CPU, read by vperf_pcpu_init(). */
+struct vperf_pcpu_caps {
+	uint64_t dfr0;	     /* ID_AA64DFR0_EL1 */
+	uint64_t pmsidr;     /* PMSIDR_EL1, 0 without SPE */
+	uint64_t pmbidr;     /* PMBIDR_EL1, 0 without SPE */
+	uint8_t pmuver;	     /* ID_AA64DFR0_EL1.PMUVer, 0 when absent or IMPLEMENTATION DEFINED */
+	uint8_t pmsver;	     /* ID_AA64DFR0_EL1.PMSVer */
+	uint8_t nr_counters; /* PMCR_EL0.N */
+	bool hpmn0;	     /* FEAT_HPMN0: MDCR_EL2.HPMN = 0 allowed */
+};
+
+struct vperf_stats {
+	uint64_t traps;		 /* sysreg traps handled (emulated or UNDEF) */
+	uint64_t undef;		 /* UNDEFs injected */
+	uint64_t unknown_enc;	 /* accesses to encodings the database does not hold */
+	uint64_t bad_value;	 /* guest writes with RES0 bits set or out-of-range values */
+	uint64_t host_overflows; /* PMU overflows of host counters passed to the host */
+};
+
+struct vperf_pcpu {
+	struct vperf_pcpu_config cfg;
+	struct vperf_pcpu_caps caps;
+	uint8_t hpmn; /* first counter that is not the guests': [0, hpmn) is the first range */
+	uint8_t epmn; /* first counter of the external agent's range */
+	uint64_t host_mdcr;	   /* MDCR_EL2 while no vCPU runs */
+	struct vperf_vcpu *loaded; /* the vCPU between load and put, or NULL */
+	struct vperf_stats stats;  /* events not attributable to a VM */
+};
+
+struct vperf_vm_config {
+	enum vperf_pmu_mode pmu_mode;
+	enum vperf_partition partition;
+	uint8_t nr_counters; /* event counters the guest sees (PMCR_EL0.N); <= the first range */
+	bool spe;	     /* give the guest SPE */
+	uint32_t pmu_virq;   /* virtual INTIDs; 0 means CONFIG_VPMU_PPI / CONFIG_VSPE_PPI */
+	uint32_t spe_virq;
+};
+
+struct vperf_vm {
+	struct vperf_vm_config cfg;
+	void *hv_vm;
+	struct vperf_stats stats;
+};
+
+struct vperf_vcpu {
+	struct vperf_vm *vm;
+	void *hv_vcpu;
+	struct vperf_pcpu *pcpu; /* where it is loaded, or NULL */
+	uint64_t mdcr;		 /* vperf's MDCR_EL2 fields while this vCPU runs */
+};
+
+enum vperf_trap_result {
+	VPERF_TRAP_HANDLED,  /* emulated; the PC was advanced */
+	VPERF_TRAP_UNDEF,    /* the guest got UNDEF through ops->inject_undef */
+	VPERF_TRAP_NOT_MINE, /* not a PMU/SPE access: the hypervisor handles it */
+};
+
+/* Register the hypervisor's ops (copied by reference; must outlive vperf). Returns
+ * VPERF_EINVAL when a required op is missing. */
+int vperf_init(const struct vperf_hyp_ops *ops);
+
+/* Probe the calling physical CPU (ID_AA64DFR0_EL1, PMCR_EL0.N, PMSIDR/PMBIDR) and apply cfg.
+ * Returns VPERF_EINVAL when the host and agent ranges do not fit in PMCR_EL0.N or would leave
+ * the guests an HPMN of 0 without FEAT_HPMN0. Programs nothing: the host's MDCR_EL2 stays. */
+int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg);
+
+/* Validate and record a VM's policy. VPERF_ENOTSUP for a feature configured out,
+ * VPERF_EINVAL for a policy no pCPU could satisfy (checked again at load). */
+int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *hv_vm);
+
+/* Bind a vCPU to its VM and put its PMU/SPE state in the reset state. vcpu may hold anything
+ * (it is overwritten) but must not be loaded. */
+int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu);
+
+/* Reset an initialised vCPU's PMU/SPE state (guest reset, PSCI CPU_ON). VPERF_EBUSY while it
+ * is loaded: put it first. */
+int vperf_vcpu_reset(struct vperf_vcpu *vcpu);
+
+/* The vCPU is about to run on the calling CPU (pcpu): program MDCR_EL2 and the guest's
+ * PMU/SPE state. Pair every load with a put on the same CPU. */
+void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
+
+/* The vCPU stops running: save its state and give the host its MDCR_EL2 back. */
+void vperf_vcpu_put(struct vperf_vcpu *vcpu);
+
+/* EC=0x18 trap entry. gprs holds the vCPU's x0..x30 (read for MSR, written for MRS; Rt=31 is
+ * XZR and never touched). Decodes once, emulates or injects UNDEF, advances the PC only when
+ * emulated. Returns VPERF_TRAP_NOT_MINE, touching nothing, for other ECs and for encodings
+ * outside the PMU/SPE space. */
+enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr,
+					   uint64_t gprs[31]);
+
+#ifdef CONFIG_VPMU
+/* Physical PMUIRQ entry on the calling CPU. Overflow flags of host counters are cleared and
+ * handed to ops->host_pmu_overflow. Returns true if any flag was handled. */
+bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu);
+#else
+static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
+{
+	(void)pcpu;
+	return false;
+}
+#endif
+
+#ifdef CONFIG_XEN_ABI
+/* The PMU mode of a domain created with Xen's domctl flags (XEN_DOMCTL_CDF_vpmu) and a
+ * XENPMU_MODE_* value: OFF unless the domain has vpmu and the mode is a single known one. */
+enum vperf_pmu_mode vperf_xen_pmu_mode(uint32_t domctl_flags, uint32_t xenpmu_mode);
+#endif
+
+/* Statistics of a VM (zero when CONFIG_STATS is off). */
+static inline const struct vperf_stats *vperf_vm_stats(const struct vperf_vm *vm)
+{
+	return &vm->stats;
+}
+
+#endif /* VPERF_VPERF_H */

@@ -1,0 +1,65 @@
+# User-facing targets beyond building: test, check, bench, fuzz, format, help.
+
+results := $(obj)/test-results.txt
+runtests := $(srctree)/scripts/run-tests.sh
+
+# Run the unit tests of the current (sim) configuration.
+test: all
+	$(Q)rm -f $(results)
+	$(Q)$(runtests) $(results) $(tests-bin)
+	$(Q)$(if $(test-extra-y),$(sub) O=$(O) $(test-extra-y))
+
+# The arm64 build's own checks: the library links with nothing but the ops contract.
+arm64-check: $(obj)/libvperf.a
+	$(Q)$(runtests) --script $(results) "undefined-symbols" \
+		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a
+
+sub = $(MAKE) -f $(srctree)/Makefile
+
+# Everything CI runs: the sim build (ASan/UBSan, cmocka) and the arm64 cross build.
+check: deps
+	$(Q)rm -f $(obj)/check-*/test-results.txt
+	$(Q)$(sub) O=$(O)/check-sim ARCH=sim defconfig
+	$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
+	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
+	$(Q)$(sub) O=$(O)/check-arm64 arm64-check
+	$(Q)$(srctree)/scripts/summary.sh $(obj)/check-sim/test-results.txt \
+		$(obj)/check-arm64/test-results.txt
+
+# The main job. Today: the demo on the simulated PE (tools/vperf-demo).
+run: deps
+	$(Q)test -f $(obj)/run/.config || $(sub) O=$(O)/run ARCH=sim defconfig
+	$(Q)$(sub) O=$(O)/run all
+	$(Q)$(obj)/run/tools/bin/vperf-demo
+
+format:
+	$(Q)$(srctree)/scripts/deps.sh format
+	$(Q)cd $(srctree) && git ls-files '*.c' '*.h' | xargs clang-format -i
+
+format-check:
+	$(Q)$(srctree)/scripts/deps.sh format
+	$(Q)cd $(srctree) && git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror
+
+help:
+	@echo 'vperf: virtual PMU and SPE for AArch64 EL2 hypervisors'
+	@echo ''
+	@echo 'Configuration (written to $$(O)/.config, default O=build):'
+	@echo '  defconfig [ARCH=sim|arm64]  configs/$$(ARCH)_defconfig (default ARCH=sim)'
+	@echo '  menuconfig                  edit the configuration (kconfig-mconf)'
+	@echo '  olddefconfig                update .config, new symbols take defaults'
+	@echo '  savedefconfig               write the minimal $$(O)/defconfig'
+	@echo ''
+	@echo 'Build and test:'
+	@echo '  all (default)               libvperf.a for the configured ARCH, host tools, tests (sim)'
+	@echo '  run                         the demo: vperf in a toy hypervisor on the simulated PE'
+	@echo '  test                        run the unit tests of a sim configuration'
+	@echo '  check                       everything CI runs: sim build + cmocka under'
+	@echo '                              ASan/UBSan, arm64 cross build + symbol check'
+	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
+	@echo '  deps                        install missing Debian packages (scripts/deps.sh)'
+	@echo '  clean / distclean           remove objects / the whole $$(O)'
+	@echo ''
+	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
+	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
+
+.PHONY: test arm64-check check run format format-check help

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Add up run-tests.sh result files, print the closing line, fail if anything failed or nothing ran.
+set -u
+passed=0 failed=0
+for f in "$@"; do
+	[ -f "$f" ] || { echo "summary: missing $f (a stage did not run)"; failed=$((failed + 1)); continue; }
+	while read -r p n name; do
+		passed=$((passed + p))
+		failed=$((failed + n))
+		[ "$n" -eq 0 ] || echo "summary: FAILED in $name"
+	done <"$f"
+done
+echo "check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,28 @@
+# Unit tests: cmocka programs over the production sources, sim build only.
+ifeq ($(ARCH),sim)
+tests-y += test_esr test_regdb test_trap test_core
+test_esr-objs := tests/unit/test_esr.c
+test_regdb-objs := tests/unit/test_regdb.c
+test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
+test_core-objs := tests/unit/test_core.c tests/unit/fake_hyp.c
+
+# The database checked against the assembler: regdb-asm prints one MRS/MSR per database line,
+# aarch64-linux-gnu-as assembles it (warnings fatal: a wrong access direction fails too), and
+# test_regdb compares each instruction word with the database's encoding.
+hostprogs-y += regdb-asm
+regdb-asm-objs := tests/unit/regdb_asm.c
+REGDB_BIN := $(obj)/tests/regdb.bin
+$(obj)/tests/regdb.S: $(obj)/host/bin/regdb-asm
+	@mkdir -p $(@D)
+	$(Q)$< >$@
+$(REGDB_BIN): $(obj)/tests/regdb.S
+	@echo "  AS      tests/regdb.S (aarch64-linux-gnu-as)"
+	$(Q)$(CROSS_COMPILE)as --fatal-warnings -march=armv8.8-a+profile $< -o $(@:.bin=.o)
+	$(Q)$(CROSS_COMPILE)objcopy -O binary -j .text $(@:.bin=.o) $@
+$(obj)/tests/bin/test_regdb: | $(REGDB_BIN)
+CFLAGS_test_regdb := -DREGDB_BIN='"$(REGDB_BIN)"'
+CFLAGS_test_trap := -I$(srctree)/virt
+CFLAGS_test_core := -I$(srctree)/virt
+endif
+
+-include $(srctree)/tests/unit/spe.mk

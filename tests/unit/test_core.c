@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/* Lifecycle: ops validation, pCPU probe and counter ranges, VM policy, MDCR_EL2 at load/put,
+ * and the host's PMU overflows. */
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <sim/cpu.h>
+#include <vperf/mdcr.h>
+#include <vperf/vperf.h>
+
+#include "fake_hyp.h"
+
+#define PMUVER_V3P5 6ull
+
+static void set_cpu(uint64_t pmuver, uint64_t n, bool hpmn0)
+{
+	uint64_t dfr0 = pmuver << ID_DFR0_PMUVER_SHIFT;
+
+	if (hpmn0)
+		dfr0 |= 1ull << ID_DFR0_HPMN0_SHIFT;
+	sim_poke(0, VPERF_ENC_ID_AA64DFR0_EL1, dfr0);
+	sim_poke(0, VPERF_ENC_PMCR_EL0, n << PMCR_N_SHIFT);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	fake_hyp_reset();
+	set_cpu(PMUVER_V3P5, 6, false);
+	return 0;
+}
+
+static void test_init_requires_ops(void **state)
+{
+	struct vperf_hyp_ops ops = fake_hyp_ops;
+
+	(void)state;
+	assert_int_equal(vperf_init(NULL), VPERF_EINVAL);
+	ops.advance_pc = NULL;
+	assert_int_equal(vperf_init(&ops), VPERF_EINVAL);
+	ops = fake_hyp_ops;
+	ops.set_irq_line = NULL;
+	assert_int_equal(vperf_init(&ops), VPERF_EINVAL);
+	assert_int_equal(vperf_init(&fake_hyp_ops), VPERF_OK);
+}
+
+/* N=6, host keeps 2, agent 1: guests [0,3), host [3,5), agent [5,6). Probing only reads. */
+static void test_pcpu_ranges(void **state)
+{
+	const struct vperf_pcpu_config cfg = { .host_counters = 2, .agent_counters = 1 };
+	struct vperf_pcpu pcpu;
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
+	assert_int_equal(pcpu.caps.pmuver, PMUVER_V3P5);
+	assert_int_equal(pcpu.caps.nr_counters, 6);
+	assert_int_equal(pcpu.hpmn, 3);
+	assert_int_equal(pcpu.epmn, 5);
+	assert_int_equal(sim_cpu(0)->nr_writes, 0);
+}
+
+static void test_pcpu_invalid_ranges(void **state)
+{
+	struct vperf_pcpu_config cfg = { .host_counters = 5, .agent_counters = 2 };
+	struct vperf_pcpu pcpu;
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_EINVAL);
+	/* All six reserved leaves HPMN = 0: only valid with FEAT_HPMN0. */
+	cfg.agent_counters = 1;
+	assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_EINVAL);
+	set_cpu(PMUVER_V3P5, 6, true);
+	assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
+	assert_int_equal(pcpu.hpmn, 0);
+}
+
+/* No PMUv3 (PMUVer 0, or 0xF: IMPLEMENTATION DEFINED): no counters, PMCR_EL0 never read. */
+static void test_pcpu_without_pmu(void **state)
+{
+	const struct vperf_pcpu_config cfg = { 0 };
+	struct vperf_pcpu pcpu;
+
+	(void)state;
+	for (uint64_t ver = 0; ver <= 0xf; ver += 0xf) {
+		set_cpu(ver, 6, false);
+		sim_clear_counts(0);
+		assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
+		assert_int_equal(pcpu.caps.pmuver, 0);
+		assert_int_equal(pcpu.caps.nr_counters, 0);
+		assert_int_equal(sim_cpu(0)->nr_reads, 1);
+		assert_int_equal(sim_trace_at(0, 0)->enc, VPERF_ENC_ID_AA64DFR0_EL1);
+	}
+}
+
+static void test_vm_policy(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 2 };
+	struct vperf_vm vm;
+
+	(void)state;
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
+	cfg.pmu_mode = VPERF_PMU_OFF;
+	cfg.spe = true;
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
+	cfg.spe = false;
+	assert_int_equal(vperf_vm_init(&vm, &cfg, (void *)&cfg), VPERF_OK);
+	assert_ptr_equal(vm.hv_vm, &cfg);
+}
+
+/* Load writes MDCR_EL2 once: the host's own bits kept, vperf's fields replaced (the host's
+ * stale HPMN/TPM bits in host_mdcr are ignored); put writes the host's value back once. */
+static void test_load_put_mdcr(void **state)
+{
+	const struct vperf_pcpu_config pcfg = {
+		.host_mdcr = MDCR_EL2_TDA | MDCR_EL2_TDOSA | MDCR_EL2_HLP | 0x1f | MDCR_EL2_TPM,
+		.host_counters = 2,
+	};
+	const struct vperf_vm_config vcfg = { .pmu_mode = VPERF_PMU_OFF };
+	const uint64_t host = MDCR_EL2_TDA | MDCR_EL2_TDOSA | MDCR_EL2_HLP | 4 | MDCR_EL2_HPME;
+	struct vperf_pcpu pcpu;
+	struct vperf_vm vm;
+	struct vperf_vcpu vcpu;
+	struct fake_vcpu hv = { 0 };
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+	assert_int_equal(pcpu.host_mdcr, host);
+	assert_int_equal(vperf_vm_init(&vm, &vcfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, &hv), VPERF_OK);
+
+	sim_clear_counts(0);
+	vperf_vcpu_load(&vcpu, &pcpu);
+	assert_int_equal(sim_cpu(0)->nr_writes, 1);
+	assert_int_equal(sim_cpu(0)->nr_reads, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2),
+			 host | MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2);
+	assert_ptr_equal(pcpu.loaded, &vcpu);
+	assert_int_equal(vperf_vcpu_reset(&vcpu), VPERF_EBUSY);
+
+	vperf_vcpu_put(&vcpu);
+	assert_int_equal(sim_cpu(0)->nr_writes, 2);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), host);
+	assert_null(pcpu.loaded);
+	assert_int_equal(vperf_vcpu_reset(&vcpu), VPERF_OK);
+	vperf_vcpu_put(&vcpu); /* a second put is harmless */
+	assert_int_equal(sim_cpu(0)->nr_writes, 2);
+}
+
+/* PMUIRQ: the host's flags ([HPMN, EPMN) and the cycle counter) are cleared and reported;
+ * the first range and the agent's range are not touched. */
+static void test_pmu_irq_host_flags(void **state)
+{
+	const struct vperf_pcpu_config cfg = { .host_counters = 2, .agent_counters = 1 };
+	struct vperf_pcpu pcpu;
+	const struct sim_event *e;
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
+	sim_poke(0, VPERF_ENC_PMOVSSET_EL0, VPERF_BIT(0) | VPERF_BIT(5));
+	assert_false(vperf_handle_pmu_irq(&pcpu));
+	assert_int_equal(fake_hyp.host_ovs_calls, 0);
+
+	sim_poke(0, VPERF_ENC_PMOVSSET_EL0,
+		 VPERF_BIT(0) | VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(5) | VPERF_BIT(31));
+	sim_clear_counts(0);
+	assert_true(vperf_handle_pmu_irq(&pcpu));
+	e = sim_trace_at(0, 1);
+	assert_non_null(e);
+	assert_int_equal(e->kind, SIM_WRITE);
+	assert_int_equal(e->enc, VPERF_ENC_PMOVSCLR_EL0);
+	assert_int_equal(e->val, VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(31));
+	assert_int_equal(fake_hyp.host_ovs, VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(31));
+	assert_int_equal(pcpu.stats.host_overflows, 1);
+}
+
+static void test_xen_modes(void **state)
+{
+	(void)state;
+	assert_int_equal(vperf_xen_pmu_mode(0, 1), VPERF_PMU_OFF);
+	assert_int_equal(vperf_xen_pmu_mode(1u << 7, 1), VPERF_PMU_SELF);
+	assert_int_equal(vperf_xen_pmu_mode(1u << 7, 2), VPERF_PMU_HV);
+	assert_int_equal(vperf_xen_pmu_mode(1u << 7, 4), VPERF_PMU_ALL);
+	assert_int_equal(vperf_xen_pmu_mode(1u << 7, 3), VPERF_PMU_OFF);
+	assert_int_equal(vperf_xen_pmu_mode(1u << 7, 0), VPERF_PMU_OFF);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_init_requires_ops, setup),
+		cmocka_unit_test_setup(test_pcpu_ranges, setup),
+		cmocka_unit_test_setup(test_pcpu_invalid_ranges, setup),
+		cmocka_unit_test_setup(test_pcpu_without_pmu, setup),
+		cmocka_unit_test_setup(test_vm_policy, setup),
+		cmocka_unit_test_setup(test_load_put_mdcr, setup),
+		cmocka_unit_test_setup(test_pmu_irq_host_flags, setup),
+		cmocka_unit_test_setup(test_xen_modes, setup),
+	};
+
+	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/* The register database: order, lookup, internal consistency, and every encoding and access
+ * direction against the GNU assembler. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <vperf/sysreg.h>
+
+#include "regdb_asm.h"
+
+static void test_sorted_and_unique(void **state)
+{
+	(void)state;
+	for (size_t i = 1; i < VPERF_SR_COUNT; i++) {
+		if (vperf_sysregs[i - 1].enc >= vperf_sysregs[i].enc)
+			fail_msg("%s is not after %s", vperf_sysregs[i].name,
+				 vperf_sysregs[i - 1].name);
+	}
+}
+
+/* Lookup answers exactly the database's encodings, over the whole 16-bit space. */
+static void test_lookup_exact(void **state)
+{
+	size_t found = 0;
+
+	(void)state;
+	for (uint32_t enc = 0; enc < (1u << 16); enc++) {
+		const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(enc);
+
+		if (!d)
+			continue;
+		assert_int_equal(d->enc, enc);
+		found++;
+	}
+	assert_int_equal(found, VPERF_SR_COUNT);
+}
+
+static uint32_t decode_word(uint32_t w, bool *is_read)
+{
+	*is_read = (w >> 21) & 1;
+	return VPERF_SYSREG_ENC((w >> 19) & 3, (w >> 16) & 7, (w >> 12) & 15, (w >> 8) & 15,
+				(w >> 5) & 7);
+}
+
+static uint32_t next_word(FILE *f)
+{
+	unsigned char b[4];
+
+	assert_int_equal(fread(b, 1, 4, f), 4);
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static void expect_insn(FILE *f, const struct vperf_sysreg_desc *d, bool read)
+{
+	bool is_read;
+	uint32_t enc = decode_word(next_word(f), &is_read);
+
+	if (enc != d->enc || is_read != read)
+		fail_msg("%s: database says S%u_%u_C%u_C%u_%u, assembler says S%u_%u_C%u_C%u_%u",
+			 d->name, VPERF_ENC_OP0(d->enc), VPERF_ENC_OP1(d->enc),
+			 VPERF_ENC_CRN(d->enc), VPERF_ENC_CRM(d->enc), VPERF_ENC_OP2(d->enc),
+			 VPERF_ENC_OP0(enc), VPERF_ENC_OP1(enc), VPERF_ENC_CRN(enc),
+			 VPERF_ENC_CRM(enc), VPERF_ENC_OP2(enc));
+}
+
+/* regdb.bin holds, in database order, `mrs x0, NAME` for readable and `msr NAME, x0` for
+ * writable registers, assembled by name with --fatal-warnings (tests/unit/build.mk). */
+static void test_matches_assembler(void **state)
+{
+	FILE *f = fopen(REGDB_BIN, "rb");
+	unsigned char extra;
+
+	(void)state;
+	assert_non_null(f);
+	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
+		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
+
+		if (!regdb_asm_known(d->name))
+			continue;
+		if (d->access & VPERF_ACC_RO)
+			expect_insn(f, d, true);
+		if (d->access & VPERF_ACC_WO)
+			expect_insn(f, d, false);
+	}
+	assert_int_equal(fread(&extra, 1, 1, f), 0);
+	fclose(f);
+}
+
+/* The two registers binutils 2.40 cannot name, from the Arm ARM System register index:
+ * PMZR_EL0 = S3_3_C9_C13_4 (write-only), PMSDSFR_EL1 = S3_0_C9_C10_4. */
+static void test_registers_unknown_to_binutils(void **state)
+{
+	(void)state;
+	assert_int_equal(VPERF_ENC_PMZR_EL0, VPERF_SYSREG_ENC(3, 3, 9, 13, 4));
+	assert_int_equal(vperf_sysregs[VPERF_SR_PMZR_EL0].access, VPERF_ACC_WO);
+	assert_int_equal(VPERF_ENC_PMSDSFR_EL1, VPERF_SYSREG_ENC(3, 0, 9, 10, 4));
+}
+
+static void test_event_counter_index(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
+		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
+		unsigned int n;
+
+		if (sscanf(d->name, "PMEVCNTR%u_EL0", &n) == 1 ||
+		    sscanf(d->name, "PMEVTYPER%u_EL0", &n) == 1)
+			assert_int_equal(vperf_pmev_index(d->enc), n);
+	}
+}
+
+static bool prefixed(const char *name, const char *prefix)
+{
+	return !strncmp(name, prefix, strlen(prefix));
+}
+
+static bool suffixed(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), s = strlen(suffix);
+
+	return n >= s && !strcmp(name + n - s, suffix);
+}
+
+/* The trap column follows the architecture's families: SPE supplement 4.3 "Traps and
+ * enables" (PMS* by TPMS, PMB* by E2PB, PMBIDR by nothing), PMU registers by TPM (PMCR also by
+ * TPMCR), EL2 registers never a guest's. */
+static unsigned int expected_trap(const char *name)
+{
+	if (suffixed(name, "_EL2"))
+		return VPERF_TRAP_EL2;
+	if (!strcmp(name, "PMBIDR_EL1"))
+		return VPERF_TRAP_NONE;
+	if (prefixed(name, "PMB"))
+		return VPERF_TRAP_E2PB;
+	if (prefixed(name, "PMS") && suffixed(name, "_EL1")) /* not PMSWINC/PMSELR_EL0 */
+		return VPERF_TRAP_TPMS;
+	if (!strcmp(name, "PMCR_EL0"))
+		return VPERF_TRAP_TPM_TPMCR;
+	if (prefixed(name, "ID_"))
+		return VPERF_TRAP_TID3;
+	return VPERF_TRAP_TPM;
+}
+
+static void test_trap_column(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
+		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
+
+		if (d->trap != expected_trap(d->name))
+			fail_msg("%s: trap %u, expected %u", d->name, d->trap,
+				 expected_trap(d->name));
+	}
+}
+
+/* Guest registers are in the space vperf answers for, EL2 and ID registers are not; handler
+ * slots exist exactly for guest registers; reset values respect RES0. */
+static void test_space_slots_and_reset(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
+		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
+		bool guest = d->trap != VPERF_TRAP_EL2 && d->trap != VPERF_TRAP_TID3;
+
+		assert_int_equal(vperf_sysreg_in_space(d->enc), guest);
+		assert_int_equal(d->slot != VPERF_SLOT_NONE, d->trap != VPERF_TRAP_EL2);
+		assert_int_equal(d->reset & d->res0, 0);
+		assert_true(d->access == VPERF_ACC_RW || d->access == VPERF_ACC_RO ||
+			    d->access == VPERF_ACC_WO);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sorted_and_unique),
+		cmocka_unit_test(test_lookup_exact),
+		cmocka_unit_test(test_matches_assembler),
+		cmocka_unit_test(test_registers_unknown_to_binutils),
+		cmocka_unit_test(test_event_counter_index),
+		cmocka_unit_test(test_trap_column),
+		cmocka_unit_test(test_space_slots_and_reset),
+	};
+
+	return cmocka_run_group_tests_name("regdb", tests, NULL, NULL);
+}

@@ -1,0 +1,16 @@
+# virt/: the virtualization logic, identical source for every ARCH.
+lib-y += virt/regdb.c virt/esr.c virt/trap.c virt/core.c virt/log.c virt/fmt.c
+lib-$(CONFIG_VPMU) += virt/pmu_irq.c
+lib-$(CONFIG_XEN_ABI) += virt/xen_abi.c
+
+# Xen's public headers need -std=gnu11 and __XEN_TOOLS__ (domctl.h); they are reached through a
+# link so that no other system header enters the freestanding build.
+CFLAGS_xen_abi := -std=gnu11 -D__XEN_TOOLS__ -isystem $(obj)/include/xenabi
+XEN_INCLUDE ?= /usr/include/xen
+$(obj)/virt/xen_abi.o: $(obj)/include/xenabi/xen
+$(obj)/include/xenabi/xen:
+	@mkdir -p $(@D)
+	$(Q)test -f $(XEN_INCLUDE)/pmu.h || { echo "libxen-dev missing: make deps" >&2; exit 1; }
+	$(Q)ln -sfn $(XEN_INCLUDE) $@
+
+-include $(srctree)/virt/spe/build.mk

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* Declarations shared by the virt/ modules; not part of the public API. */
+#ifndef VPERF_INTERNAL_H
+#define VPERF_INTERNAL_H
+
+#include <vperf/esr.h>
+#include <vperf/vperf.h>
+
+extern const struct vperf_hyp_ops *vperf_ops;
+
+#ifdef CONFIG_STATS
+#define STAT_INC(stats, field) ((stats)->field++)
+#else
+#define STAT_INC(stats, field) ((void)(stats))
+#endif
+
+/* One access being emulated: what a register handler sees. Handlers never touch guest GPRs:
+ * perform_access() loads val for MSR and stores it for MRS. */
+struct vperf_access {
+	const struct vperf_sysreg_desc *desc;
+	uint32_t enc;
+	bool read;
+	uint64_t val;
+};
+
+/* A handler returns true when the access was emulated, false for UNDEF. */
+typedef bool (*vperf_access_fn)(struct vperf_vcpu *vcpu, struct vperf_access *acc);
+
+/* Emulate one decoded access with fn (NULL: UNDEF): load the MSR value from gprs (XZR reads
+ * as 0), call fn, store the MRS value (XZR discards it), advance the PC; UNDEF when fn refuses
+ * or the register has no such direction. */
+enum vperf_trap_result vperf_perform_access(struct vperf_vcpu *vcpu,
+					    const struct vperf_sysreg_desc *desc,
+					    const struct vperf_esr_sysreg *a, uint64_t gprs[31],
+					    vperf_access_fn fn);
+
+struct fmt {
+	char *buf;
+	size_t len, cap;
+};
+void vperf_fmt_init(struct fmt *f, char *buf, size_t cap);
+void vperf_fmt_str(struct fmt *f, const char *s);
+void vperf_fmt_dec(struct fmt *f, uint64_t v);
+void vperf_fmt_hex(struct fmt *f, uint64_t v, unsigned int min_digits);
+
+void vperf_log(enum vperf_log_level level, const char *msg);
+void vperf_log_unknown_sysreg(const struct vperf_esr_sysreg *a);
+
+#endif /* VPERF_INTERNAL_H */

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+/* The register database as a table, and lookup by encoding (see vperf/sysregs.def). */
+#include <vperf/sysreg.h>
+
+const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT] = {
+#define SYSREG(nm, op0, op1, crn, crm, op2, acc, trp, ft, r0, rst, sl) \
+	[VPERF_SR_##nm] = {                                            \
+		.name = #nm,                                           \
+		.res0 = (r0),                                          \
+		.reset = (rst),                                        \
+		.enc = (uint16_t)VPERF_ENC_##nm,                       \
+		.access = VPERF_ACC_##acc,                             \
+		.trap = VPERF_TRAP_##trp,                              \
+		.feat = VPERF_FEAT_##ft,                               \
+		.slot = VPERF_SLOT_##sl,                               \
+	},
+#include <vperf/sysregs.def>
+#undef SYSREG
+};
+
+/* Binary search: the database is sorted by encoding (tests/unit/test_regdb.c checks it). */
+const struct vperf_sysreg_desc *vperf_sysreg_lookup(uint32_t enc)
+{
+	size_t lo = 0, hi = VPERF_SR_COUNT;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t here = vperf_sysregs[mid].enc;
+
+		if (here == enc)
+			return &vperf_sysregs[mid];
+		if (here < enc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
