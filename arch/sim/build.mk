@@ -1,2 +1,4 @@
-# sim: the accessor seam over simulated CPUs; the executable model joins it here.
-lib-y += arch/sim/regfile.c
+# sim: the accessor seam over simulated CPUs, and the executable architecture model behind it.
+lib-y += arch/sim/regfile.c arch/sim/model.c arch/sim/pmu.c arch/sim/pmu_regs.c arch/sim/pmu_count.c
+-include $(srctree)/arch/sim/spe.mk
+-include $(srctree)/arch/sim/gic.mk

@@ -1,0 +1,2 @@
+# The gic family of the model.
+lib-y += arch/sim/gic.c

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The executable architecture model: one or more simulated PEs with PMUv3, SPE and a GICv3
+ * virtual CPU interface, behind the sim accessor seam (sim/cpu.h). Guest code in tests is C that
+ * calls guest_mrs / guest_msr / guest_run at EL1 or EL0; the model applies the architected trap
+ * and UNDEF rules and, when an access traps to EL2, builds ESR_EL2 exactly as hardware does and
+ * calls the EL2 handler the test hypervisor registered.
+ *
+ * The model is adversarial: where the architecture allows a choice, it takes the one most
+ * likely to expose a hypervisor bug, driven by the seed (DESIGN.md section 6).
+ */
+#ifndef VPERF_SIM_MODEL_H
+#define VPERF_SIM_MODEL_H
+
+#include <sim/cpu.h>
+#include <vperf/sysreg.h>
+
+/* ---- configuration ---------------------------------------------------------------------- */
+
+struct sim_pe_config {
+	uint8_t pmuver;	     /* ID_AA64DFR0_EL1.PMUVer: 1 = v3, 4 = v3p1, 5 = v3p4, 6 = v3p5 ... */
+	uint8_t nr_counters; /* PMCR_EL0.N, 0..31 */
+	bool hpmn0;	     /* FEAT_HPMN0 */
+	bool extpmn;	     /* FEAT_PMUv3_EXTPMN: PMCCR.EPMN/EPME (I5.3.47) */
+	uint8_t epmn;	     /* PMCCR.EPMN, the external agent's range is [epmn, N) */
+	bool epme;	     /* PMCCR.EPME: the third range counts */
+	uint8_t pmsver;	     /* ID_AA64DFR0_EL1.PMSVer, 0 = no SPE */
+	uint64_t pmsidr;     /* PMSIDR_EL1 */
+	uint64_t pmbidr;     /* PMBIDR_EL1 */
+	uint64_t seed;	     /* the adversary's choices */
+	uint32_t el2_trap_cycles; /* cycles (and instructions) executed at EL2 per trap taken, so
+				   * that counting at EL2 is observable */
+	uint8_t nr_lrs;		  /* ICH_VTR_EL2.ListRegs + 1, 1..16 */
+};
+
+/* The defaults: PMUv3p5, 6 counters, no SPE, 4 list registers, 20 EL2 cycles per trap. */
+void sim_default_config(struct sim_pe_config *cfg);
+
+/* Reset every simulated CPU (sim_reset) and give each the configuration: ID registers,
+ * PMCR_EL0.N, PMSIDR/PMBIDR, ICH_VTR_EL2, and the model's hooks on the register files. */
+void sim_model_init(const struct sim_pe_config *cfg);
+const struct sim_pe_config *sim_model_config(void);
+
+/* ---- execution state --------------------------------------------------------------------- */
+
+/* The Exception level the current CPU executes guest code at (0 or 1); EL2 while a handler runs. */
+void sim_set_el(unsigned int el);
+unsigned int sim_el(void);
+
+/* A model-detected hypervisor error (wrong sequence, a trap left undecided, a clobbered GPR,
+ * a record written into another VM's memory...). Tests assert there are none, or exactly the
+ * expected one. */
+struct sim_error {
+	unsigned int cpu;
+	const char *what;
+};
+unsigned int sim_error_count(void);
+const struct sim_error *sim_error_at(unsigned int i);
+void sim_report_error(unsigned int cpu, const char *what);
+
+/* ---- EL2: the test hypervisor's entry points -------------------------------------------------- */
+
+/* Called for a guest access that traps to EL2 (EC=0x18), with the guest's x0..x30. The handler
+ * must decide: sim_advance_pc() (emulated) or sim_inject_undef() (UNDEF). */
+typedef void (*sim_sysreg_trap_fn)(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs[31]);
+/* Called for a physical interrupt taken to EL2 (HCR_EL2.IMO = 1), with its INTID. */
+typedef void (*sim_irq_fn)(void *ctx, unsigned int cpu, uint32_t intid);
+/* Called for a virtual interrupt the guest takes (the guest's IRQ handler), with its INTID. */
+typedef void (*sim_virq_fn)(void *ctx, unsigned int cpu, uint32_t intid);
+
+struct sim_handlers {
+	void *ctx;
+	sim_sysreg_trap_fn sysreg_trap;
+	sim_irq_fn irq;
+	sim_virq_fn guest_irq;
+};
+void sim_set_handlers(const struct sim_handlers *h);
+
+/* What the hypervisor's ops call during a trap on the current CPU. */
+void sim_advance_pc(void);
+void sim_inject_undef(void);
+
+/* ---- guest code ------------------------------------------------------------------------------ */
+
+enum sim_access {
+	SIM_ACC_OK,	  /* performed at the guest's EL */
+	SIM_ACC_UNDEF,	  /* UNDEFINED at the guest's EL (or UNDEF injected by EL2) */
+	SIM_ACC_TRAP_EL1, /* trapped to the guest's own EL1 (EL0 access disabled by EL1) */
+	SIM_ACC_TRAP_EL2, /* trapped to EL2 and emulated there */
+};
+
+struct sim_guest_stats {
+	enum sim_access last;
+	uint64_t last_esr; /* ESR_EL2 of the last trap to EL2 */
+	uint64_t undefs, el1_traps, el2_traps;
+};
+
+/* MRS/MSR executed by the guest on the current CPU at sim_el(). An access that is UNDEF or
+ * trapped to EL1 reads 0. */
+uint64_t guest_mrs(uint32_t enc);
+void guest_msr(uint32_t enc, uint64_t val);
+#define guest_read(name)       guest_mrs(VPERF_ENC_##name)
+#define guest_write(name, val) guest_msr(VPERF_ENC_##name, (val))
+const struct sim_guest_stats *sim_guest_stats(unsigned int cpu);
+
+/* ---- micro-operations -------------------------------------------------------------------------- */
+
+enum sim_uop_type {
+	SIM_UOP_OTHER, /* integer ALU and anything unclassified */
+	SIM_UOP_LOAD,
+	SIM_UOP_STORE,
+	SIM_UOP_BRANCH, /* branch or exception return */
+};
+
+enum sim_uop_flags {
+	SIM_UOP_L1D_REFILL = 1u << 0, /* the access missed L1D */
+	SIM_UOP_TLB_REFILL = 1u << 1, /* the access missed the TLB */
+	SIM_UOP_MISPRED = 1u << 2,    /* branch mispredicted */
+	SIM_UOP_TAKEN = 1u << 3,      /* branch taken */
+	SIM_UOP_COND = 1u << 4,	      /* conditional branch */
+	SIM_UOP_INDIRECT = 1u << 5,   /* indirect branch */
+	SIM_UOP_SIMD = 1u << 6,	      /* Advanced SIMD / SVE operation */
+	SIM_UOP_FP = 1u << 7,	      /* floating-point operation */
+	SIM_UOP_ATOMIC = 1u << 8,     /* atomic load/store */
+	SIM_UOP_EXCL = 1u << 9,	      /* load/store exclusive */
+	SIM_UOP_ACQREL = 1u << 10,    /* acquire/release */
+	SIM_UOP_SW_INCR = 1u << 11,   /* not an op: the guest wrote PMSWINC (internal) */
+};
+
+struct sim_uop {
+	uint64_t pc;
+	uint64_t vaddr;	     /* load/store: virtual address; branch: target */
+	uint64_t paddr;	     /* load/store: physical address, for SPE's PA packet (0: = vaddr) */
+	uint32_t latency;    /* total latency in cycles, >= 1: the op's CPU_CYCLES */
+	uint16_t issue_lat;  /* cycles from dispatch to issue */
+	uint16_t xlat_lat;   /* translation latency of a load/store */
+	uint8_t type;	     /* enum sim_uop_type */
+	uint8_t size_log2;   /* access size, bytes = 1 << size_log2 */
+	uint8_t data_source; /* SPE Data Source packet value of a load */
+	uint8_t pad;
+	uint32_t flags; /* enum sim_uop_flags */
+};
+
+/* Execute ops at sim_el() on the current CPU: counters count, SPE samples, interrupts are
+ * taken between ops (to EL2, or to the guest's handler). */
+void guest_run(const struct sim_uop *ops, size_t n);
+
+/* ---- families: the PMU, SPE and GIC parts of the model (arch/sim/model_family.h) -------------- */
+
+/* Architectural events the PMU counts (Arm ARM D14 / SPE supplement 2.6). */
+enum sim_pmu_event {
+	SIM_EV_SW_INCR = 0x00,
+	SIM_EV_L1D_CACHE_REFILL = 0x03,
+	SIM_EV_L1D_CACHE = 0x04,
+	SIM_EV_INST_RETIRED = 0x08,
+	SIM_EV_BR_MIS_PRED = 0x10,
+	SIM_EV_CPU_CYCLES = 0x11,
+	SIM_EV_MEM_ACCESS = 0x13,
+	SIM_EV_CHAIN = 0x1e,
+	SIM_EV_LD_SPEC = 0x70,
+	SIM_EV_ST_SPEC = 0x71,
+	SIM_EV_SAMPLE_POP = 0x4000,
+	SIM_EV_SAMPLE_FEED = 0x4001,
+	SIM_EV_SAMPLE_FILTRATE = 0x4002,
+	SIM_EV_SAMPLE_COLLISION = 0x4003,
+};
+
+/* Count n occurrences of an event on the current CPU at the current EL (used by SPE for the
+ * SAMPLE_* events). */
+void sim_pmu_event(enum sim_pmu_event ev, uint64_t n);
+
+/* Physical interrupt lines (level) of the current CPU, recomputed by their families. */
+enum sim_line { SIM_LINE_PMUIRQ, SIM_LINE_PMBIRQ, SIM_NR_LINES };
+void sim_set_line(unsigned int cpu, enum sim_line line, bool level);
+bool sim_line(unsigned int cpu, enum sim_line line);
+/* INTID of each physical line (PMUIRQ 23, PMBIRQ 21 by default). */
+uint32_t sim_line_intid(enum sim_line line);
+
+/* Deterministic pseudo-random numbers from the seed (xorshift64*), per CPU. */
+uint64_t sim_random(unsigned int cpu);
+
+#endif /* VPERF_SIM_MODEL_H */

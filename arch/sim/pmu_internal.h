@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* The PMU family's internals shared by pmu.c (rules), pmu_regs.c (register semantics) and
+ * pmu_count.c (counting engine). Counter values live in the register file. */
+#ifndef VPERF_SIM_PMU_INTERNAL_H
+#define VPERF_SIM_PMU_INTERNAL_H
+
+#include <vperf/mdcr.h>
+
+#include "model_family.h"
+
+#define PMU_CYCLE_BIT 31u
+#define PMU_LC	      VPERF_BIT(6)
+#define PMCR_WRITABLE (PMCR_E | VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(5) | PMCR_LP | VPERF_BIT(9))
+#define EVTYPER_P     VPERF_BIT(31)
+#define EVTYPER_U     VPERF_BIT(30)
+#define EVTYPER_NSH   VPERF_BIT(27)
+#define PMCR_DP	      VPERF_BIT(5)
+
+/* NUM_PMU_COUNTERS, and the range boundaries (MDCR_EL2.HPMN; PMCCR.EPMN, I5.3.47). */
+unsigned int pmu_num(void);
+unsigned int pmu_epmn(void);
+unsigned int pmu_hpmn(unsigned int cpu);
+/* Event counters that System register accesses at el can reach: HPMN at EL0/EL1, EPMN at EL2
+ * (the third range is reachable at no Exception level, I5.3.47). */
+unsigned int pmu_accessible(unsigned int cpu, unsigned int el);
+/* Bits of PMCNTEN/PMINTEN/PMOVS/PMSWINC/PMZR an access at el reaches: counters [0,
+ * accessible) and the cycle counter; the rest are RAZ/WI. */
+uint64_t pmu_visible_mask(unsigned int cpu, unsigned int el);
+
+uint64_t pmu_counter(unsigned int cpu, unsigned int n);
+void pmu_set_counter(unsigned int cpu, unsigned int n, uint64_t val);
+uint64_t pmu_evtyper(unsigned int cpu, unsigned int n);
+
+/* Add k to counter n (PMU_CYCLE_BIT: the cycle counter), setting its overflow flag on unsigned
+ * overflow of the counter's width and feeding a CHAIN counter. */
+void pmu_add(unsigned int cpu, unsigned int n, uint64_t k);
+/* Does counter n count at el now (range enable, PMCNTENSET, filters, EL2 prohibition)? */
+bool pmu_counts(unsigned int cpu, unsigned int n, unsigned int el);
+/* Recompute the PMUIRQ line from PMOVSSET, PMINTENSET and the range enables. */
+void pmu_update_irq(unsigned int cpu);
+
+uint64_t pmu_read(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
+		  uint64_t stored);
+uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
+		   uint64_t old, uint64_t val);
+void pmu_step(unsigned int cpu, const struct sim_uop *op);
+
+#endif

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PMUv3 register semantics (Arm ARM I5.3, the System register views of the same fields): the
+ * SET/CLR pairs share one stored value (kept in the SET register's slot), PMCR_EL0.P/C reset
+ * counters, PMSWINC increments, PMXEV* reach the counter PMSELR_EL0 selects, counters are 64 bits
+ * from PMUv3p5 and 32 bits before.
+ */
+#include "pmu_internal.h"
+
+#define PMEVTYPER_EVT_MASK VPERF_GENMASK(15, 0)
+
+static uint32_t counter_enc(unsigned int n)
+{
+	return VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
+}
+
+static uint32_t evtyper_enc(unsigned int n)
+{
+	return n == PMU_CYCLE_BIT ? VPERF_ENC_PMCCFILTR_EL0
+				  : VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
+}
+
+static uint64_t width_mask(void)
+{
+	return sim_model_config()->pmuver >= 6 ? ~0ull : 0xffffffffull;
+}
+
+uint64_t pmu_counter(unsigned int cpu, unsigned int n)
+{
+	if (n == PMU_CYCLE_BIT)
+		return sim_reg(cpu, VPERF_ENC_PMCCNTR_EL0);
+	return sim_reg(cpu, counter_enc(n));
+}
+
+void pmu_set_counter(unsigned int cpu, unsigned int n, uint64_t val)
+{
+	if (n == PMU_CYCLE_BIT)
+		sim_set_reg(cpu, VPERF_ENC_PMCCNTR_EL0, val);
+	else
+		sim_set_reg(cpu, counter_enc(n), val & width_mask());
+}
+
+uint64_t pmu_evtyper(unsigned int cpu, unsigned int n)
+{
+	return sim_reg(cpu, evtyper_enc(n));
+}
+
+/* The SET register that stores a SET/CLR pair. */
+static uint32_t pair_storage(const struct vperf_sysreg_desc *d)
+{
+	switch (d->slot) {
+	case VPERF_SLOT_PMCNTEN:
+		return VPERF_ENC_PMCNTENSET_EL0;
+	case VPERF_SLOT_PMINTEN:
+		return VPERF_ENC_PMINTENSET_EL1;
+	default:
+		return VPERF_ENC_PMOVSSET_EL0;
+	}
+}
+
+static bool is_clear(const struct vperf_sysreg_desc *d)
+{
+	return d->enc == VPERF_ENC_PMCNTENCLR_EL0 || d->enc == VPERF_ENC_PMINTENCLR_EL1 ||
+	       d->enc == VPERF_ENC_PMOVSCLR_EL0;
+}
+
+/* Accesses at EL2 to counters outside [0, EPMN) are UNDEFINED: a hypervisor bug. */
+static bool el2_counter_ok(unsigned int cpu, unsigned int el, unsigned int n)
+{
+	if (el < 2 || n < pmu_epmn())
+		return true;
+	sim_report_error(cpu, "EL2 access to an event counter that is not implemented or is in "
+			      "the third range (UNDEF)");
+	return false;
+}
+
+static unsigned int selected(unsigned int cpu)
+{
+	return (unsigned int)(sim_reg(cpu, VPERF_ENC_PMSELR_EL0) & 0x1f);
+}
+
+static uint64_t read_pmcr(unsigned int cpu, unsigned int el, uint64_t stored)
+{
+	/* N reads HPMN at EL0/EL1 and EPMN at EL2; LC is RES1 without AArch32 (I5.3.21). */
+	uint64_t n = pmu_accessible(cpu, el);
+
+	return (stored & PMCR_WRITABLE) | PMU_LC | n << PMCR_N_SHIFT;
+}
+
+uint64_t pmu_read(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
+		  uint64_t stored)
+{
+	unsigned int n;
+
+	switch (d->slot) {
+	case VPERF_SLOT_PMCR:
+		return read_pmcr(cpu, el, stored);
+	case VPERF_SLOT_PMCNTEN:
+	case VPERF_SLOT_PMINTEN:
+	case VPERF_SLOT_PMOVS:
+		return sim_reg(cpu, pair_storage(d)) & pmu_visible_mask(cpu, el);
+	case VPERF_SLOT_PMEVCNTR:
+	case VPERF_SLOT_PMEVTYPER:
+		n = vperf_pmev_index(d->enc);
+		return el2_counter_ok(cpu, el, n) ? stored : 0;
+	case VPERF_SLOT_PMXEVCNTR:
+		n = selected(cpu);
+		return el2_counter_ok(cpu, el, n) ? pmu_counter(cpu, n) : 0;
+	case VPERF_SLOT_PMXEVTYPER:
+		n = selected(cpu);
+		return n == PMU_CYCLE_BIT || el2_counter_ok(cpu, el, n) ? pmu_evtyper(cpu, n) : 0;
+	case VPERF_SLOT_PMCEID:
+		return stored;
+	default:
+		return stored;
+	}
+}
+
+/* PMCR_EL0.P resets the event counters reachable at el ([0, HPMN) at EL0/EL1, every one at
+ * EL2 that is not in the third range); C resets the cycle counter. Neither touches overflow
+ * flags, and both read as zero (I5.3.21). */
+static uint64_t write_pmcr(unsigned int cpu, unsigned int el, uint64_t val)
+{
+	if (val & PMCR_P)
+		for (unsigned int n = 0; n < pmu_accessible(cpu, el); n++)
+			pmu_set_counter(cpu, n, 0);
+	if (val & PMCR_C)
+		pmu_set_counter(cpu, PMU_CYCLE_BIT, 0);
+	return val & PMCR_WRITABLE;
+}
+
+static void write_pair(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
+		       uint64_t val)
+{
+	uint32_t store = pair_storage(d);
+	uint64_t bits = val & pmu_visible_mask(cpu, el);
+	uint64_t cur = sim_reg(cpu, store);
+
+	sim_set_reg(cpu, store, is_clear(d) ? cur & ~bits : cur | bits);
+}
+
+/* SW_INCR counts PMSWINC writes by counters whose event is SW_INCR and that count at el. */
+static void write_swinc(unsigned int cpu, unsigned int el, uint64_t val)
+{
+	uint64_t bits = val & pmu_visible_mask(cpu, el) & ~VPERF_BIT(PMU_CYCLE_BIT);
+
+	for (unsigned int n = 0; n < pmu_num(); n++)
+		if ((bits & VPERF_BIT(n)) &&
+		    (pmu_evtyper(cpu, n) & PMEVTYPER_EVT_MASK) == SIM_EV_SW_INCR &&
+		    pmu_counts(cpu, n, el))
+			pmu_add(cpu, n, 1);
+}
+
+/* PMZR_EL0 (I5.3.58): zero the selected counters the access can reach. */
+static void write_pmzr(unsigned int cpu, unsigned int el, uint64_t val)
+{
+	uint64_t bits = val & pmu_visible_mask(cpu, el);
+
+	for (unsigned int n = 0; n < 32; n++)
+		if (bits & VPERF_BIT(n))
+			pmu_set_counter(cpu, n, 0);
+}
+
+static uint64_t write_selected(unsigned int cpu, unsigned int el, bool counter, uint64_t val)
+{
+	unsigned int n = selected(cpu);
+
+	if (counter && el2_counter_ok(cpu, el, n))
+		pmu_set_counter(cpu, n, val);
+	else if (!counter && (n == PMU_CYCLE_BIT || el2_counter_ok(cpu, el, n)))
+		sim_set_reg(cpu, evtyper_enc(n),
+			    val & ~vperf_sysregs[n == PMU_CYCLE_BIT ? VPERF_SR_PMCCFILTR_EL0
+								    : VPERF_SR_PMEVTYPER0_EL0]
+					    .res0);
+	return 0;
+}
+
+static uint64_t write_reg(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
+			  uint64_t old, uint64_t val)
+{
+	switch (d->slot) {
+	case VPERF_SLOT_PMCR:
+		return write_pmcr(cpu, el, val);
+	case VPERF_SLOT_PMCNTEN:
+	case VPERF_SLOT_PMINTEN:
+	case VPERF_SLOT_PMOVS:
+		write_pair(cpu, el, d, val);
+		return is_clear(d) ? 0 : sim_reg(cpu, d->enc);
+	case VPERF_SLOT_PMSWINC:
+		write_swinc(cpu, el, val);
+		return 0;
+	case VPERF_SLOT_PMZR:
+		write_pmzr(cpu, el, val);
+		return 0;
+	case VPERF_SLOT_PMXEVCNTR:
+	case VPERF_SLOT_PMXEVTYPER:
+		return write_selected(cpu, el, d->slot == VPERF_SLOT_PMXEVCNTR, val);
+	case VPERF_SLOT_PMEVCNTR:
+		return el2_counter_ok(cpu, el, vperf_pmev_index(d->enc)) ? val & width_mask() : old;
+	case VPERF_SLOT_PMEVTYPER:
+		return el2_counter_ok(cpu, el, vperf_pmev_index(d->enc)) ? val : old;
+	case VPERF_SLOT_PMCEID:
+	case VPERF_SLOT_PMMIR:
+		return old;
+	default:
+		return val;
+	}
+}
+
+uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
+		   uint64_t old, uint64_t val)
+{
+	uint64_t stored = write_reg(cpu, el, d, old, val & ~d->res0);
+
+	/* The core stores the returned value after this returns; pairs were updated in place. */
+	if (d->slot == VPERF_SLOT_PMCNTEN || d->slot == VPERF_SLOT_PMINTEN ||
+	    d->slot == VPERF_SLOT_PMOVS || d->slot == VPERF_SLOT_PMCR) {
+		if (d->slot == VPERF_SLOT_PMCR)
+			sim_set_reg(cpu, d->enc, stored);
+		pmu_update_irq(cpu);
+	}
+	return stored;
+}

@@ -1,0 +1,2 @@
+# The spe family of the model.
+lib-y += arch/sim/spe.c

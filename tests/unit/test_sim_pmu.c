@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The model's PMUv3: the trap and UNDEF rules with the exact ESR_EL2, counter semantics
+ * (events, filters, widths, overflow, CHAIN), the three counter ranges, EL2 prohibition, and the
+ * PMUIRQ level. Expected values are worked out by hand from the Arm ARM rules cited.
+ */
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+#include <sim/model.h>
+#include <vperf/mdcr.h>
+
+#define EV_CYCLES 0x11
+#define EV_INST	  0x08
+#define EV_CHAIN  0x1e
+#define NSH	  VPERF_BIT(27)
+#define U_BIT	  VPERF_BIT(30)
+
+/* The test hypervisor: emulates every trapped access as read-as-0x5a / write-ignored, or
+ * injects UNDEF, and can misbehave on request. */
+static struct {
+	bool undef;
+	bool undecided;
+	bool clobber;
+	unsigned int calls;
+	uint64_t esr;
+} hyp;
+
+static void trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs[31])
+{
+	unsigned int rt = (unsigned int)((esr >> 5) & 31);
+
+	(void)ctx;
+	(void)cpu;
+	hyp.calls++;
+	hyp.esr = esr;
+	if (hyp.clobber)
+		gprs[(rt + 1) % 31] ^= 1;
+	if (hyp.undecided)
+		return;
+	if (hyp.undef) {
+		sim_inject_undef();
+		return;
+	}
+	if (esr & 1)
+		gprs[rt] = 0x5a;
+	sim_advance_pc();
+}
+
+static int setup(void **state)
+{
+	struct sim_pe_config cfg;
+	const struct sim_handlers h = { .sysreg_trap = trap };
+
+	(void)state;
+	memset(&hyp, 0, sizeof(hyp));
+	sim_default_config(&cfg);
+	cfg.el2_trap_cycles = 0;
+	sim_model_init(&cfg);
+	sim_set_handlers(&h);
+	sim_set_el(1);
+	return 0;
+}
+
+static void set_mdcr(uint64_t mdcr)
+{
+	sim_poke(0, VPERF_ENC_MDCR_EL2, mdcr);
+}
+
+static const struct sim_uop plain = { .pc = 0x1000, .latency = 3, .type = SIM_UOP_OTHER };
+
+/* ---- trap rules -------------------------------------------------------------------------- */
+
+struct rule_case {
+	uint32_t enc;
+	unsigned int el;
+	uint64_t mdcr;
+	uint64_t pmuserenr;
+	bool read;
+	enum sim_access expect;
+};
+
+#define TPM   MDCR_EL2_TPM
+#define TPMCR MDCR_EL2_TPMCR
+#define HPMN6 6u
+#define HPMN3 3u
+
+/* Each row from the accessibility rules (see pmu.c's header comment for the priority). */
+static const struct rule_case rules[] = {
+	/* EL1, no traps: performed. */
+	{ VPERF_ENC_PMCR_EL0, 1, HPMN6, 0, true, SIM_ACC_OK },
+	/* TPM traps every PMU register from EL1; TPMCR only PMCR_EL0. */
+	{ VPERF_ENC_PMCR_EL0, 1, HPMN6 | TPM, 0, true, SIM_ACC_TRAP_EL2 },
+	{ VPERF_ENC_PMCR_EL0, 1, HPMN6 | TPMCR, 0, false, SIM_ACC_TRAP_EL2 },
+	{ VPERF_ENC_PMCCNTR_EL0, 1, HPMN6 | TPMCR, 0, true, SIM_ACC_OK },
+	{ VPERF_ENC_PMINTENSET_EL1, 1, HPMN6 | TPM, 0, false, SIM_ACC_TRAP_EL2 },
+	{ VPERF_ENC_PMUSERENR_EL0, 1, HPMN6 | TPM, 0, true, SIM_ACC_TRAP_EL2 },
+	/* Counters at or above HPMN are UNDEFINED at EL1, before TPM. */
+	{ VPERF_ENC_PMEVCNTR3_EL0, 1, HPMN3 | TPM, 0, true, SIM_ACC_UNDEF },
+	{ VPERF_ENC_PMEVTYPER5_EL0, 1, HPMN3, 0, false, SIM_ACC_UNDEF },
+	{ VPERF_ENC_PMEVCNTR2_EL0, 1, HPMN3 | TPM, 0, true, SIM_ACC_TRAP_EL2 },
+	/* Counters at or above N (6) are UNDEFINED even with HPMN = N. */
+	{ VPERF_ENC_PMEVCNTR6_EL0, 1, HPMN6, 0, true, SIM_ACC_UNDEF },
+	/* EL0: PMUSERENR_EL0.EN = 0 traps to EL1, ahead of TPM. */
+	{ VPERF_ENC_PMCR_EL0, 0, HPMN6 | TPM, 0, true, SIM_ACC_TRAP_EL1 },
+	{ VPERF_ENC_PMCR_EL0, 0, HPMN6 | TPM, PMUSERENR_EN, true, SIM_ACC_TRAP_EL2 },
+	{ VPERF_ENC_PMCR_EL0, 0, HPMN6, PMUSERENR_EN, false, SIM_ACC_OK },
+	/* CR: cycle counter reads only; ER: event counter reads and PMSELR; SW: PMSWINC. */
+	{ VPERF_ENC_PMCCNTR_EL0, 0, HPMN6, PMUSERENR_CR, true, SIM_ACC_OK },
+	{ VPERF_ENC_PMCCNTR_EL0, 0, HPMN6, PMUSERENR_CR, false, SIM_ACC_TRAP_EL1 },
+	{ VPERF_ENC_PMEVCNTR1_EL0, 0, HPMN6, PMUSERENR_ER, true, SIM_ACC_OK },
+	{ VPERF_ENC_PMEVCNTR1_EL0, 0, HPMN6, PMUSERENR_ER, false, SIM_ACC_TRAP_EL1 },
+	{ VPERF_ENC_PMSELR_EL0, 0, HPMN6, PMUSERENR_ER, false, SIM_ACC_OK },
+	{ VPERF_ENC_PMEVTYPER1_EL0, 0, HPMN6, PMUSERENR_ER, true, SIM_ACC_TRAP_EL1 },
+	{ VPERF_ENC_PMSWINC_EL0, 0, HPMN6, PMUSERENR_SW, false, SIM_ACC_OK },
+	{ VPERF_ENC_PMSWINC_EL0, 0, HPMN6 | TPM, PMUSERENR_SW, false, SIM_ACC_TRAP_EL2 },
+	/* EL1-only registers are UNDEFINED at EL0; PMUSERENR_EL0 is read-only there. */
+	{ VPERF_ENC_PMINTENSET_EL1, 0, HPMN6, PMUSERENR_EN, true, SIM_ACC_UNDEF },
+	{ VPERF_ENC_PMUSERENR_EL0, 0, HPMN6, 0, true, SIM_ACC_OK },
+	{ VPERF_ENC_PMUSERENR_EL0, 0, HPMN6, PMUSERENR_EN, false, SIM_ACC_UNDEF },
+	/* Wrong direction and absent features. */
+	{ VPERF_ENC_PMCEID0_EL0, 1, HPMN6, 0, false, SIM_ACC_UNDEF },
+	{ VPERF_ENC_PMSWINC_EL0, 1, HPMN6, 0, true, SIM_ACC_UNDEF },
+	{ VPERF_ENC_PMZR_EL0, 1, HPMN6, 0, false, SIM_ACC_UNDEF }, /* PMUv3p9 only */
+	{ VPERF_ENC_PMMIR_EL1, 1, HPMN6, 0, true, SIM_ACC_OK },	   /* PMUv3p4+ */
+	/* EL2 registers and SPE (absent by default) are UNDEFINED at EL1. */
+	{ VPERF_ENC_MDCR_EL2, 1, HPMN6, 0, true, SIM_ACC_UNDEF },
+	{ VPERF_ENC_PMSCR_EL1, 1, HPMN6, 0, true, SIM_ACC_UNDEF },
+};
+
+static void test_trap_rules(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct rule_case *c = &rules[i];
+
+		set_mdcr(c->mdcr);
+		sim_poke(0, VPERF_ENC_PMUSERENR_EL0, c->pmuserenr);
+		sim_set_el(c->el);
+		if (c->read)
+			guest_mrs(c->enc);
+		else
+			guest_msr(c->enc, 0);
+		if (sim_guest_stats(0)->last != c->expect)
+			fail_msg("row %zu: outcome %d, expected %d", i, sim_guest_stats(0)->last,
+				 c->expect);
+	}
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static bool el1_only(const struct vperf_sysreg_desc *d)
+{
+	return d->enc == VPERF_ENC_PMINTENSET_EL1 || d->enc == VPERF_ENC_PMINTENCLR_EL1 ||
+	       d->enc == VPERF_ENC_PMMIR_EL1;
+}
+
+/* Every PMU register of the database, read and written, at EL0 (PMUSERENR_EL0.EN = 1) and EL1,
+ * under every TPM/TPMCR combination, with HPMN = N: a direction the register has traps to EL2
+ * exactly when TPM is set, or TPMCR for PMCR_EL0, with the register's own syndrome. */
+static void test_trap_matrix(void **state)
+{
+	unsigned int checked = 0;
+
+	(void)state;
+	sim_poke(0, VPERF_ENC_PMUSERENR_EL0, PMUSERENR_EN);
+	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
+		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
+
+		if (!(d->trap & VPERF_TRAP_TPM) || d->feat == VPERF_FEAT_PMUV3P9)
+			continue;
+		if ((d->slot == VPERF_SLOT_PMEVCNTR || d->slot == VPERF_SLOT_PMEVTYPER) &&
+		    vperf_pmev_index(d->enc) >= 6)
+			continue;
+		for (unsigned int k = 0; k < 16; k++) {
+			unsigned int el = k & 1;
+			bool read = k & 2, tpm = k & 4, tpmcr = k & 8;
+			bool exists = d->access & (read ? VPERF_ACC_RO : VPERF_ACC_WO);
+			bool undef = !exists || (el == 0 && el1_only(d)) ||
+				     (el == 0 && d->enc == VPERF_ENC_PMUSERENR_EL0 && !read);
+			bool traps = tpm || (tpmcr && d->enc == VPERF_ENC_PMCR_EL0);
+			enum sim_access want = undef   ? SIM_ACC_UNDEF
+					       : traps ? SIM_ACC_TRAP_EL2
+						       : SIM_ACC_OK;
+
+			set_mdcr(HPMN6 | (tpm ? TPM : 0) | (tpmcr ? TPMCR : 0));
+			sim_poke(0, VPERF_ENC_PMSELR_EL0, 0);
+			sim_poke(0, VPERF_ENC_PMUSERENR_EL0, PMUSERENR_EN);
+			sim_set_el(el);
+			hyp.esr = 0;
+			if (read)
+				guest_mrs(d->enc);
+			else
+				guest_msr(d->enc, 0);
+			if (sim_guest_stats(0)->last != want)
+				fail_msg("%s el%u %s tpm%d tpmcr%d: %d, expected %d", d->name, el,
+					 read ? "read" : "write", tpm, tpmcr,
+					 sim_guest_stats(0)->last, want);
+			if (want == SIM_ACC_TRAP_EL2) {
+				uint64_t e = hyp.esr;
+				uint32_t enc = VPERF_SYSREG_ENC((e >> 20) & 3, (e >> 14) & 7,
+								(e >> 10) & 15, (e >> 1) & 15,
+								(e >> 17) & 7);
+
+				assert_int_equal(enc, d->enc);
+				assert_int_equal(e & 1, read);
+				assert_int_equal(e >> 25, (0x18 << 1) | 1);
+			}
+			checked++;
+		}
+	}
+	assert_int_equal(checked,
+			 16 * (16 + 6 + 6 + 1)); /* 16 fixed registers, 6 + 6 event, PMCCFILTR */
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The syndrome of a trapped access, field by field (ISS for EC 0x18), and the value. */
+static void test_trap_syndrome(void **state)
+{
+	uint64_t esr, v;
+
+	(void)state;
+	set_mdcr(HPMN6 | TPM);
+	v = guest_mrs(VPERF_ENC_PMCCNTR_EL0);
+	esr = hyp.esr;
+	assert_int_equal(v, 0x5a);
+	assert_int_equal(esr >> 26, 0x18);
+	assert_int_equal((esr >> 25) & 1, 1);
+	assert_int_equal((esr >> 20) & 3, 3);  /* Op0 */
+	assert_int_equal((esr >> 17) & 7, 0);  /* Op2 */
+	assert_int_equal((esr >> 14) & 7, 3);  /* Op1 */
+	assert_int_equal((esr >> 10) & 15, 9); /* CRn */
+	assert_int_equal((esr >> 1) & 15, 13); /* CRm */
+	assert_int_equal(esr & 1, 1);	       /* MRS */
+	assert_true(((esr >> 5) & 31) < 31);
+	assert_int_equal(esr & 0x1c00000ull, 0); /* ISS[24:22] are 0 for this class */
+	assert_int_equal(sim_guest_stats(0)->last_esr, esr);
+
+	guest_msr(VPERF_ENC_PMINTENCLR_EL1, 7);
+	/* PMINTENCLR_EL1 is S3_0_C9_C14_2: Op2 2, Op1 0, CRn 9, CRm 14, write. */
+	assert_int_equal(hyp.esr & ~(31ull << 5),
+			 0x62000000ull | 3ull << 20 | 2ull << 17 | 9ull << 10 | 14ull << 1);
+}
+
+/* The model reports a handler that decides nothing or clobbers a GPR, and honours UNDEF. */
+static void test_trap_handler_errors(void **state)
+{
+	(void)state;
+	set_mdcr(HPMN6 | TPM);
+	hyp.undecided = true;
+	guest_read(PMCR_EL0);
+	assert_int_equal(sim_error_count(), 1);
+	hyp.undecided = false;
+	hyp.clobber = true;
+	guest_read(PMCR_EL0);
+	assert_int_equal(sim_error_count(), 2);
+	hyp.clobber = false;
+	hyp.undef = true;
+	assert_int_equal(guest_read(PMCR_EL0), 0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+	assert_int_equal(sim_error_count(), 2);
+}
+
+/* ---- counting ------------------------------------------------------------------------------ */
+
+static void enable(unsigned int n, uint64_t evtyper)
+{
+	uint32_t enc = VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
+
+	sim_poke(0, enc, evtyper);
+	sim_poke(0, VPERF_ENC_PMCNTENSET_EL0, sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) | VPERF_BIT(n));
+}
+
+static uint64_t counter(unsigned int n)
+{
+	return sim_peek(0, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
+}
+
+static void run(const struct sim_uop *op, unsigned int times)
+{
+	for (unsigned int i = 0; i < times; i++)
+		guest_run(op, 1);
+}
+
+static void test_events_and_filters(void **state)
+{
+	const struct sim_uop load = {
+		.pc = 0x2000, .latency = 5, .type = SIM_UOP_LOAD, .flags = SIM_UOP_L1D_REFILL
+	};
+
+	(void)state;
+	set_mdcr(HPMN6);
+	guest_write(PMCR_EL0, PMCR_E);
+	enable(0, EV_CYCLES);
+	enable(1, EV_INST);
+	enable(2, 0x03);	    /* L1D_CACHE_REFILL */
+	enable(3, EV_INST | U_BIT); /* excludes EL0 */
+	sim_poke(0, VPERF_ENC_PMCNTENSET_EL0, sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) | 1u << 31);
+	run(&plain, 10); /* 10 x 3 cycles */
+	run(&load, 4);	 /* 4 x 5 cycles, 4 refills */
+	sim_set_el(0);
+	run(&plain, 2);
+	assert_int_equal(counter(0), 30 + 20 + 6);
+	assert_int_equal(counter(1), 16);
+	assert_int_equal(counter(2), 4);
+	assert_int_equal(counter(3), 14);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 56);
+	/* PMCR_EL0.E = 0 stops the first range and the cycle counter. */
+	sim_set_el(1);
+	guest_write(PMCR_EL0, 0);
+	run(&plain, 5);
+	assert_int_equal(counter(1), 16);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 56);
+}
+
+/* PMUv3p5: 64-bit counters; overflow at bit 31 unless PMCR_EL0.LP. */
+static void test_overflow_width(void **state)
+{
+	(void)state;
+	set_mdcr(HPMN6);
+	guest_write(PMCR_EL0, PMCR_E);
+	enable(0, EV_CYCLES);
+	guest_write(PMEVCNTR0_EL0, 0xfffffff0ull);
+	run(&plain, 6); /* +18 */
+	assert_int_equal(counter(0), 0x100000002ull);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	guest_write(PMOVSCLR_EL0, 1);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	guest_write(PMEVCNTR0_EL0, 0xfffffff0ull);
+	run(&plain, 6);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	guest_write(PMEVCNTR0_EL0, 0xfffffffffffffff0ull);
+	run(&plain, 6);
+	assert_int_equal(counter(0), 2);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+}
+
+/* Before PMUv3p5 counters are 32 bits: they wrap. */
+static void test_overflow_32bit_pmu(void **state)
+{
+	struct sim_pe_config cfg;
+
+	(void)state;
+	sim_default_config(&cfg);
+	cfg.pmuver = 5;
+	sim_model_init(&cfg);
+	sim_set_el(1);
+	set_mdcr(HPMN6);
+	guest_write(PMCR_EL0, PMCR_E);
+	enable(0, EV_CYCLES);
+	guest_write(PMEVCNTR0_EL0, 0x1fffffff0ull);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0xfffffff0ull);
+	run(&plain, 6);
+	assert_int_equal(counter(0), 2);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+}
+
+static void test_chain(void **state)
+{
+	(void)state;
+	set_mdcr(HPMN6);
+	guest_write(PMCR_EL0, PMCR_E);
+	enable(2, EV_INST);
+	enable(3, EV_CHAIN);
+	guest_write(PMEVCNTR2_EL0, 0xffffffffull);
+	run(&plain, 1);
+	assert_int_equal(counter(3), 1);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1u << 2);
+	run(&plain, 1);
+	assert_int_equal(counter(3), 1);
+}
+
+/* ---- ranges ------------------------------------------------------------------------------------ */
+
+/* HPMN = 3 of N = 6: EL1 sees N = 3 and only bits 0-2 and 31; EL2 sees everything. */
+static void test_first_range_view(void **state)
+{
+	(void)state;
+	set_mdcr(HPMN3);
+	assert_int_equal((guest_read(PMCR_EL0) & PMCR_N_MASK) >> PMCR_N_SHIFT, 3);
+	guest_write(PMCNTENSET_EL0, 0xffffffffull);
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0x80000007ull);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0), 0x80000007ull);
+	/* At EL2 (vperf's own accesses through the seam) N reads 6. */
+	assert_int_equal((read_sysreg(PMCR_EL0) & PMCR_N_MASK) >> PMCR_N_SHIFT, 6);
+	write_sysreg(0x3full, PMCNTENSET_EL0);
+	assert_int_equal(read_sysreg(PMCNTENSET_EL0), 0x8000003full);
+	assert_int_equal(guest_read(PMCNTENCLR_EL0), 0x80000007ull);
+	/* Writes from EL1 to bits at or above HPMN are ignored. */
+	guest_write(PMCNTENCLR_EL0, 0x38);
+	assert_int_equal(read_sysreg(PMCNTENSET_EL0), 0x8000003full);
+}
+
+/* The second range counts with MDCR_EL2.HPME, the third with PMCCR.EPME; EL2 cannot reach the
+ * third range at all. */
+static void test_second_and_third_range(void **state)
+{
+	struct sim_pe_config cfg;
+
+	(void)state;
+	sim_default_config(&cfg);
+	cfg.extpmn = true;
+	cfg.epmn = 5;
+	cfg.el2_trap_cycles = 0;
+	sim_model_init(&cfg);
+	sim_set_el(1);
+	set_mdcr(HPMN3);
+	assert_int_equal((read_sysreg(PMCR_EL0) & PMCR_N_MASK) >> PMCR_N_SHIFT, 5);
+	write_sysreg(PMCR_E, PMCR_EL0);
+	enable(0, EV_INST);
+	enable(3, EV_INST);
+	enable(5, EV_INST);
+	run(&plain, 2);
+	assert_int_equal(counter(0), 2);
+	assert_int_equal(counter(3), 0);
+	assert_int_equal(counter(5), 0);
+	set_mdcr(HPMN3 | MDCR_EL2_HPME);
+	run(&plain, 2);
+	assert_int_equal(counter(3), 2);
+	assert_int_equal(counter(5), 0);
+	assert_int_equal(sim_error_count(), 0);
+	(void)read_sysreg(PMEVCNTR5_EL0);
+	assert_int_equal(sim_error_count(), 1);
+
+	cfg.epme = true;
+	sim_model_init(&cfg);
+	enable(5, EV_INST);
+	run(&plain, 2);
+	assert_int_equal(counter(5), 2);
+}
+
+/* Hypervisor cycles: with HPMD a first-range counter never counts at EL2, even with NSH set;
+ * the cycle counter stops at EL2 with HCCD. */
+static void test_el2_prohibition(void **state)
+{
+	struct sim_pe_config cfg;
+
+	(void)state;
+	sim_default_config(&cfg);
+	cfg.el2_trap_cycles = 100;
+	sim_model_init(&cfg);
+	sim_set_handlers(&(const struct sim_handlers){ .sysreg_trap = trap });
+	sim_set_el(1);
+	sim_poke(0, VPERF_ENC_PMCR_EL0, PMCR_E);
+	enable(0, EV_CYCLES | NSH);
+	enable(31, NSH);
+	set_mdcr(HPMN6 | TPM);
+	guest_read(PMCR_EL0); /* one trap: 100 cycles at EL2 */
+	assert_int_equal(counter(0), 100);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 100);
+	set_mdcr(HPMN6 | TPM | MDCR_EL2_HPMD | MDCR_EL2_HCCD);
+	guest_read(PMCR_EL0);
+	assert_int_equal(counter(0), 100);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 100);
+	/* Without NSH the filter already excludes EL2. */
+	enable(0, EV_CYCLES);
+	set_mdcr(HPMN6 | TPM);
+	guest_read(PMCR_EL0);
+	assert_int_equal(counter(0), 100);
+}
+
+/* PMCR_EL0.P at EL1 resets the first range only; at EL2 every counter below EPMN. */
+static void test_pmcr_p_scope(void **state)
+{
+	(void)state;
+	set_mdcr(HPMN3);
+	for (unsigned int n = 0; n < 6; n++)
+		sim_poke(0, VPERF_SYSREG_ENC(3, 3, 14, 8, n), 100 + n);
+	sim_poke(0, VPERF_ENC_PMCCNTR_EL0, 7);
+	guest_write(PMCR_EL0, PMCR_P);
+	for (unsigned int n = 0; n < 6; n++)
+		assert_int_equal(counter(n), n < 3 ? 0 : 100 + n);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 7);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_P | PMCR_C), 0);
+	write_sysreg(PMCR_P | PMCR_C, PMCR_EL0);
+	for (unsigned int n = 0; n < 6; n++)
+		assert_int_equal(counter(n), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 0);
+}
+
+/* PMSWINC counts on SW_INCR counters the write reaches; bits at or above HPMN are ignored. */
+static void test_swinc(void **state)
+{
+	(void)state;
+	set_mdcr(HPMN3 | MDCR_EL2_HPME);
+	guest_write(PMCR_EL0, PMCR_E);
+	enable(0, 0);
+	enable(1, EV_INST);
+	enable(4, 0);
+	sim_poke(0, VPERF_ENC_PMUSERENR_EL0, PMUSERENR_SW);
+	sim_set_el(0);
+	guest_write(PMSWINC_EL0, 0x13);
+	assert_int_equal(counter(0), 1);
+	assert_int_equal(counter(1), 0);
+	assert_int_equal(counter(4), 0);
+	write_sysreg(0x13, PMSWINC_EL0); /* from EL2 counter 4 is reachable, but EL2 is filtered */
+	assert_int_equal(counter(4), 0);
+}
+
+/* PMUIRQ is high while an overflow flag, its interrupt enable and its range enable are set. */
+static void test_pmuirq_level(void **state)
+{
+	(void)state;
+	set_mdcr(HPMN3);
+	guest_write(PMCR_EL0, PMCR_E);
+	enable(1, EV_INST);
+	guest_write(PMEVCNTR1_EL0, 0xffffffffull);
+	run(&plain, 1);
+	assert_false(sim_line(0, SIM_LINE_PMUIRQ));
+	guest_write(PMINTENSET_EL1, 2);
+	assert_true(sim_line(0, SIM_LINE_PMUIRQ));
+	guest_write(PMCR_EL0, 0);
+	assert_false(sim_line(0, SIM_LINE_PMUIRQ));
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMOVSCLR_EL0, 2);
+	assert_false(sim_line(0, SIM_LINE_PMUIRQ));
+	/* A second-range flag needs HPME, not PMCR_EL0.E. */
+	write_sysreg(0x10, PMOVSSET_EL0);
+	write_sysreg(0x10, PMINTENSET_EL1);
+	assert_false(sim_line(0, SIM_LINE_PMUIRQ));
+	set_mdcr(HPMN3 | MDCR_EL2_HPME);
+	write_sysreg(0x10, PMINTENSET_EL1);
+	assert_true(sim_line(0, SIM_LINE_PMUIRQ));
+}
+
+/* PMXEV* reach the selected counter; SEL = 31 is PMCCFILTR for PMXEVTYPER and UNDEFINED for
+ * PMXEVCNTR; a SEL beyond the accessible counters is UNDEFINED. */
+static void test_selected_counter(void **state)
+{
+	(void)state;
+	set_mdcr(HPMN3);
+	guest_write(PMSELR_EL0, 2);
+	guest_write(PMXEVCNTR_EL0, 1234);
+	guest_write(PMXEVTYPER_EL0, EV_INST);
+	assert_int_equal(counter(2), 1234);
+	assert_int_equal(guest_read(PMEVTYPER2_EL0), EV_INST);
+	guest_write(PMSELR_EL0, 31);
+	guest_write(PMXEVTYPER_EL0, U_BIT);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCFILTR_EL0), U_BIT);
+	guest_read(PMXEVCNTR_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+	guest_write(PMSELR_EL0, 4);
+	guest_read(PMXEVTYPER_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+	/* PMSELR_EL0.SEL is 5 bits: higher bits are RES0. */
+	guest_write(PMSELR_EL0, 0xffe1);
+	assert_int_equal(guest_read(PMSELR_EL0), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_trap_rules, setup),
+		cmocka_unit_test_setup(test_trap_matrix, setup),
+		cmocka_unit_test_setup(test_trap_syndrome, setup),
+		cmocka_unit_test_setup(test_trap_handler_errors, setup),
+		cmocka_unit_test_setup(test_events_and_filters, setup),
+		cmocka_unit_test_setup(test_overflow_width, setup),
+		cmocka_unit_test_setup(test_overflow_32bit_pmu, setup),
+		cmocka_unit_test_setup(test_chain, setup),
+		cmocka_unit_test_setup(test_first_range_view, setup),
+		cmocka_unit_test_setup(test_second_and_third_range, setup),
+		cmocka_unit_test_setup(test_el2_prohibition, setup),
+		cmocka_unit_test_setup(test_pmcr_p_scope, setup),
+		cmocka_unit_test_setup(test_swinc, setup),
+		cmocka_unit_test_setup(test_pmuirq_level, setup),
+		cmocka_unit_test_setup(test_selected_counter, setup),
+	};
+
+	return cmocka_run_group_tests_name("sim_pmu", tests, NULL, NULL);
+}
