@@ -42,10 +42,11 @@ deps:
 $(obj)/include/config $(obj)/include/generated:
 	$(Q)mkdir -p $@
 
+DEFCONFIG ?= $(ARCH)_defconfig
 defconfig: deps | $(obj)/include/config $(obj)/include/generated
-	$(Q)$(call kconf,conf,--defconfig=$(srctree)/configs/$(ARCH)_defconfig) >/dev/null
+	$(Q)$(call kconf,conf,--defconfig=$(srctree)/configs/$(DEFCONFIG)) >/dev/null
 	$(Q)$(call kconf,conf,--silentoldconfig)
-	@echo "  CONFIG  $(O)/.config from configs/$(ARCH)_defconfig"
+	@echo "  CONFIG  $(O)/.config from configs/$(DEFCONFIG)"
 
 olddefconfig: deps | $(obj)/include/config $(obj)/include/generated
 	$(Q)$(call kconf,conf,--olddefconfig)

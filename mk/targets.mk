@@ -16,15 +16,18 @@ arm64-check: $(obj)/libvperf.a
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
-# Everything CI runs: the sim build (ASan/UBSan, cmocka) and the arm64 cross build.
+# Everything CI runs: the sim build (ASan/UBSan, cmocka), the same with every optional feature
+# configured out (the public headers' stubs), and the arm64 cross build.
 check: deps
 	$(Q)rm -f $(obj)/check-*/test-results.txt
 	$(Q)$(sub) O=$(O)/check-sim ARCH=sim defconfig
 	$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
+	$(Q)$(sub) O=$(O)/check-minimal ARCH=sim DEFCONFIG=sim_minimal_defconfig defconfig
+	$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
 	$(Q)$(sub) O=$(O)/check-arm64 arm64-check
 	$(Q)$(srctree)/scripts/summary.sh $(obj)/check-sim/test-results.txt \
-		$(obj)/check-arm64/test-results.txt
+		$(obj)/check-minimal/test-results.txt $(obj)/check-arm64/test-results.txt
 
 # The main job. Today: the demo on the simulated PE (tools/vperf-demo).
 run: deps
@@ -44,7 +47,8 @@ help:
 	@echo 'vperf: virtual PMU and SPE for AArch64 EL2 hypervisors'
 	@echo ''
 	@echo 'Configuration (written to $$(O)/.config, default O=build):'
-	@echo '  defconfig [ARCH=sim|arm64]  configs/$$(ARCH)_defconfig (default ARCH=sim)'
+	@echo '  defconfig [ARCH=sim|arm64]  configs/$$(ARCH)_defconfig (default ARCH=sim);'
+	@echo '                              DEFCONFIG=name picks another file of configs/'
 	@echo '  menuconfig                  edit the configuration (kconfig-mconf)'
 	@echo '  olddefconfig                update .config, new symbols take defaults'
 	@echo '  savedefconfig               write the minimal $$(O)/defconfig'
@@ -54,7 +58,10 @@ help:
 	@echo '  run                         the demo: vperf in a toy hypervisor on the simulated PE'
 	@echo '  test                        run the unit tests of a sim configuration'
 	@echo '  check                       everything CI runs: sim build + cmocka under'
-	@echo '                              ASan/UBSan, arm64 cross build + symbol check'
+	@echo '                              ASan/UBSan (default and minimal configuration),'
+	@echo '                              arm64 cross build + symbol check'
+	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer run of the SPE decoder (default 600 s);'
+	@echo '                              crashes are kept in tests/fuzz/regressions'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
 	@echo '  deps                        install missing Debian packages (scripts/deps.sh)'
 	@echo '  clean / distclean           remove objects / the whole $$(O)'

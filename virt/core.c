@@ -10,8 +10,12 @@
 #include <vperf/mdcr.h>
 
 #include "internal.h"
+#include "vpmu.h"
 
 const struct vperf_hyp_ops *vperf_ops;
+/* What every initialised pCPU offers, for checking VM policies (vperf_vm_init). */
+static uint8_t vperf_min_hpmn, vperf_min_pmuver;
+static bool vperf_min_hpmn_set, vperf_min_pmuver_set;
 
 int vperf_init(const struct vperf_hyp_ops *ops)
 {
@@ -22,6 +26,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 		return VPERF_EINVAL;
 #endif
 	vperf_ops = ops;
+	vperf_min_hpmn_set = vperf_min_pmuver_set = false;
 	return VPERF_OK;
 }
 
@@ -39,8 +44,12 @@ static void probe(struct vperf_pcpu_caps *caps)
 	caps->pmuver = dfr0_pmuver(caps->dfr0);
 	caps->pmsver = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 35, 32);
 	caps->hpmn0 = VPERF_FIELD_GET(caps->dfr0, 63, 60) != 0;
-	caps->nr_counters =
-		caps->pmuver ? (uint8_t)VPERF_FIELD_GET(read_sysreg(PMCR_EL0), 15, 11) : 0;
+	if (caps->pmuver) {
+		uint64_t pmcr = read_sysreg(PMCR_EL0);
+
+		caps->nr_counters = (uint8_t)VPERF_FIELD_GET(pmcr, 15, 11);
+		caps->pmcr_id = pmcr & VPERF_GENMASK(31, 16);
+	}
 	caps->pmsidr = caps->pmsver ? read_sysreg(PMSIDR_EL1) : 0;
 	caps->pmbidr = caps->pmsver ? read_sysreg(PMBIDR_EL1) : 0;
 }
@@ -78,17 +87,54 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	if (pcpu->caps.pmuver && pcpu->hpmn == 0 && !pcpu->caps.hpmn0)
 		return VPERF_EINVAL;
 	pcpu->host_mdcr = host_mdcr(pcpu);
+	pcpu->cur_mdcr = ~0ull; /* unknown: the first load writes it */
+	if (!vperf_min_hpmn_set || pcpu->hpmn < vperf_min_hpmn)
+		vperf_min_hpmn = pcpu->hpmn;
+	vperf_min_hpmn_set = true;
+	if (!vperf_min_pmuver_set || pcpu->caps.pmuver < vperf_min_pmuver)
+		vperf_min_pmuver = pcpu->caps.pmuver;
+	vperf_min_pmuver_set = true;
 	return VPERF_OK;
+}
+
+/* A policy every initialised pCPU can give. SPE, the ALL mode and the emulated and direct
+ * partitions are not offered yet; they are refused rather than half given. */
+static int check_policy(const struct vperf_vm_config *cfg)
+{
+	if (cfg->spe)
+		return VPERF_ENOTSUP;
+	switch (cfg->pmu_mode) {
+	case VPERF_PMU_OFF:
+		return VPERF_OK;
+	case VPERF_PMU_SELF:
+	case VPERF_PMU_HV:
+		break;
+	case VPERF_PMU_ALL:
+	default:
+		return VPERF_ENOTSUP;
+	}
+#ifndef CONFIG_VPMU
+	return VPERF_ENOTSUP;
+#else
+	if (cfg->partition != VPERF_PART_TRAPPED)
+		return VPERF_ENOTSUP;
+	if (!vperf_min_pmuver_set || !vperf_min_pmuver)
+		return VPERF_ENODEV; /* no pCPU with a PMUv3 initialised */
+	if (cfg->nr_counters > vperf_min_hpmn)
+		return VPERF_EINVAL;
+	if (cfg->pmu_virq && (cfg->pmu_virq < 16 || cfg->pmu_virq > 31))
+		return VPERF_EINVAL;
+	return VPERF_OK;
+#endif
 }
 
 int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *hv_vm)
 {
 	static const struct vperf_vm zero;
+	int err = check_policy(cfg);
 
-	/* The register handlers of the vPMU and vSPE are not linked in yet: a VM can only be
-	 * given the OFF policy. Refuse anything else rather than UNDEF a PMU the VM was promised. */
-	if (cfg->pmu_mode != VPERF_PMU_OFF || cfg->spe)
-		return VPERF_ENOTSUP;
+	if (err)
+		return err;
 	*vm = zero;
 	vm->cfg = *cfg;
 	vm->hv_vm = hv_vm;
@@ -96,19 +142,45 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 }
 
 /*
- * MDCR_EL2 fields while a vCPU of an OFF VM runs:
- *   TPM   = 1: every PMU register access from EL1/EL0 traps, so vperf answers UNDEF;
- *   TPMCR = 1: PMCR_EL0 traps too (TPM already covers it; set for hardware that splits them);
- *   TPMS  = 1: the SPE sampling controls (PMS*) trap (SPE supplement 3.4.6);
- *   E2PB  = 0b00: EL2 owns the Profiling Buffer, so EL1 PMB* accesses trap and the guest
- *                 can never sample into memory (SPE supplement 3.4.2);
- *   HPMN, HPME as for the host: the host's second range counts on while the guest runs.
+ * MDCR_EL2 while a vCPU runs, from the host's value (HPMN = first host counter, HPME for the
+ * host's counters, the host's own bits):
+ *   TPM   = 1: every PMU register access from EL1/EL0 traps: vperf emulates the vPMU or, for a
+ *           VM without one, answers UNDEF (trapped partition, DESIGN.md section 3 mode 2);
+ *   TPMCR = 1: PMCR_EL0 traps too (TPM covers it; set for hardware that separates them);
+ *   TPMS  = 1: the SPE sampling controls (PMS*) trap (SPE supplement 3.4.6): no vSPE yet;
+ *   E2PB  = 0b00: EL2 owns the Profiling Buffer, so EL1 PMB* accesses trap and a guest can
+ *           never sample into memory (SPE supplement 3.4.2);
+ * and for a VM with a vPMU:
+ *   HPMD  = 1 (PMUv3p1): the guest's first-range counters do not count at EL2, so the
+ *           hypervisor's own work never shows in a guest's counts;
+ *   HCCD  = 1 (PMUv3p5): likewise for the cycle counter, which the guest owns;
+ *   HPME  = 1 only in XENPMU_MODE_HV: the host's second range counts while the guest runs
+ *           (the hypervisor profiles); in SELF it pauses, so the host sees no guest activity.
+ * A VM without a vPMU (OFF) leaves HPME as the host set it.
  */
-static uint64_t vcpu_mdcr_off(const struct vperf_pcpu *pcpu)
+static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
-	uint64_t mdcr = pcpu->host_mdcr & ~(MDCR_EL2_E2PB_MASK);
+	uint64_t mdcr = pcpu->host_mdcr & ~MDCR_EL2_E2PB_MASK;
+	enum vperf_pmu_mode mode = vcpu->vm->cfg.pmu_mode;
 
-	return mdcr | MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
+	mdcr |= MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
+	if (mode == VPERF_PMU_OFF)
+		return mdcr;
+	if (pcpu->caps.pmuver >= 4)
+		mdcr |= MDCR_EL2_HPMD;
+	if (pcpu->caps.pmuver >= 6)
+		mdcr |= MDCR_EL2_HCCD;
+	if (mode != VPERF_PMU_HV)
+		mdcr &= ~MDCR_EL2_HPME;
+	return mdcr;
+}
+
+static void set_mdcr(struct vperf_pcpu *pcpu, uint64_t mdcr)
+{
+	if (pcpu->cur_mdcr == mdcr)
+		return;
+	write_sysreg(mdcr, MDCR_EL2);
+	pcpu->cur_mdcr = mdcr;
 }
 
 int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu)
@@ -128,26 +200,58 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 	if (vcpu->pcpu)
 		return VPERF_EBUSY;
 	vcpu->mdcr = 0;
+#ifdef CONFIG_VPMU
+	vperf_vpmu_reset(vcpu);
+#endif
 	return VPERF_OK;
 }
 
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
 	vcpu->pcpu = pcpu;
-	vcpu->mdcr = vcpu_mdcr_off(pcpu);
 	pcpu->loaded = vcpu;
-	/* No ISB: the ERET into the guest is a context synchronization event, and nothing at EL2
-	 * depends on the trap bits. */
-	write_sysreg(vcpu->mdcr, MDCR_EL2);
+	vcpu->mdcr = vcpu_mdcr(vcpu, pcpu);
+	/* Written only when it differs from the last value: vCPUs of VMs with the same policy
+	 * switch with no MDCR_EL2 access. No ISB: the ERET into the guest is the context
+	 * synchronization event, and nothing at EL2 depends on the trap bits. */
+	set_mdcr(pcpu, vcpu->mdcr);
+#ifdef CONFIG_VPMU
+	if (vpmu_on(vcpu))
+		vperf_vpmu_load(vcpu, pcpu);
+#endif
 }
 
+/*
+ * The host gets its MDCR_EL2 back only where it matters at EL2: HPME (whether its counters
+ * count). The vCPU's trap bits stay, as they act on EL1/EL0 only, where an EL2 hypervisor runs no
+ * code of its own; a host that does (host_el1) gets its full value back.
+ */
 void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 {
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
 
 	if (!pcpu)
 		return;
-	write_sysreg(pcpu->host_mdcr, MDCR_EL2);
+#ifdef CONFIG_VPMU
+	if (vpmu_on(vcpu))
+		vperf_vpmu_put(vcpu, pcpu);
+#endif
+	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME))
+		set_mdcr(pcpu, pcpu->host_mdcr);
 	pcpu->loaded = NULL;
 	vcpu->pcpu = NULL;
+}
+
+/* ID_AA64DFR0_EL1 as the VM sees it: PMUVer 0 without a vPMU, else the hardware's up to PMUv3p5
+ * (what vperf emulates); no SPE yet (PMSVer 0); no FEAT_HPMN0, as the guest has no EL2. */
+uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
+{
+	uint64_t pmuver = VPERF_FIELD_GET(hw, 11, 8);
+	uint64_t v = hw & ~(ID_DFR0_PMUVER_MASK | ID_DFR0_PMSVER_MASK | ID_DFR0_HPMN0_MASK);
+
+	if (pmuver == ID_DFR0_PMUVER_IMPDEF || vcpu->vm->cfg.pmu_mode == VPERF_PMU_OFF)
+		pmuver = 0;
+	if (pmuver > 6)
+		pmuver = 6;
+	return v | pmuver << ID_DFR0_PMUVER_SHIFT;
 }

@@ -8,9 +8,19 @@
  */
 #include "internal.h"
 
+#ifdef CONFIG_VPMU
+#include "vpmu.h"
+#define VPMU(slot) [VPERF_SLOT_##slot] = vperf_vpmu_access
+#else
+#define VPMU(slot) [VPERF_SLOT_##slot] = NULL
+#endif
+
 /* Handler per database slot. NULL: UNDEF. */
 static const vperf_access_fn slot_handlers[VPERF_SLOT_COUNT] = {
-	[VPERF_SLOT_NONE] = NULL,
+	VPMU(PMCR),	  VPMU(PMCNTEN),   VPMU(PMINTEN),   VPMU(PMOVS),
+	VPMU(PMSWINC),	  VPMU(PMSELR),	   VPMU(PMCEID),    VPMU(PMCCNTR),
+	VPMU(PMXEVTYPER), VPMU(PMXEVCNTR), VPMU(PMZR),	    VPMU(PMUSERENR),
+	VPMU(PMMIR),	  VPMU(PMEVCNTR),  VPMU(PMEVTYPER), VPMU(PMCCFILTR),
 };
 
 static enum vperf_trap_result undef(struct vperf_vcpu *vcpu)

@@ -18,6 +18,8 @@ enum decision { UNDECIDED, ADVANCED, UNDEFINED_BY_EL2 };
 
 struct pe {
 	unsigned int el;
+	unsigned int trap_el;  /* the EL the trap being handled came from */
+	unsigned int saved_el; /* the EL an exception to EL2 returns to */
 	enum decision decision;
 	unsigned int decisions;
 	bool lines[SIM_NR_LINES];
@@ -221,6 +223,11 @@ unsigned int sim_el(void)
 	return pes[sim_current_cpu()].el;
 }
 
+unsigned int sim_trap_el(void)
+{
+	return pes[sim_current_cpu()].trap_el;
+}
+
 const struct sim_guest_stats *sim_guest_stats(unsigned int cpu)
 {
 	return &pes[cpu % SIM_MAX_CPUS].stats;
@@ -269,17 +276,18 @@ void sim_enter_el2(unsigned int cpu)
 		.type = SIM_UOP_OTHER,
 	};
 
+	pes[cpu].saved_el = pes[cpu].el;
 	pes[cpu].el = 2;
 	notify_barrier(cpu, SIM_ISB);
 	if (config.el2_trap_cycles)
 		step(cpu, &el2_code);
 }
 
-/* ERET back to the guest's EL1: a context synchronization event. */
+/* ERET back to where the exception came from: a context synchronization event. */
 void sim_exit_el2(unsigned int cpu)
 {
 	notify_barrier(cpu, SIM_ISB);
-	pes[cpu].el = 1;
+	pes[cpu].el = pes[cpu].saved_el;
 }
 
 void sim_advance_pc(void)
@@ -330,13 +338,13 @@ static enum sim_access trap_to_el2(unsigned int cpu, const struct vperf_sysreg_d
 	if (!read)
 		gprs[rt] = before[rt] = *val;
 	pe->stats.last_esr = build_esr(d->enc, rt, read);
+	pe->trap_el = guest_el;
 	pe->decision = UNDECIDED;
 	pe->decisions = 0;
 	sim_enter_el2(cpu);
 	if (handlers.sysreg_trap)
 		handlers.sysreg_trap(handlers.ctx, cpu, pe->stats.last_esr, gprs);
 	sim_exit_el2(cpu);
-	pe->el = guest_el;
 	if (pe->decisions != 1)
 		sim_report_error(cpu, "trap handled with no or several PC decisions");
 	if (!gprs_kept(before, gprs, rt, read))

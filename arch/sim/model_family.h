@@ -53,9 +53,4 @@ static inline void sim_set_reg(unsigned int cpu, uint32_t enc, uint64_t val)
 /* Take the handlers registered by the test hypervisor (for the GIC family). */
 const struct sim_handlers *sim_model_handlers(void);
 
-/* Run code at EL2 on behalf of a family (an interrupt handler): the core switches EL, charges
- * the EL2 cycles and marks exception entry and return. */
-void sim_enter_el2(unsigned int cpu);
-void sim_exit_el2(unsigned int cpu);
-
 #endif /* VPERF_SIM_MODEL_FAMILY_H */

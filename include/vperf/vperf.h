@@ -25,6 +25,7 @@
 #include <vperf/hyp.h>
 #include <vperf/sysreg.h>
 #include <vperf/types.h>
+#include <vperf/vpmu.h>
 
 /* Per-VM PMU policy, numerically equal to Xen's XENPMU_MODE_* (xen/pmu.h; checked at build
  * time in virt/xen_abi.c when CONFIG_XEN_ABI is set). */
@@ -36,8 +37,8 @@ enum vperf_pmu_mode {
 };
 
 enum vperf_partition {
+	VPERF_PART_TRAPPED, /* TPM=1, guest counter i = physical counter i (the default) */
 	VPERF_PART_DIRECT,  /* MDCR_EL2.TPM=0: no traps, hardware enforces HPMN */
-	VPERF_PART_TRAPPED, /* TPM=1, guest counter i = physical counter i */
 	VPERF_PART_EMULATED /* TPM=1, counters are shadows multiplexed onto free ones */
 };
 
@@ -49,6 +50,8 @@ struct vperf_pcpu_config {
 				* N - agent); guests get [0, HPMN) */
 	uint8_t agent_counters; /* the third range [EPMN, N) of an external agent (PMCCR.EPMN,
 				 * I5.3.47), when FEAT_PMUv3_EXTPMN; 0 otherwise */
+	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it
+				 * its MDCR_EL2 back at every put, not only when counting differs */
 	uint32_t pmu_ppi;	/* physical INTIDs of PMUIRQ / PMBIRQ, from the host DT */
 	uint32_t spe_ppi;
 };
@@ -62,14 +65,16 @@ struct vperf_pcpu_caps {
 	uint8_t pmsver;	     /* ID_AA64DFR0_EL1.PMSVer */
 	uint8_t nr_counters; /* PMCR_EL0.N */
 	bool hpmn0;	     /* FEAT_HPMN0: MDCR_EL2.HPMN = 0 allowed */
+	uint64_t pmcr_id;    /* PMCR_EL0.IMP and IDCODE, shown to guests */
 };
 
 struct vperf_stats {
-	uint64_t traps;		 /* sysreg traps handled (emulated or UNDEF) */
-	uint64_t undef;		 /* UNDEFs injected */
-	uint64_t unknown_enc;	 /* accesses to encodings the database does not hold */
-	uint64_t bad_value;	 /* guest writes with RES0 bits set or out-of-range values */
-	uint64_t host_overflows; /* PMU overflows of host counters passed to the host */
+	uint64_t traps;		  /* sysreg traps handled (emulated or UNDEF) */
+	uint64_t undef;		  /* UNDEFs injected */
+	uint64_t unknown_enc;	  /* accesses to encodings the database does not hold */
+	uint64_t bad_value;	  /* guest writes with RES0 bits set or out-of-range values */
+	uint64_t host_overflows;  /* PMU overflows of host counters passed to the host */
+	uint64_t stray_overflows; /* overflow flags of counters nobody owns, cleared */
 };
 
 struct vperf_pcpu {
@@ -77,17 +82,20 @@ struct vperf_pcpu {
 	struct vperf_pcpu_caps caps;
 	uint8_t hpmn; /* first counter that is not the guests': [0, hpmn) is the first range */
 	uint8_t epmn; /* first counter of the external agent's range */
-	uint64_t host_mdcr;	   /* MDCR_EL2 while no vCPU runs */
-	struct vperf_vcpu *loaded; /* the vCPU between load and put, or NULL */
-	struct vperf_stats stats;  /* events not attributable to a VM */
+	uint64_t host_mdcr;	      /* MDCR_EL2 while no vCPU runs */
+	struct vperf_vcpu *loaded;    /* the vCPU between load and put, or NULL */
+	struct vperf_vcpu *pmu_owner; /* the vCPU whose PMU state is in the hardware, or NULL */
+	uint64_t cur_mdcr;	      /* MDCR_EL2 as last written */
+	struct vperf_stats stats;     /* events not attributable to a VM */
 };
 
 struct vperf_vm_config {
 	enum vperf_pmu_mode pmu_mode;
 	enum vperf_partition partition;
 	uint8_t nr_counters; /* event counters the guest sees (PMCR_EL0.N); <= the first range */
-	bool spe;	     /* give the guest SPE */
-	uint32_t pmu_virq;   /* virtual INTIDs; 0 means CONFIG_VPMU_PPI / CONFIG_VSPE_PPI */
+	struct vperf_pmu_filter filter; /* events the guest may count */
+	bool spe;			/* give the guest SPE */
+	uint32_t pmu_virq; /* virtual INTIDs; 0 means CONFIG_VPMU_PPI / CONFIG_VSPE_PPI */
 	uint32_t spe_virq;
 };
 
@@ -101,7 +109,8 @@ struct vperf_vcpu {
 	struct vperf_vm *vm;
 	void *hv_vcpu;
 	struct vperf_pcpu *pcpu; /* where it is loaded, or NULL */
-	uint64_t mdcr;		 /* vperf's MDCR_EL2 fields while this vCPU runs */
+	uint64_t mdcr;		 /* MDCR_EL2 while this vCPU runs */
+	struct vperf_vpmu pmu;
 };
 
 enum vperf_trap_result {
@@ -145,9 +154,14 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu);
 enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr,
 					   uint64_t gprs[31]);
 
+/* ID_AA64DFR0_EL1 as the vCPU must see it, from the hardware value hw: for the hypervisor's
+ * HCR_EL2.TID3 trap handler. */
+uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw);
+
 #ifdef CONFIG_VPMU
 /* Physical PMUIRQ entry on the calling CPU. Overflow flags of host counters are cleared and
- * handed to ops->host_pmu_overflow. Returns true if any flag was handled. */
+ * handed to ops->host_pmu_overflow; those of the vCPU owning the first range move to its
+ * virtual PMOVSSET and raise its virtual PPI. Returns true if any flag was handled. */
 bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu);
 #else
 static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)

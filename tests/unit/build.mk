@@ -1,11 +1,14 @@
 # Unit tests: cmocka programs over the production sources, sim build only.
 ifeq ($(ARCH),sim)
 tests-y += test_esr test_regdb test_trap test_core test_sim_pmu
+tests-$(CONFIG_VPMU) += test_vpmu test_vpmu_isolation
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
 test_core-objs := tests/unit/test_core.c tests/unit/fake_hyp.c
 test_sim_pmu-objs := tests/unit/test_sim_pmu.c
+test_vpmu-objs := tests/unit/test_vpmu.c tests/unit/hv.c
+test_vpmu_isolation-objs := tests/unit/test_vpmu_isolation.c tests/unit/hv.c
 
 # The database checked against the assembler: regdb-asm prints one MRS/MSR per database line,
 # aarch64-linux-gnu-as assembles it (warnings fatal: a wrong access direction fails too), and
@@ -27,3 +30,5 @@ CFLAGS_test_core := -I$(srctree)/virt
 endif
 
 -include $(srctree)/tests/unit/spe.mk
+-include $(srctree)/tests/unit/sim_gic.mk
+-include $(srctree)/tests/unit/sim_spe.mk

@@ -46,6 +46,8 @@ const struct sim_pe_config *sim_model_config(void);
 /* The Exception level the current CPU executes guest code at (0 or 1); EL2 while a handler runs. */
 void sim_set_el(unsigned int el);
 unsigned int sim_el(void);
+/* During a trap to EL2: the Exception level the trapped access came from (SPSR_EL2.M). */
+unsigned int sim_trap_el(void);
 
 /* A model-detected hypervisor error (wrong sequence, a trap left undecided, a clobbered GPR,
  * a record written into another VM's memory...). Tests assert there are none, or exactly the
@@ -75,6 +77,11 @@ struct sim_handlers {
 	sim_virq_fn guest_irq;
 };
 void sim_set_handlers(const struct sim_handlers *h);
+
+/* An exception to EL2 and its return (an interrupt handler, a trap): the core switches EL,
+ * charges the EL2 cycles and marks both as context synchronization events. */
+void sim_enter_el2(unsigned int cpu);
+void sim_exit_el2(unsigned int cpu);
 
 /* What the hypervisor's ops call during a trap on the current CPU. */
 void sim_advance_pc(void);

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The vPMU's public state: the per-VM event filter and the per-vCPU guest-visible PMUv3 state.
+ * Public so that a hypervisor can allocate vCPUs statically; fields are vperf's.
+ */
+#ifndef VPERF_VPMU_H
+#define VPERF_VPMU_H
+
+#include <vperf/types.h>
+
+#define VPERF_PMU_MAX_COUNTERS 31
+#define VPERF_CYCLE_IDX	       31
+
+/*
+ * Which events a VM may count. One bit per common event 0x0000-0x003F (allow[0]) and
+ * 0x4000-0x403F (allow[1]), the ranges PMCEID0/1_EL0 describe; every other event number
+ * (IMPLEMENTATION DEFINED and extended common events) follows allow_other. A denied event
+ * counts nothing; the guest reads back the PMEVTYPER it wrote and sees the event absent from
+ * PMCEID. Zero-initialised means "deny everything"; vperf_pmu_filter_allow_all() allows all.
+ */
+struct vperf_pmu_filter {
+	uint64_t allow[2];
+	bool allow_other;
+};
+
+static inline void vperf_pmu_filter_allow_all(struct vperf_pmu_filter *f)
+{
+	f->allow[0] = f->allow[1] = ~0ull;
+	f->allow_other = true;
+}
+
+static inline void vperf_pmu_filter_set(struct vperf_pmu_filter *f, uint32_t event, bool allow)
+{
+	uint64_t *word = event < 64			       ? &f->allow[0]
+			 : (event >= 0x4000 && event < 0x4040) ? &f->allow[1]
+							       : NULL;
+
+	if (!word)
+		f->allow_other = allow;
+	else if (allow)
+		*word |= VPERF_BIT(event & 63);
+	else
+		*word &= ~VPERF_BIT(event & 63);
+}
+
+/* Where a vCPU's PMU state is. */
+enum vperf_vpmu_where {
+	VPERF_VPMU_SHADOW, /* in struct vperf_vpmu only */
+	VPERF_VPMU_HW,	   /* live in the physical PMU of the pCPU that owns it */
+};
+
+struct vperf_pcpu;
+
+struct vperf_vpmu {
+	/* Guest-visible registers. While the state is in hardware, counters (evcntr, ccntr) and
+	 * the hardware's overflow flags live there; everything else is always here. */
+	uint64_t pmcr;	  /* writable fields only (E, LP, DP, X, ...) */
+	uint64_t cnten;	  /* PMCNTENSET_EL0 */
+	uint64_t inten;	  /* PMINTENSET_EL1 */
+	uint64_t ovs;	  /* PMOVSSET_EL0: flags taken from hardware or set by the guest */
+	uint64_t userenr; /* PMUSERENR_EL0 */
+	uint64_t selr;	  /* PMSELR_EL0 */
+	uint64_t ccfiltr; /* PMCCFILTR_EL0 as the guest wrote it */
+	uint64_t ccntr;	  /* PMCCNTR_EL0 while in the shadow */
+	uint64_t evtyper[VPERF_PMU_MAX_COUNTERS];
+	uint64_t evcntr[VPERF_PMU_MAX_COUNTERS];
+	const struct vperf_pcpu *hw_pcpu; /* the pCPU whose hardware last held this state */
+	uint8_t where;			  /* enum vperf_vpmu_where */
+	bool active;	/* used since it was last found idle: keep its state in hardware */
+	bool irq_level; /* the level last pushed to the virtual interrupt line */
+	bool irq_dirty; /* level changed while the vCPU was not loaded */
+};
+
+#endif /* VPERF_VPMU_H */

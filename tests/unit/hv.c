@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include <sim/model.h>
+#include <vperf/vperf.h>
+
+#include "hv.h"
+
+struct hv hv;
+
+static struct hv_vcpu *running(void)
+{
+	return hv.running[sim_current_cpu()];
+}
+
+static void inject_undef(void *hv_vcpu)
+{
+	(void)hv_vcpu;
+	sim_inject_undef();
+}
+
+static void advance_pc(void *hv_vcpu)
+{
+	(void)hv_vcpu;
+	sim_advance_pc();
+}
+
+static unsigned int guest_el(void *hv_vcpu)
+{
+	(void)hv_vcpu;
+	return sim_trap_el();
+}
+
+static void set_irq_line(void *hv_vcpu, uint32_t intid, bool level)
+{
+	struct hv_vcpu *vc = hv_vcpu;
+
+	(void)intid;
+	vc->irq_level = level;
+	if (level)
+		vc->irq_raises++;
+}
+
+static void host_overflow(uint64_t ovs)
+{
+	hv.host_ovs |= ovs;
+}
+
+static const struct vperf_hyp_ops ops = {
+	.inject_undef = inject_undef,
+	.advance_pc = advance_pc,
+	.guest_el = guest_el,
+	.set_irq_line = set_irq_line,
+	.host_pmu_overflow = host_overflow,
+};
+
+static void sysreg_trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs[31])
+{
+	(void)ctx;
+	(void)cpu;
+	if (vperf_handle_sysreg(&running()->v, esr, gprs) == VPERF_TRAP_NOT_MINE) {
+		hv.not_mine++;
+		sim_inject_undef();
+	}
+}
+
+void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
+{
+	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap };
+	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
+
+	memset(&hv, 0, sizeof(hv));
+	if (cfg)
+		hv.model = *cfg;
+	else
+		sim_default_config(&hv.model);
+	sim_model_init(&hv.model);
+	sim_set_handlers(&handlers);
+	vperf_init(&ops);
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		sim_set_cpu(cpu);
+		vperf_pcpu_init(&hv.pcpu[cpu], &pcfg);
+	}
+	sim_set_cpu(0);
+}
+
+int hv_vm(unsigned int i, const struct vperf_vm_config *cfg)
+{
+	return vperf_vm_init(&hv.vm[i], cfg, NULL);
+}
+
+struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm)
+{
+	struct hv_vcpu *vc = &hv.vcpu[i];
+
+	vperf_vcpu_init(&vc->v, &hv.vm[vm], vc);
+	return vc;
+}
+
+void hv_leave(unsigned int cpu)
+{
+	sim_set_cpu(cpu);
+	if (hv.running[cpu])
+		vperf_vcpu_put(&hv.running[cpu]->v);
+	hv.running[cpu] = NULL;
+}
+
+void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
+{
+	if (hv.running[cpu] == vc) {
+		sim_set_cpu(cpu);
+		return;
+	}
+	hv_leave(cpu);
+	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
+	hv.running[cpu] = vc;
+	vc->cpu = cpu;
+	sim_set_el(1);
+}
+
+/* The physical PMUIRQ, taken at EL2 while the line is high (HCR_EL2.IMO = 1). A handler that
+ * fails to lower it would be re-entered at once: count the burst to catch a storm. */
+static void take_pmu_irqs(void)
+{
+	unsigned int cpu = sim_current_cpu(), burst = 0;
+
+	while (sim_line(cpu, SIM_LINE_PMUIRQ) && burst < 16) {
+		sim_enter_el2(cpu);
+		vperf_handle_pmu_irq(&hv.pcpu[cpu]);
+		sim_exit_el2(cpu);
+		hv.pmu_irqs++;
+		burst++;
+	}
+	if (burst > hv.max_irq_burst)
+		hv.max_irq_burst = burst;
+}
+
+void hv_run(const struct sim_uop *ops_, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		guest_run(&ops_[i], 1);
+		take_pmu_irqs();
+	}
+}
+
+void hv_run_n(const struct sim_uop *op, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		hv_run(op, 1);
+}

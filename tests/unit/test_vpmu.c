@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The vPMU in the trapped-partition mode, end to end on the executable model: guest register
+ * semantics, exact counts with the hypervisor's own cycles excluded, the host's counters, the
+ * overflow interrupt, lazy switching costs, and bad guest input.
+ */
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+#include <vperf/mdcr.h>
+
+#include "hv.h"
+
+#define EV_SW_INCR 0x00
+#define EV_INST	   0x08
+#define EV_CYCLES  0x11
+#define P_BIT	   VPERF_BIT(31)
+#define U_BIT	   VPERF_BIT(30)
+#define NSH_BIT	   VPERF_BIT(27)
+#define M_BIT	   VPERF_BIT(26)
+
+static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_OTHER };
+
+static struct vperf_vm_config policy(enum vperf_pmu_mode mode, uint8_t nr)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = mode, .nr_counters = nr };
+
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	return cfg;
+}
+
+/* N = 6, the host keeps 2 counters: guests get [0, 4), the host [4, 6). VM 0 is SELF with 3
+ * counters, VM 1 HV with 4. */
+static int setup(void **state)
+{
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3), c1 = policy(VPERF_PMU_HV, 4);
+
+	(void)state;
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	assert_int_equal(hv_vm(1, &c1), VPERF_OK);
+	return 0;
+}
+
+static uint64_t hw_counter(unsigned int n)
+{
+	return sim_peek(sim_current_cpu(), VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
+}
+
+static uint64_t hw_evtyper(unsigned int n)
+{
+	return sim_peek(sim_current_cpu(), VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7));
+}
+
+static enum sim_access last(void)
+{
+	return sim_guest_stats(sim_current_cpu())->last;
+}
+
+/* ---- register semantics ---------------------------------------------------------------------- */
+
+static void test_pmcr(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	/* N = the guest's 3 counters, LC RES1 (I5.3.21). */
+	assert_int_equal(guest_read(PMCR_EL0), 3u << 11 | VPERF_BIT(6));
+	/* P and C act and read as 0; bit 8 is RES0 (counted as bad input, ignored). */
+	guest_write(PMCR_EL0, PMCR_E | PMCR_P | PMCR_C | PMCR_LP | VPERF_BIT(8));
+	assert_int_equal(guest_read(PMCR_EL0), 3u << 11 | VPERF_BIT(6) | PMCR_E | PMCR_LP);
+	assert_int_equal(hv.vm[0].stats.bad_value, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E | PMCR_LP);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* PMCR_EL0.P resets the guest's counters one by one: the host's second range and the unused
+ * first-range counter 3 keep their values (never PMCR_EL0.P at EL2). */
+static void test_pmcr_p_spares_host(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR0_EL0, 10);
+	guest_write(PMEVCNTR2_EL0, 12);
+	guest_write(PMCCNTR_EL0, 99);
+	sim_poke(0, VPERF_ENC_PMEVCNTR3_EL0, 13);
+	sim_poke(0, VPERF_ENC_PMEVCNTR4_EL0, 14);
+	sim_poke(0, VPERF_ENC_PMEVCNTR5_EL0, 15);
+	guest_write(PMCR_EL0, PMCR_P);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0);
+	assert_int_equal(guest_read(PMEVCNTR2_EL0), 0);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 99);
+	assert_int_equal(hw_counter(3), 13);
+	assert_int_equal(hw_counter(4), 14);
+	assert_int_equal(hw_counter(5), 15);
+	guest_write(PMCR_EL0, PMCR_C);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 0);
+}
+
+/* SET/CLR pairs reach the guest's counters only; the host's enables survive. */
+static void test_set_clr_masked(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	write_sysreg(0x30, PMCNTENSET_EL0); /* the host's counters 4 and 5 */
+	hv_enter(a, 0);
+	guest_write(PMCNTENSET_EL0, 0xffffffffull);
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0x80000007ull);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0), 0x80000037ull);
+	guest_write(PMCNTENCLR_EL0, 0xffffffffull);
+	assert_int_equal(guest_read(PMCNTENCLR_EL0), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0), 0x30);
+	guest_write(PMINTENSET_EL1, 0x30);
+	assert_int_equal(guest_read(PMINTENSET_EL1), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMINTENSET_EL1), 0);
+}
+
+/* Counters beyond the guest's N: UNDEF from vperf below HPMN, from the hardware above it. */
+static void test_counter_range(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	uint64_t traps;
+
+	(void)state;
+	hv_enter(a, 0);
+	traps = hv.vm[0].stats.traps;
+	guest_read(PMEVCNTR3_EL0);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	assert_int_equal(hv.vm[0].stats.traps, traps + 1);
+	guest_write(PMEVTYPER4_EL0, EV_INST);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	assert_int_equal(hv.vm[0].stats.traps, traps + 1); /* never reached EL2 */
+	assert_int_equal(hw_evtyper(4), 0);
+}
+
+static void test_selected_counter(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMSELR_EL0, 2);
+	guest_write(PMXEVCNTR_EL0, 0x1234);
+	guest_write(PMXEVTYPER_EL0, EV_INST);
+	assert_int_equal(guest_read(PMEVCNTR2_EL0), 0x1234);
+	assert_int_equal(guest_read(PMEVTYPER2_EL0), EV_INST);
+	guest_write(PMSELR_EL0, 31);
+	guest_write(PMXEVTYPER_EL0, U_BIT);
+	assert_int_equal(guest_read(PMCCFILTR_EL0), U_BIT);
+	guest_read(PMXEVCNTR_EL0);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	guest_write(PMSELR_EL0, 3); /* beyond N = 3 */
+	guest_read(PMXEVTYPER_EL0);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	guest_write(PMSELR_EL0, 0xffe2); /* SEL is 5 bits; the rest RES0 */
+	assert_int_equal(guest_read(PMSELR_EL0), 2);
+}
+
+/* The guest reads back its type; the hardware gets one that counts only guest EL1/EL0. */
+static void test_event_types_sanitized(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, NSH_BIT | M_BIT | P_BIT | EV_CYCLES);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), P_BIT | EV_CYCLES);
+	assert_int_equal(hw_evtyper(0), P_BIT | EV_CYCLES); /* P = 1: M = 0 excludes EL3 */
+	guest_write(PMEVTYPER1_EL0, NSH_BIT | EV_INST);
+	assert_int_equal(hw_evtyper(1), M_BIT | EV_INST); /* P = 0: M = 1 excludes EL3 */
+	guest_write(PMCCFILTR_EL0, NSH_BIT | U_BIT);
+	assert_int_equal(guest_read(PMCCFILTR_EL0), U_BIT);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCFILTR_EL0), U_BIT | M_BIT);
+}
+
+/* A denied event reads back as written, counts nothing and is absent from PMCEID0. */
+static void test_event_filter(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, 2);
+	struct hv_vcpu *a;
+
+	(void)state;
+	vperf_pmu_filter_set(&cfg.filter, EV_INST, false);
+	assert_int_equal(hv_vm(2, &cfg), VPERF_OK);
+	a = hv_vcpu(2, 2);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMCEID0_EL0) & VPERF_BIT(EV_INST), 0);
+	assert_int_not_equal(guest_read(PMCEID0_EL0) & VPERF_BIT(EV_CYCLES), 0);
+	/* No SPE for this VM: the SAMPLE_* events stay hidden even where the PE has them. */
+	assert_int_equal(guest_read(PMCEID0_EL0) >> 32, 0);
+	guest_write(PMEVTYPER0_EL0, EV_INST);
+	guest_write(PMEVTYPER1_EL0, EV_CYCLES);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), EV_INST);
+	guest_write(PMCNTENSET_EL0, 3);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 30);
+}
+
+/* PMMIR_EL1 is not offered; PMUSERENR_EL0 keeps its four bits; the ID register hides what
+ * the VM does not have. */
+static void test_misc_registers(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	struct vperf_vm_config off = { .pmu_mode = VPERF_PMU_OFF };
+	uint64_t hw = 6ull << 8 | 3ull << 32 | 1ull << 60 | 0x6;
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_read(PMMIR_EL1);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	guest_write(PMUSERENR_EL0, 0xff);
+	assert_int_equal(guest_read(PMUSERENR_EL0), 0xf);
+	assert_int_equal(vperf_vcpu_id_dfr0(&a->v, hw), 6ull << 8 | 0x6);
+	assert_int_equal(vperf_vcpu_id_dfr0(&a->v, 8ull << 8), 6ull << 8);
+	assert_int_equal(hv_vm(3, &off), VPERF_OK);
+	assert_int_equal(vperf_vcpu_id_dfr0(&hv_vcpu(3, 3)->v, hw), 0x6);
+}
+
+/* EL0: PMUSERENR_EL0 mirrored into the hardware, which refuses EL0 first (a trap to the guest's
+ * own EL1), then lets allowed accesses trap to vperf. */
+static void test_el0_gating(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR1_EL0, 77);
+	sim_set_el(0);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL1);
+	sim_set_el(1);
+	guest_write(PMUSERENR_EL0, PMUSERENR_ER);
+	sim_set_el(0);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 77);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+	guest_write(PMEVCNTR1_EL0, 1);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL1);
+	guest_write(PMUSERENR_EL0, 0);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	/* Another vCPU's EL0 sees the reset PMUSERENR_EL0 = 0 in the hardware. */
+	hv_enter(hv_vcpu(1, 0), 0);
+	sim_set_el(0);
+	guest_read(PMEVCNTR0_EL0);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL1);
+}
+
+/* An OFF VM: UNDEF everywhere, still. */
+static void test_off_vm(void **state)
+{
+	struct vperf_vm_config off = { .pmu_mode = VPERF_PMU_OFF };
+
+	(void)state;
+	assert_int_equal(hv_vm(3, &off), VPERF_OK);
+	hv_enter(hv_vcpu(3, 3), 0);
+	guest_read(PMCR_EL0);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	guest_write(PMCNTENSET_EL0, 1);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0), 0);
+}
+
+/* MDCR_EL2 while each VM runs: everything traps, EL2 owns the Profiling Buffer, the guest's
+ * counters never count EL2 (HPMD, HCCD: also defence in depth behind the NSH = 0 vperf writes),
+ * HPMN stays the host's boundary, HPME only in HV. */
+static void test_mdcr_bits(void **state)
+{
+	const uint64_t base = 4 | MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_TPMS |
+			      MDCR_EL2_E2PB_EL2 | MDCR_EL2_HPMD | MDCR_EL2_HCCD;
+
+	(void)state;
+	hv_enter(hv_vcpu(0, 0), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), base);
+	hv_enter(hv_vcpu(1, 1), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), base | MDCR_EL2_HPME);
+}
+
+/* ---- counting ---------------------------------------------------------------------------------- */
+
+static void program_counters(void)
+{
+	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
+	guest_write(PMEVTYPER1_EL0, EV_INST);
+	guest_write(PMCNTENSET_EL0, 0x80000003ull);
+	guest_write(PMCR_EL0, PMCR_E);
+}
+
+/* The guest counts exactly its own work: every trap costs 20 EL2 cycles in the model, and none
+ * reach the guest's event counters (HPMD) or cycle counter (HCCD). */
+static void test_exact_counts(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	program_counters();
+	hv_run_n(&op3, 100);
+	for (int i = 0; i < 5; i++)
+		guest_read(PMCR_EL0); /* more traps: more EL2 cycles */
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 300);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 100);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 300);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The host's counters: HV lets them count the guest; SELF pauses them while the guest runs. They
+ * keep their values across every switch. */
+static void test_host_counters(void **state)
+{
+	struct hv_vcpu *self = hv_vcpu(0, 0), *hvm = hv_vcpu(1, 1);
+
+	(void)state;
+	write_sysreg(EV_INST, PMEVTYPER4_EL0); /* EL1 and EL0, not EL2 */
+	write_sysreg(0x10, PMCNTENSET_EL0);
+	hv_enter(self, 0);
+	program_counters();
+	hv_run_n(&op3, 10);
+	assert_int_equal(hw_counter(4), 0);
+	hv_enter(hvm, 0);
+	program_counters();
+	hv_run_n(&op3, 10);
+	assert_int_equal(hw_counter(4), 10);
+	hv_enter(self, 0);
+	hv_run_n(&op3, 10);
+	hv_leave(0);
+	assert_int_equal(hw_counter(4), 10);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMEVTYPER4_EL0), EV_INST);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & 0x30, 0x10);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPME, MDCR_EL2_HPME);
+}
+
+/* ---- overflow ------------------------------------------------------------------------------------ */
+
+/* A 32-bit overflow raises the virtual PPI once; the physical line drops at once (no storm);
+ * the guest reads and clears its flag, and the virtual line follows. */
+static void test_overflow_irq(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	program_counters();
+	guest_write(PMEVCNTR1_EL0, 0xfffffff0ull);
+	guest_write(PMINTENSET_EL1, 2);
+	hv_run_n(&op3, 20);
+	assert_int_equal(hv.pmu_irqs, 1);
+	assert_int_equal(hv.max_irq_burst, 1);
+	assert_false(sim_line(0, SIM_LINE_PMUIRQ));
+	assert_true(a->irq_level);
+	assert_int_equal(a->irq_raises, 1);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 2);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0x100000004ull);
+	guest_write(PMOVSCLR_EL0, 2);
+	assert_false(a->irq_level);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	/* A flag the guest sets itself raises the line too (PMOVSSET is writable). */
+	guest_write(PMOVSSET_EL0, VPERF_BIT(31));
+	guest_write(PMINTENSET_EL1, VPERF_BIT(31));
+	assert_true(a->irq_level);
+}
+
+/* An overflow whose interrupt the vCPU did not take before it was switched out is delivered
+ * when it next runs, and never to the vCPU that ran meanwhile. */
+static void test_overflow_descheduled(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	program_counters();
+	guest_write(PMEVCNTR1_EL0, 0xffffffffull);
+	guest_write(PMINTENSET_EL1, 2);
+	guest_run(&op3, 1); /* overflow; the interrupt is not taken before the switch */
+	hv_enter(b, 0);
+	hv_run_n(&op3, 5);
+	assert_int_equal(b->irq_raises, 0);
+	assert_int_equal(a->irq_raises, 0);
+	hv_enter(a, 0);
+	hv_run_n(&op3, 1);
+	assert_int_equal(a->irq_raises, 1);
+	assert_int_equal(b->irq_raises, 0);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 2);
+}
+
+/* A SELF VM pauses the host's counters while it runs: MDCR_EL2.HPME off at load, back on at
+ * put, even for an idle vCPU (2 writes per switch when the host keeps counters). */
+static void test_self_switch_cost(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	hv_leave(0);
+	sim_clear_counts(0);
+	hv_enter(b, 0);
+	hv_leave(0);
+	assert_int_equal(sim_cpu(0)->nr_writes, 2);
+	assert_int_equal(sim_cpu(0)->nr_reads, 0);
+	(void)a;
+}
+
+/* ---- lazy switching ------------------------------------------------------------------------------ */
+
+static uint64_t accesses(void)
+{
+	const struct sim_cpu *c = sim_cpu(0);
+
+	return c->nr_reads + c->nr_writes;
+}
+
+/* Two vCPUs of a VM that never touch the PMU switch with no System register access at all. */
+static void test_idle_switch_is_free(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 1), *b = hv_vcpu(1, 1);
+
+	(void)state;
+	hv_enter(a, 0);
+	hv_enter(b, 0);
+	sim_clear_counts(0);
+	for (int i = 0; i < 10; i++) {
+		hv_enter(a, 0);
+		hv_run_n(&op3, 2);
+		hv_enter(b, 0);
+		hv_run_n(&op3, 2);
+	}
+	assert_int_equal(accesses(), 0);
+}
+
+/* An active vCPU of the HV VM (N = 4): put = stop (1 write) + 4 counters + cycle counter +
+ * overflow flags (6 reads); coming back to the same pCPU untouched = 1 write. When it goes idle
+ * (PMCR_EL0.E = 0), its switches are free again. */
+static void test_active_switch_cost(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 1), *b = hv_vcpu(1, 1);
+	const struct sim_cpu *c = sim_cpu(0);
+
+	(void)state;
+	hv_enter(a, 0);
+	program_counters();
+	hv_enter(b, 0);
+	hv_enter(a, 0);
+	sim_clear_counts(0);
+	hv_enter(b, 0);
+	assert_int_equal(c->nr_writes, 1);
+	assert_int_equal(c->nr_reads, 6);
+	sim_clear_counts(0);
+	hv_enter(a, 0);
+	assert_int_equal(accesses(), 1);
+	guest_write(PMCR_EL0, 0);
+	hv_enter(b, 0);
+	sim_clear_counts(0);
+	hv_enter(a, 0);
+	hv_enter(b, 0);
+	assert_int_equal(accesses(), 0);
+}
+
+/* A vCPU that migrates to another pCPU takes its counts along. */
+static void test_migration(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	program_counters();
+	hv_run_n(&op3, 10);
+	hv_leave(0);
+	hv_enter(a, 1);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 60);
+	hv_leave(1);
+	hv_enter(a, 0); /* pCPU 0's copy is stale now: restored from the shadow */
+	hv_run_n(&op3, 1);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 21);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_pmcr, setup),
+		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),
+		cmocka_unit_test_setup(test_set_clr_masked, setup),
+		cmocka_unit_test_setup(test_counter_range, setup),
+		cmocka_unit_test_setup(test_selected_counter, setup),
+		cmocka_unit_test_setup(test_event_types_sanitized, setup),
+		cmocka_unit_test_setup(test_event_filter, setup),
+		cmocka_unit_test_setup(test_misc_registers, setup),
+		cmocka_unit_test_setup(test_el0_gating, setup),
+		cmocka_unit_test_setup(test_off_vm, setup),
+		cmocka_unit_test_setup(test_mdcr_bits, setup),
+		cmocka_unit_test_setup(test_exact_counts, setup),
+		cmocka_unit_test_setup(test_host_counters, setup),
+		cmocka_unit_test_setup(test_overflow_irq, setup),
+		cmocka_unit_test_setup(test_overflow_descheduled, setup),
+		cmocka_unit_test_setup(test_idle_switch_is_free, setup),
+		cmocka_unit_test_setup(test_active_switch_cost, setup),
+		cmocka_unit_test_setup(test_self_switch_cost, setup),
+		cmocka_unit_test_setup(test_migration, setup),
+	};
+
+	return cmocka_run_group_tests_name("vpmu", tests, NULL, NULL);
+}

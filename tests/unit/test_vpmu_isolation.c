@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Isolation as a property: several VMs' vCPUs and the host share two pCPUs under seeded random
+ * schedules (switches at random points, migrations, interrupts). Every vCPU runs its own seeded
+ * random PMU program; what it observes (every value it reads, its virtual interrupt line) must
+ * equal what the same program observes running alone. The host's counter must count exactly the
+ * guest work that the policies let it see.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <vperf/mdcr.h>
+
+#include "hv.h"
+
+#define NR_VCPUS  4
+#define STEPS	  40
+#define MAX_OBS	  2048
+#define SCHEDULES 2000
+
+/* vCPU i belongs to VM vm_of[i]; VM 0 and 1 are SELF, VM 2 is HV (the host counts it). */
+static const unsigned int vm_of[NR_VCPUS] = { 0, 0, 1, 2 };
+static const uint8_t vm_counters[3] = { 4, 2, 3 };
+static const enum vperf_pmu_mode vm_mode[3] = { VPERF_PMU_SELF, VPERF_PMU_SELF, VPERF_PMU_HV };
+static const uint16_t events[] = { 0x00, 0x03, 0x04, 0x08, 0x10, 0x11, 0x13 };
+
+struct program {
+	uint64_t rng;
+	unsigned int next_step;
+	uint64_t obs[MAX_OBS];
+	unsigned int nr_obs;
+	uint64_t uops_run;
+};
+
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void observe(struct program *p, uint64_t v)
+{
+	if (p->nr_obs < MAX_OBS)
+		p->obs[p->nr_obs++] = v;
+}
+
+static uint32_t evcntr(unsigned int n)
+{
+	return VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
+}
+
+static uint32_t evtyper(unsigned int n)
+{
+	return VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
+}
+
+static void run_uops(struct program *p, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t r = next(&p->rng);
+		struct sim_uop op = {
+			.pc = 0x8000 + (r & 0xff0),
+			.vaddr = 0x100000 + (r >> 20 & 0xfff8),
+			.latency = 1 + (uint32_t)(r >> 8 & 7),
+			.type = (uint8_t)(r >> 12 & 3),
+			.flags = (uint32_t)(r >> 16 & (SIM_UOP_L1D_REFILL | SIM_UOP_MISPRED)),
+		};
+
+		hv_run(&op, 1);
+		p->uops_run++;
+	}
+}
+
+static void read_all(struct program *p, unsigned int nr, const struct hv_vcpu *vc)
+{
+	for (unsigned int n = 0; n < nr; n++)
+		observe(p, guest_mrs(evcntr(n)));
+	observe(p, guest_read(PMCCNTR_EL0));
+	observe(p, guest_read(PMOVSSET_EL0));
+	observe(p, guest_read(PMCNTENSET_EL0));
+	observe(p, vc->irq_level);
+}
+
+/* One step of the vCPU's program: the random choices come from its own generator only, so the
+ * program is the same whatever the schedule. */
+static void step(struct program *p, unsigned int nr, const struct hv_vcpu *vc)
+{
+	uint64_t r = next(&p->rng);
+	unsigned int n = (unsigned int)(r >> 8) % nr;
+
+	switch (r % 8) {
+	case 0:
+		guest_msr(evtyper(n), events[(r >> 16) % (sizeof(events) / sizeof(events[0]))] |
+					      (r >> 24 & 1 ? VPERF_BIT(30) : 0));
+		break;
+	case 1:
+		guest_write(PMCNTENSET_EL0, r >> 32);
+		guest_write(PMINTENSET_EL1, r >> 40);
+		guest_write(PMCR_EL0, PMCR_E | (r >> 20 & 1 ? PMCR_LP : 0));
+		break;
+	case 2:
+		guest_msr(evcntr(n), r >> 20 & 1 ? 0xfffffff0ull + (r >> 24 & 0xf) : r >> 40);
+		break;
+	case 3:
+		guest_write(PMSWINC_EL0, r >> 32);
+		break;
+	case 4:
+		guest_write(PMOVSCLR_EL0, r >> 32);
+		guest_write(PMCR_EL0,
+			    PMCR_E | (r >> 36 & 1 ? PMCR_P : 0) | (r >> 37 & 1 ? PMCR_C : 0));
+		break;
+	case 5:
+		guest_write(PMCNTENCLR_EL0, r >> 44);
+		break;
+	default:
+		run_uops(p, 1 + (unsigned int)(r >> 16 & 15));
+		break;
+	}
+	read_all(p, nr, vc);
+}
+
+static void init_world(uint64_t seed, struct program *progs)
+{
+	hv_init(NULL, 2);
+	for (unsigned int v = 0; v < 3; v++) {
+		struct vperf_vm_config cfg = { .pmu_mode = vm_mode[v],
+					       .nr_counters = vm_counters[v] };
+
+		vperf_pmu_filter_allow_all(&cfg.filter);
+		assert_int_equal(hv_vm(v, &cfg), VPERF_OK);
+	}
+	for (unsigned int i = 0; i < NR_VCPUS; i++) {
+		memset(&progs[i], 0, sizeof(progs[i]));
+		progs[i].rng = seed * 0x9e3779b97f4a7c15ull + i + 1;
+		hv_vcpu(i, vm_of[i]);
+	}
+	/* The host counts instructions at EL1/EL0 on counter 4 of both pCPUs. */
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		sim_poke(cpu, VPERF_ENC_PMEVTYPER4_EL0, 0x08);
+		sim_poke(cpu, VPERF_ENC_PMCNTENSET_EL0, 0x10);
+	}
+}
+
+static void run_alone(uint64_t seed, unsigned int i, struct program *out)
+{
+	struct program progs[NR_VCPUS];
+
+	init_world(seed, progs);
+	hv_enter(&hv.vcpu[i], 0);
+	for (unsigned int s = 0; s < STEPS; s++)
+		step(&progs[i], vm_counters[vm_of[i]], &hv.vcpu[i]);
+	hv_leave(0);
+	*out = progs[i];
+}
+
+static void run_shared(uint64_t seed, struct program *progs)
+{
+	uint64_t sched = seed ^ 0xa5a5a5a5a5a5a5a5ull;
+	unsigned int done = 0;
+
+	init_world(seed, progs);
+	while (done < NR_VCPUS) {
+		uint64_t r = next(&sched);
+		unsigned int i = (unsigned int)(r % NR_VCPUS), cpu = (unsigned int)(r >> 8 & 1);
+		unsigned int burst = 1 + (unsigned int)((r >> 16) % 3);
+
+		if (progs[i].next_step == STEPS || (hv.running[cpu ^ 1] == &hv.vcpu[i]))
+			continue;
+		hv_enter(&hv.vcpu[i], cpu);
+		for (unsigned int s = 0; s < burst && progs[i].next_step < STEPS;
+		     s++, progs[i].next_step++)
+			step(&progs[i], vm_counters[vm_of[i]], &hv.vcpu[i]);
+		if (progs[i].next_step == STEPS)
+			done++;
+		if (r >> 20 & 1)
+			hv_leave(cpu);
+	}
+	hv_leave(0);
+	hv_leave(1);
+}
+
+static void check_schedule(uint64_t seed)
+{
+	static struct program shared[NR_VCPUS], alone;
+	uint64_t hv_vm_uops = 0;
+
+	run_shared(seed, shared);
+	assert_int_equal(sim_error_count(), 0);
+	assert_true(hv.max_irq_burst <= 1);
+	for (unsigned int i = 0; i < NR_VCPUS; i++)
+		if (vm_mode[vm_of[i]] == VPERF_PMU_HV)
+			hv_vm_uops += shared[i].uops_run;
+	/* The host's counter saw exactly the HV VM's instructions, on whichever pCPU they ran. */
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMEVCNTR4_EL0) +
+				 sim_peek(1, VPERF_ENC_PMEVCNTR4_EL0),
+			 hv_vm_uops);
+	for (unsigned int i = 0; i < NR_VCPUS; i++) {
+		run_alone(seed, i, &alone);
+		assert_int_equal(alone.nr_obs, shared[i].nr_obs);
+		for (unsigned int k = 0; k < alone.nr_obs; k++)
+			if (alone.obs[k] != shared[i].obs[k])
+				fail_msg("seed %llu vcpu %u: observation %u is 0x%llx shared, "
+					 "0x%llx "
+					 "alone",
+					 (unsigned long long)seed, i, k,
+					 (unsigned long long)shared[i].obs[k],
+					 (unsigned long long)alone.obs[k]);
+	}
+}
+
+static void test_isolation_random_schedules(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= SCHEDULES; seed++)
+		check_schedule(seed);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_isolation_random_schedules),
+	};
+
+	return cmocka_run_group_tests_name("vpmu_isolation", tests, NULL, NULL);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* The vPMU's internals, shared by vpmu_regs.c (register emulation), vpmu_switch.c (hardware
+ * ownership, load/put), vpmu_irq.c (overflow) and vpmu_blob.c (save/restore). */
+#ifndef VPERF_VIRT_VPMU_H
+#define VPERF_VIRT_VPMU_H
+
+#include <vperf/mdcr.h>
+
+#include "internal.h"
+
+/* What a guest may set in PMCR_EL0 (E, DP, LP); P and C are write-only actions; N, IMP and
+ * IDCODE are read-only; LC is RES1 without AArch32 (Arm ARM I5.3.21). */
+#define VPMU_PMCR_WRITABLE (PMCR_E | VPERF_BIT(5) | PMCR_LP)
+/* What a guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number. To the
+ * guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0 (I5.3.30). */
+#define VPMU_EVTYPER_P	      VPERF_BIT(31)
+#define VPMU_EVTYPER_U	      VPERF_BIT(30)
+#define VPMU_EVTYPER_EVT      VPERF_GENMASK(15, 0)
+#define VPMU_EVTYPER_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U | VPMU_EVTYPER_EVT)
+#define VPMU_CCFILTR_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U)
+#define VPMU_CYCLE_BIT	      VPERF_BIT(VPERF_CYCLE_IDX)
+
+static inline bool vpmu_on(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.pmu_mode != VPERF_PMU_OFF;
+}
+
+/* The guest's counters as bits of PMCNTEN/PMINTEN/PMOVS: [0, N) and the cycle counter. */
+static inline uint64_t vpmu_mask(const struct vperf_vcpu *vcpu)
+{
+	return (VPERF_BIT(vcpu->vm->cfg.nr_counters) - 1) | VPMU_CYCLE_BIT;
+}
+
+/* The vCPU's state is in this pCPU's hardware. */
+static inline bool vpmu_in_hw(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->pmu.where == VPERF_VPMU_HW;
+}
+
+bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event);
+uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest);
+uint64_t vperf_vpmu_hw_ccfiltr(uint64_t guest);
+uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw);
+
+void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
+void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
+void vperf_vpmu_put(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
+/* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
+void vperf_vpmu_acquire(struct vperf_vcpu *vcpu);
+/* Counter n (VPERF_CYCLE_IDX: the cycle counter) wherever it lives. */
+uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n);
+void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val);
+/* Overflow flags: the shadow's and, while in hardware, the hardware's. */
+uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu);
+/* Recompute the virtual PMUIRQ level and push it on change. */
+void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
+
+bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
+
+#endif /* VPERF_VIRT_VPMU_H */

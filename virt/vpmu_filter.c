@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The per-VM event filter and what the hardware is given for a guest's event types. A guest
+ * reads back the PMEVTYPER it wrote; the hardware gets a sanitized copy that can only count the
+ * guest's own EL1/EL0 execution of an allowed event.
+ */
+#include "vpmu.h"
+
+#define EVTYPER_NSK	 VPERF_BIT(29)
+#define EVTYPER_NSU	 VPERF_BIT(28)
+#define EVTYPER_NSH	 VPERF_BIT(27)
+#define EVTYPER_M	 VPERF_BIT(26)
+#define SAMPLE_POP	 0x4000u
+#define SAMPLE_COLLISION 0x4003u
+
+bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event)
+{
+	const struct vperf_pmu_filter *f = &vm->cfg.filter;
+
+	/* The SPE events count this PE's sampling: a VM without SPE would watch the host's. */
+	if (!vm->cfg.spe && event >= SAMPLE_POP && event <= SAMPLE_COLLISION)
+		return false;
+	if (event < 64)
+		return f->allow[0] & VPERF_BIT(event);
+	if (event >= 0x4000 && event < 0x4040)
+		return f->allow[1] & VPERF_BIT(event - 0x4000);
+	return f->allow_other;
+}
+
+/*
+ * Exception-level filtering as the hardware needs it (PMEVTYPER<n>_EL0, I5.3.30): P and U as the
+ * guest wrote them; NSK = NSU = 0, which with EL3 counts Non-secure EL1/EL0 exactly as P/U say;
+ * NSH = 0, never EL2; M = !P, never EL3 (M equal to P would count EL3). A denied event gets P = U
+ * = 1 as well: it counts at no Exception level.
+ */
+static uint64_t hw_filter(uint64_t guest, bool allowed)
+{
+	uint64_t pu = allowed ? guest & (VPMU_EVTYPER_P | VPMU_EVTYPER_U)
+			      : VPMU_EVTYPER_P | VPMU_EVTYPER_U;
+
+	return pu | (pu & VPMU_EVTYPER_P ? 0 : EVTYPER_M);
+}
+
+uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
+{
+	uint32_t event = (uint32_t)(guest & VPMU_EVTYPER_EVT);
+
+	return hw_filter(guest, vperf_vpmu_event_allowed(vcpu->vm, event)) | event;
+}
+
+uint64_t vperf_vpmu_hw_ccfiltr(uint64_t guest)
+{
+	return hw_filter(guest, true);
+}
+
+/* PMCEID0/1_EL0 (I5.3.6-7): bits [31:0] are common events 0x00-0x1F (0x20-0x3F for PMCEID1),
+ * bits [63:32] events 0x4000-0x401F (0x4020-0x403F). The guest sees the hardware's events that
+ * its filter allows. */
+uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw)
+{
+	uint32_t base = high ? 32u : 0u;
+	uint64_t allowed = 0;
+
+	for (uint32_t i = 0; i < 32; i++) {
+		if (vperf_vpmu_event_allowed(vcpu->vm, base + i))
+			allowed |= VPERF_BIT(i);
+		if (vperf_vpmu_event_allowed(vcpu->vm, 0x4000u + base + i))
+			allowed |= VPERF_BIT(32 + i);
+	}
+	return hw & allowed;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Physical PMUIRQ and the guests' virtual PMU interrupt.
+ *
+ * PMUIRQ is level-sensitive: it stays asserted while any counter has its overflow flag, its
+ * interrupt enable and its range enable set (PMOVSSET_EL0, PMINTENSET_EL1, PMCR_EL0.E or
+ * MDCR_EL2.HPME; Arm ARM I5.3.36-45). Every flag this entry claims is therefore cleared in the
+ * hardware before it returns, so the line drops and there is no interrupt storm: the host's flags
+ * after they are handed to ops->host_pmu_overflow, a guest's after they are moved into its shadow
+ * PMOVSSET, where the guest reads and clears them. The guest's virtual line is a level computed
+ * from that shadow and pushed to the vGIC only when it changes.
+ */
+#include <arch/sysreg.h>
+
+#include "vpmu.h"
+
+/* The host's counters: its second range [HPMN, EPMN), and the cycle counter while no vCPU with
+ * a vPMU owns the first range. */
+static uint64_t host_mask(const struct vperf_pcpu *pcpu)
+{
+	uint64_t mask = (VPERF_BIT(pcpu->epmn) - 1) & ~(VPERF_BIT(pcpu->hpmn) - 1);
+
+	return pcpu->pmu_owner ? mask : mask | VPMU_CYCLE_BIT;
+}
+
+static uint64_t take_host(struct vperf_pcpu *pcpu, uint64_t ovs)
+{
+	uint64_t bits = ovs & host_mask(pcpu);
+
+	if (!bits)
+		return 0;
+	/* Clear before the callback: a counter that overflows again meanwhile re-raises. */
+	write_sysreg(bits, PMOVSCLR_EL0);
+	STAT_INC(&pcpu->stats, host_overflows);
+	if (vperf_ops->host_pmu_overflow)
+		vperf_ops->host_pmu_overflow(bits);
+	return bits;
+}
+
+static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
+{
+	struct vperf_vcpu *owner = pcpu->pmu_owner;
+	uint64_t bits;
+
+	if (!owner || owner->pmu.hw_pcpu != pcpu)
+		return 0;
+	bits = ovs & vpmu_mask(owner);
+	if (!bits)
+		return 0;
+	owner->pmu.ovs |= bits;
+	write_sysreg(bits, PMOVSCLR_EL0);
+	vperf_vpmu_update_irq(owner);
+	return bits;
+}
+
+bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
+{
+	uint64_t ovs = read_sysreg(PMOVSSET_EL0);
+	uint64_t taken = take_host(pcpu, ovs) | take_guest(pcpu, ovs);
+	uint64_t stray = ovs & ~taken & ((VPERF_BIT(pcpu->epmn) - 1) | VPMU_CYCLE_BIT);
+
+	/* A flag of nobody's counter (a first-range counter left enabled by no one): clear it
+	 * rather than let the line stay up, and count it. */
+	if (stray) {
+		write_sysreg(stray, PMOVSCLR_EL0);
+		STAT_INC(&pcpu->stats, stray_overflows);
+	}
+	return taken != 0;
+}
+
+/* The guest's PMUIRQ (architectural condition, as above): PMCR_EL0.E and a flag whose interrupt
+ * is enabled, counting the flags still in the hardware (raised while their interrupt was
+ * disabled), so the level never depends on when the physical interrupt is taken. Pushed only on
+ * change; a vCPU that is not loaded gets it at its next load. */
+void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu)
+{
+	const struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t pending = s->inten & vpmu_mask(vcpu);
+	bool level = (s->pmcr & PMCR_E) && pending &&
+		     (((s->ovs & pending) != 0) || (vperf_vpmu_ovs(vcpu) & pending) != 0);
+	uint32_t virq = vcpu->vm->cfg.pmu_virq ? vcpu->vm->cfg.pmu_virq : CONFIG_VPMU_PPI;
+
+	if (!vcpu->pcpu) {
+		vcpu->pmu.irq_dirty = level != s->irq_level;
+		return;
+	}
+	vcpu->pmu.irq_dirty = false;
+	if (level == s->irq_level)
+		return;
+	vcpu->pmu.irq_level = level;
+	vperf_ops->set_irq_line(vcpu->hv_vcpu, virq, level);
+}

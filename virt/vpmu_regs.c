@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Emulation of the guest's PMUv3 registers in the trapped modes (MDCR_EL2.TPM = 1). The guest
+ * sees N = its counter count; guest counter i is physical counter i; counters, and overflow
+ * flags the hardware raised, live in the hardware while the vCPU owns it; every control lives
+ * in the shadow and is mirrored to the hardware. Field rules: Arm ARM I5.3 (the System register
+ * views have the same fields).
+ */
+#include <arch/sysreg.h>
+
+#include "vpmu.h"
+
+#define PMSELR_SEL_MASK 0x1full
+
+/* EL0 access rights from the guest's PMUSERENR_EL0 (facts.md: EN, SW, CR, ER). The hardware
+ * applies the same register first (the physical PMUSERENR_EL0 mirrors the guest's while it runs),
+ * so an access refused here means the mirror was wrong: it is still refused. */
+static bool el0_allowed(const struct vperf_vcpu *vcpu, const struct vperf_access *acc)
+{
+	uint64_t u = vcpu->pmu.userenr;
+
+	if (u & PMUSERENR_EN)
+		return acc->desc->slot != VPERF_SLOT_PMINTEN &&
+		       acc->desc->slot != VPERF_SLOT_PMMIR &&
+		       (acc->read || acc->desc->slot != VPERF_SLOT_PMUSERENR);
+	switch (acc->desc->slot) {
+	case VPERF_SLOT_PMUSERENR:
+		return acc->read;
+	case VPERF_SLOT_PMSWINC:
+		return u & PMUSERENR_SW;
+	case VPERF_SLOT_PMCCNTR:
+		return acc->read && (u & PMUSERENR_CR);
+	case VPERF_SLOT_PMEVCNTR:
+	case VPERF_SLOT_PMXEVCNTR:
+		return acc->read && (u & PMUSERENR_ER);
+	case VPERF_SLOT_PMSELR:
+		return u & PMUSERENR_ER;
+	default:
+		return false;
+	}
+}
+
+static uint64_t read_pmcr(const struct vperf_vcpu *vcpu)
+{
+	const struct vperf_pcpu *pcpu = vcpu->pcpu;
+
+	return (vcpu->pmu.pmcr & VPMU_PMCR_WRITABLE) | VPERF_BIT(6) /* LC: RES1 */ |
+	       (uint64_t)vcpu->vm->cfg.nr_counters << PMCR_N_SHIFT |
+	       (pcpu ? pcpu->caps.pmcr_id : 0);
+}
+
+/* P and C reset the guest's own counters one by one: PMCR_EL0.P written at EL2 would reset
+ * the host's counters too (I5.3.21: at EL2 it affects the first and second ranges). */
+static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
+{
+	if (val & PMCR_P)
+		for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
+			vperf_vpmu_set_counter(vcpu, n, 0);
+	if (val & PMCR_C)
+		vperf_vpmu_set_counter(vcpu, VPERF_CYCLE_IDX, 0);
+	vcpu->pmu.pmcr = val & VPMU_PMCR_WRITABLE;
+	if (vpmu_in_hw(vcpu))
+		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
+	vperf_vpmu_update_irq(vcpu);
+}
+
+/* A SET/CLR pair: the shadow is the truth; the hardware gets the same bits, SET and CLR being
+ * exactly the registers that change only the written bits. */
+static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, uint64_t *shadow)
+{
+	bool set = acc->enc == VPERF_ENC_PMCNTENSET_EL0 || acc->enc == VPERF_ENC_PMINTENSET_EL1;
+	uint64_t bits = acc->val & vpmu_mask(vcpu);
+
+	*shadow = set ? *shadow | bits : *shadow & ~bits;
+	if (vpmu_in_hw(vcpu) && bits)
+		write_sysreg_enc(acc->enc, bits);
+	vperf_vpmu_update_irq(vcpu);
+}
+
+/* Overflow flags: a guest SET goes to the shadow only (the virtual line follows it); a CLR
+ * clears both, so a flag the hardware raised but whose interrupt was not yet taken goes too. */
+static void write_ovs(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
+{
+	uint64_t bits = acc->val & vpmu_mask(vcpu);
+
+	if (acc->enc == VPERF_ENC_PMOVSSET_EL0) {
+		vcpu->pmu.ovs |= bits;
+	} else {
+		vcpu->pmu.ovs &= ~bits;
+		if (vpmu_in_hw(vcpu) && bits)
+			write_sysreg(bits, PMOVSCLR_EL0);
+	}
+	vperf_vpmu_update_irq(vcpu);
+}
+
+static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
+{
+	if (n == VPERF_CYCLE_IDX) {
+		vcpu->pmu.ccfiltr = val & VPMU_CCFILTR_WRITABLE;
+		if (vpmu_in_hw(vcpu))
+			write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu->pmu.ccfiltr), PMCCFILTR_EL0);
+		return;
+	}
+	vcpu->pmu.evtyper[n] = val & VPMU_EVTYPER_WRITABLE;
+	if (vpmu_in_hw(vcpu))
+		write_sysreg_enc(VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7),
+				 vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+}
+
+static uint64_t read_evtyper(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccfiltr : vcpu->pmu.evtyper[n];
+}
+
+/* PMSWINC: the hardware increments only the guest's SW_INCR counters that count (bits the
+ * guest cannot reach are dropped; the cycle counter has no PMSWINC bit). */
+static void write_swinc(struct vperf_vcpu *vcpu, uint64_t val)
+{
+	uint64_t bits = val & vpmu_mask(vcpu) & ~VPMU_CYCLE_BIT;
+
+	if (bits && vpmu_in_hw(vcpu))
+		write_sysreg(bits, PMSWINC_EL0);
+}
+
+/* PMXEVTYPER/PMXEVCNTR: SEL = 31 is PMCCFILTR for the type and CONSTRAINED UNPREDICTABLE for
+ * the counter (vperf: UNDEF); a SEL beyond the guest's counters is UNDEF (I5.3, PMSELR). */
+static bool selected(const struct vperf_vcpu *vcpu, bool counter, unsigned int *n)
+{
+	*n = (unsigned int)(vcpu->pmu.selr & PMSELR_SEL_MASK);
+	if (*n == VPERF_CYCLE_IDX)
+		return !counter;
+	return *n < vcpu->vm->cfg.nr_counters;
+}
+
+static bool access_counter(struct vperf_vcpu *vcpu, struct vperf_access *acc, unsigned int n)
+{
+	if (acc->read)
+		acc->val = vperf_vpmu_counter(vcpu, n);
+	else
+		vperf_vpmu_set_counter(vcpu, n, acc->val);
+	return true;
+}
+
+static bool access_evtyper(struct vperf_vcpu *vcpu, struct vperf_access *acc, unsigned int n)
+{
+	if (acc->read)
+		acc->val = read_evtyper(vcpu, n);
+	else
+		write_evtyper(vcpu, n, acc->val);
+	return true;
+}
+
+static bool access_indexed(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	unsigned int n = vperf_pmev_index(acc->enc);
+
+	if (acc->desc->slot == VPERF_SLOT_PMXEVCNTR || acc->desc->slot == VPERF_SLOT_PMXEVTYPER) {
+		if (!selected(vcpu, acc->desc->slot == VPERF_SLOT_PMXEVCNTR, &n))
+			return false;
+	} else if (n >= vcpu->vm->cfg.nr_counters) {
+		return false; /* counters at or above the guest's N are UNDEFINED */
+	}
+	if (acc->desc->slot == VPERF_SLOT_PMEVCNTR || acc->desc->slot == VPERF_SLOT_PMXEVCNTR)
+		return access_counter(vcpu, acc, n);
+	return access_evtyper(vcpu, acc, n);
+}
+
+static bool access_pair(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	uint64_t *shadow = acc->desc->slot == VPERF_SLOT_PMCNTEN   ? &vcpu->pmu.cnten
+			   : acc->desc->slot == VPERF_SLOT_PMINTEN ? &vcpu->pmu.inten
+								   : NULL;
+
+	if (acc->read)
+		acc->val = shadow ? *shadow : vperf_vpmu_ovs(vcpu);
+	else if (shadow)
+		write_pair(vcpu, acc, shadow);
+	else
+		write_ovs(vcpu, acc);
+	return true;
+}
+
+static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	switch (acc->desc->slot) {
+	case VPERF_SLOT_PMCR:
+		if (acc->read)
+			acc->val = read_pmcr(vcpu);
+		else
+			write_pmcr(vcpu, acc->val);
+		return true;
+	case VPERF_SLOT_PMSWINC:
+		write_swinc(vcpu, acc->val);
+		return true;
+	case VPERF_SLOT_PMSELR:
+		if (acc->read)
+			acc->val = vcpu->pmu.selr;
+		else
+			vcpu->pmu.selr = acc->val & PMSELR_SEL_MASK;
+		return true;
+	case VPERF_SLOT_PMUSERENR:
+		if (acc->read)
+			acc->val = vcpu->pmu.userenr;
+		else
+			vcpu->pmu.userenr = acc->val & 0xfull;
+		if (!acc->read && vpmu_in_hw(vcpu))
+			write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
+		return true;
+	case VPERF_SLOT_PMCEID:
+		acc->val = vperf_vpmu_pmceid(vcpu, acc->enc == VPERF_ENC_PMCEID1_EL0,
+					     read_sysreg_enc(acc->enc));
+		return true;
+	case VPERF_SLOT_PMCCNTR:
+		return access_counter(vcpu, acc, VPERF_CYCLE_IDX);
+	case VPERF_SLOT_PMCCFILTR:
+		return access_evtyper(vcpu, acc, VPERF_CYCLE_IDX);
+	default:
+		return false; /* PMMIR, PMZR: not offered to guests */
+	}
+}
+
+static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
+{
+	if (acc->read || !(acc->val & acc->desc->res0))
+		return false;
+	STAT_INC(&vcpu->vm->stats, bad_value);
+	return true;
+}
+
+bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	if (!vpmu_on(vcpu) || !vcpu->pcpu)
+		return false;
+	if (vperf_ops->guest_el(vcpu->hv_vcpu) == 0 && !el0_allowed(vcpu, acc))
+		return false;
+	/* RES0 bits written as 1 are ignored (the architecture's outcome), and counted. */
+	if (bad_value(vcpu, acc))
+		acc->val &= ~acc->desc->res0;
+	vperf_vpmu_acquire(vcpu);
+	switch (acc->desc->slot) {
+	case VPERF_SLOT_PMEVCNTR:
+	case VPERF_SLOT_PMEVTYPER:
+	case VPERF_SLOT_PMXEVCNTR:
+	case VPERF_SLOT_PMXEVTYPER:
+		return access_indexed(vcpu, acc);
+	case VPERF_SLOT_PMCNTEN:
+	case VPERF_SLOT_PMINTEN:
+	case VPERF_SLOT_PMOVS:
+		return access_pair(vcpu, acc);
+	default:
+		return access_other(vcpu, acc);
+	}
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where a vCPU's PMU state lives, and moving it. The first counter range [0, HPMN) and the cycle
+ * counter belong to at most one vCPU per pCPU at a time (pcpu->pmu_owner); the host's second
+ * range is never touched here, so it keeps counting across every switch.
+ *
+ * Lazy switching: a vCPU's state moves into the hardware on its first PMU access (every access
+ * traps in the trapped modes), stays there while it runs, and at put its counters are copied to
+ * the shadow and counting stops (PMCR_EL0.E = 0). If the same vCPU comes back to the same pCPU
+ * and nobody took the hardware meanwhile, resuming is one PMCR_EL0 write; otherwise its state
+ * is restored from the shadow. A vCPU that never used the PMU, or whose PMU was idle at its last
+ * put, costs no System register access at load or put.
+ */
+#include <arch/sysreg.h>
+
+#include "vpmu.h"
+
+static uint32_t evcntr_enc(unsigned int n)
+{
+	return VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
+}
+
+static uint32_t evtyper_enc(unsigned int n)
+{
+	return VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
+}
+
+/* Counters [0, hpmn) and the cycle counter: every bit a previous owner may have left set. */
+static uint64_t first_range_mask(const struct vperf_pcpu *pcpu)
+{
+	return (VPERF_BIT(pcpu->hpmn) - 1) | VPMU_CYCLE_BIT;
+}
+
+void vperf_vpmu_reset(struct vperf_vcpu *vcpu)
+{
+	static const struct vperf_vpmu zero;
+
+	vcpu->pmu = zero;
+}
+
+uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	if (!vpmu_in_hw(vcpu))
+		return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccntr : vcpu->pmu.evcntr[n];
+	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0) : read_sysreg_enc(evcntr_enc(n));
+}
+
+void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
+{
+	if (!vpmu_in_hw(vcpu)) {
+		if (n == VPERF_CYCLE_IDX)
+			vcpu->pmu.ccntr = val;
+		else
+			vcpu->pmu.evcntr[n] = val;
+	} else if (n == VPERF_CYCLE_IDX) {
+		write_sysreg(val, PMCCNTR_EL0);
+	} else {
+		write_sysreg_enc(evcntr_enc(n), val);
+	}
+}
+
+uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu)
+{
+	uint64_t hw = vpmu_in_hw(vcpu) ? read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu) : 0;
+
+	return vcpu->pmu.ovs | hw;
+}
+
+/*
+ * Restore into hardware whose first range may hold another vCPU's leftovers, with counting
+ * stopped (PMCR_EL0.E = 0 since that vCPU's put). SET/CLR pairs: clear everything the previous
+ * owner could have set, then set ours (writing 0 to a SET register changes nothing). Counters
+ * and types before the enables; PMCR_EL0 last, so nothing counts a half-restored state.
+ */
+static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	const struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t all = first_range_mask(pcpu);
+
+	write_sysreg(all, PMCNTENCLR_EL0);
+	write_sysreg(all, PMINTENCLR_EL1);
+	write_sysreg(all, PMOVSCLR_EL0);
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+		write_sysreg_enc(evtyper_enc(n), vperf_vpmu_hw_evtyper(vcpu, s->evtyper[n]));
+		write_sysreg_enc(evcntr_enc(n), s->evcntr[n]);
+	}
+	write_sysreg(vperf_vpmu_hw_ccfiltr(s->ccfiltr), PMCCFILTR_EL0);
+	write_sysreg(s->ccntr, PMCCNTR_EL0);
+	if (s->cnten)
+		write_sysreg(s->cnten, PMCNTENSET_EL0);
+	if (s->inten)
+		write_sysreg(s->inten, PMINTENSET_EL1);
+	write_sysreg(s->userenr, PMUSERENR_EL0);
+	write_sysreg(s->pmcr, PMCR_EL0);
+}
+
+/* Stop counting and copy what the hardware changed by itself (counters, raised overflow flags)
+ * to the shadow. Everything else is already there: every write went through vperf. */
+static void save(struct vperf_vcpu *vcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	if (s->pmcr & PMCR_E)
+		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
+		s->evcntr[n] = read_sysreg_enc(evcntr_enc(n));
+	s->ccntr = read_sysreg(PMCCNTR_EL0);
+	s->ovs |= read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu);
+	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
+	if (s->userenr)
+		write_sysreg(0, PMUSERENR_EL0);
+	s->where = VPERF_VPMU_SHADOW;
+}
+
+/* The hardware still holds exactly this vCPU's state: it was the last owner on this pCPU. */
+static bool hw_copy_valid(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	return pcpu->pmu_owner == vcpu && vcpu->pmu.hw_pcpu == pcpu;
+}
+
+static void resume(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->pmu.userenr)
+		write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
+	if (vcpu->pmu.pmcr & PMCR_E)
+		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
+}
+
+void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
+{
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+
+	vcpu->pmu.active = true;
+	if (vpmu_in_hw(vcpu))
+		return;
+	if (hw_copy_valid(vcpu, pcpu)) {
+		resume(vcpu);
+	} else {
+		restore(vcpu, pcpu);
+		pcpu->pmu_owner = vcpu;
+		vcpu->pmu.hw_pcpu = pcpu;
+	}
+	vcpu->pmu.where = VPERF_VPMU_HW;
+}
+
+/* Idle: nothing counts and no interrupt is pending. Its next load costs nothing. */
+static bool idle(const struct vperf_vcpu *vcpu)
+{
+	const struct vperf_vpmu *s = &vcpu->pmu;
+
+	return (!(s->pmcr & PMCR_E) || !(s->cnten & vpmu_mask(vcpu))) && !s->ovs;
+}
+
+void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	(void)pcpu;
+	if (vcpu->pmu.active)
+		vperf_vpmu_acquire(vcpu);
+	if (vcpu->pmu.irq_dirty)
+		vperf_vpmu_update_irq(vcpu);
+}
+
+void vperf_vpmu_put(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	(void)pcpu;
+	if (!vpmu_in_hw(vcpu))
+		return;
+	save(vcpu);
+	vcpu->pmu.active = !idle(vcpu);
+}
