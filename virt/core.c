@@ -16,6 +16,7 @@ const struct vperf_hyp_ops *vperf_ops;
 /* What every initialised pCPU offers, for checking VM policies (vperf_vm_init). */
 static uint8_t vperf_min_hpmn, vperf_min_pmuver;
 static bool vperf_min_hpmn_set, vperf_min_pmuver_set;
+static bool vperf_any_unenforced; /* a pCPU does not enforce MDCR_EL2.HPMN at EL1 */
 
 int vperf_init(const struct vperf_hyp_ops *ops)
 {
@@ -26,7 +27,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 		return VPERF_EINVAL;
 #endif
 	vperf_ops = ops;
-	vperf_min_hpmn_set = vperf_min_pmuver_set = false;
+	vperf_min_hpmn_set = vperf_min_pmuver_set = vperf_any_unenforced = false;
 	return VPERF_OK;
 }
 
@@ -94,8 +95,34 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	if (!vperf_min_pmuver_set || pcpu->caps.pmuver < vperf_min_pmuver)
 		vperf_min_pmuver = pcpu->caps.pmuver;
 	vperf_min_pmuver_set = true;
+	vperf_any_unenforced |= cfg->hpmn_unenforced;
 	return VPERF_OK;
 }
+
+bool vperf_vpmu_wide_counters(void)
+{
+	return vperf_min_pmuver_set && vperf_min_pmuver >= 6;
+}
+
+#ifdef CONFIG_VPMU
+static bool filter_allows_all(const struct vperf_pmu_filter *f)
+{
+	return f->allow[0] == ~0ull && f->allow[1] == ~0ull && f->allow_other;
+}
+
+/*
+ * The direct partition (DESIGN.md section 3, mode 1) hands the first range to the guest with no
+ * trap, so the hardware must do all the isolating: enforce HPMN at EL1 (counters >= HPMN
+ * UNDEFINED, their SET/CLR bits RAZ/WI, PMCR.P limited to them), keep the guest's counters out of
+ * EL2 (HPMD, PMUv3p1, and HCCD for the cycle counter, PMUv3p5) and give 64-bit counters (v3p5),
+ * and the guest can program any event, so no event filter can be enforced without FEAT_FGT.
+ */
+static bool direct_possible(const struct vperf_vm_config *cfg)
+{
+	return vperf_min_pmuver >= 6 && !vperf_any_unenforced && filter_allows_all(&cfg->filter) &&
+	       cfg->nr_counters >= 1;
+}
+#endif
 
 /* A policy every initialised pCPU can give. SPE, the ALL mode and the emulated and direct
  * partitions are not offered yet; they are refused rather than half given. */
@@ -116,10 +143,12 @@ static int check_policy(const struct vperf_vm_config *cfg)
 #ifndef CONFIG_VPMU
 	return VPERF_ENOTSUP;
 #else
-	if (cfg->partition != VPERF_PART_TRAPPED)
-		return VPERF_ENOTSUP;
 	if (!vperf_min_pmuver_set || !vperf_min_pmuver)
 		return VPERF_ENODEV; /* no pCPU with a PMUv3 initialised */
+	if (cfg->partition == VPERF_PART_EMULATED)
+		return VPERF_ENOTSUP;
+	if (cfg->partition == VPERF_PART_DIRECT && !direct_possible(cfg))
+		return VPERF_EINVAL;
 	if (cfg->nr_counters > vperf_min_hpmn)
 		return VPERF_EINVAL;
 	if (cfg->pmu_virq && (cfg->pmu_virq < 16 || cfg->pmu_virq > 31))
@@ -150,28 +179,20 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
  *   TPMS  = 1: the SPE sampling controls (PMS*) trap (SPE supplement 3.4.6): no vSPE yet;
  *   E2PB  = 0b00: EL2 owns the Profiling Buffer, so EL1 PMB* accesses trap and a guest can
  *           never sample into memory (SPE supplement 3.4.2);
- * and for a VM with a vPMU:
- *   HPMD  = 1 (PMUv3p1): the guest's first-range counters do not count at EL2, so the
- *           hypervisor's own work never shows in a guest's counts;
- *   HCCD  = 1 (PMUv3p5): likewise for the cycle counter, which the guest owns;
- *   HPME  = 1 only in XENPMU_MODE_HV: the host's second range counts while the guest runs
- *           (the hypervisor profiles); in SELF it pauses, so the host sees no guest activity.
- * A VM without a vPMU (OFF) leaves HPME as the host set it.
+ * and for a VM with a vPMU, the fields vperf_vpmu_mdcr() adds (virt/vpmu_switch.c). A VM without
+ * a vPMU (OFF) leaves HPME as the host set it.
  */
 static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	uint64_t mdcr = pcpu->host_mdcr & ~MDCR_EL2_E2PB_MASK;
-	enum vperf_pmu_mode mode = vcpu->vm->cfg.pmu_mode;
 
 	mdcr |= MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
-	if (mode == VPERF_PMU_OFF)
-		return mdcr;
-	if (pcpu->caps.pmuver >= 4)
-		mdcr |= MDCR_EL2_HPMD;
-	if (pcpu->caps.pmuver >= 6)
-		mdcr |= MDCR_EL2_HCCD;
-	if (mode != VPERF_PMU_HV)
-		mdcr &= ~MDCR_EL2_HPME;
+#ifdef CONFIG_VPMU
+	if (vpmu_on(vcpu))
+		mdcr = vperf_vpmu_mdcr(vcpu, pcpu, mdcr);
+#else
+	(void)vcpu;
+#endif
 	return mdcr;
 }
 
@@ -206,15 +227,22 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 	return VPERF_OK;
 }
 
+/* Written only when it differs from the last value: vCPUs of VMs with the same policy switch
+ * with no MDCR_EL2 access. No ISB: the ERET into the guest is the context synchronization event,
+ * and nothing at EL2 depends on the trap bits. */
+void vperf_update_mdcr(struct vperf_vcpu *vcpu)
+{
+	vcpu->mdcr = vcpu_mdcr(vcpu, vcpu->pcpu);
+	set_mdcr(vcpu->pcpu, vcpu->mdcr);
+}
+
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
-	vcpu->mdcr = vcpu_mdcr(vcpu, pcpu);
-	/* Written only when it differs from the last value: vCPUs of VMs with the same policy
-	 * switch with no MDCR_EL2 access. No ISB: the ERET into the guest is the context
-	 * synchronization event, and nothing at EL2 depends on the trap bits. */
-	set_mdcr(pcpu, vcpu->mdcr);
+	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can
+	 * count. */
+	vperf_update_mdcr(vcpu);
 #ifdef CONFIG_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_load(vcpu, pcpu);

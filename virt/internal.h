@@ -44,6 +44,8 @@ void vperf_fmt_dec(struct fmt *f, uint64_t v);
 void vperf_fmt_hex(struct fmt *f, uint64_t v, unsigned int min_digits);
 
 void vperf_log(enum vperf_log_level level, const char *msg);
+/* Recompute the loaded vCPU's MDCR_EL2 and write it if it changed. */
+void vperf_update_mdcr(struct vperf_vcpu *vcpu);
 void vperf_log_unknown_sysreg(const struct vperf_esr_sysreg *a);
 
 #endif /* VPERF_INTERNAL_H */

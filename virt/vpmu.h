@@ -19,6 +19,8 @@
 #define VPMU_EVTYPER_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U | VPMU_EVTYPER_EVT)
 #define VPMU_CCFILTR_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U)
 #define VPMU_CYCLE_BIT	      VPERF_BIT(VPERF_CYCLE_IDX)
+#define VPMU_EVENT_SW_INCR    0x00u
+#define VPMU_EVENT_CHAIN      0x1eu
 
 static inline bool vpmu_on(const struct vperf_vcpu *vcpu)
 {
@@ -39,10 +41,21 @@ static inline bool vpmu_in_hw(const struct vperf_vcpu *vcpu)
 
 bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event);
 uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest);
-uint64_t vperf_vpmu_hw_ccfiltr(uint64_t guest);
+uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest);
 uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw);
 
+static inline bool vpmu_direct_vm(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.partition == VPERF_PART_DIRECT;
+}
+
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
+/* MDCR_EL2 for a vCPU with a vPMU, from the trapping base value. */
+uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu,
+			 uint64_t base);
+/* Direct partition: leave the untrapped state (overflow, put), or enter it (after a trap). */
+void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu);
+void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
 /* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
@@ -54,6 +67,9 @@ void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t va
 uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu);
 /* Recompute the virtual PMUIRQ level and push it on change. */
 void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
+
+/* Every initialised pCPU has 64-bit event counters (PMUv3p5). */
+bool vperf_vpmu_wide_counters(void);
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
 

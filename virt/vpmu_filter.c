@@ -45,12 +45,15 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
 	uint32_t event = (uint32_t)(guest & VPMU_EVTYPER_EVT);
 
+	/* A direct-partition guest writes the hardware itself: it gets back what it wrote. */
+	if (vpmu_direct_vm(vcpu))
+		return guest;
 	return hw_filter(guest, vperf_vpmu_event_allowed(vcpu->vm, event)) | event;
 }
 
-uint64_t vperf_vpmu_hw_ccfiltr(uint64_t guest)
+uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
-	return hw_filter(guest, true);
+	return vpmu_direct_vm(vcpu) ? guest : hw_filter(guest, true);
 }
 
 /* PMCEID0/1_EL0 (I5.3.6-7): bits [31:0] are common events 0x00-0x1F (0x20-0x3F for PMCEID1),

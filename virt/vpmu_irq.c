@@ -47,6 +47,9 @@ static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
 	bits = ovs & vpmu_mask(owner);
 	if (!bits)
 		return 0;
+	/* A direct-partition guest traps again until it has seen and cleared its flags: it
+	 * reads them from the shadow the flags move into. */
+	vperf_vpmu_leave_direct(owner);
 	owner->pmu.ovs |= bits;
 	write_sysreg(bits, PMOVSCLR_EL0);
 	vperf_vpmu_update_irq(owner);

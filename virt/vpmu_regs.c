@@ -93,15 +93,27 @@ static void write_ovs(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 	vperf_vpmu_update_irq(vcpu);
 }
 
+/* What a guest keeps of a type it writes: a trapped guest sees no EL2 or EL3 (P, U and the
+ * event); a direct-partition guest has the hardware's fields, as it would untrapped. */
+static uint64_t evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	if (vpmu_direct_vm(vcpu))
+		return ~vperf_sysregs[n == VPERF_CYCLE_IDX ? VPERF_SR_PMCCFILTR_EL0
+							   : VPERF_SR_PMEVTYPER0_EL0]
+				.res0;
+	return n == VPERF_CYCLE_IDX ? VPMU_CCFILTR_WRITABLE : VPMU_EVTYPER_WRITABLE;
+}
+
 static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 {
+	val &= evtyper_keep(vcpu, n);
 	if (n == VPERF_CYCLE_IDX) {
-		vcpu->pmu.ccfiltr = val & VPMU_CCFILTR_WRITABLE;
+		vcpu->pmu.ccfiltr = val;
 		if (vpmu_in_hw(vcpu))
-			write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu->pmu.ccfiltr), PMCCFILTR_EL0);
+			write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, vcpu->pmu.ccfiltr), PMCCFILTR_EL0);
 		return;
 	}
-	vcpu->pmu.evtyper[n] = val & VPMU_EVTYPER_WRITABLE;
+	vcpu->pmu.evtyper[n] = val;
 	if (vpmu_in_hw(vcpu))
 		write_sysreg_enc(VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7),
 				 vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
@@ -112,14 +124,53 @@ static uint64_t read_evtyper(const struct vperf_vcpu *vcpu, unsigned int n)
 	return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccfiltr : vcpu->pmu.evtyper[n];
 }
 
-/* PMSWINC: the hardware increments only the guest's SW_INCR counters that count (bits the
- * guest cannot reach are dropped; the cycle counter has no PMSWINC bit). */
+/* Does guest counter n count an event the guest caused at el (enables and P/U filters)? */
+static bool counts_at(const struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
+{
+	const struct vperf_vpmu *s = &vcpu->pmu;
+
+	return (s->pmcr & PMCR_E) && (s->cnten & VPERF_BIT(n)) &&
+	       !(s->evtyper[n] & (el == 0 ? VPMU_EVTYPER_U : VPMU_EVTYPER_P));
+}
+
+/* Add one to guest counter n with the architected overflow: at bit 31, or bit 63 with
+ * PMCR_EL0.LP on 64-bit counters (I5.3.21); the flag goes to the shadow like a taken interrupt's,
+ * and an odd neighbour counting CHAIN counts the 32-bit overflow. */
+static void increment(struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
+{
+	uint64_t old = vperf_vpmu_counter(vcpu, n);
+	bool wide = (vcpu->pmu.pmcr & PMCR_LP) && vperf_vpmu_wide_counters();
+	bool overflow = wide ? old == ~0ull : (old & 0xffffffffull) == 0xffffffffull;
+
+	vperf_vpmu_set_counter(vcpu, n,
+			       vperf_vpmu_wide_counters() ? old + 1 : (old + 1) & 0xffffffffull);
+	if (!overflow)
+		return;
+	vcpu->pmu.ovs |= VPERF_BIT(n);
+	if (!wide && !(n & 1) && n + 1 < vcpu->vm->cfg.nr_counters &&
+	    (vcpu->pmu.evtyper[n + 1] & VPMU_EVTYPER_EVT) == VPMU_EVENT_CHAIN &&
+	    (vcpu->pmu.cnten & VPERF_BIT(n + 1)) && (vcpu->pmu.pmcr & PMCR_E))
+		increment(vcpu, n + 1, el);
+}
+
+/*
+ * PMSWINC is emulated in software: written by EL2 on the guest's behalf the hardware would
+ * attribute SW_INCR to EL2, where the guest's counters do not count (HPMD, NSH = 0). Counters
+ * whose event is SW_INCR, that are enabled and whose filter admits the guest's EL count one.
+ */
 static void write_swinc(struct vperf_vcpu *vcpu, uint64_t val)
 {
 	uint64_t bits = val & vpmu_mask(vcpu) & ~VPMU_CYCLE_BIT;
+	unsigned int el = vperf_ops->guest_el(vcpu->hv_vcpu);
 
-	if (bits && vpmu_in_hw(vcpu))
-		write_sysreg(bits, PMSWINC_EL0);
+	if (!vperf_vpmu_event_allowed(vcpu->vm, VPMU_EVENT_SW_INCR))
+		return;
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
+		if ((bits & VPERF_BIT(n)) &&
+		    (vcpu->pmu.evtyper[n] & VPMU_EVTYPER_EVT) == VPMU_EVENT_SW_INCR &&
+		    counts_at(vcpu, n, el))
+			increment(vcpu, n, el);
+	vperf_vpmu_update_irq(vcpu);
 }
 
 /* PMXEVTYPER/PMXEVCNTR: SEL = 31 is PMCCFILTR for the type and CONSTRAINED UNPREDICTABLE for
@@ -227,16 +278,8 @@ static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 	return true;
 }
 
-bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 {
-	if (!vpmu_on(vcpu) || !vcpu->pcpu)
-		return false;
-	if (vperf_ops->guest_el(vcpu->hv_vcpu) == 0 && !el0_allowed(vcpu, acc))
-		return false;
-	/* RES0 bits written as 1 are ignored (the architecture's outcome), and counted. */
-	if (bad_value(vcpu, acc))
-		acc->val &= ~acc->desc->res0;
-	vperf_vpmu_acquire(vcpu);
 	switch (acc->desc->slot) {
 	case VPERF_SLOT_PMEVCNTR:
 	case VPERF_SLOT_PMEVTYPER:
@@ -250,4 +293,23 @@ bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	default:
 		return access_other(vcpu, acc);
 	}
+}
+
+bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	bool ok;
+
+	if (!vpmu_on(vcpu) || !vcpu->pcpu)
+		return false;
+	if (vperf_ops->guest_el(vcpu->hv_vcpu) == 0 && !el0_allowed(vcpu, acc))
+		return false;
+	/* RES0 bits written as 1 are ignored (the architecture's outcome), and counted. */
+	if (bad_value(vcpu, acc))
+		acc->val &= ~acc->desc->res0;
+	vperf_vpmu_acquire(vcpu);
+	ok = emulate(vcpu, acc);
+	/* A direct-partition guest traps only until its state is back in the hardware and no
+	 * overflow waits for it to see. */
+	vperf_vpmu_try_direct(vcpu);
+	return ok;
 }

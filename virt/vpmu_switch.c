@@ -31,6 +31,34 @@ static uint64_t first_range_mask(const struct vperf_pcpu *pcpu)
 	return (VPERF_BIT(pcpu->hpmn) - 1) | VPMU_CYCLE_BIT;
 }
 
+/*
+ * MDCR_EL2 fields for a vCPU with a vPMU, on top of the trapping base (core.c):
+ *   HPMD = 1 (PMUv3p1): the guest's first-range counters do not count at EL2, so the
+ *          hypervisor's own work never shows in a guest's counts;
+ *   HCCD = 1 (PMUv3p5): likewise for the cycle counter, which the guest owns;
+ *   HPME = 1 only in XENPMU_MODE_HV: the host's second range counts while the guest runs (the
+ *          hypervisor profiles); in SELF it pauses, so the host sees no guest activity.
+ * Direct partition, while running untrapped: TPM = TPMCR = 0 (no trap at all) and HPMN = N, so
+ * that the hardware itself shows the guest N counters and makes the rest UNDEFINED or RAZ/WI.
+ */
+uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu,
+			 uint64_t base)
+{
+	uint64_t mdcr = base;
+
+	if (pcpu->caps.pmuver >= 4)
+		mdcr |= MDCR_EL2_HPMD;
+	if (pcpu->caps.pmuver >= 6)
+		mdcr |= MDCR_EL2_HCCD;
+	if (vcpu->vm->cfg.pmu_mode != VPERF_PMU_HV)
+		mdcr &= ~MDCR_EL2_HPME;
+	if (vcpu->pmu.direct) {
+		mdcr &= ~(MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_HPMN_MASK);
+		mdcr |= vcpu->vm->cfg.nr_counters;
+	}
+	return mdcr;
+}
+
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu)
 {
 	static const struct vperf_vpmu zero;
@@ -84,7 +112,7 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 		write_sysreg_enc(evtyper_enc(n), vperf_vpmu_hw_evtyper(vcpu, s->evtyper[n]));
 		write_sysreg_enc(evcntr_enc(n), s->evcntr[n]);
 	}
-	write_sysreg(vperf_vpmu_hw_ccfiltr(s->ccfiltr), PMCCFILTR_EL0);
+	write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, s->ccfiltr), PMCCFILTR_EL0);
 	write_sysreg(s->ccntr, PMCCNTR_EL0);
 	if (s->cnten)
 		write_sysreg(s->cnten, PMCNTENSET_EL0);
@@ -92,6 +120,42 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 		write_sysreg(s->inten, PMINTENSET_EL1);
 	write_sysreg(s->userenr, PMUSERENR_EL0);
 	write_sysreg(s->pmcr, PMCR_EL0);
+}
+
+/* Untrapped, the guest wrote the hardware directly: copy its controls back to the shadow. */
+static void sync_from_hw(struct vperf_vcpu *vcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t mask = vpmu_mask(vcpu);
+
+	s->pmcr = read_sysreg(PMCR_EL0) & VPMU_PMCR_WRITABLE;
+	s->cnten = read_sysreg(PMCNTENSET_EL0) & mask;
+	s->inten = read_sysreg(PMINTENSET_EL1) & mask;
+	s->userenr = read_sysreg(PMUSERENR_EL0) & 0xfull;
+	s->selr = read_sysreg(PMSELR_EL0) & 0x1full;
+	s->ccfiltr = read_sysreg(PMCCFILTR_EL0) & ~vperf_sysregs[VPERF_SR_PMCCFILTR_EL0].res0;
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
+		s->evtyper[n] = read_sysreg_enc(evtyper_enc(n)) &
+				~vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0;
+}
+
+void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu)
+{
+	if (!vcpu->pmu.direct)
+		return;
+	sync_from_hw(vcpu);
+	vcpu->pmu.direct = false;
+	vperf_update_mdcr(vcpu);
+}
+
+/* After a trapped access: a direct-partition vCPU with no overflow to show runs untrapped
+ * again. The hardware mirrors the shadow (trapped invariant), so only MDCR_EL2 changes. */
+void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu)
+{
+	if (!vpmu_direct_vm(vcpu) || vcpu->pmu.direct || vperf_vpmu_ovs(vcpu))
+		return;
+	vcpu->pmu.direct = true;
+	vperf_update_mdcr(vcpu);
 }
 
 /* Stop counting and copy what the hardware changed by itself (counters, raised overflow flags)
@@ -106,6 +170,8 @@ static void save(struct vperf_vcpu *vcpu)
 		s->evcntr[n] = read_sysreg_enc(evcntr_enc(n));
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
 	s->ovs |= read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu);
+	/* A flag raised but not yet taken as an interrupt counts from now on. */
+	vperf_vpmu_update_irq(vcpu);
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
@@ -154,8 +220,10 @@ static bool idle(const struct vperf_vcpu *vcpu)
 void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
 	(void)pcpu;
-	if (vcpu->pmu.active)
+	if (vcpu->pmu.active) {
 		vperf_vpmu_acquire(vcpu);
+		vperf_vpmu_try_direct(vcpu);
+	}
 	if (vcpu->pmu.irq_dirty)
 		vperf_vpmu_update_irq(vcpu);
 }
@@ -165,6 +233,10 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	(void)pcpu;
 	if (!vpmu_in_hw(vcpu))
 		return;
+	if (vcpu->pmu.direct) {
+		sync_from_hw(vcpu);
+		vcpu->pmu.direct = false; /* the next load traps until the state is back */
+	}
 	save(vcpu);
 	vcpu->pmu.active = !idle(vcpu);
 }

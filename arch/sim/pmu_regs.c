@@ -212,12 +212,9 @@ uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct vperf_sysreg_
 {
 	uint64_t stored = write_reg(cpu, el, d, old, val & ~d->res0);
 
-	/* The core stores the returned value after this returns; pairs were updated in place. */
-	if (d->slot == VPERF_SLOT_PMCNTEN || d->slot == VPERF_SLOT_PMINTEN ||
-	    d->slot == VPERF_SLOT_PMOVS || d->slot == VPERF_SLOT_PMCR) {
-		if (d->slot == VPERF_SLOT_PMCR)
-			sim_set_reg(cpu, d->enc, stored);
-		pmu_update_irq(cpu);
-	}
+	/* The core stores the returned value after this returns; the level must already see it
+	 * (PMCR_EL0.E), and side effects (a PMSWINC overflow, a cleared flag) change it too. */
+	sim_set_reg(cpu, d->enc, stored);
+	pmu_update_irq(cpu);
 	return stored;
 }

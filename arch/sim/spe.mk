@@ -1,2 +1,4 @@
-# The spe family of the model.
-lib-y += arch/sim/spe.c
+# The SPE family of the model (SPE supplement, D17.5, D18.2) and the simulated memory and
+# translation its Profiling Buffer writes through.
+lib-y += arch/sim/spe.c arch/sim/spe_regs.c arch/sim/spe_ctl.c arch/sim/spe_sample.c \
+	arch/sim/spe_filter.c arch/sim/spe_record.c arch/sim/spe_buffer.c arch/sim/mem.c

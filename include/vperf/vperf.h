@@ -50,6 +50,8 @@ struct vperf_pcpu_config {
 				* N - agent); guests get [0, HPMN) */
 	uint8_t agent_counters; /* the third range [EPMN, N) of an external agent (PMCCR.EPMN,
 				 * I5.3.47), when FEAT_PMUv3_EXTPMN; 0 otherwise */
+	bool hpmn_unenforced;	/* the PE does not fully enforce MDCR_EL2.HPMN at EL1 (QEMU 7.2
+				 * does not, DESIGN.md section 3): no direct partition */
 	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it
 				 * its MDCR_EL2 back at every put, not only when counting differs */
 	uint32_t pmu_ppi;	/* physical INTIDs of PMUIRQ / PMBIRQ, from the host DT */
@@ -153,6 +155,36 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu);
  * outside the PMU/SPE space. */
 enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr,
 					   uint64_t gprs[31]);
+
+#define VPERF_VPMU_BLOB_SIZE 600
+
+#ifdef CONFIG_VPMU
+/* Serialise a vCPU's vPMU state (migration, snapshot) into buf: a flat, versioned,
+ * byte-order-independent blob (layout in virt/vpmu_blob.c). The vCPU must not be loaded.
+ * Returns the size written, VPERF_ENOSPC for a short buffer, VPERF_EBUSY while loaded. */
+int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len);
+
+/* Replace a vCPU's vPMU state with a saved blob, for a vCPU of a VM with the same counter
+ * count. Everything is validated first; on VPERF_EINVAL nothing was changed. The vCPU must not
+ * be loaded; its virtual interrupt line is pushed at its next load. */
+int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len);
+#else
+static inline int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
+{
+	(void)vcpu;
+	(void)buf;
+	(void)len;
+	return VPERF_ENOTSUP;
+}
+
+static inline int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
+{
+	(void)vcpu;
+	(void)buf;
+	(void)len;
+	return VPERF_ENOTSUP;
+}
+#endif
 
 /* ID_AA64DFR0_EL1 as the vCPU must see it, from the hardware value hw: for the hypervisor's
  * HCR_EL2.TID3 trap handler. */

@@ -67,6 +67,8 @@ struct vperf_vpmu {
 	const struct vperf_pcpu *hw_pcpu; /* the pCPU whose hardware last held this state */
 	uint8_t where;			  /* enum vperf_vpmu_where */
 	bool active;	/* used since it was last found idle: keep its state in hardware */
+	bool direct;	/* direct partition running untrapped: the hardware is authoritative
+			    * for every register, the shadow is stale */
 	bool irq_level; /* the level last pushed to the virtual interrupt line */
 	bool irq_dirty; /* level changed while the vCPU was not loaded */
 };

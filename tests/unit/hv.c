@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <string.h>
 
+#include <sim/gic.h>
 #include <sim/model.h>
 #include <vperf/vperf.h>
 
@@ -64,9 +65,28 @@ static void sysreg_trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs
 	}
 }
 
+/* The physical PMUIRQ, taken by the model's GIC at EL2 right after the instruction or micro-op
+ * that raised it (HCR_EL2.IMO = 1). A handler that leaves the line high is entered again at the
+ * next poll point: consecutive such entries are an interrupt storm. */
+static void irq(void *ctx, unsigned int cpu, uint32_t intid)
+{
+	static unsigned int burst;
+
+	(void)ctx;
+	if (intid == sim_line_intid(SIM_LINE_PMUIRQ))
+		vperf_handle_pmu_irq(&hv.pcpu[cpu]);
+	sim_gic_eoi(cpu, intid);
+	hv.pmu_irqs++;
+	burst++;
+	if (burst > hv.max_irq_burst)
+		hv.max_irq_burst = burst;
+	if (!sim_line(cpu, SIM_LINE_PMUIRQ))
+		burst = 0;
+}
+
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 {
-	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap };
+	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap, .irq = irq };
 	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
 
 	memset(&hv, 0, sizeof(hv));
@@ -80,6 +100,8 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
 		sim_set_cpu(cpu);
 		vperf_pcpu_init(&hv.pcpu[cpu], &pcfg);
+		sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4)); /* IMO: IRQs to EL2 */
+		sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMUIRQ), true);
 	}
 	sim_set_cpu(0);
 }
@@ -118,29 +140,9 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 	sim_set_el(1);
 }
 
-/* The physical PMUIRQ, taken at EL2 while the line is high (HCR_EL2.IMO = 1). A handler that
- * fails to lower it would be re-entered at once: count the burst to catch a storm. */
-static void take_pmu_irqs(void)
-{
-	unsigned int cpu = sim_current_cpu(), burst = 0;
-
-	while (sim_line(cpu, SIM_LINE_PMUIRQ) && burst < 16) {
-		sim_enter_el2(cpu);
-		vperf_handle_pmu_irq(&hv.pcpu[cpu]);
-		sim_exit_el2(cpu);
-		hv.pmu_irqs++;
-		burst++;
-	}
-	if (burst > hv.max_irq_burst)
-		hv.max_irq_burst = burst;
-}
-
 void hv_run(const struct sim_uop *ops_, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		guest_run(&ops_[i], 1);
-		take_pmu_irqs();
-	}
+	guest_run(ops_, n);
 }
 
 void hv_run_n(const struct sim_uop *op, unsigned int n)

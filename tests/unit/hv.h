@@ -2,7 +2,8 @@
 /*
  * A test hypervisor on the executable model: vperf linked in the way an EL2 hypervisor links it.
  * Guest MSR/MRS that trap reach vperf_handle_sysreg; vperf's ops drive the model (UNDEF, PC
- * advance); the physical PMUIRQ is taken between micro-ops and handed to vperf_handle_pmu_irq;
+ * advance); the model's GIC takes the physical PMUIRQ to EL2 after the instruction or micro-op
+ * that raised it and this hypervisor hands it to vperf_handle_pmu_irq;
  * each vCPU's virtual PMU interrupt line is recorded.
  */
 #ifndef VPERF_TEST_HV_H
@@ -30,7 +31,7 @@ struct hv {
 	unsigned int not_mine;	    /* traps vperf left to the hypervisor */
 	unsigned int pmu_irqs;	    /* physical PMUIRQs taken */
 	uint64_t host_ovs;	    /* host overflow flags reported */
-	unsigned int max_irq_burst; /* most PMUIRQs taken back to back between two ops */
+	unsigned int max_irq_burst; /* most PMUIRQs taken in a row with the line left high */
 };
 
 extern struct hv hv;
@@ -47,7 +48,7 @@ struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm);
 void hv_enter(struct hv_vcpu *vc, unsigned int cpu);
 /* Put the vCPU running on cpu, if any. */
 void hv_leave(unsigned int cpu);
-/* Run micro-ops in the vCPU running on the current pCPU, taking PMUIRQs between ops. */
+/* Run micro-ops in the vCPU running on the current pCPU. */
 void hv_run(const struct sim_uop *ops, size_t n);
 /* n copies of one op. */
 void hv_run_n(const struct sim_uop *op, unsigned int n);

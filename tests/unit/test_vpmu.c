@@ -366,8 +366,10 @@ static void test_overflow_irq(void **state)
 	assert_true(a->irq_level);
 }
 
-/* An overflow whose interrupt the vCPU did not take before it was switched out is delivered
- * when it next runs, and never to the vCPU that ran meanwhile. */
+/* An overflow whose interrupt the vCPU did not take before it was switched out (interrupts not
+ * routed to EL2 at that moment) raises that vCPU's line when it is put (the hypervisor's vGIC
+ * delivers it when the vCPU runs), never the line of the vCPU that runs meanwhile, and is not
+ * raised twice when the flag's physical interrupt finally comes. */
 static void test_overflow_descheduled(void **state)
 {
 	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 0);
@@ -377,16 +379,53 @@ static void test_overflow_descheduled(void **state)
 	program_counters();
 	guest_write(PMEVCNTR1_EL0, 0xffffffffull);
 	guest_write(PMINTENSET_EL1, 2);
-	guest_run(&op3, 1); /* overflow; the interrupt is not taken before the switch */
+	sim_poke(0, VPERF_ENC_HCR_EL2, 0); /* IMO = 0: the interrupt stays pending */
+	guest_run(&op3, 1);
+	assert_true(sim_line(0, SIM_LINE_PMUIRQ));
 	hv_enter(b, 0);
+	sim_poke(0, VPERF_ENC_HCR_EL2, VPERF_BIT(4));
 	hv_run_n(&op3, 5);
 	assert_int_equal(b->irq_raises, 0);
-	assert_int_equal(a->irq_raises, 0);
+	assert_int_equal(a->irq_raises, 1);
 	hv_enter(a, 0);
 	hv_run_n(&op3, 1);
 	assert_int_equal(a->irq_raises, 1);
 	assert_int_equal(b->irq_raises, 0);
 	assert_int_equal(guest_read(PMOVSSET_EL0), 2);
+}
+
+/* PMSWINC counts on the guest's SW_INCR counters that count at its EL, with overflow; EL2's own
+ * write to the hardware PMSWINC would not count (EL2 is excluded), so vperf increments. */
+static void test_software_increment(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, EV_SW_INCR);
+	guest_write(PMEVTYPER1_EL0, EV_SW_INCR | P_BIT); /* not at EL1 */
+	guest_write(PMEVTYPER2_EL0, EV_INST);
+	guest_write(PMCNTENSET_EL0, 7);
+	guest_write(PMSWINC_EL0, 7);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0); /* PMCR_EL0.E = 0 */
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMSWINC_EL0, 7);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 2);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	assert_int_equal(guest_read(PMEVCNTR2_EL0), 0);
+	guest_write(PMEVCNTR0_EL0, 0xffffffffull);
+	guest_write(PMINTENSET_EL1, 1);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x100000000ull);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	assert_true(a->irq_level);
+	/* At EL0 with PMUSERENR_EL0.SW. */
+	guest_write(PMUSERENR_EL0, PMUSERENR_SW);
+	sim_set_el(0);
+	guest_write(PMSWINC_EL0, 1);
+	sim_set_el(1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x100000001ull);
 }
 
 /* A SELF VM pauses the host's counters while it runs: MDCR_EL2.HPME off at load, back on at
@@ -403,7 +442,6 @@ static void test_self_switch_cost(void **state)
 	hv_leave(0);
 	assert_int_equal(sim_cpu(0)->nr_writes, 2);
 	assert_int_equal(sim_cpu(0)->nr_reads, 0);
-	(void)a;
 }
 
 /* ---- lazy switching ------------------------------------------------------------------------------ */
@@ -498,6 +536,7 @@ int main(void)
 		cmocka_unit_test_setup(test_host_counters, setup),
 		cmocka_unit_test_setup(test_overflow_irq, setup),
 		cmocka_unit_test_setup(test_overflow_descheduled, setup),
+		cmocka_unit_test_setup(test_software_increment, setup),
 		cmocka_unit_test_setup(test_idle_switch_is_free, setup),
 		cmocka_unit_test_setup(test_active_switch_cost, setup),
 		cmocka_unit_test_setup(test_self_switch_cost, setup),

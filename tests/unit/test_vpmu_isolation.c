@@ -15,15 +15,20 @@
 
 #include "hv.h"
 
-#define NR_VCPUS  4
+#define NR_VCPUS  5
+#define NR_VMS	  4
 #define STEPS	  40
 #define MAX_OBS	  2048
 #define SCHEDULES 2000
 
-/* vCPU i belongs to VM vm_of[i]; VM 0 and 1 are SELF, VM 2 is HV (the host counts it). */
-static const unsigned int vm_of[NR_VCPUS] = { 0, 0, 1, 2 };
-static const uint8_t vm_counters[3] = { 4, 2, 3 };
-static const enum vperf_pmu_mode vm_mode[3] = { VPERF_PMU_SELF, VPERF_PMU_SELF, VPERF_PMU_HV };
+/* vCPU i belongs to VM vm_of[i]; VMs 0, 1 and 3 are SELF, VM 2 is HV (the host counts it);
+ * VM 3 has the direct partition, the others the trapped one. */
+static const unsigned int vm_of[NR_VCPUS] = { 0, 0, 1, 2, 3 };
+static const uint8_t vm_counters[NR_VMS] = { 4, 2, 3, 2 };
+static const enum vperf_pmu_mode vm_mode[NR_VMS] = { VPERF_PMU_SELF, VPERF_PMU_SELF, VPERF_PMU_HV,
+						     VPERF_PMU_SELF };
+static const enum vperf_partition vm_part[NR_VMS] = { VPERF_PART_TRAPPED, VPERF_PART_TRAPPED,
+						      VPERF_PART_TRAPPED, VPERF_PART_DIRECT };
 static const uint16_t events[] = { 0x00, 0x03, 0x04, 0x08, 0x10, 0x11, 0x13 };
 
 struct program {
@@ -126,8 +131,9 @@ static void step(struct program *p, unsigned int nr, const struct hv_vcpu *vc)
 static void init_world(uint64_t seed, struct program *progs)
 {
 	hv_init(NULL, 2);
-	for (unsigned int v = 0; v < 3; v++) {
+	for (unsigned int v = 0; v < NR_VMS; v++) {
 		struct vperf_vm_config cfg = { .pmu_mode = vm_mode[v],
+					       .partition = vm_part[v],
 					       .nr_counters = vm_counters[v] };
 
 		vperf_pmu_filter_allow_all(&cfg.filter);

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Simulated physical memory and address translation, for the SPE Profiling Buffer (SPE
+ * supplement 3.4) and for the hypervisor's own translations (AT S1E1W / PAR_EL1).
+ *
+ * - Physical memory is sparse: 4 KB pages come into existence on the first write and read as
+ *   zero before. A page range can be marked to return an external abort on write (3.5.4).
+ * - Stage 1 maps VA -> IPA with read/write permissions, one map per translation regime: the
+ *   EL2 regime, and an EL1&0 regime per VMID (a VM's stage 1 tables are its own; the model
+ *   selects them with the current VMID, as a hypervisor switches TTBR0/1_EL1 with VTTBR_EL2).
+ * - Stage 2 maps IPA -> PA per VMID; it applies to the EL1&0 regime when HCR_EL2.VM is 1.
+ * - The current VMID (VTTBR_EL2.VMID, which is not in the register database) is set per CPU
+ *   with sim_mem_set_vmid(). Like any direct write, it is seen by the SPE's translations as soon
+ *   as it is made: the model takes the new value whenever the architecture allows it (3.6.1).
+ *
+ * A missing page is a Translation fault at level 3; an address outside the 48-bit VA (or IPA)
+ * space is a Translation fault at level 0; a write without write permission is a Permission
+ * fault at level 3. Fault status codes are those of ESR_ELx.DFSC, PMBSR_EL1.FSC (SPE supplement
+ * 4.3.4) and PAR_EL1.FST.
+ */
+#ifndef VPERF_SIM_MEM_H
+#define VPERF_SIM_MEM_H
+
+#include <sim/cpu.h>
+
+#define SIM_PAGE_SHIFT 12
+#define SIM_PAGE_SIZE  (1ull << SIM_PAGE_SHIFT)
+
+enum sim_regime {
+	SIM_REGIME_EL10, /* Non-secure EL1&0, stage 1 per VMID, stage 2 when HCR_EL2.VM = 1 */
+	SIM_REGIME_EL2,	 /* Non-secure EL2, stage 1 only */
+};
+
+#define SIM_PERM_R  1u
+#define SIM_PERM_W  2u
+#define SIM_PERM_RW (SIM_PERM_R | SIM_PERM_W)
+
+/* Fault status codes (SPE supplement 4.3.4, PMBSR_EL1.FSC; the same as ESR_ELx.DFSC). */
+#define SIM_FSC_ADDR_SIZE(level)   (0x00u + (level))
+#define SIM_FSC_TRANSLATION(level) (0x04u + (level))
+#define SIM_FSC_ACCESS_FLAG(level) (0x08u + (level))
+#define SIM_FSC_PERMISSION(level)  (0x0cu + (level))
+#define SIM_FSC_SYNC_EXT_ABORT	   0x10u /* synchronous external abort on write */
+#define SIM_FSC_ASYNC_EXT_ABORT	   0x11u /* asynchronous external abort on write */
+#define SIM_FSC_ALIGNMENT	   0x21u
+
+/* PAR_EL1 (64-bit format, Arm ARM D24.2.142): F [0]; on success SH [8:7], NS [9], RES1 [11],
+ * PA [47:12], ATTR [63:56]; on a fault FST [6:1], PTW [8], S [9], RES1 [11]. */
+#define SIM_PAR_F	  VPERF_BIT(0)
+#define SIM_PAR_FST_SHIFT 1
+#define SIM_PAR_FST_MASK  VPERF_GENMASK(6, 1)
+#define SIM_PAR_PTW	  VPERF_BIT(8)
+#define SIM_PAR_S	  VPERF_BIT(9)
+#define SIM_PAR_NS	  VPERF_BIT(9)
+#define SIM_PAR_RES1	  VPERF_BIT(11)
+#define SIM_PAR_SH_INNER  (3ull << 7)
+#define SIM_PAR_PA_MASK	  VPERF_GENMASK(47, 12)
+#define SIM_PAR_ATTR_WB	  (0xffull << 56)
+
+/* The result of a translation. */
+struct sim_xlat {
+	uint64_t ipa;  /* stage 1 output (the input address itself for the EL2 regime) */
+	uint64_t pa;   /* final output */
+	uint8_t fault; /* 0: none, 1: stage 1 fault, 2: stage 2 fault */
+	uint8_t fsc;   /* SIM_FSC_* when fault != 0 */
+};
+
+/* Forget every mapping, page and abort mark; every CPU's VMID becomes 0. sim_model_init() calls
+ * it (through the SPE family's reset). */
+void sim_mem_reset(void);
+
+/* Map or unmap [va, va + size) page by page (addresses and size are rounded out to pages).
+ * Returns VPERF_OK, or VPERF_ENOSPC when the model's translation table is full. */
+int sim_mem_map_s1(enum sim_regime regime, uint16_t vmid, uint64_t va, uint64_t ipa, uint64_t size,
+		   unsigned int perm);
+void sim_mem_unmap_s1(enum sim_regime regime, uint16_t vmid, uint64_t va, uint64_t size);
+int sim_mem_map_s2(uint16_t vmid, uint64_t ipa, uint64_t pa, uint64_t size, unsigned int perm);
+void sim_mem_unmap_s2(uint16_t vmid, uint64_t ipa, uint64_t size);
+
+/* The current VMID of a CPU (what VTTBR_EL2.VMID selects). */
+void sim_mem_set_vmid(unsigned int cpu, uint16_t vmid);
+uint16_t sim_mem_vmid(unsigned int cpu);
+
+/* A privileged write (or read) access to va in a regime on a CPU: stage 1, then stage 2 when
+ * the regime is EL1&0 and HCR_EL2.VM is 1, with the CPU's current VMID. */
+struct sim_xlat sim_mem_translate(unsigned int cpu, enum sim_regime regime, uint64_t va,
+				  bool write);
+/* Stage 2 alone, for the hypervisor (IPA -> PA of a VM). */
+struct sim_xlat sim_mem_translate_s2(uint16_t vmid, uint64_t ipa, bool write);
+
+/* AT S1E1W and AT S12E1W on a CPU: the PAR_EL1 value the instruction leaves (PAR_EL1 is not a
+ * database register, so the value is returned). S1E1W gives the IPA; S12E1W the PA. */
+uint64_t sim_at_s1e1w(unsigned int cpu, uint64_t va);
+uint64_t sim_at_s12e1w(unsigned int cpu, uint64_t va);
+
+/* Mark [pa, pa + size) to signal an external abort on write (or clear the mark). */
+void sim_mem_set_abort(uint64_t pa, uint64_t size, bool abort);
+bool sim_mem_aborts(uint64_t pa);
+
+/* Physical memory. A write to a page marked to abort writes nothing to that page and returns
+ * false; unwritten memory reads as zero. */
+bool sim_mem_write(uint64_t pa, const void *src, size_t n);
+void sim_mem_read(uint64_t pa, void *dst, size_t n);
+uint64_t sim_mem_read64(uint64_t pa);
+
+#endif /* VPERF_SIM_MEM_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SPE family of the executable model (SPE supplement sections 2-5, Arm ARM D17.5 and D18.2):
+ * what tests and the demo use beyond the register seam and guest_run().
+ *
+ * The profiling operation is modelled as a separate observer (3.6): sample records wait in an
+ * internal queue and reach the Profiling Buffer when the model decides, at the latest when a
+ * DSB follows the PSB CSYNC that synchronized them. The indirect reads of the control registers
+ * (PMSCR_ELx, PMSFCR/PMSEVFR/PMSNEVFR/PMSLATFR/PMSDSFR/PMSIRR_EL1, PMBLIMITR/PMBPTR/PMBSR_EL1,
+ * MDCR_EL2, HCR_EL2) see a direct write only after a context synchronization event (an ISB, or
+ * exception entry/return). Where the architecture leaves a choice the model takes the one most
+ * likely to expose a hypervisor bug, or the one the seed picks.
+ *
+ * Records are written through the owning translation regime (3.4.2) with sim/mem.h; a record
+ * written through another VMID or another owning Exception level than the one it was sampled
+ * under is reported with sim_report_error().
+ */
+#ifndef VPERF_SIM_SPE_H
+#define VPERF_SIM_SPE_H
+
+#include <sim/mem.h>
+#include <sim/model.h>
+
+/* PMSIDR_EL1 for a PMSVer: FE, FT, FL, ArchInst, LDS, Interval 256, MaxSize 64 bytes, 12-bit
+ * saturating counters; FnE from SPEv1p2 (PMSVer 3); FDS and EFT from SPEv1p4 (PMSVer 5). */
+uint64_t sim_spe_default_pmsidr(uint8_t pmsver);
+/* PMBIDR_EL1: Align 0 (byte), F 0, P 0 (the model computes P on every read). */
+uint64_t sim_spe_default_pmbidr(void);
+/* sim_default_config() plus SPE: the given PMSVer and the two default ID registers. */
+void sim_spe_default_config(struct sim_pe_config *cfg, uint8_t pmsver);
+
+/* The CONSTRAINED UNPREDICTABLE outcome when ProfilingBufferEnabled() turns FALSE with records
+ * not yet written (3.6.1). */
+enum sim_spe_unpred {
+	SIM_SPE_UNPRED_SEED,	/* picked by the seed, per event */
+	SIM_SPE_UNPRED_WRITE,	/* written to memory */
+	SIM_SPE_UNPRED_DISCARD, /* silently discarded */
+	SIM_SPE_UNPRED_DL,	/* discarded, with a buffer management event: DL=1, EC=0, BSC=0 */
+};
+
+struct sim_spe_options {
+	unsigned int hold; /* records the SPU holds before it must write the oldest
+				   * (1..64, default 16) */
+	enum sim_spe_unpred unpred;
+	bool async_ext_abort; /* external aborts reported asynchronously (3.5.4) */
+};
+
+/* The defaults (hold 16, SEED, synchronous external aborts); sim_model_init() restores them. */
+void sim_spe_default_options(struct sim_spe_options *o);
+void sim_spe_set_options(const struct sim_spe_options *o);
+
+/* State outside the register database that records collect: CONTEXTIDR_EL1/EL2 (D18.2.2) and
+ * the generic timer (CNTPCT_EL0 counts the cycles of executed micro-ops; CNTVCT_EL0 is CNTPCT
+ * minus CNTVOFF_EL2). */
+void sim_spe_set_contextidr(unsigned int cpu, uint32_t el1, uint32_t el2);
+void sim_spe_set_time(unsigned int cpu, uint64_t cntpct, uint64_t cntvoff);
+uint64_t sim_spe_cntpct(unsigned int cpu);
+
+/* What the SPU did, independent of the PMU (the SAMPLE_* events are also signalled to it). */
+struct sim_spe_stats {
+	uint64_t pop;	    /* SAMPLE_POP: operations in the population while enabled */
+	uint64_t feed;	    /* SAMPLE_FEED: sampled and not collided */
+	uint64_t filtrate;  /* SAMPLE_FILTRATE: sampled and not removed by filtering */
+	uint64_t collision; /* SAMPLE_COLLISION */
+	uint64_t written;   /* records written to the Profiling Buffer */
+	uint64_t discarded; /* records discarded after filtering (buffer event, disable, discard
+			     * mode) */
+	uint64_t events;    /* Profiling Buffer management events */
+};
+const struct sim_spe_stats *sim_spe_stats(unsigned int cpu);
+/* Records in the SPU's queue, not yet written. */
+unsigned int sim_spe_pending(unsigned int cpu);
+
+#endif /* VPERF_SIM_SPE_H */

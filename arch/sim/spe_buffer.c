@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Profiling Buffer (SPE supplement 3.4, 3.5) behind an adversarial queue (3.6).
+ *
+ * A filtered record enters the SPU's queue. The model writes it as late as the architecture
+ * allows: when the queue holds more records than the "hold" option (the SPU has finite
+ * storage), or when a DSB follows the PSB CSYNC that synchronized it (3.6: "A DSB ... following
+ * a PSB CSYNC ... does not complete before the writes ... have completed"), or when a direct
+ * read of PMBPTR_EL1/PMBSR_EL1 follows that PSB CSYNC and a context synchronization event. If
+ * the buffer becomes disabled with records not synchronized, the seed (or the option) picks one
+ * of the three outcomes of 3.6.1.
+ *
+ * Writing a record: the write pointer must be aligned to 2^PMBIDR_EL1.Align (else an Alignment
+ * fault, Table 6), the record must fit below the limit (3.4.1; else, UNPREDICTABLE, a buffer
+ * full event with DL=1), each page is translated in the owning regime at the time of the write
+ * (stage 1, and stage 2 for EL1&0 with HCR_EL2.VM) and written; a fault (3.5.3) or an external
+ * abort (3.5.4) stops the write; after the record, fewer than 2^MaxSize bytes left is a buffer
+ * full event (3.5.2). A management event sets PMBSR_EL1.S and discards everything queued (3.5).
+ */
+#include "spe_internal.h"
+
+static struct spe_qrec *front(struct spe_cpu *st)
+{
+	return &st->queue[st->qhead];
+}
+
+static void pop(struct spe_cpu *st)
+{
+	st->qhead = (st->qhead + 1) % SPE_QUEUE_MAX;
+	st->qlen--;
+}
+
+void spe_discard_queue(unsigned int cpu)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+
+	st->stats.discarded += st->qlen;
+	st->qlen = 0;
+	st->psb_seen = st->psb_visible = false;
+}
+
+/* 3.5: S = 1, the other fields as given; PMBIRQ follows S; queued records are discarded. */
+static void management_event(unsigned int cpu, uint64_t pmbsr)
+{
+	spe_set_pmbsr(cpu, pmbsr | PMBSR_S);
+	spe_cpu(cpu)->stats.events++;
+	spe_cpu(cpu)->was_enabled = false; /* profiling is disabled (3.5) */
+	spe_discard_queue(cpu);
+}
+
+static uint64_t pmbsr_now(unsigned int cpu)
+{
+	return spe_view(cpu, VR_PMBSR);
+}
+
+/* 3.5.2: EC = 0 (other), BSC = 1 (buffer filled), DL as given, PMBPTR at the first byte after
+ * the last complete record (already there). */
+static void buffer_full(unsigned int cpu, bool dl)
+{
+	uint64_t s = pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK);
+
+	management_event(cpu, s | PMBSR_BSC_FULL | (dl ? PMBSR_DL : 0));
+}
+
+/* 3.5.3: EC stage 1 or 2 Data Abort, FSC, PMBPTR = the faulting address, DL = 1 when that is
+ * not the first byte after the last complete record (a record was partly written). */
+static void fault(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr, bool partial)
+{
+	uint64_t ec = stage == 2 ? PMBSR_EC_S2_DA : PMBSR_EC_S1_DA;
+	uint64_t s = pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK);
+
+	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, addr);
+	management_event(cpu, s | ec << PMBSR_EC_SHIFT | fsc | (partial ? PMBSR_DL : 0));
+}
+
+/* 3.5.4, reported to the SPE: EA = 1 and a stage 1 Data Abort syndrome (the abort is on the
+ * write, not on a walk). Synchronous: PMBPTR = the aborted address, DL = 1 unless it is the
+ * first byte of the record. Asynchronous: PMBPTR is not updated and DL = 1. */
+static void ext_abort(unsigned int cpu, uint64_t addr, bool partial)
+{
+	uint64_t s = pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK);
+	uint64_t ec = (uint64_t)PMBSR_EC_S1_DA << PMBSR_EC_SHIFT;
+
+	if (spe_options.async_ext_abort) {
+		management_event(cpu, s | ec | PMBSR_EA | PMBSR_DL | SIM_FSC_ASYNC_EXT_ABORT);
+		return;
+	}
+	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, addr);
+	management_event(cpu,
+			 s | ec | PMBSR_EA | SIM_FSC_SYNC_EXT_ABORT | (partial ? PMBSR_DL : 0));
+}
+
+/* The model's hypervisor-bug detectors: a record must be written through the translation of
+ * the VM and the owning Exception level it was sampled under. */
+static void check_context(unsigned int cpu, const struct spe_qrec *q, unsigned int owner)
+{
+	if (q->owner != owner)
+		sim_report_error(cpu, "SPE record written through another owning Exception level's "
+				      "regime (MDCR_EL2.E2PB changed before PSB CSYNC + DSB)");
+	else if (owner == 1 && q->vmid != sim_mem_vmid(cpu))
+		sim_report_error(cpu, "SPE record written into another VM's memory (stage 2 / VMID "
+				      "switched before PSB CSYNC + DSB drained the buffer)");
+}
+
+/* Write [ptr, ptr + len) page by page; false when a fault or abort stopped it. */
+static bool write_pages(unsigned int cpu, const struct spe_qrec *q, uint64_t ptr,
+			enum sim_regime regime)
+{
+	for (size_t off = 0; off < q->len;) {
+		uint64_t va = ptr + off;
+		size_t room = (size_t)(SIM_PAGE_SIZE - (va & (SIM_PAGE_SIZE - 1)));
+		size_t chunk = q->len - off < room ? q->len - off : room;
+		struct sim_xlat x = sim_mem_translate(cpu, regime, va, true);
+
+		if (x.fault) {
+			fault(cpu, x.fault, x.fsc, va, off != 0);
+			return false;
+		}
+		if (!sim_mem_write(x.pa, q->bytes + off, chunk)) {
+			ext_abort(cpu, va, off != 0);
+			return false;
+		}
+		off += chunk;
+	}
+	return true;
+}
+
+static void write_record(unsigned int cpu, const struct spe_qrec *q, uint64_t limitr)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+	uint64_t ptr = spe_view(cpu, VR_PMBPTR), limit = limitr & PMBLIMITR_LIMIT_MASK;
+	uint64_t max = 1ull << spe_max_size(cpu), align = 1ull << spe_align(cpu);
+	unsigned int owner = spe_owner(cpu);
+
+	if (ptr & (align - 1)) {
+		fault(cpu, 1, SIM_FSC_ALIGNMENT, ptr, false); /* Table 6, Alignment */
+		return;
+	}
+	if (ptr + q->len > limit || ptr + q->len < ptr) {
+		buffer_full(cpu, true); /* 3.4.1: the pointer broke the rules: UNPREDICTABLE */
+		return;
+	}
+	check_context(cpu, q, owner);
+	if (!write_pages(cpu, q, ptr, owner == 2 ? SIM_REGIME_EL2 : SIM_REGIME_EL10))
+		return;
+	ptr += q->len;
+	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, ptr);
+	st->stats.written++;
+	if (limit - ptr < max)
+		buffer_full(cpu, false); /* 3.5.2: DL unchanged */
+}
+
+/* Write the oldest record (unsynchronized: it reads PMBLIMITR_EL1 now). */
+static void write_oldest(unsigned int cpu)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+	struct spe_qrec q = *front(st);
+
+	pop(st);
+	write_record(cpu, &q, q.synced ? q.limit : spe_view(cpu, VR_PMBLIMITR));
+}
+
+static bool discard_mode(unsigned int cpu)
+{
+	uint64_t fm = VPERF_FIELD_GET(spe_view(cpu, VR_PMBLIMITR), 2, PMBLIMITR_FM_SHIFT);
+
+	return sim_model_config()->pmsver >= 3 && fm == PMBLIMITR_FM_DISCARD;
+}
+
+void spe_enqueue(unsigned int cpu, const uint8_t *bytes, size_t len)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+	unsigned int hold = spe_options.hold ? spe_options.hold : 1;
+	struct spe_qrec *q;
+
+	if (discard_mode(cpu)) { /* D17.5.5: discarded after filtering, no buffer events */
+		st->stats.discarded++;
+		return;
+	}
+	while (st->qlen && (st->qlen >= hold || st->qlen >= SPE_QUEUE_MAX))
+		write_oldest(cpu);
+	if (pmbsr_now(cpu) & PMBSR_S) { /* the write raised an event: profiling stopped */
+		st->stats.discarded++;
+		return;
+	}
+	q = &st->queue[(st->qhead + st->qlen) % SPE_QUEUE_MAX];
+	for (size_t i = 0; i < len; i++)
+		q->bytes[i] = bytes[i];
+	q->len = (uint16_t)len;
+	q->vmid = sim_mem_vmid(cpu);
+	q->owner = (uint8_t)spe_owner(cpu);
+	q->synced = false;
+	q->epoch = st->epoch;
+	q->limit = 0;
+	st->qlen++;
+}
+
+/* 3.6: PSB CSYNC synchronizes the profiling operations of the instructions before the last
+ * context synchronization event; those of later ones may stay unsynchronized. */
+void spe_psb_csync(unsigned int cpu)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+
+	for (unsigned int i = 0; i < st->qlen; i++) {
+		struct spe_qrec *q = &st->queue[(st->qhead + i) % SPE_QUEUE_MAX];
+
+		if (!q->synced && q->epoch < st->epoch) {
+			q->synced = true;
+			q->limit = spe_view(cpu, VR_PMBLIMITR);
+			st->psb_seen = true;
+		}
+	}
+}
+
+/* Write every synchronized record, oldest first, until a management event stops the buffer. */
+void spe_drain_synced(unsigned int cpu)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+
+	while (st->qlen && front(st)->synced && !(pmbsr_now(cpu) & PMBSR_S))
+		write_oldest(cpu);
+	if (!st->qlen || !front(st)->synced)
+		st->psb_seen = st->psb_visible = false;
+}
+
+static enum sim_spe_unpred pick(unsigned int cpu)
+{
+	if (spe_options.unpred != SIM_SPE_UNPRED_SEED)
+		return spe_options.unpred;
+	return (enum sim_spe_unpred)(SIM_SPE_UNPRED_WRITE + sim_random(cpu) % 3);
+}
+
+/* 3.6.1: ProfilingBufferEnabled() is about to read FALSE (the caller still holds the old view)
+ * with records that no PSB CSYNC synchronized: write them, drop them, or drop them with a
+ * management event (DL = 1, EC = 0, BSC = 0). */
+void spe_buffer_disabling(unsigned int cpu)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+	unsigned int synced = 0;
+
+	while (synced < st->qlen && st->queue[(st->qhead + synced) % SPE_QUEUE_MAX].synced)
+		synced++;
+	if (synced == st->qlen)
+		return;
+	switch (pick(cpu)) {
+	case SIM_SPE_UNPRED_WRITE:
+		while (st->qlen && !(pmbsr_now(cpu) & PMBSR_S))
+			write_oldest(cpu);
+		break;
+	case SIM_SPE_UNPRED_DL:
+		management_event(cpu,
+				 (pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK)) | PMBSR_DL);
+		break;
+	case SIM_SPE_UNPRED_DISCARD:
+	case SIM_SPE_UNPRED_SEED:
+	default:
+		st->stats.discarded += st->qlen - synced;
+		st->qlen = synced;
+		break;
+	}
+}

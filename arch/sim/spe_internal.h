@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SPE family of the model, shared between its files (spe*.c): register fields, the per-CPU
+ * state, and the functions each file gives the others.
+ *
+ * Field positions: SPE supplement section 4.3 for everything it describes; the fields added by
+ * later versions (PMSFCR_EL1.{FnE, FDS, FP, SIMD, Bm, LDm, STm, FPm, SIMDm}, PMSIDR_EL1.{FnE,
+ * FDS, EFT, FPF}, PMSLATFR_EL1.MINLAT[15:0] with 16-bit counters, PMBLIMITR_EL1.FM = 0b10 discard
+ * mode, PMSCR_EL1.PCT[7]) from the Arm ARM register descriptions as published in Linux's
+ * arch/arm64/tools/sysreg (FEAT_SPE_EFT/FDS series).
+ */
+#ifndef VPERF_SIM_SPE_INTERNAL_H
+#define VPERF_SIM_SPE_INTERNAL_H
+
+#include <sim/spe.h>
+#include <vperf/spe_rec.h>
+
+#include "model_family.h"
+
+/* PMSCR_EL1 / PMSCR_EL2 (4.3.5, 4.3.7) */
+#define PMSCR_E0SPE VPERF_BIT(0) /* PMSCR_EL2: E0HSPE */
+#define PMSCR_E1SPE VPERF_BIT(1) /* PMSCR_EL2: E2SPE */
+#define PMSCR_CX    VPERF_BIT(3)
+#define PMSCR_PA    VPERF_BIT(4)
+#define PMSCR_TS    VPERF_BIT(5)
+#define PMSCR_PCT   VPERF_BIT(6)
+#define PMSCR_PCT1  VPERF_BIT(7) /* PCT[1], FEAT_SPEv1p2 */
+
+/* PMSICR_EL1 (4.3.10) */
+#define PMSICR_COUNT_MASK   VPERF_GENMASK(31, 0)
+#define PMSICR_ECOUNT_SHIFT 56
+#define PMSICR_ECOUNT_MASK  VPERF_GENMASK(63, 56)
+
+/* PMSIRR_EL1 (4.3.12) */
+#define PMSIRR_RND	     VPERF_BIT(0)
+#define PMSIRR_INTERVAL_MASK VPERF_GENMASK(31, 8)
+
+/* PMSFCR_EL1 (4.3.9; D17.5) */
+#define PMSFCR_FE	  VPERF_BIT(0)
+#define PMSFCR_FT	  VPERF_BIT(1)
+#define PMSFCR_FL	  VPERF_BIT(2)
+#define PMSFCR_FNE	  VPERF_BIT(3)
+#define PMSFCR_FDS	  VPERF_BIT(4)
+#define PMSFCR_B	  VPERF_BIT(16)
+#define PMSFCR_LD	  VPERF_BIT(17)
+#define PMSFCR_ST	  VPERF_BIT(18)
+#define PMSFCR_FP	  VPERF_BIT(19)
+#define PMSFCR_SIMD	  VPERF_BIT(20)
+#define PMSFCR_CTRL_SHIFT 16 /* {SIMD, FP, ST, LD, B} at [20:16] */
+#define PMSFCR_MASK_SHIFT 48 /* {SIMDm, FPm, STm, LDm, Bm} at [52:48] */
+
+/* PMSEVFR_EL1 / PMSNEVFR_EL1: the events a filter can select (supplement 3.2.3 CollectRecord:
+ * events<63:48,31:24,15:12,7,5,3,1>). */
+#define SPE_FILTER_EVENTS                                                                       \
+	(VPERF_GENMASK(63, 48) | VPERF_GENMASK(31, 24) | VPERF_GENMASK(15, 12) | VPERF_BIT(7) | \
+	 VPERF_BIT(5) | VPERF_BIT(3) | VPERF_BIT(1))
+
+/* PMSIDR_EL1 (4.3.11) */
+#define PMSIDR_FE		VPERF_BIT(0)
+#define PMSIDR_FT		VPERF_BIT(1)
+#define PMSIDR_FL		VPERF_BIT(2)
+#define PMSIDR_ARCHINST		VPERF_BIT(3)
+#define PMSIDR_LDS		VPERF_BIT(4)
+#define PMSIDR_ERND		VPERF_BIT(5)
+#define PMSIDR_FNE		VPERF_BIT(6)
+#define PMSIDR_FDS		VPERF_BIT(7)
+#define PMSIDR_INTERVAL_SHIFT	8
+#define PMSIDR_MAXSIZE_SHIFT	12
+#define PMSIDR_COUNTSIZE_SHIFT	16
+#define PMSIDR_EFT		VPERF_BIT(26)
+#define PMSIDR_FPF		VPERF_BIT(27)
+#define PMSIDR_COUNTSIZE_12_SAT 2u
+#define PMSIDR_COUNTSIZE_16_SAT 3u
+
+/* PMBIDR_EL1 (4.3.1) */
+#define PMBIDR_ALIGN_MASK VPERF_GENMASK(3, 0)
+#define PMBIDR_P	  VPERF_BIT(4)
+#define PMBIDR_F	  VPERF_BIT(5)
+
+/* PMBLIMITR_EL1 (4.3.2) */
+#define PMBLIMITR_E	     VPERF_BIT(0)
+#define PMBLIMITR_FM_SHIFT   1
+#define PMBLIMITR_FM_MASK    VPERF_GENMASK(2, 1)
+#define PMBLIMITR_FM_DISCARD 2u /* D17.5.5, FEAT_SPEv1p2 */
+#define PMBLIMITR_LIMIT_MASK VPERF_GENMASK(63, 12)
+
+/* PMBSR_EL1 (4.3.4) */
+#define PMBSR_EC_SHIFT 26
+#define PMBSR_EC_MASK  VPERF_GENMASK(31, 26)
+#define PMBSR_DL       VPERF_BIT(19)
+#define PMBSR_EA       VPERF_BIT(18)
+#define PMBSR_S	       VPERF_BIT(17)
+#define PMBSR_COLL     VPERF_BIT(16)
+#define PMBSR_MSS_MASK VPERF_GENMASK(15, 0)
+#define PMBSR_EC_OTHER 0x00u
+#define PMBSR_EC_S1_DA 0x24u
+#define PMBSR_EC_S2_DA 0x25u
+#define PMBSR_BSC_FULL 0x01u
+#define PMBSR_WRITABLE (PMBSR_EC_MASK | PMBSR_DL | PMBSR_EA | PMBSR_S | PMBSR_COLL | PMBSR_MSS_MASK)
+
+/* HCR_EL2 fields the SPE reads (Arm ARM HCR_EL2: VM [0], TGE [27]; not in facts.md). */
+#define HCR_EL2_VM  VPERF_BIT(0)
+#define HCR_EL2_TGE VPERF_BIT(27)
+
+#define SPE_REC_MAX   256u /* the largest 2^MaxSize the model supports */
+#define SPE_QUEUE_MAX 64u
+
+/* The registers the profiling operation reads indirectly (3.6): it sees a direct write only
+ * after a context synchronization event. */
+enum spe_vreg {
+	VR_PMSCR_EL1,
+	VR_PMSCR_EL2,
+	VR_PMSFCR,
+	VR_PMSEVFR,
+	VR_PMSNEVFR,
+	VR_PMSLATFR,
+	VR_PMSDSFR,
+	VR_PMSIRR,
+	VR_PMBLIMITR,
+	VR_PMBPTR,
+	VR_PMBSR,
+	VR_MDCR,
+	VR_HCR,
+	VR_COUNT
+};
+
+/* A sample record waiting in the SPU to be written to the Profiling Buffer. */
+struct spe_qrec {
+	uint8_t bytes[SPE_REC_MAX];
+	uint16_t len;
+	uint16_t vmid;	/* the VMID current when the operation was sampled */
+	uint8_t owner;	/* the owning Exception level then */
+	bool synced;	/* synchronized by a PSB CSYNC (3.6) */
+	uint64_t epoch; /* context synchronization events before it was generated */
+	uint64_t limit; /* PMBLIMITR_EL1 as the profiling operation read it, once synced */
+};
+
+struct spe_cpu {
+	uint64_t view[VR_COUNT];
+	bool dirty[VR_COUNT]; /* a direct write the profiling operation has not seen yet */
+	uint64_t epoch;	      /* context synchronization events so far */
+	bool psb_seen;	      /* a PSB CSYNC synchronized records not yet written */
+	bool psb_visible;     /* ... and a context synchronization event followed it: their
+			       * indirect writes are visible to direct reads (3.6) */
+	bool coll_pending;    /* PMBSR_EL1.COLL set by a collision, not yet visible */
+	bool was_enabled;     /* StatisticalProfilingEnabled() at the previous operation */
+	uint64_t slot;	      /* operations dispatched (one per cycle) */
+	uint64_t busy_until;  /* the sampled operation in flight completes at this slot */
+	uint64_t cntpct;      /* the physical count: cycles executed */
+	uint64_t cntvoff;
+	uint32_t contextidr[2];
+	struct spe_qrec queue[SPE_QUEUE_MAX];
+	unsigned int qhead, qlen;
+	struct sim_spe_stats stats;
+};
+
+extern struct spe_cpu spe_cpus[SIM_MAX_CPUS];
+extern struct sim_spe_options spe_options;
+
+static inline struct spe_cpu *spe_cpu(unsigned int cpu)
+{
+	return &spe_cpus[cpu % SIM_MAX_CPUS];
+}
+
+static inline uint64_t spe_idr(unsigned int cpu)
+{
+	return sim_reg(cpu, VPERF_ENC_PMSIDR_EL1);
+}
+
+/* spe_regs.c: direct accesses. */
+uint64_t spe_write_mask(unsigned int cpu, const struct vperf_sysreg_desc *d);
+uint64_t spe_read_value(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
+			uint64_t stored);
+unsigned int spe_max_size(unsigned int cpu);
+unsigned int spe_align(unsigned int cpu);
+uint32_t spe_counter_max(unsigned int cpu);
+
+/* spe_ctl.c: the view and the enable/collection pseudocode of 3.2.3, 3.3.1, 3.4.6. */
+void spe_sync_view(unsigned int cpu);
+uint64_t spe_view(unsigned int cpu, enum spe_vreg r);
+void spe_indirect_write(unsigned int cpu, enum spe_vreg r, uint32_t enc, uint64_t val);
+void spe_set_pmbsr(unsigned int cpu, uint64_t val);
+unsigned int spe_owner(unsigned int cpu);
+bool spe_buffer_enabled(unsigned int cpu);
+bool spe_profiling_enabled(unsigned int cpu, unsigned int el);
+bool spe_collect_ctx1(unsigned int cpu, unsigned int el);
+bool spe_collect_ctx2(unsigned int cpu);
+int spe_collect_timestamp(unsigned int cpu); /* 0 none, 1 virtual, 2 physical */
+bool spe_collect_pa(unsigned int cpu);
+bool spe_unpredictable_bool(unsigned int cpu);
+
+/* spe_filter.c: SPECollectRecord (3.2.3, D17.5). */
+struct spe_filter_in {
+	uint64_t pmsfcr, pmsevfr, pmsnevfr, pmslatfr, pmsdsfr, pmsidr;
+	uint64_t events;  /* the record's Events packet */
+	uint32_t latency; /* total latency */
+	uint8_t flags;	  /* SPE_OPF_* */
+	bool has_ds;	  /* a Data Source packet */
+	uint8_t ds;	  /* its value */
+};
+#define SPE_OPF_B    VPERF_BIT(0) /* flags in PMSFCR_EL1 {SIMD, FP, ST, LD, B} order */
+#define SPE_OPF_LD   VPERF_BIT(1)
+#define SPE_OPF_ST   VPERF_BIT(2)
+#define SPE_OPF_FP   VPERF_BIT(3)
+#define SPE_OPF_SIMD VPERF_BIT(4)
+bool spe_collect_record(unsigned int cpu, const struct spe_filter_in *in);
+uint8_t spe_op_flags(const struct sim_uop *op);
+
+/* spe_record.c: the sample record of an operation. */
+uint64_t spe_op_events(unsigned int cpu, const struct sim_uop *op);
+void spe_build_record(unsigned int cpu, unsigned int el, const struct sim_uop *op,
+		      struct vperf_spe_record *rec);
+
+/* spe_sample.c: the sample population, interval counter and collisions. */
+void spe_step(unsigned int cpu, const struct sim_uop *op);
+
+/* spe_buffer.c: the queue of records and the Profiling Buffer. */
+void spe_enqueue(unsigned int cpu, const uint8_t *bytes, size_t len);
+void spe_psb_csync(unsigned int cpu);
+void spe_drain_synced(unsigned int cpu);
+void spe_buffer_disabling(unsigned int cpu);
+void spe_discard_queue(unsigned int cpu);
+
+#endif /* VPERF_SIM_SPE_INTERNAL_H */

@@ -1,0 +1,10 @@
+# Tests of the model's SPE family (arch/sim/spe*.c, arch/sim/mem.c): cmocka programs sharing a
+# small set-up file; they include arch/sim private headers (spe_internal.h) for the filter tables.
+ifeq ($(ARCH),sim)
+sim-spe-tests := test_sim_spe test_sim_spe_rec test_sim_spe_filter test_sim_spe_buf \
+	test_sim_spe_sync test_sim_spe_linux
+tests-y += $(sim-spe-tests)
+$(foreach t,$(sim-spe-tests),$(eval $(t)-objs := tests/unit/$(t).c tests/unit/sim_spe_util.c))
+$(foreach t,$(sim-spe-tests),$(eval CFLAGS_$(t) := -I$(srctree)/arch/sim))
+CFLAGS_sim_spe_util := -I$(srctree)/arch/sim
+endif

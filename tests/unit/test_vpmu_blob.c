@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Save/restore of a vCPU's vPMU state: a round trip that carries on counting on another host,
+ * and bad blobs of every kind rejected with nothing applied.
+ */
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <vperf/mdcr.h>
+
+#include "hv.h"
+
+#define W(i) (8 * (i))
+
+static const struct sim_uop op2 = { .pc = 0x4000, .latency = 2, .type = SIM_UOP_OTHER };
+static uint8_t blob[VPERF_VPMU_BLOB_SIZE];
+
+static void world(void)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 3 };
+
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+}
+
+/* A guest with counters running, an overflow pending with its interrupt enabled. */
+static struct hv_vcpu *busy_vcpu(void)
+{
+	struct hv_vcpu *a;
+
+	world();
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, 0x11);
+	guest_write(PMEVTYPER2_EL0, 0x08 | VPERF_BIT(31));
+	guest_write(PMCNTENSET_EL0, 0x80000005ull);
+	guest_write(PMUSERENR_EL0, PMUSERENR_ER);
+	guest_write(PMSELR_EL0, 2);
+	guest_write(PMCCFILTR_EL0, VPERF_BIT(31));
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	hv_run_n(&op2, 10);
+	guest_write(PMINTENSET_EL1, 1);
+	guest_write(PMOVSSET_EL0, 1);
+	hv_leave(0);
+	return a;
+}
+
+static void test_round_trip(void **state)
+{
+	struct hv_vcpu *a = busy_vcpu(), *b;
+
+	(void)state;
+	assert_int_equal(vperf_vcpu_save(&a->v, blob, sizeof(blob)), VPERF_VPMU_BLOB_SIZE);
+	world(); /* another host */
+	b = hv_vcpu(1, 0);
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+	hv_enter(b, 1);
+	assert_true(b->irq_level); /* the pending overflow raises its line at the first load */
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 20);
+	assert_int_equal(guest_read(PMEVTYPER2_EL0), 0x08 | VPERF_BIT(31));
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0x80000005ull);
+	assert_int_equal(guest_read(PMUSERENR_EL0), PMUSERENR_ER);
+	assert_int_equal(guest_read(PMSELR_EL0), 2);
+	assert_int_equal(guest_read(PMCCFILTR_EL0), VPERF_BIT(31));
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E | PMCR_LP);
+	hv_run_n(&op2, 5);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
+	assert_int_equal(guest_read(PMEVCNTR2_EL0), 0); /* excluded EL1 */
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_busy_vcpu(void **state)
+{
+	struct hv_vcpu *a = busy_vcpu();
+
+	(void)state;
+	hv_enter(a, 0);
+	assert_int_equal(vperf_vcpu_save(&a->v, blob, sizeof(blob)), VPERF_EBUSY);
+	assert_int_equal(vperf_vcpu_restore(&a->v, blob, sizeof(blob)), VPERF_EBUSY);
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_save(&a->v, blob, sizeof(blob) - 1), VPERF_ENOSPC);
+}
+
+static void store64(unsigned int word, uint64_t v)
+{
+	for (unsigned int i = 0; i < 8; i++)
+		blob[W(word) + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Re-seal the checksum (FNV-1a 64 of words 0-73) after editing a field. */
+static void reseal(void)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (unsigned int i = 0; i < W(74); i++)
+		h = (h ^ blob[i]) * 0x100000001b3ull;
+	store64(74, h);
+}
+
+static void expect_rejected(struct hv_vcpu *b, size_t len)
+{
+	struct vperf_vpmu before = b->v.pmu;
+
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, len), VPERF_EINVAL);
+	assert_memory_equal(&before, &b->v.pmu, sizeof(before));
+}
+
+/* Every single-byte corruption is caught (the checksum), and nothing is applied. */
+static void test_every_byte_flip_rejected(void **state)
+{
+	struct hv_vcpu *a = busy_vcpu(), *b = hv_vcpu(1, 0);
+	uint8_t good[VPERF_VPMU_BLOB_SIZE];
+
+	(void)state;
+	assert_int_equal(vperf_vcpu_save(&a->v, good, sizeof(good)), VPERF_VPMU_BLOB_SIZE);
+	for (size_t i = 0; i < sizeof(good); i++) {
+		memcpy(blob, good, sizeof(blob));
+		blob[i] ^= (uint8_t)(1u << (i % 8));
+		expect_rejected(b, sizeof(blob));
+	}
+	memcpy(blob, good, sizeof(blob));
+	expect_rejected(b, sizeof(blob) - 8);
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+}
+
+struct bad_field {
+	unsigned int word;
+	uint64_t value;
+	const char *why;
+};
+
+/* Well-formed, correctly summed blobs carrying values no guest could have produced. */
+static const struct bad_field bad_fields[] = {
+	{ 0, 0x554d504652455057ull, "magic" },
+	{ 1, 2ull | 3ull << 32, "version" },
+	{ 1, 1ull | 4ull << 32, "counter count of another VM" },
+	{ 2, 608, "size" },
+	{ 3, PMCR_E | VPERF_BIT(8), "PMCR RES0 bit" },
+	{ 3, PMCR_P, "PMCR.P is an action, never state" },
+	{ 4, VPERF_BIT(3), "PMCNTENSET beyond N" },
+	{ 5, VPERF_BIT(30), "PMINTENSET beyond N" },
+	{ 6, VPERF_BIT(32), "PMOVSSET RES0" },
+	{ 7, 0x10, "PMUSERENR unknown bit" },
+	{ 8, 32, "PMSELR out of range" },
+	{ 9, VPERF_BIT(27), "PMCCFILTR NSH: not the guest's" },
+	{ 11, VPERF_BIT(27) | 0x11, "PMEVTYPER0 NSH" },
+	{ 14, 0x08, "PMEVTYPER3 beyond N" },
+	{ 45, 1, "PMEVCNTR3 beyond N" },
+	{ 73, 2, "unknown flag" },
+};
+
+static void test_bad_values_rejected(void **state)
+{
+	struct hv_vcpu *a = busy_vcpu(), *b = hv_vcpu(1, 0);
+	uint8_t good[VPERF_VPMU_BLOB_SIZE];
+
+	(void)state;
+	assert_int_equal(vperf_vcpu_save(&a->v, good, sizeof(good)), VPERF_VPMU_BLOB_SIZE);
+	for (size_t i = 0; i < sizeof(bad_fields) / sizeof(bad_fields[0]); i++) {
+		memcpy(blob, good, sizeof(blob));
+		store64(bad_fields[i].word, bad_fields[i].value);
+		reseal();
+		if (vperf_vcpu_restore(&b->v, blob, sizeof(blob)) != VPERF_EINVAL)
+			fail_msg("accepted: %s", bad_fields[i].why);
+	}
+	/* The reseal helper itself is right: an unedited resealed blob is accepted. */
+	memcpy(blob, good, sizeof(blob));
+	reseal();
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_busy_vcpu),
+		cmocka_unit_test(test_every_byte_flip_rejected),
+		cmocka_unit_test(test_bad_values_rejected),
+	};
+
+	return cmocka_run_group_tests_name("vpmu_blob", tests, NULL, NULL);
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The direct partition on the executable model (which enforces MDCR_EL2.HPMN as the
+ * architecture says): after its first access the guest touches its counters with no trap; the
+ * hardware shows it N counters; an overflow makes it trap until it has seen and cleared its
+ * flags; switches and migration keep its state; the host's counters are never reached.
+ */
+#include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+#include <vperf/mdcr.h>
+
+#include "hv.h"
+
+static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_OTHER };
+
+static struct vperf_vm_config direct(uint8_t nr)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_DIRECT,
+				       .nr_counters = nr };
+
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	return cfg;
+}
+
+/* N = 6, the host keeps 2: VM 0 is direct with 2 counters. */
+static int setup(void **state)
+{
+	struct vperf_vm_config cfg = direct(2);
+
+	(void)state;
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	return 0;
+}
+
+static uint64_t traps(void)
+{
+	return sim_guest_stats(sim_current_cpu())->el2_traps;
+}
+
+static void test_policy_needs_enforcing_hardware(void **state)
+{
+	struct vperf_vm_config cfg = direct(2);
+	struct sim_pe_config old;
+
+	(void)state;
+	vperf_pmu_filter_set(&cfg.filter, 0x08, false);
+	assert_int_equal(hv_vm(1, &cfg), VPERF_EINVAL); /* a filter cannot be enforced */
+	cfg = direct(0);
+	assert_int_equal(hv_vm(1, &cfg), VPERF_EINVAL);
+	sim_default_config(&old);
+	old.pmuver = 5; /* PMUv3p4: no HCCD, 32-bit counters */
+	hv_init(&old, 2);
+	cfg = direct(2);
+	assert_int_equal(hv_vm(1, &cfg), VPERF_EINVAL);
+}
+
+/* One trap to bring the state in, then none; N and the range come from the hardware. */
+static void test_untrapped_after_first_touch(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	uint64_t t;
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, 0x11);
+	assert_int_equal(traps(), 1);
+	t = traps();
+	guest_write(PMEVTYPER1_EL0, 0x08);
+	guest_write(PMCNTENSET_EL0, 0xffffffffull);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 10);
+	assert_int_equal((guest_read(PMCR_EL0) & PMCR_N_MASK) >> PMCR_N_SHIFT, 2);
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0x80000003ull);
+	guest_read(PMEVCNTR2_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+	assert_int_equal(traps(), t);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & (MDCR_EL2_TPM | MDCR_EL2_HPMN_MASK), 2);
+}
+
+/* PMCR_EL0.P from the guest resets its counters only: the hardware limits it to [0, HPMN). */
+static void test_reset_limited_by_hardware(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	sim_poke(0, VPERF_ENC_PMEVCNTR4_EL0, 44);
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR1_EL0, 11);
+	guest_write(PMCR_EL0, PMCR_P);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMEVCNTR4_EL0), 44);
+}
+
+/* Overflow: the flags move to the shadow, the guest traps while it reads and clears them, then
+ * runs untrapped again. */
+static void test_overflow_round_trip(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	uint64_t t;
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, 0x08);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMINTENSET_EL1, 1);
+	guest_write(PMEVCNTR0_EL0, 0xfffffffeull);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 4);
+	assert_true(a->irq_level);
+	assert_int_equal(hv.max_irq_burst, 1);
+	t = traps();
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	assert_int_equal(traps(), t + 1);
+	guest_write(PMOVSCLR_EL0, 1);
+	assert_false(a->irq_level);
+	t = traps();
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x100000002ull);
+	assert_int_equal(traps(), t);
+}
+
+/* Switches and a migration keep the state the guest wrote straight into the hardware. */
+static void test_switch_and_migrate(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER1_EL0, 0x11 | VPERF_BIT(27)); /* NSH: the guest sees what it wrote */
+	guest_write(PMCNTENSET_EL0, 2);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 5);
+	hv_enter(b, 0);
+	guest_write(PMEVTYPER1_EL0, 0x08);
+	guest_write(PMCNTENSET_EL0, 2);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 7);
+	hv_leave(0);
+	hv_enter(a, 1);
+	hv_run_n(&op3, 5);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 30); /* EL2 trap cycles never counted */
+	assert_int_equal(guest_read(PMEVTYPER1_EL0), 0x11 | VPERF_BIT(27));
+	hv_enter(b, 1);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 7);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_policy_needs_enforcing_hardware, setup),
+		cmocka_unit_test_setup(test_untrapped_after_first_touch, setup),
+		cmocka_unit_test_setup(test_reset_limited_by_hardware, setup),
+		cmocka_unit_test_setup(test_overflow_round_trip, setup),
+		cmocka_unit_test_setup(test_switch_and_migrate, setup),
+	};
+
+	return cmocka_run_group_tests_name("vpmu_direct", tests, NULL, NULL);
+}

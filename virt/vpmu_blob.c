@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A vCPU's vPMU state as a flat, versioned blob for migration and snapshots. Every field is a
+ * 64-bit little-endian word, whatever the host's byte order:
+ *
+ *   word 0      magic "VPERFPMU"
+ *   word 1      version (bits 31:0) | guest counter count N (bits 39:32)
+ *   word 2      blob size in bytes
+ *   words 3-10  PMCR, PMCNTENSET, PMINTENSET, PMOVSSET, PMUSERENR, PMSELR, PMCCFILTR, PMCCNTR
+ *   words 11-41 PMEVTYPER0-30
+ *   words 42-72 PMEVCNTR0-30
+ *   word 73     flags (bit 0: the vPMU was active)
+ *   word 74     FNV-1a 64 of words 0-73
+ *
+ * Restore trusts nothing: it checks the framing, the checksum, the VM's counter count, and that
+ * every register value is one the guest could have produced (no RES0 or out-of-range bits, no
+ * counter beyond N, 32-bit counters before PMUv3p5), and applies nothing from a bad blob.
+ */
+#include "vpmu.h"
+
+#define BLOB_MAGIC   0x554d504652455056ull /* "VPERFPMU" read as little-endian */
+#define BLOB_VERSION 1u
+#define W_REGS	     3
+#define W_TYPES	     11
+#define W_COUNTERS   (W_TYPES + VPERF_PMU_MAX_COUNTERS)
+#define W_FLAGS	     (W_COUNTERS + VPERF_PMU_MAX_COUNTERS)
+#define W_SUM	     (W_FLAGS + 1)
+#define BLOB_WORDS   (W_SUM + 1)
+#define FLAG_ACTIVE  1ull
+
+_Static_assert(BLOB_WORDS * 8 == VPERF_VPMU_BLOB_SIZE, "blob layout");
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (unsigned int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void fill_regs(const struct vperf_vpmu *s, uint64_t *w)
+{
+	const uint64_t regs[8] = { s->pmcr,    s->cnten, s->inten,   s->ovs,
+				   s->userenr, s->selr,	 s->ccfiltr, s->ccntr };
+
+	for (unsigned int i = 0; i < 8; i++)
+		w[W_REGS + i] = regs[i];
+	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++) {
+		w[W_TYPES + n] = s->evtyper[n];
+		w[W_COUNTERS + n] = s->evcntr[n];
+	}
+}
+
+int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
+{
+	uint64_t w[BLOB_WORDS] = { 0 };
+	uint8_t *out = buf;
+
+	if (len < VPERF_VPMU_BLOB_SIZE)
+		return VPERF_ENOSPC;
+	if (vcpu->pcpu)
+		return VPERF_EBUSY; /* live state is in hardware: put the vCPU first */
+	w[0] = BLOB_MAGIC;
+	w[1] = BLOB_VERSION | (uint64_t)vcpu->vm->cfg.nr_counters << 32;
+	w[2] = VPERF_VPMU_BLOB_SIZE;
+	fill_regs(&vcpu->pmu, w);
+	w[W_FLAGS] = vcpu->pmu.active ? FLAG_ACTIVE : 0;
+	for (unsigned int i = 0; i < W_SUM; i++)
+		put64(out + 8 * i, w[i]);
+	put64(out + 8 * W_SUM, fnv1a(out, 8 * W_SUM));
+	return VPERF_VPMU_BLOB_SIZE;
+}
+
+static bool framing_ok(const struct vperf_vcpu *vcpu, const uint64_t *w, const uint8_t *in)
+{
+	return w[0] == BLOB_MAGIC && (w[1] & 0xffffffffull) == BLOB_VERSION &&
+	       w[1] >> 32 == vcpu->vm->cfg.nr_counters && w[2] == VPERF_VPMU_BLOB_SIZE &&
+	       w[W_SUM] == fnv1a(in, 8 * W_SUM) && !(w[W_FLAGS] & ~FLAG_ACTIVE);
+}
+
+/* Values a guest could have left: the same masks the register emulation applies. */
+static bool values_ok(const struct vperf_vcpu *vcpu, const uint64_t *w, uint64_t width)
+{
+	uint64_t mask = vpmu_mask(vcpu);
+	unsigned int nr = vcpu->vm->cfg.nr_counters;
+
+	if ((w[W_REGS] & ~VPMU_PMCR_WRITABLE) || (w[W_REGS + 1] & ~mask) ||
+	    (w[W_REGS + 2] & ~mask) || (w[W_REGS + 3] & ~mask) || w[W_REGS + 4] > 0xf ||
+	    w[W_REGS + 5] > 31 || (w[W_REGS + 6] & ~VPMU_CCFILTR_WRITABLE))
+		return false;
+	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++) {
+		uint64_t type = w[W_TYPES + n], count = w[W_COUNTERS + n];
+
+		if (n >= nr ? type || count : (type & ~VPMU_EVTYPER_WRITABLE) || (count & ~width))
+			return false;
+	}
+	return true;
+}
+
+int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
+{
+	const uint8_t *in = buf;
+	uint64_t w[BLOB_WORDS];
+	uint64_t width = vperf_vpmu_wide_counters() ? ~0ull : 0xffffffffull;
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	if (vcpu->pcpu)
+		return VPERF_EBUSY;
+	if (len != VPERF_VPMU_BLOB_SIZE)
+		return VPERF_EINVAL;
+	for (unsigned int i = 0; i < BLOB_WORDS; i++)
+		w[i] = get64(in + 8 * i);
+	if (!framing_ok(vcpu, w, in) || !values_ok(vcpu, w, width)) {
+		STAT_INC(&vcpu->vm->stats, bad_value);
+		return VPERF_EINVAL;
+	}
+	vperf_vpmu_reset(vcpu);
+	s->pmcr = w[W_REGS];
+	s->cnten = w[W_REGS + 1];
+	s->inten = w[W_REGS + 2];
+	s->ovs = w[W_REGS + 3];
+	s->userenr = w[W_REGS + 4];
+	s->selr = w[W_REGS + 5];
+	s->ccfiltr = w[W_REGS + 6];
+	s->ccntr = w[W_REGS + 7];
+	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++) {
+		s->evtyper[n] = w[W_TYPES + n];
+		s->evcntr[n] = w[W_COUNTERS + n];
+	}
+	s->active = w[W_FLAGS] & FLAG_ACTIVE;
+	/* The interrupt line is pushed at the next load, whatever the destination's vGIC holds. */
+	s->irq_dirty = true;
+	return VPERF_OK;
+}
