@@ -145,11 +145,11 @@ static int check_policy(const struct vperf_vm_config *cfg)
 #else
 	if (!vperf_min_pmuver_set || !vperf_min_pmuver)
 		return VPERF_ENODEV; /* no pCPU with a PMUv3 initialised */
-	if (cfg->partition == VPERF_PART_EMULATED)
-		return VPERF_ENOTSUP;
 	if (cfg->partition == VPERF_PART_DIRECT && !direct_possible(cfg))
 		return VPERF_EINVAL;
-	if (cfg->nr_counters > vperf_min_hpmn)
+	/* N can never exceed HPMN: at EL1 an event counter at or above MDCR_EL2.HPMN is UNDEFINED
+	 * before MDCR_EL2.TPM is considered, so no emulation could answer for it. */
+	if (cfg->nr_counters > vperf_min_hpmn || cfg->emu_slots > vperf_min_hpmn)
 		return VPERF_EINVAL;
 	if (cfg->pmu_virq && (cfg->pmu_virq < 16 || cfg->pmu_virq > 31))
 		return VPERF_EINVAL;

@@ -49,6 +49,21 @@ static inline bool vpmu_direct_vm(const struct vperf_vcpu *vcpu)
 	return vcpu->vm->cfg.partition == VPERF_PART_DIRECT;
 }
 
+static inline bool vpmu_emulated_vm(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.partition == VPERF_PART_EMULATED;
+}
+
+/* Guest counter n's physical counter while in hardware, -1 when it has none (vpmu_map.c). */
+int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n);
+/* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back. */
+uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
+uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
+bool vperf_vpmu_oversubscribed(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
+void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
+void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p);
+int vperf_vpmu_map_one(struct vperf_vcpu *vcpu, unsigned int n);
+
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
 /* MDCR_EL2 for a vCPU with a vPMU, from the trapping base value. */
 uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu,
@@ -70,6 +85,9 @@ void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
 
 /* Every initialised pCPU has 64-bit event counters (PMUv3p5). */
 bool vperf_vpmu_wide_counters(void);
+
+/* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
+uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
 

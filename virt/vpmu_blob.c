@@ -102,12 +102,13 @@ static bool values_ok(const struct vperf_vcpu *vcpu, const uint64_t *w, uint64_t
 
 	if ((w[W_REGS] & ~VPMU_PMCR_WRITABLE) || (w[W_REGS + 1] & ~mask) ||
 	    (w[W_REGS + 2] & ~mask) || (w[W_REGS + 3] & ~mask) || w[W_REGS + 4] > 0xf ||
-	    w[W_REGS + 5] > 31 || (w[W_REGS + 6] & ~VPMU_CCFILTR_WRITABLE))
+	    w[W_REGS + 5] > 31 || (w[W_REGS + 6] & ~vperf_vpmu_evtyper_keep(vcpu, VPERF_CYCLE_IDX)))
 		return false;
 	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++) {
 		uint64_t type = w[W_TYPES + n], count = w[W_COUNTERS + n];
 
-		if (n >= nr ? type || count : (type & ~VPMU_EVTYPER_WRITABLE) || (count & ~width))
+		if (n >= nr ? type || count
+			    : (type & ~vperf_vpmu_evtyper_keep(vcpu, n)) || (count & ~width))
 			return false;
 	}
 	return true;

@@ -44,13 +44,13 @@ static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
 
 	if (!owner || owner->pmu.hw_pcpu != pcpu)
 		return 0;
-	bits = ovs & vpmu_mask(owner);
+	bits = vperf_vpmu_hw_bits(owner, vpmu_mask(owner)) & ovs;
 	if (!bits)
 		return 0;
 	/* A direct-partition guest traps again until it has seen and cleared its flags: it
 	 * reads them from the shadow the flags move into. */
 	vperf_vpmu_leave_direct(owner);
-	owner->pmu.ovs |= bits;
+	owner->pmu.ovs |= vperf_vpmu_guest_bits(owner, bits);
 	write_sysreg(bits, PMOVSCLR_EL0);
 	vperf_vpmu_update_irq(owner);
 	return bits;

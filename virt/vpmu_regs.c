@@ -64,6 +64,24 @@ static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
 	vperf_vpmu_update_irq(vcpu);
 }
 
+static void place_new(struct vperf_vcpu *vcpu, uint64_t bits)
+{
+	if (!vpmu_emulated_vm(vcpu))
+		return;
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+		int p;
+
+		if (!(bits & VPERF_BIT(n)) || vperf_vpmu_phys(vcpu, n) >= 0)
+			continue;
+		p = vperf_vpmu_map_one(vcpu, n);
+		if (p < 0)
+			return;
+		vperf_vpmu_place(vcpu, n, (unsigned int)p);
+		if (vcpu->pmu.inten & VPERF_BIT(n))
+			write_sysreg(VPERF_BIT(p), PMINTENSET_EL1);
+	}
+}
+
 /* A SET/CLR pair: the shadow is the truth; the hardware gets the same bits, SET and CLR being
  * exactly the registers that change only the written bits. */
 static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, uint64_t *shadow)
@@ -72,8 +90,16 @@ static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, 
 	uint64_t bits = acc->val & vpmu_mask(vcpu);
 
 	*shadow = set ? *shadow | bits : *shadow & ~bits;
-	if (vpmu_in_hw(vcpu) && bits)
+	if (!vpmu_in_hw(vcpu) || !bits)
+		goto out;
+	/* Emulated partition: a counter enabled now takes a free physical counter if one is left;
+	 * without one it waits for its multiplexing slice. */
+	if (set && acc->enc == VPERF_ENC_PMCNTENSET_EL0)
+		place_new(vcpu, bits);
+	bits = vperf_vpmu_hw_bits(vcpu, bits);
+	if (bits)
 		write_sysreg_enc(acc->enc, bits);
+out:
 	vperf_vpmu_update_irq(vcpu);
 }
 
@@ -87,7 +113,8 @@ static void write_ovs(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 		vcpu->pmu.ovs |= bits;
 	} else {
 		vcpu->pmu.ovs &= ~bits;
-		if (vpmu_in_hw(vcpu) && bits)
+		bits = vpmu_in_hw(vcpu) ? vperf_vpmu_hw_bits(vcpu, bits) : 0;
+		if (bits)
 			write_sysreg(bits, PMOVSCLR_EL0);
 	}
 	vperf_vpmu_update_irq(vcpu);
@@ -95,7 +122,7 @@ static void write_ovs(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 
 /* What a guest keeps of a type it writes: a trapped guest sees no EL2 or EL3 (P, U and the
  * event); a direct-partition guest has the hardware's fields, as it would untrapped. */
-static uint64_t evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n)
+uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n)
 {
 	if (vpmu_direct_vm(vcpu))
 		return ~vperf_sysregs[n == VPERF_CYCLE_IDX ? VPERF_SR_PMCCFILTR_EL0
@@ -106,7 +133,9 @@ static uint64_t evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n)
 
 static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 {
-	val &= evtyper_keep(vcpu, n);
+	int p;
+
+	val &= vperf_vpmu_evtyper_keep(vcpu, n);
 	if (n == VPERF_CYCLE_IDX) {
 		vcpu->pmu.ccfiltr = val;
 		if (vpmu_in_hw(vcpu))
@@ -114,8 +143,9 @@ static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 		return;
 	}
 	vcpu->pmu.evtyper[n] = val;
-	if (vpmu_in_hw(vcpu))
-		write_sysreg_enc(VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7),
+	p = vpmu_in_hw(vcpu) ? vperf_vpmu_phys(vcpu, n) : -1;
+	if (p >= 0)
+		write_sysreg_enc(VPERF_SYSREG_ENC(3, 3, 14, 12 | ((unsigned int)p >> 3), p & 7),
 				 vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
 }
 

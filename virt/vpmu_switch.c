@@ -64,34 +64,52 @@ void vperf_vpmu_reset(struct vperf_vcpu *vcpu)
 	static const struct vperf_vpmu zero;
 
 	vcpu->pmu = zero;
+	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++)
+		vcpu->pmu.map[n] = VPERF_VPMU_NOT_LIVE;
+}
+
+/* Counter n's physical counter now, or -1 when its value is in the shadow. */
+static int live(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	return vpmu_in_hw(vcpu) ? vperf_vpmu_phys(vcpu, n) : -1;
 }
 
 uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
 {
-	if (!vpmu_in_hw(vcpu))
+	int p = live(vcpu, n);
+
+	if (p < 0)
 		return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccntr : vcpu->pmu.evcntr[n];
-	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0) : read_sysreg_enc(evcntr_enc(n));
+	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0)
+				    : read_sysreg_enc(evcntr_enc((unsigned int)p));
 }
 
 void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 {
-	if (!vpmu_in_hw(vcpu)) {
-		if (n == VPERF_CYCLE_IDX)
-			vcpu->pmu.ccntr = val;
-		else
-			vcpu->pmu.evcntr[n] = val;
-	} else if (n == VPERF_CYCLE_IDX) {
+	int p = live(vcpu, n);
+
+	if (p < 0 && n == VPERF_CYCLE_IDX)
+		vcpu->pmu.ccntr = val;
+	else if (p < 0)
+		vcpu->pmu.evcntr[n] = val;
+	else if (n == VPERF_CYCLE_IDX)
 		write_sysreg(val, PMCCNTR_EL0);
-	} else {
-		write_sysreg_enc(evcntr_enc(n), val);
-	}
+	else
+		write_sysreg_enc(evcntr_enc((unsigned int)p), val);
 }
 
 uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu)
 {
-	uint64_t hw = vpmu_in_hw(vcpu) ? read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu) : 0;
+	uint64_t hw = vpmu_in_hw(vcpu) ? vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0)) : 0;
 
 	return vcpu->pmu.ovs | hw;
+}
+
+/* Program guest counter n's type and value into its physical counter p. */
+void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p)
+{
+	write_sysreg_enc(evtyper_enc(p), vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+	write_sysreg_enc(evcntr_enc(p), vcpu->pmu.evcntr[n]);
 }
 
 /*
@@ -108,16 +126,19 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	write_sysreg(all, PMCNTENCLR_EL0);
 	write_sysreg(all, PMINTENCLR_EL1);
 	write_sysreg(all, PMOVSCLR_EL0);
+	vperf_vpmu_map_all(vcpu, pcpu);
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
-		write_sysreg_enc(evtyper_enc(n), vperf_vpmu_hw_evtyper(vcpu, s->evtyper[n]));
-		write_sysreg_enc(evcntr_enc(n), s->evcntr[n]);
+		int p = vperf_vpmu_phys(vcpu, n);
+
+		if (p >= 0)
+			vperf_vpmu_place(vcpu, n, (unsigned int)p);
 	}
 	write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, s->ccfiltr), PMCCFILTR_EL0);
 	write_sysreg(s->ccntr, PMCCNTR_EL0);
-	if (s->cnten)
-		write_sysreg(s->cnten, PMCNTENSET_EL0);
-	if (s->inten)
-		write_sysreg(s->inten, PMINTENSET_EL1);
+	if (vperf_vpmu_hw_bits(vcpu, s->cnten))
+		write_sysreg(vperf_vpmu_hw_bits(vcpu, s->cnten), PMCNTENSET_EL0);
+	if (vperf_vpmu_hw_bits(vcpu, s->inten))
+		write_sysreg(vperf_vpmu_hw_bits(vcpu, s->inten), PMINTENSET_EL1);
 	write_sysreg(s->userenr, PMUSERENR_EL0);
 	write_sysreg(s->pmcr, PMCR_EL0);
 }
@@ -166,10 +187,14 @@ static void save(struct vperf_vcpu *vcpu)
 
 	if (s->pmcr & PMCR_E)
 		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
-		s->evcntr[n] = read_sysreg_enc(evcntr_enc(n));
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+		int p = vperf_vpmu_phys(vcpu, n);
+
+		if (p >= 0)
+			s->evcntr[n] = read_sysreg_enc(evcntr_enc((unsigned int)p));
+	}
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
-	s->ovs |= read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu);
+	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
 	/* A flag raised but not yet taken as an interrupt counts from now on. */
 	vperf_vpmu_update_irq(vcpu);
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
@@ -199,7 +224,8 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.active = true;
 	if (vpmu_in_hw(vcpu))
 		return;
-	if (hw_copy_valid(vcpu, pcpu)) {
+	/* An oversubscribed emulated vCPU takes its next multiplexing slice at every load. */
+	if (hw_copy_valid(vcpu, pcpu) && !vperf_vpmu_oversubscribed(vcpu, pcpu)) {
 		resume(vcpu);
 	} else {
 		restore(vcpu, pcpu);

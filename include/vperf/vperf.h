@@ -96,6 +96,9 @@ struct vperf_vm_config {
 	enum vperf_partition partition;
 	uint8_t nr_counters; /* event counters the guest sees (PMCR_EL0.N); <= the first range */
 	struct vperf_pmu_filter filter; /* events the guest may count */
+	uint8_t emu_slots;		/* emulated partition: physical counters its counters run on
+			      * (0: the whole first range); fewer than the counters it enables
+			      * and they are multiplexed */
 	bool spe;			/* give the guest SPE */
 	uint32_t pmu_virq; /* virtual INTIDs; 0 means CONFIG_VPMU_PPI / CONFIG_VSPE_PPI */
 	uint32_t spe_virq;

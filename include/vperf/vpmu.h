@@ -10,6 +10,7 @@
 
 #define VPERF_PMU_MAX_COUNTERS 31
 #define VPERF_CYCLE_IDX	       31
+#define VPERF_VPMU_NOT_LIVE    0xff
 
 /*
  * Which events a VM may count. One bit per common event 0x0000-0x003F (allow[0]) and
@@ -64,8 +65,12 @@ struct vperf_vpmu {
 	uint64_t ccntr;	  /* PMCCNTR_EL0 while in the shadow */
 	uint64_t evtyper[VPERF_PMU_MAX_COUNTERS];
 	uint64_t evcntr[VPERF_PMU_MAX_COUNTERS];
-	const struct vperf_pcpu *hw_pcpu; /* the pCPU whose hardware last held this state */
-	uint8_t where;			  /* enum vperf_vpmu_where */
+	const struct vperf_pcpu *hw_pcpu;    /* the pCPU whose hardware last held this state */
+	uint8_t map[VPERF_PMU_MAX_COUNTERS]; /* emulated partition: the physical counter of
+					      * guest counter n while in hardware, or
+					      * VPERF_VPMU_NOT_LIVE */
+	uint8_t rotate; /* emulated partition: where the next multiplexing slice starts */
+	uint8_t where;	/* enum vperf_vpmu_where */
 	bool active;	/* used since it was last found idle: keep its state in hardware */
 	bool direct;	/* direct partition running untrapped: the hardware is authoritative
 			    * for every register, the shadow is stale */

@@ -1,7 +1,8 @@
 # Unit tests: cmocka programs over the production sources, sim build only.
 ifeq ($(ARCH),sim)
 tests-y += test_esr test_regdb test_trap test_core test_sim_pmu
-tests-$(CONFIG_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct
+tests-$(CONFIG_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct \
+	test_vpmu_emulated
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -11,6 +12,7 @@ test_vpmu-objs := tests/unit/test_vpmu.c tests/unit/hv.c
 test_vpmu_isolation-objs := tests/unit/test_vpmu_isolation.c tests/unit/hv.c
 test_vpmu_blob-objs := tests/unit/test_vpmu_blob.c tests/unit/hv.c
 test_vpmu_direct-objs := tests/unit/test_vpmu_direct.c tests/unit/hv.c
+test_vpmu_emulated-objs := tests/unit/test_vpmu_emulated.c tests/unit/hv.c
 
 # The database checked against the assembler: regdb-asm prints one MRS/MSR per database line,
 # aarch64-linux-gnu-as assembles it (warnings fatal: a wrong access direction fails too), and
@@ -34,3 +36,4 @@ endif
 -include $(srctree)/tests/unit/spe.mk
 -include $(srctree)/tests/unit/sim_gic.mk
 -include $(srctree)/tests/unit/sim_spe.mk
+-include $(srctree)/tests/unit/bench.mk

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdlib.h>
 #include <string.h>
 
 #include <sim/gic.h>
@@ -108,13 +109,18 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 
 int hv_vm(unsigned int i, const struct vperf_vm_config *cfg)
 {
+	if (i >= HV_MAX_VMS)
+		abort();
 	return vperf_vm_init(&hv.vm[i], cfg, NULL);
 }
 
 struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm)
 {
-	struct hv_vcpu *vc = &hv.vcpu[i];
+	struct hv_vcpu *vc;
 
+	if (i >= HV_MAX_VCPUS || vm >= HV_MAX_VMS)
+		abort();
+	vc = &hv.vcpu[i];
 	vperf_vcpu_init(&vc->v, &hv.vm[vm], vc);
 	return vc;
 }

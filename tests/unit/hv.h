@@ -12,7 +12,7 @@
 #include <sim/model.h>
 #include <vperf/vperf.h>
 
-#define HV_MAX_VMS   4
+#define HV_MAX_VMS   8
 #define HV_MAX_VCPUS 8
 
 struct hv_vcpu {

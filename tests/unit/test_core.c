@@ -119,7 +119,12 @@ static void test_vm_policy(void **state)
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_EINVAL);
 	cfg.nr_counters = 2;
 	cfg.partition = VPERF_PART_EMULATED;
-	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_OK);
+	cfg.emu_slots = 5; /* more than the first range [0, 4) */
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_EINVAL);
+	cfg.emu_slots = 0;
+	cfg.partition = VPERF_PART_DIRECT; /* the zeroed filter denies everything */
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_EINVAL);
 	cfg.partition = VPERF_PART_TRAPPED;
 	cfg.pmu_mode = VPERF_PMU_ALL;
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The emulated partition: the guest's counters are shadows placed on the VM's physical slots
+ * while it runs. Exact when its enabled counters fit; multiplexed round robin, one slice per
+ * load, when they do not; the physical placement is invisible to the guest.
+ */
+#include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+#include <vperf/mdcr.h>
+
+#include "hv.h"
+
+static const struct sim_uop op1 = { .pc = 0x4000, .latency = 1, .type = SIM_UOP_OTHER };
+
+/* N = 6, the host keeps 2: VM 0 is emulated with 4 counters on 2 physical slots. */
+static int setup(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_EMULATED,
+				       .nr_counters = 4,
+				       .emu_slots = 2 };
+
+	(void)state;
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	return 0;
+}
+
+static void program(unsigned int enabled)
+{
+	for (unsigned int n = 0; n < 4; n++)
+		guest_msr(VPERF_SYSREG_ENC(3, 3, 14, 12, n), 0x08); /* INST_RETIRED */
+	guest_write(PMCNTENSET_EL0, enabled);
+	guest_write(PMCR_EL0, PMCR_E);
+}
+
+static uint64_t counter(unsigned int n)
+{
+	return guest_mrs(VPERF_SYSREG_ENC(3, 3, 14, 8, n));
+}
+
+static void test_policy(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_EMULATED,
+				       .nr_counters = 5 };
+
+	(void)state;
+	/* Counters at or above HPMN (4) are UNDEFINED at EL1 before any trap: N <= HPMN. */
+	assert_int_equal(hv_vm(1, &cfg), VPERF_EINVAL);
+	cfg.nr_counters = 4;
+	cfg.emu_slots = 5;
+	assert_int_equal(hv_vm(1, &cfg), VPERF_EINVAL);
+}
+
+/* Two enabled counters on two slots: exact, on physical counters the guest cannot name. */
+static void test_fits_exact(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	program(0xa); /* counters 1 and 3 */
+	hv_run_n(&op1, 10);
+	assert_int_equal(counter(1), 10);
+	assert_int_equal(counter(3), 10);
+	assert_int_equal(counter(0), 0);
+	/* They run on physical counters 0 and 1, the VM's slots. */
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & 0xf, 0x3);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMEVCNTR0_EL0), 10);
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0xa);
+	hv_leave(0);
+	hv_enter(a, 0);
+	hv_run_n(&op1, 5);
+	assert_int_equal(counter(1), 15);
+	assert_int_equal(counter(3), 15);
+}
+
+/* Four enabled counters on two slots: each load runs a different half; over an even number of
+ * equal slices every counter counts exactly half the work. */
+static void test_multiplexed(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	uint64_t total = 0;
+
+	(void)state;
+	hv_enter(a, 0);
+	program(0xf);
+	hv_leave(0);
+	for (int slice = 0; slice < 4; slice++) {
+		hv_enter(a, 0);
+		hv_run_n(&op1, 10);
+		hv_leave(0);
+	}
+	hv_enter(a, 0);
+	for (unsigned int n = 0; n < 4; n++) {
+		assert_int_equal(counter(n), 20);
+		total += counter(n);
+	}
+	assert_int_equal(total, 80);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A counter enabled while running takes a free slot at once; without one it waits its turn. */
+static void test_enable_while_running(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	program(0x1);
+	hv_run_n(&op1, 3);
+	guest_write(PMCNTENSET_EL0, 0x4);
+	hv_run_n(&op1, 3);
+	guest_write(PMCNTENSET_EL0, 0x8); /* no slot left */
+	hv_run_n(&op1, 3);
+	assert_int_equal(counter(0), 9);
+	assert_int_equal(counter(2), 6);
+	assert_int_equal(counter(3), 0);
+}
+
+/* Overflow on a placed counter reaches the guest under its own number. */
+static void test_overflow_mapped(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER3_EL0, 0x08);
+	guest_write(PMEVCNTR3_EL0, 0xfffffffeull);
+	guest_write(PMINTENSET_EL1, 0x8);
+	guest_write(PMCNTENSET_EL0, 0x8);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op1, 3);
+	assert_true(a->irq_level);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0x8);
+	guest_write(PMOVSCLR_EL0, 0x8);
+	assert_false(a->irq_level);
+	assert_int_equal(hv.max_irq_burst, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_policy, setup),
+		cmocka_unit_test_setup(test_fits_exact, setup),
+		cmocka_unit_test_setup(test_multiplexed, setup),
+		cmocka_unit_test_setup(test_enable_while_running, setup),
+		cmocka_unit_test_setup(test_overflow_mapped, setup),
+	};
+
+	return cmocka_run_group_tests_name("vpmu_emulated", tests, NULL, NULL);
+}

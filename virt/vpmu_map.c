@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Which physical counter holds which guest counter. In the trapped and direct partitions guest
+ * counter n is physical counter n. In the emulated partition (DESIGN.md section 3, mode 3) the
+ * guest's counters are shadows, and those it has enabled are placed on the physical counters the
+ * VM is given (emu_slots of the first range [0, HPMN)) while it runs; when it enables more than
+ * that, each load places a different slice of them (round robin), so every counter counts part
+ * of the time: multiplexed, like perf's own rotation, and undercounting by design. The guest
+ * never learns which physical counter it uses. The cycle counter is always PMCCNTR_EL0.
+ */
+#include "vpmu.h"
+
+int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	uint8_t p;
+
+	if (n == VPERF_CYCLE_IDX || !vpmu_emulated_vm(vcpu))
+		return (int)n;
+	p = vcpu->pmu.map[n];
+	return p == VPERF_VPMU_NOT_LIVE ? -1 : p;
+}
+
+uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
+{
+	uint64_t hw;
+
+	guest &= vpmu_mask(vcpu);
+	if (!vpmu_emulated_vm(vcpu))
+		return guest;
+	hw = guest & VPMU_CYCLE_BIT;
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+		int p = vperf_vpmu_phys(vcpu, n);
+
+		if ((guest & VPERF_BIT(n)) && p >= 0)
+			hw |= VPERF_BIT(p);
+	}
+	return hw;
+}
+
+uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
+{
+	uint64_t guest;
+
+	if (!vpmu_emulated_vm(vcpu))
+		return hw & vpmu_mask(vcpu);
+	guest = hw & VPMU_CYCLE_BIT;
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+		int p = vperf_vpmu_phys(vcpu, n);
+
+		if (p >= 0 && (hw & VPERF_BIT(p)))
+			guest |= VPERF_BIT(n);
+	}
+	return guest;
+}
+
+static unsigned int slots(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	uint8_t want = vcpu->vm->cfg.emu_slots;
+
+	return want && want < pcpu->hpmn ? want : pcpu->hpmn;
+}
+
+/* The guest counters that want a physical counter: those it has enabled. */
+static uint64_t wanted(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->pmu.cnten & vpmu_mask(vcpu) & ~VPMU_CYCLE_BIT;
+}
+
+bool vperf_vpmu_oversubscribed(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	unsigned int count = 0;
+
+	/* No __builtin_popcount: with -mgeneral-regs-only it becomes a libgcc call. */
+	for (uint64_t w = wanted(vcpu); w; w &= w - 1)
+		count++;
+	return vpmu_emulated_vm(vcpu) && count > slots(vcpu, pcpu);
+}
+
+/* Place up to HPMN enabled counters, starting at the rotation point, on [0, HPMN). */
+void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	unsigned int nr = vcpu->vm->cfg.nr_counters, slot = 0, n;
+	uint64_t want = wanted(vcpu);
+
+	if (!vpmu_emulated_vm(vcpu) || !nr)
+		return;
+	n = vcpu->pmu.rotate % nr;
+	for (unsigned int i = 0; i < nr; i++)
+		vcpu->pmu.map[i] = VPERF_VPMU_NOT_LIVE;
+	for (unsigned int i = 0; i < nr && slot < slots(vcpu, pcpu); i++, n = (n + 1) % nr)
+		if (want & VPERF_BIT(n))
+			vcpu->pmu.map[n] = (uint8_t)slot++;
+	vcpu->pmu.rotate = (uint8_t)n;
+}
+
+/* A counter the guest enables while it runs gets a free physical counter if one is left. */
+int vperf_vpmu_map_one(struct vperf_vcpu *vcpu, unsigned int n)
+{
+	uint64_t used = 0;
+
+	if (!vpmu_emulated_vm(vcpu) || vcpu->pmu.map[n] != VPERF_VPMU_NOT_LIVE)
+		return vperf_vpmu_phys(vcpu, n);
+	for (unsigned int i = 0; i < vcpu->vm->cfg.nr_counters; i++)
+		if (vcpu->pmu.map[i] != VPERF_VPMU_NOT_LIVE)
+			used |= VPERF_BIT(vcpu->pmu.map[i]);
+	for (unsigned int p = 0; p < slots(vcpu, vcpu->pcpu); p++)
+		if (!(used & VPERF_BIT(p))) {
+			vcpu->pmu.map[n] = (uint8_t)p;
+			return (int)p;
+		}
+	return -1;
+}
