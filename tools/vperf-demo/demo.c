@@ -1,47 +1,58 @@
 // SPDX-License-Identifier: MIT
 /*
- * vperf-demo: vperf linked into a toy hypervisor on the simulated PE (ARCH=sim). It shows what
- * the library does today: probe a CPU, split its counters between guests, host and an external
- * agent, program MDCR_EL2 around a guest, answer the guest's PMU/SPE accesses (an OFF VM: every
- * one UNDEF), log an unknown register as a database line, and hand the host its overflows.
+ * vperf-demo: vperf linked into a small hypervisor on the executable model (ARCH=sim). Two VMs
+ * share one pCPU: a SELF VM with the trapped partition and an HV VM with the direct partition.
+ * Each guest measures its own workload with its vPMU (cycles, instructions, SW_INCR, an overflow
+ * interrupt); the host keeps two counters. The demo prints what each guest measured, checks it
+ * against the workload, and shows what the switches cost.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
-#include <sim/cpu.h>
-#include <vperf/esr.h>
+#include <arch/sysreg.h>
+#include <sim/gic.h>
+#include <sim/model.h>
 #include <vperf/mdcr.h>
 #include <vperf/vperf.h>
 
-struct toy_vcpu {
-	unsigned int undefs, pc_advances;
+struct guest {
+	const char *name;
+	struct vperf_vcpu vcpu;
+	unsigned int irqs;
+	bool line;
+	uint64_t ops, cycles;
 };
 
-static void inject_undef(void *v)
+static struct vperf_pcpu pcpu;
+static struct guest guests[2];
+static struct guest *running;
+
+static void inject_undef(void *g)
 {
-	((struct toy_vcpu *)v)->undefs++;
+	(void)g;
+	sim_inject_undef();
 }
 
-static void advance_pc(void *v)
+static void advance_pc(void *g)
 {
-	((struct toy_vcpu *)v)->pc_advances++;
+	(void)g;
+	sim_advance_pc();
 }
 
-static unsigned int guest_el(void *v)
+static unsigned int guest_el(void *g)
 {
-	(void)v;
-	return 1;
+	(void)g;
+	return sim_trap_el();
 }
 
-static void set_irq_line(void *v, uint32_t intid, bool level)
+static void set_irq_line(void *hv_vcpu, uint32_t intid, bool level)
 {
-	(void)v;
-	printf("  vGIC: INTID %" PRIu32 " %s\n", intid, level ? "high" : "low");
-}
+	struct guest *g = hv_vcpu;
 
-static void host_overflow(uint64_t ovs)
-{
-	printf("  host callback: overflow flags 0x%" PRIx64 "\n", ovs);
+	(void)intid;
+	g->irqs += level && !g->line;
+	g->line = level;
 }
 
 static void log_line(enum vperf_log_level level, const char *msg)
@@ -54,86 +65,130 @@ static const struct vperf_hyp_ops ops = {
 	.advance_pc = advance_pc,
 	.guest_el = guest_el,
 	.set_irq_line = set_irq_line,
-	.host_pmu_overflow = host_overflow,
 	.log = log_line,
 };
 
-static const char *outcome(enum vperf_trap_result r)
+static void trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs[31])
 {
-	return r == VPERF_TRAP_HANDLED ? "emulated" :
-	       r == VPERF_TRAP_UNDEF   ? "UNDEF injected" :
-					 "not vperf's (hypervisor handles it)";
+	(void)ctx;
+	(void)cpu;
+	if (vperf_handle_sysreg(&running->vcpu, esr, gprs) == VPERF_TRAP_NOT_MINE)
+		sim_inject_undef();
 }
 
-static void guest_access(struct vperf_vcpu *vcpu, const char *what, uint32_t enc, bool read)
+static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 {
-	uint64_t gprs[31] = { 0 };
-	uint64_t esr = vperf_esr_encode_sysreg(enc, 1, read);
-
-	printf("  guest %-28s ESR_EL2=0x%08" PRIx64 " -> %s\n", what, esr,
-	       outcome(vperf_handle_sysreg(vcpu, esr, gprs)));
+	(void)ctx;
+	vperf_handle_pmu_irq(&pcpu);
+	sim_gic_eoi(cpu, intid);
 }
 
-static void setup_cpu(struct vperf_pcpu *pcpu)
+static void setup(void)
 {
-	const struct vperf_pcpu_config cfg = {
-		.host_mdcr = MDCR_EL2_TDA | MDCR_EL2_TDOSA,
-		.host_counters = 2,
-		.agent_counters = 1,
+	const struct sim_handlers h = { .sysreg_trap = trap, .irq = irq };
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	static struct vperf_vm vms[2];
+	struct vperf_vm_config cfg[2] = {
+		{ .pmu_mode = VPERF_PMU_SELF, .partition = VPERF_PART_TRAPPED, .nr_counters = 3 },
+		{ .pmu_mode = VPERF_PMU_HV, .partition = VPERF_PART_DIRECT, .nr_counters = 2 },
 	};
+	struct sim_pe_config model;
 
-	sim_reset();
-	sim_poke(0, VPERF_ENC_ID_AA64DFR0_EL1, 6ull << ID_DFR0_PMUVER_SHIFT);
-	sim_poke(0, VPERF_ENC_PMCR_EL0, 6ull << PMCR_N_SHIFT);
-	if (vperf_init(&ops) || vperf_pcpu_init(pcpu, &cfg))
-		printf("setup failed\n");
-	printf("pCPU 0: PMUVer %u (PMUv3p5), PMCR_EL0.N = %u\n", pcpu->caps.pmuver,
-	       pcpu->caps.nr_counters);
-	printf("  counters [0,%u) guests, [%u,%u) host (second range), [%u,%u) external agent\n",
-	       pcpu->hpmn, pcpu->hpmn, pcpu->epmn, pcpu->epmn, pcpu->caps.nr_counters);
-	printf("  host MDCR_EL2 = 0x%" PRIx64 " (HPMN=%u, HPME: host counters count)\n",
-	       pcpu->host_mdcr, pcpu->hpmn);
+	sim_default_config(&model);
+	sim_model_init(&model);
+	sim_set_handlers(&h);
+	sim_poke(0, VPERF_ENC_HCR_EL2, VPERF_BIT(4)); /* IMO: physical IRQs to EL2 */
+	sim_gic_enable_ppi(0, sim_line_intid(SIM_LINE_PMUIRQ), true);
+	vperf_init(&ops);
+	vperf_pcpu_init(&pcpu, &pcfg);
+	printf("pCPU: PMUv3p5, %u counters: guests [0,%u), host [%u,%u)\n", pcpu.caps.nr_counters,
+	       pcpu.hpmn, pcpu.hpmn, pcpu.epmn);
+	guests[0].name = "guest A (SELF, trapped, N=3)";
+	guests[1].name = "guest B (HV, direct, N=2)";
+	for (int i = 0; i < 2; i++) {
+		vperf_pmu_filter_allow_all(&cfg[i].filter);
+		vperf_vm_init(&vms[i], &cfg[i], NULL);
+		vperf_vcpu_init(&guests[i].vcpu, &vms[i], &guests[i]);
+	}
+	/* The host counts instructions at EL1/EL0 on its counter 4: guests of HV VMs only. */
+	write_sysreg(0x08, PMEVTYPER4_EL0);
+	write_sysreg(VPERF_BIT(4), PMCNTENSET_EL0);
 }
 
-static void run_guest(struct vperf_pcpu *pcpu, struct vperf_vm *vm)
+static void enter(struct guest *g)
 {
-	struct toy_vcpu toy = { 0 };
-	struct vperf_vcpu vcpu;
+	if (running)
+		vperf_vcpu_put(&running->vcpu);
+	running = g;
+	vperf_vcpu_load(&g->vcpu, &pcpu);
+	sim_set_el(1);
+}
 
-	vperf_vcpu_init(&vcpu, vm, &toy);
-	vperf_vcpu_load(&vcpu, pcpu);
-	printf("vcpu_load: MDCR_EL2 = 0x%" PRIx64 " (TPM, TPMCR, TPMS trap; E2PB=0b00)\n",
-	       sim_peek(0, VPERF_ENC_MDCR_EL2));
-	guest_access(&vcpu, "mrs x1, PMCR_EL0", VPERF_ENC_PMCR_EL0, true);
-	guest_access(&vcpu, "msr PMCNTENSET_EL0, x1", VPERF_ENC_PMCNTENSET_EL0, false);
-	guest_access(&vcpu, "mrs x1, PMSIDR_EL1", VPERF_ENC_PMSIDR_EL1, true);
-	guest_access(&vcpu, "msr PMBLIMITR_EL1, x1", VPERF_ENC_PMBLIMITR_EL1, false);
-	guest_access(&vcpu, "mrs x1, S3_3_C9_C13_5", VPERF_SYSREG_ENC(3, 3, 9, 13, 5), true);
-	guest_access(&vcpu, "mrs x1, SCTLR_EL1", VPERF_SYSREG_ENC(3, 0, 1, 0, 0), true);
-	vperf_vcpu_put(&vcpu);
-	printf("vcpu_put: MDCR_EL2 = 0x%" PRIx64 " (the host's)\n",
-	       sim_peek(0, VPERF_ENC_MDCR_EL2));
-	printf("  guest saw %u UNDEFs, %u emulated accesses; VM stats: %" PRIu64 " traps, %" PRIu64
-	       " unknown encodings\n",
-	       toy.undefs, toy.pc_advances, vm->stats.traps, vm->stats.unknown_enc);
+/* What a guest's perf would do: cycles on counter 0, instructions on 1, the cycle counter,
+ * an overflow interrupt 1000 instructions from now. */
+static void guest_program(struct guest *g)
+{
+	guest_write(PMEVTYPER0_EL0, 0x11);
+	guest_write(PMEVTYPER1_EL0, 0x08);
+	guest_write(PMEVCNTR1_EL0, 0xffffffffull - 999);
+	guest_write(PMINTENSET_EL1, 2);
+	guest_write(PMCNTENSET_EL0, 0x80000003ull);
+	guest_write(PMCR_EL0, PMCR_E);
+	(void)g;
+}
+
+static void guest_work(struct guest *g, unsigned int n, uint32_t latency)
+{
+	const struct sim_uop op = { .pc = 0x8000, .latency = latency, .type = SIM_UOP_OTHER };
+
+	for (unsigned int i = 0; i < n; i++)
+		guest_run(&op, 1);
+	g->ops += n;
+	g->cycles += (uint64_t)n * latency;
+}
+
+static bool report(struct guest *g)
+{
+	uint64_t cyc = guest_read(PMEVCNTR0_EL0), ins = guest_read(PMEVCNTR1_EL0) - 0xfffffc18ull;
+	uint64_t ccnt = guest_read(PMCCNTR_EL0);
+	bool ok = cyc == g->cycles && ins == g->ops && ccnt == g->cycles && g->irqs == 1;
+
+	printf("%s\n  cycles %" PRIu64 " (ran %" PRIu64 "), instructions %" PRIu64 " (ran %" PRIu64
+	       "), cycle counter %" PRIu64 ", overflow interrupts %u: %s\n",
+	       g->name, cyc, g->cycles, ins, g->ops, ccnt, g->irqs, ok ? "exact" : "WRONG");
+	return ok;
 }
 
 int main(void)
 {
-	const struct vperf_vm_config off = { .pmu_mode = VPERF_PMU_OFF };
-	const struct vperf_vm_config self = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 3 };
-	struct vperf_pcpu pcpu;
-	struct vperf_vm vm;
+	const struct sim_cpu *c = sim_cpu(0);
+	uint64_t before;
+	bool ok = true;
 
-	setup_cpu(&pcpu);
-	printf("VM policy SELF: %s\n", vperf_vm_init(&vm, &self, NULL) == VPERF_ENOTSUP ?
-					       "not supported yet (vPMU emulation: issue #5)" :
-					       "accepted");
-	vperf_vm_init(&vm, &off, NULL);
-	printf("VM policy OFF (XENPMU_MODE_OFF): accepted\n");
-	run_guest(&pcpu, &vm);
-	printf("physical PMUIRQ with flags 0x%x set:\n", 0x80000039u);
-	sim_poke(0, VPERF_ENC_PMOVSSET_EL0, 0x80000039u);
-	vperf_handle_pmu_irq(&pcpu);
-	return 0;
+	setup();
+	for (int i = 0; i < 2; i++) {
+		enter(&guests[i]);
+		guest_program(&guests[i]);
+	}
+	for (int slice = 0; slice < 10; slice++) {
+		enter(&guests[0]);
+		guest_work(&guests[0], 150, 2);
+		enter(&guests[1]);
+		guest_work(&guests[1], 100, 3);
+	}
+	before = c->nr_reads + c->nr_writes;
+	enter(&guests[0]);
+	printf("one switch of an active vCPU: %" PRIu64 " System register accesses\n",
+	       c->nr_reads + c->nr_writes - before);
+	ok &= report(&guests[0]);
+	enter(&guests[1]);
+	ok &= report(&guests[1]);
+	vperf_vcpu_put(&guests[1].vcpu);
+	printf("host counter 4 (instructions of HV guests only): %" PRIu64 " (guest B ran %" PRIu64
+	       "): %s\n",
+	       sim_peek(0, VPERF_ENC_PMEVCNTR4_EL0), guests[1].ops,
+	       sim_peek(0, VPERF_ENC_PMEVCNTR4_EL0) == guests[1].ops ? "exact" : "WRONG");
+	ok &= sim_peek(0, VPERF_ENC_PMEVCNTR4_EL0) == guests[1].ops && !sim_error_count();
+	printf("isolation check: %s (model errors: %u)\n", ok ? "PASS" : "FAIL", sim_error_count());
+	return ok ? 0 : 1;
 }
