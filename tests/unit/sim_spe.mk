@@ -8,3 +8,12 @@ $(foreach t,$(sim-spe-tests),$(eval $(t)-objs := tests/unit/$(t).c tests/unit/si
 $(foreach t,$(sim-spe-tests),$(eval CFLAGS_$(t) := -I$(srctree)/arch/sim))
 CFLAGS_sim_spe_util := -I$(srctree)/arch/sim
 endif
+
+# Issue 4's acceptance check end to end: the Linux-driver buffer through the vperf-spe tool.
+ifeq ($(ARCH),sim)
+test-extra-y += spe-linux-cli
+spe-linux-cli: $(obj)/tests/bin/test_sim_spe_linux $(obj)/host/bin/vperf-spe
+	$(Q)$(srctree)/scripts/run-tests.sh --script $(results) spe-linux-cli \
+		$(srctree)/tests/unit/spe_linux_cli.sh $^
+.PHONY: spe-linux-cli
+endif

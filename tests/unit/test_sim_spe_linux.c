@@ -8,6 +8,8 @@
  * is decoded with the codec's record iterator and compared with the loop: which operations are
  * sampled follows from 3.1.2 (one in INTERVAL * 256 + 1), which are kept from the load filter.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmocka_wrap.h"
@@ -92,6 +94,32 @@ static void check_record(const struct vperf_spe_record *r, unsigned int j, uint6
 	*last_ts = r->timestamp;
 }
 
+/* With VPERF_SPE_DUMP=FILE: the buffer goes to FILE and the expected samples, one
+ * "pc va total-latency" line each, to FILE.expect, for the vperf-spe check (spe_linux_cli.sh). */
+static void dump(const uint8_t *buf, size_t len, const unsigned int *expect, unsigned int n)
+{
+	const char *path = getenv("VPERF_SPE_DUMP");
+	char exp_path[512];
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	fclose(f);
+	snprintf(exp_path, sizeof(exp_path), "%s.expect", path);
+	f = fopen(exp_path, "w");
+	assert_non_null(f);
+	for (unsigned int i = 0; i < n; i++) {
+		struct sim_uop op = loop_op(expect[i]);
+
+		fprintf(f, "0x%llx 0x%llx %u\n", (unsigned long long)op.pc,
+			(unsigned long long)op.vaddr, op.latency);
+	}
+	fclose(f);
+}
+
 static void test_linux_driver_load_loop(void **state)
 {
 	unsigned int expect[MAX_SAMPLE], nexp = 0;
@@ -127,6 +155,7 @@ static void test_linux_driver_load_loop(void **state)
 	}
 	assert_int_equal(n, nexp);
 	assert_int_equal(it.nerrors, 0);
+	dump(buf, end - T_BUF_VA, expect, nexp);
 	assert_int_equal(sim_spe_stats(0)->feed, 3 * ITERS / PERIOD);
 	assert_int_equal(sim_error_count(), 0);
 }
