@@ -57,4 +57,4 @@ $(obj)/tests/bin/$(1): $(patsubst $(srctree)/tests/%.c,$(obj)/tests/%.o,$(addpre
 endef
 $(foreach t,$(tests-y),$(eval $(call test_rule,$(t))))
 
--include $(lib-objs:.o=.d) $(host-lib-objs:.o=.d) $(shell find $(obj)/tests $(obj)/host -name '*.d' 2>/dev/null)
+-include $(lib-objs:.o=.d) $(host-lib-objs:.o=.d) $(shell find $(obj)/tests $(obj)/host $(obj)/tools -name '*.d' 2>/dev/null)

@@ -6,3 +6,4 @@ ifeq ($(ARCH),sim)
 simprogs-y += vperf-demo
 vperf-demo-objs := tools/vperf-demo/demo.c
 endif
+-include $(srctree)/tools/bench/build.mk

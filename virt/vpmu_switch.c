@@ -195,12 +195,13 @@ static void save(struct vperf_vcpu *vcpu)
 	}
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
-	/* A flag raised but not yet taken as an interrupt counts from now on. */
-	vperf_vpmu_update_irq(vcpu);
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
 	s->where = VPERF_VPMU_SHADOW;
+	/* A flag raised but not yet taken as an interrupt counts from now on (computed from the
+	 * shadow, which now holds every flag: no second PMOVSSET_EL0 read). */
+	vperf_vpmu_update_irq(vcpu);
 }
 
 /* The hardware still holds exactly this vCPU's state: it was the last owner on this pCPU. */

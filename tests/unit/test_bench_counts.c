@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The deterministic costs `make bench` reports (docs/performance.md, "The contract"), asserted
+ * with the benchmark's own measuring code (tools/bench/switch.c, ops.c), so that the document
+ * and the test cannot disagree. Model default PE (N = 6), the host keeps 2 counters, perf-like
+ * guests (N event counters and the cycle counter, interrupts enabled, PMUSERENR_EL0 = 0).
+ */
+#include "cmocka_wrap.h"
+
+#include "bench.h"
+
+static const struct bench_mode self = { VPERF_PART_TRAPPED, VPERF_PMU_SELF, "trapped/SELF" };
+static const struct bench_mode hv = { VPERF_PART_TRAPPED, VPERF_PMU_HV, "trapped/HV" };
+static const struct bench_mode direct = { VPERF_PART_DIRECT, VPERF_PMU_HV, "direct/HV" };
+
+/* Accesses per switch of the HV VM (SELF adds two MDCR_EL2 writes to every case). */
+struct expect {
+	enum bench_case c;
+	uint8_t n;
+	uint64_t reads, writes;
+};
+
+static const struct expect contract[] = {
+	{ BENCH_IDLE, 2, 0, 0 },
+	{ BENCH_IDLE, 4, 0, 0 },
+	{ BENCH_SAME, 2, 4, 2 }, /* (N + 2) reads + 2 writes */
+	{ BENCH_SAME, 4, 6, 2 },
+	{ BENCH_OTHER, 2, 4, 14 }, /* (N + 2) reads + (2N + 10) writes */
+	{ BENCH_OTHER, 4, 6, 18 },
+	{ BENCH_MIGRATE, 2, 4, 14 },
+	{ BENCH_MIGRATE, 4, 6, 18 },
+};
+
+static void check_switch(const struct bench_mode *m, const struct expect *e, uint64_t mdcr)
+{
+	struct bench_count c;
+
+	assert_int_equal(bench_switch_measure(m, e->n, e->c, &c), VPERF_OK);
+	assert_int_equal(c.reads, e->reads);
+	assert_int_equal(c.writes, e->writes + mdcr);
+	assert_int_equal(c.mdcr, mdcr);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The lazy switch: a vCPU that never touched the PMU costs no System register access at all;
+ * in SELF only the host's counters are paused and resumed (MDCR_EL2.HPME). */
+static void test_idle_switch(void **state)
+{
+	(void)state;
+	check_switch(&hv, &contract[0], 0);
+	check_switch(&hv, &contract[1], 0);
+	check_switch(&self, &contract[0], 2);
+	check_switch(&self, &contract[1], 2);
+}
+
+static void test_active_switch_hv(void **state)
+{
+	(void)state;
+	for (size_t i = 2; i < VPERF_ARRAY_SIZE(contract); i++)
+		check_switch(&hv, &contract[i], 0);
+}
+
+static void test_active_switch_self(void **state)
+{
+	(void)state;
+	for (size_t i = 2; i < VPERF_ARRAY_SIZE(contract); i++)
+		check_switch(&self, &contract[i], 2);
+}
+
+/* Trapped partition: every guest PMU register access is one trap, emulated (never UNDEF). */
+static void test_one_trap_per_access(void **state)
+{
+	const struct bench_mode *modes[] = { &self, &hv };
+	struct bench_count c;
+
+	(void)state;
+	for (size_t m = 0; m < VPERF_ARRAY_SIZE(modes); m++) {
+		for (unsigned int i = 0; i < bench_nr_ops; i++) {
+			assert_int_equal(bench_op_measure(modes[m], i, &c), VPERF_OK);
+			assert_int_equal(c.traps, bench_op_accesses(i));
+			assert_int_equal(c.undefs, 0);
+		}
+	}
+}
+
+/* Direct partition (DESIGN.md section 7): counter reads in the first range do not trap. */
+static void test_direct_reads_untrapped(void **state)
+{
+	struct bench_count c;
+
+	(void)state;
+	if (bench_op_setup(&direct) != VPERF_OK)
+		skip();
+	for (unsigned int i = 0; i < 2; i++) {
+		assert_int_equal(bench_op_measure(&direct, i, &c), VPERF_OK);
+		assert_int_equal(c.traps, 0);
+		assert_int_equal(c.undefs, 0);
+	}
+	assert_string_equal(bench_ops[0].name, "read PMEVCNTR1_EL0");
+	assert_string_equal(bench_ops[1].name, "read PMCCNTR_EL0");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_idle_switch),
+		cmocka_unit_test(test_active_switch_hv),
+		cmocka_unit_test(test_active_switch_self),
+		cmocka_unit_test(test_one_trap_per_access),
+		cmocka_unit_test(test_direct_reads_untrapped),
+	};
+
+	return cmocka_run_group_tests_name("bench_counts", tests, NULL, NULL);
+}

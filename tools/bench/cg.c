@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The loops callgrind measures (`vperf-bench callgrind`, run by bench.sh): for every supported
+ * mode, ITERATIONS trapped accesses of one register and ITERATIONS switches of each case, then
+ * the same for the baselines. Callgrind collects only inside vperf_handle_sysreg,
+ * vperf_vcpu_load / vperf_vcpu_put and the baselines' equivalents (--toggle-collect), zeroes its
+ * counts on entry to bench_cg_measure and dumps them on exit, one file per loop, in the order
+ * of the "cg" lines this prints: index, table, row, column, loop iterations, handler calls
+ * (trapped accesses, or switches).
+ */
+#include <stdio.h>
+
+#include "bench.h"
+
+#define ITERATIONS 200
+
+static unsigned int dumps;
+
+__attribute__((noinline, noclone)) void bench_cg_measure(void (*fn)(unsigned int), unsigned int arg,
+							 unsigned int iterations)
+{
+	for (unsigned int i = 0; i < iterations; i++)
+		fn(arg);
+}
+
+static void manifest(const char *table, const char *row, const char *col, uint64_t calls)
+{
+	printf("cg\t%u\t%s\t%s\t%s\t%u\t%llu\n", ++dumps, table, row, col, ITERATIONS,
+	       (unsigned long long)calls);
+}
+
+static void access_loop(const struct bench_mode *m, const char *col)
+{
+	for (unsigned int i = 0; i < bench_nr_ops; i++) {
+		if (bench_ops[i].accesses != 1 || bench_op_setup(m))
+			continue;
+		bench_ops[i].run(BENCH_GUEST_COUNTERS);
+		bench_clear();
+		bench_cg_measure(bench_ops[i].run, BENCH_GUEST_COUNTERS, ITERATIONS);
+		manifest("cg-access", bench_ops[i].name, col, bench_traps());
+	}
+}
+
+static void step(unsigned int arg)
+{
+	(void)arg;
+	bench_switch_step();
+}
+
+static void switch_loop(const struct bench_mode *m, const char *col)
+{
+	for (unsigned int c = 0; c < BENCH_NR_CASES; c++) {
+		if (bench_switch_setup(m, BENCH_GUEST_COUNTERS, (enum bench_case)c))
+			continue;
+		step(0);
+		step(0);
+		bench_cg_measure(step, 0, ITERATIONS);
+		manifest("cg-switch", bench_case_names[c], col, ITERATIONS);
+	}
+}
+
+void bench_callgrind(void)
+{
+	for (unsigned int i = 0; i < bench_nr_modes; i++) {
+		access_loop(&bench_modes[i], bench_modes[i].name);
+		switch_loop(&bench_modes[i], bench_modes[i].name);
+	}
+	access_loop(NULL, "always-trap emulation");
+	switch_loop(NULL, "naive full save");
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vperf-bench [callgrind]: the deterministic counts (traps per guest PMU operation, System
+ * register accesses per switch), or with "callgrind" the loops bench.sh runs under callgrind.
+ * Every mode of enum vperf_partition is tried with the SELF and HV policies; a mode
+ * vperf_vm_init refuses is reported as such and left out of the tables.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+const struct bench_mode bench_modes[] = {
+	{ VPERF_PART_TRAPPED, VPERF_PMU_SELF, "trapped/SELF" },
+	{ VPERF_PART_TRAPPED, VPERF_PMU_HV, "trapped/HV" },
+	{ VPERF_PART_DIRECT, VPERF_PMU_SELF, "direct/SELF" },
+	{ VPERF_PART_DIRECT, VPERF_PMU_HV, "direct/HV" },
+	{ VPERF_PART_EMULATED, VPERF_PMU_SELF, "emulated/SELF" },
+	{ VPERF_PART_EMULATED, VPERF_PMU_HV, "emulated/HV" },
+};
+const unsigned int bench_nr_modes = VPERF_ARRAY_SIZE(bench_modes);
+
+void bench_cell(const char *table, const char *row, const char *col, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s\t%s\t%s\t", table, row, col);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void modes(void)
+{
+	for (unsigned int i = 0; i < bench_nr_modes; i++) {
+		int err = bench_op_setup(&bench_modes[i]);
+
+		if (err == VPERF_OK)
+			bench_cell("modes", bench_modes[i].name, "vperf_vm_init (N = 4)", "ok");
+		else
+			bench_cell("modes", bench_modes[i].name, "vperf_vm_init (N = 4)",
+				   "not supported (%s)", bench_err_name(err));
+	}
+}
+
+static void op_cells(const struct bench_mode *m, const char *col)
+{
+	struct bench_count c;
+
+	for (unsigned int i = 0; i < bench_nr_ops; i++) {
+		if (bench_op_measure(m, i, &c))
+			return;
+		bench_cell("traps", bench_ops[i].name, "guest accesses", "%u",
+			   bench_op_accesses(i));
+		bench_cell("traps", bench_ops[i].name, col, "%llu (%llu)",
+			   (unsigned long long)c.traps, (unsigned long long)(c.reads + c.writes));
+	}
+}
+
+static void switch_cells(const struct bench_mode *m, const char *col)
+{
+	static const uint8_t counters[] = { 2, 4 };
+	struct bench_count c;
+	char row[96];
+
+	for (unsigned int n = 0; n < VPERF_ARRAY_SIZE(counters); n++) {
+		for (unsigned int k = 0; k < BENCH_NR_CASES; k++) {
+			if (bench_switch_measure(m, counters[n], (enum bench_case)k, &c))
+				return;
+			snprintf(row, sizeof(row), "N = %u: %s", counters[n], bench_case_names[k]);
+			bench_cell("switch", row, col, "%llu (%llur + %lluw%s)",
+				   (unsigned long long)(c.reads + c.writes),
+				   (unsigned long long)c.reads, (unsigned long long)c.writes,
+				   c.mdcr ? ", MDCR_EL2" : "");
+		}
+	}
+}
+
+static void counts(void)
+{
+	modes();
+	for (unsigned int i = 0; i < bench_nr_modes; i++)
+		op_cells(&bench_modes[i], bench_modes[i].name);
+	op_cells(NULL, "always-trap emulation");
+	for (unsigned int i = 0; i < bench_nr_modes; i++)
+		switch_cells(&bench_modes[i], bench_modes[i].name);
+	switch_cells(NULL, "naive full save");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "callgrind")) {
+		bench_callgrind();
+	} else if (argc > 1) {
+		fprintf(stderr, "usage: vperf-bench [callgrind]\n");
+		return 2;
+	} else {
+		counts();
+	}
+	return 0;
+}
