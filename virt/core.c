@@ -27,6 +27,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 		return VPERF_EINVAL;
 #endif
 	vperf_ops = ops;
+	vperf_sysreg_space_init();
 	vperf_min_hpmn_set = vperf_min_pmuver_set = vperf_any_unenforced = false;
 	return VPERF_OK;
 }

@@ -65,7 +65,7 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 	if (!vperf_esr_decode_sysreg(esr, &a) || !vperf_sysreg_in_space(a.enc))
 		return VPERF_TRAP_NOT_MINE;
 	STAT_INC(&vcpu->vm->stats, traps);
-	desc = vperf_sysreg_lookup(a.enc);
+	desc = vperf_sysreg_lookup_space(a.enc);
 	if (!desc) {
 		STAT_INC(&vcpu->vm->stats, unknown_enc);
 		vperf_log_unknown_sysreg(&a);

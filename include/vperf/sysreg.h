@@ -132,4 +132,21 @@ static inline bool vperf_sysreg_in_space(uint32_t enc)
 	return crn == 14 && op1 == 3 && crm >= 8;
 }
 
+/* The PMU/SPE space as a dense index 0..VPERF_SPACE_SIZE-1: CRn 9 (op1 0 or 3, CRm 9-14, 96
+ * encodings) then CRn 14 (op1 3, CRm 8-15, 64 encodings). Only for vperf_sysreg_in_space(). */
+#define VPERF_SPACE_SIZE 160u
+static inline unsigned int vperf_space_index(uint32_t enc)
+{
+	uint32_t op2 = VPERF_ENC_OP2(enc), crm = VPERF_ENC_CRM(enc);
+
+	if (VPERF_ENC_CRN(enc) == 9)
+		return (VPERF_ENC_OP1(enc) == 3 ? 48u : 0u) + (crm - 9) * 8 + op2;
+	return 96u + (crm - 8) * 8 + op2;
+}
+
+/* O(1) lookup of an encoding known to be in the PMU/SPE space (the trap path). Valid after
+ * vperf_sysreg_space_init(); vperf_init() calls it. */
+const struct vperf_sysreg_desc *vperf_sysreg_lookup_space(uint32_t enc);
+void vperf_sysreg_space_init(void);
+
 #endif /* VPERF_SYSREG_H */

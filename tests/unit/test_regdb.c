@@ -38,6 +38,30 @@ static void test_lookup_exact(void **state)
 	assert_int_equal(found, VPERF_SR_COUNT);
 }
 
+/* The dense index is a bijection of the PMU/SPE space onto [0, VPERF_SPACE_SIZE), and the
+ * space lookup agrees with the binary search everywhere in it. */
+static void test_space_index(void **state)
+{
+	static bool seen[VPERF_SPACE_SIZE];
+	unsigned int in_space = 0;
+
+	(void)state;
+	vperf_sysreg_space_init();
+	for (uint32_t enc = 0; enc < (1u << 16); enc++) {
+		unsigned int i;
+
+		if (!vperf_sysreg_in_space(enc))
+			continue;
+		i = vperf_space_index(enc);
+		assert_in_range(i, 0, VPERF_SPACE_SIZE - 1);
+		assert_false(seen[i]);
+		seen[i] = true;
+		in_space++;
+		assert_ptr_equal(vperf_sysreg_lookup_space(enc), vperf_sysreg_lookup(enc));
+	}
+	assert_int_equal(in_space, VPERF_SPACE_SIZE);
+}
+
 static uint32_t decode_word(uint32_t w, bool *is_read)
 {
 	*is_read = (w >> 21) & 1;
@@ -178,6 +202,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sorted_and_unique),
 		cmocka_unit_test(test_lookup_exact),
+		cmocka_unit_test(test_space_index),
 		cmocka_unit_test(test_matches_assembler),
 		cmocka_unit_test(test_registers_unknown_to_binutils),
 		cmocka_unit_test(test_event_counter_index),
