@@ -17,7 +17,8 @@ KCONFIG_ENV := KCONFIG_CONFIG=.config srctree=$(srctree)
 kconf = cd $(obj) && $(KCONFIG_ENV) kconfig-$(1) $(2) $(srctree)/Kconfig
 
 config_goals := defconfig menuconfig olddefconfig savedefconfig help deps clean distclean \
-		format format-check check bench fuzz run qemu-check
+		format format-check check bench fuzz run demo qemu-check qemu-images qemu-run \
+		qemu-bench qemu-deps
 ifeq ($(filter-out $(config_goals),$(MAKECMDGOALS)),)
   skip_config := $(MAKECMDGOALS)
 endif
@@ -80,6 +81,7 @@ include $(srctree)/virt/build.mk
 include $(srctree)/arch/$(ARCH)/build.mk
 include $(srctree)/tools/build.mk
 include $(srctree)/tests/unit/build.mk
+-include $(srctree)/tests/qemu/build.mk
 
 # ---- rules ------------------------------------------------------------------------------------
 include $(srctree)/mk/rules.mk

@@ -17,7 +17,8 @@ arm64-check: $(obj)/libvperf.a
 sub = $(MAKE) -f $(srctree)/Makefile
 
 # Everything CI runs: the sim build (ASan/UBSan, cmocka), the same with every optional feature
-# configured out (the public headers' stubs), and the arm64 cross build.
+# configured out (the public headers' stubs), the arm64 cross build, and the QEMU suite (its
+# failures are counted by summary.sh, hence the '-').
 check: deps
 	$(Q)rm -f $(obj)/check-*/test-results.txt
 	$(Q)$(sub) O=$(O)/check-sim ARCH=sim defconfig
@@ -26,14 +27,22 @@ check: deps
 	$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
 	$(Q)$(sub) O=$(O)/check-arm64 arm64-check
+	$(Q)rm -f $(obj)/check-qemu/test-results.txt
+	-$(Q)$(sub) O=$(O)/check-qemu qemu-check
 	$(Q)$(srctree)/scripts/summary.sh $(obj)/check-sim/test-results.txt \
-		$(obj)/check-minimal/test-results.txt $(obj)/check-arm64/test-results.txt
+		$(obj)/check-minimal/test-results.txt $(obj)/check-arm64/test-results.txt \
+		$(obj)/check-qemu/test-results.txt
 
-# The main job. Today: the demo on the simulated PE (tools/vperf-demo).
+# The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
+# each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md).
 run: deps
-	$(Q)test -f $(obj)/run/.config || $(sub) O=$(O)/run ARCH=sim defconfig
-	$(Q)$(sub) O=$(O)/run all
-	$(Q)$(obj)/run/tools/bin/vperf-demo
+	$(Q)$(sub) O=$(O) qemu-run
+
+# The same story on the executable model (tools/vperf-demo, docs/model.md).
+demo: deps
+	$(Q)test -f $(obj)/demo/.config || $(sub) O=$(O)/demo ARCH=sim defconfig
+	$(Q)$(sub) O=$(O)/demo all
+	$(Q)$(obj)/demo/tools/bin/vperf-demo
 
 format:
 	$(Q)$(srctree)/scripts/deps.sh format
@@ -55,14 +64,18 @@ help:
 	@echo ''
 	@echo 'Build and test:'
 	@echo '  all (default)               libvperf.a for the configured ARCH, host tools, tests (sim)'
-	@echo '  run                         the demo: vperf in a toy hypervisor on the simulated PE'
+	@echo '  run                         the main job: two guests on the reference EL2 hypervisor'
+	@echo '                              in QEMU, each measuring itself with its vPMU'
+	@echo '  demo                        the same on the executable model (no QEMU)'
 	@echo '  bench                       traps, System register accesses and callgrind instructions'
 	@echo '                              per guest PMU access and per switch, against a naive full'
-	@echo '                              save and an always-trap emulation: docs/performance.md'
+	@echo '                              save and an always-trap emulation; QEMU -icount EL2'
+	@echo '                              instructions: docs/performance.md'
 	@echo '  test                        run the unit tests of a sim configuration'
 	@echo '  check                       everything CI runs: sim build + cmocka under'
 	@echo '                              ASan/UBSan (default and minimal configuration),'
-	@echo '                              arm64 cross build + symbol check'
+	@echo '                              arm64 cross build + symbol check, QEMU suite'
+	@echo '  qemu-check / qemu-images    the QEMU suite alone / its hypervisor and guest images'
 	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer run of the SPE decoder (default 600 s);'
 	@echo '                              crashes are kept in tests/fuzz/regressions'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
@@ -72,4 +85,4 @@ help:
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check run format format-check help
+.PHONY: test arm64-check check run demo format format-check help

@@ -7,7 +7,10 @@ set -eu
 pkgs_build="build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmocka-dev \
 libfdt-dev kconfig-frontends-nox libxen-dev device-tree-compiler valgrind"
 pkgs_fuzz="clang libclang-rt-14-dev"
-pkgs_qemu="qemu-system-arm"
+pkgs_qemu="qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libxen-dev"
+# The QEMU hypervisor and guest payloads link libfdt built for aarch64. libfdt-dev:arm64 cannot be
+# installed beside the host's libfdt-dev (the packages conflict), so its .deb is unpacked here.
+libfdt_arm64=${VPERF_LIBFDT_ARM64:-/opt/vperf/libfdt-arm64}
 pkgs_format="clang-format"
 
 want=""
@@ -22,11 +25,17 @@ for group in ${*:-build}; do
 	esac
 done
 
+want_libfdt=""
+case " $want " in *" qemu-system-arm "*) want_libfdt=1 ;; esac
+
 missing=""
 for p in $want; do
-	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	[ "$status" = "install ok installed" ] || missing="$missing $p"
+	# One status line per installed architecture: present when any line says installed.
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -qx 'install ok installed' ||
+		missing="$missing $p"
 done
+[ -n "$want_libfdt" ] && [ ! -f "$libfdt_arm64/usr/lib/aarch64-linux-gnu/libfdt.a" ] &&
+	missing="$missing (libfdt-dev:arm64)"
 [ -z "$missing" ] && exit 0
 
 echo "deps.sh: installing from Debian:$missing"
@@ -36,7 +45,21 @@ else
 	SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
+pkgs=$(echo "$missing" | sed 's/([^)]*)//g')
+if [ -n "$want_libfdt" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	$SUDO dpkg --add-architecture arm64
+fi
 # Package lists may be absent or stale on a fresh machine: update once, then install.
 $SUDO apt-get update -qq
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$(echo "$pkgs" | tr -d ' ')" ]; then
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+fi
+if [ -n "$want_libfdt" ] && [ ! -f "$libfdt_arm64/usr/lib/aarch64-linux-gnu/libfdt.a" ]; then
+	tmp=$(mktemp -d)
+	chmod 777 "$tmp"
+	(cd "$tmp" && apt-get download -qq libfdt-dev:arm64)
+	$SUDO mkdir -p "$libfdt_arm64"
+	$SUDO dpkg-deb -x "$tmp"/libfdt-dev_*_arm64.deb "$libfdt_arm64"
+	rm -rf "$tmp"
+fi

@@ -81,7 +81,7 @@ void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu)
 	uint64_t pending = s->inten & vpmu_mask(vcpu);
 	bool level = (s->pmcr & PMCR_E) && pending &&
 		     (((s->ovs & pending) != 0) || (vperf_vpmu_ovs(vcpu) & pending) != 0);
-	uint32_t virq = vcpu->vm->cfg.pmu_virq ? vcpu->vm->cfg.pmu_virq : CONFIG_VPMU_PPI;
+	uint32_t virq = vperf_vm_pmu_virq(vcpu->vm);
 
 	if (!vcpu->pcpu) {
 		vcpu->pmu.irq_dirty = level != s->irq_level;

@@ -236,12 +236,15 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.where = VPERF_VPMU_HW;
 }
 
-/* Idle: nothing counts and no interrupt is pending. Its next load costs nothing. */
+/* Idle: nothing counts, no interrupt is pending, and EL0 has no access of its own to give back
+ * at load (PMUSERENR_EL0 is mirrored into the hardware only while the state is there: EL0 gating
+ * happens before any trap, so an unloaded grant would send the guest's EL0 accesses to its own
+ * EL1). Its next load costs nothing. */
 static bool idle(const struct vperf_vcpu *vcpu)
 {
 	const struct vperf_vpmu *s = &vcpu->pmu;
 
-	return (!(s->pmcr & PMCR_E) || !(s->cnten & vpmu_mask(vcpu))) && !s->ovs;
+	return (!(s->pmcr & PMCR_E) || !(s->cnten & vpmu_mask(vcpu))) && !s->ovs && !s->userenr;
 }
 
 void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)

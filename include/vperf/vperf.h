@@ -212,6 +212,12 @@ static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 enum vperf_pmu_mode vperf_xen_pmu_mode(uint32_t domctl_flags, uint32_t xenpmu_mode);
 #endif
 
+/* The virtual PPI a VM's PMU overflow interrupt is injected on (for its device tree). */
+static inline uint32_t vperf_vm_pmu_virq(const struct vperf_vm *vm)
+{
+	return vm->cfg.pmu_virq ? vm->cfg.pmu_virq : CONFIG_VPMU_PPI;
+}
+
 /* Statistics of a VM (zero when CONFIG_STATS is off). */
 static inline const struct vperf_stats *vperf_vm_stats(const struct vperf_vm *vm)
 {

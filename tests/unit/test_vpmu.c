@@ -252,6 +252,24 @@ static void test_el0_gating(void **state)
 	assert_int_equal(last(), SIM_ACC_TRAP_EL1);
 }
 
+/* A vCPU that granted EL0 access and is otherwise idle keeps the grant across switches (found by
+ * the QEMU suite: the grant was dropped with the idle state, and EL0 then trapped to EL1). */
+static void test_el0_grant_survives_idle_switch(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR1_EL0, 5);
+	guest_write(PMUSERENR_EL0, PMUSERENR_ER); /* PMCR_EL0.E = 0: nothing counts */
+	hv_enter(b, 0);
+	guest_write(PMCR_EL0, PMCR_E); /* b takes the hardware */
+	hv_enter(a, 0);
+	sim_set_el(0);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 5);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+}
+
 /* An OFF VM: UNDEF everywhere, still. */
 static void test_off_vm(void **state)
 {
@@ -530,6 +548,7 @@ int main(void)
 		cmocka_unit_test_setup(test_event_filter, setup),
 		cmocka_unit_test_setup(test_misc_registers, setup),
 		cmocka_unit_test_setup(test_el0_gating, setup),
+		cmocka_unit_test_setup(test_el0_grant_survives_idle_switch, setup),
 		cmocka_unit_test_setup(test_off_vm, setup),
 		cmocka_unit_test_setup(test_mdcr_bits, setup),
 		cmocka_unit_test_setup(test_exact_counts, setup),

@@ -13,5 +13,6 @@ bench: deps
 	$(Q)$(srctree)/tools/bench/bench.sh $(obj)/bench/tools/bin/vperf-bench \
 		$(obj)/bench/results $(srctree)/docs/performance.md \
 		$(O)/bench/tools/bin/vperf-bench $(O)/bench/results
+	$(Q)$(sub) O=$(O) qemu-bench
 
 .PHONY: bench

@@ -1,0 +1,104 @@
+# tests/qemu: the reference EL2 hypervisor and the guest payloads, run under qemu-system-aarch64.
+#   qemu-images   hypervisor + payloads into $(O)/qemu/ (links the arm64 vperf of $(O)/qemu-lib)
+#   qemu-check    every configuration of tests/qemu/configs through the runner; one result line
+#                 per configuration in $(results); closes with 'N passed, N failed'
+#   qemu-run      the demo: two guests time-sliced on one pCPU, each measuring itself
+#   qemu-bench    -icount shift=0 runs: EL2 instructions per trapped access, per vCPU switch and
+#                 from PMUIRQ entry to the list-register write; writes docs/performance.md's
+#                 QEMU section (QEMU_BENCH_OUT=file to write elsewhere)
+# Needs scripts/deps.sh qemu (QEMU, the cross compiler, libfdt for arm64, Xen's headers).
+
+qemu-out := $(obj)/qemu
+qemu-lib := $(obj)/qemu-lib/libvperf.a
+QEMU_LIBFDT ?= /opt/vperf/libfdt-arm64
+qemu-fdt-lib := $(QEMU_LIBFDT)/usr/lib/aarch64-linux-gnu/libfdt.a
+qemu-cc := $(CROSS_COMPILE)gcc
+qemu-src := $(srctree)/tests/qemu
+
+# EL2 and EL1 code alike: freestanding, no FP/SIMD in our own code (the guest's registers live
+# there at EL2; libfdt.a may use them and runs only at boot, before any guest), no PIC.
+qemu-cflags := -std=c11 $(WARN) -O2 -g -ffreestanding -nostdlib -mgeneral-regs-only \
+	-fno-stack-protector -fno-pic -fno-pie -fno-asynchronous-unwind-tables -mstrict-align \
+	-fno-common -MMD -MP -D__XEN_TOOLS__ -I$(QEMU_LIBFDT)/usr/include -isystem $(qemu-out)/include
+qemu-hyp-cflags := $(qemu-cflags) -I$(srctree)/include -I$(obj)/qemu-lib/include \
+	-include $(obj)/qemu-lib/include/generated/autoconf.h
+qemu-ldflags := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack \
+	-Wl,--no-warn-rwx-segments
+
+qemu-lib-src := lib/string.c lib/printf.c lib/uart.c
+qemu-hyp-src := hyp/head.S hyp/vectors.S hyp/main.c hyp/gic.c hyp/vgic.c hyp/vgic_mmio.c \
+	hyp/vcpu.c hyp/sched.c hyp/trap.c hyp/psci.c hyp/vuart.c hyp/mm.c hyp/vm.c hyp/guest_dt.c \
+	hyp/pmu_host.c $(qemu-lib-src)
+qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c guest/util.c \
+	$(qemu-lib-src)
+qemu-guests := pmu-suite demo
+pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
+	guest/bench.c
+demo-src := $(qemu-guest-common) guest/demo.c
+
+qemu-obj = $(patsubst %,$(qemu-out)/obj/$(1)/%.o,$(basename $(2)))
+
+$(qemu-out)/include/xen:
+	@mkdir -p $(@D)
+	$(Q)test -f /usr/include/xen/arch-arm.h || { echo "libxen-dev missing: scripts/deps.sh qemu" >&2; exit 1; }
+	$(Q)ln -sfn /usr/include/xen $@
+
+qemu-deps:
+	$(Q)$(srctree)/scripts/deps.sh build qemu
+
+$(qemu-lib): qemu-deps
+	$(Q)test -f $(obj)/qemu-lib/.config || $(sub) O=$(O)/qemu-lib ARCH=arm64 defconfig
+	$(Q)$(sub) O=$(O)/qemu-lib all
+
+# Hypervisor objects see vperf's headers and the arm64 library's configuration.
+$(qemu-out)/obj/hyp/%.o: $(qemu-src)/%.c | $(qemu-lib) $(qemu-out)/include/xen
+	@mkdir -p $(@D)
+	@echo "  CC      qemu/hyp/$*.c"
+	$(Q)$(qemu-cc) $(qemu-hyp-cflags) -c $< -o $@
+$(qemu-out)/obj/hyp/%.o: $(qemu-src)/%.S
+	@mkdir -p $(@D)
+	@echo "  AS      qemu/hyp/$*.S"
+	$(Q)$(qemu-cc) $(qemu-cflags) -c $< -o $@
+$(qemu-out)/obj/guest/%.o: $(qemu-src)/%.c | $(qemu-out)/include/xen qemu-deps
+	@mkdir -p $(@D)
+	@echo "  CC      qemu/guest/$*.c"
+	$(Q)$(qemu-cc) $(qemu-cflags) -c $< -o $@
+$(qemu-out)/obj/guest/%.o: $(qemu-src)/%.S
+	@mkdir -p $(@D)
+	@echo "  AS      qemu/guest/$*.S"
+	$(Q)$(qemu-cc) $(qemu-cflags) -c $< -o $@
+
+$(qemu-out)/vperf-hyp.elf: $(call qemu-obj,hyp,$(qemu-hyp-src)) $(qemu-lib) $(qemu-src)/hyp/hyp.lds
+	@echo "  LD      qemu/vperf-hyp.elf"
+	$(Q)$(qemu-cc) $(qemu-ldflags) -T $(qemu-src)/hyp/hyp.lds \
+		$(call qemu-obj,hyp,$(qemu-hyp-src)) $(qemu-lib) $(qemu-fdt-lib) -lgcc -o $@
+
+define qemu_guest_rule
+$(qemu-out)/$(1).elf: $(call qemu-obj,guest,$($(1)-src)) $(qemu-src)/guest/guest.lds
+	@echo "  LD      qemu/$(1).elf"
+	$(Q)$(qemu-cc) $(qemu-ldflags) -T $(qemu-src)/guest/guest.lds \
+		$(call qemu-obj,guest,$($(1)-src)) $(qemu-fdt-lib) -lgcc -o $$@
+endef
+$(foreach g,$(qemu-guests),$(eval $(call qemu_guest_rule,$(g))))
+
+$(qemu-out)/%.bin: $(qemu-out)/%.elf
+	$(Q)$(CROSS_COMPILE)objcopy -O binary $< $@
+
+qemu-images: $(qemu-out)/vperf-hyp.bin $(patsubst %,$(qemu-out)/%.bin,$(qemu-guests))
+
+qemu-runner := $(qemu-src)/run.sh
+qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results)
+
+qemu-check: qemu-images
+	$(Q)$(qemu-env) $(qemu-runner) check
+
+qemu-run: qemu-images
+	$(Q)$(qemu-env) $(qemu-runner) demo
+
+QEMU_BENCH_OUT ?= $(srctree)/docs/performance.md
+qemu-bench: qemu-images
+	$(Q)$(qemu-env) $(qemu-runner) bench $(QEMU_BENCH_OUT)
+
+.PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps
+
+-include $(shell find $(qemu-out)/obj -name '*.d' 2>/dev/null)

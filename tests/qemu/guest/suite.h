@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* The guest-side PMU conformance suite: register tests (suite.c), overflow and interrupt
+ * tests (suite_irq.c), isolation between time-sliced guests (suite_iso.c). */
+#ifndef GUEST_SUITE_H
+#define GUEST_SUITE_H
+
+#include "pmu.h"
+
+/* Busy work the counters can see: n iterations of a dependent add chain. */
+uint64_t workload(uint64_t n);
+/* Spin for ms milliseconds of CNTVCT time; returns how many gaps longer than 100 us it saw
+ * (time the vCPU was not running: a hypervisor switched it out). */
+unsigned int spin_ms(uint64_t ms);
+bool wait_for(volatile unsigned int *count, unsigned int want, uint64_t ms);
+
+void irq_tests(void);
+void iso_tests(void);
+
+#endif /* GUEST_SUITE_H */

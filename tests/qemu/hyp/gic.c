@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The physical GICv3 (GICv3/v4 Architecture Specification, IHI 0069): distributor, the
+ * redistributor of this CPU, and the EL2 view of the CPU interface. QEMU's virt GIC without EL3
+ * has a single Security state (GICD_CTLR.DS = 1), so everything is Group 1 and acknowledged
+ * through ICC_IAR1_EL1.
+ */
+#include "hyp.h"
+
+#define GICD_CTLR	   0x0000
+#define GICD_CTLR_RWP	   BIT(31)
+#define GICD_CTLR_ARE	   BIT(4)
+#define GICD_CTLR_GRP1	   BIT(1)
+#define GICR_WAKER	   0x0014
+#define GICR_WAKER_SLEEP   BIT(1)
+#define GICR_WAKER_ASLEEP  BIT(2)
+#define GICR_SGI	   0x10000 /* SGI_base frame, 64 KiB after RD_base */
+#define GICR_IGROUPR0	   (GICR_SGI + 0x0080)
+#define GICR_ISENABLER0	   (GICR_SGI + 0x0100)
+#define GICR_ICENABLER0	   (GICR_SGI + 0x0180)
+#define GICR_IPRIORITYR(n) (GICR_SGI + 0x0400 + (n))
+#define ICC_SRE_SRE	   BIT(0)
+#define ICC_SRE_ENABLE	   BIT(3) /* ICC_SRE_EL2.Enable: EL1 may use ICC_SRE_EL1 */
+
+static void gicd_wait_rwp(void)
+{
+	while (mmio_read32(hyp.gicd + GICD_CTLR) & GICD_CTLR_RWP)
+		;
+}
+
+static void gicr_wake(void)
+{
+	uint32_t w = mmio_read32(hyp.gicr + GICR_WAKER);
+
+	mmio_write32(hyp.gicr + GICR_WAKER, w & ~(uint32_t)GICR_WAKER_SLEEP);
+	while (mmio_read32(hyp.gicr + GICR_WAKER) & GICR_WAKER_ASLEEP)
+		;
+}
+
+void gic_ppi_enable(uint32_t intid, bool on)
+{
+	mmio_write32(hyp.gicr + (on ? GICR_ISENABLER0 : GICR_ICENABLER0), 1u << intid);
+}
+
+void gic_init(void)
+{
+	static const uint32_t ppis[] = { INTID_PMU, INTID_MAINT, INTID_HYPTIM, INTID_VTIMER };
+
+	mmio_write32(hyp.gicd + GICD_CTLR, 0);
+	gicd_wait_rwp();
+	mmio_write32(hyp.gicd + GICD_CTLR, GICD_CTLR_ARE | GICD_CTLR_GRP1);
+	gicd_wait_rwp();
+	gicr_wake();
+	mmio_write32(hyp.gicr + GICR_IGROUPR0, ~0u);
+	for (unsigned int i = 0; i < 32; i++)
+		*(volatile uint8_t *)(hyp.gicr + GICR_IPRIORITYR(i)) = 0xa0;
+	for (unsigned int i = 0; i < ARRAY_SIZE(ppis); i++)
+		gic_ppi_enable(ppis[i], true);
+	/* System register interface at EL2 and for EL1's virtual interface (ICC_SRE_EL2). */
+	write_sysreg(ICC_SRE_SRE | ICC_SRE_ENABLE, icc_sre_el2);
+	isb();
+	write_sysreg(0xf0, icc_pmr_el1);
+	write_sysreg(0, icc_bpr1_el1);
+	write_sysreg(0, icc_ctlr_el1); /* EOImode 0: EOIR also deactivates */
+	write_sysreg(1, icc_igrpen1_el1);
+	isb();
+}
+
+uint32_t gic_ack(void)
+{
+	return (uint32_t)read_sysreg(icc_iar1_el1);
+}
+
+void gic_eoi(uint32_t intid)
+{
+	write_sysreg(intid, icc_eoir1_el1);
+	isb();
+}

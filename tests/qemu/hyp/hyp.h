@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reference hypervisor's objects: VMs, vCPUs and the state it switches. One physical CPU
+ * runs every vCPU round-robin; vperf is called exactly where a production hypervisor would call
+ * it (docs/integration.md).
+ */
+#ifndef HYP_HYP_H
+#define HYP_HYP_H
+
+#include <vperf/vperf.h>
+
+#include "../lib/arm.h"
+#include "../lib/lib.h"
+#include "asm.h"
+
+#define MAX_VMS		 4
+#define MAX_VCPUS_PER_VM 4
+#define MAX_LRS		 16
+
+/* Host physical memory plan (QEMU virt, -m 2G: RAM at [0x40000000, 0xc0000000)). */
+#define VM_RAM_PA(i)	 (0x50000000ull + (uint64_t)(i)*0x10000000ull) /* 256 MiB slots */
+#define VM_RAM_MAX	 0x10000000ull
+#define IMAGE_SLOT_PA(k) (0x90000000ull + (uint64_t)(k)*0x08000000ull) /* -device loader */
+#define IMAGE_SLOT_SIZE	 0x08000000ull
+#define NR_IMAGE_SLOTS	 4
+
+/* INTIDs (facts.md: PPI n = INTID 16 + n). */
+#define INTID_MAINT    25 /* GIC maintenance interrupt */
+#define INTID_HYPTIM   26 /* EL2 physical timer (CNTHP) */
+#define INTID_VTIMER   27 /* EL1 virtual timer (CNTV) */
+#define INTID_PMU      23
+#define INTID_SPURIOUS 1023
+
+struct vcpu_regs {
+	uint64_t x[31];
+	uint64_t elr;
+	uint64_t spsr;
+	uint64_t pad;
+};
+
+struct fpsimd {
+	uint64_t v[64];
+	uint64_t fpsr, fpcr;
+} __attribute__((aligned(16)));
+
+/* The EL1 System registers a guest owns, switched with the vCPU. */
+struct el1_ctx {
+	uint64_t sctlr, ttbr0, ttbr1, tcr, mair, amair, vbar, elr, spsr, sp_el0, sp_el1, esr, far;
+	uint64_t afsr0, afsr1, contextidr, tpidr_el0, tpidr_el1, tpidrro, par, cpacr, cntkctl;
+	uint64_t csselr, mdscr, cntv_ctl, cntv_cval;
+};
+
+/* The vGIC's view of one vCPU's SGIs and PPIs (INTID 0-31; no SPIs are given to guests). */
+struct vgic_cpu {
+	uint32_t enabled; /* GICR_ISENABLER0 as the guest set it */
+	uint32_t level;	  /* level-sensitive lines that are high (PMU, timer) */
+	uint32_t pending; /* edge-triggered pending (SGIs) not yet in a list register */
+	uint32_t in_lr;	  /* INTIDs currently held by a list register */
+	uint32_t group;	  /* GICR_IGROUPR0 */
+	uint8_t prio[32];
+	bool sleep; /* GICR_WAKER.ProcessorSleep */
+	uint64_t lr[MAX_LRS];
+	uint64_t vmcr, ap0r0, ap1r0;
+	uint64_t injected; /* interrupts written to a list register, for the logs */
+};
+
+enum vcpu_state { VCPU_OFF, VCPU_RUNNABLE, VCPU_STOPPED };
+
+struct vm;
+
+struct vcpu {
+	struct vcpu_regs regs; /* first: the vectors find it through TPIDR_EL2 */
+	struct fpsimd fp;
+	struct el1_ctx el1;
+	struct vgic_cpu gic;
+	struct vperf_vcpu vperf;
+	struct vm *vm;
+	unsigned int id;
+	enum vcpu_state state;
+	bool vtimer_hw_masked; /* physical PPI 27 disabled while its virtual copy is in flight */
+	uint64_t exits, wfi_exits, switches;
+};
+
+struct vm_config {
+	int image; /* image slot, -1: none */
+	enum vperf_pmu_mode pmu;
+	enum vperf_partition part;
+	unsigned int counters; /* guest PMCR_EL0.N */
+	unsigned int vcpus;
+	uint64_t mem; /* bytes of guest RAM */
+	bool uart_passthrough;
+	char args[128]; /* the guest's /chosen/bootargs */
+};
+
+struct vm {
+	unsigned int id;
+	struct vm_config cfg;
+	struct vperf_vm vperf;
+	bool has_vpmu; /* vperf accepted the policy */
+	uint64_t ram_pa;
+	uint64_t vttbr;
+	uint64_t *s2_l1;
+	struct vcpu vcpus[MAX_VCPUS_PER_VM];
+	unsigned int nr_vcpus;
+	bool running;
+	char line[160]; /* console line being assembled by the emulated PL011 */
+	unsigned int line_len;
+	uint64_t dtb_ipa, entry_ipa;
+};
+
+/* Deliberately broken integrations (bootargs mutant=...), for proving that the guest suite
+ * notices: vperf's emulation removed, its switch skipped, its interrupt dropped, or no vperf at
+ * all (the guest touches the physical PMU). Never set in a real configuration. */
+enum mutant { MUT_NONE, MUT_NO_TRAP, MUT_NO_PUT, MUT_NO_IRQ, MUT_PASSTHROUGH };
+
+struct hyp {
+	enum mutant mutant;
+	struct vm vms[MAX_VMS];
+	unsigned int nr_vms;
+	struct vcpu *current;
+	struct vperf_pcpu pcpu;
+	uint64_t gicd, gicr, uart;
+	unsigned int nr_lrs;
+	uint64_t slice_ticks;
+	unsigned int host_counters;
+	bool hpmn_enforced; /* see vm.c: false on QEMU 7.2 unless a test overrides it */
+	bool bench;
+	uint64_t ticks;
+};
+
+extern struct hyp hyp;
+
+/* vectors.S */
+void guest_enter(struct vcpu_regs *regs) __attribute__((noreturn));
+void fpsimd_save(struct fpsimd *fp);
+void fpsimd_restore(const struct fpsimd *fp);
+
+/* main.c */
+void hyp_panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void hyp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind);
+void hyp_panic_exception(unsigned int kind) __attribute__((noreturn));
+void hyp_shutdown(void) __attribute__((noreturn));
+
+/* mm.c */
+void stage2_build(struct vm *vm);
+void virt_init_el2(void);
+
+/* gic.c: the physical GICv3 */
+void gic_init(void);
+uint32_t gic_ack(void);
+void gic_eoi(uint32_t intid);
+void gic_ppi_enable(uint32_t intid, bool on);
+
+/* vgic.c / vgic_mmio.c */
+void vgic_init_hw(void);
+void vgic_vcpu_init(struct vcpu *v);
+void vgic_set_level(struct vcpu *v, uint32_t intid, bool level);
+void vgic_raise_sgi(struct vcpu *v, uint32_t intid);
+void vgic_sync(struct vcpu *v);
+void vgic_flush(struct vcpu *v);
+void vgic_save(struct vcpu *v);
+void vgic_restore(struct vcpu *v);
+bool vgic_mmio(struct vcpu *v, uint64_t ipa, bool write, unsigned int size, uint64_t *val);
+void vgic_sgi1r(struct vcpu *v, uint64_t val);
+
+/* vcpu.c */
+void vcpu_reset(struct vcpu *v, uint64_t entry, uint64_t x0);
+void vcpu_ctx_save(struct vcpu *v);
+void vcpu_ctx_restore(struct vcpu *v);
+void vcpu_inject_undef(struct vcpu *v);
+void vtimer_sync(struct vcpu *v);
+
+/* sched.c */
+void sched_start(void) __attribute__((noreturn));
+struct vcpu *sched_tick(struct vcpu *cur);
+struct vcpu *sched_yield(struct vcpu *cur);
+struct vcpu *sched_stop_vm(struct vcpu *cur, const char *why);
+void sched_switch_to(struct vcpu *next);
+unsigned int vm_index(const struct vm *vm);
+
+/* trap.c, psci.c, vuart.c */
+struct vcpu *trap_sync(struct vcpu *v);
+struct vcpu *psci_call(struct vcpu *v, bool smc);
+bool vuart_mmio(struct vcpu *v, bool write, uint64_t off, uint64_t *val);
+void vuart_flush(struct vm *vm);
+
+/* vm.c, guest_dt.c */
+void vm_parse_args(const char *bootargs);
+void vm_create_all(void);
+int guest_dt_build(struct vm *vm, void *buf, size_t size);
+
+/* pmu_host.c */
+void pmu_host_init(void);
+void pmu_host_tick(const struct vcpu *prev);
+void pmu_host_bench_vperf(bool load, uint64_t t0);
+void pmu_host_bench_sysreg(uint64_t t0);
+void pmu_host_report(void);
+void pmu_host_bench_mark(struct vcpu *v, uint64_t what);
+void pmu_host_bench_switch(uint64_t t0);
+uint64_t pmu_host_el2_insns(void);
+extern const struct vperf_hyp_ops hyp_vperf_ops;
+
+#endif /* HYP_HYP_H */

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Boot and the trap dispatcher of the reference hypervisor. hyp_main() runs once at EL2 with
+ * the MMU on: it reads the host device tree QEMU passed in x0 (libfdt), brings up the console,
+ * the GIC and vperf, creates the VMs the command line (/chosen/bootargs) describes and starts
+ * the scheduler. Every later entry comes from a guest through hyp_trap().
+ */
+#include <libfdt.h>
+
+#include "hyp.h"
+
+struct hyp hyp;
+
+static void vlog(const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[256];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	uart_puts(prefix);
+	uart_puts(buf);
+	uart_puts("\n");
+}
+
+void hyp_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("vperf-hyp: ", fmt, ap);
+	va_end(ap);
+}
+
+/* Power off through PSCI SYSTEM_OFF. QEMU without EL3 implements PSCI itself on SMC from EL2
+ * (its DT says method = "smc" with virtualization=on). */
+static void __attribute__((noreturn)) system_off(void)
+{
+	register uint64_t x0 __asm__("x0") = 0x84000008;
+
+	__asm__ volatile("smc #0" : "+r"(x0) : : "memory");
+	for (;;)
+		wfi();
+}
+
+void hyp_shutdown(void)
+{
+	system_off();
+}
+
+void hyp_panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("vperf-hyp: PANIC: ", fmt, ap);
+	va_end(ap);
+	system_off();
+}
+
+void hyp_panic_exception(unsigned int kind)
+{
+	hyp_panic("EL2 exception kind %u ESR %lx ELR %lx FAR %lx", kind, read_sysreg(esr_el2),
+		  read_sysreg(elr_el2), read_sysreg(far_el2));
+}
+
+/* Physical interrupts: everything routes to EL2 while a guest runs (HCR_EL2.IMO). */
+static struct vcpu *handle_irq(struct vcpu *v)
+{
+	uint32_t intid = gic_ack();
+
+	if (intid >= INTID_SPURIOUS)
+		return v;
+	switch (intid) {
+	case INTID_HYPTIM:
+		gic_eoi(intid);
+		return sched_tick(v);
+	case INTID_PMU:
+		if (!vperf_handle_pmu_irq(&hyp.pcpu))
+			hyp_log("PMUIRQ with no overflow flag taken");
+		break;
+	case INTID_VTIMER:
+		/* Mask the physical PPI until the guest has handled its virtual copy (vgic.c). */
+		gic_ppi_enable(INTID_VTIMER, false);
+		v->vtimer_hw_masked = true;
+		vgic_set_level(v, INTID_VTIMER, true);
+		break;
+	case INTID_MAINT:
+		vgic_sync(v); /* a level interrupt was deactivated: resample its line */
+		break;
+	default:
+		hyp_log("unexpected interrupt %u", intid);
+		break;
+	}
+	gic_eoi(intid);
+	return v;
+}
+
+struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind)
+{
+	struct vcpu *v = (struct vcpu *)(void *)regs; /* regs is its first member */
+	struct vcpu *next;
+
+	/* PMUIRQ latency probe (make bench): from a physical interrupt's entry to its LR write. */
+	if (kind == TRAP_IRQ && hyp.bench)
+		pmu_host_bench_mark(v, 0x100);
+	v->exits++;
+	vgic_sync(v);
+	switch (kind) {
+	case TRAP_SYNC:
+		next = trap_sync(v);
+		break;
+	case TRAP_IRQ:
+		next = handle_irq(v);
+		break;
+	default:
+		next = sched_stop_vm(v, kind == TRAP_FIQ ? "FIQ" : "SError");
+		break;
+	}
+	vgic_flush(next);
+	if (kind == TRAP_IRQ && hyp.bench)
+		pmu_host_bench_mark(v, 0x102);
+	return &next->regs;
+}
+
+/* Host devices from QEMU's device tree; QEMU virt's fixed addresses when a node is missing. */
+static uint64_t dt_reg(const void *fdt, const char *compat, unsigned int idx, uint64_t dflt)
+{
+	int node = fdt_node_offset_by_compatible(fdt, -1, compat);
+	int len;
+	const fdt32_t *reg = node < 0 ? NULL : fdt_getprop(fdt, node, "reg", &len);
+
+	if (!reg || len < (int)((idx + 1) * 16))
+		return dflt;
+	return (uint64_t)fdt32_to_cpu(reg[idx * 4]) << 32 | fdt32_to_cpu(reg[idx * 4 + 1]);
+}
+
+static const char *dt_bootargs(const void *fdt)
+{
+	int node = fdt_path_offset(fdt, "/chosen");
+	const char *args = node < 0 ? NULL : fdt_getprop(fdt, node, "bootargs", NULL);
+
+	return args ? args : "";
+}
+
+void hyp_main(uint64_t dtb);
+void hyp_main(uint64_t dtb)
+{
+	const void *fdt = (const void *)dtb;
+	const char *args = "";
+
+	if (fdt_check_header(fdt) == 0) {
+		hyp.uart = dt_reg(fdt, "arm,pl011", 0, 0x09000000);
+		hyp.gicd = dt_reg(fdt, "arm,gic-v3", 0, 0x08000000);
+		hyp.gicr = dt_reg(fdt, "arm,gic-v3", 1, 0x080a0000);
+		args = dt_bootargs(fdt);
+	} else {
+		hyp.uart = 0x09000000;
+		hyp.gicd = 0x08000000;
+		hyp.gicr = 0x080a0000;
+	}
+	uart_init(hyp.uart);
+	hyp_log("EL2, MMU on; GICD %lx GICR %lx UART %lx; args '%s'", hyp.gicd, hyp.gicr, hyp.uart,
+		args);
+	gic_init();
+	vgic_init_hw();
+	hyp_log("GICv3 virtual CPU interface: %u list registers, ICH_VTR_EL2 %lx; CNTFRQ %lu Hz",
+		hyp.nr_lrs, read_sysreg(ich_vtr_el2), read_sysreg(cntfrq_el0));
+	vm_parse_args(args);
+	pmu_host_init();
+	vm_create_all();
+	sched_start();
+}

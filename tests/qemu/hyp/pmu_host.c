@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The hypervisor's side of vperf: the ops contract, the counters the host keeps for itself in
+ * the second range [HPMN, N) (MDCR_EL2.HPMN; DESIGN.md section 3), the checks that those
+ * counters were never disturbed by a guest, and the EL2 instruction counts `make bench` reports.
+ *
+ * Host counter roles, from HPMN up (PMEVTYPER: P [31] excludes EL1, U [30] excludes EL0, NSH
+ * [27] includes EL2; Arm ARM D19 PMEVTYPER<n>_EL0):
+ *   0  SW_INCR (0x00) at EL2: the host increments it once per vCPU switch; it must end equal to
+ *      the number of increments, whatever the guests did to their PMUs;
+ *   1  CPU_CYCLES (0x11) at EL1/EL0 only: sees guest time only while MDCR_EL2.HPME = 1, which
+ *      vperf keeps for XENPMU_MODE_HV guests and clears for SELF guests;
+ *   2  INST_RETIRED (0x08) at EL2 only: with QEMU -icount it counts EL2 instructions exactly.
+ */
+#include "hyp.h"
+
+#define EVT_SW_INCR	 0x00u
+#define EVT_INST_RETIRED 0x08u
+#define EVT_CPU_CYCLES	 0x11u
+#define EVT_P		 BIT(31)
+#define EVT_U		 BIT(30)
+#define EVT_NSH		 BIT(27)
+
+static const uint64_t role_type[3] = {
+	EVT_P | EVT_U | EVT_NSH | EVT_SW_INCR,
+	EVT_CPU_CYCLES,
+	EVT_P | EVT_U | EVT_NSH | EVT_INST_RETIRED,
+};
+
+struct bench_acc {
+	uint64_t sum, count;
+};
+
+static struct {
+	uint64_t swinc, overflows, last_cycles, t_start, t_irq, calib;
+	uint64_t guest_cycles[MAX_VMS];
+	bool calibrated;
+	struct bench_acc sw, put, load, irq, sysreg;
+} host;
+
+#define PMEV_CASE(n)                                           \
+	case n:                                                \
+		if (write)                                     \
+			write_sysreg(val, pmevcntr##n##_el0);  \
+		else                                           \
+			val = read_sysreg(pmevcntr##n##_el0);  \
+		break;                                         \
+	case 32 + n:                                           \
+		if (write)                                     \
+			write_sysreg(val, pmevtyper##n##_el0); \
+		else                                           \
+			val = read_sysreg(pmevtyper##n##_el0); \
+		break;
+
+/* Event counter n (reg = 0) or its type register (reg = 32); QEMU has at most 31 counters but
+ * the host's are among the first 8 everywhere we run. */
+static uint64_t pmev(unsigned int n, unsigned int reg, bool write, uint64_t val)
+{
+	switch (n + reg) {
+		PMEV_CASE(0)
+		PMEV_CASE(1)
+		PMEV_CASE(2)
+		PMEV_CASE(3)
+		PMEV_CASE(4)
+		PMEV_CASE(5)
+		PMEV_CASE(6)
+		PMEV_CASE(7)
+	default:
+		break;
+	}
+	return val;
+}
+
+static bool has_role(unsigned int r)
+{
+	return hyp.host_counters > r && hyp.pcpu.hpmn + r < 8;
+}
+
+static uint64_t role_read(unsigned int r)
+{
+	return has_role(r) ? pmev(hyp.pcpu.hpmn + r, 0, false, 0) : 0;
+}
+
+uint64_t pmu_host_el2_insns(void)
+{
+	return role_read(2);
+}
+
+static void op_inject_undef(void *hv_vcpu)
+{
+	vcpu_inject_undef(hv_vcpu);
+}
+
+static void op_advance_pc(void *hv_vcpu)
+{
+	((struct vcpu *)hv_vcpu)->regs.elr += 4;
+}
+
+static unsigned int op_guest_el(void *hv_vcpu)
+{
+	return (unsigned int)FIELD(((struct vcpu *)hv_vcpu)->regs.spsr, 3, 2);
+}
+
+static void op_set_irq_line(void *hv_vcpu, uint32_t intid, bool level)
+{
+	if (hyp.mutant == MUT_NO_IRQ)
+		return;
+	vgic_set_level(hv_vcpu, intid, level);
+}
+
+static void op_host_overflow(uint64_t ovs)
+{
+	(void)ovs;
+	host.overflows++;
+}
+
+static void op_log(enum vperf_log_level level, const char *msg)
+{
+	hyp_log("vperf[%d]: %s", (int)level, msg);
+}
+
+const struct vperf_hyp_ops hyp_vperf_ops = {
+	.inject_undef = op_inject_undef,
+	.advance_pc = op_advance_pc,
+	.guest_el = op_guest_el,
+	.set_irq_line = op_set_irq_line,
+	.host_pmu_overflow = op_host_overflow,
+	.log = op_log,
+};
+
+void pmu_host_init(void)
+{
+	/* QEMU 7.2 enforces MDCR_EL2.HPMN only partly at EL1 (DESIGN.md section 3, docs/qemu.md):
+	 * say so, and vperf refuses the direct partition, which would not isolate here. */
+	struct vperf_pcpu_config cfg = { .host_counters = (uint8_t)hyp.host_counters,
+					 .hpmn_unenforced = !hyp.hpmn_enforced,
+					 .pmu_ppi = INTID_PMU };
+	int err;
+
+	if (vperf_init(&hyp_vperf_ops))
+		hyp_panic("vperf_init refused the ops");
+	err = vperf_pcpu_init(&hyp.pcpu, &cfg);
+	if (err)
+		hyp_panic("vperf_pcpu_init: %d", err);
+	hyp_log("PMUVer %u, PMCR_EL0.N %u: guests [0, %u), host [%u, %u)", hyp.pcpu.caps.pmuver,
+		hyp.pcpu.caps.nr_counters, hyp.pcpu.hpmn, hyp.pcpu.hpmn, hyp.pcpu.epmn);
+	/* The host's MDCR_EL2 (HPMN, HPME) from now on; vperf changes it around guests only. */
+	write_sysreg(hyp.pcpu.host_mdcr, mdcr_el2);
+	isb();
+	for (unsigned int r = 0; r < 3; r++) {
+		if (!has_role(r))
+			continue;
+		pmev(hyp.pcpu.hpmn + r, 32, true, role_type[r]);
+		pmev(hyp.pcpu.hpmn + r, 0, true, 0);
+		write_sysreg(BIT(hyp.pcpu.hpmn + r), pmcntenset_el0);
+	}
+	isb();
+}
+
+/* Between vperf_vcpu_put() of prev and the next load: the host owns MDCR_EL2 again. */
+void pmu_host_tick(const struct vcpu *prev)
+{
+	uint64_t cycles = role_read(1);
+
+	if (prev)
+		host.guest_cycles[prev->vm->id] += cycles - host.last_cycles;
+	host.last_cycles = cycles;
+	if (has_role(0)) {
+		write_sysreg(BIT(hyp.pcpu.hpmn), pmswinc_el0);
+		host.swinc++;
+	}
+}
+
+/* ---- `make bench`: EL2 instructions (meaningful with -icount shift=0 and pmu=hv guests, whose
+ * runs keep MDCR_EL2.HPME = 1 so the host's EL2 counter counts through their traps) ---------- */
+
+static void acc(struct bench_acc *a, uint64_t v)
+{
+	a->sum += v;
+	a->count++;
+}
+
+void pmu_host_bench_switch(uint64_t t0)
+{
+	acc(&host.sw, pmu_host_el2_insns() - t0);
+}
+
+void pmu_host_bench_sysreg(uint64_t t0)
+{
+	acc(&host.sysreg, pmu_host_el2_insns() - t0);
+}
+
+void pmu_host_bench_vperf(bool load, uint64_t t0)
+{
+	acc(load ? &host.load : &host.put, pmu_host_el2_insns() - t0);
+}
+
+static void print_avg(const char *name, const struct bench_acc *a)
+{
+	if (!a->count)
+		return;
+	printf("BENCH %s %lu.%02lu insns (n=%lu)\n", name, a->sum / a->count,
+	       (a->sum % a->count) * 100 / a->count, a->count);
+}
+
+/* Guest marks (HVC 0xc6000001, x1 = what, x2 = iterations, x3 = label): 1 starts a region, 2
+ * ends it; label 0 with 0 iterations calibrates the hypercall pair itself. Internal marks:
+ * 0x100 physical interrupt entry, 0x101 INTID 23 written to a list register, 0x102 other exit. */
+void pmu_host_bench_mark(struct vcpu *v, uint64_t what)
+{
+	uint64_t now = pmu_host_el2_insns();
+	uint64_t iters = v->regs.x[2], label = v->regs.x[3];
+
+	switch (what) {
+	case 1:
+		host.t_start = now;
+		host.sysreg.sum = host.sysreg.count = 0;
+		break;
+	case 2:
+		if (!iters) {
+			host.calib = now - host.t_start;
+			host.calibrated = true;
+		} else if (hyp.bench) {
+			uint64_t net = now - host.t_start - (host.calibrated ? host.calib : 0);
+
+			uint64_t in = host.sysreg.count ? host.sysreg.sum / host.sysreg.count : 0;
+
+			printf("BENCH region %lu: %lu.%02lu EL2 insns per op, %lu in "
+			       "vperf_handle_sysreg (%lu ops)\n",
+			       label, net / iters, (net % iters) * 100 / iters, in, iters);
+		}
+		break;
+	case 0x100:
+		host.t_irq = now;
+		break;
+	case 0x101:
+		if (host.t_irq)
+			acc(&host.irq, now - host.t_irq);
+		host.t_irq = 0;
+		break;
+	default:
+		host.t_irq = 0;
+		break;
+	}
+}
+
+static void result(const char *name, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void result(const char *name, bool ok, const char *fmt, ...)
+{
+	char detail[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	printf("RESULT host %s %s %s\n", name, ok ? "PASS" : "FAIL", detail);
+}
+
+/* Whether the host's counters were left exactly as it programmed them, and what the HV/SELF
+ * policies let it see of each VM. */
+static void report_counters(void)
+{
+	uint64_t en = read_sysreg(pmcntenset_el0);
+	bool intact = true;
+
+	for (unsigned int r = 0; r < 3; r++)
+		if (has_role(r))
+			intact &= pmev(hyp.pcpu.hpmn + r, 32, false, 0) == role_type[r] &&
+				  (en & BIT(hyp.pcpu.hpmn + r));
+	if (has_role(0))
+		result("host-counters-intact", intact, "types and enables of [%u, %u)",
+		       hyp.pcpu.hpmn, hyp.pcpu.epmn);
+	if (has_role(0))
+		result("host-swinc-exact", role_read(0) == host.swinc,
+		       "counted %lu, incremented %lu", role_read(0), host.swinc);
+	for (unsigned int i = 0; has_role(1) && i < hyp.nr_vms; i++) {
+		const struct vm *vm = &hyp.vms[i];
+		char name[32];
+
+		if (!vm->has_vpmu)
+			continue;
+		snprintf(name, sizeof(name), "vm%u-%s-host-view", i,
+			 vm->cfg.pmu == VPERF_PMU_HV ? "hv" : "self");
+		/* HV: the host's counter counts the guest; SELF: it must see none of it. */
+		result(name, (vm->cfg.pmu == VPERF_PMU_HV) == (host.guest_cycles[i] != 0),
+		       "host EL1/EL0 cycles during the guest %lu (mode %u)", host.guest_cycles[i],
+		       (unsigned int)vm->cfg.pmu);
+	}
+}
+
+void pmu_host_report(void)
+{
+	for (unsigned int i = 0; i < hyp.nr_vms; i++) {
+		const struct vperf_stats *s = vperf_vm_stats(&hyp.vms[i].vperf);
+
+		hyp_log("vm%u vperf stats: traps %lu undef %lu unknown %lu bad-value %lu", i,
+			s->traps, s->undef, s->unknown_enc, s->bad_value);
+	}
+	hyp_log("host PMU overflows %lu, stray %lu", host.overflows,
+		hyp.pcpu.stats.stray_overflows);
+	report_counters();
+	if (!hyp.bench)
+		return;
+	print_avg("vperf-handle-sysreg", &host.sysreg);
+	print_avg("vcpu-switch", &host.sw);
+	print_avg("vperf-put", &host.put);
+	print_avg("vperf-load", &host.load);
+	print_avg("pmuirq-to-lr", &host.irq);
+}

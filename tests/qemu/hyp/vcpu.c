@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A vCPU's EL1 state: reset to the Linux boot protocol's entry state, switched with the vCPU
+ * (every EL1 System register a guest may own, FP/SIMD, the virtual timer), and exception
+ * injection. With HCR_EL2.E2H = 0 the *_EL1 names at EL2 reach the EL1 registers themselves.
+ */
+#include "hyp.h"
+
+#define SPSR_EL1H_MASKED 0x3c5ull      /* M = EL1h, D A I F set: the boot protocol's entry state */
+#define SCTLR_EL1_RES1	 0x30d00800ull /* MMU and caches off */
+#define SCTLR_EL1_SPAN	 BIT(23)
+#define SPSR_PAN	 BIT(22)
+#define CNTV_CTL_ENABLE	 BIT(0)
+#define CNTV_CTL_IMASK	 BIT(1)
+#define CNTV_CTL_ISTATUS BIT(2)
+
+void vcpu_reset(struct vcpu *v, uint64_t entry, uint64_t x0)
+{
+	static const struct vcpu_regs zregs;
+	static const struct el1_ctx zel1;
+	static const struct fpsimd zfp;
+
+	v->regs = zregs;
+	v->regs.x[0] = x0;
+	v->regs.elr = entry;
+	v->regs.spsr = SPSR_EL1H_MASKED;
+	v->el1 = zel1;
+	v->el1.sctlr = SCTLR_EL1_RES1;
+	v->fp = zfp;
+	v->vtimer_hw_masked = false;
+	vgic_vcpu_init(v);
+}
+
+void vcpu_ctx_save(struct vcpu *v)
+{
+	struct el1_ctx *c = &v->el1;
+
+	c->sctlr = read_sysreg(sctlr_el1);
+	c->ttbr0 = read_sysreg(ttbr0_el1);
+	c->ttbr1 = read_sysreg(ttbr1_el1);
+	c->tcr = read_sysreg(tcr_el1);
+	c->mair = read_sysreg(mair_el1);
+	c->amair = read_sysreg(amair_el1);
+	c->vbar = read_sysreg(vbar_el1);
+	c->elr = read_sysreg(elr_el1);
+	c->spsr = read_sysreg(spsr_el1);
+	c->sp_el0 = read_sysreg(sp_el0);
+	c->sp_el1 = read_sysreg(sp_el1);
+	c->esr = read_sysreg(esr_el1);
+	c->far = read_sysreg(far_el1);
+	c->afsr0 = read_sysreg(afsr0_el1);
+	c->afsr1 = read_sysreg(afsr1_el1);
+	c->contextidr = read_sysreg(contextidr_el1);
+	c->tpidr_el0 = read_sysreg(tpidr_el0);
+	c->tpidr_el1 = read_sysreg(tpidr_el1);
+	c->tpidrro = read_sysreg(tpidrro_el0);
+	c->par = read_sysreg(par_el1);
+	c->cpacr = read_sysreg(cpacr_el1);
+	c->cntkctl = read_sysreg(cntkctl_el1);
+	c->csselr = read_sysreg(csselr_el1);
+	c->mdscr = read_sysreg(mdscr_el1);
+	/* The virtual timer stops with its vCPU so it cannot fire for the next one. */
+	c->cntv_ctl = read_sysreg(cntv_ctl_el0);
+	c->cntv_cval = read_sysreg(cntv_cval_el0);
+	write_sysreg(0, cntv_ctl_el0);
+	fpsimd_save(&v->fp);
+}
+
+void vcpu_ctx_restore(struct vcpu *v)
+{
+	const struct el1_ctx *c = &v->el1;
+
+	write_sysreg(v->vm->vttbr, vttbr_el2);
+	write_sysreg(BIT(31) | v->id, vmpidr_el2); /* Aff0 = vCPU index; bit 31 RES1 */
+	write_sysreg(c->sctlr, sctlr_el1);
+	write_sysreg(c->ttbr0, ttbr0_el1);
+	write_sysreg(c->ttbr1, ttbr1_el1);
+	write_sysreg(c->tcr, tcr_el1);
+	write_sysreg(c->mair, mair_el1);
+	write_sysreg(c->amair, amair_el1);
+	write_sysreg(c->vbar, vbar_el1);
+	write_sysreg(c->elr, elr_el1);
+	write_sysreg(c->spsr, spsr_el1);
+	write_sysreg(c->sp_el0, sp_el0);
+	write_sysreg(c->sp_el1, sp_el1);
+	write_sysreg(c->esr, esr_el1);
+	write_sysreg(c->far, far_el1);
+	write_sysreg(c->afsr0, afsr0_el1);
+	write_sysreg(c->afsr1, afsr1_el1);
+	write_sysreg(c->contextidr, contextidr_el1);
+	write_sysreg(c->tpidr_el0, tpidr_el0);
+	write_sysreg(c->tpidr_el1, tpidr_el1);
+	write_sysreg(c->tpidrro, tpidrro_el0);
+	write_sysreg(c->par, par_el1);
+	write_sysreg(c->cpacr, cpacr_el1);
+	write_sysreg(c->cntkctl, cntkctl_el1);
+	write_sysreg(c->csselr, csselr_el1);
+	write_sysreg(c->mdscr, mdscr_el1);
+	write_sysreg(c->cntv_cval, cntv_cval_el0);
+	write_sysreg(c->cntv_ctl, cntv_ctl_el0);
+	/* The physical PPI 27 stays masked while this vCPU's virtual copy is in flight. */
+	gic_ppi_enable(INTID_VTIMER, !v->vtimer_hw_masked);
+	fpsimd_restore(&v->fp);
+}
+
+/* The guest deactivated its virtual timer interrupt: resample the timer's output (Arm ARM
+ * D11.2.4: asserted while ENABLE && !IMASK && ISTATUS) and unmask the physical PPI once low. */
+void vtimer_sync(struct vcpu *v)
+{
+	uint64_t ctl = read_sysreg(cntv_ctl_el0);
+	bool level = (ctl & (CNTV_CTL_ENABLE | CNTV_CTL_IMASK | CNTV_CTL_ISTATUS)) ==
+		     (CNTV_CTL_ENABLE | CNTV_CTL_ISTATUS);
+
+	vgic_set_level(v, INTID_VTIMER, level);
+	if (!level && v->vtimer_hw_masked) {
+		v->vtimer_hw_masked = false;
+		gic_ppi_enable(INTID_VTIMER, true);
+	}
+}
+
+/*
+ * Take an UNDEFINED exception to EL1 as the hardware would (Arm ARM D1.10.2): ESR_EL1.EC = 0
+ * (unknown reason), IL = 1; ELR_EL1 = the faulting instruction; SPSR_EL1 = its PSTATE; PC =
+ * VBAR_EL1 + 0x000 (from EL1 with SP_EL0), 0x200 (EL1 with SP_EL1) or 0x400 (from EL0); new
+ * PSTATE EL1h with D, A, I, F masked, PAN set unless SCTLR_EL1.SPAN. The vCPU is the running
+ * one: its EL1 registers are live.
+ */
+void vcpu_inject_undef(struct vcpu *v)
+{
+	uint64_t spsr = v->regs.spsr;
+	uint64_t mode = spsr & 0xf;
+	uint64_t off = mode == 0 ? 0x400 : mode == 4 ? 0x000 : 0x200;
+	uint64_t nspsr = SPSR_EL1H_MASKED;
+
+	if (!(read_sysreg(sctlr_el1) & SCTLR_EL1_SPAN))
+		nspsr |= SPSR_PAN;
+	write_sysreg(BIT(25), esr_el1);
+	write_sysreg(v->regs.elr, elr_el1);
+	write_sysreg(spsr, spsr_el1);
+	v->regs.elr = read_sysreg(vbar_el1) + off;
+	v->regs.spsr = nspsr;
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+/*
+ * VM configuration from the hypervisor's command line (QEMU -append, /chosen/bootargs) and VM
+ * creation: guest RAM, the guest image placed by the Linux arm64 boot protocol, the generated
+ * device tree, stage 2, and the VM's vperf policy.
+ *
+ *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough
+ *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: QEMU 7.2 does not, so
+ *   vperf refuses the direct partition unless a test asks to measure what QEMU does)
+ *   vmI.img=K (image slot, staged by QEMU -device loader at IMAGE_SLOT_PA(K))
+ *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
+ *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces)
+ */
+#include "hyp.h"
+
+#include <xen/xen.h>
+
+#define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (facts.md) */
+#define DTB_MAX		  0x10000u
+
+static bool starts(const char *s, const char *prefix, const char **rest)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(s, prefix, n))
+		return false;
+	*rest = s + n;
+	return true;
+}
+
+static void copy_arg(char *dst, size_t cap, const char *src)
+{
+	size_t i = 0;
+
+	for (; src[i] && src[i] != ' ' && i + 1 < cap; i++)
+		dst[i] = src[i] == ',' ? ' ' : src[i];
+	dst[i] = '\0';
+}
+
+static void parse_pmu(struct vm_config *c, const char *v)
+{
+	c->pmu = !strncmp(v, "self", 4)	 ? VPERF_PMU_SELF
+		 : !strncmp(v, "hv", 2)	 ? VPERF_PMU_HV
+		 : !strncmp(v, "all", 3) ? VPERF_PMU_ALL
+					 : VPERF_PMU_OFF;
+}
+
+static void parse_part(struct vm_config *c, const char *v)
+{
+	c->part = !strncmp(v, "direct", 6)     ? VPERF_PART_DIRECT
+		  : !strncmp(v, "emulated", 8) ? VPERF_PART_EMULATED
+					       : VPERF_PART_TRAPPED;
+}
+
+static void parse_vm_key(struct vm_config *c, const char *k)
+{
+	const char *v;
+
+	if (starts(k, "img=", &v))
+		c->image = (int)parse_u64(v, NULL);
+	else if (starts(k, "pmu=", &v))
+		parse_pmu(c, v);
+	else if (starts(k, "part=", &v))
+		parse_part(c, v);
+	else if (starts(k, "n=", &v))
+		c->counters = (unsigned int)parse_u64(v, NULL);
+	else if (starts(k, "cpus=", &v))
+		c->vcpus = (unsigned int)parse_u64(v, NULL);
+	else if (starts(k, "mem=", &v))
+		c->mem = parse_u64(v, NULL) << 20;
+	else if (starts(k, "uart=", &v))
+		c->uart_passthrough = !strncmp(v, "pt", 2);
+	else if (starts(k, "args=", &v))
+		copy_arg(c->args, sizeof(c->args), v);
+}
+
+static void parse_token(const char *t)
+{
+	const char *v;
+
+	if (starts(t, "slice_us=", &v)) {
+		hyp.slice_ticks = parse_u64(v, NULL) * (read_sysreg(cntfrq_el0) / 1000000);
+	} else if (starts(t, "host_counters=", &v)) {
+		hyp.host_counters = (unsigned int)parse_u64(v, NULL);
+	} else if (starts(t, "mutant=", &v)) {
+		hyp.mutant = !strncmp(v, "no-trap", 7)	      ? MUT_NO_TRAP
+			     : !strncmp(v, "no-put", 6)	      ? MUT_NO_PUT
+			     : !strncmp(v, "no-irq", 6)	      ? MUT_NO_IRQ
+			     : !strncmp(v, "passthrough", 11) ? MUT_PASSTHROUGH
+							      : MUT_NONE;
+		hyp_log("MUTANT %u: a deliberately broken integration", hyp.mutant);
+	} else if (starts(t, "hpmn_enforced=", &v)) {
+		hyp.hpmn_enforced = parse_u64(v, NULL) != 0;
+	} else if (starts(t, "bench=", &v)) {
+		hyp.bench = parse_u64(v, NULL) != 0;
+	} else if (t[0] == 'v' && t[1] == 'm' && t[2] >= '0' && t[2] < '0' + MAX_VMS &&
+		   t[3] == '.') {
+		unsigned int i = (unsigned int)(t[2] - '0');
+
+		parse_vm_key(&hyp.vms[i].cfg, t + 4);
+		if (i + 1 > hyp.nr_vms)
+			hyp.nr_vms = i + 1;
+	}
+}
+
+void vm_parse_args(const char *args)
+{
+	hyp.slice_ticks = read_sysreg(cntfrq_el0) / 1000; /* 1 ms */
+	hyp.host_counters = 2;
+	for (unsigned int i = 0; i < MAX_VMS; i++) {
+		struct vm_config *c = &hyp.vms[i].cfg;
+
+		c->image = -1;
+		c->vcpus = 1;
+		c->counters = 2;
+		c->mem = 64ull << 20;
+	}
+	while (*args) {
+		while (*args == ' ')
+			args++;
+		if (*args)
+			parse_token(args);
+		while (*args && *args != ' ')
+			args++;
+	}
+}
+
+/* Linux arm64 boot protocol: copy the image to a 2 MiB aligned base + text_offset of guest RAM;
+ * image_size covers .bss too (the bytes beyond the file are whatever the slot holds, and the
+ * image clears its own .bss). */
+static bool load_image(struct vm *vm)
+{
+	const uint8_t *src = (const uint8_t *)(uintptr_t)IMAGE_SLOT_PA(vm->cfg.image);
+	const uint64_t *hdr = (const uint64_t *)(const void *)src;
+	uint64_t text_offset = hdr[1], size = hdr[2];
+
+	if ((uint32_t)hdr[7] != ARM64_IMAGE_MAGIC) {
+		hyp_log("vm%u: image slot %d holds no arm64 Image", vm->id, vm->cfg.image);
+		return false;
+	}
+	if (!size) { /* pre-3.17 header: text_offset 0x80000, size unknown */
+		text_offset = 0x80000;
+		size = IMAGE_SLOT_SIZE;
+	}
+	if (size > IMAGE_SLOT_SIZE || text_offset + size > vm->cfg.mem - DTB_MAX - 0x200000) {
+		hyp_log("vm%u: image of %lu bytes does not fit", vm->id, size);
+		return false;
+	}
+	memcpy((void *)(uintptr_t)(vm->ram_pa + text_offset), src, size);
+	vm->entry_ipa = GUEST_RAM0_BASE + text_offset;
+	return true;
+}
+
+static int vperf_policy(struct vm *vm)
+{
+	struct vperf_vm_config cfg = {
+		.pmu_mode = vm->cfg.pmu,
+		.partition = vm->cfg.part,
+		.nr_counters = (uint8_t)vm->cfg.counters,
+		.pmu_virq = INTID_PMU,
+	};
+
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	return vperf_vm_init(&vm->vperf, &cfg, vm);
+}
+
+static void vm_create(struct vm *vm, unsigned int id)
+{
+	int err;
+
+	vm->id = id;
+	vm->ram_pa = VM_RAM_PA(id);
+	if (vm->cfg.mem > VM_RAM_MAX)
+		vm->cfg.mem = VM_RAM_MAX;
+	err = vperf_policy(vm);
+	if (err) {
+		hyp_log("vm%u: vperf_vm_init refused the policy (%d)", id, err);
+		printf("RESULT host vm%u-policy %s vperf_vm_init=%d\n", id,
+		       err == VPERF_ENOTSUP ? "SKIP" : "FAIL", err);
+		return;
+	}
+	vm->has_vpmu = vm->cfg.pmu != VPERF_PMU_OFF;
+	vm->nr_vcpus = vm->cfg.vcpus > MAX_VCPUS_PER_VM ? MAX_VCPUS_PER_VM : vm->cfg.vcpus;
+	if (!load_image(vm))
+		return;
+	vm->dtb_ipa = GUEST_RAM0_BASE + vm->cfg.mem - DTB_MAX;
+	err = guest_dt_build(vm, (void *)(uintptr_t)(vm->ram_pa + vm->cfg.mem - DTB_MAX), DTB_MAX);
+	if (err) {
+		hyp_log("vm%u: device tree: libfdt error %d", id, err);
+		return;
+	}
+	stage2_build(vm);
+	for (unsigned int i = 0; i < vm->nr_vcpus; i++) {
+		struct vcpu *v = &vm->vcpus[i];
+
+		v->vm = vm;
+		v->id = i;
+		vperf_vcpu_init(&v->vperf, &vm->vperf, v);
+		vcpu_reset(v, vm->entry_ipa, vm->dtb_ipa);
+		v->state = i == 0 ? VCPU_RUNNABLE : VCPU_OFF;
+	}
+	vm->running = true;
+	hyp_log("vm%u: image slot %d, %lu MiB at %lx, %u vCPU, PMU mode %u, %u counters", id,
+		vm->cfg.image, vm->cfg.mem >> 20, vm->ram_pa, vm->nr_vcpus, vm->cfg.pmu,
+		vm->cfg.counters);
+}
+
+void vm_create_all(void)
+{
+	virt_init_el2();
+	for (unsigned int i = 0; i < hyp.nr_vms; i++)
+		if (hyp.vms[i].cfg.image >= 0)
+			vm_create(&hyp.vms[i], i);
+}

@@ -1,0 +1,126 @@
+#!/bin/sh
+# Boot the QEMU configurations of tests/qemu/configs.txt and judge them from the serial log.
+#   run.sh check            every configuration; "qemu: N passed, N failed" at the end
+#   run.sh demo             the demo (make run)
+#   run.sh bench FILE       -icount shift=0 measurements into FILE's QEMU section
+#   run.sh one NAME         one configuration, log on stdout
+# Environment: QEMU_OUT (images, logs), QEMU_RESULTS (run-tests.sh results file to append to).
+# A configuration passes when every guest printed "SUITE DONE", the hypervisor finished, no
+# test FAILed (but its xfail ones) and nothing timed out; a must-fail one passes when the suite
+# caught the breakage (some test FAILed or the run never finished).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+out=${QEMU_OUT:?QEMU_OUT}
+results=${QEMU_RESULTS:-/dev/null}
+qemu=${QEMU:-qemu-system-aarch64}
+logs=$out/logs
+mkdir -p "$logs"
+
+trim() { sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
+
+# qemu_cmd HOW IMAGES ARGS EXTRA...: run QEMU for one configuration.
+qemu_cmd() {
+	how=$1 images=$2 args=$3 tmo=$4
+	shift 4
+	case "$how" in
+	bare) set -- -M virt,gic-version=3 -m 256M -kernel "$out/$images.bin" "$@" ;;
+	bare-el2) set -- -M virt,virtualization=on,gic-version=3 -m 256M -kernel "$out/$images.bin" "$@" ;;
+	hyp)
+		slot=0
+		for img in $(echo "$images" | tr ',' ' '); do
+			addr=$(printf '0x%x' $((0x90000000 + slot * 0x08000000)))
+			set -- "$@" -device "loader,file=$out/$img.bin,addr=$addr,force-raw=on"
+			slot=$((slot + 1))
+		done
+		set -- -M virt,virtualization=on,gic-version=3 -m 2G -kernel "$out/vperf-hyp.bin" "$@" ;;
+	*) echo "run.sh: unknown kind '$how'" >&2; return 2 ;;
+	esac
+	timeout "$tmo" "$qemu" -cpu max -display none -monitor none -serial stdio -no-reboot \
+		-append "$args" "$@" </dev/null 2>&1
+}
+
+# judge NAME LOG FLAGS HOW RC: print the verdict, append the results line, return 0 if it passed.
+judge() {
+	name=$1 log=$2 flags=$3 how=$4 rc=$5
+	xfail=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^xfail=//p' | tr ',' ' ')
+	pass=$(grep -c 'RESULT [^ ]* [^ ]* PASS\|RESULT [^ ]* PASS' "$log")
+	skip=$(grep -c 'RESULT .* SKIP' "$log")
+	fails=$(grep 'RESULT .* FAIL' "$log" | sed 's/.*RESULT \(host \)\{0,1\}\([^ ]*\) FAIL.*/\2/')
+	bad=0 unexpected=""
+	for t in $fails; do
+		case " $xfail " in *" $t "*) ;; *) bad=$((bad + 1)) unexpected="$unexpected $t" ;; esac
+	done
+	guests=$(grep -c 'SUITE DONE' "$log")
+	if [ "$how" = hyp ]; then
+		want=$(grep -c 'vm[0-9]: image slot' "$log")
+		grep -q 'vperf-hyp: done' "$log" || { bad=$((bad + 1)) unexpected="$unexpected (no-finish)"; }
+	else
+		want=1
+	fi
+	[ "$guests" -ge "$want" ] || { bad=$((bad + 1)) unexpected="$unexpected (guest-unfinished)"; }
+	[ "$rc" -eq 124 ] && unexpected="$unexpected (timeout)"
+	case " $flags " in
+	*" must-fail "*)
+		if [ "$bad" -gt 0 ]; then
+			echo "[  PASSED  ] qemu:$name (breakage caught:$unexpected)"
+			echo "1 0 qemu:$name" >>"$results"
+			return 0
+		fi
+		echo "[  FAILED  ] qemu:$name (the suite did not notice the broken integration)"
+		echo "0 1 qemu:$name" >>"$results"
+		return 1 ;;
+	esac
+	if [ "$bad" -eq 0 ] && grep -q 'RESULT host vm[0-9]-policy SKIP' "$log"; then
+		echo "[  SKIPPED ] qemu:$name (vperf_vm_init refused the policy: not offered yet)"
+		return 0
+	fi
+	if [ "$bad" -eq 0 ] && [ "$pass" -gt 0 ]; then
+		echo "[  PASSED  ] qemu:$name ($pass tests passed, $skip skipped)"
+		echo "$pass 0 qemu:$name" >>"$results"
+		return 0
+	fi
+	echo "[  FAILED  ] qemu:$name:$unexpected (log: $log)"
+	echo "$pass $bad qemu:$name" >>"$results"
+	return 1
+}
+
+configs() { grep -v '^[[:space:]]*#' "$here/configs.txt" | grep '|'; }
+
+run_config() {
+	line=$1
+	name=$(echo "$line" | cut -d'|' -f1 | trim)
+	how=$(echo "$line" | cut -d'|' -f2 | trim)
+	images=$(echo "$line" | cut -d'|' -f3 | trim)
+	args=$(echo "$line" | cut -d'|' -f4 | trim)
+	flags=$(echo "$line" | cut -d'|' -f5 | trim)
+	tmo=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^timeout=//p')
+	log=$logs/$name.log
+	qemu_cmd "$how" "$images" "$args" "${tmo:-60}" >"$log"
+	judge "$name" "$log" "$flags" "$how" $?
+}
+
+check() {
+	start=$(date +%s)
+	okc=0 badc=0
+	tmp=$(mktemp)
+	configs >"$tmp"
+	while IFS= read -r line; do
+		if run_config "$line"; then okc=$((okc + 1)); else badc=$((badc + 1)); fi
+	done <"$tmp"
+	rm -f "$tmp"
+	echo "qemu: $okc configurations passed, $badc failed in $(($(date +%s) - start)) s (logs: $logs)"
+	echo "qemu: $okc passed, $badc failed"
+	[ "$badc" -eq 0 ]
+}
+
+case "${1:-check}" in
+check) check ;;
+one)
+	line=$(configs | awk -F'|' -v n="$2" '{ g = $1; gsub(/[ \t]/, "", g); if (g == n) print }')
+	[ -n "$line" ] || { echo "run.sh: no configuration '$2'" >&2; exit 2; }
+	run_config "$line"
+	cat "$logs/$2.log" ;;
+demo) . "$here/demo.sh" ;;
+bench) . "$here/bench.sh" ;;
+*) echo "usage: run.sh check|one NAME|demo|bench FILE" >&2; exit 2 ;;
+esac
