@@ -138,8 +138,13 @@ static int check_policy(const struct vperf_vm_config *cfg)
 	case VPERF_PMU_HV:
 		break;
 	case VPERF_PMU_ALL:
+		/* The privileged VM's counters stay in the hardware while others run: that needs
+		 * the trapped partition's one-to-one counters. */
+		if (cfg->partition != VPERF_PART_TRAPPED)
+			return VPERF_EINVAL;
+		break;
 	default:
-		return VPERF_ENOTSUP;
+		return VPERF_EINVAL;
 	}
 #ifndef CONFIG_VPMU
 	return VPERF_ENOTSUP;

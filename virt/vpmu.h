@@ -44,6 +44,12 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest);
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest);
 uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw);
 
+/* XENPMU_MODE_ALL: the privileged VM profiles everyone (its counters count other VMs and EL2). */
+static inline bool vpmu_all_vm(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.pmu_mode == VPERF_PMU_ALL;
+}
+
 static inline bool vpmu_direct_vm(const struct vperf_vcpu *vcpu)
 {
 	return vcpu->vm->cfg.partition == VPERF_PART_DIRECT;

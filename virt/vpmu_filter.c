@@ -33,11 +33,14 @@ bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event)
  * NSH = 0, never EL2; M = !P, never EL3 (M equal to P would count EL3). A denied event gets P = U
  * = 1 as well: it counts at no Exception level.
  */
-static uint64_t hw_filter(uint64_t guest, bool allowed)
+static uint64_t hw_filter(uint64_t guest, bool allowed, bool all)
 {
 	uint64_t pu = allowed ? guest & (VPMU_EVTYPER_P | VPMU_EVTYPER_U)
 			      : VPMU_EVTYPER_P | VPMU_EVTYPER_U;
 
+	/* XENPMU_MODE_ALL profiles the hypervisor too: EL2 is counted with EL1 (NSH = !P). */
+	if (all && !(pu & VPMU_EVTYPER_P))
+		pu |= EVTYPER_NSH;
 	return pu | (pu & VPMU_EVTYPER_P ? 0 : EVTYPER_M);
 }
 
@@ -48,12 +51,13 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 	/* A direct-partition guest writes the hardware itself: it gets back what it wrote. */
 	if (vpmu_direct_vm(vcpu))
 		return guest;
-	return hw_filter(guest, vperf_vpmu_event_allowed(vcpu->vm, event)) | event;
+	return hw_filter(guest, vperf_vpmu_event_allowed(vcpu->vm, event), vpmu_all_vm(vcpu)) |
+	       event;
 }
 
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
-	return vpmu_direct_vm(vcpu) ? guest : hw_filter(guest, true);
+	return vpmu_direct_vm(vcpu) ? guest : hw_filter(guest, true, vpmu_all_vm(vcpu));
 }
 
 /* PMCEID0/1_EL0 (I5.3.6-7): bits [31:0] are common events 0x00-0x1F (0x20-0x3F for PMCEID1),

@@ -46,6 +46,8 @@ uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu 
 {
 	uint64_t mdcr = base;
 
+	if (vpmu_all_vm(vcpu))
+		return mdcr; /* EL2 counted; the host's counters run as the host set them */
 	if (pcpu->caps.pmuver >= 4)
 		mdcr |= MDCR_EL2_HPMD;
 	if (pcpu->caps.pmuver >= 6)
@@ -185,7 +187,9 @@ static void save(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 
-	if (s->pmcr & PMCR_E)
+	/* XENPMU_MODE_ALL: the privileged VM's counters go on counting whoever runs next (the
+	 * copy below is for a migration; back on this pCPU it finds the live counters). */
+	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
 		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
 		int p = vperf_vpmu_phys(vcpu, n);

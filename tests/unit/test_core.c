@@ -127,7 +127,9 @@ static void test_vm_policy(void **state)
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_EINVAL);
 	cfg.partition = VPERF_PART_TRAPPED;
 	cfg.pmu_mode = VPERF_PMU_ALL;
-	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_OK);
+	cfg.pmu_mode = (enum vperf_pmu_mode)3; /* not one Xen mode */
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_EINVAL);
 	cfg.pmu_mode = VPERF_PMU_OFF;
 	cfg.spe = true;
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);

@@ -354,6 +354,35 @@ static void test_host_counters(void **state)
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPME, MDCR_EL2_HPME);
 }
 
+/* XENPMU_MODE_ALL: the privileged VM profiles everyone: its counters go on counting while an OFF
+ * VM runs, and count EL2 (each trap costs the model 20 EL2 cycles). */
+static void test_all_profiles_everyone(void **state)
+{
+	struct vperf_vm_config all = policy(VPERF_PMU_ALL, 2), off = { .pmu_mode = VPERF_PMU_OFF };
+	struct hv_vcpu *a, *b;
+
+	(void)state;
+	assert_int_equal(hv_vm(2, &all), VPERF_OK);
+	assert_int_equal(hv_vm(3, &off), VPERF_OK);
+	all.partition = VPERF_PART_DIRECT;
+	assert_int_equal(hv_vm(4, &all), VPERF_EINVAL);
+	a = hv_vcpu(0, 2);
+	b = hv_vcpu(1, 3);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMEVCNTR0_EL0, 0);
+	hv_run_n(&op3, 10); /* 30 cycles of its own */
+	hv_enter(b, 0);
+	hv_run_n(&op3, 10);   /* 30 cycles of the OFF VM */
+	guest_read(PMCR_EL0); /* UNDEF, but a trap: 20 cycles at EL2 */
+	hv_enter(a, 0);
+	/* This read's own trap adds 20 EL2 cycles before the counter is read. */
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30 + 30 + 20 + 20);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* ---- overflow ------------------------------------------------------------------------------------ */
 
 /* A 32-bit overflow raises the virtual PPI once; the physical line drops at once (no storm);
@@ -553,6 +582,7 @@ int main(void)
 		cmocka_unit_test_setup(test_mdcr_bits, setup),
 		cmocka_unit_test_setup(test_exact_counts, setup),
 		cmocka_unit_test_setup(test_host_counters, setup),
+		cmocka_unit_test_setup(test_all_profiles_everyone, setup),
 		cmocka_unit_test_setup(test_overflow_irq, setup),
 		cmocka_unit_test_setup(test_overflow_descheduled, setup),
 		cmocka_unit_test_setup(test_software_increment, setup),

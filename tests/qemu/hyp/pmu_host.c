@@ -280,10 +280,14 @@ static void report_counters(void)
 
 		if (!vm->has_vpmu)
 			continue;
+		bool sees = vm->cfg.pmu == VPERF_PMU_HV || vm->cfg.pmu == VPERF_PMU_ALL;
+
 		snprintf(name, sizeof(name), "vm%u-%s-host-view", i,
-			 vm->cfg.pmu == VPERF_PMU_HV ? "hv" : "self");
-		/* HV: the host's counter counts the guest; SELF: it must see none of it. */
-		result(name, (vm->cfg.pmu == VPERF_PMU_HV) == (host.guest_cycles[i] != 0),
+			 vm->cfg.pmu == VPERF_PMU_HV	? "hv"
+			 : vm->cfg.pmu == VPERF_PMU_ALL ? "all"
+							: "self");
+		/* HV and ALL: the host's counter counts the guest; SELF: it must see none of it. */
+		result(name, sees == (host.guest_cycles[i] != 0),
 		       "host EL1/EL0 cycles during the guest %lu (mode %u)", host.guest_cycles[i],
 		       (unsigned int)vm->cfg.pmu);
 	}
