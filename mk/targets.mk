@@ -26,7 +26,7 @@ check: deps
 	$(Q)$(sub) O=$(O)/check-minimal ARCH=sim DEFCONFIG=sim_minimal_defconfig defconfig
 	$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
-	$(Q)$(sub) O=$(O)/check-arm64 arm64-check
+	$(Q)$(sub) O=$(O)/check-arm64 arm64-check format-test
 	$(Q)rm -f $(obj)/check-qemu/test-results.txt
 	-$(Q)$(sub) O=$(O)/check-qemu qemu-check
 	$(Q)$(srctree)/scripts/summary.sh $(obj)/check-sim/test-results.txt \
@@ -43,6 +43,12 @@ demo: deps
 	$(Q)test -f $(obj)/demo/.config || $(sub) O=$(O)/demo ARCH=sim defconfig
 	$(Q)$(sub) O=$(O)/demo all
 	$(Q)$(obj)/demo/tools/bin/vperf-demo
+
+# .clang-format holds for every tracked C file (a result line for check).
+format-test:
+	$(Q)$(srctree)/scripts/deps.sh format
+	$(Q)$(runtests) --script $(results) clang-format sh -c \
+		"cd $(srctree) && git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror"
 
 format:
 	$(Q)$(srctree)/scripts/deps.sh format
@@ -85,4 +91,4 @@ help:
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check run demo format format-check help
+.PHONY: test arm64-check check run demo format format-check format-test help

@@ -18,13 +18,15 @@
 #define XEN_ENOSYS  38
 
 /* ID registers trapped by HCR_EL2.TID3: op0 = 3, op1 = 0, CRn = 0, CRm = 1..7 (Arm ARM D19.1). */
-#define ID_CASE(crm, op2)     \
-	case (crm)*8 + (op2): \
+// clang-format off
+/* Its layout of these macros is not stable from one run to the next. */
+#define ID_CASE(crm, op2) \
+	case (crm) * 8 + (op2): \
 		return read_sysreg(S3_0_C0_C##crm##_##op2);
-#define ID_ROW(crm)                                                                     \
-	ID_CASE(crm, 0)                                                                 \
-	ID_CASE(crm, 1) ID_CASE(crm, 2) ID_CASE(crm, 3) ID_CASE(crm, 4) ID_CASE(crm, 5) \
-		ID_CASE(crm, 6) ID_CASE(crm, 7)
+#define ID_ROW(crm) \
+	ID_CASE(crm, 0) ID_CASE(crm, 1) ID_CASE(crm, 2) ID_CASE(crm, 3) \
+	ID_CASE(crm, 4) ID_CASE(crm, 5) ID_CASE(crm, 6) ID_CASE(crm, 7)
+// clang-format on
 
 static uint64_t read_id_reg(unsigned int crm, unsigned int op2)
 {
