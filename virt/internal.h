@@ -47,5 +47,7 @@ void vperf_log(enum vperf_log_level level, const char *msg);
 /* Recompute the loaded vCPU's MDCR_EL2 and write it if it changed. */
 void vperf_update_mdcr(struct vperf_vcpu *vcpu);
 void vperf_log_unknown_sysreg(const struct vperf_esr_sysreg *a);
+/* A guest wrote RES0 bits: it gets them ignored, the host a line saying which. */
+void vperf_log_bad_value(const struct vperf_sysreg_desc *desc, uint64_t val);
 
 #endif /* VPERF_INTERNAL_H */

@@ -66,3 +66,20 @@ void vperf_log_unknown_sysreg(const struct vperf_esr_sysreg *a)
 	vperf_fmt_str(&f, ", 0x0ull, 0x0, NONE)");
 	vperf_log(VPERF_LOG_NOTICE, buf);
 }
+
+/* "vperf: guest wrote RES0 bits 0x100 of PMCR_EL0 (value 0x141): ignored" */
+void vperf_log_bad_value(const struct vperf_sysreg_desc *desc, uint64_t val)
+{
+	char buf[128];
+	struct fmt f;
+
+	vperf_fmt_init(&f, buf, sizeof(buf));
+	vperf_fmt_str(&f, "vperf: guest wrote RES0 bits ");
+	vperf_fmt_hex(&f, val & desc->res0, 1);
+	vperf_fmt_str(&f, " of ");
+	vperf_fmt_str(&f, desc->name);
+	vperf_fmt_str(&f, " (value ");
+	vperf_fmt_hex(&f, val, 1);
+	vperf_fmt_str(&f, "): ignored");
+	vperf_log(VPERF_LOG_NOTICE, buf);
+}

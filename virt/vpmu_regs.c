@@ -305,6 +305,7 @@ static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 	if (acc->read || !(acc->val & acc->desc->res0))
 		return false;
 	STAT_INC(&vcpu->vm->stats, bad_value);
+	vperf_log_bad_value(acc->desc, acc->val);
 	return true;
 }
 

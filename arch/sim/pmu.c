@@ -10,6 +10,8 @@
  */
 #include "pmu_internal.h"
 
+#define HCR_EL2_TGE VPERF_BIT(27)
+
 unsigned int pmu_num(void)
 {
 	return sim_model_config()->nr_counters;
@@ -83,7 +85,10 @@ static enum sim_access el0_rule(unsigned int cpu, const struct vperf_sysreg_desc
 		ok = en;
 		break;
 	}
-	return ok ? SIM_ACC_OK : SIM_ACC_TRAP_EL1;
+	if (ok)
+		return SIM_ACC_OK;
+	/* With HCR_EL2.TGE the EL1 trap goes to EL2 instead (a host process at EL0). */
+	return sim_reg(cpu, VPERF_ENC_HCR_EL2) & HCR_EL2_TGE ? SIM_ACC_TRAP_EL2 : SIM_ACC_TRAP_EL1;
 }
 
 static bool selected_out_of_range(unsigned int cpu, unsigned int el,

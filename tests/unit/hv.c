@@ -48,12 +48,19 @@ static void host_overflow(uint64_t ovs)
 	hv.host_ovs |= ovs;
 }
 
+static void log_line(enum vperf_log_level level, const char *msg)
+{
+	(void)level;
+	strncpy(hv.last_log, msg, sizeof(hv.last_log) - 1);
+}
+
 static const struct vperf_hyp_ops ops = {
 	.inject_undef = inject_undef,
 	.advance_pc = advance_pc,
 	.guest_el = guest_el,
 	.set_irq_line = set_irq_line,
 	.host_pmu_overflow = host_overflow,
+	.log = log_line,
 };
 
 static void sysreg_trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs[31])

@@ -32,6 +32,7 @@ struct hv {
 	unsigned int pmu_irqs;	    /* physical PMUIRQs taken */
 	uint64_t host_ovs;	    /* host overflow flags reported */
 	unsigned int max_irq_burst; /* most PMUIRQs taken in a row with the line left high */
+	char last_log[160];	    /* vperf's last log line */
 };
 
 extern struct hv hv;

@@ -130,6 +130,21 @@ static const struct rule_case rules[] = {
 	{ VPERF_ENC_PMSCR_EL1, 1, HPMN6, 0, true, SIM_ACC_UNDEF },
 };
 
+/* HCR_EL2.TGE routes the EL0 trap that would go to EL1 to EL2 instead. */
+static void test_tge_routes_el0_traps(void **state)
+{
+	(void)state;
+	set_mdcr(HPMN6);
+	sim_poke(0, VPERF_ENC_PMUSERENR_EL0, 0);
+	sim_set_el(0);
+	guest_read(PMCCNTR_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL1);
+	sim_poke(0, VPERF_ENC_HCR_EL2, VPERF_BIT(27));
+	guest_read(PMCCNTR_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL2);
+	assert_int_equal(hyp.esr >> 26, 0x18);
+}
+
 static void test_trap_rules(void **state)
 {
 	(void)state;
@@ -553,6 +568,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_trap_rules, setup),
+		cmocka_unit_test_setup(test_tge_routes_el0_traps, setup),
 		cmocka_unit_test_setup(test_trap_matrix, setup),
 		cmocka_unit_test_setup(test_trap_syndrome, setup),
 		cmocka_unit_test_setup(test_trap_handler_errors, setup),

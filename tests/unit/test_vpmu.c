@@ -73,6 +73,8 @@ static void test_pmcr(void **state)
 	guest_write(PMCR_EL0, PMCR_E | PMCR_P | PMCR_C | PMCR_LP | VPERF_BIT(8));
 	assert_int_equal(guest_read(PMCR_EL0), 3u << 11 | VPERF_BIT(6) | PMCR_E | PMCR_LP);
 	assert_int_equal(hv.vm[0].stats.bad_value, 1);
+	assert_string_equal(hv.last_log, "vperf: guest wrote RES0 bits 0x100 of PMCR_EL0 (value "
+					 "0x187): ignored");
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E | PMCR_LP);
 	assert_int_equal(sim_error_count(), 0);
 }
