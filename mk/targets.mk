@@ -12,7 +12,8 @@ test: all
 # The arm64 build's own checks: the library links with nothing but the ops contract.
 arm64-check: $(obj)/libvperf.a
 	$(Q)$(runtests) --script $(results) "undefined-symbols" \
-		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a
+		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a \
+		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop)
 
 sub = $(MAKE) -f $(srctree)/Makefile
 

@@ -2,10 +2,13 @@
 # The arm64 library must link into any hypervisor: merged into one relocatable object, it may
 # need nothing from outside but the four functions GCC requires of every freestanding
 # environment (memcpy, memmove, memset, memcmp: GCC manual, "C Language Standards"), and every
-# global it defines is in the vperf_ namespace. Usage: check-undef-syms.sh CROSS_COMPILE LIBRARY
+# global it defines is in the vperf_ namespace. With CONFIG_FDT the library also calls the three
+# libfdt functions of virt/fdt_api.h, given as EXTRA.
+# Usage: check-undef-syms.sh CROSS_COMPILE LIBRARY [EXTRA...]
 set -eu
 cross=$1 lib=$2
-allowed="memcpy memmove memset memcmp"
+shift 2
+allowed="memcpy memmove memset memcmp $*"
 merged=$(mktemp)
 trap 'rm -f "$merged"' EXIT
 status=0

@@ -218,6 +218,20 @@ static inline uint32_t vperf_vm_pmu_virq(const struct vperf_vm *vm)
 	return vm->cfg.pmu_virq ? vm->cfg.pmu_virq : CONFIG_VPMU_PPI;
 }
 
+#ifdef CONFIG_FDT
+/* Add the VM's vperf device nodes (the PMU, "arm,armv8-pmuv3" on its virtual PPI; nothing for an
+ * OFF VM) under the root of the guest device tree fdt, with libfdt, which the hypervisor links.
+ * VPERF_ENOSPC when the tree's buffer is full (grow it and retry), VPERF_EINVAL otherwise. */
+int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm);
+#else
+static inline int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm)
+{
+	(void)fdt;
+	(void)vm;
+	return VPERF_ENOTSUP;
+}
+#endif
+
 /* Statistics of a VM (zero when CONFIG_STATS is off). */
 static inline const struct vperf_stats *vperf_vm_stats(const struct vperf_vm *vm)
 {

@@ -1,6 +1,11 @@
 # Unit tests: cmocka programs over the production sources, sim build only.
 ifeq ($(ARCH),sim)
 tests-y += test_esr test_regdb test_trap test_core test_sim_pmu
+tests-$(CONFIG_FDT) += test_fdt
+test_fdt-objs := tests/unit/test_fdt.c
+test_fdt-ldlibs := -lfdt
+# Redeclaring libfdt functions is the point here: conflicting types still fail to compile.
+CFLAGS_test_fdt := -I$(srctree)/virt -Wno-redundant-decls
 tests-$(CONFIG_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct \
 	test_vpmu_emulated
 test_esr-objs := tests/unit/test_esr.c

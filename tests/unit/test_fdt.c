@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/* The guest device-tree nodes, read back with libfdt. Including <libfdt.h> beside vperf's own
+ * declarations (virt/fdt_api.h) makes any mismatch with the real libfdt a compile error. */
+#include <libfdt.h>
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <vperf/vperf.h>
+
+#include "fake_hyp.h"
+#include "fdt_api.h"
+
+static uint8_t tree[4096];
+
+static struct vperf_vm vm_with(enum vperf_pmu_mode mode, uint32_t virq)
+{
+	struct vperf_vm vm;
+
+	memset(&vm, 0, sizeof(vm));
+	vm.cfg.pmu_mode = mode;
+	vm.cfg.pmu_virq = virq;
+	return vm;
+}
+
+static void test_pmu_node(void **state)
+{
+	struct vperf_vm vm = vm_with(VPERF_PMU_SELF, 0);
+	const fdt32_t *irq;
+	const char *compat;
+	int node, len;
+
+	(void)state;
+	assert_int_equal(fdt_create_empty_tree(tree, sizeof(tree)), 0);
+	assert_int_equal(vperf_fdt_add_nodes(tree, &vm), VPERF_OK);
+	node = fdt_path_offset(tree, "/pmu");
+	assert_true(node >= 0);
+	compat = fdt_getprop(tree, node, "compatible", &len);
+	assert_string_equal(compat, "arm,armv8-pmuv3");
+	irq = fdt_getprop(tree, node, "interrupts", &len);
+	assert_int_equal(len, 12);
+	assert_int_equal(fdt32_to_cpu(irq[0]), 1); /* PPI */
+	assert_int_equal(fdt32_to_cpu(irq[1]), 7); /* INTID 23 (CONFIG_VPMU_PPI) - 16 */
+	assert_int_equal(fdt32_to_cpu(irq[2]), 4); /* level-high */
+}
+
+static void test_configured_ppi(void **state)
+{
+	struct vperf_vm vm = vm_with(VPERF_PMU_HV, 30);
+	const fdt32_t *irq;
+	int len;
+
+	(void)state;
+	assert_int_equal(fdt_create_empty_tree(tree, sizeof(tree)), 0);
+	assert_int_equal(vperf_fdt_add_nodes(tree, &vm), VPERF_OK);
+	irq = fdt_getprop(tree, fdt_path_offset(tree, "/pmu"), "interrupts", &len);
+	assert_int_equal(fdt32_to_cpu(irq[1]), 14);
+}
+
+/* No PMU, no node: the guest's driver finds nothing to probe. */
+static void test_off_vm_no_node(void **state)
+{
+	struct vperf_vm vm = vm_with(VPERF_PMU_OFF, 0);
+
+	(void)state;
+	assert_int_equal(fdt_create_empty_tree(tree, sizeof(tree)), 0);
+	assert_int_equal(vperf_fdt_add_nodes(tree, &vm), VPERF_OK);
+	assert_true(fdt_path_offset(tree, "/pmu") < 0);
+}
+
+/* A full tree is reported so the hypervisor can grow it, and an existing node is an error. */
+static void test_errors(void **state)
+{
+	struct vperf_vm vm = vm_with(VPERF_PMU_SELF, 0);
+
+	(void)state;
+	assert_int_equal(fdt_create_empty_tree(tree, 96), 0);
+	assert_int_equal(vperf_fdt_add_nodes(tree, &vm), VPERF_ENOSPC);
+	assert_int_equal(fdt_create_empty_tree(tree, sizeof(tree)), 0);
+	assert_int_equal(vperf_fdt_add_nodes(tree, &vm), VPERF_OK);
+	assert_int_equal(vperf_fdt_add_nodes(tree, &vm), VPERF_EINVAL);
+	assert_int_equal(-FDT_ERR_NOSPACE, -VPERF_FDT_ERR_NOSPACE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pmu_node),
+		cmocka_unit_test(test_configured_ppi),
+		cmocka_unit_test(test_off_vm_no_node),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests_name("fdt", tests, NULL, NULL);
+}
