@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install, from Debian's packages, whatever vperf's build, tests and QEMU runs need and the machine
 # lacks. Cheap when everything is present (one dpkg-query), so every Makefile target that needs a
-# tool depends on it. Usage: scripts/deps.sh [group...]   groups: build (default), fuzz, qemu, all
+# tool depends on it. Usage: scripts/deps.sh [group...]
+#   groups: build (default), fuzz, qemu, linux, format, all
 set -eu
 
 pkgs_build="build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmocka-dev \
@@ -12,15 +13,24 @@ pkgs_qemu="qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libx
 # installed beside the host's libfdt-dev (the packages conflict), so its .deb is unpacked here.
 libfdt_arm64=${VPERF_LIBFDT_ARM64:-/opt/vperf/libfdt-arm64}
 pkgs_format="clang-format"
+# The Linux guest (tests/qemu/linux): a static /init built with the cross C library, and a Debian
+# arm64 kernel. The kernel package is downloaded, not installed (installing it would run the
+# host's boot hooks): its /boot/vmlinuz is unpacked into $linux_arm64 as a raw arm64 Image. The
+# cloud flavour boots fastest (few built-in drivers) and has what the guest needs built in:
+# PL011, GICv3, the architected timer, PSCI and the PMUv3 driver.
+pkgs_linux="qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+linux_arm64=${VPERF_LINUX_ARM64:-/opt/vperf/linux-arm64}
+linux_meta=${VPERF_LINUX_META:-linux-image-cloud-arm64}
 
-want=""
+want="" want_linux=""
 for group in ${*:-build}; do
 	case "$group" in
 	build) want="$want $pkgs_build" ;;
 	fuzz) want="$want $pkgs_fuzz" ;;
 	qemu) want="$want $pkgs_qemu" ;;
+	linux) want="$want $pkgs_linux" want_linux=1 ;;
 	format) want="$want $pkgs_format" ;;
-	all) want="$want $pkgs_build $pkgs_fuzz $pkgs_qemu $pkgs_format" ;;
+	all) want="$want $pkgs_build $pkgs_fuzz $pkgs_qemu $pkgs_linux $pkgs_format" want_linux=1 ;;
 	*) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 done
@@ -36,6 +46,7 @@ for p in $want; do
 done
 [ -n "$want_libfdt" ] && [ ! -f "$libfdt_arm64/usr/lib/aarch64-linux-gnu/libfdt.a" ] &&
 	missing="$missing (libfdt-dev:arm64)"
+[ -n "$want_linux" ] && [ ! -f "$linux_arm64/Image" ] && missing="$missing ($linux_meta:arm64)"
 [ -z "$missing" ] && exit 0
 
 echo "deps.sh: installing from Debian:$missing"
@@ -46,7 +57,7 @@ else
 fi
 export DEBIAN_FRONTEND=noninteractive
 pkgs=$(echo "$missing" | sed 's/([^)]*)//g')
-if [ -n "$want_libfdt" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+if [ -n "$want_libfdt$want_linux" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	$SUDO dpkg --add-architecture arm64
 fi
 # Package lists may be absent or stale on a fresh machine: update once, then install.
@@ -61,5 +72,35 @@ if [ -n "$want_libfdt" ] && [ ! -f "$libfdt_arm64/usr/lib/aarch64-linux-gnu/libf
 	(cd "$tmp" && apt-get download -qq libfdt-dev:arm64)
 	$SUDO mkdir -p "$libfdt_arm64"
 	$SUDO dpkg-deb -x "$tmp"/libfdt-dev_*_arm64.deb "$libfdt_arm64"
+	rm -rf "$tmp"
+fi
+if [ -n "$want_linux" ] && [ ! -f "$linux_arm64/Image" ]; then
+	# The meta package depends on the current ABI's image package (linux-image-6.1.0-N-...).
+	pkg=$(apt-cache depends "$linux_meta:arm64" |
+		sed -n 's/^ *Depends: \(linux-image-[^ :<>]*\).*/\1/p' | head -n 1)
+	[ -n "$pkg" ] || { echo "deps.sh: no kernel package behind $linux_meta:arm64" >&2; exit 1; }
+	tmp=$(mktemp -d)
+	chmod 777 "$tmp"
+	(cd "$tmp" && apt-get download -qq "$pkg:arm64")
+	deb=$(ls "$tmp"/*.deb)
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards './boot/vmlinuz-*' './boot/config-*'
+	img=$(ls "$tmp"/boot/vmlinuz-*)
+	# Debian's arm64 vmlinuz is the raw Image (with an EFI stub); a gzip-compressed one (magic
+	# 1f 8b) is decompressed. Either way the result must carry the arm64 Image header's magic
+	# "ARM\x64" at byte 56 (Linux Documentation/arch/arm64/booting.rst).
+	if [ "$(od -An -tx1 -N2 "$img" | tr -d ' ')" = 1f8b ]; then
+		gzip -dc "$img" >"$tmp/Image"
+	else
+		cp "$img" "$tmp/Image"
+	fi
+	if [ "$(od -An -c -j56 -N4 "$tmp/Image" | tr -d ' ')" != ARMd ]; then
+		echo "deps.sh: $img is no arm64 Image" >&2
+		exit 1
+	fi
+	$SUDO mkdir -p "$linux_arm64"
+	$SUDO cp "$tmp"/boot/config-* "$linux_arm64/config"
+	echo "$pkg $(dpkg-deb -f "$deb" Version)" | $SUDO tee "$linux_arm64/version" >/dev/null
+	$SUDO cp "$tmp/Image" "$linux_arm64/Image.new"
+	$SUDO mv "$linux_arm64/Image.new" "$linux_arm64/Image"
 	rm -rf "$tmp"
 fi

@@ -46,8 +46,8 @@ void vperf_fmt_hex(struct fmt *f, uint64_t v, unsigned int min_digits);
 void vperf_log(enum vperf_log_level level, const char *msg);
 /* Recompute the loaded vCPU's MDCR_EL2 and write it if it changed. */
 void vperf_update_mdcr(struct vperf_vcpu *vcpu);
-void vperf_log_unknown_sysreg(const struct vperf_esr_sysreg *a);
+void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg *a);
 /* A guest wrote RES0 bits: it gets them ignored, the host a line saying which. */
-void vperf_log_bad_value(const struct vperf_sysreg_desc *desc, uint64_t val);
+void vperf_log_bad_value(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val);
 
 #endif /* VPERF_INTERNAL_H */

@@ -8,6 +8,16 @@ void vperf_log(enum vperf_log_level level, const char *msg)
 		vperf_ops->log(level, msg);
 }
 
+/* A guest can repeat a mistake at every schedule-in (Linux 6.1 writes its event number into
+ * PMCCFILTR_EL0's RES0 bits): a VM's 1st, 2nd, 4th, 8th... notice is logged, every one is
+ * counted in its statistics. */
+static bool notice_due(struct vperf_vm *vm)
+{
+	uint32_t n = ++vm->notices;
+
+	return (n & (n - 1)) == 0;
+}
+
 /* The trap control a new register in the PMU/SPE space most likely has: PMB* sit at CRn=9,
  * CRm=10 (E2PB), PMS* at CRm=9 (TPMS), everything else is a PMU register (TPM). */
 static const char *guess_trap(uint32_t enc)
@@ -46,12 +56,14 @@ static void fmt_enc_fields(struct fmt *f, uint32_t enc)
 
 /* "unknown sysreg S3_3_C9_C13_5 (MRS x3); add to sysregs.def: SYSREG(S3_3_C9_C13_5, 3, 3, 9,
  * 13, 5, RW, TPM, PMUV3, 0x0ull, 0x0, NONE)": the line to paste once the register is named. */
-void vperf_log_unknown_sysreg(const struct vperf_esr_sysreg *a)
+void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg *a)
 {
 	const char *trap = guess_trap(a->enc);
 	char buf[192];
 	struct fmt f;
 
+	if (!notice_due(vm))
+		return;
 	vperf_fmt_init(&f, buf, sizeof(buf));
 	vperf_fmt_str(&f, "vperf: unknown sysreg ");
 	fmt_enc_name(&f, a->enc);
@@ -68,11 +80,13 @@ void vperf_log_unknown_sysreg(const struct vperf_esr_sysreg *a)
 }
 
 /* "vperf: guest wrote RES0 bits 0x100 of PMCR_EL0 (value 0x141): ignored" */
-void vperf_log_bad_value(const struct vperf_sysreg_desc *desc, uint64_t val)
+void vperf_log_bad_value(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val)
 {
 	char buf[128];
 	struct fmt f;
 
+	if (!notice_due(vm))
+		return;
 	vperf_fmt_init(&f, buf, sizeof(buf));
 	vperf_fmt_str(&f, "vperf: guest wrote RES0 bits ");
 	vperf_fmt_hex(&f, val & desc->res0, 1);

@@ -68,7 +68,7 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 	desc = vperf_sysreg_lookup_space(a.enc);
 	if (!desc) {
 		STAT_INC(&vcpu->vm->stats, unknown_enc);
-		vperf_log_unknown_sysreg(&a);
+		vperf_log_unknown_sysreg(vcpu->vm, &a);
 		return undef(vcpu);
 	}
 	return vperf_perform_access(vcpu, desc, &a, gprs, slot_handlers[desc->slot]);

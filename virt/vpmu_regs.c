@@ -295,8 +295,15 @@ static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 		return access_counter(vcpu, acc, VPERF_CYCLE_IDX);
 	case VPERF_SLOT_PMCCFILTR:
 		return access_evtyper(vcpu, acc, VPERF_CYCLE_IDX);
+	case VPERF_SLOT_PMMIR:
+		/* It exists from PMUv3p4, which the guest sees when the PE has it (PMUVer is capped
+		 * at v3p5): the PE's own value, a description of its pipeline. */
+		if (vcpu->pcpu->caps.pmuver < 5)
+			return false;
+		acc->val = read_sysreg(PMMIR_EL1);
+		return true;
 	default:
-		return false; /* PMMIR, PMZR: not offered to guests */
+		return false; /* PMZR_EL0: PMUv3p9, above the v3p5 a guest sees */
 	}
 }
 
@@ -305,7 +312,7 @@ static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 	if (acc->read || !(acc->val & acc->desc->res0))
 		return false;
 	STAT_INC(&vcpu->vm->stats, bad_value);
-	vperf_log_bad_value(acc->desc, acc->val);
+	vperf_log_bad_value(vcpu->vm, acc->desc, acc->val);
 	return true;
 }
 

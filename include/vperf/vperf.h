@@ -108,6 +108,7 @@ struct vperf_vm {
 	struct vperf_vm_config cfg;
 	void *hv_vm;
 	struct vperf_stats stats;
+	uint32_t notices; /* guest mistakes seen, for the log's rate limit (virt/log.c) */
 };
 
 struct vperf_vcpu {

@@ -6,6 +6,7 @@
 #   qemu-bench    -icount shift=0 runs: EL2 instructions per trapped access, per vCPU switch and
 #                 from PMUIRQ entry to the list-register write; writes docs/performance.md's
 #                 QEMU section (QEMU_BENCH_OUT=file to write elsewhere)
+#   qemu-linux, qemu-linux-check   the Linux guest (tests/qemu/linux/build.mk)
 # Needs scripts/deps.sh qemu (QEMU, the cross compiler, libfdt for arm64, Xen's headers).
 
 qemu-out := $(obj)/qemu
@@ -89,7 +90,7 @@ qemu-images: $(qemu-out)/vperf-hyp.bin $(patsubst %,$(qemu-out)/%.bin,$(qemu-gue
 qemu-runner := $(qemu-src)/run.sh
 qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results)
 
-qemu-check: qemu-images
+qemu-check: qemu-images qemu-linux
 	$(Q)$(qemu-env) $(qemu-runner) check
 
 qemu-run: qemu-images
@@ -98,6 +99,8 @@ qemu-run: qemu-images
 QEMU_BENCH_OUT ?= $(srctree)/docs/performance.md
 qemu-bench: qemu-images
 	$(Q)$(qemu-env) $(qemu-runner) bench $(QEMU_BENCH_OUT)
+
+include $(qemu-src)/linux/build.mk
 
 .PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps
 

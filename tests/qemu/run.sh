@@ -1,6 +1,7 @@
 #!/bin/sh
 # Boot the QEMU configurations of tests/qemu/configs.txt and judge them from the serial log.
-#   run.sh check            every configuration; "qemu: N passed, N failed" at the end
+#   run.sh check [PART]     every configuration (whose name contains PART); "qemu: N passed,
+#                           N failed" at the end
 #   run.sh demo             the demo (make run)
 #   run.sh bench FILE       -icount shift=0 measurements into FILE's QEMU section
 #   run.sh one NAME         one configuration, log on stdout
@@ -23,8 +24,13 @@ qemu_cmd() {
 	how=$1 images=$2 args=$3 tmo=$4
 	shift 4
 	case "$how" in
-	bare) set -- -M virt,gic-version=3 -m 256M -kernel "$out/$images.bin" "$@" ;;
-	bare-el2) set -- -M virt,virtualization=on,gic-version=3 -m 256M -kernel "$out/$images.bin" "$@" ;;
+	bare | bare-el2)
+		# IMAGE or KERNEL,INITRD (a Linux kernel and its initramfs, -initrd)
+		kernel=${images%%,*}
+		[ "$kernel" = "$images" ] || set -- -initrd "$out/${images#*,}.bin" "$@"
+		virt=virt,gic-version=3
+		[ "$how" = bare-el2 ] && virt=virt,virtualization=on,gic-version=3
+		set -- -M "$virt" -m 256M -kernel "$out/$kernel.bin" "$@" ;;
 	hyp)
 		slot=0
 		for img in $(echo "$images" | tr ',' ' '); do
@@ -39,9 +45,10 @@ qemu_cmd() {
 		-append "$args" "$@" </dev/null 2>&1
 }
 
-# judge NAME LOG FLAGS HOW RC: print the verdict, append the results line, return 0 if it passed.
+# judge NAME LOG FLAGS HOW RC SECS: print the verdict, append the results line, return 0 if it
+# passed.
 judge() {
-	name=$1 log=$2 flags=$3 how=$4 rc=$5
+	name=$1 log=$2 flags=$3 how=$4 rc=$5 secs=$6
 	xfail=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^xfail=//p' | tr ',' ' ')
 	pass=$(grep -c 'RESULT [^ ]* [^ ]* PASS\|RESULT [^ ]* PASS' "$log")
 	skip=$(grep -c 'RESULT .* SKIP' "$log")
@@ -58,6 +65,16 @@ judge() {
 		want=1
 	fi
 	[ "$guests" -ge "$want" ] || { bad=$((bad + 1)) unexpected="$unexpected (guest-unfinished)"; }
+	# A Linux guest must have probed its PMU (drivers/perf/arm_pmu.c prints the counters it found,
+	# PMCR_EL0.N + the cycle counter; the guest's /init checks the number against its n=).
+	linux=$(grep -c 'Booting Linux on physical CPU' "$log")
+	probed=$(grep -c '\] hw perfevents: enabled with armv8_pmuv3' "$log")
+	info=""
+	if [ "$linux" -gt 0 ]; then
+		[ "$probed" -ge "$linux" ] || { bad=$((bad + 1)) unexpected="$unexpected (linux-no-pmu)"; }
+		info="; Linux PMU: $(grep '\] hw perfevents: enabled with' "$log" |
+			grep -o '[0-9]* counters available' | sed 's/ available//' | paste -sd, -)"
+	fi
 	[ "$rc" -eq 124 ] && unexpected="$unexpected (timeout)"
 	case " $flags " in
 	*" must-fail "*)
@@ -75,7 +92,7 @@ judge() {
 		return 0
 	fi
 	if [ "$bad" -eq 0 ] && [ "$pass" -gt 0 ]; then
-		echo "[  PASSED  ] qemu:$name ($pass tests passed, $skip skipped)"
+		echo "[  PASSED  ] qemu:$name ($pass tests passed, $skip skipped$info, $secs s)"
 		echo "$pass 0 qemu:$name" >>"$results"
 		return 0
 	fi
@@ -86,6 +103,9 @@ judge() {
 
 configs() { grep -v '^[[:space:]]*#' "$here/configs.txt" | grep '|'; }
 
+# The configurations whose name contains $1 (all without it).
+selected() { configs | awk -F'|' -v p="${1:-}" 'index($1, p)'; }
+
 run_config() {
 	line=$1
 	name=$(echo "$line" | cut -d'|' -f1 | trim)
@@ -95,15 +115,20 @@ run_config() {
 	flags=$(echo "$line" | cut -d'|' -f5 | trim)
 	tmo=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^timeout=//p')
 	log=$logs/$name.log
-	qemu_cmd "$how" "$images" "$args" "${tmo:-60}" >"$log"
-	judge "$name" "$log" "$flags" "$how" $?
+	extra=""
+	case " $flags " in *" icount "*) extra="-icount shift=0" ;; esac
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	qemu_cmd "$how" "$images" "$args" "${tmo:-60}" $extra >"$log"
+	rc=$?
+	judge "$name" "$log" "$flags" "$how" $rc $(($(date +%s) - t0))
 }
 
 check() {
 	start=$(date +%s)
 	okc=0 badc=0
 	tmp=$(mktemp)
-	configs >"$tmp"
+	selected "${1:-}" >"$tmp"
 	while IFS= read -r line; do
 		if run_config "$line"; then okc=$((okc + 1)); else badc=$((badc + 1)); fi
 	done <"$tmp"
@@ -114,7 +139,7 @@ check() {
 }
 
 case "${1:-check}" in
-check) check ;;
+check) check "${2:-}" ;;
 one)
 	line=$(configs | awk -F'|' -v n="$2" '{ g = $1; gsub(/[ \t]/, "", g); if (g == n) print }')
 	[ -n "$line" ] || { echo "run.sh: no configuration '$2'" >&2; exit 2; }

@@ -61,6 +61,25 @@ static enum sim_access last(void)
 
 /* ---- register semantics ---------------------------------------------------------------------- */
 
+/* A mistake repeated at every schedule-in is logged at the 1st, 2nd, 4th, 8th... time and
+ * counted every time. */
+static void test_notices_rate_limited(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	unsigned int logged = 0;
+
+	(void)state;
+	hv_enter(a, 0);
+	for (int i = 0; i < 20; i++) {
+		hv.last_log[0] = '\0';
+		guest_write(PMCCFILTR_EL0, 0x11); /* Linux 6.1: the event number into RES0 bits */
+		logged += hv.last_log[0] != '\0';
+	}
+	assert_int_equal(hv.vm[0].stats.bad_value, 20);
+	assert_int_equal(logged, 5); /* 1, 2, 4, 8, 16 */
+	assert_int_equal(guest_read(PMCCFILTR_EL0), 0);
+}
+
 static void test_pmcr(void **state)
 {
 	struct hv_vcpu *a = hv_vcpu(0, 0);
@@ -206,8 +225,8 @@ static void test_event_filter(void **state)
 	assert_int_equal(guest_read(PMEVCNTR1_EL0), 30);
 }
 
-/* PMMIR_EL1 is not offered; PMUSERENR_EL0 keeps its four bits; the ID register hides what
- * the VM does not have. */
+/* PMMIR_EL1 (PMUv3p4) reads the PE's value; PMUSERENR_EL0 keeps its four bits; the ID register
+ * hides what the VM does not have. */
 static void test_misc_registers(void **state)
 {
 	struct hv_vcpu *a = hv_vcpu(0, 0);
@@ -216,8 +235,9 @@ static void test_misc_registers(void **state)
 
 	(void)state;
 	hv_enter(a, 0);
-	guest_read(PMMIR_EL1);
-	assert_int_equal(last(), SIM_ACC_UNDEF);
+	sim_poke(0, VPERF_ENC_PMMIR_EL1, 0x8);
+	assert_int_equal(guest_read(PMMIR_EL1), 0x8);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
 	guest_write(PMUSERENR_EL0, 0xff);
 	assert_int_equal(guest_read(PMUSERENR_EL0), 0xf);
 	assert_int_equal(vperf_vcpu_id_dfr0(&a->v, hw), 6ull << 8 | 0x6);
@@ -571,6 +591,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_pmcr, setup),
+		cmocka_unit_test_setup(test_notices_rate_limited, setup),
 		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),
 		cmocka_unit_test_setup(test_set_clr_masked, setup),
 		cmocka_unit_test_setup(test_counter_range, setup),

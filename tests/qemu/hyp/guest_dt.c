@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The device tree a guest boots with, written with libfdt's sequential-write API the way Xen's
- * toolstack builds guest trees: memory at GUEST_RAM0_BASE, the vCPUs with PSCI over HVC, the
- * architected timer, the GICv3 at Xen's guest addresses, a PL011 at QEMU virt's address, and,
- * for a VM with a vPMU, the "arm,armv8-pmuv3" node with PPI 7 (INTID 23). Interrupt specifiers:
- * <1 (PPI) n flags> with flags from xen/device_tree_defs.h (facts.md).
+ * toolstack builds guest trees: memory at GUEST_RAM0_BASE, /chosen (bootargs, the initramfs if
+ * any), the vCPUs with PSCI over HVC, the architected timer, the GICv3 at Xen's guest addresses,
+ * a PL011 at QEMU virt's address, and, for a VM with a vPMU, the "arm,armv8-pmuv3" node with
+ * PPI 7 (INTID 23). Interrupt specifiers: <1 (PPI) n flags> or <0 (SPI) n flags> with flags from
+ * xen/device_tree_defs.h (facts.md).
  */
 #include "hyp.h"
 
@@ -12,6 +13,7 @@
 #include <xen/xen.h>
 #include <xen/device_tree_defs.h>
 
+#define GIC_SPI	    0
 #define GIC_PPI	    1
 #define PHANDLE_CLK 65100u
 
@@ -117,6 +119,11 @@ static int uart(void *fdt)
 	static const char compat[] = "arm,pl011\0arm,primecell";
 	static const char clock_names[] = "uartclk\0apb_pclk";
 	uint32_t clocks[2] = { PHANDLE_CLK, PHANDLE_CLK };
+	/* SPI 1 (INTID 33), as on QEMU virt. Linux's PL011 driver requests its interrupt when the
+	 * tty is opened and cannot start without one (the console then takes no writes: EIO); the
+	 * emulated PL011 never raises it (its transmit FIFO is never full and it receives nothing),
+	 * see vgic_mmio.c. */
+	static const uint32_t uart_spi[3] = { GIC_SPI, VUART_SPI - 32, DT_IRQ_TYPE_LEVEL_HIGH };
 
 	TRY(fdt_begin_node(fdt, "apb-pclk"));
 	TRY(fdt_property_string(fdt, "compatible", "fixed-clock"));
@@ -127,6 +134,7 @@ static int uart(void *fdt)
 	TRY(fdt_begin_node(fdt, "pl011@9000000"));
 	TRY(fdt_property(fdt, "compatible", compat, sizeof(compat)));
 	TRY(prop_reg(fdt, 0x09000000, 0x1000));
+	TRY(prop_cells(fdt, "interrupts", uart_spi, 3));
 	TRY(prop_cells(fdt, "clocks", clocks, 2));
 	TRY(fdt_property(fdt, "clock-names", clock_names, sizeof(clock_names)));
 	return fdt_end_node(fdt);
@@ -144,6 +152,10 @@ static int root(void *fdt, const struct vm *vm)
 	TRY(fdt_property_u32(fdt, "interrupt-parent", GUEST_PHANDLE_GIC));
 	TRY(fdt_begin_node(fdt, "chosen"));
 	TRY(fdt_property_string(fdt, "bootargs", vm->cfg.args));
+	if (vm->initrd_size) {
+		TRY(fdt_property_u64(fdt, "linux,initrd-start", vm->initrd_ipa));
+		TRY(fdt_property_u64(fdt, "linux,initrd-end", vm->initrd_ipa + vm->initrd_size));
+	}
 	TRY(fdt_property_string(fdt, "stdout-path", "/pl011@9000000"));
 	TRY(fdt_end_node(fdt));
 	TRY(fdt_begin_node(fdt, "memory@40000000"));

@@ -30,6 +30,7 @@
 #define INTID_VTIMER   27 /* EL1 virtual timer (CNTV) */
 #define INTID_PMU      23
 #define INTID_SPURIOUS 1023
+#define VUART_SPI      33 /* the PL011's interrupt in the guest DT: never raised (vgic_mmio.c) */
 
 struct vcpu_regs {
 	uint64_t x[31];
@@ -82,7 +83,8 @@ struct vcpu {
 };
 
 struct vm_config {
-	int image; /* image slot, -1: none */
+	int image;  /* image slot, -1: none */
+	int initrd; /* slot holding the initramfs (a newc cpio archive), -1: none */
 	enum vperf_pmu_mode pmu;
 	enum vperf_partition part;
 	unsigned int counters; /* guest PMCR_EL0.N */
@@ -106,6 +108,7 @@ struct vm {
 	char line[160]; /* console line being assembled by the emulated PL011 */
 	unsigned int line_len;
 	uint64_t dtb_ipa, entry_ipa;
+	uint64_t initrd_ipa, initrd_size; /* in guest RAM, for /chosen (0: none) */
 };
 
 /* Deliberately broken integrations (bootargs mutant=...), for proving that the guest suite

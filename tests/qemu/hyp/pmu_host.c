@@ -32,7 +32,7 @@ struct bench_acc {
 };
 
 static struct {
-	uint64_t swinc, overflows, last_cycles, t_start, t_irq, calib;
+	uint64_t swinc, overflows, last_cycles, t_start, t_irq, calib, notices;
 	uint64_t guest_cycles[MAX_VMS];
 	bool calibrated;
 	struct bench_acc sw, put, load, irq, sysreg;
@@ -114,8 +114,19 @@ static void op_host_overflow(uint64_t ovs)
 	host.overflows++;
 }
 
+/* Notices (a guest wrote something it should not have, and got the architectural outcome) are
+ * capped: Linux writes its event number into PMCCFILTR_EL0's RES0 bits whenever it schedules a
+ * cycles event onto the cycle counter, and a console line each time would slow the guest down.
+ * Errors are always printed; the suppressed notices are counted in the final report. */
+#define LOG_NOTICES_SHOWN 8
+
 static void op_log(enum vperf_log_level level, const char *msg)
 {
+	if (level != VPERF_LOG_ERR && ++host.notices > LOG_NOTICES_SHOWN) {
+		if (host.notices == LOG_NOTICES_SHOWN + 1)
+			hyp_log("vperf: further notices not shown (counted at the end)");
+		return;
+	}
 	hyp_log("vperf[%d]: %s", (int)level, msg);
 }
 
@@ -303,6 +314,9 @@ void pmu_host_report(void)
 	}
 	hyp_log("host PMU overflows %lu, stray %lu", host.overflows,
 		hyp.pcpu.stats.stray_overflows);
+	if (host.notices > LOG_NOTICES_SHOWN)
+		hyp_log("vperf notices: %lu (%lu not shown)", host.notices,
+			host.notices - LOG_NOTICES_SHOWN);
 	report_counters();
 	if (!hyp.bench)
 		return;

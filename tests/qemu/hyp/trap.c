@@ -55,6 +55,13 @@ static uint64_t guest_id_reg(struct vcpu *v, unsigned int crm, unsigned int op2)
 		return val & ~(0xfull << 32); /* ID_AA64PFR0_EL1.SVE */
 	if (crm == 4 && op2 == 1)
 		return val & ~(0xfull << 24); /* ID_AA64PFR1_EL1.SME */
+	/* Pointer authentication is hidden too: its keys (APIAKeyLo_EL1, ...) are not switched,
+	 * and with HCR_EL2.APK = API = 0 their accesses and the enabled PAC instructions trap here.
+	 * Linux uses it whenever the ID registers offer it. */
+	if (crm == 6 && op2 == 1)
+		return val & ~(0xffull << 24 | 0xffull << 4); /* ISAR1: GPI, GPA, API, APA */
+	if (crm == 6 && op2 == 2)
+		return val & ~(0xffull << 8); /* ID_AA64ISAR2_EL1: APA3, GPA3 */
 	return val;
 }
 
@@ -121,6 +128,11 @@ static struct vcpu *dabt(struct vcpu *v, uint64_t esr)
 		hyp_log("vm%u: %s of unmapped IPA %lx at PC %lx", v->vm->id,
 			write ? "write" : "read", ipa, v->regs.elr);
 		return sched_stop_vm(v, "stage-2 fault");
+	}
+	if (!write && size < 8) {
+		val &= (1ull << (8 * size)) - 1;
+		if (FIELD(esr, 21, 21) && (val >> (8 * size - 1)) & 1)
+			val |= ~0ull << (8 * size); /* SSE: LDRSB, LDRSH, LDRSW sign-extend */
 	}
 	if (!write && srt != 31)
 		v->regs.x[srt] = FIELD(esr, 15, 15) || size == 8 ? val : (uint32_t)val;

@@ -2,8 +2,11 @@
 /*
  * The guest's GICv3 distributor and redistributors, emulated on stage-2 data aborts at Xen's
  * guest addresses (GUEST_GICV3_GICD_BASE, GUEST_GICV3_GICR0_BASE, xen/arch-arm.h). Guests get
- * SGIs and PPIs only (GICD_TYPER.ITLinesNumber = 0: no SPI), affinity routing always on, one
- * Security state. Register offsets: GICv3 spec chapter 12 (GICD_*, GICR_*).
+ * SGIs and PPIs, affinity routing always on, one Security state. The distributor reports 32 SPIs
+ * (GICD_TYPER.ITLinesNumber = 1) only so that Linux can request the PL011's interrupt
+ * (VUART_SPI): every SPI register is RAZ/WI and no SPI is ever injected, since no emulated device
+ * raises one (the PL011 is polled and its transmit FIFO never fills). Register offsets: GICv3
+ * spec chapter 12 (GICD_*, GICR_*).
  */
 #include "hyp.h"
 
@@ -13,9 +16,9 @@
 #define GICR_STRIDE	 0x20000ull /* RD_base + SGI_base, 64 KiB each */
 #define GICR_SGI	 0x10000u
 #define PIDR2		 0xffe8u
-#define PIDR2_GICV3	 0x3bu	    /* ArchRev [7:4] = 3 */
-#define GICD_CTLR_ARE_DS 0x50u	    /* ARE (bit 4) and DS (bit 6) read as one */
-#define GICD_TYPER_VAL	 (9u << 19) /* IDbits = 9: 10-bit INTIDs; ITLinesNumber = 0 */
+#define PIDR2_GICV3	 0x3bu		 /* ArchRev [7:4] = 3 */
+#define GICD_CTLR_ARE_DS 0x50u		 /* ARE (bit 4) and DS (bit 6) read as one */
+#define GICD_TYPER_VAL	 (9u << 19 | 1u) /* IDbits = 9: 10-bit INTIDs; ITLinesNumber = 1 */
 #define IIDR_VAL	 0x0100043bu
 
 static uint32_t gicd_ctlr[MAX_VMS];

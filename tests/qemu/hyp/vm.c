@@ -8,6 +8,7 @@
  *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: QEMU 7.2 does not, so
  *   vperf refuses the direct partition unless a test asks to measure what QEMU does)
  *   vmI.img=K (image slot, staged by QEMU -device loader at IMAGE_SLOT_PA(K))
+ *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
  *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces)
  */
@@ -58,6 +59,8 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 
 	if (starts(k, "img=", &v))
 		c->image = (int)parse_u64(v, NULL);
+	else if (starts(k, "initrd=", &v))
+		c->initrd = (int)parse_u64(v, NULL);
 	else if (starts(k, "pmu=", &v))
 		parse_pmu(c, v);
 	else if (starts(k, "part=", &v))
@@ -111,6 +114,7 @@ void vm_parse_args(const char *args)
 		struct vm_config *c = &hyp.vms[i].cfg;
 
 		c->image = -1;
+		c->initrd = -1;
 		c->vcpus = 1;
 		c->counters = 2;
 		c->mem = 64ull << 20;
@@ -128,7 +132,7 @@ void vm_parse_args(const char *args)
 /* Linux arm64 boot protocol: copy the image to a 2 MiB aligned base + text_offset of guest RAM;
  * image_size covers .bss too (the bytes beyond the file are whatever the slot holds, and the
  * image clears its own .bss). */
-static bool load_image(struct vm *vm)
+static bool load_image(struct vm *vm, uint64_t *end)
 {
 	const uint8_t *src = (const uint8_t *)(uintptr_t)IMAGE_SLOT_PA(vm->cfg.image);
 	const uint64_t *hdr = (const uint64_t *)(const void *)src;
@@ -148,6 +152,77 @@ static bool load_image(struct vm *vm)
 	}
 	memcpy((void *)(uintptr_t)(vm->ram_pa + text_offset), src, size);
 	vm->entry_ipa = GUEST_RAM0_BASE + text_offset;
+	*end = text_offset + size;
+	return true;
+}
+
+/* One field of a newc cpio header: 8 hexadecimal digits, either case. */
+static uint64_t cpio_hex(const char *p)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < 8; i++) {
+		char c = p[i];
+		unsigned int d = c >= '0' && c <= '9'	? (unsigned int)(c - '0')
+				 : c >= 'a' && c <= 'f' ? (unsigned int)(c - 'a' + 10)
+				 : c >= 'A' && c <= 'F' ? (unsigned int)(c - 'A' + 10)
+							: 0;
+
+		v = v << 4 | d;
+	}
+	return v;
+}
+
+#define CPIO_HDR      110u /* "070701" and 13 fields of 8 hex digits */
+#define CPIO_ALIGN(x) (((x) + 3) & ~3ull)
+
+/* The length of the newc cpio archive at p, 0 if there is none (Linux
+ * Documentation/driver-api/early-userspace/buffer-format.rst): each member is the header, its
+ * name (namesize bytes with the NUL) padded to 4 bytes, then its data (filesize bytes) padded to
+ * 4; the member named "TRAILER!!!" ends the archive. Fields: filesize is the 7th, namesize the
+ * 12th. QEMU's loader does not tell the file's size, so the archive's own structure does. */
+static uint64_t cpio_size(const uint8_t *p, uint64_t max)
+{
+	uint64_t off = 0;
+
+	while (off + CPIO_HDR <= max) {
+		const char *h = (const char *)p + off;
+		uint64_t filesize, namesize;
+		bool last;
+
+		if (memcmp(h, "070701", 6))
+			return 0;
+		filesize = cpio_hex(h + 6 + 6 * 8);
+		namesize = cpio_hex(h + 6 + 11 * 8);
+		last = namesize == sizeof("TRAILER!!!") && off + CPIO_HDR + namesize <= max &&
+		       !memcmp(h + CPIO_HDR, "TRAILER!!!", namesize);
+		off = CPIO_ALIGN(CPIO_ALIGN(off + CPIO_HDR + namesize) + filesize);
+		if (last)
+			return off <= max ? off : 0;
+	}
+	return 0;
+}
+
+/* The initramfs goes to the top of guest RAM, page aligned, below the device tree and above the
+ * kernel (Linux arm64 booting.rst: anywhere in RAM the kernel does not occupy); the device tree's
+ * /chosen linux,initrd-start and linux,initrd-end tell the kernel where. */
+static bool load_initrd(struct vm *vm, uint64_t kernel_end)
+{
+	const uint8_t *src = (const uint8_t *)(uintptr_t)IMAGE_SLOT_PA(vm->cfg.initrd);
+	uint64_t size = cpio_size(src, IMAGE_SLOT_SIZE), off;
+
+	if (!size) {
+		hyp_log("vm%u: slot %d holds no newc cpio archive", vm->id, vm->cfg.initrd);
+		return false;
+	}
+	if (kernel_end + size + DTB_MAX + 0x1000 > vm->cfg.mem) {
+		hyp_log("vm%u: initramfs of %lu bytes does not fit", vm->id, size);
+		return false;
+	}
+	off = (vm->cfg.mem - DTB_MAX - size) & ~0xfffull;
+	memcpy((void *)(uintptr_t)(vm->ram_pa + off), src, size);
+	vm->initrd_ipa = GUEST_RAM0_BASE + off;
+	vm->initrd_size = size;
 	return true;
 }
 
@@ -167,6 +242,7 @@ static int vperf_policy(struct vm *vm)
 static void vm_create(struct vm *vm, unsigned int id)
 {
 	int err;
+	uint64_t kernel_end;
 
 	vm->id = id;
 	vm->ram_pa = VM_RAM_PA(id);
@@ -181,7 +257,7 @@ static void vm_create(struct vm *vm, unsigned int id)
 	}
 	vm->has_vpmu = vm->cfg.pmu != VPERF_PMU_OFF;
 	vm->nr_vcpus = vm->cfg.vcpus > MAX_VCPUS_PER_VM ? MAX_VCPUS_PER_VM : vm->cfg.vcpus;
-	if (!load_image(vm))
+	if (!load_image(vm, &kernel_end) || (vm->cfg.initrd >= 0 && !load_initrd(vm, kernel_end)))
 		return;
 	vm->dtb_ipa = GUEST_RAM0_BASE + vm->cfg.mem - DTB_MAX;
 	err = guest_dt_build(vm, (void *)(uintptr_t)(vm->ram_pa + vm->cfg.mem - DTB_MAX), DTB_MAX);
@@ -203,6 +279,9 @@ static void vm_create(struct vm *vm, unsigned int id)
 	hyp_log("vm%u: image slot %d, %lu MiB at %lx, %u vCPU, PMU mode %u, %u counters", id,
 		vm->cfg.image, vm->cfg.mem >> 20, vm->ram_pa, vm->nr_vcpus, vm->cfg.pmu,
 		vm->cfg.counters);
+	if (vm->initrd_size)
+		hyp_log("vm%u: initramfs from slot %d, %lu bytes at IPA %lx", id, vm->cfg.initrd,
+			vm->initrd_size, vm->initrd_ipa);
 }
 
 void vm_create_all(void)
