@@ -3,7 +3,7 @@
  * The device tree a guest boots with, written with libfdt's sequential-write API the way Xen's
  * toolstack builds guest trees: memory at GUEST_RAM0_BASE, /chosen (bootargs, the initramfs if
  * any), the vCPUs with PSCI over HVC, the architected timer, the GICv3 at Xen's guest addresses,
- * a PL011 at QEMU virt's address, and, for a VM with a vPMU, the "arm,armv8-pmuv3" node with
+ * a PL011 at QEMU virt's address, and, for a VM with a vPMU, vperf's "arm,armv8-pmuv3" node with
  * PPI 7 (INTID 23). Interrupt specifiers: <1 (PPI) n flags> or <0 (SPI) n flags> with flags from
  * xen/device_tree_defs.h (facts.md).
  */
@@ -104,16 +104,6 @@ static int gic(void *fdt, const struct vm *vm)
 	return fdt_end_node(fdt);
 }
 
-static int pmu(void *fdt)
-{
-	static const uint32_t ppi[] = { INTID_PMU };
-
-	TRY(fdt_begin_node(fdt, "pmu"));
-	TRY(fdt_property_string(fdt, "compatible", "arm,armv8-pmuv3"));
-	TRY(ppi_prop(fdt, ppi, 1));
-	return fdt_end_node(fdt);
-}
-
 static int uart(void *fdt)
 {
 	static const char compat[] = "arm,pl011\0arm,primecell";
@@ -165,16 +155,20 @@ static int root(void *fdt, const struct vm *vm)
 	TRY(cpus(fdt, vm));
 	TRY(psci_timer(fdt));
 	TRY(gic(fdt, vm));
-	if (vm->has_vpmu)
-		TRY(pmu(fdt));
 	TRY(uart(fdt));
 	return fdt_end_node(fdt);
 }
 
+/* The tree is written sequentially, then reopened read-write so that vperf adds its own device
+ * nodes (the PMU node on the VM's virtual PPI: vperf_fdt_add_nodes), then packed. */
 int guest_dt_build(struct vm *vm, void *buf, size_t size)
 {
 	TRY(fdt_create(buf, (int)size));
 	TRY(fdt_finish_reservemap(buf));
 	TRY(root(buf, vm));
-	return fdt_finish(buf);
+	TRY(fdt_finish(buf));
+	TRY(fdt_open_into(buf, buf, (int)size));
+	if (vperf_fdt_add_nodes(buf, &vm->vperf) != VPERF_OK)
+		return -FDT_ERR_NOSPACE;
+	return fdt_pack(buf);
 }
