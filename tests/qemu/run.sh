@@ -117,6 +117,8 @@ run_config() {
 	log=$logs/$name.log
 	extra=""
 	case " $flags " in *" icount "*) extra="-icount shift=0" ;; esac
+	smp=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^smp=//p')
+	[ -n "$smp" ] && extra="$extra -smp $smp"
 	t0=$(date +%s)
 	# shellcheck disable=SC2086
 	qemu_cmd "$how" "$images" "$args" "${tmo:-60}" $extra >"$log"
@@ -128,7 +130,8 @@ check() {
 	start=$(date +%s)
 	okc=0 badc=0
 	tmp=$(mktemp)
-	selected "${1:-}" >"$tmp"
+	# "manual" configurations run only by name (run.sh one NAME)
+	selected "${1:-}" | awk -F'|' '!index(" " $5 " ", " manual ")' >"$tmp"
 	while IFS= read -r line; do
 		if run_config "$line"; then okc=$((okc + 1)); else badc=$((badc + 1)); fi
 	done <"$tmp"

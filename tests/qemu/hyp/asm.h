@@ -19,6 +19,9 @@
 #define SCTLR_EL2_VALUE (0x30c50830 | (1 << 0) | (1 << 2) | (1 << 3) | (1 << 12))
 
 /* Offsets in struct vcpu_regs (vcpu.h). */
+/* Stack of each secondary pCPU (head.S, sched.c). */
+#define PCPU_STACK 16384
+
 #define REGS_ELR  (31 * 8)
 #define REGS_SPSR (32 * 8)
 #define REGS_SIZE (34 * 8)

@@ -11,6 +11,9 @@
 #define GICD_CTLR_RWP	   BIT(31)
 #define GICD_CTLR_ARE	   BIT(4)
 #define GICD_CTLR_GRP1	   BIT(1)
+#define GICR_TYPER	   0x0008
+#define GICR_TYPER_LAST	   BIT(4)
+#define GICR_STRIDE	   0x20000 /* RD_base + SGI_base (no VLPI frames on QEMU's GICv3) */
 #define GICR_WAKER	   0x0014
 #define GICR_WAKER_SLEEP   BIT(1)
 #define GICR_WAKER_ASLEEP  BIT(2)
@@ -30,30 +33,45 @@ static void gicd_wait_rwp(void)
 
 static void gicr_wake(void)
 {
-	uint32_t w = mmio_read32(hyp.gicr + GICR_WAKER);
+	uint32_t w = mmio_read32(this_pcpu()->gicr + GICR_WAKER);
 
-	mmio_write32(hyp.gicr + GICR_WAKER, w & ~(uint32_t)GICR_WAKER_SLEEP);
-	while (mmio_read32(hyp.gicr + GICR_WAKER) & GICR_WAKER_ASLEEP)
+	mmio_write32(this_pcpu()->gicr + GICR_WAKER, w & ~(uint32_t)GICR_WAKER_SLEEP);
+	while (mmio_read32(this_pcpu()->gicr + GICR_WAKER) & GICR_WAKER_ASLEEP)
 		;
 }
 
 void gic_ppi_enable(uint32_t intid, bool on)
 {
-	mmio_write32(hyp.gicr + (on ? GICR_ISENABLER0 : GICR_ICENABLER0), 1u << intid);
+	mmio_write32(this_pcpu()->gicr + (on ? GICR_ISENABLER0 : GICR_ICENABLER0), 1u << intid);
 }
 
-void gic_init(void)
+/* This CPU's redistributor: the frame whose GICR_TYPER.Affinity_Value [63:32] is our MPIDR's
+ * Aff3.Aff2.Aff1.Aff0 (IHI 0069, 9.11.35), scanning up to the frame marked Last. */
+static uint64_t gicr_find(void)
+{
+	uint64_t mpidr = read_sysreg(mpidr_el1);
+	uint32_t aff = (uint32_t)((mpidr & 0xffffff) | (mpidr >> 32 & 0xff) << 24);
+
+	for (uint64_t rd = hyp.gicr;; rd += GICR_STRIDE) {
+		uint64_t typer = mmio_read64(rd + GICR_TYPER);
+
+		if ((uint32_t)(typer >> 32) == aff)
+			return rd;
+		if (typer & GICR_TYPER_LAST)
+			hyp_panic("no redistributor for MPIDR %lx", mpidr);
+	}
+}
+
+/* The per-CPU half: redistributor, PPIs, the CPU interface. */
+void gic_cpu_init(void)
 {
 	static const uint32_t ppis[] = { INTID_PMU, INTID_MAINT, INTID_HYPTIM, INTID_VTIMER };
 
-	mmio_write32(hyp.gicd + GICD_CTLR, 0);
-	gicd_wait_rwp();
-	mmio_write32(hyp.gicd + GICD_CTLR, GICD_CTLR_ARE | GICD_CTLR_GRP1);
-	gicd_wait_rwp();
+	this_pcpu()->gicr = gicr_find();
 	gicr_wake();
-	mmio_write32(hyp.gicr + GICR_IGROUPR0, ~0u);
+	mmio_write32(this_pcpu()->gicr + GICR_IGROUPR0, ~0u);
 	for (unsigned int i = 0; i < 32; i++)
-		*(volatile uint8_t *)(hyp.gicr + GICR_IPRIORITYR(i)) = 0xa0;
+		*(volatile uint8_t *)(this_pcpu()->gicr + GICR_IPRIORITYR(i)) = 0xa0;
 	for (unsigned int i = 0; i < ARRAY_SIZE(ppis); i++)
 		gic_ppi_enable(ppis[i], true);
 	/* System register interface at EL2 and for EL1's virtual interface (ICC_SRE_EL2). */
@@ -64,6 +82,15 @@ void gic_init(void)
 	write_sysreg(0, icc_ctlr_el1); /* EOImode 0: EOIR also deactivates */
 	write_sysreg(1, icc_igrpen1_el1);
 	isb();
+}
+
+void gic_init(void)
+{
+	mmio_write32(hyp.gicd + GICD_CTLR, 0);
+	gicd_wait_rwp();
+	mmio_write32(hyp.gicd + GICD_CTLR, GICD_CTLR_ARE | GICD_CTLR_GRP1);
+	gicd_wait_rwp();
+	gic_cpu_init();
 }
 
 uint32_t gic_ack(void)

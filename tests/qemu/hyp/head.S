@@ -46,6 +46,28 @@ not_el2:
 	b	not_el2
 
 /*
+ * A secondary pCPU, started by the boot CPU with PSCI CPU_ON (sched.c): at EL2, MMU off, x0 =
+ * its index. It takes its own stack (pcpu_stacks[x0], C), turns on the boot CPU's identity map
+ * and enters C.
+ */
+	.globl	secondary_entry
+secondary_entry:
+	mov	x19, x0
+	adrp	x1, pcpu_stacks
+	add	x1, x1, :lo12:pcpu_stacks
+	add	x2, x0, #1
+	mov	x3, #PCPU_STACK
+	madd	x1, x2, x3, x1
+	mov	sp, x1
+	bl	el2_mmu_enable
+	adr	x1, hyp_vectors
+	msr	vbar_el2, x1
+	isb
+	mov	x0, x19
+	bl	hyp_secondary_main
+	b	not_el2
+
+/*
  * Identity map of the first 4 GiB with 1 GiB level-1 blocks (4K granule, 39-bit VA, so the walk
  * starts at level 1; Arm ARM D8.2): [0, 1G) Device-nGnRnE (GIC, UART, ...), [1G, 4G) Normal
  * write-back RAM. MAIR_EL2 attr0 = 0x00 (Device-nGnRnE), attr1 = 0xff (Normal WB RW-allocate).
@@ -63,6 +85,9 @@ el2_mmu_setup:
 	cmp	x3, #4
 	b.ne	3b
 	dsb	ishst
+el2_mmu_enable:
+	adrp	x0, el2_pgd
+	add	x0, x0, :lo12:el2_pgd
 	ldr	x1, =0xff00
 	msr	mair_el2, x1
 	ldr	x1, =TCR_EL2_VALUE

@@ -16,6 +16,7 @@
 #define MAX_VMS		 4
 #define MAX_VCPUS_PER_VM 4
 #define MAX_LRS		 16
+#define MAX_PCPUS	 4
 
 /* Host physical memory plan (QEMU virt, -m 2G: RAM at [0x40000000, 0xc0000000)). */
 #define VM_RAM_PA(i)	 (0x50000000ull + (uint64_t)(i)*0x10000000ull) /* 256 MiB slots */
@@ -79,6 +80,10 @@ struct vcpu {
 	unsigned int id;
 	enum vcpu_state state;
 	bool vtimer_hw_masked; /* physical PPI 27 disabled while its virtual copy is in flight */
+	int on_pcpu;	       /* the pCPU it is loaded on (between load and put), -1: none */
+	unsigned int home;     /* the pCPU whose scheduler runs it (sched.c) */
+	unsigned int slices;   /* ticks on its home pCPU since it last migrated */
+	unsigned int last_pcpu;
 	uint64_t exits, wfi_exits, switches;
 };
 
@@ -116,12 +121,25 @@ struct vm {
  * all (the guest touches the physical PMU). Never set in a real configuration. */
 enum mutant { MUT_NONE, MUT_NO_TRAP, MUT_NO_PUT, MUT_NO_IRQ, MUT_PASSTHROUGH };
 
+/* One physical CPU: what it runs, its vperf object, its redistributor. Touched by its own CPU
+ * only, except `current`, which every scheduler reads under hyp.lock. */
+struct pcpu {
+	unsigned int id; /* MPIDR_EL1.Aff0 */
+	struct vcpu *current;
+	struct vperf_pcpu vperf;
+	uint64_t gicr;
+	uint64_t ticks;
+	bool online;
+};
+
 struct hyp {
 	enum mutant mutant;
 	struct vm vms[MAX_VMS];
 	unsigned int nr_vms;
-	struct vcpu *current;
-	struct vperf_pcpu pcpu;
+	struct pcpu pcpus[MAX_PCPUS];
+	unsigned int nr_pcpus;	    /* pcpus=N (default 1; QEMU -smp N) */
+	unsigned int migrate_every; /* migrate_every=N: a vCPU moves on after N slices, 0: never */
+	uint32_t lock;		    /* the big hypervisor lock: every trap holds it (main.c) */
 	uint64_t gicd, gicr, uart;
 	unsigned int nr_lrs;
 	uint64_t slice_ticks;
@@ -132,6 +150,17 @@ struct hyp {
 };
 
 extern struct hyp hyp;
+
+/* The pCPU we run on (QEMU virt numbers CPUs by Aff0; pcpus=N is at most MAX_PCPUS). */
+static inline struct pcpu *this_pcpu(void)
+{
+	return &hyp.pcpus[read_sysreg(mpidr_el1) & (MAX_PCPUS - 1)];
+}
+
+/* main.c: a test-and-set spinlock on the exclusive instructions (no SIMD, no atomics
+ * library); acquire on take, release on drop. */
+void hyp_lock(void);
+void hyp_unlock(void);
 
 /* vectors.S */
 void guest_enter(struct vcpu_regs *regs) __attribute__((noreturn));
@@ -151,6 +180,7 @@ void virt_init_el2(void);
 
 /* gic.c: the physical GICv3 */
 void gic_init(void);
+void gic_cpu_init(void);
 uint32_t gic_ack(void);
 void gic_eoi(uint32_t intid);
 void gic_ppi_enable(uint32_t intid, bool on);
@@ -176,6 +206,7 @@ void vtimer_sync(struct vcpu *v);
 
 /* sched.c */
 void sched_start(void) __attribute__((noreturn));
+void sched_smp_boot(void);
 struct vcpu *sched_tick(struct vcpu *cur);
 struct vcpu *sched_yield(struct vcpu *cur);
 struct vcpu *sched_stop_vm(struct vcpu *cur, const char *why);
@@ -195,6 +226,8 @@ int guest_dt_build(struct vm *vm, void *buf, size_t size);
 
 /* pmu_host.c */
 void pmu_host_init(void);
+void pmu_host_cpu_init(void);
+void pmu_host_idle(void);
 void pmu_host_tick(const struct vcpu *prev);
 void pmu_host_bench_vperf(bool load, uint64_t t0);
 void pmu_host_bench_sysreg(uint64_t t0);

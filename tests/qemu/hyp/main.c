@@ -11,6 +11,27 @@
 
 struct hyp hyp;
 
+void hyp_lock(void)
+{
+	uint32_t busy;
+
+	do {
+		__asm__ volatile("	sevl\n"
+				 "1:	wfe\n"
+				 "	ldaxr	%w0, [%1]\n"
+				 "	cbnz	%w0, 1b\n"
+				 "	stxr	%w0, %w2, [%1]\n"
+				 : "=&r"(busy)
+				 : "r"(&hyp.lock), "r"(1u)
+				 : "memory");
+	} while (busy);
+}
+
+void hyp_unlock(void)
+{
+	__asm__ volatile("stlr wzr, [%0]" : : "r"(&hyp.lock) : "memory");
+}
+
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
 	char buf[256];
@@ -74,7 +95,7 @@ static struct vcpu *handle_irq(struct vcpu *v)
 		gic_eoi(intid);
 		return sched_tick(v);
 	case INTID_PMU:
-		if (!vperf_handle_pmu_irq(&hyp.pcpu))
+		if (!vperf_handle_pmu_irq(&this_pcpu()->vperf))
 			hyp_log("PMUIRQ with no overflow flag taken");
 		break;
 	case INTID_VTIMER:
@@ -99,6 +120,7 @@ struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind)
 	struct vcpu *v = (struct vcpu *)(void *)regs; /* regs is its first member */
 	struct vcpu *next;
 
+	hyp_lock();
 	/* PMUIRQ latency probe (make bench): from a physical interrupt's entry to its LR write. */
 	if (kind == TRAP_IRQ && hyp.bench)
 		pmu_host_bench_mark(v, 0x100);
@@ -118,6 +140,7 @@ struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind)
 	vgic_flush(next);
 	if (kind == TRAP_IRQ && hyp.bench)
 		pmu_host_bench_mark(v, 0x102);
+	hyp_unlock();
 	return &next->regs;
 }
 
@@ -157,6 +180,8 @@ void hyp_main(uint64_t dtb)
 		hyp.gicd = 0x08000000;
 		hyp.gicr = 0x080a0000;
 	}
+	for (unsigned int i = 0; i < MAX_PCPUS; i++)
+		hyp.pcpus[i].id = i;
 	uart_init(hyp.uart);
 	hyp_log("EL2, MMU on; GICD %lx GICR %lx UART %lx; args '%s'", hyp.gicd, hyp.gicr, hyp.uart,
 		args);
@@ -167,5 +192,24 @@ void hyp_main(uint64_t dtb)
 	vm_parse_args(args);
 	pmu_host_init();
 	vm_create_all();
+	sched_smp_boot();
+	sched_start();
+}
+
+/* A secondary pCPU (head.S secondary_entry, started by sched_smp_boot): its GIC redistributor
+ * and CPU interface, EL2 controls, vperf_pcpu, then its scheduler. */
+void hyp_secondary_main(uint64_t cpu);
+void hyp_secondary_main(uint64_t cpu)
+{
+	hyp_lock();
+	if ((read_sysreg(mpidr_el1) & (MAX_PCPUS - 1)) != cpu)
+		hyp_panic("pCPU %lu has MPIDR %lx", cpu, read_sysreg(mpidr_el1));
+	gic_cpu_init();
+	vgic_init_hw();
+	virt_init_el2();
+	pmu_host_cpu_init();
+	this_pcpu()->online = true;
+	hyp_log("pCPU %lu online: GICR %lx", cpu, this_pcpu()->gicr);
+	hyp_unlock();
 	sched_start();
 }

@@ -31,9 +31,16 @@ struct bench_acc {
 	uint64_t sum, count;
 };
 
-static struct {
-	uint64_t swinc, overflows, last_cycles, t_start, t_irq, calib, notices;
+/* Per pCPU: its reserved counters are its own; `counted`/`intact` are what it saw when it last
+ * went idle (pmu_host_idle), for the report, which runs on one pCPU. */
+static struct host_cpu {
+	uint64_t swinc, last_cycles, counted;
+	bool intact;
 	uint64_t guest_cycles[MAX_VMS];
+} hcpu[MAX_PCPUS];
+
+static struct {
+	uint64_t overflows, t_start, t_irq, calib, notices;
 	bool calibrated;
 	struct bench_acc sw, put, load, irq, sysreg;
 } host;
@@ -73,12 +80,12 @@ static uint64_t pmev(unsigned int n, unsigned int reg, bool write, uint64_t val)
 
 static bool has_role(unsigned int r)
 {
-	return hyp.host_counters > r && hyp.pcpu.hpmn + r < 8;
+	return hyp.host_counters > r && this_pcpu()->vperf.hpmn + r < 8;
 }
 
 static uint64_t role_read(unsigned int r)
 {
-	return has_role(r) ? pmev(hyp.pcpu.hpmn + r, 0, false, 0) : 0;
+	return has_role(r) ? pmev(this_pcpu()->vperf.hpmn + r, 0, false, 0) : 0;
 }
 
 uint64_t pmu_host_el2_insns(void)
@@ -141,6 +148,14 @@ const struct vperf_hyp_ops hyp_vperf_ops = {
 
 void pmu_host_init(void)
 {
+	if (vperf_init(&hyp_vperf_ops))
+		hyp_panic("vperf_init refused the ops");
+	pmu_host_cpu_init();
+}
+
+/* On each pCPU, running on it. */
+void pmu_host_cpu_init(void)
+{
 	/* QEMU 7.2 enforces MDCR_EL2.HPMN only partly at EL1 (DESIGN.md section 3, docs/qemu.md):
 	 * say so, and vperf refuses the direct partition, which would not isolate here. */
 	struct vperf_pcpu_config cfg = { .host_counters = (uint8_t)hyp.host_counters,
@@ -148,22 +163,21 @@ void pmu_host_init(void)
 					 .pmu_ppi = INTID_PMU };
 	int err;
 
-	if (vperf_init(&hyp_vperf_ops))
-		hyp_panic("vperf_init refused the ops");
-	err = vperf_pcpu_init(&hyp.pcpu, &cfg);
+	err = vperf_pcpu_init(&this_pcpu()->vperf, &cfg);
 	if (err)
 		hyp_panic("vperf_pcpu_init: %d", err);
-	hyp_log("PMUVer %u, PMCR_EL0.N %u: guests [0, %u), host [%u, %u)", hyp.pcpu.caps.pmuver,
-		hyp.pcpu.caps.nr_counters, hyp.pcpu.hpmn, hyp.pcpu.hpmn, hyp.pcpu.epmn);
+	hyp_log("PMUVer %u, PMCR_EL0.N %u: guests [0, %u), host [%u, %u)",
+		this_pcpu()->vperf.caps.pmuver, this_pcpu()->vperf.caps.nr_counters,
+		this_pcpu()->vperf.hpmn, this_pcpu()->vperf.hpmn, this_pcpu()->vperf.epmn);
 	/* The host's MDCR_EL2 (HPMN, HPME) from now on; vperf changes it around guests only. */
-	write_sysreg(hyp.pcpu.host_mdcr, mdcr_el2);
+	write_sysreg(this_pcpu()->vperf.host_mdcr, mdcr_el2);
 	isb();
 	for (unsigned int r = 0; r < 3; r++) {
 		if (!has_role(r))
 			continue;
-		pmev(hyp.pcpu.hpmn + r, 32, true, role_type[r]);
-		pmev(hyp.pcpu.hpmn + r, 0, true, 0);
-		write_sysreg(BIT(hyp.pcpu.hpmn + r), pmcntenset_el0);
+		pmev(this_pcpu()->vperf.hpmn + r, 32, true, role_type[r]);
+		pmev(this_pcpu()->vperf.hpmn + r, 0, true, 0);
+		write_sysreg(BIT(this_pcpu()->vperf.hpmn + r), pmcntenset_el0);
 	}
 	isb();
 }
@@ -171,15 +185,38 @@ void pmu_host_init(void)
 /* Between vperf_vcpu_put() of prev and the next load: the host owns MDCR_EL2 again. */
 void pmu_host_tick(const struct vcpu *prev)
 {
+	struct host_cpu *h = &hcpu[this_pcpu()->id];
 	uint64_t cycles = role_read(1);
 
 	if (prev)
-		host.guest_cycles[prev->vm->id] += cycles - host.last_cycles;
-	host.last_cycles = cycles;
+		h->guest_cycles[prev->vm->id] += cycles - h->last_cycles;
+	h->last_cycles = cycles;
 	if (has_role(0)) {
-		write_sysreg(BIT(hyp.pcpu.hpmn), pmswinc_el0);
-		host.swinc++;
+		write_sysreg(BIT(this_pcpu()->vperf.hpmn), pmswinc_el0);
+		h->swinc++;
 	}
+}
+
+/* Whether this pCPU's counters are as the host programmed them. */
+static bool counters_intact(void)
+{
+	uint64_t en = read_sysreg(pmcntenset_el0);
+	bool intact = true;
+
+	for (unsigned int r = 0; r < 3; r++)
+		if (has_role(r))
+			intact &= pmev(this_pcpu()->vperf.hpmn + r, 32, false, 0) == role_type[r] &&
+				  (en & BIT(this_pcpu()->vperf.hpmn + r));
+	return intact;
+}
+
+/* This pCPU runs no vCPU now (sched.c): record its counters for the final report. */
+void pmu_host_idle(void)
+{
+	struct host_cpu *h = &hcpu[this_pcpu()->id];
+
+	h->counted = role_read(0);
+	h->intact = counters_intact();
 }
 
 /* ---- `make bench`: EL2 instructions (meaningful with -icount shift=0 and pmu=hv guests, whose
@@ -272,19 +309,25 @@ static void result(const char *name, bool ok, const char *fmt, ...)
  * policies let it see of each VM. */
 static void report_counters(void)
 {
-	uint64_t en = read_sysreg(pmcntenset_el0);
-	bool intact = true;
+	bool intact = true, exact = true;
+	uint64_t counted = 0, swinc = 0, guest_cycles[MAX_VMS] = { 0 };
 
-	for (unsigned int r = 0; r < 3; r++)
-		if (has_role(r))
-			intact &= pmev(hyp.pcpu.hpmn + r, 32, false, 0) == role_type[r] &&
-				  (en & BIT(hyp.pcpu.hpmn + r));
+	pmu_host_idle();
+	for (unsigned int c = 0; c < hyp.nr_pcpus; c++) {
+		const struct host_cpu *h = &hcpu[c];
+
+		intact &= h->intact;
+		exact &= h->counted == h->swinc;
+		counted += h->counted;
+		swinc += h->swinc;
+		for (unsigned int i = 0; i < hyp.nr_vms; i++)
+			guest_cycles[i] += h->guest_cycles[i];
+	}
 	if (has_role(0))
-		result("host-counters-intact", intact, "types and enables of [%u, %u)",
-		       hyp.pcpu.hpmn, hyp.pcpu.epmn);
+		result("host-counters-intact", intact, "types and enables of [%u, %u) on %u pCPU",
+		       this_pcpu()->vperf.hpmn, this_pcpu()->vperf.epmn, hyp.nr_pcpus);
 	if (has_role(0))
-		result("host-swinc-exact", role_read(0) == host.swinc,
-		       "counted %lu, incremented %lu", role_read(0), host.swinc);
+		result("host-swinc-exact", exact, "counted %lu, incremented %lu", counted, swinc);
 	for (unsigned int i = 0; has_role(1) && i < hyp.nr_vms; i++) {
 		const struct vm *vm = &hyp.vms[i];
 		char name[32];
@@ -298,8 +341,8 @@ static void report_counters(void)
 			 : vm->cfg.pmu == VPERF_PMU_ALL ? "all"
 							: "self");
 		/* HV and ALL: the host's counter counts the guest; SELF: it must see none of it. */
-		result(name, sees == (host.guest_cycles[i] != 0),
-		       "host EL1/EL0 cycles during the guest %lu (mode %u)", host.guest_cycles[i],
+		result(name, sees == (guest_cycles[i] != 0),
+		       "host EL1/EL0 cycles during the guest %lu (mode %u)", guest_cycles[i],
 		       (unsigned int)vm->cfg.pmu);
 	}
 }
@@ -313,7 +356,7 @@ void pmu_host_report(void)
 			s->traps, s->undef, s->unknown_enc, s->bad_value);
 	}
 	hyp_log("host PMU overflows %lu, stray %lu", host.overflows,
-		hyp.pcpu.stats.stray_overflows);
+		this_pcpu()->vperf.stats.stray_overflows);
 	if (host.notices > LOG_NOTICES_SHOWN)
 		hyp_log("vperf notices: %lu (%lu not shown)", host.notices,
 			host.notices - LOG_NOTICES_SHOWN);

@@ -5,6 +5,7 @@
  * device tree, stage 2, and the VM's vperf policy.
  *
  *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough
+ *   pcpus=N (physical CPUs to use, QEMU -smp N)  migrate_every=N (slices before a vCPU moves on)
  *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: QEMU 7.2 does not, so
  *   vperf refuses the direct partition unless a test asks to measure what QEMU does)
  *   vmI.img=K (image slot, staged by QEMU -device loader at IMAGE_SLOT_PA(K))
@@ -94,6 +95,12 @@ static void parse_token(const char *t)
 		hyp_log("MUTANT %u: a deliberately broken integration", hyp.mutant);
 	} else if (starts(t, "hpmn_enforced=", &v)) {
 		hyp.hpmn_enforced = parse_u64(v, NULL) != 0;
+	} else if (starts(t, "pcpus=", &v)) {
+		hyp.nr_pcpus = (unsigned int)parse_u64(v, NULL);
+		if (hyp.nr_pcpus < 1 || hyp.nr_pcpus > MAX_PCPUS)
+			hyp_panic("pcpus=%u: 1 to %u", hyp.nr_pcpus, MAX_PCPUS);
+	} else if (starts(t, "migrate_every=", &v)) {
+		hyp.migrate_every = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "bench=", &v)) {
 		hyp.bench = parse_u64(v, NULL) != 0;
 	} else if (t[0] == 'v' && t[1] == 'm' && t[2] >= '0' && t[2] < '0' + MAX_VMS &&
@@ -110,6 +117,7 @@ void vm_parse_args(const char *args)
 {
 	hyp.slice_ticks = read_sysreg(cntfrq_el0) / 1000; /* 1 ms */
 	hyp.host_counters = 2;
+	hyp.nr_pcpus = 1;
 	for (unsigned int i = 0; i < MAX_VMS; i++) {
 		struct vm_config *c = &hyp.vms[i].cfg;
 
@@ -239,6 +247,8 @@ static int vperf_policy(struct vm *vm)
 	return vperf_vm_init(&vm->vperf, &cfg, vm);
 }
 
+static unsigned int next_home;
+
 static void vm_create(struct vm *vm, unsigned int id)
 {
 	int err;
@@ -274,6 +284,8 @@ static void vm_create(struct vm *vm, unsigned int id)
 		vperf_vcpu_init(&v->vperf, &vm->vperf, v);
 		vcpu_reset(v, vm->entry_ipa, vm->dtb_ipa);
 		v->state = i == 0 ? VCPU_RUNNABLE : VCPU_OFF;
+		v->on_pcpu = -1;
+		v->home = next_home++ % hyp.nr_pcpus; /* vCPUs dealt round the pCPUs */
 	}
 	vm->running = true;
 	hyp_log("vm%u: image slot %d, %lu MiB at %lx, %u vCPU, PMU mode %u, %u counters", id,
