@@ -244,6 +244,13 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
+	/* A load without the put of the previous run is a hypervisor bug that loses the vCPU's
+	 * counts (its state may still be in another pCPU's hardware): say so loudly. */
+	if (vcpu->pcpu || pcpu->loaded) {
+		STAT_INC(&pcpu->stats, misuse);
+		vperf_log(VPERF_LOG_ERR, "vperf: vcpu_load without vcpu_put (vCPU or pCPU still "
+					 "loaded)");
+	}
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
 	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can

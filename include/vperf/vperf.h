@@ -77,6 +77,7 @@ struct vperf_stats {
 	uint64_t bad_value;	  /* guest writes with RES0 bits set or out-of-range values */
 	uint64_t host_overflows;  /* PMU overflows of host counters passed to the host */
 	uint64_t stray_overflows; /* overflow flags of counters nobody owns, cleared */
+	uint64_t misuse;	  /* API misuse by the hypervisor (a load without a put) */
 };
 
 struct vperf_pcpu {

@@ -178,6 +178,18 @@ static void test_load_put_mdcr(void **state)
 	vperf_vcpu_put(&vcpu); /* a second put is harmless */
 	assert_int_equal(sim_cpu(0)->nr_writes, 1);
 
+	/* A load without the put of the previous run is reported (it would lose counts). */
+	vperf_vcpu_load(&vcpu, &pcpu);
+	fake_hyp.logs = 0;
+	vperf_vcpu_load(&vcpu, &pcpu);
+	assert_int_equal(fake_hyp.logs, 1);
+	assert_string_equal(fake_hyp.last_log,
+			    "vperf: vcpu_load without vcpu_put (vCPU or pCPU still loaded)");
+#ifdef CONFIG_STATS
+	assert_int_equal(pcpu.stats.misuse, 1);
+#endif
+	vperf_vcpu_put(&vcpu);
+
 	/* A host with EL1 code of its own gets its value back at every put. */
 	pcfg.host_el1 = true;
 	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
