@@ -5,6 +5,8 @@
  * hypervisor or any other hypervisor boots it unmodified. Entered with x0 = DTB, MMU off, at
  * EL1 (or EL2, which is left for EL1 at once with every PMU counter given to EL1).
  */
+#include "../lib/boot.h"
+
 	.section .text.head, "ax"
 	.globl	_start
 _start:
@@ -49,18 +51,8 @@ entry:
 	eret
 
 el1_entry:
-	adrp	x1, stack_top
-	add	x1, x1, :lo12:stack_top
-	mov	sp, x1
-	adrp	x1, __bss_start
-	add	x1, x1, :lo12:__bss_start
-	adrp	x2, __bss_end
-	add	x2, x2, :lo12:__bss_end
-1:	cmp	x1, x2
-	b.hs	2f
-	str	xzr, [x1], #8
-	b	1b
-2:	mov	x1, #(3 << 20)		/* CPACR_EL1.FPEN: libfdt.a may use SIMD */
+	boot_stack_and_bss stack_top
+	mov	x1, #(3 << 20)		/* CPACR_EL1.FPEN: libfdt.a may use SIMD */
 	msr	cpacr_el1, x1
 	adr	x1, el1_vectors
 	msr	vbar_el1, x1

@@ -6,6 +6,7 @@
  * clear .bss, build a one-level identity map and turn the EL2 MMU and caches on, then call C.
  */
 #include "asm.h"
+#include "../lib/boot.h"
 
 	.section .text.head, "ax"
 	.globl _start
@@ -24,18 +25,8 @@ entry:
 	mrs	x1, CurrentEL
 	cmp	x1, #(2 << 2)
 	b.ne	not_el2
-	adrp	x1, boot_stack_top
-	add	x1, x1, :lo12:boot_stack_top
-	mov	sp, x1
-	adrp	x1, __bss_start
-	add	x1, x1, :lo12:__bss_start
-	adrp	x2, __bss_end
-	add	x2, x2, :lo12:__bss_end
-1:	cmp	x1, x2
-	b.hs	2f
-	str	xzr, [x1], #8
-	b	1b
-2:	bl	el2_mmu_setup
+	boot_stack_and_bss boot_stack_top
+	bl	el2_mmu_setup
 	adr	x1, hyp_vectors
 	msr	vbar_el2, x1
 	isb
