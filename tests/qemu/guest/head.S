@@ -5,7 +5,7 @@
  * hypervisor or any other hypervisor boots it unmodified. Entered with x0 = DTB, MMU off, at
  * EL1 (or EL2, which is left for EL1 at once with every PMU counter given to EL1).
  */
-#include "../lib/boot.h"
+#include "../lib/boot.inc"
 
 	.section .text.head, "ax"
 	.globl	_start

@@ -6,7 +6,7 @@
  * clear .bss, build a one-level identity map and turn the EL2 MMU and caches on, then call C.
  */
 #include "asm.h"
-#include "../lib/boot.h"
+#include "../lib/boot.inc"
 
 	.section .text.head, "ax"
 	.globl _start
