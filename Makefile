@@ -16,7 +16,7 @@ Q := $(if $(V),,@)
 KCONFIG_ENV := KCONFIG_CONFIG=.config srctree=$(srctree)
 kconf = cd $(obj) && $(KCONFIG_ENV) kconfig-$(1) $(2) $(srctree)/Kconfig
 
-config_goals := defconfig menuconfig olddefconfig savedefconfig help deps clean distclean \
+config_goals := defconfig menuconfig olddefconfig savedefconfig help deps clean distclean check-fresh \
 		format format-check format-test check bench fuzz run demo qemu-check qemu-images \
 		qemu-run qemu-bench qemu-deps qemu-linux qemu-linux-check
 ifeq ($(filter-out $(config_goals),$(MAKECMDGOALS)),)
@@ -37,8 +37,11 @@ ifneq ($(ARCH_FROM_CONFIG),)
   endif
 endif
 
+# scripts/deps.sh's table says which groups each target needs; a target asks for its own.
+deps_for = $(Q)$(srctree)/scripts/deps.sh $(1)
+DEPS ?= build
 deps:
-	$(Q)$(srctree)/scripts/deps.sh build
+	$(call deps_for,$(DEPS))
 
 $(obj)/include/config $(obj)/include/generated:
 	$(Q)mkdir -p $@

@@ -20,7 +20,8 @@ sub = $(MAKE) -f $(srctree)/Makefile
 # Everything CI runs: the sim build (ASan/UBSan, cmocka), the same with every optional feature
 # configured out (the public headers' stubs), the arm64 cross build, and the QEMU suite (its
 # failures are counted by summary.sh, hence the '-').
-check: deps
+check:
+	$(call deps_for,build qemu linux fuzz format)
 	$(Q)rm -f $(obj)/check-*/test-results.txt
 	$(Q)$(sub) O=$(O)/check-sim ARCH=sim defconfig
 	$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
@@ -34,30 +35,42 @@ check: deps
 		$(obj)/check-minimal/test-results.txt $(obj)/check-arm64/test-results.txt \
 		$(obj)/check-qemu/test-results.txt
 
+# The README's quick start on a pristine Debian 12 root (scripts/check-fresh.sh, docs/build.md).
+check-fresh:
+	$(Q)$(srctree)/scripts/check-fresh.sh $(srctree)
+
 # The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
 # each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md).
-run: deps
+run:
+	$(call deps_for,build qemu)
 	$(Q)$(sub) O=$(O) qemu-run
 
 # The same story on the executable model (tools/vperf-demo, docs/model.md).
-demo: deps
+demo:
+	$(call deps_for,build)
 	$(Q)test -f $(obj)/demo/.config || $(sub) O=$(O)/demo ARCH=sim defconfig
 	$(Q)$(sub) O=$(O)/demo all
 	$(Q)$(obj)/demo/tools/bin/vperf-demo
 
+# The C files .clang-format covers: git's list in a checkout; in an exported tree (git archive,
+# as make check-fresh uses) every .c/.h outside the build output (build/, */include/generated).
+c-sources = cd $(srctree) && { git ls-files '*.c' '*.h' 2>/dev/null || \
+	find . \( -name .git -o -path ./build -o -path '*/include/generated' \) -prune -o \
+		-type f \( -name '*.c' -o -name '*.h' \) -print; }
+
 # .clang-format holds for every tracked C file (a result line for check).
 format-test:
-	$(Q)$(srctree)/scripts/deps.sh format
+	$(call deps_for,format)
 	$(Q)$(runtests) --script $(results) clang-format sh -c \
-		"cd $(srctree) && git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror"
+		"$(c-sources) | xargs clang-format --dry-run --Werror"
 
 format:
-	$(Q)$(srctree)/scripts/deps.sh format
-	$(Q)cd $(srctree) && git ls-files '*.c' '*.h' | xargs clang-format -i
+	$(call deps_for,format)
+	$(Q)$(c-sources) | xargs clang-format -i
 
 format-check:
-	$(Q)$(srctree)/scripts/deps.sh format
-	$(Q)cd $(srctree) && git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror
+	$(call deps_for,format)
+	$(Q)$(c-sources) | xargs clang-format --dry-run --Werror
 
 help:
 	@echo 'vperf: virtual PMU and SPE for AArch64 EL2 hypervisors'
@@ -82,14 +95,17 @@ help:
 	@echo '  check                       everything CI runs: sim build + cmocka under'
 	@echo '                              ASan/UBSan (default and minimal configuration),'
 	@echo '                              arm64 cross build + symbol check, QEMU suite'
+	@echo '  check-fresh                 the README quick start (make run, make check) inside a'
+	@echo '                              pristine Debian 12 root (debootstrap; root only)'
 	@echo '  qemu-check / qemu-images    the QEMU suite alone / its hypervisor and guest images'
 	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer run of the SPE decoder (default 600 s);'
 	@echo '                              crashes are kept in tests/fuzz/regressions'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
-	@echo '  deps                        install missing Debian packages (scripts/deps.sh)'
+	@echo '  deps [DEPS="group..."]      install missing Debian packages (scripts/deps.sh;'
+	@echo '                              groups: scripts/deps.sh --list; default build)'
 	@echo '  clean / distclean           remove objects / the whole $$(O)'
 	@echo ''
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check run demo format format-check format-test help
+.PHONY: test arm64-check check check-fresh run demo format format-check format-test help

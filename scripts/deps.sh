@@ -1,45 +1,60 @@
 #!/bin/sh
 # Install, from Debian's packages, whatever vperf's build, tests and QEMU runs need and the machine
-# lacks. Cheap when everything is present (one dpkg-query), so every Makefile target that needs a
-# tool depends on it. Usage: scripts/deps.sh [group...]
-#   groups: build (default), fuzz, qemu, linux, format, all
+# lacks. Cheap when everything is present (one dpkg-query per package), so every Makefile target
+# that needs a tool asks for its groups. Usage: scripts/deps.sh [group...] (default: build)
+#   scripts/deps.sh --list   the table below: group | packages | which targets need it
 set -eu
 
-pkgs_build="build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmocka-dev \
-libfdt-dev kconfig-frontends-nox libxen-dev device-tree-compiler valgrind"
-pkgs_fuzz="clang libclang-rt-14-dev"
-pkgs_qemu="qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libxen-dev"
+# The one table of what each group installs and which targets ask for it. A target asks for
+# exactly the groups whose tools it runs; make check asks for all of them up front. Notes:
+# - qemu: libfdt's libfdt_env.h includes <stdlib.h> and <string.h>, so building the reference
+#   hypervisor against libfdt needs the cross C library's headers (libc6-dev-arm64-cross); libfdt
+#   for arm64 itself is unpacked, not installed (see below).
+# - linux: the static /init links the cross C library; Debian's arm64 kernel is downloaded and
+#   unpacked (see below).
+groups_table() {
+	cat <<'EOF2'
+build  | build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmocka-dev libfdt-dev kconfig-frontends-nox libxen-dev | every build: sim library, unit tests, host tools, arm64 library
+bench  | valgrind | make bench (callgrind)
+qemu   | qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross libxen-dev | make run, qemu-check, make bench: QEMU, the reference hypervisor, its guests
+linux  | qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross | qemu-check's Linux guests: static /init, Debian's arm64 kernel
+fuzz   | clang libclang-rt-14-dev | make check's short fuzz runs, make fuzz
+format | clang-format | make check's format test, make format
+EOF2
+}
+
+# packages GROUP: the packages of one group.
+packages() {
+	groups_table | awk -F'|' -v g="$1" '{ n = $1; gsub(/ /, "", n) } n == g { print $2 }'
+}
+
+[ "${1:-}" = "--list" ] && { groups_table; exit 0; }
+
 # The QEMU hypervisor and guest payloads link libfdt built for aarch64. libfdt-dev:arm64 cannot be
 # installed beside the host's libfdt-dev (the packages conflict), so its .deb is unpacked here.
 libfdt_arm64=${VPERF_LIBFDT_ARM64:-/opt/vperf/libfdt-arm64}
-pkgs_format="clang-format"
-# The Linux guest (tests/qemu/linux): a static /init built with the cross C library, and a Debian
-# arm64 kernel. The kernel package is downloaded, not installed (installing it would run the
-# host's boot hooks): its /boot/vmlinuz is unpacked into $linux_arm64 as a raw arm64 Image. The
-# cloud flavour boots fastest (few built-in drivers) and has what the guest needs built in:
-# PL011, GICv3, the architected timer, PSCI and the PMUv3 driver.
-pkgs_linux="qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+# The Linux guest's kernel: downloaded, not installed (installing it would run the host's boot
+# hooks); its /boot/vmlinuz is unpacked into $linux_arm64 as a raw arm64 Image. The cloud flavour
+# boots fastest (few built-in drivers) and has what the guest needs built in: PL011, GICv3, the
+# architected timer, PSCI and the PMUv3 driver.
 linux_arm64=${VPERF_LINUX_ARM64:-/opt/vperf/linux-arm64}
 linux_meta=${VPERF_LINUX_META:-linux-image-cloud-arm64}
 
-want="" want_linux=""
-for group in ${*:-build}; do
+groups=${*:-build}
+case " $groups " in *" all "*) groups="build bench qemu linux fuzz format" ;; esac
+want="" want_libfdt="" want_linux=""
+for group in $groups; do
+	groups_table | awk '{ print $1 }' | grep -qx "$group" ||
+		{ echo "deps.sh: unknown group '$group' (scripts/deps.sh --list)" >&2; exit 2; }
+	want="$want $(packages "$group")"
 	case "$group" in
-	build) want="$want $pkgs_build" ;;
-	fuzz) want="$want $pkgs_fuzz" ;;
-	qemu) want="$want $pkgs_qemu" ;;
-	linux) want="$want $pkgs_linux" want_linux=1 ;;
-	format) want="$want $pkgs_format" ;;
-	all) want="$want $pkgs_build $pkgs_fuzz $pkgs_qemu $pkgs_linux $pkgs_format" want_linux=1 ;;
-	*) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
+	qemu) want_libfdt=1 ;;
+	linux) want_linux=1 ;;
 	esac
 done
 
-want_libfdt=""
-case " $want " in *" qemu-system-arm "*) want_libfdt=1 ;; esac
-
 missing=""
-for p in $want; do
+for p in $(echo "$want" | tr ' ' '\n' | sort -u); do
 	# One status line per installed architecture: present when any line says installed.
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -qx 'install ok installed' ||
 		missing="$missing $p"
@@ -66,10 +81,16 @@ if [ -n "$(echo "$pkgs" | tr -d ' ')" ]; then
 	# shellcheck disable=SC2086
 	$SUDO apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
 fi
+
+# download PKG DIR: fetch PKG's .deb into DIR (apt's sandbox user must be able to write there).
+download() {
+	chmod 777 "$2"
+	(cd "$2" && apt-get download -qq "$1")
+}
+
 if [ -n "$want_libfdt" ] && [ ! -f "$libfdt_arm64/usr/lib/aarch64-linux-gnu/libfdt.a" ]; then
 	tmp=$(mktemp -d)
-	chmod 777 "$tmp"
-	(cd "$tmp" && apt-get download -qq libfdt-dev:arm64)
+	download libfdt-dev:arm64 "$tmp"
 	$SUDO mkdir -p "$libfdt_arm64"
 	$SUDO dpkg-deb -x "$tmp"/libfdt-dev_*_arm64.deb "$libfdt_arm64"
 	rm -rf "$tmp"
@@ -80,8 +101,7 @@ if [ -n "$want_linux" ] && [ ! -f "$linux_arm64/Image" ]; then
 		sed -n 's/^ *Depends: \(linux-image-[^ :<>]*\).*/\1/p' | head -n 1)
 	[ -n "$pkg" ] || { echo "deps.sh: no kernel package behind $linux_meta:arm64" >&2; exit 1; }
 	tmp=$(mktemp -d)
-	chmod 777 "$tmp"
-	(cd "$tmp" && apt-get download -qq "$pkg:arm64")
+	download "$pkg:arm64" "$tmp"
 	deb=$(ls "$tmp"/*.deb)
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards './boot/vmlinuz-*' './boot/config-*'
 	img=$(ls "$tmp"/boot/vmlinuz-*)

@@ -29,8 +29,8 @@ section=$(mktemp)
 	echo "\`-cpu max\`; QEMU retires one instruction per ns of virtual time at shift 0. The runs:"
 	echo
 	echo "    tests/qemu/run.sh bench   # = the two commands below"
-	echo "    qemu-system-aarch64 -M virt,virtualization=on,gic-version=3 -cpu max -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=pmu-suite.bin,addr=0x90000000,force-raw=on -append '$a_args'"
-	echo "    qemu-system-aarch64 -M virt,virtualization=on,gic-version=3 -cpu max -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=demo.bin,addr=0x90000000,force-raw=on -append '$b_args'"
+	echo "    qemu-system-aarch64 -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=pmu-suite.bin,addr=0x90000000,force-raw=on -append '$a_args'"
+	echo "    qemu-system-aarch64 -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=demo.bin,addr=0x90000000,force-raw=on -append '$b_args'"
 	echo
 	echo "### EL2 instructions per trapped guest access (trapped partition, XENPMU_MODE_HV, N = 3)"
 	echo

@@ -7,8 +7,11 @@
 #   run.sh one NAME         one configuration, log on stdout
 # Environment: QEMU_OUT (images, logs), QEMU_RESULTS (run-tests.sh results file to append to).
 # A configuration passes when every guest printed "SUITE DONE", the hypervisor finished, no
-# test FAILed (but its xfail ones) and nothing timed out; a must-fail one passes when the suite
-# caught the breakage (some test FAILed or the run never finished).
+# test FAILed (but its xfail ones) and nothing timed out; a must-fail one passes only when the
+# hypervisor booted, its guests started, and a test caught the breakage (a test FAILed). An
+# infrastructure failure (QEMU or an image missing, QEMU refusing its arguments, no hypervisor
+# banner, a guest not started) is a failure of any configuration, must-fail ones included, and
+# is reported as such.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${QEMU_OUT:?QEMU_OUT}
@@ -41,8 +44,43 @@ qemu_cmd() {
 		set -- -M virt,virtualization=on,gic-version=3 -m 2G -kernel "$out/vperf-hyp.bin" "$@" ;;
 	*) echo "run.sh: unknown kind '$how'" >&2; return 2 ;;
 	esac
-	timeout "$tmo" "$qemu" -cpu max -display none -monitor none -serial stdio -no-reboot \
+	# -nodefaults: no default NIC (its option ROM is in ipxe-qemu, which nothing here needs),
+	# monitor or other devices; the board's PL011 is the console (-serial stdio).
+	timeout "$tmo" "$qemu" -nodefaults -cpu max -display none -serial stdio -no-reboot \
 		-append "$args" "$@" </dev/null 2>&1
+}
+
+# images_missing IMAGES: the images (comma-separated names) that $out does not hold.
+images_missing() {
+	for img in $(echo "$1" | tr ',' ' '); do
+		[ -e "$out/$img.bin" ] || printf ' %s' "$img.bin"
+	done
+}
+
+# infra_failure LOG HOW ARGS RC: why the run says nothing about vperf (QEMU refused to start,
+# the hypervisor never booted, a guest never started), or nothing when the run is judgeable.
+infra_failure() {
+	log=$1 how=$2 args=$3 rc=$4
+	qemu_msg=$(grep -m 1 "^$(basename "$qemu"): " "$log" | grep -v ': warning: ')
+	if [ "$rc" -eq 126 ] || [ "$rc" -eq 127 ]; then
+		echo "QEMU could not be run ($qemu, exit $rc)"
+	elif [ -n "$qemu_msg" ]; then
+		echo "QEMU refused to start: $qemu_msg"
+	elif [ "$how" = hyp ]; then
+		grep -q '^vperf-hyp: EL2, MMU on' "$log" || { echo "no hypervisor banner"; return; }
+		want=$(echo "$args" | grep -o 'vm[0-9]*\.img=' | sort -u | wc -l)
+		got=$(grep -c '^vperf-hyp: vm[0-9]*: image slot\|^RESULT host vm[0-9]*-policy' "$log")
+		[ "$got" -ge "$want" ] || echo "guests not started ($got of $want)"
+	elif ! grep -q 'RESULT \|Booting Linux' "$log"; then
+		echo "no guest output"
+	fi
+}
+
+# infra_verdict NAME REASON: report an infrastructure failure (counted as a failure).
+infra_verdict() {
+	echo "[  FAILED  ] qemu:$1: infrastructure failure: $2 (log: $logs/$1.log)"
+	echo "0 1 qemu:$1" >>"$results"
+	return 1
 }
 
 # judge NAME LOG FLAGS HOW RC SECS: print the verdict, append the results line, return 0 if it
@@ -78,12 +116,13 @@ judge() {
 	[ "$rc" -eq 124 ] && unexpected="$unexpected (timeout)"
 	case " $flags " in
 	*" must-fail "*)
-		if [ "$bad" -gt 0 ]; then
+		# Caught means a test said FAIL: a hang or a missing finish alone proves nothing.
+		if [ -n "$(echo "$unexpected" | tr -d ' ' | sed 's/([^)]*)//g')" ]; then
 			echo "[  PASSED  ] qemu:$name (breakage caught:$unexpected)"
 			echo "1 0 qemu:$name" >>"$results"
 			return 0
 		fi
-		echo "[  FAILED  ] qemu:$name (the suite did not notice the broken integration)"
+		echo "[  FAILED  ] qemu:$name (the suite did not notice the broken integration:$unexpected)"
 		echo "0 1 qemu:$name" >>"$results"
 		return 1 ;;
 	esac
@@ -119,10 +158,15 @@ run_config() {
 	case " $flags " in *" icount "*) extra="-icount shift=0" ;; esac
 	smp=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^smp=//p')
 	[ -n "$smp" ] && extra="$extra -smp $smp"
+	command -v "$qemu" >/dev/null || { infra_verdict "$name" "$qemu not found"; return; }
+	missing=$(images_missing "$images")
+	[ -z "$missing" ] || { infra_verdict "$name" "image missing:$missing"; return; }
 	t0=$(date +%s)
 	# shellcheck disable=SC2086
 	qemu_cmd "$how" "$images" "$args" "${tmo:-60}" $extra >"$log"
 	rc=$?
+	why=$(infra_failure "$log" "$how" "$args" $rc)
+	[ -z "$why" ] || { infra_verdict "$name" "$why"; return; }
 	judge "$name" "$log" "$flags" "$how" $rc $(($(date +%s) - t0))
 }
 

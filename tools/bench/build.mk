@@ -7,7 +7,8 @@ vperf-bench-objs := tools/bench/main.c tools/bench/harness.c tools/bench/guest.c
 	tools/bench/ops.c tools/bench/switch.c tools/bench/naive.c tools/bench/cg.c
 endif
 
-bench: deps
+bench:
+	$(call deps_for,build bench qemu)
 	$(Q)test -f $(obj)/bench/.config || $(sub) O=$(O)/bench ARCH=sim defconfig
 	$(Q)$(sub) O=$(O)/bench all
 	$(Q)$(srctree)/tools/bench/bench.sh $(obj)/bench/tools/bin/vperf-bench \

@@ -1,0 +1,127 @@
+#!/bin/sh
+# make check-fresh: prove the README's quick start on a pristine Debian 12 (docs/build.md).
+#
+# Builds a minimal Debian 12 root file system (debootstrap --variant=minbase) from the Debian
+# mirror this machine's apt is configured with (read from apt at run time, never written into the
+# repository), copies a clean `git archive` of HEAD into it, and runs there, as root and as a new
+# user would, exactly the README's quick-start lines: the prerequisite (apt-get install make),
+# then `make run`, then `make check`. Each command's result and wall time are printed, and the
+# run ends with `fresh: N passed, N failed` over those two commands.
+#
+# The base root file system is cached outside the source tree ($VPERF_FRESH_CACHE, default
+# /var/cache/vperf/check-fresh), and so are the downloaded .debs (apt's archive directory is
+# bound there), so a repeat costs only the project's own steps: every package is still installed
+# by the project's own scripts/deps.sh inside the fresh root. Needs root (chroot, mounts) and
+# installs debootstrap on the host when it is missing.
+#   scripts/check-fresh.sh [SRCTREE]     (VPERF_FRESH_KEEP=1 keeps the root for inspection)
+set -eu
+
+srctree=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+cache=${VPERF_FRESH_CACHE:-/var/cache/vperf/check-fresh}
+suite=bookworm
+
+[ "$(id -u)" -eq 0 ] || { echo "check-fresh: needs root (chroot and mounts)" >&2; exit 2; }
+git -C "$srctree" rev-parse --verify -q HEAD >/dev/null ||
+	{ echo "check-fresh: $srctree is no git checkout (it copies git archive HEAD)" >&2; exit 2; }
+export DEBIAN_FRONTEND=noninteractive
+
+# Debian's repositories as this machine's apt knows them: "URI SUITE COMPONENT" per line, for the
+# native architecture's binary packages.
+debian_repos() {
+	apt-get indextargets --format '$(ORIGIN) $(TARGET_OF) $(ARCHITECTURE) $(REPO_URI) $(RELEASE) $(COMPONENT)' |
+		awk -v arch="$(dpkg --print-architecture)" \
+			'$1 == "Debian" && $2 == "deb" && $3 == arch { print $4, $5, $6 }' | sort -u
+}
+
+host_setup() {
+	apt-get update -qq
+	command -v debootstrap >/dev/null ||
+		apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+	repos=$(debian_repos)
+	mirror=$(echo "$repos" | awk -v s="$suite" '$2 == s { print $1; exit }')
+	[ -n "$mirror" ] || { echo "check-fresh: apt knows no Debian '$suite' repository" >&2; exit 2; }
+}
+
+# The base root file system, made once: what a new Debian 12 machine has before anything else.
+base_tarball() {
+	base=$cache/base-$suite-$(dpkg --print-architecture).tar
+	[ -f "$base" ] && return
+	echo "check-fresh: debootstrap $suite from $mirror (cached as $base)"
+	tmp=$cache/base.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	debootstrap --variant=minbase "$suite" "$tmp" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
+		{ tail -n 20 "$cache/debootstrap.log" >&2; exit 1; }
+	tar -C "$tmp" -cf "$base.new" .
+	mv "$base.new" "$base"
+	rm -rf "$tmp"
+}
+
+# A fresh root from the base, configured with this machine's Debian repositories and the apt
+# options that reaching them needs (the Acquire settings of apt.conf.d), and the source tree.
+make_root() {
+	root=$cache/root
+	rm -rf "$root"
+	mkdir -p "$root" "$cache/archives/partial"
+	tar -C "$root" -xf "$base"
+	echo "$repos" | while read -r uri rel comp; do
+		echo "deb $uri $rel $comp"
+	done >"$root/etc/apt/sources.list"
+	for f in /etc/apt/apt.conf.d/*; do
+		grep -qs '^Acquire' "$f" && cp "$f" "$root/etc/apt/apt.conf.d/"
+	done
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	mkdir -p "$root/root/vperf"
+	git -C "$srctree" archive HEAD | tar -x -C "$root/root/vperf"
+}
+
+# The quick start, inside the root: the README's lines, timed. Runs in its own mount namespace,
+# so every mount is gone when it ends, whatever happens.
+run_inside() {
+	unshare --mount --fork sh -eu -c '
+		root=$1 cache=$2
+		mount --make-rprivate /
+		mount -t proc proc "$root/proc"
+		mount -t sysfs sys "$root/sys"
+		mount --rbind /dev "$root/dev"
+		mount --bind "$cache/archives" "$root/var/cache/apt/archives"
+		exec chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			sh -c "cd /root/vperf && . /root/quickstart.sh"
+	' check-fresh "$root" "$cache"
+}
+
+quickstart_script() {
+	cat >"$root/root/quickstart.sh" <<'EOF'
+passed=0 failed=0
+# step NAME CMD...: run one command, show the end of its output, its result and wall time.
+step() {
+	name=$1 t0=$(date +%s)
+	shift
+	echo "== check-fresh: $*"
+	if "$@" >"/root/$name.log" 2>&1; then r=PASSED; else r=FAILED; fi
+	tail -n 25 "/root/$name.log"
+	echo "== check-fresh: '$*' $r in $(($(date +%s) - t0)) s (log: root/$name.log in the root)"
+	[ "$r" = PASSED ]
+}
+# The README's prerequisite: make itself (everything else, make's targets install).
+if ! { step apt-update apt-get update -qq && step install-make apt-get install -y -qq make; }; then
+	echo "fresh: 0 passed, 2 failed"
+	exit 0
+fi
+if step make-run make run; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if step make-check make check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+echo "fresh: $passed passed, $failed failed"
+EOF
+}
+
+t0=$(date +%s)
+mkdir -p "$cache"
+host_setup
+base_tarball
+make_root
+quickstart_script
+run_inside | tee "$cache/quickstart.log"
+[ -n "${VPERF_FRESH_KEEP:-}" ] || rm -rf "$root"
+echo "check-fresh: $(($(date +%s) - t0)) s in all (cache: $cache)"
+tail -n 1 "$cache/quickstart.log" | grep -qx 'fresh: 2 passed, 0 failed'
