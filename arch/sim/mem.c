@@ -10,12 +10,11 @@
 
 #include <sim/mem.h>
 
-#include "model_family.h"
+#include "spe_internal.h"
 
 #define MAP_SLOTS  8192u /* powers of two */
 #define PAGE_SLOTS 4096u
 #define VA_BITS	   48
-#define HCR_EL2_VM VPERF_BIT(0)
 
 enum map_kind { KIND_S1_EL10 = 1, KIND_S1_EL2, KIND_S2 };
 
@@ -151,8 +150,13 @@ void sim_mem_unmap_s2(uint16_t vmid, uint64_t ipa, uint64_t size)
 
 void sim_mem_set_vmid(unsigned int cpu, uint16_t vmid)
 {
-	if (cpu < SIM_MAX_CPUS)
-		vmids[cpu] = vmid;
+	uint16_t old;
+
+	if (cpu >= SIM_MAX_CPUS || vmids[cpu] == vmid)
+		return;
+	old = vmids[cpu];
+	vmids[cpu] = vmid;
+	spe_vmid_switch(cpu, old);
 }
 
 uint16_t sim_mem_vmid(unsigned int cpu)

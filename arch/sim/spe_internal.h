@@ -133,6 +133,21 @@ struct spe_qrec {
 	bool synced;	/* synchronized by a PSB CSYNC (3.6) */
 	uint64_t epoch; /* context synchronization events before it was generated */
 	uint64_t limit; /* PMBLIMITR_EL1 as the profiling operation read it, once synced */
+	bool flagged;	/* already reported as undrained at a context change */
+};
+
+/* A processed record (PMBPTR_EL1 advanced past it) whose writes to memory have not completed:
+ * they complete at the latest at a DSB after the PSB CSYNC that synchronized it (3.6), or at a
+ * DSB after a TLB maintenance operation (3.4.4). A record spans at most two pages. */
+struct spe_flight {
+	uint8_t bytes[SPE_REC_MAX];
+	uint64_t pa[2];
+	uint16_t len[2]; /* len[1] is 0 when the record fits in one page */
+	uint16_t vmid;
+	uint8_t owner;
+	bool synced;
+	bool flagged;
+	uint64_t epoch;
 };
 
 struct spe_cpu {
@@ -151,6 +166,9 @@ struct spe_cpu {
 	uint32_t contextidr[2];
 	struct spe_qrec queue[SPE_QUEUE_MAX];
 	unsigned int qhead, qlen;
+	struct spe_flight flight[SPE_QUEUE_MAX];
+	unsigned int fhead, flen;
+	bool tlbi_pending; /* a TLB maintenance operation not yet followed by a DSB (3.4.4) */
 	struct sim_spe_stats stats;
 };
 
@@ -217,8 +235,19 @@ void spe_step(unsigned int cpu, const struct sim_uop *op);
 /* spe_buffer.c: the queue of records and the Profiling Buffer. */
 void spe_enqueue(unsigned int cpu, const uint8_t *bytes, size_t len);
 void spe_psb_csync(unsigned int cpu);
-void spe_drain_synced(unsigned int cpu);
+void spe_process_synced(unsigned int cpu);
+void spe_dsb(unsigned int cpu);
 void spe_buffer_disabling(unsigned int cpu);
 void spe_discard_queue(unsigned int cpu);
+void spe_context_change(unsigned int cpu, unsigned int owner, uint16_t vmid, const char *what);
+void spe_vmid_switch(unsigned int cpu, uint16_t old); /* spe.c, called by mem.c */
+
+/* spe_flight.c: processed records on their way to memory. */
+void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, const uint64_t pa[2],
+		     const uint16_t len[2]);
+void spe_flight_sync(unsigned int cpu);
+void spe_flight_land(unsigned int cpu, bool all);
+bool spe_flight_flag(unsigned int cpu, unsigned int owner, uint16_t vmid);
+void spe_flight_reset(unsigned int cpu);
 
 #endif /* VPERF_SIM_SPE_INTERNAL_H */

@@ -38,14 +38,22 @@ enum sim_spe_unpred {
 	SIM_SPE_UNPRED_DL,	/* discarded, with a buffer management event: DL=1, EC=0, BSC=0 */
 };
 
+/* When a processed record's bytes reach memory (3.6; spe_flight.c). */
+enum sim_spe_land {
+	SIM_SPE_LAND_LATE, /* at the DSB that must complete them, not before (the default) */
+	SIM_SPE_LAND_SEED, /* per record, the seed picks: at once, or late */
+};
+
 struct sim_spe_options {
 	unsigned int hold; /* records the SPU holds before it must write the oldest
 				   * (1..64, default 16) */
 	enum sim_spe_unpred unpred;
+	enum sim_spe_land land;
 	bool async_ext_abort; /* external aborts reported asynchronously (3.5.4) */
 };
 
-/* The defaults (hold 16, SEED, synchronous external aborts); sim_model_init() restores them. */
+/* The defaults (hold 16, SEED, LATE, synchronous external aborts); sim_model_init() restores
+ * them. */
 void sim_spe_default_options(struct sim_spe_options *o);
 void sim_spe_set_options(const struct sim_spe_options *o);
 
@@ -62,7 +70,8 @@ struct sim_spe_stats {
 	uint64_t feed;	    /* SAMPLE_FEED: sampled and not collided */
 	uint64_t filtrate;  /* SAMPLE_FILTRATE: sampled and not removed by filtering */
 	uint64_t collision; /* SAMPLE_COLLISION */
-	uint64_t written;   /* records written to the Profiling Buffer */
+	uint64_t written;   /* records written to the Profiling Buffer (PMBPTR_EL1 moved past) */
+	uint64_t landed;    /* ... whose bytes have reached memory */
 	uint64_t discarded; /* records discarded after filtering (buffer event, disable, discard
 			     * mode) */
 	uint64_t events;    /* Profiling Buffer management events */
@@ -70,5 +79,7 @@ struct sim_spe_stats {
 const struct sim_spe_stats *sim_spe_stats(unsigned int cpu);
 /* Records in the SPU's queue, not yet written. */
 unsigned int sim_spe_pending(unsigned int cpu);
+/* Records written (PMBPTR_EL1 moved past them) whose bytes have not reached memory yet. */
+unsigned int sim_spe_in_flight(unsigned int cpu);
 
 #endif /* VPERF_SIM_SPE_H */
