@@ -58,6 +58,7 @@ void sim_mem_reset(void)
 		maps[i] = no_map;
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
 		vmids[cpu] = 0;
+	sim_mem_tlb_reset();
 }
 
 /* ---- translation tables ----------------------------------------------------------------- */

@@ -195,6 +195,9 @@ static void barrier(unsigned int cpu, enum sim_event_kind kind)
 	case SIM_DSB_NSH:
 		spe_dsb(cpu);
 		break;
+	case SIM_TLBI:
+		spe_cpu(cpu)->tlbi_pending = true;
+		break;
 	case SIM_READ:
 	case SIM_WRITE:
 	default:

@@ -2,4 +2,4 @@
 # translation its Profiling Buffer writes through.
 lib-y += arch/sim/spe.c arch/sim/spe_regs.c arch/sim/spe_ctl.c arch/sim/spe_sample.c \
 	arch/sim/spe_filter.c arch/sim/spe_record.c arch/sim/spe_buffer.c arch/sim/spe_flight.c \
-	arch/sim/mem.c
+	arch/sim/mem.c arch/sim/mem_tlb.c

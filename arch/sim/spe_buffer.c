@@ -115,7 +115,7 @@ static bool translate_pages(unsigned int cpu, const struct spe_qrec *q, uint64_t
 		uint64_t va = ptr + off;
 		size_t room = (size_t)(SIM_PAGE_SIZE - (va & (SIM_PAGE_SIZE - 1)));
 		size_t chunk = q->len - off < room ? q->len - off : room;
-		struct sim_xlat x = sim_mem_translate(cpu, regime, va, true);
+		struct sim_xlat x = sim_mem_translate_cached(cpu, regime, va);
 
 		if (x.fault) {
 			fault(cpu, x.fault, x.fsc, va, off != 0);
@@ -243,14 +243,22 @@ void spe_process_synced(unsigned int cpu)
 }
 
 /* A DSB: it completes the writes of the records a PSB CSYNC synchronized (3.6), and after a
- * TLB maintenance operation those of every record already translated (3.4.4). */
+ * TLB maintenance operation those of every record already translated (3.4.4: the model does
+ * not track which translation each used, and writing records early is always allowed) before
+ * the invalidated translations go. */
 void spe_dsb(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
 
 	spe_process_synced(cpu);
-	spe_flight_land(cpu, st->tlbi_pending);
+	spe_flight_land(cpu, false);
+	if (!st->tlbi_pending)
+		return;
+	/* 3.4.4, including operations broadcast to other PEs: their records too. */
 	st->tlbi_pending = false;
+	for (unsigned int c = 0; c < SIM_MAX_CPUS; c++)
+		spe_flight_land(c, true);
+	sim_mem_tlb_complete();
 }
 
 /* The hypervisor switches the context records are written in (stage 2 / VMID, or the owning

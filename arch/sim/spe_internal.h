@@ -242,6 +242,9 @@ void spe_discard_queue(unsigned int cpu);
 void spe_context_change(unsigned int cpu, unsigned int owner, uint16_t vmid, const char *what);
 void spe_vmid_switch(unsigned int cpu, uint16_t old); /* spe.c, called by mem.c */
 
+/* mem_tlb.c: forget every cached translation (sim_mem_reset). */
+void sim_mem_tlb_reset(void);
+
 /* spe_flight.c: processed records on their way to memory. */
 void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, const uint64_t pa[2],
 		     const uint16_t len[2]);
