@@ -18,6 +18,7 @@ void sim_spe_default_options(struct sim_spe_options *o)
 		.hold = 16,
 		.unpred = SIM_SPE_UNPRED_SEED,
 		.land = SIM_SPE_LAND_LATE,
+		.wptr = SIM_SPE_WPTR_SEED,
 		.async_ext_abort = false,
 	};
 
@@ -160,10 +161,13 @@ static void context_sync(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
 	unsigned int owner = spe_owner(cpu);
+	bool was_enabled = spe_buffer_enabled(cpu);
 
-	if (spe_buffer_enabled(cpu) && !enabled_after_sync(cpu))
+	if (was_enabled && !enabled_after_sync(cpu))
 		spe_buffer_disabling(cpu); /* 3.6.1, with the old view */
 	spe_sync_view(cpu);
+	if (!was_enabled && spe_buffer_enabled(cpu))
+		spe_wptr_enabling(cpu); /* 3.4.1 */
 	if (spe_owner(cpu) != owner)
 		spe_context_change(
 			cpu, owner, sim_mem_vmid(cpu),

@@ -39,55 +39,9 @@ void spe_discard_queue(unsigned int cpu)
 	st->psb_seen = st->psb_visible = false;
 }
 
-/* 3.5: S = 1, the other fields as given; PMBIRQ follows S; queued records are discarded. */
-static void management_event(unsigned int cpu, uint64_t pmbsr)
-{
-	spe_set_pmbsr(cpu, pmbsr | PMBSR_S);
-	spe_cpu(cpu)->stats.events++;
-	spe_cpu(cpu)->was_enabled = false; /* profiling is disabled (3.5) */
-	spe_discard_queue(cpu);
-}
-
 static uint64_t pmbsr_now(unsigned int cpu)
 {
 	return spe_view(cpu, VR_PMBSR);
-}
-
-/* 3.5.2: EC = 0 (other), BSC = 1 (buffer filled), DL as given, PMBPTR at the first byte after
- * the last complete record (already there). */
-static void buffer_full(unsigned int cpu, bool dl)
-{
-	uint64_t s = pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK);
-
-	management_event(cpu, s | PMBSR_BSC_FULL | (dl ? PMBSR_DL : 0));
-}
-
-/* 3.5.3: EC stage 1 or 2 Data Abort, FSC, PMBPTR = the faulting address, DL = 1 when that is
- * not the first byte after the last complete record (a record was partly written). */
-static void fault(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr, bool partial)
-{
-	uint64_t ec = stage == 2 ? PMBSR_EC_S2_DA : PMBSR_EC_S1_DA;
-	uint64_t s = pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK);
-
-	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, addr);
-	management_event(cpu, s | ec << PMBSR_EC_SHIFT | fsc | (partial ? PMBSR_DL : 0));
-}
-
-/* 3.5.4, reported to the SPE: EA = 1 and a stage 1 Data Abort syndrome (the abort is on the
- * write, not on a walk). Synchronous: PMBPTR = the aborted address, DL = 1 unless it is the
- * first byte of the record. Asynchronous: PMBPTR is not updated and DL = 1. */
-static void ext_abort(unsigned int cpu, uint64_t addr, bool partial)
-{
-	uint64_t s = pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK);
-	uint64_t ec = (uint64_t)PMBSR_EC_S1_DA << PMBSR_EC_SHIFT;
-
-	if (spe_options.async_ext_abort) {
-		management_event(cpu, s | ec | PMBSR_EA | PMBSR_DL | SIM_FSC_ASYNC_EXT_ABORT);
-		return;
-	}
-	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, addr);
-	management_event(cpu,
-			 s | ec | PMBSR_EA | SIM_FSC_SYNC_EXT_ABORT | (partial ? PMBSR_DL : 0));
 }
 
 /* The model's hypervisor-bug detector: a record must be processed in the translation regime of
@@ -117,12 +71,16 @@ static bool translate_pages(unsigned int cpu, const struct spe_qrec *q, uint64_t
 		size_t chunk = q->len - off < room ? q->len - off : room;
 		struct sim_xlat x = sim_mem_translate_cached(cpu, regime, va);
 
+		if (x.fault && SIM_FSC_IS_WALK_EXT_ABORT(x.fsc)) {
+			spe_event_ext_abort(cpu, x.fault, x.fsc, va, off != 0);
+			return false;
+		}
 		if (x.fault) {
-			fault(cpu, x.fault, x.fsc, va, off != 0);
+			spe_event_fault(cpu, x.fault, x.fsc, va, off != 0);
 			return false;
 		}
 		if (sim_mem_aborts(x.pa)) {
-			ext_abort(cpu, va, off != 0);
+			spe_event_ext_abort(cpu, 0, SIM_FSC_SYNC_EXT_ABORT, va, off != 0);
 			return false;
 		}
 		pa[n] = x.pa;
@@ -142,14 +100,17 @@ static void process_record(unsigned int cpu, const struct spe_qrec *q, uint64_t 
 	unsigned int owner = spe_owner(cpu);
 	uint64_t pa[2] = { 0, 0 };
 	uint16_t len[2] = { 0, 0 };
-	bool ok;
+	bool ok, past_limit = false;
 
 	if (ptr & (align - 1)) {
-		fault(cpu, 1, SIM_FSC_ALIGNMENT, ptr, false); /* Table 6, Alignment */
+		spe_event_fault(cpu, 1, SIM_FSC_ALIGNMENT, ptr, false); /* Table 6, Alignment */
 		return;
 	}
-	if (ptr + q->len > limit || ptr + q->len < ptr) {
-		buffer_full(cpu, true); /* 3.4.1: the pointer broke the rules: UNPREDICTABLE */
+	if (spe_wptr_broken(cpu, &past_limit))
+		return;
+	if (!past_limit && (ptr + q->len > limit || ptr + q->len < ptr)) {
+		/* Never beyond the limit (3.5); only a pointer that broke 3.4.1 gets here. */
+		spe_event_full(cpu, true);
 		return;
 	}
 	check_context(cpu, q, owner);
@@ -161,8 +122,8 @@ static void process_record(unsigned int cpu, const struct spe_qrec *q, uint64_t 
 	ptr += q->len;
 	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, ptr);
 	st->stats.written++;
-	if (limit - ptr < max)
-		buffer_full(cpu, false); /* 3.5.2: DL unchanged */
+	if (!past_limit && limit - ptr < max)
+		spe_event_full(cpu, false); /* 3.5.2: DL unchanged */
 }
 
 /* Process the oldest record (unsynchronized: it reads PMBLIMITR_EL1 now). */
@@ -310,8 +271,7 @@ void spe_buffer_disabling(unsigned int cpu)
 		spe_flight_land(cpu, true);
 		break;
 	case SIM_SPE_UNPRED_DL:
-		management_event(cpu,
-				 (pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK)) | PMBSR_DL);
+		spe_event(cpu, (pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK)) | PMBSR_DL);
 		break;
 	case SIM_SPE_UNPRED_DISCARD:
 	case SIM_SPE_UNPRED_SEED:

@@ -168,7 +168,10 @@ struct spe_cpu {
 	unsigned int qhead, qlen;
 	struct spe_flight flight[SPE_QUEUE_MAX];
 	unsigned int fhead, flen;
-	bool tlbi_pending; /* a TLB maintenance operation not yet followed by a DSB (3.4.4) */
+	bool tlbi_pending;	/* a TLB maintenance operation not yet followed by a DSB (3.4.4) */
+	enum sim_spe_wptr wptr; /* a broken 3.4.1 rule's outcome; SEED: the rules held */
+	bool dl_ptr_valid;	/* a management event with DL = 1 left PMBPTR_EL1 = dl_ptr */
+	uint64_t dl_ptr;
 	struct sim_spe_stats stats;
 };
 
@@ -244,6 +247,17 @@ void spe_vmid_switch(unsigned int cpu, uint16_t old); /* spe.c, called by mem.c 
 
 /* mem_tlb.c: forget every cached translation (sim_mem_reset). */
 void sim_mem_tlb_reset(void);
+
+/* spe_event.c: Profiling Buffer management events (3.5). */
+void spe_event(unsigned int cpu, uint64_t pmbsr);
+void spe_event_full(unsigned int cpu, bool dl);
+void spe_event_fault(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr, bool dl);
+void spe_event_ext_abort(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr,
+			 bool partial);
+
+/* spe_wptr.c: the write-pointer rules of 3.4.1. */
+void spe_wptr_enabling(unsigned int cpu);
+bool spe_wptr_broken(unsigned int cpu, bool *past_limit);
 
 /* spe_flight.c: processed records on their way to memory. */
 void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, const uint64_t pa[2],

@@ -33,9 +33,11 @@ static void start_interval(unsigned int cpu)
 }
 
 /* 3.1.2 with RND == 1 and ERnd == 1: the primary counter runs on; the operation that finds it
- * at zero reloads it and gives ECOUNT a random value, and the operation at which ECOUNT
- * reaches zero is sampled: the mean interval is INTERVAL * 256 + 1 (the note of 3.1.2). The
- * model draws ECOUNT from 1..255 so that 0 always means "not armed". */
+ * at zero reloads it and sets ECOUNT to a random value "in the range 0x00 to 0xFF"; the operation
+ * at which ECOUNT reaches zero is sampled, and one that sets it to zero has reached zero at once:
+ * it is sampled itself. So ECOUNT can read 0 at any time and nothing outside PMSICR_EL1 says
+ * whether a sample is pending (a hypervisor must save and restore all 64 bits). The mean
+ * interval is INTERVAL * 256 + 1 (the note of 3.1.2). */
 static bool tick_ernd(unsigned int cpu, uint64_t icr)
 {
 	uint64_t count = icr & PMSICR_COUNT_MASK;
@@ -48,7 +50,8 @@ static bool tick_ernd(unsigned int cpu, uint64_t icr)
 	}
 	if (count == 0) {
 		count = reload(cpu);
-		ecount = 1 + random_byte(cpu) % 255;
+		ecount = random_byte(cpu);
+		selected = selected || ecount == 0;
 	} else {
 		count--;
 	}

@@ -43,6 +43,9 @@ enum sim_regime {
 #define SIM_FSC_SYNC_EXT_ABORT	   0x10u /* synchronous external abort on write */
 #define SIM_FSC_ASYNC_EXT_ABORT	   0x11u /* asynchronous external abort on write */
 #define SIM_FSC_ALIGNMENT	   0x21u
+/* synchronous external abort on a translation table walk at a level 0..3 */
+#define SIM_FSC_WALK_EXT_ABORT(level)  (0x14u + (level))
+#define SIM_FSC_IS_WALK_EXT_ABORT(fsc) (((fsc)&0x3cu) == 0x14u)
 
 /* PAR_EL1 (64-bit format, Arm ARM D24.2.142): F [0]; on success SH [8:7], NS [9], RES1 [11],
  * PA [47:12], ATTR [63:56]; on a fault FST [6:1], PTW [8], S [9], RES1 [11]. */
@@ -121,6 +124,16 @@ unsigned int sim_mem_tlb_entries(unsigned int cpu);
  * database register, so the value is returned). S1E1W gives the IPA; S12E1W the PA. */
 uint64_t sim_at_s1e1w(unsigned int cpu, uint64_t va);
 uint64_t sim_at_s12e1w(unsigned int cpu, uint64_t va);
+
+/* Mark the walks that translate [in, in + size) to end in an external abort (3.5.4: "including
+ * an external abort on a translation table walk"): stage 1 of a regime (vmid for EL1&0) or, with
+ * stage = 2, stage 2 of vmid. The abort is at table level 0..3, or at a level the seed picks on
+ * each walk when level is SIM_WALK_LEVEL_SEED; SIM_WALK_NO_ABORT clears the mark. The mark is
+ * independent of the mapping (map and unmap keep it). */
+#define SIM_WALK_NO_ABORT   (-1)
+#define SIM_WALK_LEVEL_SEED 4
+int sim_mem_set_walk_abort(unsigned int stage, enum sim_regime regime, uint16_t vmid, uint64_t in,
+			   uint64_t size, int level);
 
 /* Mark [pa, pa + size) to signal an external abort on write (or clear the mark). */
 void sim_mem_set_abort(uint64_t pa, uint64_t size, bool abort);

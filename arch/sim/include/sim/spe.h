@@ -44,15 +44,25 @@ enum sim_spe_land {
 	SIM_SPE_LAND_SEED, /* per record, the seed picks: at once, or late */
 };
 
+/* The CONSTRAINED UNPREDICTABLE outcome of a write pointer that broke the rules of 3.4.1 when
+ * profiling became enabled (spe_wptr.c); data loss and fault level are the seed's. */
+enum sim_spe_wptr {
+	SIM_SPE_WPTR_SEED,  /* picked by the seed, per enable */
+	SIM_SPE_WPTR_WRITE, /* records written from PMBPTR_EL1 on, past the limit */
+	SIM_SPE_WPTR_FULL,  /* buffer full event */
+	SIM_SPE_WPTR_FAULT, /* stage 1 Translation fault at PMBPTR_EL1 */
+};
+
 struct sim_spe_options {
 	unsigned int hold; /* records the SPU holds before it must write the oldest
 				   * (1..64, default 16) */
 	enum sim_spe_unpred unpred;
 	enum sim_spe_land land;
+	enum sim_spe_wptr wptr;
 	bool async_ext_abort; /* external aborts reported asynchronously (3.5.4) */
 };
 
-/* The defaults (hold 16, SEED, LATE, synchronous external aborts); sim_model_init() restores
+/* The defaults (hold 16, SEED, LATE, SEED, synchronous external aborts); sim_model_init() restores
  * them. */
 void sim_spe_default_options(struct sim_spe_options *o);
 void sim_spe_set_options(const struct sim_spe_options *o);
