@@ -13,7 +13,6 @@
 #define VPERF_SIM_SPE_INTERNAL_H
 
 #include <sim/spe.h>
-#include <vperf/spe_rec.h>
 
 #include "model_family.h"
 
@@ -227,10 +226,78 @@ struct spe_filter_in {
 bool spe_collect_record(unsigned int cpu, const struct spe_filter_in *in);
 uint8_t spe_op_flags(const struct sim_uop *op);
 
+/*
+ * The model's sample record, in the terms of D18.2 and independent of vperf's codec
+ * (virt/spe): which packets it has and their fields. spe_record.c fills it from a micro-op,
+ * spe_packet.c writes it as bytes.
+ */
+#define SPE_MR_CTX1    VPERF_BIT(0) /* Context packet, INDEX 0: CONTEXTIDR_EL1 */
+#define SPE_MR_CTX2    VPERF_BIT(1) /* Context packet, INDEX 1: CONTEXTIDR_EL2 */
+#define SPE_MR_TGT     VPERF_BIT(2) /* Address, INDEX 1: branch target */
+#define SPE_MR_DATA_VA VPERF_BIT(3) /* Address, INDEX 2 */
+#define SPE_MR_DATA_PA VPERF_BIT(4) /* Address, INDEX 3 */
+#define SPE_MR_XLAT    VPERF_BIT(5) /* Counter, INDEX 2: translation latency */
+#define SPE_MR_DSRC    VPERF_BIT(6) /* Data Source packet */
+#define SPE_MR_TS      VPERF_BIT(7) /* ends with a Timestamp packet, else with End */
+
+/* D18.2.7 payload types the model produces, and their one-bit fields. */
+enum spe_mop {
+	SPE_MOP_OTHER,
+	SPE_MOP_LDST_GP,
+	SPE_MOP_LDST_SIMD_FP,
+	SPE_MOP_LDST_EXT,
+	SPE_MOP_BRANCH
+};
+#define SPE_MOPF_ST   VPERF_BIT(0) /* load/store: a store */
+#define SPE_MOPF_COND VPERF_BIT(1) /* other, branch: conditional */
+#define SPE_MOPF_FP   VPERF_BIT(2) /* other: floating-point (FEAT_SPE_FPF) */
+#define SPE_MOPF_ASE  VPERF_BIT(3) /* other: Advanced SIMD (FEAT_SPE_FPF) */
+#define SPE_MOPF_AR   VPERF_BIT(4) /* load/store extended: acquire/release */
+#define SPE_MOPF_EXCL VPERF_BIT(5) /* ... exclusive */
+#define SPE_MOPF_AT   VPERF_BIT(6) /* ... atomic */
+#define SPE_MOPF_IND  VPERF_BIT(7) /* branch: indirect */
+
+/* D18.2.6 event bits the model sets. */
+#define SPE_EV_RETIRED	  1
+#define SPE_EV_L1D_ACCESS 2
+#define SPE_EV_L1D_REFILL 3
+#define SPE_EV_TLB_ACCESS 4
+#define SPE_EV_TLB_WALK	  5
+#define SPE_EV_NOT_TAKEN  6
+#define SPE_EV_MISPRED	  7
+#define SPE_EV_ALIGNMENT  11
+
+struct spe_maddr {
+	uint64_t addr; /* bits [55:0] */
+	uint8_t el;    /* instruction addresses: the EL */
+	uint8_t ns;    /* instruction addresses and the data PA: NS */
+	uint8_t tag;   /* data VA: bits [63:56] */
+};
+
+struct spe_mrec {
+	uint32_t have; /* SPE_MR_*; the PC, Operation Type, Events and the total and issue
+			* latency Counters are in every record */
+	uint32_t ctx[2];
+	struct spe_maddr pc, tgt, data_va, data_pa;
+	uint8_t op;	     /* enum spe_mop */
+	uint8_t opf;	     /* SPE_MOPF_* */
+	uint8_t events_size; /* Events payload bytes: 1, 2, 4 or 8 */
+	uint8_t dsrc_size;   /* Data Source payload bytes: 1 or 2 */
+	uint64_t events;
+	uint16_t cnt[3]; /* total, issue, translation latency */
+	uint16_t dsrc;
+	uint64_t ts;
+};
+
 /* spe_record.c: the sample record of an operation. */
 uint64_t spe_op_events(unsigned int cpu, const struct sim_uop *op);
 void spe_build_record(unsigned int cpu, unsigned int el, const struct sim_uop *op,
-		      struct vperf_spe_record *rec);
+		      struct spe_mrec *rec);
+
+/* spe_packet.c: the record as packets (D18.2), in the order Context, PC, Operation Type,
+ * Events, Counters, branch target, data VA, data PA, Data Source, then Timestamp or End.
+ * Returns the length, or 0 if cap is too small. */
+size_t spe_mrec_encode(const struct spe_mrec *rec, uint8_t *buf, size_t cap);
 
 /* spe_sample.c: the sample population, interval counter and collisions. */
 void spe_step(unsigned int cpu, const struct sim_uop *op);
