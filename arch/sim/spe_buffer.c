@@ -90,8 +90,9 @@ static bool translate_pages(unsigned int cpu, const struct spe_qrec *q, uint64_t
 	return true;
 }
 
-/* The profiling operation's work on one record: translate it, move PMBPTR_EL1 past it, raise
- * the buffer full event when due; its bytes go in flight (spe_flight.c). */
+/* The profiling operation's work on one record (Arm's pseudocode: SPEWriteToBuffer): translate
+ * it, move PMBPTR_EL1 past it, raise the buffer full event when due; its bytes go in flight
+ * (spe_flight.c). */
 static void process_record(unsigned int cpu, const struct spe_qrec *q, uint64_t limitr)
 {
 	struct spe_cpu *st = spe_cpu(cpu);

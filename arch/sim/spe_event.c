@@ -33,7 +33,7 @@ void spe_event_full(unsigned int cpu, bool dl)
 	spe_event(cpu, pmbsr_kept(cpu) | PMBSR_BSC_FULL | (dl ? PMBSR_DL : 0));
 }
 
-/* 3.5.3: EC stage 1 or 2 Data Abort, FSC, PMBPTR = the faulting address, DL = 1 when that is
+/* 3.5.3 (Arm's pseudocode: DebugWriteFault): EC stage 1 or 2 Data Abort, FSC, PMBPTR = the faulting address, DL = 1 when that is
  * not the first byte after the last complete record (dl: a record was partly written). */
 void spe_event_fault(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr, bool dl)
 {
@@ -44,7 +44,8 @@ void spe_event_fault(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t
 }
 
 /*
- * 3.5.4, reported to the SPE: EA = 1, EC "one of" stage 1 or stage 2 Data Abort, FSC the kind of
+ * 3.5.4, reported to the SPE (Arm's pseudocode: DebugWriteExternalAbort, which SPEWriteToBuffer
+ * also calls for a walk fault reported as an external abort): EA = 1, EC "one of" stage 1 or stage 2 Data Abort, FSC the kind of
  * abort. An abort on the walk of a stage (stage 1 or 2, fsc 0b0101LL with the level) reports
  * that stage. An abort on the write itself (stage 0) leaves the choice to the architecture: the
  * seed picks, so that a hypervisor which takes every stage 2 EC for its own fault and restarts

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The model's own packet writer (Arm ARM D18.2; SPE supplement 5), written from the packet
+ * The model's own packet writer (Arm ARM D18.2; SPE supplement 5; the part of Arm's pseudocode
+ * SPEConstructRecord that lays packets out), written from the packet
  * descriptions and not from vperf's codec (virt/spe), so that a misreading of the format does
  * not hide in both at once: test_sim_spe_enc compares the two byte for byte.
  *

@@ -2,7 +2,7 @@
 /*
  * The software rules on the current write pointer (SPE supplement 3.4.1), checked when
  * profiling becomes enabled, that is at the context synchronization event after which
- * ProfilingBufferEnabled() (3.4.6) reads TRUE:
+ * ProfilingBufferEnabled() (3.4.6, Arm's pseudocode of the same name) reads TRUE:
  *   - PMBPTR_EL1.PTR <= PMBLIMITR_EL1.LIMIT:Zeros(12) - 2^PMSIDR_EL1.MaxSize;
  *   - PMBPTR_EL1.PTR[63:56] == PMBLIMITR_EL1.LIMIT[63:56];
  *   - not restarting from the pointer a management event with PMBSR_EL1.DL = 1 left ("The

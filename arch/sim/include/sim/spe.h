@@ -4,16 +4,19 @@
  * what tests and the demo use beyond the register seam and guest_run().
  *
  * The profiling operation is modelled as a separate observer (3.6): sample records wait in an
- * internal queue and reach the Profiling Buffer when the model decides, at the latest when a
- * DSB follows the PSB CSYNC that synchronized them. The indirect reads of the control registers
+ * internal queue and are processed (PMBPTR_EL1 moved past them) when the model decides, at the
+ * latest at a direct read of PMBPTR/PMBSR after the PSB CSYNC that synchronized them and a
+ * context synchronization event; their bytes reach memory only at a DSB after that PSB CSYNC
+ * (or after a TLBI, 3.4.4). The indirect reads of the control registers
  * (PMSCR_ELx, PMSFCR/PMSEVFR/PMSNEVFR/PMSLATFR/PMSDSFR/PMSIRR_EL1, PMBLIMITR/PMBPTR/PMBSR_EL1,
  * MDCR_EL2, HCR_EL2) see a direct write only after a context synchronization event (an ISB, or
  * exception entry/return). Where the architecture leaves a choice the model takes the one most
  * likely to expose a hypervisor bug, or the one the seed picks.
  *
- * Records are written through the owning translation regime (3.4.2) with sim/mem.h; a record
- * written through another VMID or another owning Exception level than the one it was sampled
- * under is reported with sim_report_error().
+ * Records are written through the owning translation regime (3.4.2) with sim/mem.h and its
+ * TLB; a stage 2 (VMID) or owning Exception level change with records of the old context not in
+ * memory, and a record written through a stale cached translation, are reported with
+ * sim_report_error().
  */
 #ifndef VPERF_SIM_SPE_H
 #define VPERF_SIM_SPE_H
