@@ -146,6 +146,8 @@ static uint64_t fam_write(unsigned int cpu, unsigned int el, const struct vperf_
 	}
 	if (d->enc == VPERF_ENC_PMBPTR_EL1)
 		st->dirty[VR_PMBPTR] = true;
+	if (d->enc == VPERF_ENC_PMBLIMITR_EL1)
+		spe_wptr_direct_limit(cpu, v);
 	return v;
 }
 

@@ -169,7 +169,8 @@ struct spe_cpu {
 	unsigned int fhead, flen;
 	bool tlbi_pending;	/* a TLB maintenance operation not yet followed by a DSB (3.4.4) */
 	enum sim_spe_wptr wptr; /* a broken 3.4.1 rule's outcome; SEED: the rules held */
-	bool dl_ptr_valid;	/* a management event with DL = 1 left PMBPTR_EL1 = dl_ptr */
+	enum sim_spe_wptr wptr_early; /* the same, seen at a direct PMBLIMITR_EL1 write */
+	bool dl_ptr_valid;	      /* a management event with DL = 1 left PMBPTR_EL1 = dl_ptr */
 	uint64_t dl_ptr;
 	struct sim_spe_stats stats;
 };
@@ -324,6 +325,7 @@ void spe_event_ext_abort(unsigned int cpu, unsigned int stage, uint8_t fsc, uint
 
 /* spe_wptr.c: the write-pointer rules of 3.4.1. */
 void spe_wptr_enabling(unsigned int cpu);
+void spe_wptr_direct_limit(unsigned int cpu, uint64_t limitr);
 bool spe_wptr_broken(unsigned int cpu, bool *past_limit);
 
 /* spe_flight.c: processed records on their way to memory. */

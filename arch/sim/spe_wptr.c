@@ -18,11 +18,10 @@
  */
 #include "spe_internal.h"
 
-static bool rules_hold(unsigned int cpu)
+static bool rules_hold(unsigned int cpu, uint64_t ptr, uint64_t limitr)
 {
 	const struct spe_cpu *st = spe_cpu(cpu);
-	uint64_t ptr = spe_view(cpu, VR_PMBPTR);
-	uint64_t limit = spe_view(cpu, VR_PMBLIMITR) & PMBLIMITR_LIMIT_MASK;
+	uint64_t limit = limitr & PMBLIMITR_LIMIT_MASK;
 	uint64_t max = 1ull << spe_max_size(cpu);
 
 	if (limit < max || ptr > limit - max)
@@ -43,8 +42,33 @@ void spe_wptr_enabling(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
 
-	st->wptr = rules_hold(cpu) ? SIM_SPE_WPTR_SEED : pick(cpu);
+	if (st->wptr_early != SIM_SPE_WPTR_SEED)
+		st->wptr = st->wptr_early; /* it became enabled earlier, with a bad pointer */
+	else if (rules_hold(cpu, spe_view(cpu, VR_PMBPTR), spe_view(cpu, VR_PMBLIMITR)))
+		st->wptr = SIM_SPE_WPTR_SEED;
+	else
+		st->wptr = pick(cpu);
+	st->wptr_early = SIM_SPE_WPTR_SEED;
 	st->dl_ptr_valid = false;
+}
+
+/* A direct write of PMBLIMITR_EL1 while the buffer is disabled. Before the next context
+ * synchronization event an indirect read may return the old or the new value (3.6.1): the seed
+ * may let the profiling operation see E = 1 at once, so profiling becomes enabled with PMBPTR_EL1
+ * as it is now, and a pointer written after the limit does not mend a broken rule. That is why a
+ * hypervisor restores PMBPTR_EL1 before PMBLIMITR_EL1. Clearing E forgets it. */
+void spe_wptr_direct_limit(unsigned int cpu, uint64_t limitr)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+
+	if (!(limitr & PMBLIMITR_E) || (sim_reg(cpu, VPERF_ENC_PMBSR_EL1) & PMBSR_S)) {
+		st->wptr_early = SIM_SPE_WPTR_SEED;
+		return;
+	}
+	if (spe_buffer_enabled(cpu) || !((sim_random(cpu) >> 5) & 1))
+		return;
+	if (!rules_hold(cpu, sim_reg(cpu, VPERF_ENC_PMBPTR_EL1), limitr))
+		st->wptr_early = pick(cpu);
 }
 
 /* Called for each record processed: true when the broken rule's outcome took the record (a

@@ -3,7 +3,8 @@
  * The rules where the architecture leaves the PE a choice, and the model's adversarial picks:
  *   - the write-pointer rules of SPE supplement 3.4.1 (at most 2^MaxSize below the limit when
  *     profiling becomes enabled, PTR[63:56] == LIMIT[63:56], no restart from the pointer of a
- *     DL = 1 event) and their UNPREDICTABLE outcomes;
+ *     DL = 1 event) and their UNPREDICTABLE outcomes, also when a direct write of the limit is
+ *     seen before the pointer's (3.6.1);
  *   - external aborts on a translation table walk (3.5.4) with the stage's EC and the level in
  *     FSC 0b0101LL, and external aborts on the write with either EC;
  *   - PMSICR_EL1.ECOUNT drawn in 0x00..0xFF, 0 included (3.1.2).
@@ -187,6 +188,47 @@ static void test_restart_rules(void **state)
 	assert_true(record_at(0));
 }
 
+/* The buffer is enabled by direct writes while PMBPTR_EL1 still holds a stale pointer (another
+ * VM's, above this limit). Before the context synchronization event the profiling operation may
+ * see the new PMBLIMITR_EL1.E already (3.6.1): writing the limit first enables profiling with the
+ * stale pointer, a broken 3.4.1 rule, for some seeds. Writing the pointer first never does. */
+static bool enable_breaks(bool limit_first, uint64_t seed)
+{
+	t_init(1, seed);
+	set_wptr(SIM_SPE_WPTR_FULL);
+	guest_write(PMBPTR_EL1, LIMIT + 0x10000);
+	guest_write(PMSIRR_EL1, T_INTERVAL_1);
+	guest_write(PMSICR_EL1, 0);
+	if (limit_first)
+		guest_write(PMBLIMITR_EL1, LIMIT | T_PMBLIMITR_E);
+	guest_write(PMBPTR_EL1, T_BUF_VA);
+	if (!limit_first)
+		guest_write(PMBLIMITR_EL1, LIMIT | T_PMBLIMITR_E);
+	isb();
+	guest_write(PMSCR_EL1, T_PMSCR_E1SPE);
+	isb();
+	one_record();
+	drain();
+	if (guest_read(PMBSR_EL1) == 0) {
+		assert_true(record_at(0));
+		return false;
+	}
+	assert_int_equal(guest_read(PMBSR_EL1) & ~T_PMBSR_DL, T_PMBSR_S | 1);
+	return true;
+}
+
+static void test_pointer_before_limit(void **state)
+{
+	unsigned int broken = 0;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		assert_false(enable_breaks(false, seed));
+		broken += enable_breaks(true, seed);
+	}
+	assert_in_range(broken, 1, 15);
+}
+
 /* An external abort on the stage 2 walk of the buffer's second page: EA, the stage 2 EC,
  * FSC 0b0101LL with the level of the table that aborted, PMBPTR at the page, DL 0 at the start
  * of a record. On the stage 1 walk: the stage 1 EC. With the seed picking the level, it varies. */
@@ -287,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_write_past_limit),
 		cmocka_unit_test(test_broken_rules_every_outcome),
 		cmocka_unit_test(test_restart_rules),
+		cmocka_unit_test(test_pointer_before_limit),
 		cmocka_unit_test(test_walk_external_abort),
 		cmocka_unit_test(test_write_abort_either_ec),
 		cmocka_unit_test(test_ecount_zero),
