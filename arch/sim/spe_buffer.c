@@ -272,12 +272,14 @@ void spe_buffer_disabling(unsigned int cpu)
 		spe_flight_land(cpu, true);
 		break;
 	case SIM_SPE_UNPRED_DL:
+		st->stats.dropped += st->qlen;
 		spe_event(cpu, (pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK)) | PMBSR_DL);
 		break;
 	case SIM_SPE_UNPRED_DISCARD:
 	case SIM_SPE_UNPRED_SEED:
 	default:
 		st->stats.discarded += st->qlen - synced;
+		st->stats.dropped += st->qlen - synced;
 		st->qlen = synced;
 		break;
 	}

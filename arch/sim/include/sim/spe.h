@@ -87,6 +87,8 @@ struct sim_spe_stats {
 	uint64_t landed;    /* ... whose bytes have reached memory */
 	uint64_t discarded; /* records discarded after filtering (buffer event, disable, discard
 			     * mode) */
+	uint64_t dropped;   /* ... of which dropped because the buffer was disabled before they
+			     * were synchronized (3.6.1: the discard outcomes) */
 	uint64_t events;    /* Profiling Buffer management events */
 };
 const struct sim_spe_stats *sim_spe_stats(unsigned int cpu);
