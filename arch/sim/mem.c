@@ -10,12 +10,11 @@
 
 #include <sim/mem.h>
 
-#include "model_family.h"
+#include "spe_internal.h"
 
 #define MAP_SLOTS  8192u /* powers of two */
 #define PAGE_SLOTS 4096u
 #define VA_BITS	   48
-#define HCR_EL2_VM VPERF_BIT(0)
 
 enum map_kind { KIND_S1_EL10 = 1, KIND_S1_EL2, KIND_S2 };
 
@@ -25,6 +24,7 @@ struct map_entry {
 	uint16_t vmid;
 	uint8_t kind; /* enum map_kind, 0 = free slot */
 	uint8_t perm; /* SIM_PERM_*, 0 = invalid descriptor */
+	int8_t abort; /* SIM_WALK_NO_ABORT, or the level of a walk external abort */
 };
 
 struct phys_page {
@@ -59,9 +59,12 @@ void sim_mem_reset(void)
 		maps[i] = no_map;
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
 		vmids[cpu] = 0;
+	sim_mem_tlb_reset();
 }
 
 /* ---- translation tables ----------------------------------------------------------------- */
+
+static enum map_kind s1_kind(enum sim_regime regime);
 
 /* The slot holding (kind, vmid, page), or the free slot where it would go, or NULL if full. */
 static struct map_entry *map_slot(enum map_kind kind, uint16_t vmid, uint64_t page)
@@ -81,7 +84,7 @@ static const struct map_entry *map_find(enum map_kind kind, uint16_t vmid, uint6
 {
 	const struct map_entry *e = map_slot(kind, vmid, page);
 
-	return e && e->kind && e->perm ? e : NULL;
+	return e && e->kind ? e : NULL;
 }
 
 static uint64_t pages_spanned(uint64_t addr, uint64_t size)
@@ -102,11 +105,36 @@ static int map_range(enum map_kind kind, uint16_t vmid, uint64_t in, uint64_t ou
 
 		if (!e)
 			return VPERF_ENOSPC;
+		if (!e->kind)
+			e->abort = SIM_WALK_NO_ABORT;
 		e->kind = (uint8_t)kind;
 		e->vmid = vmid;
 		e->page = (in >> SIM_PAGE_SHIFT) + i;
 		e->out = (out >> SIM_PAGE_SHIFT) + i;
 		e->perm = (uint8_t)(perm & SIM_PERM_RW);
+	}
+	return VPERF_OK;
+}
+
+int sim_mem_set_walk_abort(unsigned int stage, enum sim_regime regime, uint16_t vmid, uint64_t in,
+			   uint64_t size, int level)
+{
+	enum map_kind kind = stage == 2 ? KIND_S2 : s1_kind(regime);
+	uint64_t n = pages_spanned(in, size);
+
+	if (stage == 1 && regime == SIM_REGIME_EL2)
+		vmid = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t page = (in >> SIM_PAGE_SHIFT) + i;
+		struct map_entry *e = map_slot(kind, vmid, page);
+
+		if (!e)
+			return VPERF_ENOSPC;
+		if (!e->kind) /* an invalid descriptor carrying the mark */
+			*e = (struct map_entry){ .page = page,
+						 .vmid = vmid,
+						 .kind = (uint8_t)kind };
+		e->abort = (int8_t)level;
 	}
 	return VPERF_OK;
 }
@@ -151,8 +179,13 @@ void sim_mem_unmap_s2(uint16_t vmid, uint64_t ipa, uint64_t size)
 
 void sim_mem_set_vmid(unsigned int cpu, uint16_t vmid)
 {
-	if (cpu < SIM_MAX_CPUS)
-		vmids[cpu] = vmid;
+	uint16_t old;
+
+	if (cpu >= SIM_MAX_CPUS || vmids[cpu] == vmid)
+		return;
+	old = vmids[cpu];
+	vmids[cpu] = vmid;
+	spe_vmid_switch(cpu, old);
 }
 
 uint16_t sim_mem_vmid(unsigned int cpu)
@@ -179,7 +212,11 @@ static uint8_t walk(enum map_kind kind, uint16_t vmid, uint64_t in, bool write, 
 	if (!in_range(kind, in))
 		return SIM_FSC_TRANSLATION(0);
 	e = map_find(kind, vmid, in >> SIM_PAGE_SHIFT);
-	if (!e)
+	if (e && e->abort >= 0) /* which table level's fetch aborted: the mark, or the seed */
+		return (uint8_t)SIM_FSC_WALK_EXT_ABORT(e->abort < SIM_WALK_LEVEL_SEED
+							       ? (uint64_t)e->abort
+							       : sim_random(sim_current_cpu()) % 4);
+	if (!e || !e->perm)
 		return SIM_FSC_TRANSLATION(3);
 	if (write && !(e->perm & SIM_PERM_W))
 		return SIM_FSC_PERMISSION(3);

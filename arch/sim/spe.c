@@ -17,6 +17,8 @@ void sim_spe_default_options(struct sim_spe_options *o)
 	static const struct sim_spe_options defaults = {
 		.hold = 16,
 		.unpred = SIM_SPE_UNPRED_SEED,
+		.land = SIM_SPE_LAND_LATE,
+		.wptr = SIM_SPE_WPTR_SEED,
 		.async_ext_abort = false,
 	};
 
@@ -55,6 +57,17 @@ const struct sim_spe_stats *sim_spe_stats(unsigned int cpu)
 unsigned int sim_spe_pending(unsigned int cpu)
 {
 	return spe_cpu(cpu)->qlen;
+}
+
+/* VTTBR_EL2.VMID changes (sim_mem_set_vmid): the stage 2 context of EL1-owned records. */
+void spe_vmid_switch(unsigned int cpu, uint16_t old)
+{
+	if (!sim_model_config()->pmsver)
+		return;
+	spe_context_change(
+		cpu, 1, old,
+		"SPE records not in memory at a stage 2 (VMID) switch: PSB CSYNC + DSB NSH "
+		"missing before it (SPE 3.6, 3.6.1); they may reach another VM's memory");
 }
 
 /* ---- the family ------------------------------------------------------------------------- */
@@ -133,6 +146,8 @@ static uint64_t fam_write(unsigned int cpu, unsigned int el, const struct vperf_
 	}
 	if (d->enc == VPERF_ENC_PMBPTR_EL1)
 		st->dirty[VR_PMBPTR] = true;
+	if (d->enc == VPERF_ENC_PMBLIMITR_EL1)
+		spe_wptr_direct_limit(cpu, v);
 	return v;
 }
 
@@ -147,10 +162,20 @@ static bool enabled_after_sync(unsigned int cpu)
 static void context_sync(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
+	unsigned int owner = spe_owner(cpu);
+	bool was_enabled = spe_buffer_enabled(cpu);
 
-	if (spe_buffer_enabled(cpu) && !enabled_after_sync(cpu))
+	if (was_enabled && !enabled_after_sync(cpu))
 		spe_buffer_disabling(cpu); /* 3.6.1, with the old view */
 	spe_sync_view(cpu);
+	if (!was_enabled && spe_buffer_enabled(cpu))
+		spe_wptr_enabling(cpu); /* 3.4.1 */
+	if (spe_owner(cpu) != owner)
+		spe_context_change(
+			cpu, owner, sim_mem_vmid(cpu),
+			"SPE records not in memory when the owning Exception level changed "
+			"(MDCR_EL2.E2PB): PSB CSYNC + DSB NSH missing before it (SPE 3.6, "
+			"3.6.1)");
 	if (!spe_profiling_enabled(cpu, sim_el()))
 		st->was_enabled = false; /* for 3.1.1 at the next enabled operation */
 	st->epoch++;
@@ -174,7 +199,10 @@ static void barrier(unsigned int cpu, enum sim_event_kind kind)
 		spe_psb_csync(cpu);
 		break;
 	case SIM_DSB_NSH:
-		spe_drain_synced(cpu);
+		spe_dsb(cpu);
+		break;
+	case SIM_TLBI:
+		spe_cpu(cpu)->tlbi_pending = true;
 		break;
 	case SIM_READ:
 	case SIM_WRITE:

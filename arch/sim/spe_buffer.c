@@ -2,20 +2,20 @@
 /*
  * The Profiling Buffer (SPE supplement 3.4, 3.5) behind an adversarial queue (3.6).
  *
- * A filtered record enters the SPU's queue. The model writes it as late as the architecture
- * allows: when the queue holds more records than the "hold" option (the SPU has finite
- * storage), or when a DSB follows the PSB CSYNC that synchronized it (3.6: "A DSB ... following
- * a PSB CSYNC ... does not complete before the writes ... have completed"), or when a direct
- * read of PMBPTR_EL1/PMBSR_EL1 follows that PSB CSYNC and a context synchronization event. If
- * the buffer becomes disabled with records not synchronized, the seed (or the option) picks one
- * of the three outcomes of 3.6.1.
+ * A filtered record enters the SPU's queue. The model processes it (translates it and moves
+ * PMBPTR_EL1 past it) as late as the architecture allows: when the queue holds more records than
+ * the "hold" option (the SPU has finite storage), when a direct read of PMBPTR_EL1/PMBSR_EL1
+ * follows the PSB CSYNC that synchronized it and a context synchronization event (3.4.1, 3.6),
+ * or at a DSB after that PSB CSYNC. Its bytes then wait in flight (spe_flight.c) until a DSB
+ * must complete them. If the buffer becomes disabled with records not synchronized, the seed (or
+ * the option) picks one of the three outcomes of 3.6.1.
  *
- * Writing a record: the write pointer must be aligned to 2^PMBIDR_EL1.Align (else an Alignment
- * fault, Table 6), the record must fit below the limit (3.4.1; else, UNPREDICTABLE, a buffer
- * full event with DL=1), each page is translated in the owning regime at the time of the write
- * (stage 1, and stage 2 for EL1&0 with HCR_EL2.VM) and written; a fault (3.5.3) or an external
- * abort (3.5.4) stops the write; after the record, fewer than 2^MaxSize bytes left is a buffer
- * full event (3.5.2). A management event sets PMBSR_EL1.S and discards everything queued (3.5).
+ * Processing a record: the write pointer must be aligned to 2^PMBIDR_EL1.Align (else an
+ * Alignment fault, Table 6), the record must fit below the limit (3.4.1; else, UNPREDICTABLE, a
+ * buffer full event with DL=1), each page is translated in the owning regime (stage 1, and stage
+ * 2 for EL1&0 with HCR_EL2.VM); a fault (3.5.3) or an external abort (3.5.4) stops it; after the
+ * record, fewer than 2^MaxSize bytes left is a buffer full event (3.5.2). A management event sets
+ * PMBSR_EL1.S and discards everything queued (3.5).
  */
 #include "spe_internal.h"
 
@@ -39,61 +39,17 @@ void spe_discard_queue(unsigned int cpu)
 	st->psb_seen = st->psb_visible = false;
 }
 
-/* 3.5: S = 1, the other fields as given; PMBIRQ follows S; queued records are discarded. */
-static void management_event(unsigned int cpu, uint64_t pmbsr)
-{
-	spe_set_pmbsr(cpu, pmbsr | PMBSR_S);
-	spe_cpu(cpu)->stats.events++;
-	spe_cpu(cpu)->was_enabled = false; /* profiling is disabled (3.5) */
-	spe_discard_queue(cpu);
-}
-
 static uint64_t pmbsr_now(unsigned int cpu)
 {
 	return spe_view(cpu, VR_PMBSR);
 }
 
-/* 3.5.2: EC = 0 (other), BSC = 1 (buffer filled), DL as given, PMBPTR at the first byte after
- * the last complete record (already there). */
-static void buffer_full(unsigned int cpu, bool dl)
-{
-	uint64_t s = pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK);
-
-	management_event(cpu, s | PMBSR_BSC_FULL | (dl ? PMBSR_DL : 0));
-}
-
-/* 3.5.3: EC stage 1 or 2 Data Abort, FSC, PMBPTR = the faulting address, DL = 1 when that is
- * not the first byte after the last complete record (a record was partly written). */
-static void fault(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr, bool partial)
-{
-	uint64_t ec = stage == 2 ? PMBSR_EC_S2_DA : PMBSR_EC_S1_DA;
-	uint64_t s = pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK);
-
-	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, addr);
-	management_event(cpu, s | ec << PMBSR_EC_SHIFT | fsc | (partial ? PMBSR_DL : 0));
-}
-
-/* 3.5.4, reported to the SPE: EA = 1 and a stage 1 Data Abort syndrome (the abort is on the
- * write, not on a walk). Synchronous: PMBPTR = the aborted address, DL = 1 unless it is the
- * first byte of the record. Asynchronous: PMBPTR is not updated and DL = 1. */
-static void ext_abort(unsigned int cpu, uint64_t addr, bool partial)
-{
-	uint64_t s = pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK);
-	uint64_t ec = (uint64_t)PMBSR_EC_S1_DA << PMBSR_EC_SHIFT;
-
-	if (spe_options.async_ext_abort) {
-		management_event(cpu, s | ec | PMBSR_EA | PMBSR_DL | SIM_FSC_ASYNC_EXT_ABORT);
-		return;
-	}
-	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, addr);
-	management_event(cpu,
-			 s | ec | PMBSR_EA | SIM_FSC_SYNC_EXT_ABORT | (partial ? PMBSR_DL : 0));
-}
-
-/* The model's hypervisor-bug detectors: a record must be written through the translation of
+/* The model's hypervisor-bug detector: a record must be processed in the translation regime of
  * the VM and the owning Exception level it was sampled under. */
 static void check_context(unsigned int cpu, const struct spe_qrec *q, unsigned int owner)
 {
+	if (q->flagged)
+		return; /* reported at the context change */
 	if (q->owner != owner)
 		sim_report_error(cpu, "SPE record written through another owning Exception level's "
 				      "regime (MDCR_EL2.E2PB changed before PSB CSYNC + DSB)");
@@ -102,62 +58,83 @@ static void check_context(unsigned int cpu, const struct spe_qrec *q, unsigned i
 				      "switched before PSB CSYNC + DSB drained the buffer)");
 }
 
-/* Write [ptr, ptr + len) page by page; false when a fault or abort stopped it. */
-static bool write_pages(unsigned int cpu, const struct spe_qrec *q, uint64_t ptr,
-			enum sim_regime regime)
+/* Translate [ptr, ptr + len) page by page into pa/len; false when a fault or an external abort
+ * stopped it (the pages before it are still written: DL tells software). */
+static bool translate_pages(unsigned int cpu, const struct spe_qrec *q, uint64_t ptr,
+			    enum sim_regime regime, uint64_t pa[2], uint16_t len[2])
 {
-	for (size_t off = 0; off < q->len;) {
+	unsigned int n = 0;
+
+	for (size_t off = 0; off < q->len; n++) {
 		uint64_t va = ptr + off;
 		size_t room = (size_t)(SIM_PAGE_SIZE - (va & (SIM_PAGE_SIZE - 1)));
 		size_t chunk = q->len - off < room ? q->len - off : room;
-		struct sim_xlat x = sim_mem_translate(cpu, regime, va, true);
+		struct sim_xlat x = sim_mem_translate_cached(cpu, regime, va);
 
+		if (x.fault && SIM_FSC_IS_WALK_EXT_ABORT(x.fsc)) {
+			spe_event_ext_abort(cpu, x.fault, x.fsc, va, off != 0);
+			return false;
+		}
 		if (x.fault) {
-			fault(cpu, x.fault, x.fsc, va, off != 0);
+			spe_event_fault(cpu, x.fault, x.fsc, va, off != 0);
 			return false;
 		}
-		if (!sim_mem_write(x.pa, q->bytes + off, chunk)) {
-			ext_abort(cpu, va, off != 0);
+		if (sim_mem_aborts(x.pa)) {
+			spe_event_ext_abort(cpu, 0, SIM_FSC_SYNC_EXT_ABORT, va, off != 0);
 			return false;
 		}
+		pa[n] = x.pa;
+		len[n] = (uint16_t)chunk;
 		off += chunk;
 	}
 	return true;
 }
 
-static void write_record(unsigned int cpu, const struct spe_qrec *q, uint64_t limitr)
+/* The profiling operation's work on one record (Arm's pseudocode: SPEWriteToBuffer): translate
+ * it, move PMBPTR_EL1 past it, raise the buffer full event when due; its bytes go in flight
+ * (spe_flight.c). */
+static void process_record(unsigned int cpu, const struct spe_qrec *q, uint64_t limitr)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
 	uint64_t ptr = spe_view(cpu, VR_PMBPTR), limit = limitr & PMBLIMITR_LIMIT_MASK;
 	uint64_t max = 1ull << spe_max_size(cpu), align = 1ull << spe_align(cpu);
 	unsigned int owner = spe_owner(cpu);
+	uint64_t pa[2] = { 0, 0 };
+	uint16_t len[2] = { 0, 0 };
+	bool ok, past_limit = false;
 
 	if (ptr & (align - 1)) {
-		fault(cpu, 1, SIM_FSC_ALIGNMENT, ptr, false); /* Table 6, Alignment */
+		spe_event_fault(cpu, 1, SIM_FSC_ALIGNMENT, ptr, false); /* Table 6, Alignment */
 		return;
 	}
-	if (ptr + q->len > limit || ptr + q->len < ptr) {
-		buffer_full(cpu, true); /* 3.4.1: the pointer broke the rules: UNPREDICTABLE */
+	if (spe_wptr_broken(cpu, &past_limit))
+		return;
+	if (!past_limit && (ptr + q->len > limit || ptr + q->len < ptr)) {
+		/* Never beyond the limit (3.5); only a pointer that broke 3.4.1 gets here. */
+		spe_event_full(cpu, true);
 		return;
 	}
 	check_context(cpu, q, owner);
-	if (!write_pages(cpu, q, ptr, owner == 2 ? SIM_REGIME_EL2 : SIM_REGIME_EL10))
+	ok = translate_pages(cpu, q, ptr, owner == 2 ? SIM_REGIME_EL2 : SIM_REGIME_EL10, pa, len);
+	if (len[0])
+		spe_flight_push(cpu, q, pa, len); /* what was written before a fault */
+	if (!ok)
 		return;
 	ptr += q->len;
 	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, ptr);
 	st->stats.written++;
-	if (limit - ptr < max)
-		buffer_full(cpu, false); /* 3.5.2: DL unchanged */
+	if (!past_limit && limit - ptr < max)
+		spe_event_full(cpu, false); /* 3.5.2: DL unchanged */
 }
 
-/* Write the oldest record (unsynchronized: it reads PMBLIMITR_EL1 now). */
-static void write_oldest(unsigned int cpu)
+/* Process the oldest record (unsynchronized: it reads PMBLIMITR_EL1 now). */
+static void process_oldest(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
 	struct spe_qrec q = *front(st);
 
 	pop(st);
-	write_record(cpu, &q, q.synced ? q.limit : spe_view(cpu, VR_PMBLIMITR));
+	process_record(cpu, &q, q.synced ? q.limit : spe_view(cpu, VR_PMBLIMITR));
 }
 
 static bool discard_mode(unsigned int cpu)
@@ -178,7 +155,7 @@ void spe_enqueue(unsigned int cpu, const uint8_t *bytes, size_t len)
 		return;
 	}
 	while (st->qlen && (st->qlen >= hold || st->qlen >= SPE_QUEUE_MAX))
-		write_oldest(cpu);
+		process_oldest(cpu);
 	if (pmbsr_now(cpu) & PMBSR_S) { /* the write raised an event: profiling stopped */
 		st->stats.discarded++;
 		return;
@@ -192,6 +169,7 @@ void spe_enqueue(unsigned int cpu, const uint8_t *bytes, size_t len)
 	q->synced = false;
 	q->epoch = st->epoch;
 	q->limit = 0;
+	q->flagged = false;
 	st->qlen++;
 }
 
@@ -210,17 +188,62 @@ void spe_psb_csync(unsigned int cpu)
 			st->psb_seen = true;
 		}
 	}
+	spe_flight_sync(cpu);
 }
 
-/* Write every synchronized record, oldest first, until a management event stops the buffer. */
-void spe_drain_synced(unsigned int cpu)
+/* Process every synchronized record, oldest first, until a management event stops the buffer:
+ * what a direct read of PMBPTR_EL1 or PMBSR_EL1 after PSB CSYNC and a context synchronization
+ * event observes (3.4.1, 3.6). Their bytes stay in flight. */
+void spe_process_synced(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
 
 	while (st->qlen && front(st)->synced && !(pmbsr_now(cpu) & PMBSR_S))
-		write_oldest(cpu);
+		process_oldest(cpu);
 	if (!st->qlen || !front(st)->synced)
 		st->psb_seen = st->psb_visible = false;
+}
+
+/* A DSB: it completes the writes of the records a PSB CSYNC synchronized (3.6), and after a
+ * TLB maintenance operation those of every record already translated (3.4.4: the model does
+ * not track which translation each used, and writing records early is always allowed) before
+ * the invalidated translations go. */
+void spe_dsb(unsigned int cpu)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+
+	spe_process_synced(cpu);
+	spe_flight_land(cpu, false);
+	if (!st->tlbi_pending)
+		return;
+	/* 3.4.4, including operations broadcast to other PEs: their records too. */
+	st->tlbi_pending = false;
+	for (unsigned int c = 0; c < SIM_MAX_CPUS; c++)
+		spe_flight_land(c, true);
+	sim_mem_tlb_complete();
+}
+
+/* The hypervisor switches the context records are written in (stage 2 / VMID, or the owning
+ * Exception level): every record sampled in the old context must be in memory by then ("software
+ * must execute a PSB CSYNC instruction to force any sample records to be written to the
+ * Profiling Buffer before changing context", 3.6.1, with the DSB that completes them, 3.6).
+ * Records still queued or in flight are reported once; the queued ones are then processed in the
+ * new context, the outcome that shows a missing drain most clearly. */
+void spe_context_change(unsigned int cpu, unsigned int owner, uint16_t vmid, const char *what)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+	bool found = spe_flight_flag(cpu, owner, vmid);
+
+	for (unsigned int i = 0; i < st->qlen; i++) {
+		struct spe_qrec *q = &st->queue[(st->qhead + i) % SPE_QUEUE_MAX];
+
+		if (q->owner != owner || (owner == 1 && q->vmid != vmid) || q->flagged)
+			continue;
+		q->flagged = true;
+		found = true;
+	}
+	if (found)
+		sim_report_error(cpu, what);
 }
 
 static enum sim_spe_unpred pick(unsigned int cpu)
@@ -245,16 +268,18 @@ void spe_buffer_disabling(unsigned int cpu)
 	switch (pick(cpu)) {
 	case SIM_SPE_UNPRED_WRITE:
 		while (st->qlen && !(pmbsr_now(cpu) & PMBSR_S))
-			write_oldest(cpu);
+			process_oldest(cpu);
+		spe_flight_land(cpu, true);
 		break;
 	case SIM_SPE_UNPRED_DL:
-		management_event(cpu,
-				 (pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK)) | PMBSR_DL);
+		st->stats.dropped += st->qlen;
+		spe_event(cpu, (pmbsr_now(cpu) & ~(PMBSR_EC_MASK | PMBSR_MSS_MASK)) | PMBSR_DL);
 		break;
 	case SIM_SPE_UNPRED_DISCARD:
 	case SIM_SPE_UNPRED_SEED:
 	default:
 		st->stats.discarded += st->qlen - synced;
+		st->stats.dropped += st->qlen - synced;
 		st->qlen = synced;
 		break;
 	}

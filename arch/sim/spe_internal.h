@@ -13,7 +13,6 @@
 #define VPERF_SIM_SPE_INTERNAL_H
 
 #include <sim/spe.h>
-#include <vperf/spe_rec.h>
 
 #include "model_family.h"
 
@@ -133,6 +132,21 @@ struct spe_qrec {
 	bool synced;	/* synchronized by a PSB CSYNC (3.6) */
 	uint64_t epoch; /* context synchronization events before it was generated */
 	uint64_t limit; /* PMBLIMITR_EL1 as the profiling operation read it, once synced */
+	bool flagged;	/* already reported as undrained at a context change */
+};
+
+/* A processed record (PMBPTR_EL1 advanced past it) whose writes to memory have not completed:
+ * they complete at the latest at a DSB after the PSB CSYNC that synchronized it (3.6), or at a
+ * DSB after a TLB maintenance operation (3.4.4). A record spans at most two pages. */
+struct spe_flight {
+	uint8_t bytes[SPE_REC_MAX];
+	uint64_t pa[2];
+	uint16_t len[2]; /* len[1] is 0 when the record fits in one page */
+	uint16_t vmid;
+	uint8_t owner;
+	bool synced;
+	bool flagged;
+	uint64_t epoch;
 };
 
 struct spe_cpu {
@@ -151,6 +165,13 @@ struct spe_cpu {
 	uint32_t contextidr[2];
 	struct spe_qrec queue[SPE_QUEUE_MAX];
 	unsigned int qhead, qlen;
+	struct spe_flight flight[SPE_QUEUE_MAX];
+	unsigned int fhead, flen;
+	bool tlbi_pending;	/* a TLB maintenance operation not yet followed by a DSB (3.4.4) */
+	enum sim_spe_wptr wptr; /* a broken 3.4.1 rule's outcome; SEED: the rules held */
+	enum sim_spe_wptr wptr_early; /* the same, seen at a direct PMBLIMITR_EL1 write */
+	bool dl_ptr_valid;	      /* a management event with DL = 1 left PMBPTR_EL1 = dl_ptr */
+	uint64_t dl_ptr;
 	struct sim_spe_stats stats;
 };
 
@@ -206,10 +227,78 @@ struct spe_filter_in {
 bool spe_collect_record(unsigned int cpu, const struct spe_filter_in *in);
 uint8_t spe_op_flags(const struct sim_uop *op);
 
+/*
+ * The model's sample record, in the terms of D18.2 and independent of vperf's codec
+ * (virt/spe): which packets it has and their fields. spe_record.c fills it from a micro-op,
+ * spe_packet.c writes it as bytes.
+ */
+#define SPE_MR_CTX1    VPERF_BIT(0) /* Context packet, INDEX 0: CONTEXTIDR_EL1 */
+#define SPE_MR_CTX2    VPERF_BIT(1) /* Context packet, INDEX 1: CONTEXTIDR_EL2 */
+#define SPE_MR_TGT     VPERF_BIT(2) /* Address, INDEX 1: branch target */
+#define SPE_MR_DATA_VA VPERF_BIT(3) /* Address, INDEX 2 */
+#define SPE_MR_DATA_PA VPERF_BIT(4) /* Address, INDEX 3 */
+#define SPE_MR_XLAT    VPERF_BIT(5) /* Counter, INDEX 2: translation latency */
+#define SPE_MR_DSRC    VPERF_BIT(6) /* Data Source packet */
+#define SPE_MR_TS      VPERF_BIT(7) /* ends with a Timestamp packet, else with End */
+
+/* D18.2.7 payload types the model produces, and their one-bit fields. */
+enum spe_mop {
+	SPE_MOP_OTHER,
+	SPE_MOP_LDST_GP,
+	SPE_MOP_LDST_SIMD_FP,
+	SPE_MOP_LDST_EXT,
+	SPE_MOP_BRANCH
+};
+#define SPE_MOPF_ST   VPERF_BIT(0) /* load/store: a store */
+#define SPE_MOPF_COND VPERF_BIT(1) /* other, branch: conditional */
+#define SPE_MOPF_FP   VPERF_BIT(2) /* other: floating-point (FEAT_SPE_FPF) */
+#define SPE_MOPF_ASE  VPERF_BIT(3) /* other: Advanced SIMD (FEAT_SPE_FPF) */
+#define SPE_MOPF_AR   VPERF_BIT(4) /* load/store extended: acquire/release */
+#define SPE_MOPF_EXCL VPERF_BIT(5) /* ... exclusive */
+#define SPE_MOPF_AT   VPERF_BIT(6) /* ... atomic */
+#define SPE_MOPF_IND  VPERF_BIT(7) /* branch: indirect */
+
+/* D18.2.6 event bits the model sets. */
+#define SPE_EV_RETIRED	  1
+#define SPE_EV_L1D_ACCESS 2
+#define SPE_EV_L1D_REFILL 3
+#define SPE_EV_TLB_ACCESS 4
+#define SPE_EV_TLB_WALK	  5
+#define SPE_EV_NOT_TAKEN  6
+#define SPE_EV_MISPRED	  7
+#define SPE_EV_ALIGNMENT  11
+
+struct spe_maddr {
+	uint64_t addr; /* bits [55:0] */
+	uint8_t el;    /* instruction addresses: the EL */
+	uint8_t ns;    /* instruction addresses and the data PA: NS */
+	uint8_t tag;   /* data VA: bits [63:56] */
+};
+
+struct spe_mrec {
+	uint32_t have; /* SPE_MR_*; the PC, Operation Type, Events and the total and issue
+			* latency Counters are in every record */
+	uint32_t ctx[2];
+	struct spe_maddr pc, tgt, data_va, data_pa;
+	uint8_t op;	     /* enum spe_mop */
+	uint8_t opf;	     /* SPE_MOPF_* */
+	uint8_t events_size; /* Events payload bytes: 1, 2, 4 or 8 */
+	uint8_t dsrc_size;   /* Data Source payload bytes: 1 or 2 */
+	uint64_t events;
+	uint16_t cnt[3]; /* total, issue, translation latency */
+	uint16_t dsrc;
+	uint64_t ts;
+};
+
 /* spe_record.c: the sample record of an operation. */
 uint64_t spe_op_events(unsigned int cpu, const struct sim_uop *op);
 void spe_build_record(unsigned int cpu, unsigned int el, const struct sim_uop *op,
-		      struct vperf_spe_record *rec);
+		      struct spe_mrec *rec);
+
+/* spe_packet.c: the record as packets (D18.2), in the order Context, PC, Operation Type,
+ * Events, Counters, branch target, data VA, data PA, Data Source, then Timestamp or End.
+ * Returns the length, or 0 if cap is too small. */
+size_t spe_mrec_encode(const struct spe_mrec *rec, uint8_t *buf, size_t cap);
 
 /* spe_sample.c: the sample population, interval counter and collisions. */
 void spe_step(unsigned int cpu, const struct sim_uop *op);
@@ -217,8 +306,34 @@ void spe_step(unsigned int cpu, const struct sim_uop *op);
 /* spe_buffer.c: the queue of records and the Profiling Buffer. */
 void spe_enqueue(unsigned int cpu, const uint8_t *bytes, size_t len);
 void spe_psb_csync(unsigned int cpu);
-void spe_drain_synced(unsigned int cpu);
+void spe_process_synced(unsigned int cpu);
+void spe_dsb(unsigned int cpu);
 void spe_buffer_disabling(unsigned int cpu);
 void spe_discard_queue(unsigned int cpu);
+void spe_context_change(unsigned int cpu, unsigned int owner, uint16_t vmid, const char *what);
+void spe_vmid_switch(unsigned int cpu, uint16_t old); /* spe.c, called by mem.c */
+
+/* mem_tlb.c: forget every cached translation (sim_mem_reset). */
+void sim_mem_tlb_reset(void);
+
+/* spe_event.c: Profiling Buffer management events (3.5). */
+void spe_event(unsigned int cpu, uint64_t pmbsr);
+void spe_event_full(unsigned int cpu, bool dl);
+void spe_event_fault(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr, bool dl);
+void spe_event_ext_abort(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr,
+			 bool partial);
+
+/* spe_wptr.c: the write-pointer rules of 3.4.1. */
+void spe_wptr_enabling(unsigned int cpu);
+void spe_wptr_direct_limit(unsigned int cpu, uint64_t limitr);
+bool spe_wptr_broken(unsigned int cpu, bool *past_limit);
+
+/* spe_flight.c: processed records on their way to memory. */
+void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, const uint64_t pa[2],
+		     const uint16_t len[2]);
+void spe_flight_sync(unsigned int cpu);
+void spe_flight_land(unsigned int cpu, bool all);
+bool spe_flight_flag(unsigned int cpu, unsigned int owner, uint16_t vmid);
+void spe_flight_reset(unsigned int cpu);
 
 #endif /* VPERF_SIM_SPE_INTERNAL_H */

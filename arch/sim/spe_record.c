@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The sample record of a sampled micro-op (SPE supplement 2.3, D18.2), built as a codec record
- * (vperf/spe_rec.h) and encoded by the codec. What the model puts in a record:
+ * The sample record of a sampled micro-op (SPE supplement 2.3, D18.2), as the model's own record
+ * (struct spe_mrec; spe_packet.c writes it as bytes). What the model puts in a record:
  *   Context    CONTEXTIDR_EL1 / _EL2 when CollectContextIDR1/2 (3.3.1)
  *   Address    PC (INDEX 0) with EL and NS = 1 (D18.2.1); branch target (1) for branches, in the
  *              same EL; data VA (2) for loads/stores, TAG = VA[63:56]; data PA (3) when
@@ -33,91 +33,71 @@ static bool cond_failed(const struct sim_uop *op)
 
 uint64_t spe_op_events(unsigned int cpu, const struct sim_uop *op)
 {
-	uint64_t e = VPERF_BIT(VPERF_SPE_EV_RETIRED);
+	uint64_t e = VPERF_BIT(SPE_EV_RETIRED);
 	uint64_t size = 1ull << (op->size_log2 & 7u);
 
 	(void)cpu;
 	if (is_ldst(op)) {
-		e |= VPERF_BIT(VPERF_SPE_EV_L1D_ACCESS) | VPERF_BIT(VPERF_SPE_EV_TLB_ACCESS);
+		e |= VPERF_BIT(SPE_EV_L1D_ACCESS) | VPERF_BIT(SPE_EV_TLB_ACCESS);
 		if (op->flags & SIM_UOP_L1D_REFILL)
-			e |= VPERF_BIT(VPERF_SPE_EV_L1D_REFILL);
+			e |= VPERF_BIT(SPE_EV_L1D_REFILL);
 		if (op->flags & SIM_UOP_TLB_REFILL)
-			e |= VPERF_BIT(VPERF_SPE_EV_TLB_WALK);
+			e |= VPERF_BIT(SPE_EV_TLB_WALK);
 		if (sim_model_config()->pmsver >= 2 && (op->vaddr & (size - 1)))
-			e |= VPERF_BIT(VPERF_SPE_EV_ALIGNMENT);
+			e |= VPERF_BIT(SPE_EV_ALIGNMENT);
 	}
 	if (cond_failed(op))
-		e |= VPERF_BIT(VPERF_SPE_EV_NOT_TAKEN);
+		e |= VPERF_BIT(SPE_EV_NOT_TAKEN);
 	if (op->type == SIM_UOP_BRANCH && (op->flags & SIM_UOP_MISPRED))
-		e |= VPERF_BIT(VPERF_SPE_EV_MISPRED);
+		e |= VPERF_BIT(SPE_EV_MISPRED);
 	return e;
 }
 
-static void set_addr(struct vperf_spe_record *rec, unsigned int index,
-		     const struct vperf_spe_addr *a)
-{
-	rec->addr[index] = *a;
-	rec->addr[index].index = (uint8_t)index;
-	rec->have |= (uint32_t)VPERF_SPE_HAVE_ADDR(index);
-}
-
-static void add_context(unsigned int cpu, unsigned int el, struct vperf_spe_record *rec)
+static void add_context(unsigned int cpu, unsigned int el, struct spe_mrec *rec)
 {
 	const struct spe_cpu *st = spe_cpu(cpu);
 
 	if (spe_collect_ctx1(cpu, el)) {
-		rec->ctx[VPERF_SPE_CTX_EL1] = st->contextidr[0];
-		rec->have |= VPERF_SPE_HAVE_CTX(VPERF_SPE_CTX_EL1);
+		rec->ctx[0] = st->contextidr[0];
+		rec->have |= SPE_MR_CTX1;
 	}
 	if (spe_collect_ctx2(cpu)) {
-		rec->ctx[VPERF_SPE_CTX_EL2] = st->contextidr[1];
-		rec->have |= VPERF_SPE_HAVE_CTX(VPERF_SPE_CTX_EL2);
+		rec->ctx[1] = st->contextidr[1];
+		rec->have |= SPE_MR_CTX2;
 	}
 }
 
-static uint8_t ldst_type(const struct sim_uop *op, uint16_t *flags)
+static uint8_t flag_if(const struct sim_uop *op, uint32_t uop_flag, uint8_t mop_flag)
 {
-	if (op->flags & (SIM_UOP_ATOMIC | SIM_UOP_EXCL | SIM_UOP_ACQREL)) {
-		if (op->flags & SIM_UOP_ACQREL)
-			*flags |= VPERF_SPE_OPF_AR;
-		if (op->flags & SIM_UOP_EXCL)
-			*flags |= VPERF_SPE_OPF_EXCL;
-		if (op->flags & SIM_UOP_ATOMIC)
-			*flags |= VPERF_SPE_OPF_AT;
-		return VPERF_SPE_OP_LDST_EXT;
-	}
-	if (op->flags & (SIM_UOP_SIMD | SIM_UOP_FP))
-		return VPERF_SPE_OP_LDST_SIMD_FP;
-	return VPERF_SPE_OP_LDST_GP;
+	return op->flags & uop_flag ? mop_flag : 0;
 }
 
-static void add_op_type(unsigned int cpu, const struct sim_uop *op, struct vperf_spe_record *rec)
+static void add_op_type(unsigned int cpu, const struct sim_uop *op, struct spe_mrec *rec)
 {
-	struct vperf_spe_op t = { 0 };
+	bool fpf = (spe_idr(cpu) & PMSIDR_FPF) != 0;
 
 	if (is_ldst(op)) {
-		t.cls = VPERF_SPE_CLASS_LDST;
-		t.type = ldst_type(op, &t.flags);
-		if (op->type == SIM_UOP_STORE)
-			t.flags |= VPERF_SPE_OPF_ST;
+		rec->opf = op->type == SIM_UOP_STORE ? SPE_MOPF_ST : 0;
+		if (op->flags & (SIM_UOP_ATOMIC | SIM_UOP_EXCL | SIM_UOP_ACQREL)) {
+			rec->op = SPE_MOP_LDST_EXT;
+			rec->opf |= flag_if(op, SIM_UOP_ACQREL, SPE_MOPF_AR) |
+				    flag_if(op, SIM_UOP_EXCL, SPE_MOPF_EXCL) |
+				    flag_if(op, SIM_UOP_ATOMIC, SPE_MOPF_AT);
+		} else {
+			rec->op = op->flags & (SIM_UOP_SIMD | SIM_UOP_FP) ? SPE_MOP_LDST_SIMD_FP
+									  : SPE_MOP_LDST_GP;
+		}
 	} else if (op->type == SIM_UOP_BRANCH) {
-		t.cls = VPERF_SPE_CLASS_BRANCH;
-		t.type = VPERF_SPE_OP_BRANCH;
-		t.flags = (uint16_t)((op->flags & SIM_UOP_COND ? VPERF_SPE_OPF_COND : 0) |
-				     (op->flags & SIM_UOP_INDIRECT ? VPERF_SPE_OPF_IND : 0));
+		rec->op = SPE_MOP_BRANCH;
+		rec->opf = flag_if(op, SIM_UOP_COND, SPE_MOPF_COND) |
+			   flag_if(op, SIM_UOP_INDIRECT, SPE_MOPF_IND);
 	} else {
-		t.cls = VPERF_SPE_CLASS_OTHER;
-		t.type = VPERF_SPE_OP_OTHER;
-		if (op->flags & SIM_UOP_COND)
-			t.flags |= VPERF_SPE_OPF_COND;
-		if ((spe_idr(cpu) & PMSIDR_FPF) && (op->flags & SIM_UOP_FP))
-			t.flags |= VPERF_SPE_OPF_FP;
-		if ((spe_idr(cpu) & PMSIDR_FPF) && (op->flags & SIM_UOP_SIMD))
-			t.flags |= VPERF_SPE_OPF_ASE;
+		rec->op = SPE_MOP_OTHER;
+		rec->opf = flag_if(op, SIM_UOP_COND, SPE_MOPF_COND);
+		if (fpf)
+			rec->opf |= flag_if(op, SIM_UOP_FP, SPE_MOPF_FP) |
+				    flag_if(op, SIM_UOP_SIMD, SPE_MOPF_ASE);
 	}
-	rec->op = t;
-	rec->op.raw = vperf_spe_op_pack(&t);
-	rec->have |= VPERF_SPE_HAVE_OP;
 }
 
 static uint16_t saturate(unsigned int cpu, uint32_t v)
@@ -127,65 +107,60 @@ static uint16_t saturate(unsigned int cpu, uint32_t v)
 	return (uint16_t)(v > max ? max : v);
 }
 
-static void add_counters(unsigned int cpu, const struct sim_uop *op, struct vperf_spe_record *rec)
+static void add_counters(unsigned int cpu, const struct sim_uop *op, struct spe_mrec *rec)
 {
-	rec->cnt[VPERF_SPE_CNT_TOTAL] = saturate(cpu, op->latency);
-	rec->cnt[VPERF_SPE_CNT_ISSUE] = saturate(cpu, op->issue_lat);
-	rec->have |=
-		VPERF_SPE_HAVE_CNT(VPERF_SPE_CNT_TOTAL) | VPERF_SPE_HAVE_CNT(VPERF_SPE_CNT_ISSUE);
+	rec->cnt[0] = saturate(cpu, op->latency);
+	rec->cnt[1] = saturate(cpu, op->issue_lat);
 	if (is_ldst(op)) {
-		rec->cnt[VPERF_SPE_CNT_XLAT] = saturate(cpu, op->xlat_lat);
-		rec->have |= VPERF_SPE_HAVE_CNT(VPERF_SPE_CNT_XLAT);
+		rec->cnt[2] = saturate(cpu, op->xlat_lat);
+		rec->have |= SPE_MR_XLAT;
 	}
 }
 
 static void add_addresses(unsigned int cpu, unsigned int el, const struct sim_uop *op,
-			  struct vperf_spe_record *rec)
+			  struct spe_mrec *rec)
 {
-	struct vperf_spe_addr pc = { .addr = op->pc & ADDR_MASK, .ns = 1, .el = (uint8_t)el };
-
-	set_addr(rec, VPERF_SPE_ADDR_PC, &pc);
+	rec->pc = (struct spe_maddr){ .addr = op->pc & ADDR_MASK, .ns = 1, .el = (uint8_t)el };
 	if (op->type == SIM_UOP_BRANCH) {
-		struct vperf_spe_addr tgt = { .addr = op->vaddr & ADDR_MASK,
-					      .ns = 1,
-					      .el = (uint8_t)el };
-
-		set_addr(rec, VPERF_SPE_ADDR_BR_TGT, &tgt);
+		rec->tgt = (struct spe_maddr){ .addr = op->vaddr & ADDR_MASK,
+					       .ns = 1,
+					       .el = (uint8_t)el };
+		rec->have |= SPE_MR_TGT;
 	}
-	if (is_ldst(op)) {
-		struct vperf_spe_addr va = { .addr = op->vaddr & ADDR_MASK,
-					     .tag = (uint8_t)(op->vaddr >> 56) };
-		struct vperf_spe_addr pa = {
-			.addr = (op->paddr ? op->paddr : op->vaddr) & ADDR_MASK, .ns = 1
-		};
-
-		set_addr(rec, VPERF_SPE_ADDR_DATA_VA, &va);
-		if (spe_collect_pa(cpu))
-			set_addr(rec, VPERF_SPE_ADDR_DATA_PA, &pa);
+	if (!is_ldst(op))
+		return;
+	rec->data_va = (struct spe_maddr){ .addr = op->vaddr & ADDR_MASK,
+					   .tag = (uint8_t)(op->vaddr >> 56) };
+	rec->have |= SPE_MR_DATA_VA;
+	if (spe_collect_pa(cpu)) {
+		rec->data_pa =
+			(struct spe_maddr){ .addr = (op->paddr ? op->paddr : op->vaddr) & ADDR_MASK,
+					    .ns = 1 };
+		rec->have |= SPE_MR_DATA_PA;
 	}
 }
 
 void spe_build_record(unsigned int cpu, unsigned int el, const struct sim_uop *op,
-		      struct vperf_spe_record *rec)
+		      struct spe_mrec *rec)
 {
+	static const struct spe_mrec empty;
 	const struct spe_cpu *st = spe_cpu(cpu);
 	int ts = spe_collect_timestamp(cpu);
 
-	vperf_spe_rec_clear(rec);
+	*rec = empty;
 	add_context(cpu, el, rec);
 	add_addresses(cpu, el, op, rec);
 	add_op_type(cpu, op, rec);
 	rec->events = spe_op_events(cpu, op);
 	rec->events_size = 2;
-	rec->have |= VPERF_SPE_HAVE_EVENTS;
 	add_counters(cpu, op, rec);
 	if (op->type == SIM_UOP_LOAD && (spe_idr(cpu) & PMSIDR_LDS)) {
 		rec->dsrc = op->data_source;
 		rec->dsrc_size = 1;
-		rec->have |= VPERF_SPE_HAVE_DSRC;
+		rec->have |= SPE_MR_DSRC;
 	}
 	if (ts) {
-		rec->timestamp = ts == 2 ? st->cntpct : st->cntpct - st->cntvoff;
-		rec->have |= VPERF_SPE_HAVE_TS;
+		rec->ts = ts == 2 ? st->cntpct : st->cntpct - st->cntvoff;
+		rec->have |= SPE_MR_TS;
 	}
 }

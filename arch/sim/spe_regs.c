@@ -139,10 +139,11 @@ uint64_t spe_read_value(unsigned int cpu, unsigned int el, const struct vperf_sy
 		return pmbidr_value(cpu, el, stored);
 	case VPERF_ENC_PMBPTR_EL1:
 	case VPERF_ENC_PMBSR_EL1:
-		/* 3.6: after PSB CSYNC and a context synchronization event, a direct read observes
-		 * the indirect writes of the synchronized profiling operations. */
+		/* 3.4.1, 3.6: after PSB CSYNC and a context synchronization event, a direct read
+		 * observes the indirect writes of the synchronized profiling operations; their
+		 * bytes need not be in memory yet (only a DSB completes them). */
 		if (spe_cpu(cpu)->psb_visible)
-			spe_drain_synced(cpu);
+			spe_process_synced(cpu);
 		return sim_reg(cpu, d->enc);
 	default:
 		return stored;

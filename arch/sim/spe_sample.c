@@ -33,9 +33,11 @@ static void start_interval(unsigned int cpu)
 }
 
 /* 3.1.2 with RND == 1 and ERnd == 1: the primary counter runs on; the operation that finds it
- * at zero reloads it and gives ECOUNT a random value, and the operation at which ECOUNT
- * reaches zero is sampled: the mean interval is INTERVAL * 256 + 1 (the note of 3.1.2). The
- * model draws ECOUNT from 1..255 so that 0 always means "not armed". */
+ * at zero reloads it and sets ECOUNT to a random value "in the range 0x00 to 0xFF"; the operation
+ * at which ECOUNT reaches zero is sampled, and one that sets it to zero has reached zero at once:
+ * it is sampled itself. So ECOUNT can read 0 at any time and nothing outside PMSICR_EL1 says
+ * whether a sample is pending (a hypervisor must save and restore all 64 bits). The mean
+ * interval is INTERVAL * 256 + 1 (the note of 3.1.2). */
 static bool tick_ernd(unsigned int cpu, uint64_t icr)
 {
 	uint64_t count = icr & PMSICR_COUNT_MASK;
@@ -48,7 +50,8 @@ static bool tick_ernd(unsigned int cpu, uint64_t icr)
 	}
 	if (count == 0) {
 		count = reload(cpu);
-		ecount = 1 + random_byte(cpu) % 255;
+		ecount = random_byte(cpu);
+		selected = selected || ecount == 0;
 	} else {
 		count--;
 	}
@@ -81,8 +84,8 @@ static void count(unsigned int cpu, uint64_t *stat, enum sim_pmu_event ev)
 	sim_pmu_event(ev, 1);
 }
 
-static void filter_input(unsigned int cpu, const struct sim_uop *op,
-			 const struct vperf_spe_record *rec, struct spe_filter_in *in)
+static void filter_input(unsigned int cpu, const struct sim_uop *op, const struct spe_mrec *rec,
+			 struct spe_filter_in *in)
 {
 	in->pmsfcr = spe_view(cpu, VR_PMSFCR);
 	in->pmsevfr = spe_view(cpu, VR_PMSEVFR);
@@ -93,17 +96,17 @@ static void filter_input(unsigned int cpu, const struct sim_uop *op,
 	in->events = rec->events;
 	in->latency = op->latency;
 	in->flags = spe_op_flags(op);
-	in->has_ds = (rec->have & VPERF_SPE_HAVE_DSRC) != 0;
+	in->has_ds = (rec->have & SPE_MR_DSRC) != 0;
 	in->ds = (uint8_t)rec->dsrc;
 }
 
 /* The record in bytes, padded with Padding packets (0x00, D18.2.8) to a multiple of
  * 2^PMBIDR_EL1.Align (4.3.1: the PE pads every record up to that size). */
-static size_t encode(unsigned int cpu, const struct vperf_spe_record *rec, uint8_t *buf)
+static size_t encode(unsigned int cpu, const struct spe_mrec *rec, uint8_t *buf)
 {
-	size_t len = 0, align = (size_t)1 << spe_align(cpu);
+	size_t len = spe_mrec_encode(rec, buf, SPE_REC_MAX), align = (size_t)1 << spe_align(cpu);
 
-	if (vperf_spe_rec_encode(rec, buf, SPE_REC_MAX, 0, &len) != VPERF_OK)
+	if (!len)
 		return 0;
 	while (len % align && len < SPE_REC_MAX)
 		buf[len++] = 0;
@@ -113,7 +116,7 @@ static size_t encode(unsigned int cpu, const struct vperf_spe_record *rec, uint8
 static void sample(unsigned int cpu, unsigned int el, const struct sim_uop *op)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
-	struct vperf_spe_record rec;
+	struct spe_mrec rec;
 	struct spe_filter_in in;
 	uint8_t buf[SPE_REC_MAX];
 	size_t len;

@@ -13,7 +13,8 @@
 #define SIM_MAX_CPUS  8
 #define SIM_TRACE_LEN 256
 
-enum sim_event_kind { SIM_READ, SIM_WRITE, SIM_ISB, SIM_DSB_NSH, SIM_PSB_CSYNC };
+/* SIM_TLBI: a TLB maintenance instruction (sim/mem.h sim_tlbi). */
+enum sim_event_kind { SIM_READ, SIM_WRITE, SIM_ISB, SIM_DSB_NSH, SIM_PSB_CSYNC, SIM_TLBI };
 
 struct sim_event {
 	enum sim_event_kind kind;

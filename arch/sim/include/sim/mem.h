@@ -43,6 +43,9 @@ enum sim_regime {
 #define SIM_FSC_SYNC_EXT_ABORT	   0x10u /* synchronous external abort on write */
 #define SIM_FSC_ASYNC_EXT_ABORT	   0x11u /* asynchronous external abort on write */
 #define SIM_FSC_ALIGNMENT	   0x21u
+/* synchronous external abort on a translation table walk at a level 0..3 */
+#define SIM_FSC_WALK_EXT_ABORT(level)  (0x14u + (level))
+#define SIM_FSC_IS_WALK_EXT_ABORT(fsc) (((fsc)&0x3cu) == 0x14u)
 
 /* PAR_EL1 (64-bit format, Arm ARM D24.2.142): F [0]; on success SH [8:7], NS [9], RES1 [11],
  * PA [47:12], ATTR [63:56]; on a fault FST [6:1], PTW [8], S [9], RES1 [11]. */
@@ -88,10 +91,49 @@ struct sim_xlat sim_mem_translate(unsigned int cpu, enum sim_regime regime, uint
 /* Stage 2 alone, for the hypervisor (IPA -> PA of a VM). */
 struct sim_xlat sim_mem_translate_s2(uint16_t vmid, uint64_t ipa, bool write);
 
+/*
+ * The SPE's translations are cached (SPE supplement 3.4.4): a per-CPU TLB of combined stage 1 +
+ * stage 2 entries, filled by the Profiling Buffer's writes. A cached entry keeps being used after
+ * the tables change, until a TLB maintenance instruction that covers it is followed by a DSB on
+ * the CPU that issued it. Using an entry whose stage 2 part (or, for the EL2 regime, whose stage
+ * 1) no longer matches the tables is reported as a hypervisor error; the record still goes to
+ * the old PA. The instructions (inner shareable, so every CPU's TLB), on the current CPU:
+ *   SIM_TLBI_VMALLS12E1IS  stage 1 and stage 2 entries of the current VMID
+ *   SIM_TLBI_VMALLE1IS     stage 1 entries of the current VMID, combined ones included
+ *   SIM_TLBI_IPAS2E1IS     stage 2 only entries of an IPA (arg) of the current VMID: combined
+ *                          entries need not go (the model keeps them), so a stage 2 change needs
+ *                          TLBI VMALLE1IS as well, after a DSB (as KVM's
+ *                          __kvm_tlb_flush_vmid_ipa does)
+ *   SIM_TLBI_ALLE2IS       every EL2 regime entry
+ */
+enum sim_tlbi_op {
+	SIM_TLBI_VMALLS12E1IS,
+	SIM_TLBI_VMALLE1IS,
+	SIM_TLBI_IPAS2E1IS,
+	SIM_TLBI_ALLE2IS,
+};
+void sim_tlbi(enum sim_tlbi_op op, uint64_t arg);
+/* The Profiling Buffer's write translation, through the TLB. */
+struct sim_xlat sim_mem_translate_cached(unsigned int cpu, enum sim_regime regime, uint64_t va);
+/* A DSB after a TLB maintenance instruction: the invalidated entries go, on every CPU. */
+void sim_mem_tlb_complete(void);
+/* Entries of a CPU's TLB that are valid (for tests). */
+unsigned int sim_mem_tlb_entries(unsigned int cpu);
+
 /* AT S1E1W and AT S12E1W on a CPU: the PAR_EL1 value the instruction leaves (PAR_EL1 is not a
  * database register, so the value is returned). S1E1W gives the IPA; S12E1W the PA. */
 uint64_t sim_at_s1e1w(unsigned int cpu, uint64_t va);
 uint64_t sim_at_s12e1w(unsigned int cpu, uint64_t va);
+
+/* Mark the walks that translate [in, in + size) to end in an external abort (3.5.4: "including
+ * an external abort on a translation table walk"): stage 1 of a regime (vmid for EL1&0) or, with
+ * stage = 2, stage 2 of vmid. The abort is at table level 0..3, or at a level the seed picks on
+ * each walk when level is SIM_WALK_LEVEL_SEED; SIM_WALK_NO_ABORT clears the mark. The mark is
+ * independent of the mapping (map and unmap keep it). */
+#define SIM_WALK_NO_ABORT   (-1)
+#define SIM_WALK_LEVEL_SEED 4
+int sim_mem_set_walk_abort(unsigned int stage, enum sim_regime regime, uint16_t vmid, uint64_t in,
+			   uint64_t size, int level);
 
 /* Mark [pa, pa + size) to signal an external abort on write (or clear the mark). */
 void sim_mem_set_abort(uint64_t pa, uint64_t size, bool abort);

@@ -4,16 +4,19 @@
  * what tests and the demo use beyond the register seam and guest_run().
  *
  * The profiling operation is modelled as a separate observer (3.6): sample records wait in an
- * internal queue and reach the Profiling Buffer when the model decides, at the latest when a
- * DSB follows the PSB CSYNC that synchronized them. The indirect reads of the control registers
+ * internal queue and are processed (PMBPTR_EL1 moved past them) when the model decides, at the
+ * latest at a direct read of PMBPTR/PMBSR after the PSB CSYNC that synchronized them and a
+ * context synchronization event; their bytes reach memory only at a DSB after that PSB CSYNC
+ * (or after a TLBI, 3.4.4). The indirect reads of the control registers
  * (PMSCR_ELx, PMSFCR/PMSEVFR/PMSNEVFR/PMSLATFR/PMSDSFR/PMSIRR_EL1, PMBLIMITR/PMBPTR/PMBSR_EL1,
  * MDCR_EL2, HCR_EL2) see a direct write only after a context synchronization event (an ISB, or
  * exception entry/return). Where the architecture leaves a choice the model takes the one most
  * likely to expose a hypervisor bug, or the one the seed picks.
  *
- * Records are written through the owning translation regime (3.4.2) with sim/mem.h; a record
- * written through another VMID or another owning Exception level than the one it was sampled
- * under is reported with sim_report_error().
+ * Records are written through the owning translation regime (3.4.2) with sim/mem.h and its
+ * TLB; a stage 2 (VMID) or owning Exception level change with records of the old context not in
+ * memory, and a record written through a stale cached translation, are reported with
+ * sim_report_error().
  */
 #ifndef VPERF_SIM_SPE_H
 #define VPERF_SIM_SPE_H
@@ -38,14 +41,32 @@ enum sim_spe_unpred {
 	SIM_SPE_UNPRED_DL,	/* discarded, with a buffer management event: DL=1, EC=0, BSC=0 */
 };
 
+/* When a processed record's bytes reach memory (3.6; spe_flight.c). */
+enum sim_spe_land {
+	SIM_SPE_LAND_LATE, /* at the DSB that must complete them, not before (the default) */
+	SIM_SPE_LAND_SEED, /* per record, the seed picks: at once, or late */
+};
+
+/* The CONSTRAINED UNPREDICTABLE outcome of a write pointer that broke the rules of 3.4.1 when
+ * profiling became enabled (spe_wptr.c); data loss and fault level are the seed's. */
+enum sim_spe_wptr {
+	SIM_SPE_WPTR_SEED,  /* picked by the seed, per enable */
+	SIM_SPE_WPTR_WRITE, /* records written from PMBPTR_EL1 on, past the limit */
+	SIM_SPE_WPTR_FULL,  /* buffer full event */
+	SIM_SPE_WPTR_FAULT, /* stage 1 Translation fault at PMBPTR_EL1 */
+};
+
 struct sim_spe_options {
 	unsigned int hold; /* records the SPU holds before it must write the oldest
 				   * (1..64, default 16) */
 	enum sim_spe_unpred unpred;
+	enum sim_spe_land land;
+	enum sim_spe_wptr wptr;
 	bool async_ext_abort; /* external aborts reported asynchronously (3.5.4) */
 };
 
-/* The defaults (hold 16, SEED, synchronous external aborts); sim_model_init() restores them. */
+/* The defaults (hold 16, SEED, LATE, SEED, synchronous external aborts); sim_model_init() restores
+ * them. */
 void sim_spe_default_options(struct sim_spe_options *o);
 void sim_spe_set_options(const struct sim_spe_options *o);
 
@@ -62,13 +83,18 @@ struct sim_spe_stats {
 	uint64_t feed;	    /* SAMPLE_FEED: sampled and not collided */
 	uint64_t filtrate;  /* SAMPLE_FILTRATE: sampled and not removed by filtering */
 	uint64_t collision; /* SAMPLE_COLLISION */
-	uint64_t written;   /* records written to the Profiling Buffer */
+	uint64_t written;   /* records written to the Profiling Buffer (PMBPTR_EL1 moved past) */
+	uint64_t landed;    /* ... whose bytes have reached memory */
 	uint64_t discarded; /* records discarded after filtering (buffer event, disable, discard
 			     * mode) */
+	uint64_t dropped;   /* ... of which dropped because the buffer was disabled before they
+			     * were synchronized (3.6.1: the discard outcomes) */
 	uint64_t events;    /* Profiling Buffer management events */
 };
 const struct sim_spe_stats *sim_spe_stats(unsigned int cpu);
 /* Records in the SPU's queue, not yet written. */
 unsigned int sim_spe_pending(unsigned int cpu);
+/* Records written (PMBPTR_EL1 moved past them) whose bytes have not reached memory yet. */
+unsigned int sim_spe_in_flight(unsigned int cpu);
 
 #endif /* VPERF_SIM_SPE_H */
