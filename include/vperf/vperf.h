@@ -14,6 +14,7 @@
  *   vperf_vcpu_load / vperf_vcpu_put      around every run of a vCPU on a physical CPU
  *   vperf_handle_sysreg(...)              from the EC=0x18 trap handler
  *   vperf_handle_pmu_irq(pcpu)            from the physical PMUIRQ handler
+ *   vperf_handle_spe_irq(pcpu)            from the physical PMBIRQ handler
  *
  * Concurrency: a vperf_vcpu is used by one physical CPU at a time (between load and put);
  * vperf takes no locks. A vperf_pcpu is only touched on its own CPU.
@@ -26,6 +27,7 @@
 #include <vperf/sysreg.h>
 #include <vperf/types.h>
 #include <vperf/vpmu.h>
+#include <vperf/vspe.h>
 
 /* Per-VM PMU policy, numerically equal to Xen's XENPMU_MODE_* (xen/pmu.h; checked at build
  * time in virt/xen_abi.c when CONFIG_XEN_ABI is set). */
@@ -78,6 +80,9 @@ struct vperf_stats {
 	uint64_t host_overflows;  /* PMU overflows of host counters passed to the host */
 	uint64_t stray_overflows; /* overflow flags of counters nobody owns, cleared */
 	uint64_t misuse;	  /* API misuse by the hypervisor (a load without a put) */
+	uint64_t spe_events;	  /* Profiling Buffer events shown to the guest (virtual PMBSR) */
+	uint64_t spe_s2_fixed;	  /* stage-2 faults on a guest's buffer mapped by the hypervisor */
+	uint64_t spe_stray;	  /* PMBIRQs of no loaded vSPE (cleared) */
 };
 
 struct vperf_pcpu {
@@ -100,7 +105,11 @@ struct vperf_vm_config {
 	uint8_t emu_slots;		/* emulated partition: physical counters its counters run on
 			      * (0: the whole first range); fewer than the counters it enables
 			      * and they are multiplexed */
-	bool spe;			/* give the guest SPE */
+	bool spe;			/* give the guest SPE (docs/vspe.md) */
+	enum vperf_spe_buffer spe_buffer; /* who owns the Profiling Buffer (vperf/vspe.h) */
+	bool spe_pa;			  /* the guest may collect physical addresses (host PAs:
+					   * PMSCR_EL2.PA); off by default */
+	bool spe_pct;			  /* the guest may collect physical time (PMSCR_EL2.PCT) */
 	uint32_t pmu_virq; /* virtual INTIDs; 0 means CONFIG_VPMU_PPI / CONFIG_VSPE_PPI */
 	uint32_t spe_virq;
 };
@@ -118,6 +127,7 @@ struct vperf_vcpu {
 	struct vperf_pcpu *pcpu; /* where it is loaded, or NULL */
 	uint64_t mdcr;		 /* MDCR_EL2 while this vCPU runs */
 	struct vperf_vpmu pmu;
+	struct vperf_vspe spe;
 };
 
 enum vperf_trap_result {
@@ -208,6 +218,19 @@ static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 }
 #endif
 
+#ifdef CONFIG_VSPE
+/* Physical PMBIRQ entry on the calling CPU: classify PMBSR_EL1. A stage-2 fault on the loaded
+ * guest's buffer is mapped through ops->stage2_map and profiling resumes; the guest's own events
+ * move into its virtual PMBSR and raise its virtual PPI. Returns true if an event was handled. */
+bool vperf_handle_spe_irq(struct vperf_pcpu *pcpu);
+#else
+static inline bool vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
+{
+	(void)pcpu;
+	return false;
+}
+#endif
+
 #ifdef CONFIG_XEN_ABI
 /* The PMU mode of a domain created with Xen's domctl flags (XEN_DOMCTL_CDF_vpmu) and a
  * XENPMU_MODE_* value: OFF unless the domain has vpmu and the mode is a single known one. */
@@ -218,6 +241,12 @@ enum vperf_pmu_mode vperf_xen_pmu_mode(uint32_t domctl_flags, uint32_t xenpmu_mo
 static inline uint32_t vperf_vm_pmu_virq(const struct vperf_vm *vm)
 {
 	return vm->cfg.pmu_virq ? vm->cfg.pmu_virq : CONFIG_VPMU_PPI;
+}
+
+/* The virtual PPI a VM's SPE buffer interrupt is injected on (for its device tree). */
+static inline uint32_t vperf_vm_spe_virq(const struct vperf_vm *vm)
+{
+	return vm->cfg.spe_virq ? vm->cfg.spe_virq : CONFIG_VSPE_PPI;
 }
 
 #ifdef CONFIG_FDT

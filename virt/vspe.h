@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* The vSPE's internals, shared by vspe_regs.c (register emulation), vspe_switch.c (hardware
+ * ownership, load/put, MDCR_EL2) and vspe_irq.c (PMBIRQ, buffer events). */
+#ifndef VPERF_VIRT_VSPE_H
+#define VPERF_VIRT_VSPE_H
+
+#include <vperf/mdcr.h>
+#include <vperf/spe_regs.h>
+
+#include "internal.h"
+
+/* The SPE version a VM sees at most: SPEv1p2 (PMSVer 3, PMSNEVFR_EL1 and FnE). Later versions
+ * add registers vperf does not emulate (PMSDSFR_EL1, FEAT_SPE_FDS) and are hidden. */
+#define VSPE_MAX_PMSVER 3u
+
+static inline bool vspe_on(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.spe;
+}
+
+static inline uint64_t *vspe_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
+{
+	return &vcpu->spe.reg[r];
+}
+
+/* The VM's Profiling Buffer policy with the Kconfig default resolved. */
+enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm);
+
+/* ID values the VM sees (vspe_regs.c). */
+unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0);
+uint64_t vperf_vspe_pmsidr(const struct vperf_vcpu *vcpu);
+
+/* The guest's buffer is enabled as far as it can tell: PMBLIMITR_EL1.E and not the virtual
+ * PMBSR_EL1.S (ProfilingBufferEnabled(), SPE supplement 3.4.6). */
+static inline bool vspe_buffer_on(const struct vperf_vcpu *vcpu)
+{
+	return (vcpu->spe.reg[VPERF_VSPE_PMBLIMITR] & PMBLIMITR_E) &&
+	       !(vcpu->spe.reg[VPERF_VSPE_PMBSR] & PMBSR_S);
+}
+
+bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
+/* Check the rules of 3.4.1 on an enabled buffer; a violation becomes a buffer management event
+ * in the virtual PMBSR (true: the buffer may run). */
+bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu);
+
+void vperf_vspe_reset(struct vperf_vcpu *vcpu);
+uint64_t vperf_vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base);
+void vperf_vspe_load(struct vperf_vcpu *vcpu);
+void vperf_vspe_put(struct vperf_vcpu *vcpu);
+/* Bring the vCPU's state into the hardware of the pCPU it is loaded on (first enable). */
+void vperf_vspe_acquire(struct vperf_vcpu *vcpu);
+/* The hardware PMBLIMITR_EL1 after a change of the guest's buffer controls (state in hw). */
+void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu);
+/* Untrapped mode: leave E2PB = 0b11 (copy the hardware's PMB* to the shadow), or enter it. */
+void vperf_vspe_leave_direct(struct vperf_vcpu *vcpu);
+void vperf_vspe_try_direct(struct vperf_vcpu *vcpu);
+
+/* A buffer management event for the guest: into its virtual PMBSR, line raised (vspe_irq.c). */
+void vperf_vspe_guest_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
+/* Take a hardware event (PMBSR_EL1.S read as 1) of the vCPU whose state is in hardware:
+ * stage-2 faults fixed, the guest's own events moved into its virtual PMBSR. The hardware
+ * PMBSR_EL1 is 0 on return. */
+void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
+void vperf_vspe_update_irq(struct vperf_vcpu *vcpu);
+
+#endif /* VPERF_VIRT_VSPE_H */
