@@ -55,6 +55,13 @@ void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu);
 void vperf_vspe_leave_direct(struct vperf_vcpu *vcpu);
 void vperf_vspe_try_direct(struct vperf_vcpu *vcpu);
 
+/* Make up to VSPE_PREFAULT_BYTES of the enabled buffer from its write pointer mapped at stage 2
+ * (vspe_buffer.c); map the page a stage 2 fault hit (true: done). */
+#define VSPE_PAGE	    4096ull
+#define VSPE_PREFAULT_BYTES (64 * VSPE_PAGE)
+void vperf_vspe_prefault(struct vperf_vcpu *vcpu, uint64_t from);
+bool vperf_vspe_fix_stage2(struct vperf_vcpu *vcpu);
+
 /* A buffer management event for the guest: into its virtual PMBSR, line raised (vspe_irq.c). */
 void vperf_vspe_guest_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
 /* Take a hardware event (PMBSR_EL1.S read as 1) of the vCPU whose state is in hardware:

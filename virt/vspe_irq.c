@@ -16,9 +16,6 @@
 
 #include "vspe.h"
 
-#define VSPE_PAGE	 4096ull
-#define PMBSR_FSC_ALIGN	 0x21u /* Alignment fault (4.3.4) */
-#define PMBSR_EC_VAL(ec) ((uint64_t)(ec) << PMBSR_EC_SHIFT)
 #define PMBSR_EVENT_BITS (PMBSR_EC | PMBSR_MSS)
 
 /* 3.5: S = 1, EC and MSS as given, DL and EA set if given, every other field unchanged. */
@@ -31,50 +28,6 @@ void vperf_vspe_guest_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 	vperf_vspe_update_irq(vcpu);
 }
 
-/*
- * The rules of 3.4.1 on a buffer being enabled. Broken, the PE "might write sample records to any
- * writeable address": vperf never enables the hardware then and gives the guest one of the
- * outcomes 3.4.1 and Table 6 list instead: an Alignment fault for a pointer below PMBIDR_EL1.Align,
- * a buffer full event for no room for a record, with DL = 1 when the pointer lies outside the
- * buffer or in another tagged half (PTR[63:56] != LIMIT[63:56]).
- */
-bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu)
-{
-	const uint64_t *r = vcpu->spe.reg;
-	uint64_t ptr = r[VPERF_VSPE_PMBPTR], lim = r[VPERF_VSPE_PMBLIMITR] & PMBLIMITR_LIMIT;
-	uint64_t max = 1ull << VPERF_FIELD_GET(vcpu->pcpu->caps.pmsidr, 15, 12);
-	uint64_t align = 1ull << (vcpu->pcpu->caps.pmbidr & PMBIDR_ALIGN);
-	uint64_t ev;
-
-	if (ptr & (align - 1))
-		ev = PMBSR_EC_VAL(PMBSR_EC_S1_DA) | PMBSR_FSC_ALIGN;
-	else if (ptr > lim || (ptr >> 56) != (lim >> 56))
-		ev = PMBSR_BSC_FULL | PMBSR_DL;
-	else if (lim - ptr < max)
-		ev = PMBSR_BSC_FULL;
-	else
-		return true;
-	STAT_INC(&vcpu->vm->stats, bad_value);
-	vperf_log_notice(vcpu->vm, "vperf: guest enabled an SPE buffer that breaks SPE 3.4.1: "
-				   "it gets a buffer management event");
-	vperf_vspe_guest_event(vcpu, ev);
-	return false;
-}
-
-/* Map the page the buffer faulted on at stage 2: PMBPTR_EL1 holds the faulting address (3.5.3),
- * a virtual address of the guest's stage 1, translated through the ops contract. */
-static bool fix_stage2(struct vperf_vcpu *vcpu)
-{
-	uint64_t va = read_sysreg(PMBPTR_EL1), ipa;
-
-	if (!vperf_ops->guest_va_to_ipa || !vperf_ops->stage2_map)
-		return false;
-	if (vperf_ops->guest_va_to_ipa(vcpu->hv_vcpu, va, &ipa) != VPERF_OK)
-		return false;
-	return vperf_ops->stage2_map(vcpu->vm->hv_vm, ipa & ~(VSPE_PAGE - 1), VSPE_PAGE) ==
-	       VPERF_OK;
-}
-
 /* What the guest sees of a stage 2 fault: nothing (DL = 0, restarted), a truncation (DL = 1),
  * or, when the address is not the VM's memory, an external abort on the write (3.5.4), which
  * it cannot tell from a bad address of its own. Returns 0 when nothing is to be shown. */
@@ -82,7 +35,7 @@ static uint64_t stage2_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 {
 	uint64_t keep = pmbsr & (PMBSR_COLL | PMBSR_DL);
 
-	if (!fix_stage2(vcpu))
+	if (!vperf_vspe_fix_stage2(vcpu))
 		return keep | PMBSR_EA | PMBSR_EC_VAL(PMBSR_EC_S1_DA) | PMBSR_FSC_SEA;
 	STAT_INC(&vcpu->vm->stats, spe_s2_fixed);
 	if (!(pmbsr & PMBSR_DL))

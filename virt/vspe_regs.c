@@ -133,8 +133,8 @@ static uint64_t read_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
  * (re)enabled, and the hardware follows, taking the state in at the first enable. */
 static void buffer_changed(struct vperf_vcpu *vcpu)
 {
-	if (vspe_buffer_on(vcpu))
-		vperf_vspe_check_buffer(vcpu);
+	if (vspe_buffer_on(vcpu) && vperf_vspe_check_buffer(vcpu))
+		vperf_vspe_prefault(vcpu, vcpu->spe.reg[VPERF_VSPE_PMBPTR]);
 	if (vcpu->spe.in_hw) {
 		vperf_vspe_apply_buffer(vcpu);
 	} else if (vspe_buffer_on(vcpu)) {

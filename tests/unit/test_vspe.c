@@ -8,6 +8,7 @@
 
 #include "cmocka_wrap.h"
 #include "vspe_util.h"
+#include <vperf/spe_rec.h>
 
 static uint64_t peek(uint32_t enc)
 {
@@ -254,13 +255,57 @@ static void test_random_values(void **state)
 		assert_int_equal(other[i], 0);
 }
 
+/* Records of a guest that asks for physical addresses and physical time (PMSCR_EL1.PA, PCT,
+ * TS): what it gets follows its VM's policy through PMSCR_EL2 (3.3: both must be set). */
+static void check_pa_pct(bool allow)
+{
+	const struct vperf_vm_config spe = { .spe = true, .spe_pa = allow, .spe_pct = allow };
+	struct lx_spe *lx = calloc(1, sizeof(*lx));
+	struct vperf_spe_record rec;
+	struct vperf_spe_error err;
+	struct vperf_spe_iter it;
+	struct hv_vcpu *vc;
+	unsigned int n = 0;
+
+	assert_non_null(lx);
+	vs_init(1, 0, 1);
+	assert_int_equal(vs_vm_cfg(0, &spe, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	sim_spe_set_time(0, 1000000, 400000); /* CNTVOFF_EL2: virtual time is 400000 behind */
+	sim_spe_set_contextidr(0, 0x11, 0x22);
+	*lx = (struct lx_spe){ .size = V_BUF_SIZE,
+			       .pmscr = V_PMSCR_E1SPE | V_PMSCR_PA | V_PMSCR_PCT | V_PMSCR_TS };
+	lx_start(lx);
+	lx_run(lx, vc, 3000);
+	lx_stop(lx);
+	vperf_spe_iter_init(&it, lx->data, lx->len);
+	while (vperf_spe_next_record(&it, &rec, &err) == VPERF_SPE_RECORD) {
+		assert_int_equal(!!(rec.have & VPERF_SPE_HAVE_ADDR(VPERF_SPE_ADDR_DATA_PA)), allow);
+		assert_true(rec.have & VPERF_SPE_HAVE_TS);
+		assert_int_equal(rec.timestamp >= 1000000, allow); /* physical or virtual time */
+		/* CONTEXTIDR_EL2 is the host's: never in a guest's record (PMSCR_EL2.CX = 0). */
+		assert_false(rec.have & VPERF_SPE_HAVE_CTX(1));
+		n++;
+	}
+	assert_true(n >= 5);
+	free(lx);
+}
+
+static void test_pa_pct_policy(void **state)
+{
+	(void)state;
+	check_pa_pct(false);
+	check_pa_pct(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_policy),	      cmocka_unit_test(test_id_dfr0),
 		cmocka_unit_test(test_mdcr),	      cmocka_unit_test(test_id_regs),
 		cmocka_unit_test(test_res0),	      cmocka_unit_test(test_buffer_rules),
-		cmocka_unit_test(test_random_values),
+		cmocka_unit_test(test_random_values), cmocka_unit_test(test_pa_pct_policy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,15 +19,15 @@ void vs_init(uint8_t pmsver, unsigned int align, uint64_t seed)
 	hv_init(&cfg, 2);
 }
 
-int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now)
+int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now)
 {
-	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 2 };
+	struct vperf_vm_config cfg = *spe;
 	uint16_t vmid = (uint16_t)(i + 1);
 	int err;
 
+	cfg.pmu_mode = VPERF_PMU_SELF;
+	cfg.nr_counters = 2;
 	vperf_pmu_filter_allow_all(&cfg.filter);
-	cfg.spe = true;
-	cfg.spe_buffer = buf;
 	hv_vm_ram(i, V_BUF_IPA, V_BUF_PA(i), V_BUF_SIZE);
 	assert_int_equal(
 		sim_mem_map_s1(SIM_REGIME_EL10, vmid, V_BUF_VA, V_BUF_IPA, V_BUF_SIZE, SIM_PERM_RW),
@@ -43,9 +43,18 @@ int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now)
 	 * behind vperf_vm_init's back. */
 	cfg.spe = false;
 	err = hv_vm(i, &cfg);
-	hv.vm[i].cfg.spe = true;
-	hv.vm[i].cfg.spe_buffer = buf;
+	hv.vm[i].cfg = *spe;
+	hv.vm[i].cfg.pmu_mode = cfg.pmu_mode;
+	hv.vm[i].cfg.nr_counters = cfg.nr_counters;
+	hv.vm[i].cfg.filter = cfg.filter;
 	return err;
+}
+
+int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now)
+{
+	const struct vperf_vm_config spe = { .spe = true, .spe_buffer = buf };
+
+	return vs_vm_cfg(i, &spe, s2_now);
 }
 
 void lx_probe(void)
@@ -58,21 +67,28 @@ void lx_probe(void)
 	assert_int_equal(guest_read(PMBIDR_EL1) & 0x10, 0);
 }
 
+static uint64_t buf_va(const struct lx_spe *lx)
+{
+	return lx->va ? lx->va : V_BUF_VA;
+}
+
 /* arm_spe_perf_aux_output_begin: the pointer, then the limit with E. */
 static void aux_begin(struct lx_spe *lx)
 {
 	if (lx->size - lx->head < LX_MIN_ROOM)
 		lx->head = 0;
-	guest_write(PMBPTR_EL1, V_BUF_VA + lx->head);
-	guest_write(PMBLIMITR_EL1, (V_BUF_VA + lx->size) | V_PMBLIMITR_E);
+	guest_write(PMBPTR_EL1, buf_va(lx) + lx->head);
+	guest_write(PMBLIMITR_EL1, (buf_va(lx) + lx->size) | V_PMBLIMITR_E);
 }
 
 /* arm_spe_perf_aux_output_end: what lies below PMBPTR_EL1 is the session's. */
 static void aux_end(struct lx_spe *lx)
 {
-	uint64_t end = guest_read(PMBPTR_EL1) - V_BUF_VA;
+	uint64_t end = guest_read(PMBPTR_EL1) - buf_va(lx);
 
 	assert_true(end >= lx->head && end <= lx->size);
+	if (lx->va)
+		end = lx->head; /* not backed by V_BUF_PA: nothing to read back */
 	assert_true(lx->len + (end - lx->head) <= sizeof(lx->data));
 	sim_mem_read(V_BUF_PA(lx->vm) + lx->head, lx->data + lx->len, end - lx->head);
 	lx->len += end - lx->head;
@@ -168,6 +184,6 @@ unsigned int lx_records(const struct lx_spe *lx)
 		assert_int_equal(rec.addr[VPERF_SPE_ADDR_PC].addr, V_LOOP_PC(lx->vm));
 		n++;
 	}
-	assert_int_equal(it.nerrors, 0);
+	assert_true(it.nerrors == 0 || (lx->truncated && it.nerrors == 1));
 	return n;
 }

@@ -45,11 +45,14 @@ void vs_init(uint8_t pmsver, unsigned int align, uint64_t seed);
 /* VM i with SPE (buffer policy buf) and a vPMU of 2 counters, its buffer mapped at stage 1;
  * stage 2 maps on demand, or up front when s2_now. Returns vperf_vm_init's result. */
 int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now);
+/* The same with the SPE fields of spe (spe, spe_buffer, spe_pa, spe_pct, spe_virq). */
+int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now);
 
 /* A guest's SPE driver state, as arm_spe_pmu keeps it per CPU. */
 struct lx_spe {
 	unsigned int vm;
-	uint64_t size;	       /* buffer bytes used, from V_BUF_VA */
+	uint64_t va;	       /* the buffer's VA (0: V_BUF_VA, whose bytes are read back) */
+	uint64_t size;	       /* buffer bytes used from there */
 	uint64_t head;	       /* offset where the current window starts */
 	uint64_t pmscr;	       /* PMSCR_EL1 it programs */
 	uint8_t data[1 << 20]; /* what it consumed: the records, in order */
@@ -67,7 +70,8 @@ void lx_irq(struct lx_spe *lx);
 /* Run n loads of the VM's loop in the vCPU running on the current pCPU, taking the virtual
  * interrupt between operations as the guest would. */
 void lx_run(struct lx_spe *lx, struct hv_vcpu *vc, unsigned int n);
-/* Records in what the guest consumed: all decodable, all from its own loop. */
+/* Records in what the guest consumed: all decodable (but the cut-off record of a truncation),
+ * all from its own loop. */
 unsigned int lx_records(const struct lx_spe *lx);
 
 #endif
