@@ -176,7 +176,8 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 #ifdef CONFIG_VPMU
 /* Serialise a vCPU's vPMU state (migration, snapshot) into buf: a flat, versioned,
  * byte-order-independent blob (layout in virt/vpmu_blob.c). The vCPU must not be loaded.
- * Returns the size written, VPERF_ENOSPC for a short buffer, VPERF_EBUSY while loaded. */
+ * Returns the size written, VPERF_ENOSPC for a short buffer, VPERF_EBUSY while loaded,
+ * VPERF_ENOTSUP for a VM with SPE (the format has no vSPE state yet). */
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len);
 
 /* Replace a vCPU's vPMU state with a saved blob, for a vCPU of a VM with the same counter
@@ -250,8 +251,9 @@ static inline uint32_t vperf_vm_spe_virq(const struct vperf_vm *vm)
 }
 
 #ifdef CONFIG_FDT
-/* Add the VM's vperf device nodes (the PMU, "arm,armv8-pmuv3" on its virtual PPI; nothing for an
- * OFF VM) under the root of the guest device tree fdt, with libfdt, which the hypervisor links.
+/* Add the VM's vperf device nodes (the PMU, "arm,armv8-pmuv3" on its virtual PPI, nothing for an
+ * OFF VM; for a VM with SPE, "arm,statistical-profiling-extension-v1" on its PMBIRQ PPI)
+ * under the root of the guest device tree fdt, with libfdt, which the hypervisor links.
  * VPERF_ENOSPC when the tree's buffer is full (grow it and retry), VPERF_EINVAL otherwise. */
 int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm);
 #else

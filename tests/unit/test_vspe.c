@@ -31,8 +31,11 @@ static void test_policy(void **state)
 	cfg.spe_virq = 40; /* not a PPI */
 	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
 	cfg.spe_virq = 0;
-	/* Refused until the vSPE works end to end (docs/vspe.md). */
-	assert_int_equal(hv_vm(0, &cfg), VPERF_ENOTSUP);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	cfg.spe_buffer = VPERF_SPE_BUF_DEFAULT;
+	cfg.spe_virq = 22;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	assert_int_equal(vperf_vm_spe_virq(&hv.vm[0]), 22);
 }
 
 /* PMSVer only for a VM with SPE, at most SPEv1p2. */
@@ -299,6 +302,20 @@ static void test_pa_pct_policy(void **state)
 	check_pa_pct(true);
 }
 
+/* The save/restore blob has no vSPE state yet: refused rather than silently incomplete. */
+static void test_blob_refused(void **state)
+{
+	uint8_t blob[VPERF_VPMU_BLOB_SIZE];
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vs_init(1, 0, 1);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	assert_int_equal(vperf_vcpu_save(&vc->v, blob, sizeof(blob)), VPERF_ENOTSUP);
+	assert_int_equal(vperf_vcpu_restore(&vc->v, blob, sizeof(blob)), VPERF_ENOTSUP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_mdcr),	      cmocka_unit_test(test_id_regs),
 		cmocka_unit_test(test_res0),	      cmocka_unit_test(test_buffer_rules),
 		cmocka_unit_test(test_random_values), cmocka_unit_test(test_pa_pct_policy),
+		cmocka_unit_test(test_blob_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

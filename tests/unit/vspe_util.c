@@ -23,7 +23,6 @@ int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now)
 {
 	struct vperf_vm_config cfg = *spe;
 	uint16_t vmid = (uint16_t)(i + 1);
-	int err;
 
 	cfg.pmu_mode = VPERF_PMU_SELF;
 	cfg.nr_counters = 2;
@@ -36,18 +35,7 @@ int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now)
 		assert_int_equal(
 			sim_mem_map_s2(vmid, V_BUF_IPA, V_BUF_PA(i), V_BUF_SIZE, SIM_PERM_RW),
 			VPERF_OK);
-	err = hv_vm(i, &cfg);
-	if (err != VPERF_ENOTSUP)
-		return err;
-	/* Until the VM-level refusal of SPE is lifted (docs/vspe.md): the same policy, set
-	 * behind vperf_vm_init's back. */
-	cfg.spe = false;
-	err = hv_vm(i, &cfg);
-	hv.vm[i].cfg = *spe;
-	hv.vm[i].cfg.pmu_mode = cfg.pmu_mode;
-	hv.vm[i].cfg.nr_counters = cfg.nr_counters;
-	hv.vm[i].cfg.filter = cfg.filter;
-	return err;
+	return hv_vm(i, &cfg);
 }
 
 int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now)
