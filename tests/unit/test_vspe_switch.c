@@ -146,6 +146,78 @@ static void test_stale_pmbsr(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+struct cost {
+	unsigned int reads, writes, barriers, mdcr;
+};
+
+/* vperf's SPE register accesses, barriers and MDCR_EL2 writes on cpu since `since`. */
+static struct cost cost_since(unsigned int cpu, uint64_t since)
+{
+	uint64_t len = sim_cpu(cpu)->trace_len;
+	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
+	struct cost c = { 0 };
+
+	for (uint64_t i = kept - (len - since); i < kept; i++) {
+		const struct sim_event *e = sim_trace_at(cpu, i);
+		const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(e->enc);
+		bool spe = d && (d->feat == VPERF_FEAT_SPE || d->feat == VPERF_FEAT_SPEV1P2);
+
+		if (e->kind != SIM_READ && e->kind != SIM_WRITE)
+			c.barriers++;
+		else if (e->kind == SIM_WRITE && e->enc == VPERF_ENC_MDCR_EL2)
+			c.mdcr++;
+		else if (spe)
+			*(e->kind == SIM_READ ? &c.reads : &c.writes) += 1;
+	}
+	return c;
+}
+
+static void expect_cost(struct cost c, unsigned int r, unsigned int w, unsigned int b,
+			unsigned int m)
+{
+	assert_int_equal(c.reads, r);
+	assert_int_equal(c.writes, w);
+	assert_int_equal(c.barriers, b);
+	assert_int_equal(c.mdcr, m);
+}
+
+/* What a switch with a live buffer costs (docs/vspe.md), SPEv1p2 (PMSNEVFR_EL1 restored too):
+ * put = PSB CSYNC, DSB, ISB, PMBSR/PMBPTR/PMSICR read, PMBLIMITR and PMSCR written, ISB, DSB;
+ * load = PMSCR_EL2, 6 sampling registers, PMBPTR, PMBSR, PMBLIMITR, PMSCR_EL1. The untrapped
+ * policy reads PMBLIMITR and PMBSR once more at put and writes MDCR_EL2 a second time at load
+ * (E2PB 0b10, then 0b11). The MDCR_EL2 write at each put is the vPMU's (a SELF VM pauses the
+ * host's counters). */
+static void test_switch_costs(void **state)
+{
+	struct hv_vcpu *vc[2];
+	uint64_t t;
+
+	(void)state;
+	vs_init(3, 0, 1);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	assert_int_equal(vs_vm(1, VPERF_SPE_BUF_EL1, true), VPERF_OK);
+	for (unsigned int i = 0; i < 2; i++) {
+		vc[i] = hv_vcpu(i, i);
+		lx[i] = (struct lx_spe){ .vm = i, .size = V_BUF_SIZE };
+		hv_enter(vc[i], 0);
+		lx_start(&lx[i]);
+		lx_run(&lx[i], vc[i], 300);
+	}
+	t = sim_cpu(0)->trace_len;
+	vperf_vcpu_put(&vc[1]->v); /* untrapped */
+	expect_cost(cost_since(0, t), 5, 2, 5, 1);
+	t = sim_cpu(0)->trace_len;
+	vperf_vcpu_load(&vc[0]->v, &hv.pcpu[0]); /* trapped */
+	expect_cost(cost_since(0, t), 0, 11, 0, 1);
+	t = sim_cpu(0)->trace_len;
+	vperf_vcpu_put(&vc[0]->v);
+	expect_cost(cost_since(0, t), 3, 2, 5, 1);
+	t = sim_cpu(0)->trace_len;
+	vperf_vcpu_load(&vc[1]->v, &hv.pcpu[0]);
+	expect_cost(cost_since(0, t), 0, 11, 0, 2);
+	hv.running[0] = vc[1];
+}
+
 struct sched_cfg {
 	unsigned int cpus;   /* pCPUs the vCPUs run on */
 	uint64_t size;	     /* each SPE guest's buffer */
@@ -247,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_lazy),
 		cmocka_unit_test(test_put_leaves_nothing),
 		cmocka_unit_test(test_stale_pmbsr),
+		cmocka_unit_test(test_switch_costs),
 		cmocka_unit_test(test_schedules_one_pcpu),
 		cmocka_unit_test(test_schedules_two_pcpus),
 		cmocka_unit_test(test_schedules_buffer_full),
