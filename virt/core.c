@@ -103,6 +103,11 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	return VPERF_OK;
 }
 
+unsigned int vperf_vspe_min_pmsver(void)
+{
+	return vperf_min_pmuver_set ? vperf_min_pmsver : 0;
+}
+
 bool vperf_vpmu_wide_counters(void)
 {
 	return vperf_min_pmuver_set && vperf_min_pmuver >= 6;

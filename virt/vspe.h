@@ -26,6 +26,10 @@ static inline uint64_t *vspe_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 /* The VM's Profiling Buffer policy with the Kconfig default resolved. */
 enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm);
 
+/* The lowest PMSVer of the initialised pCPUs (core.c): a VM migrating between them must find
+ * the same SPE version everywhere. */
+unsigned int vperf_vspe_min_pmsver(void);
+
 /* ID values the VM sees (vspe_regs.c). */
 unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0);
 uint64_t vperf_vspe_pmsidr(const struct vperf_vcpu *vcpu);

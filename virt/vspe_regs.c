@@ -11,11 +11,14 @@
 
 #include "vspe.h"
 
-/* ID_AA64DFR0_EL1.PMSVer a VM with SPE sees: the hardware's, at most SPEv1p2. */
+/* ID_AA64DFR0_EL1.PMSVer a VM with SPE sees: the hardware's, no more than any pCPU it may run on
+ * has, at most SPEv1p2. */
 unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0)
 {
 	unsigned int v = (unsigned int)VPERF_FIELD_GET(hw_dfr0, 35, 32);
 
+	if (v > vperf_vspe_min_pmsver())
+		v = vperf_vspe_min_pmsver();
 	return v > VSPE_MAX_PMSVER ? VSPE_MAX_PMSVER : v;
 }
 

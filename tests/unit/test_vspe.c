@@ -56,6 +56,15 @@ static void test_id_dfr0(void **state)
 	hw = peek(VPERF_ENC_ID_AA64DFR0_EL1);
 	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
 	assert_int_equal(V_PMSVER(vperf_vcpu_id_dfr0(&hv_vcpu(0, 0)->v, hw)), 1);
+	/* pCPU 0 with SPEv1p2, pCPU 1 with SPEv1: a VM that may run on both sees SPEv1. */
+	vs_init(3, 0, 1);
+	hw = peek(VPERF_ENC_ID_AA64DFR0_EL1);
+	sim_poke(1, VPERF_ENC_ID_AA64DFR0_EL1, (hw & ~(0xfull << 32)) | 1ull << 32);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &hv.pcpu[0].cfg), VPERF_OK);
+	sim_set_cpu(0);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	assert_int_equal(V_PMSVER(vperf_vcpu_id_dfr0(&hv_vcpu(0, 0)->v, hw)), 1);
 }
 
 /* E2PB = 0b10 and TPMS for a vSPE VM; 0b00 for a VM without; the untrapped policy switches to
