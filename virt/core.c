@@ -290,6 +290,11 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	}
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
+#ifdef CONFIG_VSPE
+	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
+	if (vspe_on(vcpu))
+		vperf_vspe_park_host(pcpu);
+#endif
 	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can
 	 * count. */
 	vperf_update_mdcr(vcpu);
@@ -305,8 +310,10 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 
 /*
  * The host gets its MDCR_EL2 back only where it matters at EL2: HPME (whether its counters
- * count). The vCPU's trap bits stay, as they act on EL1/EL0 only, where an EL2 hypervisor runs no
- * code of its own; a host that does (host_el1) gets its full value back.
+ * count), and E2PB when it owns a Profiling Buffer of its own (host_spe: its buffer must be
+ * EL2's again before it is restored). The vCPU's trap bits stay, as they act on EL1/EL0 only,
+ * where an EL2 hypervisor runs no code of its own; a host that does (host_el1) gets its full
+ * value back.
  */
 void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 {
@@ -323,8 +330,13 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 	if (vpmu_on(vcpu))
 		vperf_vpmu_put(vcpu, pcpu);
 #endif
-	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME))
+	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME) ||
+	    pcpu->spe.parked)
 		set_mdcr(pcpu, pcpu->host_mdcr);
+#ifdef CONFIG_VSPE
+	/* E2PB is the host's again (0b00): its buffer comes back. */
+	vperf_vspe_unpark_host(pcpu);
+#endif
 	pcpu->loaded = NULL;
 	vcpu->pcpu = NULL;
 }

@@ -47,6 +47,11 @@ bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
  * in the virtual PMBSR (true: the buffer may run). */
 bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu);
 
+/* The host's own EL2-owned buffer around a vCPU with vSPE (vspe_host.c): parked before MDCR_EL2
+ * gives the buffer to EL1, restored after it is the host's again. */
+void vperf_vspe_park_host(struct vperf_pcpu *pcpu);
+void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu);
+
 void vperf_vspe_reset(struct vperf_vcpu *vcpu);
 uint64_t vperf_vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base);
 void vperf_vspe_load(struct vperf_vcpu *vcpu);

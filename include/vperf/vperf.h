@@ -56,6 +56,8 @@ struct vperf_pcpu_config {
 				 * does not, DESIGN.md section 3): no direct partition */
 	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it
 				 * its MDCR_EL2 back at every put, not only when counting differs */
+	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
+				 * (E2PB = 0b00): vperf parks it around vCPUs with vSPE */
 	uint32_t pmu_ppi;	/* physical INTIDs of PMUIRQ / PMBIRQ, from the host DT */
 	uint32_t spe_ppi;
 };
@@ -94,6 +96,7 @@ struct vperf_pcpu {
 	struct vperf_vcpu *loaded;    /* the vCPU between load and put, or NULL */
 	struct vperf_vcpu *pmu_owner; /* the vCPU whose PMU state is in the hardware, or NULL */
 	uint64_t cur_mdcr;	      /* MDCR_EL2 as last written */
+	struct vperf_pcpu_vspe spe;   /* the host's SPE state while parked */
 	struct vperf_stats stats;     /* events not attributable to a VM */
 };
 

@@ -50,4 +50,14 @@ struct vperf_vspe {
 	bool irq_dirty; /* level changed while the vCPU was not loaded */
 };
 
+/* The host's own Profiling Buffer and sampling controls (an EL2-owned buffer) while they are
+ * parked around a vCPU with vSPE: PMSCR_EL2, PMSIRR, PMSFCR, PMSEVFR, PMSLATFR, PMSNEVFR,
+ * PMSICR, PMBPTR, PMBSR, PMBLIMITR (virt/vspe_host.c). */
+#define VPERF_VSPE_HOST_REGS 10
+
+struct vperf_pcpu_vspe {
+	uint64_t host[VPERF_VSPE_HOST_REGS];
+	bool parked;
+};
+
 #endif /* VPERF_VSPE_H */
