@@ -134,11 +134,33 @@ static void test_host_buffer_lazy_guest(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* What parking costs (docs/vspe.md), SPEv1p2: at load 10 reads (PMSCR_EL2 and nine shared
+ * registers), 3 writes (PMSCR_EL2, PMBLIMITR, PMBSR), 5 barriers, then MDCR_EL2; at put MDCR_EL2,
+ * then 10 writes and an ISB. */
+static void test_park_cost(void **state)
+{
+	struct hv_vcpu *vc;
+	uint64_t t;
+
+	(void)state;
+	vs_init(3, 0, 4);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	host_init();
+	t = sim_cpu(0)->trace_len;
+	vperf_vcpu_load(&vc->v, &hv.pcpu[0]);
+	vs_expect_cost(vs_cost_since(0, t), 10, 3, 5, 1);
+	t = sim_cpu(0)->trace_len;
+	vperf_vcpu_put(&vc->v);
+	vs_expect_cost(vs_cost_since(0, t), 0, 10, 1, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_buffer_parked),
 		cmocka_unit_test(test_host_buffer_lazy_guest),
+		cmocka_unit_test(test_park_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

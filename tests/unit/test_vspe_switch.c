@@ -146,41 +146,6 @@ static void test_stale_pmbsr(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-struct cost {
-	unsigned int reads, writes, barriers, mdcr;
-};
-
-/* vperf's SPE register accesses, barriers and MDCR_EL2 writes on cpu since `since`. */
-static struct cost cost_since(unsigned int cpu, uint64_t since)
-{
-	uint64_t len = sim_cpu(cpu)->trace_len;
-	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
-	struct cost c = { 0 };
-
-	for (uint64_t i = kept - (len - since); i < kept; i++) {
-		const struct sim_event *e = sim_trace_at(cpu, i);
-		const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(e->enc);
-		bool spe = d && (d->feat == VPERF_FEAT_SPE || d->feat == VPERF_FEAT_SPEV1P2);
-
-		if (e->kind != SIM_READ && e->kind != SIM_WRITE)
-			c.barriers++;
-		else if (e->kind == SIM_WRITE && e->enc == VPERF_ENC_MDCR_EL2)
-			c.mdcr++;
-		else if (spe)
-			*(e->kind == SIM_READ ? &c.reads : &c.writes) += 1;
-	}
-	return c;
-}
-
-static void expect_cost(struct cost c, unsigned int r, unsigned int w, unsigned int b,
-			unsigned int m)
-{
-	assert_int_equal(c.reads, r);
-	assert_int_equal(c.writes, w);
-	assert_int_equal(c.barriers, b);
-	assert_int_equal(c.mdcr, m);
-}
-
 /* What a switch with a live buffer costs (docs/vspe.md), SPEv1p2 (PMSNEVFR_EL1 restored too):
  * put = PSB CSYNC, DSB, ISB, PMBSR/PMBPTR/PMSICR read, PMBLIMITR and PMSCR written, ISB, DSB;
  * load = PMSCR_EL2, 6 sampling registers, PMBPTR, PMBSR, PMBLIMITR, PMSCR_EL1. The untrapped
@@ -205,16 +170,16 @@ static void test_switch_costs(void **state)
 	}
 	t = sim_cpu(0)->trace_len;
 	vperf_vcpu_put(&vc[1]->v); /* untrapped */
-	expect_cost(cost_since(0, t), 5, 2, 5, 1);
+	vs_expect_cost(vs_cost_since(0, t), 5, 2, 5, 1);
 	t = sim_cpu(0)->trace_len;
 	vperf_vcpu_load(&vc[0]->v, &hv.pcpu[0]); /* trapped */
-	expect_cost(cost_since(0, t), 0, 11, 0, 1);
+	vs_expect_cost(vs_cost_since(0, t), 0, 11, 0, 1);
 	t = sim_cpu(0)->trace_len;
 	vperf_vcpu_put(&vc[0]->v);
-	expect_cost(cost_since(0, t), 3, 2, 5, 1);
+	vs_expect_cost(vs_cost_since(0, t), 3, 2, 5, 1);
 	t = sim_cpu(0)->trace_len;
 	vperf_vcpu_load(&vc[1]->v, &hv.pcpu[0]);
-	expect_cost(cost_since(0, t), 0, 11, 0, 2);
+	vs_expect_cost(vs_cost_since(0, t), 0, 11, 0, 2);
 	hv.running[0] = vc[1];
 }
 

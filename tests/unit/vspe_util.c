@@ -175,3 +175,34 @@ unsigned int lx_records(const struct lx_spe *lx)
 	assert_true(it.nerrors == 0 || (lx->truncated && it.nerrors == 1));
 	return n;
 }
+
+/* vperf's SPE register accesses, barriers and MDCR_EL2 writes on cpu since `since`. */
+struct vs_cost vs_cost_since(unsigned int cpu, uint64_t since)
+{
+	uint64_t len = sim_cpu(cpu)->trace_len;
+	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
+	struct vs_cost c = { 0 };
+
+	for (uint64_t i = kept - (len - since); i < kept; i++) {
+		const struct sim_event *e = sim_trace_at(cpu, i);
+		const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(e->enc);
+		bool spe = d && (d->feat == VPERF_FEAT_SPE || d->feat == VPERF_FEAT_SPEV1P2);
+
+		if (e->kind != SIM_READ && e->kind != SIM_WRITE)
+			c.barriers++;
+		else if (e->kind == SIM_WRITE && e->enc == VPERF_ENC_MDCR_EL2)
+			c.mdcr++;
+		else if (spe)
+			*(e->kind == SIM_READ ? &c.reads : &c.writes) += 1;
+	}
+	return c;
+}
+
+void vs_expect_cost(struct vs_cost c, unsigned int r, unsigned int w, unsigned int b,
+		    unsigned int m)
+{
+	assert_int_equal(c.reads, r);
+	assert_int_equal(c.writes, w);
+	assert_int_equal(c.barriers, b);
+	assert_int_equal(c.mdcr, m);
+}

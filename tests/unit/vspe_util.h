@@ -74,4 +74,13 @@ void lx_run(struct lx_spe *lx, struct hv_vcpu *vc, unsigned int n);
  * all from its own loop. */
 unsigned int lx_records(const struct lx_spe *lx);
 
+/* vperf's SPE register reads and writes, barriers and MDCR_EL2 writes on cpu since its trace
+ * held `since` events (at most SIM_TRACE_LEN back). */
+struct vs_cost {
+	unsigned int reads, writes, barriers, mdcr;
+};
+struct vs_cost vs_cost_since(unsigned int cpu, uint64_t since);
+void vs_expect_cost(struct vs_cost c, unsigned int reads, unsigned int writes,
+		    unsigned int barriers, unsigned int mdcr);
+
 #endif
