@@ -293,7 +293,7 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 #ifdef CONFIG_VSPE
 	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
 	if (vspe_on(vcpu))
-		vperf_vspe_park_host(pcpu);
+		vperf_vspe_before_mdcr(vcpu);
 #endif
 	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can
 	 * count. */

@@ -54,6 +54,9 @@ void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu);
 
 void vperf_vspe_reset(struct vperf_vcpu *vcpu);
 uint64_t vperf_vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base);
+/* Load, before MDCR_EL2 is written: the host's buffer parked, and an untrapped vCPU whose
+ * buffer is live given E2PB = 0b11 at once. */
+void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu);
 void vperf_vspe_load(struct vperf_vcpu *vcpu);
 void vperf_vspe_put(struct vperf_vcpu *vcpu);
 /* Bring the vCPU's state into the hardware of the pCPU it is loaded on (first enable). */

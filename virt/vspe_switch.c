@@ -135,6 +135,15 @@ void vperf_vspe_try_direct(struct vperf_vcpu *vcpu)
 	vperf_update_mdcr(vcpu);
 }
 
+/* The state of an active vCPU is restored right after MDCR_EL2 (vperf_vspe_load), still at EL2:
+ * with E2PB = 0b11 from the first write, an untrapped vCPU costs one MDCR_EL2 write, not two. */
+void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu)
+{
+	vperf_vspe_park_host(vcpu->pcpu);
+	vcpu->spe.direct = vcpu->spe.active && vspe_buffer_on(vcpu) &&
+			   vperf_vspe_buffer(vcpu->vm) == VPERF_SPE_BUF_EL1;
+}
+
 void vperf_vspe_load(struct vperf_vcpu *vcpu)
 {
 	if (vcpu->spe.active) {
