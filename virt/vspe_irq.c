@@ -25,6 +25,8 @@ void vperf_vspe_guest_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 
 	*r = (*r & ~PMBSR_EVENT_BITS) | (pmbsr & PMBSR_WRITABLE) | PMBSR_S;
 	STAT_INC(&vcpu->vm->stats, spe_events);
+	if (*r & PMBSR_DL)
+		STAT_INC(&vcpu->vm->stats, spe_dl);
 	vperf_vspe_update_irq(vcpu);
 }
 

@@ -165,6 +165,7 @@ void vperf_vspe_put(struct vperf_vcpu *vcpu)
 
 	if (!vcpu->spe.in_hw)
 		return;
+	STAT_INC(&vcpu->vm->stats, spe_live_puts);
 	/* PSB CSYNC after that context synchronization event synchronizes the profiling
 	 * operations of every instruction the guest executed (3.6). */
 	psb_csync();

@@ -84,6 +84,8 @@ struct vperf_stats {
 	uint64_t misuse;	  /* API misuse by the hypervisor (a load without a put) */
 	uint64_t spe_events;	  /* Profiling Buffer events shown to the guest (virtual PMBSR) */
 	uint64_t spe_s2_fixed;	  /* stage-2 faults on a guest's buffer mapped by the hypervisor */
+	uint64_t spe_dl;	  /* of spe_events, those with data lost (PMBSR.DL) */
+	uint64_t spe_live_puts;	  /* puts that drained a live buffer (the switch's full cost) */
 	uint64_t spe_stray;	  /* PMBIRQs of no loaded vSPE (cleared) */
 };
 

@@ -72,6 +72,7 @@ static void test_stage2_truncation(void **state)
 	assert_int_equal(lx.fatal, 0);
 	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 1);
 	assert_int_equal(hv.vm[0].stats.spe_events, 1);
+	assert_int_equal(hv.vm[0].stats.spe_dl, 1);
 	lx_stop(&lx);
 	assert_int_equal(lx_records(&lx), sim_spe_stats(0)->written);
 	assert_int_equal(sim_error_count(), 0);

@@ -239,6 +239,8 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 	/* Each event reached its guest once, and no PMBIRQ was taken twice in a row (a storm). */
 	assert_int_equal(lx[0].irqs, hv.vm[0].stats.spe_events);
 	assert_int_equal(lx[1].irqs, hv.vm[1].stats.spe_events);
+	assert_int_equal(hv.vm[0].stats.spe_dl + hv.vm[1].stats.spe_dl, 0);
+	assert_true(hv.vm[0].stats.spe_live_puts + hv.vm[1].stats.spe_live_puts >= 2);
 	assert_true(hv.max_irq_burst <= 1);
 	/* Records are dropped only by a buffer management event (3.5), here only buffer full. */
 	if (!lx[0].irqs && !lx[1].irqs)
