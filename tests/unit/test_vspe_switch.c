@@ -250,7 +250,7 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 
 static void test_schedules_one_pcpu(void **state)
 {
-	const struct sched_cfg cfg = { .cpus = 1, .size = V_BUF_SIZE, .seeds = 30, .slices = 80 };
+	const struct sched_cfg cfg = { .cpus = 1, .size = V_BUF_SIZE, .seeds = 100, .slices = 80 };
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= cfg.seeds; seed++)
@@ -259,7 +259,7 @@ static void test_schedules_one_pcpu(void **state)
 
 static void test_schedules_two_pcpus(void **state)
 {
-	const struct sched_cfg cfg = { .cpus = 2, .size = V_BUF_SIZE, .seeds = 30, .slices = 80 };
+	const struct sched_cfg cfg = { .cpus = 2, .size = V_BUF_SIZE, .seeds = 100, .slices = 80 };
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= cfg.seeds; seed++)
@@ -269,7 +269,7 @@ static void test_schedules_two_pcpus(void **state)
 /* A 4 KB buffer: each guest fills it many times and re-arms from its interrupt handler. */
 static void test_schedules_buffer_full(void **state)
 {
-	const struct sched_cfg cfg = { .cpus = 2, .size = 0x1000, .seeds = 8, .slices = 300 };
+	const struct sched_cfg cfg = { .cpus = 2, .size = 0x1000, .seeds = 16, .slices = 300 };
 	unsigned int irqs = 0;
 
 	(void)state;
