@@ -104,16 +104,17 @@ void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu)
 	vperf_vspe_try_direct(vcpu);
 }
 
-/* Untrapped, the guest wrote the hardware's PMB* directly: copy the controls back (its
- * PMBSR_EL1.S, if set, is the caller's event to take). */
-static void sync_from_hw(struct vperf_vcpu *vcpu)
+/* Untrapped, the guest wrote the hardware's PMB* directly: copy the controls back. Returns the
+ * hardware's PMBSR_EL1, whose S, if set, is the caller's event to take. */
+static uint64_t sync_from_hw(struct vperf_vcpu *vcpu)
 {
-	uint64_t *r = vcpu->spe.reg;
+	uint64_t *r = vcpu->spe.reg, pmbsr = read_sysreg(PMBSR_EL1);
 
 	r[VPERF_VSPE_PMBLIMITR] =
 		read_sysreg(PMBLIMITR_EL1) & (PMBLIMITR_LIMIT | PMBLIMITR_FM | PMBLIMITR_E);
-	r[VPERF_VSPE_PMBSR] = read_sysreg(PMBSR_EL1) & PMBSR_WRITABLE & ~PMBSR_S;
+	r[VPERF_VSPE_PMBSR] = pmbsr & PMBSR_WRITABLE & ~PMBSR_S;
 	vcpu->spe.direct = false;
+	return pmbsr;
 }
 
 void vperf_vspe_leave_direct(struct vperf_vcpu *vcpu)
@@ -175,9 +176,7 @@ void vperf_vspe_put(struct vperf_vcpu *vcpu)
 	/* The ISB makes their indirect writes to PMBPTR_EL1 / PMBSR_EL1 visible to the direct
 	 * reads that follow (3.6, 3.4.1 "PSB CSYNC and a context synchronization event"). */
 	isb();
-	if (vcpu->spe.direct)
-		sync_from_hw(vcpu);
-	pmbsr = read_sysreg(PMBSR_EL1);
+	pmbsr = vcpu->spe.direct ? sync_from_hw(vcpu) : read_sysreg(PMBSR_EL1);
 	if (pmbsr & PMBSR_S)
 		vperf_vspe_take_event(vcpu, pmbsr);
 	else

@@ -86,6 +86,12 @@ static void test_mdcr(void **state)
 	hv_enter(a, 0);
 	assert_int_equal(V_MDCR_E2PB(peek(VPERF_ENC_MDCR_EL2)), 2);
 	assert_true(peek(VPERF_ENC_MDCR_EL2) & V_MDCR_TPMS);
+	sim_set_el(0); /* SPE registers are UNDEFINED at EL0, before any trap (3.2.3, 3.4.6) */
+	guest_read(PMSIDR_EL1);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+	guest_write(PMBPTR_EL1, V_BUF_VA);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+	sim_set_el(1);
 	hv_enter(c, 0);
 	assert_int_equal(V_MDCR_E2PB(peek(VPERF_ENC_MDCR_EL2)), 0);
 	assert_true(peek(VPERF_ENC_MDCR_EL2) & V_MDCR_TPMS);
