@@ -11,10 +11,11 @@
 
 #include "internal.h"
 #include "vpmu.h"
+#include "vspe.h"
 
 const struct vperf_hyp_ops *vperf_ops;
 /* What every initialised pCPU offers, for checking VM policies (vperf_vm_init). */
-static uint8_t vperf_min_hpmn, vperf_min_pmuver;
+static uint8_t vperf_min_hpmn, vperf_min_pmuver, vperf_min_pmsver;
 static bool vperf_min_hpmn_set, vperf_min_pmuver_set;
 static bool vperf_any_unenforced; /* a pCPU does not enforce MDCR_EL2.HPMN at EL1 */
 
@@ -95,9 +96,16 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	vperf_min_hpmn_set = true;
 	if (!vperf_min_pmuver_set || pcpu->caps.pmuver < vperf_min_pmuver)
 		vperf_min_pmuver = pcpu->caps.pmuver;
+	if (!vperf_min_pmuver_set || pcpu->caps.pmsver < vperf_min_pmsver)
+		vperf_min_pmsver = pcpu->caps.pmsver;
 	vperf_min_pmuver_set = true;
 	vperf_any_unenforced |= cfg->hpmn_unenforced;
 	return VPERF_OK;
+}
+
+unsigned int vperf_vspe_min_pmsver(void)
+{
+	return vperf_min_pmuver_set ? vperf_min_pmsver : 0;
 }
 
 bool vperf_vpmu_wide_counters(void)
@@ -125,12 +133,33 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
 }
 #endif
 
-/* A policy every initialised pCPU can give. SPE, the ALL mode and the emulated and direct
- * partitions are not offered yet; they are refused rather than half given. */
+/* SPE for a VM: every initialised pCPU has it, the guest owns the buffer (a hypervisor-owned
+ * buffer profiling the VM from outside is not offered yet), the PPI is a PPI. */
+static int check_spe(const struct vperf_vm_config *cfg)
+{
+#ifndef CONFIG_VSPE
+	(void)cfg;
+	return VPERF_ENOTSUP;
+#else
+	if (!vperf_min_pmuver_set || !vperf_min_pmsver)
+		return VPERF_ENODEV;
+	if (cfg->spe_buffer == VPERF_SPE_BUF_EL2)
+		return VPERF_ENOTSUP;
+	if (cfg->spe_buffer > VPERF_SPE_BUF_EL2)
+		return VPERF_EINVAL;
+	if (cfg->spe_virq && (cfg->spe_virq < 16 || cfg->spe_virq > 31))
+		return VPERF_EINVAL;
+	return VPERF_OK;
+#endif
+}
+
+/* A policy every initialised pCPU can give. */
 static int check_policy(const struct vperf_vm_config *cfg)
 {
-	if (cfg->spe)
-		return VPERF_ENOTSUP;
+	int err = cfg->spe ? check_spe(cfg) : VPERF_OK;
+
+	if (err)
+		return err;
 	switch (cfg->pmu_mode) {
 	case VPERF_PMU_OFF:
 		return VPERF_OK;
@@ -182,11 +211,13 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
  *   TPM   = 1: every PMU register access from EL1/EL0 traps: vperf emulates the vPMU or, for a
  *           VM without one, answers UNDEF (trapped partition, DESIGN.md section 3 mode 2);
  *   TPMCR = 1: PMCR_EL0 traps too (TPM covers it; set for hardware that separates them);
- *   TPMS  = 1: the SPE sampling controls (PMS*) trap (SPE supplement 3.4.6): no vSPE yet;
+ *   TPMS  = 1: the SPE sampling controls (PMS*) trap (SPE supplement 3.2.3): a VM without
+ *           vSPE gets UNDEF, a VM with one the emulation of virt/vspe_regs.c;
  *   E2PB  = 0b00: EL2 owns the Profiling Buffer, so EL1 PMB* accesses trap and a guest can
  *           never sample into memory (SPE supplement 3.4.2);
- * and for a VM with a vPMU, the fields vperf_vpmu_mdcr() adds (virt/vpmu_switch.c). A VM without
- * a vPMU (OFF) leaves HPME as the host set it.
+ * and for a VM with a vPMU, the fields vperf_vpmu_mdcr() adds (virt/vpmu_switch.c), for a VM with
+ * a vSPE those of vperf_vspe_mdcr() (virt/vspe_switch.c). A VM without a vPMU (OFF) leaves HPME
+ * as the host set it.
  */
 static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
@@ -196,9 +227,12 @@ static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 #ifdef CONFIG_VPMU
 	if (vpmu_on(vcpu))
 		mdcr = vperf_vpmu_mdcr(vcpu, pcpu, mdcr);
-#else
-	(void)vcpu;
 #endif
+#ifdef CONFIG_VSPE
+	if (vspe_on(vcpu))
+		mdcr = vperf_vspe_mdcr(vcpu, mdcr);
+#endif
+	(void)vcpu;
 	return mdcr;
 }
 
@@ -230,6 +264,9 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 #ifdef CONFIG_VPMU
 	vperf_vpmu_reset(vcpu);
 #endif
+#ifdef CONFIG_VSPE
+	vperf_vspe_reset(vcpu);
+#endif
 	return VPERF_OK;
 }
 
@@ -253,6 +290,11 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	}
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
+#ifdef CONFIG_VSPE
+	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
+	if (vspe_on(vcpu))
+		vperf_vspe_before_mdcr(vcpu);
+#endif
 	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can
 	 * count. */
 	vperf_update_mdcr(vcpu);
@@ -260,12 +302,18 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	if (vpmu_on(vcpu))
 		vperf_vpmu_load(vcpu, pcpu);
 #endif
+#ifdef CONFIG_VSPE
+	if (vspe_on(vcpu))
+		vperf_vspe_load(vcpu);
+#endif
 }
 
 /*
  * The host gets its MDCR_EL2 back only where it matters at EL2: HPME (whether its counters
- * count). The vCPU's trap bits stay, as they act on EL1/EL0 only, where an EL2 hypervisor runs no
- * code of its own; a host that does (host_el1) gets its full value back.
+ * count), and E2PB when it owns a Profiling Buffer of its own (host_spe: its buffer must be
+ * EL2's again before it is restored). The vCPU's trap bits stay, as they act on EL1/EL0 only,
+ * where an EL2 hypervisor runs no code of its own; a host that does (host_el1) gets its full
+ * value back.
  */
 void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 {
@@ -273,18 +321,29 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 
 	if (!pcpu)
 		return;
+#ifdef CONFIG_VSPE
+	/* SPE first: its drain ends with the DSB that must precede the MDCR_EL2 switch. */
+	if (vspe_on(vcpu))
+		vperf_vspe_put(vcpu);
+#endif
 #ifdef CONFIG_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_put(vcpu, pcpu);
 #endif
-	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME))
+	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME) ||
+	    pcpu->spe.parked)
 		set_mdcr(pcpu, pcpu->host_mdcr);
+#ifdef CONFIG_VSPE
+	/* E2PB is the host's again (0b00): its buffer comes back. */
+	vperf_vspe_unpark_host(pcpu);
+#endif
 	pcpu->loaded = NULL;
 	vcpu->pcpu = NULL;
 }
 
 /* ID_AA64DFR0_EL1 as the VM sees it: PMUVer 0 without a vPMU, else the hardware's up to PMUv3p5
- * (what vperf emulates); no SPE yet (PMSVer 0); no FEAT_HPMN0, as the guest has no EL2. */
+ * (what vperf emulates); PMSVer 0 without a vSPE, else the hardware's up to SPEv1p2
+ * (virt/vspe_regs.c); no FEAT_HPMN0, as the guest has no EL2. */
 uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 {
 	uint64_t pmuver = VPERF_FIELD_GET(hw, 11, 8);
@@ -294,5 +353,10 @@ uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 		pmuver = 0;
 	if (pmuver > 6)
 		pmuver = 6;
-	return v | pmuver << ID_DFR0_PMUVER_SHIFT;
+	v |= pmuver << ID_DFR0_PMUVER_SHIFT;
+#ifdef CONFIG_VSPE
+	if (vcpu->vm->cfg.spe)
+		v |= (uint64_t)vperf_vspe_pmsver(hw) << ID_DFR0_PMSVER_SHIFT;
+#endif
+	return v;
 }

@@ -46,8 +46,13 @@ void vperf_fmt_hex(struct fmt *f, uint64_t v, unsigned int min_digits);
 void vperf_log(enum vperf_log_level level, const char *msg);
 /* Recompute the loaded vCPU's MDCR_EL2 and write it if it changed. */
 void vperf_update_mdcr(struct vperf_vcpu *vcpu);
+/* A guest mistake with its architectural outcome: counted by the caller, logged rate-limited. */
+void vperf_log_notice(struct vperf_vm *vm, const char *msg);
 void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg *a);
 /* A guest wrote RES0 bits: it gets them ignored, the host a line saying which. */
 void vperf_log_bad_value(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val);
+/* The same for bits the VM's features make RES0 (bad: the bits that were ignored). */
+void vperf_log_bad_bits(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val,
+			uint64_t bad);
 
 #endif /* VPERF_INTERNAL_H */

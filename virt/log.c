@@ -18,6 +18,12 @@ static bool notice_due(struct vperf_vm *vm)
 	return (n & (n - 1)) == 0;
 }
 
+void vperf_log_notice(struct vperf_vm *vm, const char *msg)
+{
+	if (notice_due(vm))
+		vperf_log(VPERF_LOG_NOTICE, msg);
+}
+
 /* The trap control a new register in the PMU/SPE space most likely has: PMB* sit at CRn=9,
  * CRm=10 (E2PB), PMS* at CRm=9 (TPMS), everything else is a PMU register (TPM). */
 static const char *guess_trap(uint32_t enc)
@@ -82,6 +88,12 @@ void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg
 /* "vperf: guest wrote RES0 bits 0x100 of PMCR_EL0 (value 0x141): ignored" */
 void vperf_log_bad_value(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val)
 {
+	vperf_log_bad_bits(vm, desc, val, val & desc->res0);
+}
+
+void vperf_log_bad_bits(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val,
+			uint64_t bad)
+{
 	char buf[128];
 	struct fmt f;
 
@@ -89,7 +101,7 @@ void vperf_log_bad_value(struct vperf_vm *vm, const struct vperf_sysreg_desc *de
 		return;
 	vperf_fmt_init(&f, buf, sizeof(buf));
 	vperf_fmt_str(&f, "vperf: guest wrote RES0 bits ");
-	vperf_fmt_hex(&f, val & desc->res0, 1);
+	vperf_fmt_hex(&f, bad, 1);
 	vperf_fmt_str(&f, " of ");
 	vperf_fmt_str(&f, desc->name);
 	vperf_fmt_str(&f, " (value ");

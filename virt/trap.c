@@ -14,13 +14,19 @@
 #else
 #define VPMU(slot) [VPERF_SLOT_##slot] = NULL
 #endif
+#ifdef CONFIG_VSPE
+#include "vspe.h"
+#define VSPE(slot) [VPERF_SLOT_##slot] = vperf_vspe_access
+#else
+#define VSPE(slot) [VPERF_SLOT_##slot] = NULL
+#endif
 
 /* Handler per database slot. NULL: UNDEF. */
 static const vperf_access_fn slot_handlers[VPERF_SLOT_COUNT] = {
-	VPMU(PMCR),	  VPMU(PMCNTEN),   VPMU(PMINTEN),   VPMU(PMOVS),
-	VPMU(PMSWINC),	  VPMU(PMSELR),	   VPMU(PMCEID),    VPMU(PMCCNTR),
-	VPMU(PMXEVTYPER), VPMU(PMXEVCNTR), VPMU(PMZR),	    VPMU(PMUSERENR),
-	VPMU(PMMIR),	  VPMU(PMEVCNTR),  VPMU(PMEVTYPER), VPMU(PMCCFILTR),
+	VPMU(PMCR),	 VPMU(PMCNTEN),	  VPMU(PMINTEN),      VPMU(PMOVS),	VPMU(PMSWINC),
+	VPMU(PMSELR),	 VPMU(PMCEID),	  VPMU(PMCCNTR),      VPMU(PMXEVTYPER), VPMU(PMXEVCNTR),
+	VPMU(PMZR),	 VPMU(PMUSERENR), VPMU(PMMIR),	      VPMU(PMEVCNTR),	VPMU(PMEVTYPER),
+	VPMU(PMCCFILTR), VSPE(SPE_PMSCR), VSPE(SPE_SAMPLING), VSPE(SPE_ID),	VSPE(SPE_BUFFER),
 };
 
 static enum vperf_trap_result undef(struct vperf_vcpu *vcpu)

@@ -76,6 +76,8 @@ int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
 		return VPERF_ENOSPC;
 	if (vcpu->pcpu)
 		return VPERF_EBUSY; /* live state is in hardware: put the vCPU first */
+	if (vcpu->vm->cfg.spe)
+		return VPERF_ENOTSUP; /* the format carries no vSPE state yet (docs/vspe.md) */
 	w[0] = BLOB_MAGIC;
 	w[1] = BLOB_VERSION | (uint64_t)vcpu->vm->cfg.nr_counters << 32;
 	w[2] = VPERF_VPMU_BLOB_SIZE;
@@ -123,6 +125,8 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 
 	if (vcpu->pcpu)
 		return VPERF_EBUSY;
+	if (vcpu->vm->cfg.spe)
+		return VPERF_ENOTSUP; /* as for save */
 	if (len != VPERF_VPMU_BLOB_SIZE)
 		return VPERF_EINVAL;
 	for (unsigned int i = 0; i < BLOB_WORDS; i++)

@@ -30,8 +30,15 @@ struct vperf_hyp_ops {
 	 * (a PPI, intid 16-31) of the vCPU. vperf calls it only when the level changes. */
 	void (*set_irq_line)(void *hv_vcpu, uint32_t intid, bool level);
 	/* Optional (VSPE). Make [ipa, ipa + size) of the VM mapped and writable at stage 2 so the
-	 * Profiling Buffer does not fault; return 0 or a negative vperf_err. */
+	 * Profiling Buffer does not fault; return 0, or a negative vperf_err when the range is not
+	 * the VM's memory. Any TLB maintenance the change needs (TLBI, then DSB) is complete on
+	 * return: the Profiling Buffer caches translations like the PE (SPE supplement 3.4.4). */
 	int (*stage2_map)(void *hv_vm, uint64_t ipa, uint64_t size);
+	/* Optional (VSPE). The IPA the vCPU's current stage 1 (EL1&0 regime) gives the virtual
+	 * address va for a privileged write, as AT S1E1W would; return 0 or a negative vperf_err.
+	 * Without it (or without stage2_map) a stage-2 fault on a guest's buffer reaches the
+	 * guest as an external abort. */
+	int (*guest_va_to_ipa)(void *hv_vcpu, uint64_t va, uint64_t *ipa);
 	/* Optional. Called on a physical PMU overflow of a host-owned counter: bits of PMOVSSET
 	 * in the host's range [HPMN, EPMN) that were set. vperf has already cleared them. */
 	void (*host_pmu_overflow)(uint64_t ovs);

@@ -14,6 +14,7 @@
  *   vperf_vcpu_load / vperf_vcpu_put      around every run of a vCPU on a physical CPU
  *   vperf_handle_sysreg(...)              from the EC=0x18 trap handler
  *   vperf_handle_pmu_irq(pcpu)            from the physical PMUIRQ handler
+ *   vperf_handle_spe_irq(pcpu)            from the physical PMBIRQ handler
  *
  * Concurrency: a vperf_vcpu is used by one physical CPU at a time (between load and put);
  * vperf takes no locks. A vperf_pcpu is only touched on its own CPU.
@@ -26,6 +27,7 @@
 #include <vperf/sysreg.h>
 #include <vperf/types.h>
 #include <vperf/vpmu.h>
+#include <vperf/vspe.h>
 
 /* Per-VM PMU policy, numerically equal to Xen's XENPMU_MODE_* (xen/pmu.h; checked at build
  * time in virt/xen_abi.c when CONFIG_XEN_ABI is set). */
@@ -54,6 +56,8 @@ struct vperf_pcpu_config {
 				 * does not, DESIGN.md section 3): no direct partition */
 	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it
 				 * its MDCR_EL2 back at every put, not only when counting differs */
+	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
+				 * (E2PB = 0b00): vperf parks it around vCPUs with vSPE */
 	uint32_t pmu_ppi;	/* physical INTIDs of PMUIRQ / PMBIRQ, from the host DT */
 	uint32_t spe_ppi;
 };
@@ -78,6 +82,11 @@ struct vperf_stats {
 	uint64_t host_overflows;  /* PMU overflows of host counters passed to the host */
 	uint64_t stray_overflows; /* overflow flags of counters nobody owns, cleared */
 	uint64_t misuse;	  /* API misuse by the hypervisor (a load without a put) */
+	uint64_t spe_events;	  /* Profiling Buffer events shown to the guest (virtual PMBSR) */
+	uint64_t spe_s2_fixed;	  /* stage-2 faults on a guest's buffer mapped by the hypervisor */
+	uint64_t spe_dl;	  /* of spe_events, those with data lost (PMBSR.DL) */
+	uint64_t spe_live_puts;	  /* puts that drained a live buffer (the switch's full cost) */
+	uint64_t spe_stray;	  /* PMBIRQs of no loaded vSPE (cleared) */
 };
 
 struct vperf_pcpu {
@@ -89,6 +98,7 @@ struct vperf_pcpu {
 	struct vperf_vcpu *loaded;    /* the vCPU between load and put, or NULL */
 	struct vperf_vcpu *pmu_owner; /* the vCPU whose PMU state is in the hardware, or NULL */
 	uint64_t cur_mdcr;	      /* MDCR_EL2 as last written */
+	struct vperf_pcpu_vspe spe;   /* the host's SPE state while parked */
 	struct vperf_stats stats;     /* events not attributable to a VM */
 };
 
@@ -100,7 +110,11 @@ struct vperf_vm_config {
 	uint8_t emu_slots;		/* emulated partition: physical counters its counters run on
 			      * (0: the whole first range); fewer than the counters it enables
 			      * and they are multiplexed */
-	bool spe;			/* give the guest SPE */
+	bool spe;			/* give the guest SPE (docs/vspe.md) */
+	enum vperf_spe_buffer spe_buffer; /* who owns the Profiling Buffer (vperf/vspe.h) */
+	bool spe_pa;			  /* the guest may collect physical addresses (host PAs:
+					   * PMSCR_EL2.PA); off by default */
+	bool spe_pct;			  /* the guest may collect physical time (PMSCR_EL2.PCT) */
 	uint32_t pmu_virq; /* virtual INTIDs; 0 means CONFIG_VPMU_PPI / CONFIG_VSPE_PPI */
 	uint32_t spe_virq;
 };
@@ -118,6 +132,7 @@ struct vperf_vcpu {
 	struct vperf_pcpu *pcpu; /* where it is loaded, or NULL */
 	uint64_t mdcr;		 /* MDCR_EL2 while this vCPU runs */
 	struct vperf_vpmu pmu;
+	struct vperf_vspe spe;
 };
 
 enum vperf_trap_result {
@@ -166,7 +181,8 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 #ifdef CONFIG_VPMU
 /* Serialise a vCPU's vPMU state (migration, snapshot) into buf: a flat, versioned,
  * byte-order-independent blob (layout in virt/vpmu_blob.c). The vCPU must not be loaded.
- * Returns the size written, VPERF_ENOSPC for a short buffer, VPERF_EBUSY while loaded. */
+ * Returns the size written, VPERF_ENOSPC for a short buffer, VPERF_EBUSY while loaded,
+ * VPERF_ENOTSUP for a VM with SPE (the format has no vSPE state yet). */
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len);
 
 /* Replace a vCPU's vPMU state with a saved blob, for a vCPU of a VM with the same counter
@@ -208,6 +224,19 @@ static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 }
 #endif
 
+#ifdef CONFIG_VSPE
+/* Physical PMBIRQ entry on the calling CPU: classify PMBSR_EL1. A stage-2 fault on the loaded
+ * guest's buffer is mapped through ops->stage2_map and profiling resumes; the guest's own events
+ * move into its virtual PMBSR and raise its virtual PPI. Returns true if an event was handled. */
+bool vperf_handle_spe_irq(struct vperf_pcpu *pcpu);
+#else
+static inline bool vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
+{
+	(void)pcpu;
+	return false;
+}
+#endif
+
 #ifdef CONFIG_XEN_ABI
 /* The PMU mode of a domain created with Xen's domctl flags (XEN_DOMCTL_CDF_vpmu) and a
  * XENPMU_MODE_* value: OFF unless the domain has vpmu and the mode is a single known one. */
@@ -220,9 +249,16 @@ static inline uint32_t vperf_vm_pmu_virq(const struct vperf_vm *vm)
 	return vm->cfg.pmu_virq ? vm->cfg.pmu_virq : CONFIG_VPMU_PPI;
 }
 
+/* The virtual PPI a VM's SPE buffer interrupt is injected on (for its device tree). */
+static inline uint32_t vperf_vm_spe_virq(const struct vperf_vm *vm)
+{
+	return vm->cfg.spe_virq ? vm->cfg.spe_virq : CONFIG_VSPE_PPI;
+}
+
 #ifdef CONFIG_FDT
-/* Add the VM's vperf device nodes (the PMU, "arm,armv8-pmuv3" on its virtual PPI; nothing for an
- * OFF VM) under the root of the guest device tree fdt, with libfdt, which the hypervisor links.
+/* Add the VM's vperf device nodes (the PMU, "arm,armv8-pmuv3" on its virtual PPI, nothing for an
+ * OFF VM; for a VM with SPE, "arm,statistical-profiling-extension-v1" on its PMBIRQ PPI)
+ * under the root of the guest device tree fdt, with libfdt, which the hypervisor links.
  * VPERF_ENOSPC when the tree's buffer is full (grow it and retry), VPERF_EINVAL otherwise. */
 int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm);
 #else

@@ -42,3 +42,4 @@ endif
 -include $(srctree)/tests/unit/sim_gic.mk
 -include $(srctree)/tests/unit/sim_spe.mk
 -include $(srctree)/tests/unit/bench.mk
+-include $(srctree)/tests/unit/vspe.mk

@@ -3,8 +3,11 @@
  * A test hypervisor on the executable model: vperf linked in the way an EL2 hypervisor links it.
  * Guest MSR/MRS that trap reach vperf_handle_sysreg; vperf's ops drive the model (UNDEF, PC
  * advance); the model's GIC takes the physical PMUIRQ to EL2 after the instruction or micro-op
- * that raised it and this hypervisor hands it to vperf_handle_pmu_irq;
- * each vCPU's virtual PMU interrupt line is recorded.
+ * that raised it and this hypervisor hands it to vperf_handle_pmu_irq (PMBIRQ to
+ * vperf_handle_spe_irq); each vCPU's virtual PMU and SPE interrupt lines are recorded.
+ *
+ * VM i runs with VMID i + 1 and stage 2 on (HCR_EL2.VM); its RAM, when hv_vm_ram() gave it some,
+ * is mapped at stage 2 lazily, by vperf's stage2_map op (or up front by the test).
  */
 #ifndef VPERF_TEST_HV_H
 #define VPERF_TEST_HV_H
@@ -20,6 +23,14 @@ struct hv_vcpu {
 	unsigned int cpu; /* the simulated pCPU it last ran on */
 	bool irq_level;	  /* its virtual PMU interrupt line */
 	unsigned int irq_raises;
+	bool spe_irq_level; /* its virtual SPE buffer interrupt line */
+	unsigned int spe_irq_raises;
+};
+
+/* A VM's RAM: [ipa, ipa + size) is backed by [pa, pa + size). */
+struct hv_mem {
+	uint64_t ipa, pa, size;
+	unsigned int s2_maps; /* pages mapped by stage2_map */
 };
 
 struct hv {
@@ -27,9 +38,11 @@ struct hv {
 	struct vperf_pcpu pcpu[SIM_MAX_CPUS];
 	struct vperf_vm vm[HV_MAX_VMS];
 	struct hv_vcpu vcpu[HV_MAX_VCPUS];
+	struct hv_mem mem[HV_MAX_VMS];
 	struct hv_vcpu *running[SIM_MAX_CPUS];
 	unsigned int not_mine;	    /* traps vperf left to the hypervisor */
 	unsigned int pmu_irqs;	    /* physical PMUIRQs taken */
+	unsigned int spe_irqs;	    /* physical PMBIRQs taken */
 	uint64_t host_ovs;	    /* host overflow flags reported */
 	unsigned int max_irq_burst; /* most PMUIRQs taken in a row with the line left high */
 	char last_log[160];	    /* vperf's last log line */
@@ -42,6 +55,8 @@ extern struct hv hv;
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters);
 /* VM i with a policy; returns vperf_vm_init's result. */
 int hv_vm(unsigned int i, const struct vperf_vm_config *cfg);
+/* Give VM i RAM at [ipa, ipa + size) backed by pa, mapped at stage 2 on demand. */
+void hv_vm_ram(unsigned int i, uint64_t ipa, uint64_t pa, uint64_t size);
 /* vCPU i of VM vm. */
 struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm);
 

@@ -131,8 +131,12 @@ static void test_vm_policy(void **state)
 	cfg.pmu_mode = (enum vperf_pmu_mode)3; /* not one Xen mode */
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_EINVAL);
 	cfg.pmu_mode = VPERF_PMU_OFF;
-	cfg.spe = true;
+	cfg.spe = true; /* this pCPU has no SPE */
+#ifdef CONFIG_VSPE
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENODEV);
+#else
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
+#endif
 	cfg.spe = false;
 	assert_int_equal(vperf_vm_init(&vm, &cfg, (void *)&cfg), VPERF_OK);
 	assert_ptr_equal(vm.hv_vm, &cfg);

@@ -68,6 +68,37 @@ static void test_off_vm_no_node(void **state)
 	assert_true(fdt_path_offset(tree, "/pmu") < 0);
 }
 
+/* A VM with SPE gets the node arm_spe_pmu probes, on its PMBIRQ PPI (CONFIG_VSPE_PPI 21, or
+ * its own), level-high; without SPE there is none. */
+static void test_spe_node(void **state)
+{
+	struct vperf_vm vm = vm_with(VPERF_PMU_OFF, 0);
+	const fdt32_t *irq;
+	int node, len;
+
+	(void)state;
+	assert_int_equal(fdt_create_empty_tree(tree, sizeof(tree)), 0);
+	assert_int_equal(vperf_fdt_add_nodes(tree, &vm), VPERF_OK);
+	assert_true(fdt_path_offset(tree, "/spe-pmu") < 0);
+	vm.cfg.spe = true;
+	assert_int_equal(vperf_fdt_add_nodes(tree, &vm), VPERF_OK);
+	node = fdt_path_offset(tree, "/spe-pmu");
+	assert_true(node >= 0);
+	assert_string_equal(fdt_getprop(tree, node, "compatible", &len),
+			    "arm,statistical-profiling-extension-v1");
+	irq = fdt_getprop(tree, node, "interrupts", &len);
+	assert_int_equal(len, 12);
+	assert_int_equal(fdt32_to_cpu(irq[0]), 1);
+	assert_int_equal(fdt32_to_cpu(irq[1]), 5); /* INTID 21 - 16 */
+	assert_int_equal(fdt32_to_cpu(irq[2]), 4);
+	assert_true(fdt_path_offset(tree, "/pmu") < 0);
+	vm.cfg.spe_virq = 22;
+	assert_int_equal(fdt_create_empty_tree(tree, sizeof(tree)), 0);
+	assert_int_equal(vperf_fdt_add_nodes(tree, &vm), VPERF_OK);
+	irq = fdt_getprop(tree, fdt_path_offset(tree, "/spe-pmu"), "interrupts", &len);
+	assert_int_equal(fdt32_to_cpu(irq[1]), 6);
+}
+
 /* A full tree is reported so the hypervisor can grow it, and an existing node is an error. */
 static void test_errors(void **state)
 {
@@ -85,9 +116,8 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pmu_node),
-		cmocka_unit_test(test_configured_ppi),
-		cmocka_unit_test(test_off_vm_no_node),
+		cmocka_unit_test(test_pmu_node),       cmocka_unit_test(test_configured_ppi),
+		cmocka_unit_test(test_off_vm_no_node), cmocka_unit_test(test_spe_node),
 		cmocka_unit_test(test_errors),
 	};
 

@@ -31,6 +31,27 @@ static void test_off(void)
 	      undef);
 }
 
+/* No SPE for this guest (docs/vspe.md): with ID_AA64DFR0_EL1.PMSVer 0, a PMS* or PMB* access is
+ * refused, whether the PE lacks SPE (QEMU) or a hypervisor hides it (vperf: UNDEF for a VM
+ * without vSPE). Sampling controls, an ID register and the buffer registers, both directions,
+ * in the generic spelling any assembler takes. */
+static void test_spe_absent(void)
+{
+	unsigned int pmsver = (unsigned int)FIELD(read_sysreg(id_aa64dfr0_el1), 35, 32);
+	bool undef = REFUSED((void)read_sysreg(s3_0_c9_c9_7)) &&  /* PMSIDR_EL1 */
+		     REFUSED(write_sysreg(1, s3_0_c9_c9_0)) &&	  /* PMSCR_EL1 */
+		     REFUSED((void)read_sysreg(s3_0_c9_c10_1)) && /* PMBPTR_EL1 */
+		     REFUSED(write_sysreg(1, s3_0_c9_c10_0)) &&	  /* PMBLIMITR_EL1 */
+		     REFUSED((void)read_sysreg(s3_0_c9_c10_3));	  /* PMBSR_EL1 */
+
+	if (pmsver) {
+		result("spe-absent", SKIP, "PMSVer %u: SPE is offered", pmsver);
+		return;
+	}
+	CHECK("spe-absent", undef, "PMSVer 0; PMSIDR, PMSCR, PMBPTR, PMBLIMITR, PMBSR refused: %d",
+	      undef);
+}
+
 static void test_id(void)
 {
 	unsigned int n = pmu_n(), want = (unsigned int)arg_u64("n", 0);
@@ -302,6 +323,7 @@ void payload_main(void)
 		bench_run();
 		return;
 	}
+	test_spe_absent();
 	if (arg_is("expect", "off")) {
 		test_off();
 		return;

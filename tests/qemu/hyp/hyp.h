@@ -96,6 +96,7 @@ struct vm_config {
 	unsigned int vcpus;
 	uint64_t mem; /* bytes of guest RAM */
 	bool uart_passthrough;
+	bool spe;	/* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
 	char args[128]; /* the guest's /chosen/bootargs */
 };
 

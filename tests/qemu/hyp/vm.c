@@ -72,6 +72,8 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 		c->vcpus = (unsigned int)parse_u64(v, NULL);
 	else if (starts(k, "mem=", &v))
 		c->mem = parse_u64(v, NULL) << 20;
+	else if (starts(k, "spe=", &v))
+		c->spe = *v == '1';
 	else if (starts(k, "uart=", &v))
 		c->uart_passthrough = !strncmp(v, "pt", 2);
 	else if (starts(k, "args=", &v))
@@ -241,6 +243,7 @@ static int vperf_policy(struct vm *vm)
 		.partition = vm->cfg.part,
 		.nr_counters = (uint8_t)vm->cfg.counters,
 		.pmu_virq = INTID_PMU,
+		.spe = vm->cfg.spe,
 	};
 
 	vperf_pmu_filter_allow_all(&cfg.filter);
@@ -259,6 +262,16 @@ static void vm_create(struct vm *vm, unsigned int id)
 	if (vm->cfg.mem > VM_RAM_MAX)
 		vm->cfg.mem = VM_RAM_MAX;
 	err = vperf_policy(vm);
+	if (err == VPERF_ENODEV && vm->cfg.spe) {
+		/* docs/vspe.md: a VM asking for SPE on a PE without it is not created. */
+		hyp_log("vm%u: refused: SPE asked for, but a pCPU has none (ID_AA64DFR0_EL1.PMSVer "
+			"0; vperf_vm_init=%d)",
+			id, err);
+		printf("RESULT host vm%u-spe-refused PASS no SPE on this PE, VM not created\n", id);
+		return;
+	}
+	if (!err && vm->cfg.spe && !this_pcpu()->vperf.caps.pmsver)
+		printf("RESULT host vm%u-spe-refused FAIL SPE given on a PE without it\n", id);
 	if (err) {
 		hyp_log("vm%u: vperf_vm_init refused the policy (%d)", id, err);
 		printf("RESULT host vm%u-policy %s vperf_vm_init=%d\n", id,

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The vSPE's public state: the per-VM Profiling Buffer policy and the per-vCPU guest-visible
+ * SPE registers. Public so that a hypervisor can allocate vCPUs statically; fields are vperf's.
+ */
+#ifndef VPERF_VSPE_H
+#define VPERF_VSPE_H
+
+#include <vperf/types.h>
+
+/*
+ * Who owns the Profiling Buffer while a VM with SPE runs (MDCR_EL2.E2PB, SPE supplement 3.4.2).
+ * A VM without SPE (vperf_vm_config.spe false) has E2PB = 0b00 and every PMS* or PMB* access
+ * UNDEF.
+ */
+enum vperf_spe_buffer {
+	VPERF_SPE_BUF_DEFAULT,	   /* CONFIG_VSPE_BUFFER_TRAPPED or _UNTRAPPED */
+	VPERF_SPE_BUF_EL1_TRAPPED, /* E2PB = 0b10: the guest owns it, PMB* accesses trap */
+	VPERF_SPE_BUF_EL1,	   /* E2PB = 0b11 once the guest's buffer is live: no PMB* trap */
+	VPERF_SPE_BUF_EL2,	   /* E2PB = 0b00: the hypervisor profiles the guest from outside
+				    * (not offered yet: vperf_vm_init refuses it) */
+};
+
+/* The guest's SPE registers, in shadow order. */
+enum vperf_vspe_reg {
+	VPERF_VSPE_PMSCR,
+	VPERF_VSPE_PMSICR,
+	VPERF_VSPE_PMSIRR,
+	VPERF_VSPE_PMSFCR,
+	VPERF_VSPE_PMSEVFR,
+	VPERF_VSPE_PMSLATFR,
+	VPERF_VSPE_PMSNEVFR,
+	VPERF_VSPE_PMBPTR,
+	VPERF_VSPE_PMBLIMITR,
+	VPERF_VSPE_PMBSR,
+	VPERF_VSPE_NR_REGS
+};
+
+struct vperf_vspe {
+	/* What the guest reads: its writes with RES0 bits cleared; PMBSR is the virtual one
+	 * (the hardware's events moved in by vperf). While the state is in hardware, PMSICR and
+	 * PMBPTR live there (the profiling operation changes them); in the untrapped mode
+	 * (direct) PMBLIMITR and PMBSR too. */
+	uint64_t reg[VPERF_VSPE_NR_REGS];
+	bool in_hw;	/* live in the hardware of the pCPU the vCPU is loaded on */
+	bool active;	/* its buffer was enabled at its last put: restore it at load */
+	bool direct;	/* VPERF_SPE_BUF_EL1 running with E2PB = 0b11: the hardware's PMB* are
+			 * authoritative */
+	bool irq_level; /* the level last pushed to the virtual PMBIRQ line */
+	bool irq_dirty; /* level changed while the vCPU was not loaded */
+};
+
+/* The host's own Profiling Buffer and sampling controls (an EL2-owned buffer) while they are
+ * parked around a vCPU with vSPE: PMSCR_EL2, PMSIRR, PMSFCR, PMSEVFR, PMSLATFR, PMSNEVFR,
+ * PMSICR, PMBPTR, PMBSR, PMBLIMITR (virt/vspe_host.c). */
+#define VPERF_VSPE_HOST_REGS 10
+
+struct vperf_pcpu_vspe {
+	uint64_t host[VPERF_VSPE_HOST_REGS];
+	bool parked;
+};
+
+#endif /* VPERF_VSPE_H */

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A host profiling itself with its own EL2-owned Profiling Buffer (vperf_pcpu_config.host_spe)
+ * while a vSPE guest runs on the same pCPU: vperf parks the host's buffer before MDCR_EL2.E2PB
+ * gives the buffer to EL1 and restores it after. Every record lands in its owner's buffer; the
+ * model reports any record written through the wrong owner's translation regime.
+ */
+#include <stdlib.h>
+
+#include "cmocka_wrap.h"
+#include "vspe_util.h"
+#include <arch/sysreg.h>
+#include <vperf/spe_rec.h>
+
+#define HOST_VA	  0x0000008000000000ull /* EL2 regime */
+#define HOST_PA	  0x70000000ull
+#define HOST_SIZE 0x10000ull
+#define HOST_PC	  0x0000008000001000ull
+#define E2SPE	  0x02ull
+
+static struct lx_spe lx;
+
+static void host_init(void)
+{
+	struct vperf_pcpu_config cfg = hv.pcpu[0].cfg;
+
+	cfg.host_spe = true;
+	sim_set_cpu(0);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &cfg), VPERF_OK);
+	write_sysreg(hv.pcpu[0].host_mdcr, MDCR_EL2); /* E2PB = 0b00: the host's buffer */
+	assert_int_equal(
+		sim_mem_map_s1(SIM_REGIME_EL2, 0, HOST_VA, HOST_PA, HOST_SIZE, SIM_PERM_RW),
+		VPERF_OK);
+	write_sysreg(HOST_VA, PMBPTR_EL1);
+	write_sysreg((HOST_VA + HOST_SIZE) | V_PMBLIMITR_E, PMBLIMITR_EL1);
+	write_sysreg(0, PMSFCR_EL1);
+	write_sysreg(V_INTERVAL_1, PMSIRR_EL1);
+	write_sysreg(0, PMSICR_EL1);
+	write_sysreg(E2SPE, PMSCR_EL2);
+	isb();
+}
+
+/* The host's own code, sampled at EL2. */
+static void host_run(unsigned int n)
+{
+	const struct sim_uop op = {
+		.pc = HOST_PC, .vaddr = 0x8000, .latency = 3, .type = SIM_UOP_LOAD, .size_log2 = 3
+	};
+
+	sim_set_el(2);
+	for (unsigned int i = 0; i < n; i++)
+		guest_run(&op, 1);
+}
+
+/* Stop, drain, and decode the host's buffer: every record is the host's. */
+static unsigned int host_records(void)
+{
+	static uint8_t buf[HOST_SIZE];
+	struct vperf_spe_record rec;
+	struct vperf_spe_error err;
+	struct vperf_spe_iter it;
+	unsigned int n = 0;
+	uint64_t end;
+
+	write_sysreg(0, PMSCR_EL2);
+	isb();
+	psb_csync();
+	dsb_nsh();
+	isb();
+	end = read_sysreg(PMBPTR_EL1) - HOST_VA;
+	assert_true(end <= HOST_SIZE);
+	sim_mem_read(HOST_PA, buf, end);
+	vperf_spe_iter_init(&it, buf, end);
+	while (vperf_spe_next_record(&it, &rec, &err) == VPERF_SPE_RECORD) {
+		assert_int_equal(rec.addr[VPERF_SPE_ADDR_PC].addr, HOST_PC);
+		n++;
+	}
+	assert_int_equal(it.nerrors, 0);
+	return n;
+}
+
+static void test_host_buffer_parked(void **state)
+{
+	struct hv_vcpu *vc;
+	unsigned int host;
+
+	(void)state;
+	vs_init(3, 0, 9);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	host_init();
+	host_run(3000);
+	for (unsigned int round = 0; round < 4; round++) {
+		hv_enter(vc, 0);
+		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 2);
+		if (round == 0) {
+			lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+			lx_start(&lx);
+		}
+		lx_run(&lx, vc, 3000);
+		if (round == 3)
+			lx_stop(&lx);
+		hv_leave(0);
+		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 0);
+		host_run(3000);
+	}
+	host = host_records();
+	assert_true(host >= 40);
+	assert_true(lx_records(&lx) >= 40);
+	assert_int_equal(host + lx_records(&lx), sim_spe_stats(0)->written);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A vSPE vCPU that never enables its buffer still takes the buffer from the host while it runs
+ * (E2PB = 0b10, so that its PMBIDR_EL1.P reads 0): the host's buffer is parked all the same. */
+static void test_host_buffer_lazy_guest(void **state)
+{
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vs_init(1, 0, 4);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	host_init();
+	for (unsigned int round = 0; round < 5; round++) {
+		host_run(2000);
+		hv_enter(vc, 0);
+		assert_int_equal(guest_read(PMBIDR_EL1) & 0x10, 0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1), 0);
+		hv_leave(0);
+	}
+	assert_int_equal(host_records(), sim_spe_stats(0)->written);
+	assert_true(sim_spe_stats(0)->written >= 30);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* What parking costs (docs/vspe.md), SPEv1p2: at load 10 reads (PMSCR_EL2 and nine shared
+ * registers), 3 writes (PMSCR_EL2, PMBLIMITR, PMBSR), 5 barriers, then MDCR_EL2; at put MDCR_EL2,
+ * then 10 writes and an ISB. */
+static void test_park_cost(void **state)
+{
+	struct hv_vcpu *vc;
+	uint64_t t;
+
+	(void)state;
+	vs_init(3, 0, 4);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	host_init();
+	t = sim_cpu(0)->trace_len;
+	vperf_vcpu_load(&vc->v, &hv.pcpu[0]);
+	vs_expect_cost(vs_cost_since(0, t), 10, 3, 5, 1);
+	t = sim_cpu(0)->trace_len;
+	vperf_vcpu_put(&vc->v);
+	vs_expect_cost(vs_cost_since(0, t), 0, 10, 1, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_buffer_parked),
+		cmocka_unit_test(test_host_buffer_lazy_guest),
+		cmocka_unit_test(test_park_cost),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PMBIRQ entry on the model: a stage 2 fault on a guest's buffer the hypervisor unmapped is
+ * mapped again and profiling resumes with no trace in the guest (DL = 0) or shows as a truncated
+ * buffer (DL = 1); a buffer outside the VM's memory is an external abort for the guest and
+ * writes nothing; the guest's own events reach its virtual PMBSR with the physical line down.
+ */
+#include <stdlib.h>
+
+#include "cmocka_wrap.h"
+#include "vspe_util.h"
+
+#define VMID0 1
+#define PAGE  0x1000ull
+
+static struct lx_spe lx;
+
+static struct hv_vcpu *setup(enum vperf_spe_buffer buf, uint64_t size)
+{
+	struct hv_vcpu *vc;
+
+	vs_init(1, 0, 11);
+	assert_int_equal(vs_vm(0, buf, false), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	lx = (struct lx_spe){ .vm = 0, .size = size };
+	lx_probe();
+	return vc;
+}
+
+/* Prefault at enable maps the whole 64 KB buffer (16 pages); the hypervisor then takes back the
+ * page the write pointer is in: the next record faults on its first byte (DL = 0), vperf maps
+ * the page again and the guest never notices. */
+static void test_stage2_restart(void **state)
+{
+	struct hv_vcpu *vc;
+	uint64_t ptr;
+
+	(void)state;
+	vc = setup(VPERF_SPE_BUF_EL1_TRAPPED, V_BUF_SIZE);
+	lx_start(&lx);
+	assert_int_equal(hv.mem[0].s2_maps, V_BUF_SIZE / PAGE);
+	lx_run(&lx, vc, 2000);
+	ptr = sim_peek(0, VPERF_ENC_PMBPTR_EL1);
+	sim_mem_unmap_s2(VMID0, V_BUF_IPA + ((ptr - V_BUF_VA) & ~(PAGE - 1)), V_BUF_SIZE);
+	lx_run(&lx, vc, 20000);
+	lx_stop(&lx);
+	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 1);
+	assert_int_equal(hv.vm[0].stats.spe_events, 0);
+	assert_int_equal(lx.irqs, 0);
+	assert_int_equal(lx_records(&lx), sim_spe_stats(0)->written);
+	assert_true(lx_records(&lx) >= 50);
+	assert_true(hv.max_irq_burst <= 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The page after the first one taken back: the record that crosses into it is cut (DL = 1,
+ * 3.5.3). The guest sees a buffer full event with DL = 1, a truncation for arm_spe_pmu, not a
+ * fault that would end its session. */
+static void test_stage2_truncation(void **state)
+{
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vc = setup(VPERF_SPE_BUF_EL1_TRAPPED, V_BUF_SIZE);
+	lx_start(&lx);
+	sim_mem_unmap_s2(VMID0, V_BUF_IPA + PAGE, V_BUF_SIZE - PAGE);
+	while (!lx.irqs && sim_spe_stats(0)->written < 1000)
+		lx_run(&lx, vc, 257);
+	assert_int_equal(lx.irqs, 1);
+	assert_int_equal(lx.truncated, 1);
+	assert_int_equal(lx.fatal, 0);
+	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 1);
+	assert_int_equal(hv.vm[0].stats.spe_events, 1);
+	assert_int_equal(hv.vm[0].stats.spe_dl, 1);
+	lx_stop(&lx);
+	assert_int_equal(lx_records(&lx), sim_spe_stats(0)->written);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The guest's stage 1 points its buffer at an IPA that is not its memory: the hypervisor refuses
+ * the mapping, the guest gets an external abort on the write (EA, EC stage 1, FSC 0x10), which
+ * arm_spe_pmu treats as fatal, and nothing is written anywhere. */
+static void test_outside_memory(void **state)
+{
+	const uint64_t va = V_BUF_VA + 0x100000;
+	const struct sim_uop op = { .pc = V_LOOP_PC(0),
+				    .vaddr = 0x4000,
+				    .latency = 5,
+				    .type = SIM_UOP_LOAD,
+				    .size_log2 = 3 };
+	struct hv_vcpu *vc;
+	uint64_t pmbsr = 0;
+
+	(void)state;
+	vc = setup(VPERF_SPE_BUF_EL1_TRAPPED, PAGE);
+	assert_int_equal(
+		sim_mem_map_s1(SIM_REGIME_EL10, VMID0, va, 0xa0000000ull, PAGE, SIM_PERM_RW),
+		VPERF_OK);
+	lx.va = va;
+	lx_start(&lx);
+	for (unsigned int i = 0; i < 20000 && !vc->spe_irq_level; i++)
+		guest_run(&op, 1);
+	assert_true(vc->spe_irq_level);
+	pmbsr = guest_read(PMBSR_EL1);
+	assert_int_equal(pmbsr & ~V_PMBSR_DL, V_PMBSR_S | V_PMBSR_EA | V_PMBSR_EC(0x24) | 0x10);
+	lx_irq(&lx);
+	assert_int_equal(lx.fatal, 1);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(sim_spe_stats(0)->written, 0);
+	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A buffer full event of an untrapped guest (E2PB = 0b11): the hardware buffer off and its
+ * PMBSR_EL1 clear (PMBIRQ down) while the guest's virtual line is up; the guest traps again
+ * (0b10) until it has cleared PMBSR_EL1.S, then runs untrapped again. */
+static void test_guest_event_untrapped(void **state)
+{
+	struct hv_vcpu *vc;
+	uint64_t pmbsr;
+
+	(void)state;
+	vc = setup(VPERF_SPE_BUF_EL1, PAGE);
+	lx_start(&lx);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 3);
+	for (unsigned int i = 0; i < 40000 && !vc->spe_irq_level; i++) {
+		const struct sim_uop op = { .pc = V_LOOP_PC(0),
+					    .vaddr = 0x4000,
+					    .latency = 5,
+					    .type = SIM_UOP_LOAD,
+					    .size_log2 = 3 };
+
+		guest_run(&op, 1);
+	}
+	assert_true(vc->spe_irq_level);
+	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1) & V_PMBLIMITR_E, 0);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 2);
+	hv_enter(hv_vcpu(1, 0), 0); /* the event survives a switch */
+	hv_enter(vc, 0);
+	assert_true(vc->spe_irq_level);
+	pmbsr = guest_read(PMBSR_EL1);
+	assert_int_equal(pmbsr, V_PMBSR_S | 1);
+	lx_irq(&lx);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 3);
+	lx_run(&lx, vc, 3000);
+	lx_stop(&lx);
+	assert_int_equal(lx_records(&lx), sim_spe_stats(0)->written);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A PMBIRQ while no vSPE is loaded is the host's own: vperf touches nothing. */
+static void test_not_a_guest_irq(void **state)
+{
+	struct vperf_vm_config plain = { .pmu_mode = VPERF_PMU_OFF };
+	uint64_t len;
+
+	(void)state;
+	vs_init(1, 0, 1);
+	assert_int_equal(hv_vm(0, &plain), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	len = sim_cpu(0)->trace_len;
+	assert_false(vperf_handle_spe_irq(&hv.pcpu[0]));
+	assert_int_equal(sim_cpu(0)->trace_len, len);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stage2_restart),
+		cmocka_unit_test(test_stage2_truncation),
+		cmocka_unit_test(test_outside_memory),
+		cmocka_unit_test(test_guest_event_untrapped),
+		cmocka_unit_test(test_not_a_guest_irq),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/* Shared set-up of the vSPE tests (see vspe_util.h). */
+#include <string.h>
+
+#include "cmocka_wrap.h"
+#include "vspe_util.h"
+#include <vperf/spe_rec.h>
+
+#define LX_MIN_ROOM 0x1000ull /* re-arm from the start when less is left (the reader drained) */
+
+void vs_init(uint8_t pmsver, unsigned int align, uint64_t seed)
+{
+	struct sim_pe_config cfg;
+
+	sim_spe_default_config(&cfg, pmsver);
+	cfg.pmbidr = align;
+	cfg.seed = seed;
+	cfg.el2_trap_cycles = 0;
+	hv_init(&cfg, 2);
+}
+
+int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now)
+{
+	struct vperf_vm_config cfg = *spe;
+	uint16_t vmid = (uint16_t)(i + 1);
+
+	cfg.pmu_mode = VPERF_PMU_SELF;
+	cfg.nr_counters = 2;
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	hv_vm_ram(i, V_BUF_IPA, V_BUF_PA(i), V_BUF_SIZE);
+	assert_int_equal(
+		sim_mem_map_s1(SIM_REGIME_EL10, vmid, V_BUF_VA, V_BUF_IPA, V_BUF_SIZE, SIM_PERM_RW),
+		VPERF_OK);
+	if (s2_now)
+		assert_int_equal(
+			sim_mem_map_s2(vmid, V_BUF_IPA, V_BUF_PA(i), V_BUF_SIZE, SIM_PERM_RW),
+			VPERF_OK);
+	return hv_vm(i, &cfg);
+}
+
+int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now)
+{
+	const struct vperf_vm_config spe = { .spe = true, .spe_buffer = buf };
+
+	return vs_vm_cfg(i, &spe, s2_now);
+}
+
+void lx_probe(void)
+{
+	uint64_t idr = guest_read(PMSIDR_EL1);
+
+	/* arm_spe_pmu_dev_probe: FE, FT and FL, a MaxSize, a buffer this EL owns (P = 0). */
+	assert_int_equal(idr & 7, 7);
+	assert_true(((idr >> 12) & 0xf) >= 4);
+	assert_int_equal(guest_read(PMBIDR_EL1) & 0x10, 0);
+}
+
+static uint64_t buf_va(const struct lx_spe *lx)
+{
+	return lx->va ? lx->va : V_BUF_VA;
+}
+
+/* arm_spe_perf_aux_output_begin: the pointer, then the limit with E. */
+static void aux_begin(struct lx_spe *lx)
+{
+	if (lx->size - lx->head < LX_MIN_ROOM)
+		lx->head = 0;
+	guest_write(PMBPTR_EL1, buf_va(lx) + lx->head);
+	guest_write(PMBLIMITR_EL1, (buf_va(lx) + lx->size) | V_PMBLIMITR_E);
+}
+
+/* arm_spe_perf_aux_output_end: what lies below PMBPTR_EL1 is the session's. */
+static void aux_end(struct lx_spe *lx)
+{
+	uint64_t end = guest_read(PMBPTR_EL1) - buf_va(lx);
+
+	assert_true(end >= lx->head && end <= lx->size);
+	if (lx->va)
+		end = lx->head; /* not backed by V_BUF_PA: nothing to read back */
+	assert_true(lx->len + (end - lx->head) <= sizeof(lx->data));
+	sim_mem_read(V_BUF_PA(lx->vm) + lx->head, lx->data + lx->len, end - lx->head);
+	lx->len += end - lx->head;
+	lx->head = end;
+}
+
+void lx_start(struct lx_spe *lx)
+{
+	aux_begin(lx);
+	guest_write(PMSFCR_EL1, V_PMSFCR_LD_FT);
+	guest_write(PMSEVFR_EL1, 0);
+	guest_write(PMSLATFR_EL1, 0);
+	guest_write(PMSIRR_EL1, V_INTERVAL_1);
+	isb();
+	guest_write(PMSICR_EL1, 0);
+	isb();
+	guest_write(PMSCR_EL1, lx->pmscr ? lx->pmscr : V_PMSCR_E1SPE);
+	isb(); /* the exception return into the profiled code */
+}
+
+/* arm_spe_pmu_disable_and_drain_local. */
+static void disable_and_drain(void)
+{
+	guest_write(PMSCR_EL1, 0);
+	isb();
+	psb_csync();
+	dsb_nsh();
+	guest_write(PMBLIMITR_EL1, 0);
+	isb();
+}
+
+void lx_stop(struct lx_spe *lx)
+{
+	disable_and_drain();
+	aux_end(lx);
+}
+
+/* arm_spe_pmu_buf_get_fault_act and the handler around it. */
+void lx_irq(struct lx_spe *lx)
+{
+	uint64_t pmbsr;
+
+	psb_csync();
+	dsb_nsh();
+	isb(); /* hardware updates to PMBPTR_EL1 visible */
+	pmbsr = guest_read(PMBSR_EL1);
+	if (!(pmbsr & V_PMBSR_S))
+		return;
+	lx->irqs++;
+	lx->truncated += (pmbsr & V_PMBSR_DL) != 0;
+	if (((pmbsr >> 26) & 0x3f) != 0 || (pmbsr & 0x3f) != 1) {
+		lx->fatal++; /* "Unexpected buffer fault" / "Unknown buffer status code" */
+		aux_end(lx);
+		disable_and_drain();
+	} else {
+		aux_end(lx);
+		if (!(pmbsr & V_PMBSR_DL)) {
+			aux_begin(lx);
+			isb();
+		}
+	}
+	guest_write(PMBSR_EL1, 0);
+}
+
+void lx_run(struct lx_spe *lx, struct hv_vcpu *vc, unsigned int n)
+{
+	for (unsigned int j = 0; j < n; j++) {
+		struct sim_uop op = {
+			.pc = V_LOOP_PC(lx->vm),
+			.vaddr = 0x7f0000000000ull + (j % 64) * 64,
+			.latency = 4 + j % 7,
+			.issue_lat = 1,
+			.type = SIM_UOP_LOAD,
+			.size_log2 = 3,
+		};
+
+		guest_run(&op, 1);
+		if (vc->spe_irq_level)
+			lx_irq(lx);
+	}
+}
+
+unsigned int lx_records(const struct lx_spe *lx)
+{
+	struct vperf_spe_record rec;
+	struct vperf_spe_error err;
+	struct vperf_spe_iter it;
+	unsigned int n = 0;
+
+	vperf_spe_iter_init(&it, lx->data, lx->len);
+	while (vperf_spe_next_record(&it, &rec, &err) == VPERF_SPE_RECORD) {
+		assert_true(rec.have & VPERF_SPE_HAVE_ADDR(VPERF_SPE_ADDR_PC));
+		assert_int_equal(rec.addr[VPERF_SPE_ADDR_PC].addr, V_LOOP_PC(lx->vm));
+		n++;
+	}
+	assert_true(it.nerrors == 0 || (lx->truncated && it.nerrors == 1));
+	return n;
+}
+
+/* vperf's SPE register accesses, barriers and MDCR_EL2 writes on cpu since `since`. */
+struct vs_cost vs_cost_since(unsigned int cpu, uint64_t since)
+{
+	uint64_t len = sim_cpu(cpu)->trace_len;
+	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
+	struct vs_cost c = { 0 };
+
+	for (uint64_t i = kept - (len - since); i < kept; i++) {
+		const struct sim_event *e = sim_trace_at(cpu, i);
+		const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(e->enc);
+		bool spe = d && (d->feat == VPERF_FEAT_SPE || d->feat == VPERF_FEAT_SPEV1P2);
+
+		if (e->kind != SIM_READ && e->kind != SIM_WRITE)
+			c.barriers++;
+		else if (e->kind == SIM_WRITE && e->enc == VPERF_ENC_MDCR_EL2)
+			c.mdcr++;
+		else if (spe)
+			*(e->kind == SIM_READ ? &c.reads : &c.writes) += 1;
+	}
+	return c;
+}
+
+void vs_expect_cost(struct vs_cost c, unsigned int r, unsigned int w, unsigned int b,
+		    unsigned int m)
+{
+	assert_int_equal(c.reads, r);
+	assert_int_equal(c.writes, w);
+	assert_int_equal(c.barriers, b);
+	assert_int_equal(c.mdcr, m);
+}

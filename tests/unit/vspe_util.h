@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared set-up of the vSPE tests: the test hypervisor (hv.c) on a model with SPE, VMs whose
+ * buffer is mapped at stage 1 and backed by their own RAM, and a guest SPE driver that
+ * programs the registers as Linux's arm_spe_pmu driver does (probe, start, stop, buffer
+ * interrupt, re-arm), reading what its buffer holds through its own memory.
+ */
+#ifndef VPERF_TEST_VSPE_UTIL_H
+#define VPERF_TEST_VSPE_UTIL_H
+
+#include <arch/barrier.h>
+#include <sim/mem.h>
+#include <sim/spe.h>
+
+#include "hv.h"
+
+/* Field values written out from the SPE supplement 4.3, not taken from vperf. */
+#define V_PMSCR_E0SPE  0x01ull
+#define V_PMSCR_E1SPE  0x02ull
+#define V_PMSCR_CX     0x08ull
+#define V_PMSCR_PA     0x10ull
+#define V_PMSCR_TS     0x20ull
+#define V_PMSCR_PCT    0x40ull
+#define V_PMBLIMITR_E  0x01ull
+#define V_PMBSR_S      (1ull << 17)
+#define V_PMBSR_EA     (1ull << 18)
+#define V_PMBSR_DL     (1ull << 19)
+#define V_PMBSR_EC(x)  ((uint64_t)(x) << 26)
+#define V_PMSFCR_LD_FT ((1ull << 17) | 0x2ull)
+#define V_INTERVAL_1   0x100ull /* PMSIRR_EL1.INTERVAL = 1: one op in 257 */
+#define V_PMSVER(dfr0) (((dfr0) >> 32) & 0xfu)
+#define V_MDCR_E2PB(m) (((m) >> 12) & 3u)
+#define V_MDCR_TPMS    (1ull << 14)
+
+/* VM i: a 64 KB buffer at the same kernel VA in every VM, IPA 0x80000000, backed by its own PA. */
+#define V_BUF_VA     0xffff800010000000ull
+#define V_BUF_IPA    0x80000000ull
+#define V_BUF_PA(i)  (0x40000000ull + (uint64_t)(i)*0x1000000ull)
+#define V_BUF_SIZE   0x10000ull
+#define V_LOOP_PC(i) (0x400000ull + (uint64_t)(i)*0x10000ull)
+
+/* Model with SPE (PMSVer pmsver, PMBIDR_EL1.Align align, the seed), vperf, the test
+ * hypervisor; no vCPU loaded. */
+void vs_init(uint8_t pmsver, unsigned int align, uint64_t seed);
+/* VM i with SPE (buffer policy buf) and a vPMU of 2 counters, its buffer mapped at stage 1;
+ * stage 2 maps on demand, or up front when s2_now. Returns vperf_vm_init's result. */
+int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now);
+/* The same with the SPE fields of spe (spe, spe_buffer, spe_pa, spe_pct, spe_virq). */
+int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now);
+
+/* A guest's SPE driver state, as arm_spe_pmu keeps it per CPU. */
+struct lx_spe {
+	unsigned int vm;
+	uint64_t va;	       /* the buffer's VA (0: V_BUF_VA, whose bytes are read back) */
+	uint64_t size;	       /* buffer bytes used from there */
+	uint64_t head;	       /* offset where the current window starts */
+	uint64_t pmscr;	       /* PMSCR_EL1 it programs */
+	uint8_t data[1 << 20]; /* what it consumed: the records, in order */
+	size_t len;
+	unsigned int irqs, truncated, fatal;
+};
+
+void lx_probe(void);
+/* arm_spe_pmu_start after arm_spe_perf_aux_output_begin: buffer, filters, PMSICR = 0, PMSCR. */
+void lx_start(struct lx_spe *lx);
+/* arm_spe_pmu_stop: disable and drain, then aux_output_end (consume up to PMBPTR_EL1). */
+void lx_stop(struct lx_spe *lx);
+/* arm_spe_pmu_irq_handler, when the vCPU's virtual PMBIRQ line is high. */
+void lx_irq(struct lx_spe *lx);
+/* Run n loads of the VM's loop in the vCPU running on the current pCPU, taking the virtual
+ * interrupt between operations as the guest would. */
+void lx_run(struct lx_spe *lx, struct hv_vcpu *vc, unsigned int n);
+/* Records in what the guest consumed: all decodable (but the cut-off record of a truncation),
+ * all from its own loop. */
+unsigned int lx_records(const struct lx_spe *lx);
+
+/* vperf's SPE register reads and writes, barriers and MDCR_EL2 writes on cpu since its trace
+ * held `since` events (at most SIM_TRACE_LEN back). */
+struct vs_cost {
+	unsigned int reads, writes, barriers, mdcr;
+};
+struct vs_cost vs_cost_since(unsigned int cpu, uint64_t since);
+void vs_expect_cost(struct vs_cost c, unsigned int reads, unsigned int writes,
+		    unsigned int barriers, unsigned int mdcr);
+
+#endif

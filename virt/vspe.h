@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* The vSPE's internals, shared by vspe_regs.c (register emulation), vspe_switch.c (hardware
+ * ownership, load/put, MDCR_EL2) and vspe_irq.c (PMBIRQ, buffer events). */
+#ifndef VPERF_VIRT_VSPE_H
+#define VPERF_VIRT_VSPE_H
+
+#include <vperf/mdcr.h>
+#include <vperf/spe_regs.h>
+
+#include "internal.h"
+
+/* The SPE version a VM sees at most: SPEv1p2 (PMSVer 3, PMSNEVFR_EL1 and FnE). Later versions
+ * add registers vperf does not emulate (PMSDSFR_EL1, FEAT_SPE_FDS) and are hidden. */
+#define VSPE_MAX_PMSVER 3u
+
+static inline bool vspe_on(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.spe;
+}
+
+static inline uint64_t *vspe_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
+{
+	return &vcpu->spe.reg[r];
+}
+
+/* The VM's Profiling Buffer policy with the Kconfig default resolved. */
+enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm);
+
+/* The lowest PMSVer of the initialised pCPUs (core.c): a VM migrating between them must find
+ * the same SPE version everywhere. */
+unsigned int vperf_vspe_min_pmsver(void);
+
+/* ID values the VM sees (vspe_regs.c). */
+unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0);
+uint64_t vperf_vspe_pmsidr(const struct vperf_vcpu *vcpu);
+
+/* The guest's buffer is enabled as far as it can tell: PMBLIMITR_EL1.E and not the virtual
+ * PMBSR_EL1.S (ProfilingBufferEnabled(), SPE supplement 3.4.6). */
+static inline bool vspe_buffer_on(const struct vperf_vcpu *vcpu)
+{
+	return (vcpu->spe.reg[VPERF_VSPE_PMBLIMITR] & PMBLIMITR_E) &&
+	       !(vcpu->spe.reg[VPERF_VSPE_PMBSR] & PMBSR_S);
+}
+
+bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
+/* Check the rules of 3.4.1 on an enabled buffer; a violation becomes a buffer management event
+ * in the virtual PMBSR (true: the buffer may run). */
+bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu);
+
+/* The host's own EL2-owned buffer around a vCPU with vSPE (vspe_host.c): parked before MDCR_EL2
+ * gives the buffer to EL1, restored after it is the host's again. */
+void vperf_vspe_park_host(struct vperf_pcpu *pcpu);
+void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu);
+
+void vperf_vspe_reset(struct vperf_vcpu *vcpu);
+uint64_t vperf_vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base);
+/* Load, before MDCR_EL2 is written: the host's buffer parked, and an untrapped vCPU whose
+ * buffer is live given E2PB = 0b11 at once. */
+void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu);
+void vperf_vspe_load(struct vperf_vcpu *vcpu);
+void vperf_vspe_put(struct vperf_vcpu *vcpu);
+/* Bring the vCPU's state into the hardware of the pCPU it is loaded on (first enable). */
+void vperf_vspe_acquire(struct vperf_vcpu *vcpu);
+/* The hardware PMBLIMITR_EL1 after a change of the guest's buffer controls (state in hw). */
+void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu);
+/* Untrapped mode: leave E2PB = 0b11 (copy the hardware's PMB* to the shadow), or enter it. */
+void vperf_vspe_leave_direct(struct vperf_vcpu *vcpu);
+void vperf_vspe_try_direct(struct vperf_vcpu *vcpu);
+
+/* Make up to VSPE_PREFAULT_BYTES of the enabled buffer from its write pointer mapped at stage 2
+ * (vspe_buffer.c); map the page a stage 2 fault hit (true: done). */
+#define VSPE_PAGE	    4096ull
+#define VSPE_PREFAULT_BYTES (64 * VSPE_PAGE)
+void vperf_vspe_prefault(struct vperf_vcpu *vcpu, uint64_t from);
+bool vperf_vspe_fix_stage2(struct vperf_vcpu *vcpu);
+
+/* A buffer management event for the guest: into its virtual PMBSR, line raised (vspe_irq.c). */
+void vperf_vspe_guest_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
+/* Take a hardware event (PMBSR_EL1.S read as 1) of the vCPU whose state is in hardware:
+ * stage-2 faults fixed, the guest's own events moved into its virtual PMBSR. The hardware
+ * PMBSR_EL1 is 0 on return. */
+void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
+void vperf_vspe_update_irq(struct vperf_vcpu *vcpu);
+
+#endif /* VPERF_VIRT_VSPE_H */
