@@ -3,11 +3,13 @@
 results := $(obj)/test-results.txt
 runtests := $(srctree)/scripts/run-tests.sh
 
-# Run the unit tests of the current (sim) configuration.
+# Run the unit tests of the current (sim) configuration; every test runs, then the summary line
+# "test: N passed, N failed" and a non-zero exit status when one failed.
 test: all
 	$(Q)rm -f $(results)
 	$(Q)$(runtests) $(results) $(tests-bin)
 	$(Q)$(if $(test-extra-y),$(sub) O=$(O) $(test-extra-y))
+	$(Q)$(srctree)/scripts/summary.sh --label test $(results)
 
 # The arm64 build's own checks: the library links with nothing but the ops contract.
 arm64-check: $(obj)/libvperf.a
@@ -19,13 +21,14 @@ sub = $(MAKE) -f $(srctree)/Makefile
 
 # Everything CI runs: the sim build (ASan/UBSan, cmocka), the same with every optional feature
 # configured out (the public headers' stubs), the arm64 cross build, and the QEMU suite (its
-# failures are counted by summary.sh, hence the '-').
+# failures are counted by summary.sh, hence the '-'; `test` fails when a test does, and the
+# stages after it still run so that the summary counts everything).
 check: deps
 	$(Q)rm -f $(obj)/check-*/test-results.txt
 	$(Q)$(sub) O=$(O)/check-sim ARCH=sim defconfig
-	$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
+	-$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-minimal ARCH=sim DEFCONFIG=sim_minimal_defconfig defconfig
-	$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
+	-$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
 	$(Q)$(sub) O=$(O)/check-arm64 arm64-check format-test
 	$(Q)rm -f $(obj)/check-qemu/test-results.txt
@@ -78,7 +81,8 @@ help:
 	@echo '                              per guest PMU access and per switch, against a naive full'
 	@echo '                              save and an always-trap emulation; QEMU -icount EL2'
 	@echo '                              instructions: docs/performance.md'
-	@echo '  test                        run the unit tests of a sim configuration'
+	@echo '  test                        run the unit tests of a sim configuration; ends with'
+	@echo '                              "test: N passed, N failed", non-zero exit if one failed'
 	@echo '  check                       everything CI runs: sim build + cmocka under'
 	@echo '                              ASan/UBSan (default and minimal configuration),'
 	@echo '                              arm64 cross build + symbol check, QEMU suite'
