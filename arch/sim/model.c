@@ -4,6 +4,9 @@
  * common to every register, traps to EL2 with the syndrome hardware builds, and the micro-op
  * loop. See sim/model.h.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <arch/sysreg.h>
 #include <vperf/mdcr.h>
 
@@ -41,6 +44,7 @@ void sim_default_config(struct sim_pe_config *cfg)
 		.pmuver = 6,
 		.nr_counters = 6,
 		.el2_trap_cycles = 20,
+		.el3 = true,
 		.nr_lrs = 4,
 		.seed = 1,
 	};
@@ -55,8 +59,11 @@ const struct sim_pe_config *sim_model_config(void)
 
 /* ---- errors and randomness ---------------------------------------------------------------- */
 
+/* SIM_VERBOSE=1 in the environment prints each error as it is reported (debugging a test). */
 void sim_report_error(unsigned int cpu, const char *what)
 {
+	if (getenv("SIM_VERBOSE"))
+		fprintf(stderr, "sim: cpu%u: %s\n", cpu, what);
 	if (nr_errors < MAX_ERRORS) {
 		errors[nr_errors].cpu = cpu;
 		errors[nr_errors].what = what;

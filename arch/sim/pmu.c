@@ -45,9 +45,11 @@ uint64_t pmu_visible_mask(unsigned int cpu, unsigned int el)
 	return (VPERF_BIT(pmu_accessible(cpu, el)) - 1) | VPERF_BIT(PMU_CYCLE_BIT);
 }
 
+/* The PMU registers, and MDCR_EL2, whose HPMN/HPME/HPMD/HCCD/HLP fields belong to the PMU. */
 static bool owns(const struct vperf_sysreg_desc *d)
 {
-	return d->trap == VPERF_TRAP_TPM || d->trap == VPERF_TRAP_TPM_TPMCR;
+	return d->trap == VPERF_TRAP_TPM || d->trap == VPERF_TRAP_TPM_TPMCR ||
+	       d->enc == VPERF_ENC_MDCR_EL2;
 }
 
 static bool is_event_counter_reg(const struct vperf_sysreg_desc *d)
@@ -141,10 +143,11 @@ static uint64_t pmceid0(const struct sim_pe_config *cfg)
 	return v;
 }
 
-/* Reset: registers are 0 (PMCR_EL0.N is supplied by the read hook); PMCEID from the events
- * the model counts. */
+/* Reset: UNKNOWN registers get seeded garbage, the rest 0 (PMCR_EL0.N is supplied by the read
+ * hook); PMCEID from the events the model counts. */
 static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 {
+	pmu_reset_unknown(cpu);
 	sim_set_reg(cpu, VPERF_ENC_PMCEID0_EL0, pmceid0(cfg));
 	pmu_update_irq(cpu);
 }

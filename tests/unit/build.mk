@@ -19,6 +19,21 @@ test_vpmu_blob-objs := tests/unit/test_vpmu_blob.c tests/unit/hv.c
 test_vpmu_direct-objs := tests/unit/test_vpmu_direct.c tests/unit/hv.c
 test_vpmu_emulated-objs := tests/unit/test_vpmu_emulated.c tests/unit/hv.c
 
+# The vPMU, blob and isolation tests again on every other PMU version vperf supports (the
+# default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),
+# with 300 isolation schedules each; results are named test@pmuverN.
+ifeq ($(CONFIG_VPMU),y)
+pmu-versions := 1 4 5 7
+pmu-version-tests := $(addprefix $(obj)/tests/bin/,test_vpmu test_vpmu_blob test_vpmu_isolation)
+test-extra-y += pmu-versions
+pmu-versions: $(pmu-version-tests)
+	$(Q)for v in $(pmu-versions); do \
+		HV_PMUVER=$$v HV_SCHEDULES=300 RUN_TESTS_TAG=pmuver$$v \
+			$(runtests) $(results) $(pmu-version-tests); \
+	done
+.PHONY: pmu-versions
+endif
+
 # The database checked against the assembler: regdb-asm prints one MRS/MSR per database line,
 # aarch64-linux-gnu-as assembles it (warnings fatal: a wrong access direction fails too), and
 # test_regdb compares each instruction word with the database's encoding.

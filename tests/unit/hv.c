@@ -92,6 +92,38 @@ static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 		burst = 0;
 }
 
+/* HV_PMUVER=n in the environment: the default model's ID_AA64DFR0_EL1.PMUVer (1 = PMUv3,
+ * 4 = v3p1, 5 = v3p4, 6 = v3p5, ...), so that `make test` runs the vPMU tests on every PMU
+ * version vperf supports (tests/unit/build.mk). */
+uint8_t hv_default_pmuver(void)
+{
+	const char *v = getenv("HV_PMUVER");
+
+	return v && *v ? (uint8_t)strtoul(v, NULL, 0) : 6;
+}
+
+void hv_default_config(struct sim_pe_config *cfg)
+{
+	sim_default_config(cfg);
+	cfg->pmuver = hv_default_pmuver();
+}
+
+/* What the host's boot code does for the counters it keeps, [HPMN, N): they reset to UNKNOWN
+ * values (the model gives them garbage), and they are the host's, not vperf's, to clear. The
+ * first range keeps its garbage: vperf must cope with it. */
+static void host_boot(unsigned int cpu, const struct vperf_pcpu *pcpu)
+{
+	uint64_t host = VPERF_GENMASK(30, 0) & ~(VPERF_BIT(pcpu->hpmn) - 1);
+
+	sim_poke(cpu, VPERF_ENC_PMCNTENSET_EL0, sim_peek(cpu, VPERF_ENC_PMCNTENSET_EL0) & ~host);
+	sim_poke(cpu, VPERF_ENC_PMINTENSET_EL1, sim_peek(cpu, VPERF_ENC_PMINTENSET_EL1) & ~host);
+	sim_poke(cpu, VPERF_ENC_PMOVSSET_EL0, sim_peek(cpu, VPERF_ENC_PMOVSSET_EL0) & ~host);
+	for (unsigned int n = pcpu->hpmn; n < 31; n++) {
+		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7), 0);
+		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7), 0);
+	}
+}
+
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 {
 	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap, .irq = irq };
@@ -101,13 +133,14 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	if (cfg)
 		hv.model = *cfg;
 	else
-		sim_default_config(&hv.model);
+		hv_default_config(&hv.model);
 	sim_model_init(&hv.model);
 	sim_set_handlers(&handlers);
 	vperf_init(&ops);
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
 		sim_set_cpu(cpu);
 		vperf_pcpu_init(&hv.pcpu[cpu], &pcfg);
+		host_boot(cpu, &hv.pcpu[cpu]);
 		sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4)); /* IMO: IRQs to EL2 */
 		sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMUIRQ), true);
 	}

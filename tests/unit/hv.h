@@ -37,7 +37,12 @@ struct hv {
 
 extern struct hv hv;
 
-/* Model with cfg (NULL: defaults), vperf with the hypervisor's ops, every pCPU initialised
+/* The model configuration hv_init(NULL, ...) uses: sim_default_config with the PMU version of
+ * the environment's HV_PMUVER (default 6, PMUv3p5). */
+uint8_t hv_default_pmuver(void);
+void hv_default_config(struct sim_pe_config *cfg);
+
+/* Model with cfg (NULL: hv_default_config), vperf with the hypervisor's ops, every pCPU initialised
  * with host_counters counters kept by the host. */
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters);
 /* VM i with a policy; returns vperf_vm_init's result. */

@@ -149,8 +149,8 @@ static void test_load_put_mdcr(void **state)
 	};
 	const struct vperf_vm_config vcfg = { .pmu_mode = VPERF_PMU_OFF };
 	const uint64_t host = MDCR_EL2_TDA | MDCR_EL2_TDOSA | MDCR_EL2_HLP | 4 | MDCR_EL2_HPME;
-	const uint64_t guest =
-		host | MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
+	/* No SPE on this PE: TPMS and E2PB are RES0 and stay 0. */
+	const uint64_t guest = host | MDCR_EL2_TPM | MDCR_EL2_TPMCR;
 	struct vperf_pcpu pcpu;
 	struct vperf_vm vm;
 	struct vperf_vcpu vcpu;

@@ -103,6 +103,7 @@ static void init(uint8_t nr_lrs, uint64_t seed)
 	cfg.el2_trap_cycles = 0;
 	cfg.nr_lrs = nr_lrs;
 	cfg.seed = seed;
+	cfg.reset_zero = true; /* the PMU end-to-end test sets up one counter from a clean PMU */
 	sim_model_init(&cfg);
 	sim_set_handlers(&h);
 	sim_set_el(1);

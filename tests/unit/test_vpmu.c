@@ -44,6 +44,12 @@ static int setup(void **state)
 	return 0;
 }
 
+/* The model's PMU has 64-bit event counters (PMUv3p5 and later). */
+static bool wide(void)
+{
+	return hv.model.pmuver >= 6;
+}
+
 static uint64_t hw_counter(unsigned int n)
 {
 	return sim_peek(sim_current_cpu(), VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
@@ -88,13 +94,42 @@ static void test_pmcr(void **state)
 	hv_enter(a, 0);
 	/* N = the guest's 3 counters, LC RES1 (I5.3.21). */
 	assert_int_equal(guest_read(PMCR_EL0), 3u << 11 | VPERF_BIT(6));
-	/* P and C act and read as 0; bit 8 is RES0 (counted as bad input, ignored). */
+	/* P and C act and read as 0; bit 8 is RES0 (counted as bad input, ignored); LP exists
+	 * from PMUv3p5 only (RES0 before: read as 0 and never written to the hardware). */
 	guest_write(PMCR_EL0, PMCR_E | PMCR_P | PMCR_C | PMCR_LP | VPERF_BIT(8));
-	assert_int_equal(guest_read(PMCR_EL0), 3u << 11 | VPERF_BIT(6) | PMCR_E | PMCR_LP);
+	assert_int_equal(guest_read(PMCR_EL0),
+			 3u << 11 | VPERF_BIT(6) | PMCR_E | (wide() ? PMCR_LP : 0));
 	assert_int_equal(hv.vm[0].stats.bad_value, 1);
 	assert_string_equal(hv.last_log, "vperf: guest wrote RES0 bits 0x100 of PMCR_EL0 (value "
 					 "0x187): ignored");
-	assert_int_equal(sim_peek(0, VPERF_ENC_PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E | PMCR_LP);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCR_EL0) & (PMCR_E | PMCR_LP),
+			 PMCR_E | (wide() ? PMCR_LP : 0));
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The PMCR_EL0.LP bug on a PMUv3p4 host (I5.3.21: LP is RES0 before PMUv3p5): the guest reads
+ * LP back as 0, and vperf never writes it to the hardware, where the model reports an EL2 write
+ * of a RES0 field. A blob saved with LP on a PMUv3p5 host does not restore here. */
+static void test_pmcr_lp_pmuv3p4(void **state)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3);
+	struct hv_vcpu *a;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 5;
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E);
+	hv_leave(0);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, EV_INST);
+	guest_write(PMCNTENSET_EL0, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -236,8 +271,13 @@ static void test_misc_registers(void **state)
 	(void)state;
 	hv_enter(a, 0);
 	sim_poke(0, VPERF_ENC_PMMIR_EL1, 0x8);
-	assert_int_equal(guest_read(PMMIR_EL1), 0x8);
-	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+	if (hv.model.pmuver >= 5) {
+		assert_int_equal(guest_read(PMMIR_EL1), 0x8);
+		assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+	} else { /* PMMIR_EL1 is PMUv3p4's: UNDEFINED before any trap */
+		assert_int_equal(guest_read(PMMIR_EL1), 0);
+		assert_int_equal(last(), SIM_ACC_UNDEF);
+	}
 	guest_write(PMUSERENR_EL0, 0xff);
 	assert_int_equal(guest_read(PMUSERENR_EL0), 0xf);
 	assert_int_equal(vperf_vcpu_id_dfr0(&a->v, hw), 6ull << 8 | 0x6);
@@ -296,15 +336,17 @@ static void test_el0_grant_survives_idle_switch(void **state)
 static void test_off_vm(void **state)
 {
 	struct vperf_vm_config off = { .pmu_mode = VPERF_PMU_OFF };
+	uint64_t cnten = sim_peek(0, VPERF_ENC_PMCNTENSET_EL0); /* UNKNOWN at reset */
 
 	(void)state;
 	assert_int_equal(hv_vm(3, &off), VPERF_OK);
 	hv_enter(hv_vcpu(3, 3), 0);
 	guest_read(PMCR_EL0);
 	assert_int_equal(last(), SIM_ACC_UNDEF);
-	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCNTENSET_EL0, ~cnten & 0xf);
 	assert_int_equal(last(), SIM_ACC_UNDEF);
-	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0), cnten);
+	assert_int_equal(sim_error_count(), 0);
 }
 
 /* MDCR_EL2 while each VM runs: everything traps, EL2 owns the Profiling Buffer, the guest's
@@ -312,14 +354,17 @@ static void test_off_vm(void **state)
  * HPMN stays the host's boundary, HPME only in HV. */
 static void test_mdcr_bits(void **state)
 {
-	const uint64_t base = 4 | MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_TPMS |
-			      MDCR_EL2_E2PB_EL2 | MDCR_EL2_HPMD | MDCR_EL2_HCCD;
+	/* No SPE here: TPMS and E2PB are RES0. HPMD from PMUv3p1, HCCD from PMUv3p5. */
+	const uint64_t base = 4 | MDCR_EL2_TPM | MDCR_EL2_TPMCR |
+			      (hv.model.pmuver >= 4 ? MDCR_EL2_HPMD : 0) |
+			      (hv.model.pmuver >= 6 ? MDCR_EL2_HCCD : 0);
 
 	(void)state;
 	hv_enter(hv_vcpu(0, 0), 0);
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), base);
 	hv_enter(hv_vcpu(1, 1), 0);
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), base | MDCR_EL2_HPME);
+	assert_int_equal(sim_error_count(), 0); /* no RES0 field written on this PMU version */
 }
 
 /* ---- counting ---------------------------------------------------------------------------------- */
@@ -425,7 +470,8 @@ static void test_overflow_irq(void **state)
 	assert_true(a->irq_level);
 	assert_int_equal(a->irq_raises, 1);
 	assert_int_equal(guest_read(PMOVSSET_EL0), 2);
-	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0x100000004ull);
+	/* 64-bit counters from PMUv3p5; 32-bit ones wrap (I5.3.28). */
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), wide() ? 0x100000004ull : 0x4);
 	guest_write(PMOVSCLR_EL0, 2);
 	assert_false(a->irq_level);
 	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
@@ -486,7 +532,7 @@ static void test_software_increment(void **state)
 	guest_write(PMEVCNTR0_EL0, 0xffffffffull);
 	guest_write(PMINTENSET_EL1, 1);
 	guest_write(PMSWINC_EL0, 1);
-	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x100000000ull);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), wide() ? 0x100000000ull : 0);
 	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
 	assert_true(a->irq_level);
 	/* At EL0 with PMUSERENR_EL0.SW. */
@@ -494,7 +540,7 @@ static void test_software_increment(void **state)
 	sim_set_el(0);
 	guest_write(PMSWINC_EL0, 1);
 	sim_set_el(1);
-	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x100000001ull);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), wide() ? 0x100000001ull : 1);
 }
 
 /* A SELF VM pauses the host's counters while it runs: MDCR_EL2.HPME off at load, back on at
@@ -591,6 +637,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_pmcr, setup),
+		cmocka_unit_test(test_pmcr_lp_pmuv3p4),
 		cmocka_unit_test_setup(test_notices_rate_limited, setup),
 		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),
 		cmocka_unit_test_setup(test_set_clr_masked, setup),

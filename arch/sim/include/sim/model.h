@@ -31,9 +31,13 @@ struct sim_pe_config {
 	uint32_t el2_trap_cycles; /* cycles (and instructions) executed at EL2 per trap taken, so
 				   * that counting at EL2 is observable */
 	uint8_t nr_lrs;		  /* ICH_VTR_EL2.ListRegs + 1, 1..16 */
+	bool el3;		  /* EL3 is implemented (PMEVTYPER NSK/NSU/M, PMCR_EL0.DP) */
+	bool pmu_export_bus;	  /* PMCR_EL0.X is implemented (else RAZ/WI) */
+	bool reset_zero; /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
+			  * (model unit tests that reason from a clean state) */
 };
 
-/* The defaults: PMUv3p5, 6 counters, no SPE, 4 list registers, 20 EL2 cycles per trap. */
+/* The defaults: PMUv3p5, 6 counters, EL3, no SPE, 4 list registers, 20 EL2 cycles per trap. */
 void sim_default_config(struct sim_pe_config *cfg);
 
 /* Reset every simulated CPU (sim_reset) and give each the configuration: ID registers,
