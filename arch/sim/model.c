@@ -332,17 +332,26 @@ static bool gprs_kept(const uint64_t *before, const uint64_t *after, unsigned in
 	return true;
 }
 
+/* Rt of a trapped access: 31 (XZR) for the XZR forms; for a write of zero, XZR half the time
+ * (what a compiler emits for `msr reg, xzr`); otherwise a random GPR. */
+static unsigned int pick_rt(unsigned int cpu, bool xzr, bool read, uint64_t val)
+{
+	if (xzr || (!read && val == 0 && (sim_random(cpu) & 1)))
+		return 31;
+	return (unsigned int)(sim_random(cpu) % 31);
+}
+
 static enum sim_access trap_to_el2(unsigned int cpu, const struct vperf_sysreg_desc *d, bool read,
-				   uint64_t *val)
+				   uint64_t *val, bool xzr)
 {
 	struct pe *pe = &pes[cpu];
-	unsigned int rt = (unsigned int)(sim_random(cpu) % 31); /* never XZR: reads must land */
+	unsigned int rt = pick_rt(cpu, xzr, read, *val);
 	uint64_t gprs[31], before[31];
 	unsigned int guest_el = pe->el;
 
 	for (unsigned int i = 0; i < 31; i++)
 		gprs[i] = before[i] = sim_random(cpu);
-	if (!read)
+	if (!read && rt != 31)
 		gprs[rt] = before[rt] = *val;
 	pe->stats.last_esr = build_esr(d->enc, rt, read);
 	pe->trap_el = guest_el;
@@ -360,7 +369,7 @@ static enum sim_access trap_to_el2(unsigned int cpu, const struct vperf_sysreg_d
 		return SIM_ACC_UNDEF;
 	pe->stats.el2_traps++;
 	if (read)
-		*val = gprs[rt];
+		*val = rt == 31 ? 0 : gprs[rt]; /* MRS to XZR: the value is discarded */
 	return SIM_ACC_TRAP_EL2;
 }
 
@@ -381,7 +390,8 @@ static enum sim_access common_check(unsigned int cpu, unsigned int el,
 	return SIM_ACC_OK;
 }
 
-static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val)
+/* xzr: the instruction names XZR as Rt (MSR writes zero, MRS discards the value). */
+static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val, bool xzr)
 {
 	unsigned int cpu = sim_current_cpu(), el = pes[cpu].el;
 	const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(enc);
@@ -395,7 +405,7 @@ static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val)
 	if (acc == SIM_ACC_OK && f && f->check)
 		acc = f->check(cpu, el, d, read);
 	if (acc == SIM_ACC_TRAP_EL2)
-		acc = trap_to_el2(cpu, d, read, val);
+		acc = trap_to_el2(cpu, d, read, val, xzr);
 	else if (acc == SIM_ACC_OK && read)
 		*val = f && f->read ? f->read(cpu, el, d, sim_reg(cpu, enc)) : sim_reg(cpu, enc);
 	else if (acc == SIM_ACC_OK)
@@ -414,13 +424,27 @@ uint64_t guest_mrs(uint32_t enc)
 {
 	uint64_t val = 0; /* stays 0 when the read is UNDEF or trapped to EL1 */
 
-	guest_access(enc, true, &val);
+	guest_access(enc, true, &val, false);
 	return val;
 }
 
 void guest_msr(uint32_t enc, uint64_t val)
 {
-	guest_access(enc, false, &val);
+	guest_access(enc, false, &val, false);
+}
+
+void guest_mrs_xzr(uint32_t enc)
+{
+	uint64_t val = 0;
+
+	guest_access(enc, true, &val, true);
+}
+
+void guest_msr_xzr(uint32_t enc)
+{
+	uint64_t val = 0;
+
+	guest_access(enc, false, &val, true);
 }
 
 void guest_run(const struct sim_uop *ops, size_t n)

@@ -133,6 +133,28 @@ static void test_pmcr_lp_pmuv3p4(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* Rt = 31 end to end (facts.md: XZR): MSR from XZR writes zero, MRS to XZR discards the value
+ * and changes no GPR (the model checks every GPR), each one trap with the PC advanced. */
+static void test_xzr(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR1_EL0, 1234);
+	guest_write(PMCNTENSET_EL0, 0x80000003ull);
+	guest_msr_xzr(VPERF_ENC_PMEVCNTR1_EL0);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+	assert_int_equal(sim_guest_stats(0)->last_esr >> 5 & 31, 31);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	guest_mrs_xzr(VPERF_ENC_PMCNTENSET_EL0);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+	assert_int_equal(sim_guest_stats(0)->last_esr >> 5 & 31, 31);
+	guest_msr_xzr(VPERF_ENC_PMCNTENCLR_EL0); /* writing zero clears nothing */
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0x80000003ull);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* PMCR_EL0.P resets the guest's counters one by one: the host's second range and the unused
  * first-range counter 3 keep their values (never PMCR_EL0.P at EL2). */
 static void test_pmcr_p_spares_host(void **state)
@@ -638,6 +660,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_pmcr, setup),
 		cmocka_unit_test(test_pmcr_lp_pmuv3p4),
+		cmocka_unit_test_setup(test_xzr, setup),
 		cmocka_unit_test_setup(test_notices_rate_limited, setup),
 		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),
 		cmocka_unit_test_setup(test_set_clr_masked, setup),

@@ -110,6 +110,9 @@ struct sim_guest_stats {
  * trapped to EL1 reads 0. */
 uint64_t guest_mrs(uint32_t enc);
 void guest_msr(uint32_t enc, uint64_t val);
+/* The same with Rt = 31, XZR: MRS discards the value, MSR writes zero (ESR_EL2.ISS.Rt = 31). */
+void guest_mrs_xzr(uint32_t enc);
+void guest_msr_xzr(uint32_t enc);
 #define guest_read(name)       guest_mrs(VPERF_ENC_##name)
 #define guest_write(name, val) guest_msr(VPERF_ENC_##name, (val))
 const struct sim_guest_stats *sim_guest_stats(unsigned int cpu);
