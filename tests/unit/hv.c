@@ -191,6 +191,14 @@ void hv_run(const struct sim_uop *ops_, size_t n)
 	guest_run(ops_, n);
 }
 
+void hv_settle(void)
+{
+	unsigned int cpu = sim_current_cpu();
+
+	for (unsigned int i = 0; i < 512 && sim_gic_pmuirq_delayed(cpu); i++)
+		sim_gic_poll(cpu);
+}
+
 void hv_run_n(const struct sim_uop *op, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)

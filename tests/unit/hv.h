@@ -56,6 +56,9 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu);
 void hv_leave(unsigned int cpu);
 /* Run micro-ops in the vCPU running on the current pCPU. */
 void hv_run(const struct sim_uop *ops, size_t n);
+/* Poll points with no guest work until an asserted PMUIRQ has been taken (the model delays it,
+ * enum sim_irq_latency): what the guest sees once the interrupt has arrived. */
+void hv_settle(void);
 /* n copies of one op. */
 void hv_run_n(const struct sim_uop *op, unsigned int n);
 

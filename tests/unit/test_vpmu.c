@@ -11,6 +11,8 @@
 #include <arch/sysreg.h>
 #include <vperf/mdcr.h>
 
+#include <sim/gic.h>
+
 #include "hv.h"
 
 #define EV_SW_INCR 0x00
@@ -152,6 +154,86 @@ static void test_xzr(void **state)
 	assert_int_equal(sim_guest_stats(0)->last_esr >> 5 & 31, 31);
 	guest_msr_xzr(VPERF_ENC_PMCNTENCLR_EL0); /* writing zero clears nothing */
 	assert_int_equal(guest_read(PMCNTENSET_EL0), 0x80000003ull);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A world whose PMUIRQ is taken only after `polls` poll points (enum sim_irq_latency). */
+static void late_irq_world(uint16_t polls)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3);
+
+	hv_default_config(&cfg);
+	cfg.pmuirq_latency = SIM_IRQ_AFTER_POLLS;
+	cfg.pmuirq_polls = polls;
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+}
+
+/* Counter 1 counts instructions from 6 below its 32-bit overflow, its interrupt enabled. */
+static void near_overflow(void)
+{
+	guest_write(PMEVTYPER1_EL0, EV_INST);
+	guest_write(PMEVCNTR1_EL0, 0xfffffffaull);
+	guest_write(PMINTENSET_EL1, 2);
+	guest_write(PMCNTENSET_EL0, 2);
+	guest_write(PMCR_EL0, PMCR_E);
+}
+
+/* The overflow's PMUIRQ is still in flight at vcpu_put: put moves the flag to the shadow and
+ * stops counting, the line drops and the interrupt is never taken. Another vCPU runs without
+ * seeing it; the owner gets its flag and its virtual interrupt back at the next load. */
+static void test_late_irq_across_switch(void **state)
+{
+	struct hv_vcpu *a, *b;
+
+	(void)state;
+	late_irq_world(100);
+	a = hv_vcpu(0, 0);
+	b = hv_vcpu(1, 0);
+	hv_enter(a, 0);
+	near_overflow();
+	hv_run_n(&op3, 10);
+	assert_true(sim_gic_pmuirq_delayed(0));
+	hv_enter(b, 0);
+	guest_write(PMEVTYPER0_EL0, EV_INST);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 200);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(b->irq_raises, 0);
+	hv_enter(a, 0);
+	hv_settle();
+	assert_true(a->irq_level);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 2);
+	guest_write(PMOVSCLR_EL0, 2);
+	assert_false(a->irq_level);
+	assert_int_equal(hv.pmu_irqs, 0);
+	assert_int_equal(hv.pcpu[0].stats.stray_overflows, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The guest reads and clears its flag before the late PMUIRQ arrives: the clear reaches the
+ * hardware flag too, so the line drops and no interrupt for an already handled overflow comes
+ * later; a flag the guest set itself stays the guest's. */
+static void test_late_irq_after_guest_cleared(void **state)
+{
+	struct hv_vcpu *a;
+
+	(void)state;
+	late_irq_world(50);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	near_overflow();
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 2);
+	guest_write(PMOVSCLR_EL0, 2);
+	hv_run_n(&op3, 60);
+	hv_settle();
+	assert_false(a->irq_level);
+	assert_int_equal(a->irq_raises, 0);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(hv.pmu_irqs, 0);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -661,6 +743,8 @@ int main(void)
 		cmocka_unit_test_setup(test_pmcr, setup),
 		cmocka_unit_test(test_pmcr_lp_pmuv3p4),
 		cmocka_unit_test_setup(test_xzr, setup),
+		cmocka_unit_test(test_late_irq_across_switch),
+		cmocka_unit_test(test_late_irq_after_guest_cleared),
 		cmocka_unit_test_setup(test_notices_rate_limited, setup),
 		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),
 		cmocka_unit_test_setup(test_set_clr_masked, setup),

@@ -134,6 +134,7 @@ static void test_overflow_mapped(void **state)
 	guest_write(PMCNTENSET_EL0, 0x8);
 	guest_write(PMCR_EL0, PMCR_E);
 	hv_run_n(&op1, 3);
+	hv_settle();
 	assert_true(a->irq_level);
 	assert_int_equal(guest_read(PMOVSSET_EL0), 0x8);
 	guest_write(PMOVSCLR_EL0, 0x8);

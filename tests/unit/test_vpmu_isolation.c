@@ -83,13 +83,19 @@ static void run_uops(struct program *p, unsigned int n)
 	}
 }
 
-static void read_all(struct program *p, unsigned int nr, const struct hv_vcpu *vc)
+/* The virtual line is observed once a pending PMUIRQ has been taken (its latency is the
+ * model's choice, hv_settle), and only at half the steps: at the others a delayed interrupt
+ * may still be in flight when the schedule switches vCPUs. */
+static void read_all(struct program *p, unsigned int nr, const struct hv_vcpu *vc, bool settle)
 {
 	for (unsigned int n = 0; n < nr; n++)
 		observe(p, guest_mrs(evcntr(n)));
 	observe(p, guest_read(PMCCNTR_EL0));
 	observe(p, guest_read(PMOVSSET_EL0));
 	observe(p, guest_read(PMCNTENSET_EL0));
+	if (!settle)
+		return;
+	hv_settle();
 	observe(p, vc->irq_level);
 }
 
@@ -128,7 +134,7 @@ static void step(struct program *p, unsigned int nr, const struct hv_vcpu *vc)
 		run_uops(p, 1 + (unsigned int)(r >> 16 & 15));
 		break;
 	}
-	read_all(p, nr, vc);
+	read_all(p, nr, vc, r >> 63);
 }
 
 /* The model's seed is the schedule's: each schedule starts from other UNKNOWN reset values.

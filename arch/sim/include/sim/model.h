@@ -35,6 +35,20 @@ struct sim_pe_config {
 	bool pmu_export_bus;	  /* PMCR_EL0.X is implemented (else RAZ/WI) */
 	bool reset_zero; /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
 			  * (model unit tests that reason from a clean state) */
+	uint8_t pmuirq_latency; /* enum sim_irq_latency: when an asserted PMUIRQ is taken */
+	uint16_t pmuirq_polls;	/* AFTER_POLLS / AFTER_TRAP: poll points it waits (at most) */
+};
+
+/* When the GIC takes PMUIRQ once its line is high (the architecture bounds no latency; a level
+ * interrupt whose line drops before it is taken is never taken). SEEDED, the default, draws
+ * one of the others per assertion: immediately, after 1-16 more poll points (guest ops or
+ * accesses), at the first poll after the guest's next trap to EL2 (at most 64 polls), or
+ * 16-255 polls late, across vCPU switches. */
+enum sim_irq_latency {
+	SIM_IRQ_SEEDED,
+	SIM_IRQ_IMMEDIATE,
+	SIM_IRQ_AFTER_POLLS,
+	SIM_IRQ_AFTER_TRAP,
 };
 
 /* The defaults: PMUv3p5, 6 counters, EL3, no SPE, 4 list registers, 20 EL2 cycles per trap. */
