@@ -37,6 +37,12 @@ check: deps
 		$(obj)/check-minimal/test-results.txt $(obj)/check-arm64/test-results.txt \
 		$(obj)/check-qemu/test-results.txt
 
+# Mutation testing of virt/ (tests/mutate/mutations.txt, docs/model.md): each mutant of a scratch
+# copy of the tree must fail the sim unit tests. Slow, so not part of check. MUTATE=text runs
+# only the mutations whose line contains it.
+mutate: deps
+	$(Q)$(srctree)/scripts/mutate.sh $(srctree) $(obj)/mutate $(MUTATE)
+
 # The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
 # each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md).
 run: deps
@@ -87,6 +93,9 @@ help:
 	@echo '                              ASan/UBSan (default and minimal configuration),'
 	@echo '                              arm64 cross build + symbol check, QEMU suite'
 	@echo '  qemu-check / qemu-images    the QEMU suite alone / its hypervisor and guest images'
+	@echo '  mutate [MUTATE=text]        apply each mutation of tests/mutate/mutations.txt to a'
+	@echo '                              scratch copy of virt/ and expect the unit tests to fail;'
+	@echo '                              prints survivors, ends "mutate: N passed, N failed"'
 	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer run of the SPE decoder (default 600 s);'
 	@echo '                              crashes are kept in tests/fuzz/regressions'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
@@ -96,4 +105,4 @@ help:
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check run demo format format-check format-test help
+.PHONY: test arm64-check check run demo mutate format format-check format-test help

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include <arch/sysreg.h>
+#include <sim/arch_regs.h>
 #include <vperf/mdcr.h>
 
 #include "model_family.h"
@@ -95,26 +96,38 @@ uint64_t sim_random(unsigned int cpu)
 
 /* ---- which registers exist ------------------------------------------------------------------ */
 
-static bool implemented(const struct vperf_sysreg_desc *d)
+/* Does the PE implement the register? From the model's own table (sim/arch_regs.h), not
+ * from vperf's database: an encoding the model does not know is not implemented. */
+static bool implemented(uint32_t enc)
 {
+	const struct sim_arch_reg *r = sim_arch_reg(enc);
 	bool pmu = config.pmuver != 0 && config.pmuver != ID_DFR0_PMUVER_IMPDEF;
 
-	switch (d->feat) {
-	case VPERF_FEAT_PMUV3:
+	if (!r)
+		return false;
+	switch (r->feat) {
+	case SIM_FEAT_PMUV3:
 		return pmu;
-	case VPERF_FEAT_PMUV3P4:
+	case SIM_FEAT_PMUV3P4:
 		return pmu && config.pmuver >= 5;
-	case VPERF_FEAT_PMUV3P9:
+	case SIM_FEAT_PMUV3P9:
 		return pmu && config.pmuver >= 9;
-	case VPERF_FEAT_SPE:
+	case SIM_FEAT_SPE:
 		return config.pmsver >= 1;
-	case VPERF_FEAT_SPEV1P2:
+	case SIM_FEAT_SPEV1P2:
 		return config.pmsver >= 3;
-	case VPERF_FEAT_SPE_FDS:
+	case SIM_FEAT_SPE_FDS:
 		return config.pmsver >= 5;
 	default:
 		return true;
 	}
+}
+
+static bool has_dir(uint32_t enc, bool read)
+{
+	const struct sim_arch_reg *r = sim_arch_reg(enc);
+
+	return r && (r->dir & (read ? SIM_DIR_RO : SIM_DIR_WO));
 }
 
 static const struct sim_family *owner(const struct vperf_sysreg_desc *d)
@@ -133,7 +146,7 @@ static uint64_t hook_read(void *ctx, unsigned int cpu, uint32_t enc, uint64_t st
 	const struct sim_family *f = d ? owner(d) : NULL;
 
 	(void)ctx;
-	if (d && !implemented(d)) {
+	if (d && !implemented(enc)) {
 		sim_report_error(cpu, "EL2 read of a register the PE does not implement (UNDEF)");
 		return 0;
 	}
@@ -146,11 +159,11 @@ static uint64_t hook_write(void *ctx, unsigned int cpu, uint32_t enc, uint64_t o
 	const struct sim_family *f = d ? owner(d) : NULL;
 
 	(void)ctx;
-	if (d && !implemented(d)) {
+	if (d && !implemented(enc)) {
 		sim_report_error(cpu, "EL2 write of a register the PE does not implement (UNDEF)");
 		return old;
 	}
-	if (d && d->access == VPERF_ACC_RO) {
+	if (d && !has_dir(enc, false)) {
 		sim_report_error(cpu, "EL2 write of a read-only register (UNDEF)");
 		return old;
 	}
@@ -379,9 +392,11 @@ static enum sim_access trap_to_el2(unsigned int cpu, const struct vperf_sysreg_d
 static enum sim_access common_check(unsigned int cpu, unsigned int el,
 				    const struct vperf_sysreg_desc *d)
 {
-	if (!d || !implemented(d) || d->trap == VPERF_TRAP_EL2)
+	const struct sim_arch_reg *r = d ? sim_arch_reg(d->enc) : NULL;
+
+	if (!r || !implemented(d->enc) || r->trap == SIM_TRAP_EL2_ONLY)
 		return SIM_ACC_UNDEF;
-	if (d->trap == VPERF_TRAP_TID3) {
+	if (r->trap == SIM_TRAP_TID3) {
 		if (el == 0)
 			return SIM_ACC_UNDEF;
 		return sim_reg(cpu, VPERF_ENC_HCR_EL2) & HCR_EL2_TID3 ? SIM_ACC_TRAP_EL2
@@ -400,7 +415,7 @@ static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val, bool
 
 	/* MRS of a write-only or MSR of a read-only register is not an instruction at all: it is
 	 * UNDEFINED before any trap is considered. */
-	if (acc == SIM_ACC_OK && !(d->access & (read ? VPERF_ACC_RO : VPERF_ACC_WO)))
+	if (acc == SIM_ACC_OK && !has_dir(enc, read))
 		acc = SIM_ACC_UNDEF;
 	if (acc == SIM_ACC_OK && f && f->check)
 		acc = f->check(cpu, el, d, read);

@@ -48,7 +48,9 @@ uint64_t pmu_visible_mask(unsigned int cpu, unsigned int el)
 /* The PMU registers, and MDCR_EL2, whose HPMN/HPME/HPMD/HCCD/HLP fields belong to the PMU. */
 static bool owns(const struct vperf_sysreg_desc *d)
 {
-	return d->trap == VPERF_TRAP_TPM || d->trap == VPERF_TRAP_TPM_TPMCR ||
+	const struct sim_arch_reg *r = sim_arch_reg(d->enc);
+
+	return (r && (r->trap == SIM_TRAP_TPM || r->trap == SIM_TRAP_TPM_TPMCR)) ||
 	       d->enc == VPERF_ENC_MDCR_EL2;
 }
 
@@ -122,7 +124,7 @@ static enum sim_access check(unsigned int cpu, unsigned int el, const struct vpe
 	}
 	if (mdcr & MDCR_EL2_TPM)
 		return SIM_ACC_TRAP_EL2;
-	if (d->slot == VPERF_SLOT_PMCR && (mdcr & MDCR_EL2_TPMCR))
+	if (sim_arch_reg(d->enc)->trap == SIM_TRAP_TPM_TPMCR && (mdcr & MDCR_EL2_TPMCR))
 		return SIM_ACC_TRAP_EL2;
 	return selected_out_of_range(cpu, el, d) ? SIM_ACC_UNDEF : SIM_ACC_OK;
 }

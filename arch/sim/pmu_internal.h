@@ -4,6 +4,7 @@
 #ifndef VPERF_SIM_PMU_INTERNAL_H
 #define VPERF_SIM_PMU_INTERNAL_H
 
+#include <sim/arch_regs.h>
 #include <vperf/mdcr.h>
 
 #include "model_family.h"

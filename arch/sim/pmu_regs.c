@@ -218,7 +218,8 @@ static uint64_t write_reg(unsigned int cpu, unsigned int el, const struct vperf_
 uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
 		   uint64_t old, uint64_t val)
 {
-	uint64_t stored = write_reg(cpu, el, d, old, val & ~d->res0);
+	const struct sim_arch_reg *r = sim_arch_reg(d->enc);
+	uint64_t stored = write_reg(cpu, el, d, old, val & ~(r ? r->res0 : 0));
 
 	/* The core stores the returned value after this returns; the level must already see it
 	 * (PMCR_EL0.E), and side effects (a PMSWINC overflow, a cleared flag) change it too. */

@@ -1,6 +1,6 @@
 # Unit tests: cmocka programs over the production sources, sim build only.
 ifeq ($(ARCH),sim)
-tests-y += test_esr test_regdb test_trap test_core test_sim_pmu
+tests-y += test_esr test_regdb test_trap test_core test_sim_pmu test_sim_regs
 tests-$(CONFIG_FDT) += test_fdt
 test_fdt-objs := tests/unit/test_fdt.c
 test_fdt-ldlibs := -lfdt
@@ -13,6 +13,7 @@ test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
 test_core-objs := tests/unit/test_core.c tests/unit/fake_hyp.c
 test_sim_pmu-objs := tests/unit/test_sim_pmu.c
+test_sim_regs-objs := tests/unit/test_sim_regs.c
 test_vpmu-objs := tests/unit/test_vpmu.c tests/unit/hv.c
 test_vpmu_isolation-objs := tests/unit/test_vpmu_isolation.c tests/unit/hv.c
 test_vpmu_blob-objs := tests/unit/test_vpmu_blob.c tests/unit/hv.c

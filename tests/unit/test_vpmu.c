@@ -18,6 +18,7 @@
 #define EV_SW_INCR 0x00
 #define EV_INST	   0x08
 #define EV_CYCLES  0x11
+#define EV_CHAIN   0x1e
 #define P_BIT	   VPERF_BIT(31)
 #define U_BIT	   VPERF_BIT(30)
 #define NSH_BIT	   VPERF_BIT(27)
@@ -234,6 +235,94 @@ static void test_late_irq_after_guest_cleared(void **state)
 	assert_int_equal(a->irq_raises, 0);
 	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
 	assert_int_equal(hv.pmu_irqs, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* PMSWINC for a VM whose filter denies SW_INCR counts nothing (the filter holds for the
+ * software-emulated increment too), and PMCEID0 does not list the event. */
+static void test_swinc_denied_by_filter(void **state)
+{
+	struct vperf_vm_config c = policy(VPERF_PMU_SELF, 3);
+
+	(void)state;
+	vperf_pmu_filter_set(&c.filter, EV_SW_INCR, false);
+	assert_int_equal(hv_vm(2, &c), VPERF_OK);
+	hv_enter(hv_vcpu(2, 2), 0);
+	guest_write(PMEVTYPER0_EL0, EV_SW_INCR);
+	guest_write(PMEVCNTR0_EL0, 0);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMSWINC_EL0, 1);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0);
+	assert_int_equal(guest_read(PMCEID0_EL0) & VPERF_BIT(EV_SW_INCR), 0);
+}
+
+/* CHAIN counts the even counter's 32-bit overflow only while PMCR_EL0.LP = 0; with LP = 1 the
+ * even counter is 64 bits and never overflows at bit 31 (I5.3.21 LP; D14 CHAIN). */
+static void test_chain_with_lp(void **state)
+{
+	(void)state;
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMEVTYPER0_EL0, EV_SW_INCR);
+	guest_write(PMEVTYPER1_EL0, EV_CHAIN);
+	guest_write(PMCNTENSET_EL0, 3);
+	guest_write(PMEVCNTR0_EL0, 0xffffffffull);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	guest_write(PMSWINC_EL0, 1);
+	if (wide()) {
+		assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x100000000ull);
+		assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+		assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	} else { /* no LP before PMUv3p5: a 32-bit overflow feeds CHAIN */
+		assert_int_equal(guest_read(PMEVCNTR1_EL0), 1);
+	}
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMEVCNTR0_EL0, 0xffffffffull);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), wide() ? 1 : 2);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+}
+
+/* A first-range flag of nobody's counter (left by a previous owner, or the UNKNOWN reset) with
+ * its interrupt enabled: PMUIRQ clears it and counts it, the line drops, no storm. */
+static void test_stray_flag_cleared(void **state)
+{
+	struct vperf_vm_config off = { .pmu_mode = VPERF_PMU_OFF };
+
+	(void)state;
+	assert_int_equal(hv_vm(3, &off), VPERF_OK);
+	sim_poke(0, VPERF_ENC_PMCR_EL0, PMCR_E);
+	sim_poke(0, VPERF_ENC_PMINTENSET_EL1, 0x4);
+	sim_poke(0, VPERF_ENC_PMOVSSET_EL0, 0x4);
+	hv_enter(hv_vcpu(3, 3), 0); /* a VM without a vPMU: nobody owns the first range */
+	hv_run_n(&op3, 300);
+	assert_int_equal(hv.pcpu[0].stats.stray_overflows, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMOVSSET_EL0) & 0x4, 0);
+	assert_false(sim_line(0, SIM_LINE_PMUIRQ));
+	assert_true(hv.max_irq_burst <= 1);
+}
+
+/* On a PE with SPE, a VM without SPE sees no SAMPLE_* event in PMCEID0 (bits 35:32, events
+ * 0x4000-0x4003, I5.3.6), and a counter programmed with one counts at no Exception level. */
+static void test_sample_events_hidden_without_spe(void **state)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3);
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmsver = 1;
+	cfg.pmsidr = 0x64; /* what sim_spe_default_config gives: an interval of 256 */
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCEID0_EL0) & VPERF_GENMASK(35, 32),
+			 VPERF_GENMASK(35, 32));
+	assert_int_equal(guest_read(PMCEID0_EL0) & VPERF_GENMASK(35, 32), 0);
+	guest_write(PMEVTYPER0_EL0, 0x4000);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), 0x4000);
+	assert_int_equal(hw_evtyper(0) & (P_BIT | U_BIT), P_BIT | U_BIT);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -744,6 +833,10 @@ int main(void)
 		cmocka_unit_test(test_pmcr_lp_pmuv3p4),
 		cmocka_unit_test_setup(test_xzr, setup),
 		cmocka_unit_test(test_late_irq_across_switch),
+		cmocka_unit_test_setup(test_swinc_denied_by_filter, setup),
+		cmocka_unit_test_setup(test_chain_with_lp, setup),
+		cmocka_unit_test_setup(test_stray_flag_cleared, setup),
+		cmocka_unit_test(test_sample_events_hidden_without_spe),
 		cmocka_unit_test(test_late_irq_after_guest_cleared),
 		cmocka_unit_test_setup(test_notices_rate_limited, setup),
 		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),
