@@ -33,14 +33,95 @@ static unsigned int guest_el(void *hv_vcpu)
 	return sim_trap_el();
 }
 
+#define VIRQ_PRIO 0xa0
+
+static bool loaded(const struct hv_vcpu *vc)
+{
+	return hv.running[vc->cpu] == vc;
+}
+
+/* List register 0 of the vCPU: in the GIC while it is loaded, in its save area otherwise. The
+ * test hypervisor's own vGIC accesses go through the backdoor, so that the access counts the
+ * tests assert stay vperf's alone. */
+static uint64_t get_lr(const struct hv_vcpu *vc)
+{
+	return loaded(vc) ? sim_gic_lr(vc->cpu, 0) : vc->lr;
+}
+
+static void put_lr(struct hv_vcpu *vc, uint64_t lr)
+{
+	if (!loaded(vc)) {
+		vc->lr = lr;
+		return;
+	}
+	sim_poke(vc->cpu, VPERF_ENC_ICH_LR0_EL2, lr);
+}
+
+/* The level-sensitive virtual PPI follows the line (GICv3: a level interrupt is pending while
+ * its line is high). Pending goes in with LR.EOI, so that the guest's deactivation raises the
+ * maintenance interrupt and a line still high is sampled again there. */
+static void vgic_update(struct hv_vcpu *vc)
+{
+	uint64_t lr = get_lr(vc);
+	enum sim_lr_state st = sim_lr_state(lr);
+
+	if (vc->irq_level && st == SIM_LR_INVALID)
+		put_lr(vc, sim_lr_make(vperf_vm_pmu_virq(vc->v.vm), VIRQ_PRIO, SIM_LR_PENDING) |
+				   SIM_LR_EOI);
+	else if (!vc->irq_level && st == SIM_LR_PENDING)
+		put_lr(vc, 0); /* withdrawn before the guest took it */
+}
+
 static void set_irq_line(void *hv_vcpu, uint32_t intid, bool level)
 {
 	struct hv_vcpu *vc = hv_vcpu;
+	unsigned int cpu = sim_current_cpu();
 
 	(void)intid;
 	vc->irq_level = level;
 	if (level)
 		vc->irq_raises++;
+	vgic_update(vc);
+	sim_set_cpu(cpu);
+}
+
+/* The guest's IRQ handler for its PMU interrupt: like Linux's, it may clear the overflow
+ * flags it reads (through vperf), then ends the interrupt, or leaves it active for later. */
+static void guest_irq(void *ctx, unsigned int cpu, uint32_t vintid)
+{
+	struct hv_vcpu *vc = hv.running[cpu];
+
+	(void)ctx;
+	if (!vc)
+		return;
+	vc->virqs++;
+	if (vc->clear_in_handler)
+		guest_write(PMOVSCLR_EL0, guest_read(PMOVSSET_EL0));
+	if (vc->defer_eoi)
+		vc->in_handler = true;
+	else
+		sim_guest_eoi(cpu, vintid);
+}
+
+void hv_guest_eoi(struct hv_vcpu *vc)
+{
+	sim_set_cpu(vc->cpu);
+	vc->in_handler = false;
+	sim_guest_eoi(vc->cpu, vperf_vm_pmu_virq(vc->v.vm));
+}
+
+/* The maintenance interrupt: the guest deactivated its virtual PPI (LR.EOI); pend it again if
+ * the line is still high, else free the list register. */
+static void maintenance(unsigned int cpu)
+{
+	struct hv_vcpu *vc = hv.running[cpu];
+
+	if (vc && sim_lr_state(sim_gic_lr(cpu, 0)) == SIM_LR_INVALID) {
+		sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
+		vgic_update(vc);
+	} else if (!vc) {
+		sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
+	}
 }
 
 static void host_overflow(uint64_t ovs)
@@ -81,6 +162,11 @@ static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 	static unsigned int burst;
 
 	(void)ctx;
+	if (intid == SIM_GIC_MAINT_INTID) {
+		maintenance(cpu);
+		sim_gic_eoi(cpu, intid);
+		return;
+	}
 	if (intid == sim_line_intid(SIM_LINE_PMUIRQ))
 		vperf_handle_pmu_irq(&hv.pcpu[cpu]);
 	sim_gic_eoi(cpu, intid);
@@ -126,7 +212,9 @@ static void host_boot(unsigned int cpu, const struct vperf_pcpu *pcpu)
 
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 {
-	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap, .irq = irq };
+	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap,
+					       .irq = irq,
+					       .guest_irq = guest_irq };
 	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
 
 	memset(&hv, 0, sizeof(hv));
@@ -143,6 +231,8 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 		host_boot(cpu, &hv.pcpu[cpu]);
 		sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4)); /* IMO: IRQs to EL2 */
 		sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMUIRQ), true);
+		sim_gic_enable_ppi(cpu, SIM_GIC_MAINT_INTID, true);
+		sim_poke(cpu, VPERF_ENC_ICH_HCR_EL2, SIM_ICH_HCR_EN);
 	}
 	sim_set_cpu(0);
 }
@@ -165,11 +255,18 @@ struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm)
 	return vc;
 }
 
+/* Put: vperf first (it may still change the line), then the list register is saved. */
 void hv_leave(unsigned int cpu)
 {
+	struct hv_vcpu *vc = hv.running[cpu];
+
 	sim_set_cpu(cpu);
-	if (hv.running[cpu])
-		vperf_vcpu_put(&hv.running[cpu]->v);
+	if (!vc)
+		return;
+	vperf_vcpu_put(&vc->v);
+	sim_set_cpu(cpu);
+	vc->lr = sim_gic_lr(cpu, 0);
+	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
 	hv.running[cpu] = NULL;
 }
 
@@ -180,9 +277,11 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 		return;
 	}
 	hv_leave(cpu);
-	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
-	hv.running[cpu] = vc;
 	vc->cpu = cpu;
+	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
+	sim_set_cpu(cpu);
+	hv.running[cpu] = vc;
+	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, vc->lr);
 	sim_set_el(1);
 }
 

@@ -4,7 +4,10 @@
  * Guest MSR/MRS that trap reach vperf_handle_sysreg; vperf's ops drive the model (UNDEF, PC
  * advance); the model's GIC takes the physical PMUIRQ to EL2 after the instruction or micro-op
  * that raised it and this hypervisor hands it to vperf_handle_pmu_irq;
- * each vCPU's virtual PMU interrupt line is recorded.
+ * each vCPU's virtual PMU interrupt line is recorded and driven through the model's GIC
+ * virtual CPU interface: list register 0 holds the vCPU's virtual PPI (pending when the line
+ * rises, withdrawn if it drops before the guest took it, re-pended at the EOI maintenance
+ * interrupt while the line is still high), saved and restored with the vCPU.
  */
 #ifndef VPERF_TEST_HV_H
 #define VPERF_TEST_HV_H
@@ -20,6 +23,11 @@ struct hv_vcpu {
 	unsigned int cpu; /* the simulated pCPU it last ran on */
 	bool irq_level;	  /* its virtual PMU interrupt line */
 	unsigned int irq_raises;
+	uint64_t lr;	       /* list register 0 while it is not loaded */
+	unsigned int virqs;    /* virtual PMU interrupts its guest took */
+	bool defer_eoi;	       /* its guest handler leaves the interrupt active (hv_guest_eoi) */
+	bool in_handler;       /* ... and one is active now */
+	bool clear_in_handler; /* its guest handler clears PMOVSSET as Linux's does */
 };
 
 struct hv {
@@ -59,6 +67,8 @@ void hv_run(const struct sim_uop *ops, size_t n);
 /* Poll points with no guest work until an asserted PMUIRQ has been taken (the model delays it,
  * enum sim_irq_latency): what the guest sees once the interrupt has arrived. */
 void hv_settle(void);
+/* The guest ends the virtual PMU interrupt its handler left active (ICV_EOIR1_EL1). */
+void hv_guest_eoi(struct hv_vcpu *vc);
 /* n copies of one op. */
 void hv_run_n(const struct sim_uop *op, unsigned int n);
 

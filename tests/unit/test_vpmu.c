@@ -326,6 +326,72 @@ static void test_sample_events_hidden_without_spe(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* vperf's virtual line through the model's list registers (tests/unit/hv.c): the guest takes
+ * its PMU interrupt once, its handler clears the flag (the line drops) and ends it; a handler
+ * that ends it with the flag still set takes it again (level). */
+static void test_virq_through_list_registers(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	uint32_t virq = vperf_vm_pmu_virq(&hv.vm[0]);
+
+	(void)state;
+	a->clear_in_handler = true;
+	hv_enter(a, 0);
+	near_overflow();
+	hv_run_n(&op3, 10);
+	hv_settle();
+	assert_int_equal(a->virqs, 1);
+	assert_int_equal(sim_gic_virt_count(0, virq), 1);
+	assert_false(a->irq_level);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(sim_lr_state(sim_gic_lr(0, 0)), SIM_LR_INVALID);
+
+	a->clear_in_handler = false;
+	guest_write(PMEVCNTR1_EL0, 0xfffffffaull);
+	hv_run_n(&op3, 10);
+	hv_settle();
+	hv_run_n(&op3, 5);
+	assert_true(a->virqs >= 3); /* ended with the line high: taken again */
+	guest_write(PMOVSCLR_EL0, 2);
+	hv_run_n(&op3, 5);
+	assert_int_equal(sim_lr_state(sim_gic_lr(0, 0)), SIM_LR_INVALID);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A switch while the guest's PMU interrupt is active (its handler has not ended it): the list
+ * register goes with the vCPU, the other vCPU never takes it, and back home the guest clears
+ * its flag and ends the interrupt, which is not taken again. */
+static void test_switch_with_virq_active(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 0);
+	uint32_t virq = vperf_vm_pmu_virq(&hv.vm[0]);
+
+	(void)state;
+	a->defer_eoi = true;
+	hv_enter(a, 0);
+	near_overflow();
+	hv_run_n(&op3, 10);
+	hv_settle();
+	assert_true(a->in_handler);
+	assert_int_equal(sim_lr_state(sim_gic_lr(0, 0)), SIM_LR_ACTIVE);
+	hv_enter(b, 0);
+	assert_int_equal(sim_lr_state(sim_gic_lr(0, 0)), SIM_LR_INVALID);
+	guest_write(PMEVTYPER0_EL0, EV_INST);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 50);
+	assert_int_equal(b->virqs, 0);
+	assert_int_equal(sim_gic_virt_count(0, virq), 1);
+	hv_enter(a, 0);
+	assert_int_equal(sim_lr_state(sim_gic_lr(0, 0)), SIM_LR_ACTIVE);
+	guest_write(PMOVSCLR_EL0, 2);
+	hv_guest_eoi(a);
+	hv_run_n(&op3, 20);
+	assert_int_equal(a->virqs, 1);
+	assert_int_equal(sim_lr_state(sim_gic_lr(0, 0)), SIM_LR_INVALID);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* PMCR_EL0.P resets the guest's counters one by one: the host's second range and the unused
  * first-range counter 3 keep their values (never PMCR_EL0.P at EL2). */
 static void test_pmcr_p_spares_host(void **state)
@@ -838,6 +904,8 @@ int main(void)
 		cmocka_unit_test_setup(test_stray_flag_cleared, setup),
 		cmocka_unit_test(test_sample_events_hidden_without_spe),
 		cmocka_unit_test(test_late_irq_after_guest_cleared),
+		cmocka_unit_test_setup(test_virq_through_list_registers, setup),
+		cmocka_unit_test_setup(test_switch_with_virq_active, setup),
 		cmocka_unit_test_setup(test_notices_rate_limited, setup),
 		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),
 		cmocka_unit_test_setup(test_set_clr_masked, setup),
