@@ -46,6 +46,7 @@ static void probe(struct vperf_pcpu_caps *caps)
 	caps->pmuver = dfr0_pmuver(caps->dfr0);
 	caps->pmsver = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 35, 32);
 	caps->hpmn0 = VPERF_FIELD_GET(caps->dfr0, 63, 60) != 0;
+	caps->el3 = (read_sysreg(ID_AA64PFR0_EL1) & ID_PFR0_EL3_MASK) != 0;
 	if (caps->pmuver) {
 		uint64_t pmcr = read_sysreg(PMCR_EL0);
 

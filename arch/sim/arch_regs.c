@@ -26,6 +26,7 @@
 #define BITS_63_33 0xfffffffe00000000ull /* counters 0-30, C; bit 32 is FEAT_PMUv3_ICNTR's */
 
 static const struct sim_arch_reg singles[] = {
+	REG(ID_AA64PFR0_EL1, ENC(3, 0, 0, 4, 0), RO, TID3, ALWAYS, 0),
 	REG(ID_AA64DFR0_EL1, ENC(3, 0, 0, 5, 0), RO, TID3, ALWAYS, 0),
 	REG(PMSCR_EL1, ENC(3, 0, 9, 9, 0), RW, TPMS, SPE, 0),
 	REG(PMSNEVFR_EL1, ENC(3, 0, 9, 9, 1), RW, TPMS, SPEV1P2, 0),

@@ -27,6 +27,7 @@ struct pe {
 	enum decision decision;
 	unsigned int decisions;
 	bool lines[SIM_NR_LINES];
+	bool secure;
 	uint64_t rng;
 	struct sim_guest_stats stats;
 };
@@ -185,6 +186,12 @@ static void hook_barrier(void *ctx, unsigned int cpu, enum sim_event_kind kind)
 
 /* ---- set-up ------------------------------------------------------------------------------------ */
 
+/* ID_AA64PFR0_EL1: EL0, EL1 and EL2 in AArch64 (1), EL3 when configured (Arm ARM D19). */
+static uint64_t initial_pfr0(void)
+{
+	return 0x111ull | (config.el3 ? 0x1000ull : 0);
+}
+
 static uint64_t initial_dfr0(void)
 {
 	uint64_t dfr0 = (uint64_t)config.pmuver << ID_DFR0_PMUVER_SHIFT;
@@ -214,6 +221,7 @@ void sim_model_init(const struct sim_pe_config *cfg)
 		pes[cpu].el = 1;
 		pes[cpu].rng = (cfg->seed ^ 0x9e3779b97f4a7c15ull) * (cpu + 1) | 1;
 		sim_set_reg(cpu, VPERF_ENC_ID_AA64DFR0_EL1, initial_dfr0());
+		sim_set_reg(cpu, VPERF_ENC_ID_AA64PFR0_EL1, initial_pfr0());
 		for (size_t i = 0; i < VPERF_ARRAY_SIZE(families); i++)
 			if (families[i]->reset)
 				families[i]->reset(cpu, cfg);
@@ -460,6 +468,27 @@ void guest_msr_xzr(uint32_t enc)
 	uint64_t val = 0;
 
 	guest_access(enc, false, &val, true);
+}
+
+bool sim_secure(void)
+{
+	return pes[sim_current_cpu()].secure;
+}
+
+void sim_run_secure(unsigned int el, const struct sim_uop *ops, size_t n)
+{
+	unsigned int cpu = sim_current_cpu(), saved = pes[cpu].el;
+
+	if (!config.el3) {
+		sim_report_error(cpu, "Secure state run on a PE without EL3");
+		return;
+	}
+	pes[cpu].el = el;
+	pes[cpu].secure = true;
+	for (size_t i = 0; i < n; i++)
+		sim_pmu_family.step(cpu, &ops[i]);
+	pes[cpu].secure = false;
+	pes[cpu].el = saved;
 }
 
 void guest_run(const struct sim_uop *ops, size_t n)

@@ -21,13 +21,44 @@ static bool counter_enabled_by_range(unsigned int cpu, unsigned int n)
 	return sim_model_config()->epme;
 }
 
-/* Filtering by Exception level, without EL3: P excludes EL1, U excludes EL0, NSH includes EL2
- * (PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 field descriptions, I5.3.30 / I5.3.2). */
-static bool filter_allows(uint64_t evtyper, unsigned int el)
+#define EVTYPER_NSK VPERF_BIT(29)
+#define EVTYPER_NSU VPERF_BIT(28)
+#define EVTYPER_M   VPERF_BIT(26)
+
+static bool bit(uint64_t v, uint64_t b)
 {
-	if (el == 2)
-		return evtyper & EVTYPER_NSH;
-	return !(evtyper & (el == 1 ? EVTYPER_P : EVTYPER_U));
+	return (v & b) != 0;
+}
+
+/* Filtering by Exception level and Security state (PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 field
+ * descriptions, I5.3.30 / I5.3.2): P excludes EL1 and U EL0; with EL3, Non-secure EL1 (EL0) is
+ * counted when NSK (NSU) equals P (U), Secure EL1/EL0 by P/U alone, EL3 when M equals P; NSH
+ * includes EL2. */
+static bool filter_allows(uint64_t t, unsigned int el)
+{
+	bool el3 = sim_model_config()->el3, secure = sim_secure();
+
+	switch (el) {
+	case 3:
+		return el3 && bit(t, EVTYPER_M) == bit(t, EVTYPER_P);
+	case 2:
+		return bit(t, EVTYPER_NSH);
+	case 1:
+		return el3 && !secure ? bit(t, EVTYPER_NSK) == bit(t, EVTYPER_P)
+				      : !bit(t, EVTYPER_P);
+	default:
+		return el3 && !secure ? bit(t, EVTYPER_NSU) == bit(t, EVTYPER_U)
+				      : !bit(t, EVTYPER_U);
+	}
+}
+
+/* Event counting is prohibited at EL3 and in Secure state unless MDCR_EL3.SPME is 1; the cycle
+ * counter only when PMCR_EL0.DP is 1 (I5.3.21 DP). */
+static bool prohibited_secure(unsigned int cpu, unsigned int n)
+{
+	if (!(sim_secure() || sim_el() == 3) || sim_model_config()->mdcr_el3_spme)
+		return false;
+	return n != PMU_CYCLE_BIT || (sim_reg(cpu, VPERF_ENC_PMCR_EL0) & PMCR_DP);
 }
 
 /* Counting prohibited at EL2: first-range event counters when MDCR_EL2.HPMD is 1 (PMUv3p1);
@@ -53,7 +84,9 @@ bool pmu_counts(unsigned int cpu, unsigned int n, unsigned int el)
 		return false;
 	if (!counter_enabled_by_range(cpu, n) || !filter_allows(pmu_evtyper(cpu, n), el))
 		return false;
-	return el < 2 || !prohibited_at_el2(cpu, n);
+	if (prohibited_secure(cpu, n))
+		return false;
+	return el != 2 || !prohibited_at_el2(cpu, n);
 }
 
 /* Overflow width: 64 bits for the cycle counter (LC is RES1 without AArch32) and the third

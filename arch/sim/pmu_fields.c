@@ -122,8 +122,8 @@ uint64_t pmu_write_pmcr_bits(unsigned int cpu, unsigned int el, uint64_t val)
 	return val & pmu_pmcr_writable();
 }
 
-/* Architecturally UNKNOWN at reset (I5.3: PMCNTENSET, PMINTENSET, PMOVSSET, PMSELR, the
- * counters and their types, PMCR_EL0 except E, which resets to 0): seeded garbage, so that a
+/* Architecturally UNKNOWN at reset (I5.3: PMCNTENSET, PMINTENSET, PMOVSSET, PMSELR,
+ * PMUSERENR, the counters and their types, PMCR_EL0 except E, which resets to 0): seeded garbage, so that a
  * hypervisor that relies on zeros, or leaves a stray enable or flag, is caught. MDCR_EL2 gets
  * HPMN = N (its Warm reset value) and the rest 0, the state a hypervisor's boot code leaves. */
 static uint64_t garbage(unsigned int cpu, uint64_t mask)
@@ -141,6 +141,7 @@ void pmu_reset_unknown(unsigned int cpu)
 	sim_set_reg(cpu, VPERF_ENC_PMINTENSET_EL1, garbage(cpu, bits));
 	sim_set_reg(cpu, VPERF_ENC_PMOVSSET_EL0, garbage(cpu, bits));
 	sim_set_reg(cpu, VPERF_ENC_PMSELR_EL0, garbage(cpu, 0x1f));
+	sim_set_reg(cpu, VPERF_ENC_PMUSERENR_EL0, garbage(cpu, 0xf));
 	sim_set_reg(cpu, VPERF_ENC_PMCR_EL0, garbage(cpu, pmu_pmcr_writable() & ~PMCR_E));
 	sim_set_reg(cpu, VPERF_ENC_PMCCNTR_EL0, garbage(cpu, ~0ull));
 	sim_set_reg(cpu, VPERF_ENC_PMCCFILTR_EL0, garbage(cpu, pmu_evtyper_writable(true)));

@@ -92,8 +92,9 @@ static void test_pcpu_without_pmu(void **state)
 		assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
 		assert_int_equal(pcpu.caps.pmuver, 0);
 		assert_int_equal(pcpu.caps.nr_counters, 0);
-		assert_int_equal(sim_cpu(0)->nr_reads, 1);
+		assert_int_equal(sim_cpu(0)->nr_reads, 2);
 		assert_int_equal(sim_trace_at(0, 0)->enc, VPERF_ENC_ID_AA64DFR0_EL1);
+		assert_int_equal(sim_trace_at(0, 1)->enc, VPERF_ENC_ID_AA64PFR0_EL1);
 	}
 }
 

@@ -23,6 +23,8 @@
 #define U_BIT	   VPERF_BIT(30)
 #define NSH_BIT	   VPERF_BIT(27)
 #define M_BIT	   VPERF_BIT(26)
+#define NSK_BIT	   VPERF_BIT(29)
+#define NSU_BIT	   VPERF_BIT(28)
 
 static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_OTHER };
 
@@ -282,6 +284,17 @@ static void test_chain_with_lp(void **state)
 	guest_write(PMSWINC_EL0, 1);
 	assert_int_equal(guest_read(PMEVCNTR1_EL0), wide() ? 1 : 2);
 	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	if (!wide())
+		return;
+	/* With LP = 1 even a 64-bit overflow feeds no CHAIN (AArch64.IncrementEventCounter counts
+	 * PMU_EVENT_CHAIN only when lp == '0'). */
+	guest_write(PMOVSCLR_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	guest_write(PMEVCNTR0_EL0, ~0ull);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 1);
 }
 
 /* A first-range flag of nobody's counter (left by a previous owner, or the UNKNOWN reset) with
@@ -484,14 +497,80 @@ static void test_event_types_sanitized(void **state)
 
 	(void)state;
 	hv_enter(a, 0);
+	/* With EL3 (the default model): P = U = 1 keep the Secure world out, NSK = !P and
+	 * NSU = !U count the guest's own Non-secure EL1/EL0, M = 0 never EL3 (I5.3.30). */
 	guest_write(PMEVTYPER0_EL0, NSH_BIT | M_BIT | P_BIT | EV_CYCLES);
 	assert_int_equal(guest_read(PMEVTYPER0_EL0), P_BIT | EV_CYCLES);
-	assert_int_equal(hw_evtyper(0), P_BIT | EV_CYCLES); /* P = 1: M = 0 excludes EL3 */
+	assert_int_equal(hw_evtyper(0), P_BIT | U_BIT | NSU_BIT | EV_CYCLES);
 	guest_write(PMEVTYPER1_EL0, NSH_BIT | EV_INST);
-	assert_int_equal(hw_evtyper(1), M_BIT | EV_INST); /* P = 0: M = 1 excludes EL3 */
+	assert_int_equal(hw_evtyper(1), P_BIT | U_BIT | NSK_BIT | NSU_BIT | EV_INST);
 	guest_write(PMCCFILTR_EL0, NSH_BIT | U_BIT);
 	assert_int_equal(guest_read(PMCCFILTR_EL0), U_BIT);
-	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCFILTR_EL0), U_BIT | M_BIT);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCFILTR_EL0), P_BIT | U_BIT | NSK_BIT);
+}
+
+/* The Secure world runs while a guest's vCPU is loaded (a TrustZone OS at Secure EL1, the
+ * firmware at EL3) on a PE whose MDCR_EL3.SPME allows Secure counting: the guest's counters
+ * count its own Non-secure EL1 work only. On a PE without EL3 (NSK, NSU and M RES0) P and U
+ * alone filter, and the guest still counts its EL1 work. */
+static void secure_world_case(bool el3)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3);
+
+	hv_default_config(&cfg);
+	cfg.el3 = el3;
+	cfg.mdcr_el3_spme = true;
+	cfg.el2_trap_cycles = 0;
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMEVTYPER0_EL0, EV_INST);
+	guest_write(PMEVTYPER1_EL0, EV_INST | U_BIT);
+	guest_write(PMEVCNTR0_EL0, 0);
+	guest_write(PMEVCNTR1_EL0, 0);
+	guest_write(PMCCFILTR_EL0, 0);
+	guest_write(PMCCNTR_EL0, 0);
+	guest_write(PMCNTENSET_EL0, VPERF_BIT(31) | 3);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	if (el3) {
+		sim_run_secure(1, &op3, 1); /* 7 + 3 ops: the counts must not move */
+		sim_run_secure(1, &op3, 6);
+		sim_run_secure(0, &op3, 1);
+		sim_run_secure(3, &op3, 2);
+	}
+	sim_set_el(0);
+	hv_run_n(&op3, 4);
+	sim_set_el(1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 14);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 10); /* U = 1: not EL0 */
+	assert_int_equal(guest_read(PMCCNTR_EL0), 14 * 3);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_secure_world_not_counted(void **state)
+{
+	(void)state;
+	secure_world_case(true);
+	secure_world_case(false);
+}
+
+/* EL0 of a vCPU that never used its PMU, on hardware whose PMUSERENR_EL0 still holds its
+ * UNKNOWN reset value (EN = 1 here): the guest's own PMUSERENR_EL0 is 0, so the access that
+ * reaches vperf is refused, never emulated. */
+static void test_el0_refused_with_reset_pmuserenr(void **state)
+{
+	(void)state;
+	sim_poke(0, VPERF_ENC_PMUSERENR_EL0, PMUSERENR_EN);
+	hv_enter(hv_vcpu(0, 0), 0);
+	sim_set_el(0);
+	guest_read(PMEVCNTR0_EL0);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	sim_set_el(1);
+	assert_int_equal(guest_read(PMUSERENR_EL0), 0);
 }
 
 /* A denied event reads back as written, counts nothing and is absent from PMCEID0. */
@@ -709,6 +788,71 @@ static void test_all_profiles_everyone(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* XENPMU_MODE_ALL: the privileged VM's counters go on counting after its put, so its overflow
+ * may be taken while another VM runs: the flag becomes the privileged vCPU's (the other vCPU
+ * takes nothing), and its virtual line rises at its next load. */
+static void test_all_overflow_while_descheduled(void **state)
+{
+	struct vperf_vm_config all = policy(VPERF_PMU_ALL, 2), off = { .pmu_mode = VPERF_PMU_OFF };
+	struct hv_vcpu *a, *b;
+
+	(void)state;
+	assert_int_equal(hv_vm(2, &all), VPERF_OK);
+	assert_int_equal(hv_vm(3, &off), VPERF_OK);
+	a = hv_vcpu(0, 2);
+	b = hv_vcpu(1, 3);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, EV_INST);
+	guest_write(PMEVCNTR0_EL0, 0xfffffff0ull);
+	guest_write(PMINTENSET_EL1, 1);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_enter(b, 0);
+	hv_run_n(&op3, 40);
+	hv_settle();
+	assert_int_equal(b->irq_raises, 0);
+	assert_false(a->irq_level);
+	hv_enter(a, 0);
+	assert_true(a->irq_level);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The virtual line is PMCR_EL0.E && (PMOVSSET & PMINTENSET) (CheckForPMUOverflow): a flag and
+ * its enable with E = 0 raise nothing. */
+static void test_virq_needs_pmcr_e(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMINTENSET_EL1, 1);
+	guest_write(PMOVSSET_EL0, 1);
+	assert_false(a->irq_level);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_true(a->irq_level);
+	guest_write(PMCR_EL0, 0);
+	assert_false(a->irq_level);
+}
+
+/* The guest's cycle counter overflows: its flag (bit 31) is the guest's, never the host's. */
+static void test_cycle_overflow_is_the_guests(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMCCNTR_EL0, ~0ull - 5);
+	guest_write(PMINTENSET_EL1, VPERF_BIT(31));
+	guest_write(PMCNTENSET_EL0, VPERF_BIT(31));
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	hv_settle();
+	assert_true(a->irq_level);
+	assert_int_equal(guest_read(PMOVSSET_EL0), VPERF_BIT(31));
+	assert_int_equal(hv.host_ovs & VPERF_BIT(31), 0);
+}
+
 /* ---- overflow ------------------------------------------------------------------------------------ */
 
 /* A 32-bit overflow raises the virtual PPI once; the physical line drops at once (no storm);
@@ -921,6 +1065,11 @@ int main(void)
 		cmocka_unit_test_setup(test_exact_counts, setup),
 		cmocka_unit_test_setup(test_host_counters, setup),
 		cmocka_unit_test_setup(test_all_profiles_everyone, setup),
+		cmocka_unit_test_setup(test_all_overflow_while_descheduled, setup),
+		cmocka_unit_test(test_secure_world_not_counted),
+		cmocka_unit_test_setup(test_el0_refused_with_reset_pmuserenr, setup),
+		cmocka_unit_test_setup(test_virq_needs_pmcr_e, setup),
+		cmocka_unit_test_setup(test_cycle_overflow_is_the_guests, setup),
 		cmocka_unit_test_setup(test_overflow_irq, setup),
 		cmocka_unit_test_setup(test_overflow_descheduled, setup),
 		cmocka_unit_test_setup(test_software_increment, setup),

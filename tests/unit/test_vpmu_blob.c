@@ -199,17 +199,18 @@ static void test_restore_on_older_pmu(void **state)
 	a = hv_vcpu(0, 0);
 	hv_enter(a, 0);
 	guest_write(PMCR_EL0, PMCR_LP);
-	guest_write(PMEVCNTR1_EL0, 0x100000005ull);
+	guest_write(PMEVCNTR1_EL0, 5);
 	hv_leave(0);
 	assert_int_equal(vperf_vcpu_save(&a->v, good, sizeof(good)), VPERF_VPMU_BLOB_SIZE);
 	world_v(5);
 	b = hv_vcpu(1, 0);
 	memcpy(blob, good, sizeof(blob));
-	expect_rejected(b, sizeof(blob));
-	store64(3, 0); /* PMCR_EL0 without LP: the counter is still too wide */
+	expect_rejected(b, sizeof(blob)); /* LP */
+	store64(3, 0);			  /* PMCR_EL0 without LP */
+	store64(43, 0x100000005ull);	  /* PMEVCNTR1 above 32 bits */
 	reseal();
 	expect_rejected(b, sizeof(blob));
-	store64(43, 5); /* PMEVCNTR1 */
+	store64(43, 5);
 	reseal();
 	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
 	hv_enter(b, 0);

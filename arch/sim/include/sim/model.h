@@ -32,8 +32,9 @@ struct sim_pe_config {
 				   * that counting at EL2 is observable */
 	uint8_t nr_lrs;		  /* ICH_VTR_EL2.ListRegs + 1, 1..16 */
 	bool el3;		  /* EL3 is implemented (PMEVTYPER NSK/NSU/M, PMCR_EL0.DP) */
-	bool pmu_export_bus;	  /* PMCR_EL0.X is implemented (else RAZ/WI) */
-	bool reset_zero; /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
+	bool mdcr_el3_spme;  /* MDCR_EL3.SPME: event counting allowed at EL3 and in Secure state */
+	bool pmu_export_bus; /* PMCR_EL0.X is implemented (else RAZ/WI) */
+	bool reset_zero;     /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
 			  * (model unit tests that reason from a clean state) */
 	uint8_t pmuirq_latency; /* enum sim_irq_latency: when an asserted PMUIRQ is taken */
 	uint16_t pmuirq_polls;	/* AFTER_POLLS / AFTER_TRAP: poll points it waits (at most) */
@@ -172,6 +173,12 @@ struct sim_uop {
 /* Execute ops at sim_el() on the current CPU: counters count, SPE samples, interrupts are
  * taken between ops (to EL2, or to the guest's handler). */
 void guest_run(const struct sim_uop *ops, size_t n);
+/* Execute ops in Secure state at el (0, 1: Secure EL0/EL1; 3: EL3) on the current CPU, as a
+ * TrustZone OS or the firmware would while a vCPU is loaded: only the PMU sees them (no
+ * interrupt is taken, SPE does not sample). Needs cfg.el3. */
+void sim_run_secure(unsigned int el, const struct sim_uop *ops, size_t n);
+/* The current CPU executes in Secure state (inside sim_run_secure). */
+bool sim_secure(void);
 
 /* ---- families: the PMU, SPE and GIC parts of the model (arch/sim/model_family.h) -------------- */
 
