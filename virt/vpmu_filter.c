@@ -49,9 +49,9 @@ static uint64_t hw_filter(uint64_t guest, bool allowed, bool all, bool el3)
 	if (!el3)
 		return hw;
 	hw |= VPMU_EVTYPER_P | VPMU_EVTYPER_U;
-	if (allowed && !(pu & VPMU_EVTYPER_P))
+	if (!(pu & VPMU_EVTYPER_P))
 		hw |= EVTYPER_NSK;
-	if (allowed && !(pu & VPMU_EVTYPER_U))
+	if (!(pu & VPMU_EVTYPER_U))
 		hw |= EVTYPER_NSU;
 	return hw;
 }

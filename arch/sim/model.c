@@ -311,9 +311,18 @@ void sim_enter_el2(unsigned int cpu)
 		step(cpu, &el2_code);
 }
 
-/* ERET back to where the exception came from: a context synchronization event. */
+/* ERET back to where the exception came from: a context synchronization event. The handler's
+ * last EL2 cycles (el2_exit_cycles) run before it, inside any window its writes opened. */
 void sim_exit_el2(unsigned int cpu)
 {
+	const struct sim_uop el2_tail = {
+		.pc = 0xffff800000000100ull,
+		.latency = config.el2_exit_cycles,
+		.type = SIM_UOP_OTHER,
+	};
+
+	if (config.el2_exit_cycles)
+		step(cpu, &el2_tail);
 	notify_barrier(cpu, SIM_ISB);
 	pes[cpu].el = pes[cpu].saved_el;
 }

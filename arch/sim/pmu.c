@@ -150,6 +150,7 @@ static uint64_t pmceid0(const struct sim_pe_config *cfg)
 static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 {
 	pmu_reset_unknown(cpu);
+	pmu_sync_reset(cpu);
 	sim_set_reg(cpu, VPERF_ENC_PMCEID0_EL0, pmceid0(cfg));
 	pmu_update_irq(cpu);
 }
@@ -161,5 +162,6 @@ const struct sim_family sim_pmu_family = {
 	.check = check,
 	.read = pmu_read,
 	.write = pmu_write,
+	.barrier = pmu_sync_barrier,
 	.step = pmu_step,
 };

@@ -8,14 +8,23 @@
 
 #define PMCCR_RANGE3 3u
 
-static bool counter_enabled_by_range(unsigned int cpu, unsigned int n)
+/* MDCR_EL2.HPMN as counting at el sees it (the synchronization window, pmu_sync.c). */
+static unsigned int counting_hpmn(unsigned int cpu, unsigned int el)
 {
-	uint64_t mdcr = sim_reg(cpu, VPERF_ENC_MDCR_EL2);
+	unsigned int hpmn =
+		(unsigned int)(pmu_counting_reg(cpu, el, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPMN_MASK);
+
+	return hpmn > pmu_epmn() ? pmu_epmn() : hpmn;
+}
+
+static bool counter_enabled_by_range(unsigned int cpu, unsigned int n, unsigned int el)
+{
+	uint64_t mdcr = pmu_counting_reg(cpu, el, VPERF_ENC_MDCR_EL2);
 
 	/* PMCR_EL0.E enables the first range and the cycle counter, MDCR_EL2.HPME the second,
 	 * PMCCR.EPME the third (I5.3.21, I5.3.47). */
-	if (n == PMU_CYCLE_BIT || n < pmu_hpmn(cpu))
-		return sim_reg(cpu, VPERF_ENC_PMCR_EL0) & PMCR_E;
+	if (n == PMU_CYCLE_BIT || n < counting_hpmn(cpu, el))
+		return pmu_counting_reg(cpu, el, VPERF_ENC_PMCR_EL0) & PMCR_E;
 	if (n < pmu_epmn())
 		return mdcr & MDCR_EL2_HPME;
 	return sim_model_config()->epme;
@@ -66,23 +75,23 @@ static bool prohibited_secure(unsigned int cpu, unsigned int n)
  * counting is prohibited. */
 static bool prohibited_at_el2(unsigned int cpu, unsigned int n)
 {
-	uint64_t mdcr = sim_reg(cpu, VPERF_ENC_MDCR_EL2);
+	uint64_t mdcr = pmu_counting_reg(cpu, 2, VPERF_ENC_MDCR_EL2);
 	uint8_t ver = sim_model_config()->pmuver;
 	bool hpmd = ver >= 4 && (mdcr & MDCR_EL2_HPMD);
 
 	if (n == PMU_CYCLE_BIT)
 		return (ver >= 6 && (mdcr & MDCR_EL2_HCCD)) ||
-		       (hpmd && (sim_reg(cpu, VPERF_ENC_PMCR_EL0) & PMCR_DP));
-	return n < pmu_hpmn(cpu) && hpmd;
+		       (hpmd && (pmu_counting_reg(cpu, 2, VPERF_ENC_PMCR_EL0) & PMCR_DP));
+	return n < counting_hpmn(cpu, 2) && hpmd;
 }
 
 bool pmu_counts(unsigned int cpu, unsigned int n, unsigned int el)
 {
 	if (n != PMU_CYCLE_BIT && n >= pmu_num())
 		return false;
-	if (!(sim_reg(cpu, VPERF_ENC_PMCNTENSET_EL0) & VPERF_BIT(n)))
+	if (!(pmu_counting_reg(cpu, el, VPERF_ENC_PMCNTENSET_EL0) & VPERF_BIT(n)))
 		return false;
-	if (!counter_enabled_by_range(cpu, n) || !filter_allows(pmu_evtyper(cpu, n), el))
+	if (!counter_enabled_by_range(cpu, n, el) || !filter_allows(pmu_evtyper(cpu, n), el))
 		return false;
 	if (prohibited_secure(cpu, n))
 		return false;
@@ -125,7 +134,7 @@ void pmu_add(unsigned int cpu, unsigned int n, uint64_t k)
 	 * it counts whenever the odd counter is enabled, whatever its filters (D14 CHAIN). */
 	if (n != PMU_CYCLE_BIT && !(n & 1) && width == 32 && is_chain(cpu, n + 1) &&
 	    (sim_reg(cpu, VPERF_ENC_PMCNTENSET_EL0) & VPERF_BIT(n + 1)) &&
-	    counter_enabled_by_range(cpu, n + 1))
+	    counter_enabled_by_range(cpu, n + 1, sim_el()))
 		pmu_add(cpu, n + 1, 1);
 }
 
@@ -137,7 +146,7 @@ void pmu_update_irq(unsigned int cpu)
 
 	for (unsigned int n = 0; n < 32 && !level; n++)
 		level = (pending & VPERF_BIT(n)) && (n == PMU_CYCLE_BIT || n < pmu_num()) &&
-			counter_enabled_by_range(cpu, n);
+			counter_enabled_by_range(cpu, n, 0);
 	sim_set_line(cpu, SIM_LINE_PMUIRQ, level);
 }
 

@@ -38,6 +38,12 @@ uint64_t pmu_pmcr_writable(void);
 uint64_t pmu_evtyper_writable(bool cycle);
 uint64_t pmu_write_mdcr(unsigned int cpu, uint64_t val);
 uint64_t pmu_write_pmcr_bits(unsigned int cpu, unsigned int el, uint64_t val);
+/* The synchronization window (pmu_sync.c): an EL2 write of a counting control opens it, a
+ * context synchronization event closes it; meanwhile EL2 counting may see the old values. */
+void pmu_sync_before_write(unsigned int cpu, unsigned int el, uint32_t enc);
+void pmu_sync_barrier(unsigned int cpu, enum sim_event_kind kind);
+void pmu_sync_reset(unsigned int cpu);
+uint64_t pmu_counting_reg(unsigned int cpu, unsigned int el, uint32_t enc);
 /* Seeded garbage in the registers the architecture resets to UNKNOWN. */
 void pmu_reset_unknown(unsigned int cpu);
 

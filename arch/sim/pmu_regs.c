@@ -219,7 +219,10 @@ uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct vperf_sysreg_
 		   uint64_t old, uint64_t val)
 {
 	const struct sim_arch_reg *r = sim_arch_reg(d->enc);
-	uint64_t stored = write_reg(cpu, el, d, old, val & ~(r ? r->res0 : 0));
+	uint64_t stored;
+
+	pmu_sync_before_write(cpu, el, d->enc);
+	stored = write_reg(cpu, el, d, old, val & ~(r ? r->res0 : 0));
 
 	/* The core stores the returned value after this returns; the level must already see it
 	 * (PMCR_EL0.E), and side effects (a PMSWINC overflow, a cleared flag) change it too. */

@@ -8,6 +8,7 @@
 
 #include "cmocka_wrap.h"
 
+#include <arch/barrier.h>
 #include <arch/sysreg.h>
 #include <sim/model.h>
 #include <vperf/mdcr.h>
@@ -675,6 +676,41 @@ static void test_unknown_reset(void **state)
 	assert_true(first[0] != 0);
 }
 
+/* The synchronization window (pmu_sync.c): after an EL2 write of PMCR_EL0.E, EL2 execution is
+ * counted with the old or the new value, both seen across seeds, until an ISB; after it,
+ * always the new one. */
+static void test_sync_window(void **state)
+{
+	const struct sim_uop el2_op = { .pc = 0x2000, .latency = 1, .type = SIM_UOP_OTHER };
+	unsigned int counted = 0, seeds = 32;
+	uint64_t before;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= seeds; seed++) {
+		struct sim_pe_config cfg;
+
+		sim_default_config(&cfg);
+		cfg.seed = seed;
+		cfg.reset_zero = true;
+		sim_model_init(&cfg);
+		set_mdcr(HPMN6);
+		enable(0, EV_INST | NSH);
+		sim_set_el(2);
+		write_sysreg(PMCR_E, PMCR_EL0);
+		assert_true(sim_pmu_window_open(0));
+		run(&el2_op, 1);
+		before = counter(0);
+		assert_true(before <= 1);
+		counted += (unsigned int)before;
+		isb();
+		assert_false(sim_pmu_window_open(0));
+		run(&el2_op, 1);
+		assert_int_equal(counter(0), before + 1);
+		sim_set_el(1);
+	}
+	assert_true(counted > 0 && counted < seeds); /* old and new both happen */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -697,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_mdcr_checked),
 		cmocka_unit_test(test_pmcr_fields_by_version),
 		cmocka_unit_test(test_unknown_reset),
+		cmocka_unit_test(test_sync_window),
 	};
 
 	return cmocka_run_group_tests_name("sim_pmu", tests, NULL, NULL);

@@ -36,8 +36,10 @@ struct sim_pe_config {
 	bool pmu_export_bus; /* PMCR_EL0.X is implemented (else RAZ/WI) */
 	bool reset_zero;     /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
 			  * (model unit tests that reason from a clean state) */
-	uint8_t pmuirq_latency; /* enum sim_irq_latency: when an asserted PMUIRQ is taken */
-	uint16_t pmuirq_polls;	/* AFTER_POLLS / AFTER_TRAP: poll points it waits (at most) */
+	uint32_t el2_exit_cycles; /* cycles at EL2 after a trap handler, before its ERET (0: none):
+				   * EL2 execution inside the PMU's synchronization window */
+	uint8_t pmuirq_latency;	  /* enum sim_irq_latency: when an asserted PMUIRQ is taken */
+	uint16_t pmuirq_polls;	  /* AFTER_POLLS / AFTER_TRAP: poll points it waits (at most) */
 };
 
 /* When the GIC takes PMUIRQ once its line is high (the architecture bounds no latency; a level
@@ -179,6 +181,9 @@ void guest_run(const struct sim_uop *ops, size_t n);
 void sim_run_secure(unsigned int el, const struct sim_uop *ops, size_t n);
 /* The current CPU executes in Secure state (inside sim_run_secure). */
 bool sim_secure(void);
+/* An EL2 write of MDCR_EL2, PMCR_EL0 or PMCNTEN is not yet synchronized for counting (no ISB,
+ * exception entry or return since): EL2 execution may still be counted with the old values. */
+bool sim_pmu_window_open(unsigned int cpu);
 
 /* ---- families: the PMU, SPE and GIC parts of the model (arch/sim/model_family.h) -------------- */
 
