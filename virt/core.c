@@ -259,7 +259,9 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 
 /* Written only when it differs from the last value: vCPUs of VMs with the same policy switch
  * with no MDCR_EL2 access. No ISB: the ERET into the guest is the context synchronization event,
- * and nothing at EL2 depends on the trap bits. */
+ * nothing at EL2 depends on the trap bits, and the guest's counters never count EL2 (NSH = 0,
+ * HPMD), so EL2 work before the ERET is not theirs whichever value it is counted with; the
+ * model's synchronization window checks this (docs/model.md). */
 void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 {
 	vcpu->mdcr = vcpu_mdcr(vcpu, vcpu->pcpu);
