@@ -23,20 +23,20 @@ mk() {
 # The unit tests `make test` runs, the vPMU ones first (most mutants die there), and the vPMU
 # tests again on the other PMU versions (tests/unit/build.mk, pmu-versions).
 run_tests() {
-	for t in test_vpmu test_vpmu_blob test_vpmu_direct test_vpmu_emulated test_trap test_core \
-		test_bench_counts; do
+	for t in test_vpmu test_vpmu_adversary test_vpmu_blob test_vpmu_direct test_vpmu_emulated \
+		test_trap test_core test_bench_counts; do
 		[ -x "$build/tests/bin/$t" ] || continue
 		"$build/tests/bin/$t" >"$log" 2>&1 || { echo "$t"; return 1; }
 	done
 	for v in 1 4 5 7; do
-		for t in test_vpmu test_vpmu_blob; do
+		for t in test_vpmu test_vpmu_adversary test_vpmu_blob; do
 			HV_PMUVER=$v "$build/tests/bin/$t" >"$log" 2>&1 || { echo "$t@pmuver$v"; return 1; }
 		done
 	done
 	for b in "$build"/tests/bin/test_*; do
 		case $(basename "$b") in
-		test_vpmu | test_vpmu_blob | test_vpmu_direct | test_vpmu_emulated | test_trap | \
-			test_core | test_bench_counts) continue ;;
+		test_vpmu | test_vpmu_adversary | test_vpmu_blob | test_vpmu_direct | \
+			test_vpmu_emulated | test_trap | test_core | test_bench_counts) continue ;;
 		esac
 		"$b" >"$log" 2>&1 || { echo "$(basename "$b")"; return 1; }
 	done
