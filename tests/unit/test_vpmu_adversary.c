@@ -488,7 +488,7 @@ static void test_all_overflow_while_descheduled(void **state)
 }
 
 /* The virtual line is PMCR_EL0.E && (PMOVSSET & PMINTENSET) (CheckForPMUOverflow): a flag and
- * its enable with E = 0 raise nothing. */
+ * its enable with E = 0 raise nothing; the line is pushed to the vGIC only when it changes. */
 static void test_virq_needs_pmcr_e(void **state)
 {
 	struct hv_vcpu *a = hv_vcpu(0, 0);
@@ -500,6 +500,9 @@ static void test_virq_needs_pmcr_e(void **state)
 	assert_false(a->irq_level);
 	guest_write(PMCR_EL0, PMCR_E);
 	assert_true(a->irq_level);
+	guest_write(PMCNTENSET_EL0, 1); /* recomputed, unchanged: not pushed again */
+	guest_write(PMINTENSET_EL1, 2);
+	assert_int_equal(a->irq_raises, 1);
 	guest_write(PMCR_EL0, 0);
 	assert_false(a->irq_level);
 }

@@ -41,20 +41,27 @@ static uint64_t counter(unsigned int n)
 	return guest_mrs(VPERF_SYSREG_ENC(3, 3, 14, 8, n));
 }
 
-/* The whole first range as slots (emu_slots = 0) with every one of them in use: the guest's
- * counters land on [0, HPMN) and count exactly; the host's counter 4 is never touched. */
+/* The whole first range as slots (emu_slots = 0) with every one of them in use, placed when the
+ * counters are enabled and again by a full restore: the guest's counters land on [0, HPMN) and
+ * count exactly; the host's counter 4 is never touched. */
 static void test_whole_first_range(void **state)
 {
 	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
 				       .partition = VPERF_PART_EMULATED,
 				       .nr_counters = 4 };
+	struct hv_vcpu *v;
 
 	(void)state;
 	vperf_pmu_filter_allow_all(&cfg.filter);
 	assert_int_equal(hv_vm(1, &cfg), VPERF_OK);
+	v = hv_vcpu(1, 1);
 	sim_poke(0, VPERF_ENC_PMEVCNTR4_EL0, 1234);
-	hv_enter(hv_vcpu(1, 1), 0);
+	hv_enter(v, 0);
 	program(0xf);
+	hv_leave(0);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMCR_EL0, PMCR_E); /* another vCPU takes the hardware meanwhile */
+	hv_enter(v, 0);		       /* a full restore places all four at once */
 	hv_run_n(&op1, 10);
 	for (unsigned int n = 0; n < 4; n++)
 		assert_int_equal(counter(n), 10);
