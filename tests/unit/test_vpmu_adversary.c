@@ -397,6 +397,12 @@ static void test_all_sync_window(void **state)
  * firmware at EL3) on a PE whose MDCR_EL3.SPME allows Secure counting: the guest's counters
  * count its own Non-secure EL1 work only. On a PE without EL3 (NSK, NSU and M RES0) P and U
  * alone filter, and the guest still counts its EL1 work. */
+static void run_secure(unsigned int el, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		sim_run_secure(el, &op3, 1);
+}
+
 static void secure_world_case(bool el3)
 {
 	struct sim_pe_config cfg;
@@ -419,10 +425,9 @@ static void secure_world_case(bool el3)
 	guest_write(PMCR_EL0, PMCR_E);
 	hv_run_n(&op3, 10);
 	if (el3) {
-		sim_run_secure(1, &op3, 1); /* 7 + 3 ops: the counts must not move */
-		sim_run_secure(1, &op3, 6);
-		sim_run_secure(0, &op3, 1);
-		sim_run_secure(3, &op3, 2);
+		run_secure(1, 6); /* 7 + 3 ops: the counts must not move */
+		run_secure(0, 1);
+		run_secure(3, 3);
 	}
 	sim_set_el(0);
 	hv_run_n(&op3, 4);
