@@ -3,11 +3,13 @@
 results := $(obj)/test-results.txt
 runtests := $(srctree)/scripts/run-tests.sh
 
-# Run the unit tests of the current (sim) configuration.
+# Run the unit tests of the current (sim) configuration; every test runs, then the summary line
+# "test: N passed, N failed" and a non-zero exit status when one failed.
 test: all
 	$(Q)rm -f $(results)
 	$(Q)$(runtests) $(results) $(tests-bin)
 	$(Q)$(if $(test-extra-y),$(sub) O=$(O) $(test-extra-y))
+	$(Q)$(srctree)/scripts/summary.sh --label test $(results)
 
 # The arm64 build's own checks: the library links with nothing but the ops contract.
 arm64-check: $(obj)/libvperf.a
@@ -19,14 +21,15 @@ sub = $(MAKE) -f $(srctree)/Makefile
 
 # Everything CI runs: the sim build (ASan/UBSan, cmocka), the same with every optional feature
 # configured out (the public headers' stubs), the arm64 cross build, and the QEMU suite (its
-# failures are counted by summary.sh, hence the '-').
+# failures are counted by summary.sh, hence the '-'; `test` fails when a test does, and the
+# stages after it still run so that the summary counts everything).
 check:
 	$(call deps_for,build qemu linux fuzz format)
 	$(Q)rm -f $(obj)/check-*/test-results.txt
 	$(Q)$(sub) O=$(O)/check-sim ARCH=sim defconfig
-	$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
+	-$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-minimal ARCH=sim DEFCONFIG=sim_minimal_defconfig defconfig
-	$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
+	-$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
 	$(Q)$(sub) O=$(O)/check-arm64 arm64-check format-test
 	$(Q)rm -f $(obj)/check-qemu/test-results.txt
@@ -38,6 +41,13 @@ check:
 # The README's quick start on a pristine Debian 12 root (scripts/check-fresh.sh, docs/build.md).
 check-fresh:
 	$(Q)$(srctree)/scripts/check-fresh.sh $(srctree)
+
+# Mutation testing of virt/ (tests/mutate/mutations.txt, docs/model.md): each mutant of a scratch
+# copy of the tree must fail the sim unit tests. Slow, so not part of check. MUTATE=text runs
+# only the mutations whose line contains it.
+mutate:
+	$(call deps_for,build)
+	$(Q)$(srctree)/scripts/mutate.sh $(srctree) $(obj)/mutate $(MUTATE)
 
 # The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
 # each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md).
@@ -91,13 +101,17 @@ help:
 	@echo '                              per guest PMU access and per switch, against a naive full'
 	@echo '                              save and an always-trap emulation; QEMU -icount EL2'
 	@echo '                              instructions: docs/performance.md'
-	@echo '  test                        run the unit tests of a sim configuration'
+	@echo '  test                        run the unit tests of a sim configuration; ends with'
+	@echo '                              "test: N passed, N failed", non-zero exit if one failed'
 	@echo '  check                       everything CI runs: sim build + cmocka under'
 	@echo '                              ASan/UBSan (default and minimal configuration),'
 	@echo '                              arm64 cross build + symbol check, QEMU suite'
 	@echo '  check-fresh                 the README quick start (make run, make check) inside a'
 	@echo '                              pristine Debian 12 root (debootstrap; root only)'
 	@echo '  qemu-check / qemu-images    the QEMU suite alone / its hypervisor and guest images'
+	@echo '  mutate [MUTATE=text]        apply each mutation of tests/mutate/mutations.txt to a'
+	@echo '                              scratch copy of virt/ and expect the unit tests to fail;'
+	@echo '                              prints survivors, ends "mutate: N passed, N failed"'
 	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer run of the SPE decoder (default 600 s);'
 	@echo '                              crashes are kept in tests/fuzz/regressions'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
@@ -108,4 +122,4 @@ help:
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check check-fresh run demo format format-check format-test help
+.PHONY: test arm64-check check check-fresh run demo mutate format format-check format-test help

@@ -3,6 +3,8 @@
 # one line per test case to a results file: "<passed> <failed> <name>".
 #   run-tests.sh RESULTS BIN...                    cmocka binaries
 #   run-tests.sh --script RESULTS NAME CMD [ARG...] one command that passes or fails as a whole
+# RUN_TESTS_TAG=t in the environment names the binaries' results "name@t" (the same tests run
+# again in another configuration).
 set -u
 
 if [ "${1:-}" = "--script" ]; then
@@ -21,7 +23,7 @@ fi
 results=$1
 shift
 for bin in "$@"; do
-	name=$(basename "$bin")
+	name=$(basename "$bin")${RUN_TESTS_TAG:+@$RUN_TESTS_TAG}
 	log=$(mktemp)
 	{
 		"$bin" 2>&1

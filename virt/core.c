@@ -47,6 +47,7 @@ static void probe(struct vperf_pcpu_caps *caps)
 	caps->pmuver = dfr0_pmuver(caps->dfr0);
 	caps->pmsver = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 35, 32);
 	caps->hpmn0 = VPERF_FIELD_GET(caps->dfr0, 63, 60) != 0;
+	caps->el3 = (read_sysreg(ID_AA64PFR0_EL1) & ID_PFR0_EL3_MASK) != 0;
 	if (caps->pmuver) {
 		uint64_t pmcr = read_sysreg(PMCR_EL0);
 
@@ -111,6 +112,24 @@ unsigned int vperf_vspe_min_pmsver(void)
 bool vperf_vpmu_wide_counters(void)
 {
 	return vperf_min_pmuver_set && vperf_min_pmuver >= 6;
+}
+
+/*
+ * PMCR_EL0 fields a guest may set (Arm ARM I5.3.21): E always; DP from PMUv3p1 (a PE with EL2
+ * has it from there; vperf does not look for EL3, which gives it to PMUv3p0 too); LP only
+ * from PMUv3p5, RES0 before, so a guest on an older PE reads it as 0 and vperf never writes
+ * it to the hardware. X (export bus) and D (AArch32) are not offered. P and C are actions,
+ * N, IMP and IDCODE read-only, LC RES1 without AArch32.
+ */
+uint64_t vperf_vpmu_pmcr_writable(void)
+{
+	uint64_t w = PMCR_E;
+
+	if (vperf_min_pmuver_set && vperf_min_pmuver >= 4)
+		w |= VPMU_PMCR_DP;
+	if (vperf_vpmu_wide_counters())
+		w |= PMCR_LP;
+	return w;
 }
 
 #ifdef CONFIG_VPMU
@@ -211,10 +230,10 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
  *   TPM   = 1: every PMU register access from EL1/EL0 traps: vperf emulates the vPMU or, for a
  *           VM without one, answers UNDEF (trapped partition, DESIGN.md section 3 mode 2);
  *   TPMCR = 1: PMCR_EL0 traps too (TPM covers it; set for hardware that separates them);
- *   TPMS  = 1: the SPE sampling controls (PMS*) trap (SPE supplement 3.2.3): a VM without
- *           vSPE gets UNDEF, a VM with one the emulation of virt/vspe_regs.c;
- *   E2PB  = 0b00: EL2 owns the Profiling Buffer, so EL1 PMB* accesses trap and a guest can
- *           never sample into memory (SPE supplement 3.4.2);
+ *   TPMS  = 1 with SPE: the SPE sampling controls (PMS*) trap (SPE supplement 3.4.6): a VM
+ *           without vSPE gets UNDEF, a VM with one the emulation of virt/vspe_regs.c;
+ *   E2PB  = 0b00 with SPE: EL2 owns the Profiling Buffer, so EL1 PMB* accesses trap and a
+ *           guest can never sample into memory (SPE supplement 3.4.2);
  * and for a VM with a vPMU, the fields vperf_vpmu_mdcr() adds (virt/vpmu_switch.c), for a VM with
  * a vSPE those of vperf_vspe_mdcr() (virt/vspe_switch.c). A VM without a vPMU (OFF) leaves HPME
  * as the host set it.
@@ -223,7 +242,11 @@ static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 {
 	uint64_t mdcr = pcpu->host_mdcr & ~MDCR_EL2_E2PB_MASK;
 
-	mdcr |= MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
+	mdcr |= MDCR_EL2_TPM | MDCR_EL2_TPMCR;
+	/* TPMS and E2PB are RES0 without SPE: written only where they exist (a PE without SPE
+	 * makes every PMS and PMB register UNDEFINED at EL1 anyway). */
+	if (pcpu->caps.pmsver)
+		mdcr |= MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
 #ifdef CONFIG_VPMU
 	if (vpmu_on(vcpu))
 		mdcr = vperf_vpmu_mdcr(vcpu, pcpu, mdcr);
@@ -272,7 +295,9 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 
 /* Written only when it differs from the last value: vCPUs of VMs with the same policy switch
  * with no MDCR_EL2 access. No ISB: the ERET into the guest is the context synchronization event,
- * and nothing at EL2 depends on the trap bits. */
+ * nothing at EL2 depends on the trap bits, and the guest's counters never count EL2 (NSH = 0,
+ * HPMD), so EL2 work before the ERET is not theirs whichever value it is counted with; the
+ * model's synchronization window checks this (docs/model.md). */
 void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 {
 	vcpu->mdcr = vcpu_mdcr(vcpu, vcpu->pcpu);

@@ -8,9 +8,7 @@
 
 #include "internal.h"
 
-/* What a guest may set in PMCR_EL0 (E, DP, LP); P and C are write-only actions; N, IMP and
- * IDCODE are read-only; LC is RES1 without AArch32 (Arm ARM I5.3.21). */
-#define VPMU_PMCR_WRITABLE (PMCR_E | VPERF_BIT(5) | PMCR_LP)
+#define VPMU_PMCR_DP VPERF_BIT(5)
 /* What a guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number. To the
  * guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0 (I5.3.30). */
 #define VPMU_EVTYPER_P	      VPERF_BIT(31)
@@ -91,6 +89,8 @@ void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
 
 /* Every initialised pCPU has 64-bit event counters (PMUv3p5). */
 bool vperf_vpmu_wide_counters(void);
+/* What a guest may set in PMCR_EL0, from what every pCPU implements (core.c). */
+uint64_t vperf_vpmu_pmcr_writable(void);
 
 /* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);

@@ -102,7 +102,7 @@ static bool values_ok(const struct vperf_vcpu *vcpu, const uint64_t *w, uint64_t
 	uint64_t mask = vpmu_mask(vcpu);
 	unsigned int nr = vcpu->vm->cfg.nr_counters;
 
-	if ((w[W_REGS] & ~VPMU_PMCR_WRITABLE) || (w[W_REGS + 1] & ~mask) ||
+	if ((w[W_REGS] & ~vperf_vpmu_pmcr_writable()) || (w[W_REGS + 1] & ~mask) ||
 	    (w[W_REGS + 2] & ~mask) || (w[W_REGS + 3] & ~mask) || w[W_REGS + 4] > 0xf ||
 	    w[W_REGS + 5] > 31 || (w[W_REGS + 6] & ~vperf_vpmu_evtyper_keep(vcpu, VPERF_CYCLE_IDX)))
 		return false;

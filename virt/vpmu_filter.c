@@ -9,7 +9,6 @@
 #define EVTYPER_NSK	 VPERF_BIT(29)
 #define EVTYPER_NSU	 VPERF_BIT(28)
 #define EVTYPER_NSH	 VPERF_BIT(27)
-#define EVTYPER_M	 VPERF_BIT(26)
 #define SAMPLE_POP	 0x4000u
 #define SAMPLE_COLLISION 0x4003u
 
@@ -28,20 +27,38 @@ bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event)
 }
 
 /*
- * Exception-level filtering as the hardware needs it (PMEVTYPER<n>_EL0, I5.3.30): P and U as the
- * guest wrote them; NSK = NSU = 0, which with EL3 counts Non-secure EL1/EL0 exactly as P/U say;
- * NSH = 0, never EL2; M = !P, never EL3 (M equal to P would count EL3). A denied event gets P = U
- * = 1 as well: it counts at no Exception level.
+ * Exception-level filtering as the hardware needs it (PMEVTYPER<n>_EL0, I5.3.30). A denied event
+ * is excluded everywhere the guest's P/U would count.
+ *
+ * Without EL3, P and U filter EL1 and EL0 directly and NSK, NSU and M are RES0: the hardware gets
+ * the guest's P and U. With EL3, P and U filter Secure EL1/EL0 too, and Non-secure EL1 (EL0) is
+ * counted when NSK (NSU) equals P (U): so the hardware gets P = U = 1, never the Secure world
+ * (a TrustZone OS running while the guest's vCPU is loaded, counted where MDCR_EL3.SPME allows
+ * Secure counting), NSK = !guest P and NSU = !guest U for the guest's own EL1/EL0, and M = 0,
+ * which with P = 1 never counts EL3 (M equal to P would). NSH = 0: never EL2, except in
+ * XENPMU_MODE_ALL, which profiles the hypervisor too: EL2 with EL1 (NSH = !guest P).
  */
-static uint64_t hw_filter(uint64_t guest, bool allowed, bool all)
+static uint64_t hw_filter(uint64_t guest, bool allowed, bool all, bool el3)
 {
 	uint64_t pu = allowed ? guest & (VPMU_EVTYPER_P | VPMU_EVTYPER_U)
 			      : VPMU_EVTYPER_P | VPMU_EVTYPER_U;
+	uint64_t hw = pu;
 
-	/* XENPMU_MODE_ALL profiles the hypervisor too: EL2 is counted with EL1 (NSH = !P). */
 	if (all && !(pu & VPMU_EVTYPER_P))
-		pu |= EVTYPER_NSH;
-	return pu | (pu & VPMU_EVTYPER_P ? 0 : EVTYPER_M);
+		hw |= EVTYPER_NSH;
+	if (!el3)
+		return hw;
+	hw |= VPMU_EVTYPER_P | VPMU_EVTYPER_U;
+	if (!(pu & VPMU_EVTYPER_P))
+		hw |= EVTYPER_NSK;
+	if (!(pu & VPMU_EVTYPER_U))
+		hw |= EVTYPER_NSU;
+	return hw;
+}
+
+static bool has_el3(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->pcpu && vcpu->pcpu->caps.el3;
 }
 
 uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
@@ -51,13 +68,15 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 	/* A direct-partition guest writes the hardware itself: it gets back what it wrote. */
 	if (vpmu_direct_vm(vcpu))
 		return guest;
-	return hw_filter(guest, vperf_vpmu_event_allowed(vcpu->vm, event), vpmu_all_vm(vcpu)) |
+	return hw_filter(guest, vperf_vpmu_event_allowed(vcpu->vm, event), vpmu_all_vm(vcpu),
+			 has_el3(vcpu)) |
 	       event;
 }
 
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
-	return vpmu_direct_vm(vcpu) ? guest : hw_filter(guest, true, vpmu_all_vm(vcpu));
+	return vpmu_direct_vm(vcpu) ? guest
+				    : hw_filter(guest, true, vpmu_all_vm(vcpu), has_el3(vcpu));
 }
 
 /* PMCEID0/1_EL0 (I5.3.6-7): bits [31:0] are common events 0x00-0x1F (0x20-0x3F for PMCEID1),

@@ -20,9 +20,13 @@ struct gic_cpu {
 	uint32_t active;  /* physical active state (GICR_ISACTIVER0) */
 	uint32_t running; /* acknowledged and priority not dropped (ICC_AP1R0_EL1, one level) */
 	uint32_t vap1r;	  /* virtual active priorities, bit n = group priority n << 3 (ICH_AP1R0) */
-	bool in_guest_irq; /* the guest's IRQ handler runs: PSTATE.I = 1 at EL1 */
-	bool guest_masked; /* PSTATE.I the guest set itself */
-	bool dup_reported; /* a duplicate vINTID was already reported (until it goes away) */
+	bool in_guest_irq;  /* the guest's IRQ handler runs: PSTATE.I = 1 at EL1 */
+	bool guest_masked;  /* PSTATE.I the guest set itself */
+	bool dup_reported;  /* a duplicate vINTID was already reported (until it goes away) */
+	bool pmu_armed;	    /* PMUIRQ is asserted and its delivery delay is drawn */
+	bool pmu_wait_trap; /* ... it waits for the guest's next trap to EL2 */
+	uint32_t pmu_wait;  /* ... poll points left (a bound when waiting for a trap) */
+	uint64_t pmu_traps; /* the guest's EL2 trap count when it was armed */
 	struct sim_gic_stats stats;
 };
 

@@ -46,9 +46,78 @@ static uint32_t candidates(unsigned int cpu)
 	return pending_lines(cpu) & g->enabled & ~g->active;
 }
 
+/* Draw when a newly asserted PMUIRQ will be taken (enum sim_irq_latency). */
+static void arm_pmu_delay(unsigned int cpu, struct gic_cpu *g)
+{
+	const struct sim_pe_config *cfg = sim_model_config();
+	unsigned int mode = cfg->pmuirq_latency;
+	uint64_t r = sim_random(cpu);
+
+	g->pmu_armed = true;
+	g->pmu_wait_trap = false;
+	g->pmu_traps = sim_guest_stats(cpu)->el2_traps;
+	if (mode == SIM_IRQ_SEEDED)
+		mode = SIM_IRQ_IMMEDIATE + (unsigned int)(r & 3);
+	switch (mode) {
+	case SIM_IRQ_IMMEDIATE:
+		g->pmu_wait = 0;
+		break;
+	case SIM_IRQ_AFTER_POLLS:
+		g->pmu_wait = cfg->pmuirq_polls ? cfg->pmuirq_polls : 1 + (uint32_t)(r >> 8 & 15);
+		break;
+	case SIM_IRQ_AFTER_TRAP:
+		g->pmu_wait_trap = true;
+		g->pmu_wait = cfg->pmuirq_polls ? cfg->pmuirq_polls : 64;
+		break;
+	default: /* late: across switches */
+		g->pmu_wait = 16 + (uint32_t)(r >> 8 & 0xef);
+		break;
+	}
+}
+
+/* Is PMUIRQ, a candidate at this poll point, held back? Each held poll point counts. */
+static bool pmu_delayed(unsigned int cpu)
+{
+	struct gic_cpu *g = gic_cpu(cpu);
+
+	if (!g->pmu_armed)
+		arm_pmu_delay(cpu, g);
+	if (g->pmu_wait_trap && sim_guest_stats(cpu)->el2_traps != g->pmu_traps)
+		g->pmu_wait = 0;
+	if (!g->pmu_wait)
+		return false;
+	g->pmu_wait--;
+	return true;
+}
+
+/* The candidates this poll point may take: an asserted PMUIRQ waits out its latency; a line
+ * that dropped forgets it (the next assertion draws again). */
+static uint32_t takeable(unsigned int cpu)
+{
+	uint32_t set = candidates(cpu), pmu = ppi_bit(sim_line_intid(SIM_LINE_PMUIRQ));
+
+	if (!(set & pmu)) {
+		if (!(gic_cpu(cpu)->active & pmu))
+			gic_cpu(cpu)->pmu_armed = false;
+		return set;
+	}
+	return pmu_delayed(cpu) ? set & ~pmu : set;
+}
+
+bool sim_gic_pmuirq_delayed(unsigned int cpu)
+{
+	return (candidates(cpu) & ppi_bit(sim_line_intid(SIM_LINE_PMUIRQ))) != 0;
+}
+
+/* Still signalled after a take (a storm): a PMUIRQ waiting out its latency is not. */
 bool gic_phys_deliverable(unsigned int cpu)
 {
-	return candidates(cpu) != 0;
+	const struct gic_cpu *g = gic_cpu(cpu);
+	uint32_t set = candidates(cpu);
+
+	if (g->pmu_armed && g->pmu_wait)
+		set &= ~ppi_bit(sim_line_intid(SIM_LINE_PMUIRQ));
+	return set != 0;
 }
 
 /* Equal priorities: which one the CPU interface presents is IMPLEMENTATION DEFINED, so pick
@@ -80,11 +149,13 @@ static void call_el2_handler(unsigned int cpu, uint32_t intid)
 bool gic_phys_take(unsigned int cpu)
 {
 	struct gic_cpu *g = gic_cpu(cpu);
-	uint32_t set = candidates(cpu), intid;
+	uint32_t set = takeable(cpu), intid;
 
 	if (!set)
 		return false;
 	intid = pick(cpu, set);
+	if (intid == sim_line_intid(SIM_LINE_PMUIRQ))
+		g->pmu_armed = false;
 	g->active |= ppi_bit(intid);
 	g->running |= ppi_bit(intid);
 	g->stats.phys_taken[intid]++;

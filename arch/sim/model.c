@@ -4,7 +4,11 @@
  * common to every register, traps to EL2 with the syndrome hardware builds, and the micro-op
  * loop. See sim/model.h.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <arch/sysreg.h>
+#include <sim/arch_regs.h>
 #include <vperf/mdcr.h>
 
 #include "model_family.h"
@@ -23,6 +27,7 @@ struct pe {
 	enum decision decision;
 	unsigned int decisions;
 	bool lines[SIM_NR_LINES];
+	bool secure;
 	uint64_t rng;
 	struct sim_guest_stats stats;
 };
@@ -41,6 +46,7 @@ void sim_default_config(struct sim_pe_config *cfg)
 		.pmuver = 6,
 		.nr_counters = 6,
 		.el2_trap_cycles = 20,
+		.el3 = true,
 		.nr_lrs = 4,
 		.seed = 1,
 	};
@@ -55,8 +61,11 @@ const struct sim_pe_config *sim_model_config(void)
 
 /* ---- errors and randomness ---------------------------------------------------------------- */
 
+/* SIM_VERBOSE=1 in the environment prints each error as it is reported (debugging a test). */
 void sim_report_error(unsigned int cpu, const char *what)
 {
+	if (getenv("SIM_VERBOSE"))
+		fprintf(stderr, "sim: cpu%u: %s\n", cpu, what);
 	if (nr_errors < MAX_ERRORS) {
 		errors[nr_errors].cpu = cpu;
 		errors[nr_errors].what = what;
@@ -88,26 +97,38 @@ uint64_t sim_random(unsigned int cpu)
 
 /* ---- which registers exist ------------------------------------------------------------------ */
 
-static bool implemented(const struct vperf_sysreg_desc *d)
+/* Does the PE implement the register? From the model's own table (sim/arch_regs.h), not
+ * from vperf's database: an encoding the model does not know is not implemented. */
+static bool implemented(uint32_t enc)
 {
+	const struct sim_arch_reg *r = sim_arch_reg(enc);
 	bool pmu = config.pmuver != 0 && config.pmuver != ID_DFR0_PMUVER_IMPDEF;
 
-	switch (d->feat) {
-	case VPERF_FEAT_PMUV3:
+	if (!r)
+		return false;
+	switch (r->feat) {
+	case SIM_FEAT_PMUV3:
 		return pmu;
-	case VPERF_FEAT_PMUV3P4:
+	case SIM_FEAT_PMUV3P4:
 		return pmu && config.pmuver >= 5;
-	case VPERF_FEAT_PMUV3P9:
+	case SIM_FEAT_PMUV3P9:
 		return pmu && config.pmuver >= 9;
-	case VPERF_FEAT_SPE:
+	case SIM_FEAT_SPE:
 		return config.pmsver >= 1;
-	case VPERF_FEAT_SPEV1P2:
+	case SIM_FEAT_SPEV1P2:
 		return config.pmsver >= 3;
-	case VPERF_FEAT_SPE_FDS:
+	case SIM_FEAT_SPE_FDS:
 		return config.pmsver >= 5;
 	default:
 		return true;
 	}
+}
+
+static bool has_dir(uint32_t enc, bool read)
+{
+	const struct sim_arch_reg *r = sim_arch_reg(enc);
+
+	return r && (r->dir & (read ? SIM_DIR_RO : SIM_DIR_WO));
 }
 
 static const struct sim_family *owner(const struct vperf_sysreg_desc *d)
@@ -126,7 +147,7 @@ static uint64_t hook_read(void *ctx, unsigned int cpu, uint32_t enc, uint64_t st
 	const struct sim_family *f = d ? owner(d) : NULL;
 
 	(void)ctx;
-	if (d && !implemented(d)) {
+	if (d && !implemented(enc)) {
 		sim_report_error(cpu, "EL2 read of a register the PE does not implement (UNDEF)");
 		return 0;
 	}
@@ -139,11 +160,11 @@ static uint64_t hook_write(void *ctx, unsigned int cpu, uint32_t enc, uint64_t o
 	const struct sim_family *f = d ? owner(d) : NULL;
 
 	(void)ctx;
-	if (d && !implemented(d)) {
+	if (d && !implemented(enc)) {
 		sim_report_error(cpu, "EL2 write of a register the PE does not implement (UNDEF)");
 		return old;
 	}
-	if (d && d->access == VPERF_ACC_RO) {
+	if (d && !has_dir(enc, false)) {
 		sim_report_error(cpu, "EL2 write of a read-only register (UNDEF)");
 		return old;
 	}
@@ -164,6 +185,12 @@ static void hook_barrier(void *ctx, unsigned int cpu, enum sim_event_kind kind)
 }
 
 /* ---- set-up ------------------------------------------------------------------------------------ */
+
+/* ID_AA64PFR0_EL1: EL0, EL1 and EL2 in AArch64 (1), EL3 when configured (Arm ARM D19). */
+static uint64_t initial_pfr0(void)
+{
+	return 0x111ull | (config.el3 ? 0x1000ull : 0);
+}
 
 static uint64_t initial_dfr0(void)
 {
@@ -194,6 +221,7 @@ void sim_model_init(const struct sim_pe_config *cfg)
 		pes[cpu].el = 1;
 		pes[cpu].rng = (cfg->seed ^ 0x9e3779b97f4a7c15ull) * (cpu + 1) | 1;
 		sim_set_reg(cpu, VPERF_ENC_ID_AA64DFR0_EL1, initial_dfr0());
+		sim_set_reg(cpu, VPERF_ENC_ID_AA64PFR0_EL1, initial_pfr0());
 		for (size_t i = 0; i < VPERF_ARRAY_SIZE(families); i++)
 			if (families[i]->reset)
 				families[i]->reset(cpu, cfg);
@@ -283,9 +311,18 @@ void sim_enter_el2(unsigned int cpu)
 		step(cpu, &el2_code);
 }
 
-/* ERET back to where the exception came from: a context synchronization event. */
+/* ERET back to where the exception came from: a context synchronization event. The handler's
+ * last EL2 cycles (el2_exit_cycles) run before it, inside any window its writes opened. */
 void sim_exit_el2(unsigned int cpu)
 {
+	const struct sim_uop el2_tail = {
+		.pc = 0xffff800000000100ull,
+		.latency = config.el2_exit_cycles,
+		.type = SIM_UOP_OTHER,
+	};
+
+	if (config.el2_exit_cycles)
+		step(cpu, &el2_tail);
 	notify_barrier(cpu, SIM_ISB);
 	pes[cpu].el = pes[cpu].saved_el;
 }
@@ -325,17 +362,26 @@ static bool gprs_kept(const uint64_t *before, const uint64_t *after, unsigned in
 	return true;
 }
 
+/* Rt of a trapped access: 31 (XZR) for the XZR forms; for a write of zero, XZR half the time
+ * (what a compiler emits for `msr reg, xzr`); otherwise a random GPR. */
+static unsigned int pick_rt(unsigned int cpu, bool xzr, bool read, uint64_t val)
+{
+	if (xzr || (!read && val == 0 && (sim_random(cpu) & 1)))
+		return 31;
+	return (unsigned int)(sim_random(cpu) % 31);
+}
+
 static enum sim_access trap_to_el2(unsigned int cpu, const struct vperf_sysreg_desc *d, bool read,
-				   uint64_t *val)
+				   uint64_t *val, bool xzr)
 {
 	struct pe *pe = &pes[cpu];
-	unsigned int rt = (unsigned int)(sim_random(cpu) % 31); /* never XZR: reads must land */
+	unsigned int rt = pick_rt(cpu, xzr, read, *val);
 	uint64_t gprs[31], before[31];
 	unsigned int guest_el = pe->el;
 
 	for (unsigned int i = 0; i < 31; i++)
 		gprs[i] = before[i] = sim_random(cpu);
-	if (!read)
+	if (!read && rt != 31)
 		gprs[rt] = before[rt] = *val;
 	pe->stats.last_esr = build_esr(d->enc, rt, read);
 	pe->trap_el = guest_el;
@@ -353,7 +399,7 @@ static enum sim_access trap_to_el2(unsigned int cpu, const struct vperf_sysreg_d
 		return SIM_ACC_UNDEF;
 	pe->stats.el2_traps++;
 	if (read)
-		*val = gprs[rt];
+		*val = rt == 31 ? 0 : gprs[rt]; /* MRS to XZR: the value is discarded */
 	return SIM_ACC_TRAP_EL2;
 }
 
@@ -363,9 +409,11 @@ static enum sim_access trap_to_el2(unsigned int cpu, const struct vperf_sysreg_d
 static enum sim_access common_check(unsigned int cpu, unsigned int el,
 				    const struct vperf_sysreg_desc *d)
 {
-	if (!d || !implemented(d) || d->trap == VPERF_TRAP_EL2)
+	const struct sim_arch_reg *r = d ? sim_arch_reg(d->enc) : NULL;
+
+	if (!r || !implemented(d->enc) || r->trap == SIM_TRAP_EL2_ONLY)
 		return SIM_ACC_UNDEF;
-	if (d->trap == VPERF_TRAP_TID3) {
+	if (r->trap == SIM_TRAP_TID3) {
 		if (el == 0)
 			return SIM_ACC_UNDEF;
 		return sim_reg(cpu, VPERF_ENC_HCR_EL2) & HCR_EL2_TID3 ? SIM_ACC_TRAP_EL2
@@ -374,7 +422,8 @@ static enum sim_access common_check(unsigned int cpu, unsigned int el,
 	return SIM_ACC_OK;
 }
 
-static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val)
+/* xzr: the instruction names XZR as Rt (MSR writes zero, MRS discards the value). */
+static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val, bool xzr)
 {
 	unsigned int cpu = sim_current_cpu(), el = pes[cpu].el;
 	const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(enc);
@@ -383,12 +432,12 @@ static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val)
 
 	/* MRS of a write-only or MSR of a read-only register is not an instruction at all: it is
 	 * UNDEFINED before any trap is considered. */
-	if (acc == SIM_ACC_OK && !(d->access & (read ? VPERF_ACC_RO : VPERF_ACC_WO)))
+	if (acc == SIM_ACC_OK && !has_dir(enc, read))
 		acc = SIM_ACC_UNDEF;
 	if (acc == SIM_ACC_OK && f && f->check)
 		acc = f->check(cpu, el, d, read);
 	if (acc == SIM_ACC_TRAP_EL2)
-		acc = trap_to_el2(cpu, d, read, val);
+		acc = trap_to_el2(cpu, d, read, val, xzr);
 	else if (acc == SIM_ACC_OK && read)
 		*val = f && f->read ? f->read(cpu, el, d, sim_reg(cpu, enc)) : sim_reg(cpu, enc);
 	else if (acc == SIM_ACC_OK)
@@ -407,13 +456,48 @@ uint64_t guest_mrs(uint32_t enc)
 {
 	uint64_t val = 0; /* stays 0 when the read is UNDEF or trapped to EL1 */
 
-	guest_access(enc, true, &val);
+	guest_access(enc, true, &val, false);
 	return val;
 }
 
 void guest_msr(uint32_t enc, uint64_t val)
 {
-	guest_access(enc, false, &val);
+	guest_access(enc, false, &val, false);
+}
+
+void guest_mrs_xzr(uint32_t enc)
+{
+	uint64_t val = 0;
+
+	guest_access(enc, true, &val, true);
+}
+
+void guest_msr_xzr(uint32_t enc)
+{
+	uint64_t val = 0;
+
+	guest_access(enc, false, &val, true);
+}
+
+bool sim_secure(void)
+{
+	return pes[sim_current_cpu()].secure;
+}
+
+void sim_run_secure(unsigned int el, const struct sim_uop *ops, size_t n)
+{
+	unsigned int cpu = sim_current_cpu(), saved = pes[cpu].el;
+
+	if (!config.el3) {
+		sim_report_error(cpu, "Secure state run on a PE without EL3");
+		return;
+	}
+	pes[cpu].el = el;
+	pes[cpu].secure = true;
+	for (size_t i = 0; i < n; i++)
+		sim_pmu_family.step(cpu, &ops[i]);
+	pes[cpu].secure = false;
+	pes[cpu].el = saved;
 }
 
 void guest_run(const struct sim_uop *ops, size_t n)

@@ -45,9 +45,13 @@ uint64_t pmu_visible_mask(unsigned int cpu, unsigned int el)
 	return (VPERF_BIT(pmu_accessible(cpu, el)) - 1) | VPERF_BIT(PMU_CYCLE_BIT);
 }
 
+/* The PMU registers, and MDCR_EL2, whose HPMN/HPME/HPMD/HCCD/HLP fields belong to the PMU. */
 static bool owns(const struct vperf_sysreg_desc *d)
 {
-	return d->trap == VPERF_TRAP_TPM || d->trap == VPERF_TRAP_TPM_TPMCR;
+	const struct sim_arch_reg *r = sim_arch_reg(d->enc);
+
+	return (r && (r->trap == SIM_TRAP_TPM || r->trap == SIM_TRAP_TPM_TPMCR)) ||
+	       d->enc == VPERF_ENC_MDCR_EL2;
 }
 
 static bool is_event_counter_reg(const struct vperf_sysreg_desc *d)
@@ -120,7 +124,7 @@ static enum sim_access check(unsigned int cpu, unsigned int el, const struct vpe
 	}
 	if (mdcr & MDCR_EL2_TPM)
 		return SIM_ACC_TRAP_EL2;
-	if (d->slot == VPERF_SLOT_PMCR && (mdcr & MDCR_EL2_TPMCR))
+	if (sim_arch_reg(d->enc)->trap == SIM_TRAP_TPM_TPMCR && (mdcr & MDCR_EL2_TPMCR))
 		return SIM_ACC_TRAP_EL2;
 	return selected_out_of_range(cpu, el, d) ? SIM_ACC_UNDEF : SIM_ACC_OK;
 }
@@ -141,10 +145,12 @@ static uint64_t pmceid0(const struct sim_pe_config *cfg)
 	return v;
 }
 
-/* Reset: registers are 0 (PMCR_EL0.N is supplied by the read hook); PMCEID from the events
- * the model counts. */
+/* Reset: UNKNOWN registers get seeded garbage, the rest 0 (PMCR_EL0.N is supplied by the read
+ * hook); PMCEID from the events the model counts. */
 static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 {
+	pmu_reset_unknown(cpu);
+	pmu_sync_reset(cpu);
 	sim_set_reg(cpu, VPERF_ENC_PMCEID0_EL0, pmceid0(cfg));
 	pmu_update_irq(cpu);
 }
@@ -156,5 +162,6 @@ const struct sim_family sim_pmu_family = {
 	.check = check,
 	.read = pmu_read,
 	.write = pmu_write,
+	.barrier = pmu_sync_barrier,
 	.step = pmu_step,
 };

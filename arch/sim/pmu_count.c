@@ -8,26 +8,66 @@
 
 #define PMCCR_RANGE3 3u
 
-static bool counter_enabled_by_range(unsigned int cpu, unsigned int n)
+/* MDCR_EL2.HPMN as counting at el sees it (the synchronization window, pmu_sync.c). */
+static unsigned int counting_hpmn(unsigned int cpu, unsigned int el)
 {
-	uint64_t mdcr = sim_reg(cpu, VPERF_ENC_MDCR_EL2);
+	unsigned int hpmn =
+		(unsigned int)(pmu_counting_reg(cpu, el, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPMN_MASK);
+
+	return hpmn > pmu_epmn() ? pmu_epmn() : hpmn;
+}
+
+static bool counter_enabled_by_range(unsigned int cpu, unsigned int n, unsigned int el)
+{
+	uint64_t mdcr = pmu_counting_reg(cpu, el, VPERF_ENC_MDCR_EL2);
 
 	/* PMCR_EL0.E enables the first range and the cycle counter, MDCR_EL2.HPME the second,
 	 * PMCCR.EPME the third (I5.3.21, I5.3.47). */
-	if (n == PMU_CYCLE_BIT || n < pmu_hpmn(cpu))
-		return sim_reg(cpu, VPERF_ENC_PMCR_EL0) & PMCR_E;
+	if (n == PMU_CYCLE_BIT || n < counting_hpmn(cpu, el))
+		return pmu_counting_reg(cpu, el, VPERF_ENC_PMCR_EL0) & PMCR_E;
 	if (n < pmu_epmn())
 		return mdcr & MDCR_EL2_HPME;
 	return sim_model_config()->epme;
 }
 
-/* Filtering by Exception level, without EL3: P excludes EL1, U excludes EL0, NSH includes EL2
- * (PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 field descriptions, I5.3.30 / I5.3.2). */
-static bool filter_allows(uint64_t evtyper, unsigned int el)
+#define EVTYPER_NSK VPERF_BIT(29)
+#define EVTYPER_NSU VPERF_BIT(28)
+#define EVTYPER_M   VPERF_BIT(26)
+
+static bool bit(uint64_t v, uint64_t b)
 {
-	if (el == 2)
-		return evtyper & EVTYPER_NSH;
-	return !(evtyper & (el == 1 ? EVTYPER_P : EVTYPER_U));
+	return (v & b) != 0;
+}
+
+/* Filtering by Exception level and Security state (PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 field
+ * descriptions, I5.3.30 / I5.3.2): P excludes EL1 and U EL0; with EL3, Non-secure EL1 (EL0) is
+ * counted when NSK (NSU) equals P (U), Secure EL1/EL0 by P/U alone, EL3 when M equals P; NSH
+ * includes EL2. */
+static bool filter_allows(uint64_t t, unsigned int el)
+{
+	bool el3 = sim_model_config()->el3, secure = sim_secure();
+
+	switch (el) {
+	case 3:
+		return el3 && bit(t, EVTYPER_M) == bit(t, EVTYPER_P);
+	case 2:
+		return bit(t, EVTYPER_NSH);
+	case 1:
+		return el3 && !secure ? bit(t, EVTYPER_NSK) == bit(t, EVTYPER_P)
+				      : !bit(t, EVTYPER_P);
+	default:
+		return el3 && !secure ? bit(t, EVTYPER_NSU) == bit(t, EVTYPER_U)
+				      : !bit(t, EVTYPER_U);
+	}
+}
+
+/* Event counting is prohibited at EL3 and in Secure state unless MDCR_EL3.SPME is 1; the cycle
+ * counter only when PMCR_EL0.DP is 1 (I5.3.21 DP). */
+static bool prohibited_secure(unsigned int cpu, unsigned int n)
+{
+	if (!(sim_secure() || sim_el() == 3) || sim_model_config()->mdcr_el3_spme)
+		return false;
+	return n != PMU_CYCLE_BIT || (sim_reg(cpu, VPERF_ENC_PMCR_EL0) & PMCR_DP);
 }
 
 /* Counting prohibited at EL2: first-range event counters when MDCR_EL2.HPMD is 1 (PMUv3p1);
@@ -35,25 +75,27 @@ static bool filter_allows(uint64_t evtyper, unsigned int el)
  * counting is prohibited. */
 static bool prohibited_at_el2(unsigned int cpu, unsigned int n)
 {
-	uint64_t mdcr = sim_reg(cpu, VPERF_ENC_MDCR_EL2);
+	uint64_t mdcr = pmu_counting_reg(cpu, 2, VPERF_ENC_MDCR_EL2);
 	uint8_t ver = sim_model_config()->pmuver;
 	bool hpmd = ver >= 4 && (mdcr & MDCR_EL2_HPMD);
 
 	if (n == PMU_CYCLE_BIT)
 		return (ver >= 6 && (mdcr & MDCR_EL2_HCCD)) ||
-		       (hpmd && (sim_reg(cpu, VPERF_ENC_PMCR_EL0) & PMCR_DP));
-	return n < pmu_hpmn(cpu) && hpmd;
+		       (hpmd && (pmu_counting_reg(cpu, 2, VPERF_ENC_PMCR_EL0) & PMCR_DP));
+	return n < counting_hpmn(cpu, 2) && hpmd;
 }
 
 bool pmu_counts(unsigned int cpu, unsigned int n, unsigned int el)
 {
 	if (n != PMU_CYCLE_BIT && n >= pmu_num())
 		return false;
-	if (!(sim_reg(cpu, VPERF_ENC_PMCNTENSET_EL0) & VPERF_BIT(n)))
+	if (!(pmu_counting_reg(cpu, el, VPERF_ENC_PMCNTENSET_EL0) & VPERF_BIT(n)))
 		return false;
-	if (!counter_enabled_by_range(cpu, n) || !filter_allows(pmu_evtyper(cpu, n), el))
+	if (!counter_enabled_by_range(cpu, n, el) || !filter_allows(pmu_evtyper(cpu, n), el))
 		return false;
-	return el < 2 || !prohibited_at_el2(cpu, n);
+	if (prohibited_secure(cpu, n))
+		return false;
+	return el != 2 || !prohibited_at_el2(cpu, n);
 }
 
 /* Overflow width: 64 bits for the cycle counter (LC is RES1 without AArch32) and the third
@@ -92,7 +134,7 @@ void pmu_add(unsigned int cpu, unsigned int n, uint64_t k)
 	 * it counts whenever the odd counter is enabled, whatever its filters (D14 CHAIN). */
 	if (n != PMU_CYCLE_BIT && !(n & 1) && width == 32 && is_chain(cpu, n + 1) &&
 	    (sim_reg(cpu, VPERF_ENC_PMCNTENSET_EL0) & VPERF_BIT(n + 1)) &&
-	    counter_enabled_by_range(cpu, n + 1))
+	    counter_enabled_by_range(cpu, n + 1, sim_el()))
 		pmu_add(cpu, n + 1, 1);
 }
 
@@ -104,7 +146,7 @@ void pmu_update_irq(unsigned int cpu)
 
 	for (unsigned int n = 0; n < 32 && !level; n++)
 		level = (pending & VPERF_BIT(n)) && (n == PMU_CYCLE_BIT || n < pmu_num()) &&
-			counter_enabled_by_range(cpu, n);
+			counter_enabled_by_range(cpu, n, 0);
 	sim_set_line(cpu, SIM_LINE_PMUIRQ, level);
 }
 

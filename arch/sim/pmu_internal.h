@@ -4,13 +4,13 @@
 #ifndef VPERF_SIM_PMU_INTERNAL_H
 #define VPERF_SIM_PMU_INTERNAL_H
 
+#include <sim/arch_regs.h>
 #include <vperf/mdcr.h>
 
 #include "model_family.h"
 
 #define PMU_CYCLE_BIT 31u
 #define PMU_LC	      VPERF_BIT(6)
-#define PMCR_WRITABLE (PMCR_E | VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(5) | PMCR_LP | VPERF_BIT(9))
 #define EVTYPER_P     VPERF_BIT(31)
 #define EVTYPER_U     VPERF_BIT(30)
 #define EVTYPER_NSH   VPERF_BIT(27)
@@ -30,6 +30,22 @@ uint64_t pmu_visible_mask(unsigned int cpu, unsigned int el);
 uint64_t pmu_counter(unsigned int cpu, unsigned int n);
 void pmu_set_counter(unsigned int cpu, unsigned int n, uint64_t val);
 uint64_t pmu_evtyper(unsigned int cpu, unsigned int n);
+void pmu_set_evtyper(unsigned int cpu, unsigned int n, uint64_t val);
+
+/* Fields the configured PE implements (pmu_fields.c): the PMCR_EL0 bits that hold a value,
+ * the PMEVTYPER<n> (cycle: PMCCFILTR) bits; MDCR_EL2 and PMCR_EL0 writes checked at EL2. */
+uint64_t pmu_pmcr_writable(void);
+uint64_t pmu_evtyper_writable(bool cycle);
+uint64_t pmu_write_mdcr(unsigned int cpu, uint64_t val);
+uint64_t pmu_write_pmcr_bits(unsigned int cpu, unsigned int el, uint64_t val);
+/* The synchronization window (pmu_sync.c): an EL2 write of a counting control opens it, a
+ * context synchronization event closes it; meanwhile EL2 counting may see the old values. */
+void pmu_sync_before_write(unsigned int cpu, unsigned int el, uint32_t enc);
+void pmu_sync_barrier(unsigned int cpu, enum sim_event_kind kind);
+void pmu_sync_reset(unsigned int cpu);
+uint64_t pmu_counting_reg(unsigned int cpu, unsigned int el, uint32_t enc);
+/* Seeded garbage in the registers the architecture resets to UNKNOWN. */
+void pmu_reset_unknown(unsigned int cpu);
 
 /* Add k to counter n (PMU_CYCLE_BIT: the cycle counter), setting its overflow flag on unsigned
  * overflow of the counter's width and feeding a CHAIN counter. */

@@ -45,6 +45,11 @@ uint64_t pmu_evtyper(unsigned int cpu, unsigned int n)
 	return sim_reg(cpu, evtyper_enc(n));
 }
 
+void pmu_set_evtyper(unsigned int cpu, unsigned int n, uint64_t val)
+{
+	sim_set_reg(cpu, evtyper_enc(n), val & pmu_evtyper_writable(n == PMU_CYCLE_BIT));
+}
+
 /* The SET register that stores a SET/CLR pair. */
 static uint32_t pair_storage(const struct vperf_sysreg_desc *d)
 {
@@ -84,7 +89,7 @@ static uint64_t read_pmcr(unsigned int cpu, unsigned int el, uint64_t stored)
 	/* N reads HPMN at EL0/EL1 and EPMN at EL2; LC is RES1 without AArch32 (I5.3.21). */
 	uint64_t n = pmu_accessible(cpu, el);
 
-	return (stored & PMCR_WRITABLE) | PMU_LC | n << PMCR_N_SHIFT;
+	return (stored & pmu_pmcr_writable()) | PMU_LC | n << PMCR_N_SHIFT;
 }
 
 uint64_t pmu_read(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
@@ -126,7 +131,7 @@ static uint64_t write_pmcr(unsigned int cpu, unsigned int el, uint64_t val)
 			pmu_set_counter(cpu, n, 0);
 	if (val & PMCR_C)
 		pmu_set_counter(cpu, PMU_CYCLE_BIT, 0);
-	return val & PMCR_WRITABLE;
+	return pmu_write_pmcr_bits(cpu, el, val);
 }
 
 static void write_pair(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
@@ -168,10 +173,7 @@ static uint64_t write_selected(unsigned int cpu, unsigned int el, bool counter, 
 	if (counter && el2_counter_ok(cpu, el, n))
 		pmu_set_counter(cpu, n, val);
 	else if (!counter && (n == PMU_CYCLE_BIT || el2_counter_ok(cpu, el, n)))
-		sim_set_reg(cpu, evtyper_enc(n),
-			    val & ~vperf_sysregs[n == PMU_CYCLE_BIT ? VPERF_SR_PMCCFILTR_EL0
-								    : VPERF_SR_PMEVTYPER0_EL0]
-					    .res0);
+		pmu_set_evtyper(cpu, n, val);
 	return 0;
 }
 
@@ -198,10 +200,16 @@ static uint64_t write_reg(unsigned int cpu, unsigned int el, const struct vperf_
 	case VPERF_SLOT_PMEVCNTR:
 		return el2_counter_ok(cpu, el, vperf_pmev_index(d->enc)) ? val & width_mask() : old;
 	case VPERF_SLOT_PMEVTYPER:
-		return el2_counter_ok(cpu, el, vperf_pmev_index(d->enc)) ? val : old;
+		return el2_counter_ok(cpu, el, vperf_pmev_index(d->enc))
+			       ? val & pmu_evtyper_writable(false)
+			       : old;
+	case VPERF_SLOT_PMCCFILTR:
+		return val & pmu_evtyper_writable(true);
 	case VPERF_SLOT_PMCEID:
 	case VPERF_SLOT_PMMIR:
 		return old;
+	case VPERF_SLOT_NONE: /* MDCR_EL2, written at EL2 only */
+		return pmu_write_mdcr(cpu, val);
 	default:
 		return val;
 	}
@@ -210,7 +218,11 @@ static uint64_t write_reg(unsigned int cpu, unsigned int el, const struct vperf_
 uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
 		   uint64_t old, uint64_t val)
 {
-	uint64_t stored = write_reg(cpu, el, d, old, val & ~d->res0);
+	const struct sim_arch_reg *r = sim_arch_reg(d->enc);
+	uint64_t stored;
+
+	pmu_sync_before_write(cpu, el, d->enc);
+	stored = write_reg(cpu, el, d, old, val & ~(r ? r->res0 : 0));
 
 	/* The core stores the returned value after this returns; the level must already see it
 	 * (PMCR_EL0.E), and side effects (a PMSWINC overflow, a cleared flag) change it too. */

@@ -71,6 +71,7 @@ struct vperf_pcpu_caps {
 	uint8_t pmsver;	     /* ID_AA64DFR0_EL1.PMSVer */
 	uint8_t nr_counters; /* PMCR_EL0.N */
 	bool hpmn0;	     /* FEAT_HPMN0: MDCR_EL2.HPMN = 0 allowed */
+	bool el3;	     /* ID_AA64PFR0_EL1.EL3 != 0: the PMU filters have NSK, NSU, M */
 	uint64_t pmcr_id;    /* PMCR_EL0.IMP and IDCODE, shown to guests */
 };
 

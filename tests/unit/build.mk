@@ -1,23 +1,41 @@
 # Unit tests: cmocka programs over the production sources, sim build only.
 ifeq ($(ARCH),sim)
-tests-y += test_esr test_regdb test_trap test_core test_sim_pmu
+tests-y += test_esr test_regdb test_trap test_core test_sim_pmu test_sim_regs
 tests-$(CONFIG_FDT) += test_fdt
 test_fdt-objs := tests/unit/test_fdt.c
 test_fdt-ldlibs := -lfdt
 # Redeclaring libfdt functions is the point here: conflicting types still fail to compile.
 CFLAGS_test_fdt := -I$(srctree)/virt -Wno-redundant-decls
 tests-$(CONFIG_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct \
-	test_vpmu_emulated
+	test_vpmu_emulated test_vpmu_adversary
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
 test_core-objs := tests/unit/test_core.c tests/unit/fake_hyp.c
 test_sim_pmu-objs := tests/unit/test_sim_pmu.c
+test_sim_regs-objs := tests/unit/test_sim_regs.c
 test_vpmu-objs := tests/unit/test_vpmu.c tests/unit/hv.c
 test_vpmu_isolation-objs := tests/unit/test_vpmu_isolation.c tests/unit/hv.c
 test_vpmu_blob-objs := tests/unit/test_vpmu_blob.c tests/unit/hv.c
 test_vpmu_direct-objs := tests/unit/test_vpmu_direct.c tests/unit/hv.c
 test_vpmu_emulated-objs := tests/unit/test_vpmu_emulated.c tests/unit/hv.c
+test_vpmu_adversary-objs := tests/unit/test_vpmu_adversary.c tests/unit/hv.c
+
+# The vPMU, adversary, blob and isolation tests again on every other PMU version vperf supports (the
+# default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),
+# with 300 isolation schedules each; results are named test@pmuverN.
+ifeq ($(CONFIG_VPMU),y)
+pmu-versions := 1 4 5 7
+pmu-version-tests := $(addprefix $(obj)/tests/bin/,test_vpmu test_vpmu_adversary test_vpmu_blob \
+	test_vpmu_isolation)
+test-extra-y += pmu-versions
+pmu-versions: $(pmu-version-tests)
+	$(Q)for v in $(pmu-versions); do \
+		HV_PMUVER=$$v HV_SCHEDULES=300 RUN_TESTS_TAG=pmuver$$v \
+			$(runtests) $(results) $(pmu-version-tests); \
+	done
+.PHONY: pmu-versions
+endif
 
 # The database checked against the assembler: regdb-asm prints one MRS/MSR per database line,
 # aarch64-linux-gnu-as assembles it (warnings fatal: a wrong access direction fails too), and

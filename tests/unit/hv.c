@@ -34,9 +34,49 @@ static unsigned int guest_el(void *hv_vcpu)
 	return sim_trap_el();
 }
 
+#define VIRQ_PRIO 0xa0
+
+static bool loaded(const struct hv_vcpu *vc)
+{
+	return hv.running[vc->cpu] == vc;
+}
+
+/* List register 0 of the vCPU: in the GIC while it is loaded, in its save area otherwise. The
+ * test hypervisor's own vGIC accesses go through the backdoor, so that the access counts the
+ * tests assert stay vperf's alone. */
+static uint64_t get_lr(const struct hv_vcpu *vc)
+{
+	return loaded(vc) ? sim_gic_lr(vc->cpu, 0) : vc->lr;
+}
+
+static void put_lr(struct hv_vcpu *vc, uint64_t lr)
+{
+	if (!loaded(vc)) {
+		vc->lr = lr;
+		return;
+	}
+	sim_poke(vc->cpu, VPERF_ENC_ICH_LR0_EL2, lr);
+}
+
+/* The level-sensitive virtual PPI follows the line (GICv3: a level interrupt is pending while
+ * its line is high). Pending goes in with LR.EOI, so that the guest's deactivation raises the
+ * maintenance interrupt and a line still high is sampled again there. */
+static void vgic_update(struct hv_vcpu *vc)
+{
+	uint64_t lr = get_lr(vc);
+	enum sim_lr_state st = sim_lr_state(lr);
+
+	if (vc->irq_level && st == SIM_LR_INVALID)
+		put_lr(vc, sim_lr_make(vperf_vm_pmu_virq(vc->v.vm), VIRQ_PRIO, SIM_LR_PENDING) |
+				   SIM_LR_EOI);
+	else if (!vc->irq_level && st == SIM_LR_PENDING)
+		put_lr(vc, 0); /* withdrawn before the guest took it */
+}
+
 static void set_irq_line(void *hv_vcpu, uint32_t intid, bool level)
 {
 	struct hv_vcpu *vc = hv_vcpu;
+	unsigned int cpu = sim_current_cpu();
 
 	if (intid == vperf_vm_spe_virq(vc->v.vm)) {
 		vc->spe_irq_level = level;
@@ -46,6 +86,47 @@ static void set_irq_line(void *hv_vcpu, uint32_t intid, bool level)
 	vc->irq_level = level;
 	if (level)
 		vc->irq_raises++;
+	vgic_update(vc);
+	sim_set_cpu(cpu);
+}
+
+/* The guest's IRQ handler for its PMU interrupt: like Linux's, it may clear the overflow
+ * flags it reads (through vperf), then ends the interrupt, or leaves it active for later. */
+static void guest_irq(void *ctx, unsigned int cpu, uint32_t vintid)
+{
+	struct hv_vcpu *vc = hv.running[cpu];
+
+	(void)ctx;
+	if (!vc)
+		return;
+	vc->virqs++;
+	if (vc->clear_in_handler)
+		guest_write(PMOVSCLR_EL0, guest_read(PMOVSSET_EL0));
+	if (vc->defer_eoi)
+		vc->in_handler = true;
+	else
+		sim_guest_eoi(cpu, vintid);
+}
+
+void hv_guest_eoi(struct hv_vcpu *vc)
+{
+	sim_set_cpu(vc->cpu);
+	vc->in_handler = false;
+	sim_guest_eoi(vc->cpu, vperf_vm_pmu_virq(vc->v.vm));
+}
+
+/* The maintenance interrupt: the guest deactivated its virtual PPI (LR.EOI); pend it again if
+ * the line is still high, else free the list register. */
+static void maintenance(unsigned int cpu)
+{
+	struct hv_vcpu *vc = hv.running[cpu];
+
+	if (vc && sim_lr_state(sim_gic_lr(cpu, 0)) == SIM_LR_INVALID) {
+		sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
+		vgic_update(vc);
+	} else if (!vc) {
+		sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
+	}
 }
 
 static unsigned int vm_index(const struct hv_mem *mem)
@@ -118,6 +199,11 @@ static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 	static unsigned int burst;
 
 	(void)ctx;
+	if (intid == SIM_GIC_MAINT_INTID) {
+		maintenance(cpu);
+		sim_gic_eoi(cpu, intid);
+		return;
+	}
 	if (intid == sim_line_intid(SIM_LINE_PMUIRQ)) {
 		vperf_handle_pmu_irq(&hv.pcpu[cpu]);
 		hv.pmu_irqs++;
@@ -134,26 +220,63 @@ static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 		burst = 0;
 }
 
+/* HV_PMUVER=n in the environment: the default model's ID_AA64DFR0_EL1.PMUVer (1 = PMUv3,
+ * 4 = v3p1, 5 = v3p4, 6 = v3p5, ...), so that `make test` runs the vPMU tests on every PMU
+ * version vperf supports (tests/unit/build.mk). */
+uint8_t hv_default_pmuver(void)
+{
+	const char *v = getenv("HV_PMUVER");
+
+	return v && *v ? (uint8_t)strtoul(v, NULL, 0) : 6;
+}
+
+void hv_default_config(struct sim_pe_config *cfg)
+{
+	sim_default_config(cfg);
+	cfg->pmuver = hv_default_pmuver();
+}
+
+/* What the host's boot code does for the counters it keeps, [HPMN, N): they reset to UNKNOWN
+ * values (the model gives them garbage), and they are the host's, not vperf's, to clear. The
+ * first range keeps its garbage: vperf must cope with it. */
+static void host_boot(unsigned int cpu, const struct vperf_pcpu *pcpu)
+{
+	uint64_t host = VPERF_GENMASK(30, 0) & ~(VPERF_BIT(pcpu->hpmn) - 1);
+
+	sim_poke(cpu, VPERF_ENC_PMCNTENSET_EL0, sim_peek(cpu, VPERF_ENC_PMCNTENSET_EL0) & ~host);
+	sim_poke(cpu, VPERF_ENC_PMINTENSET_EL1, sim_peek(cpu, VPERF_ENC_PMINTENSET_EL1) & ~host);
+	sim_poke(cpu, VPERF_ENC_PMOVSSET_EL0, sim_peek(cpu, VPERF_ENC_PMOVSSET_EL0) & ~host);
+	for (unsigned int n = pcpu->hpmn; n < 31; n++) {
+		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7), 0);
+		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7), 0);
+	}
+}
+
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 {
-	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap, .irq = irq };
+	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap,
+					       .irq = irq,
+					       .guest_irq = guest_irq };
 	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
 
 	memset(&hv, 0, sizeof(hv));
 	if (cfg)
 		hv.model = *cfg;
 	else
-		sim_default_config(&hv.model);
+		hv_default_config(&hv.model);
 	sim_model_init(&hv.model);
 	sim_set_handlers(&handlers);
 	vperf_init(&ops);
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
 		sim_set_cpu(cpu);
 		vperf_pcpu_init(&hv.pcpu[cpu], &pcfg);
+		host_boot(cpu, &hv.pcpu[cpu]);
 		/* IMO: IRQs to EL2; VM: stage 2 on, for the SPE buffer's translations. */
 		sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4) | VPERF_BIT(0));
 		sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMUIRQ), true);
 		sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMBIRQ), true);
+		sim_gic_enable_ppi(cpu, SIM_GIC_MAINT_INTID, true);
+		sim_poke(cpu, VPERF_ENC_ICH_HCR_EL2, SIM_ICH_HCR_EN);
 	}
 	sim_set_cpu(0);
 }
@@ -183,10 +306,18 @@ struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm)
 	return vc;
 }
 
+/* Put: vperf first (it may still change the line), then the list register is saved. */
 static void put(unsigned int cpu)
 {
-	if (hv.running[cpu])
-		vperf_vcpu_put(&hv.running[cpu]->v);
+	struct hv_vcpu *vc = hv.running[cpu];
+
+	sim_set_cpu(cpu);
+	if (!vc)
+		return;
+	vperf_vcpu_put(&vc->v);
+	sim_set_cpu(cpu);
+	vc->lr = sim_gic_lr(cpu, 0);
+	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
 	hv.running[cpu] = NULL;
 }
 
@@ -222,9 +353,11 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 	put(cpu);
 	/* Stage 2 and the VMID are switched between put and load (DESIGN.md section 5). */
 	sim_mem_set_vmid(cpu, (uint16_t)(vc->v.vm - hv.vm + 1));
-	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
-	hv.running[cpu] = vc;
 	vc->cpu = cpu;
+	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
+	sim_set_cpu(cpu);
+	hv.running[cpu] = vc;
+	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, vc->lr);
 	if (switch_at_el2())
 		sim_exit_el2(cpu);
 	sim_set_el(1);
@@ -233,6 +366,14 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 void hv_run(const struct sim_uop *ops_, size_t n)
 {
 	guest_run(ops_, n);
+}
+
+void hv_settle(void)
+{
+	unsigned int cpu = sim_current_cpu();
+
+	for (unsigned int i = 0; i < 512 && sim_gic_pmuirq_delayed(cpu); i++)
+		sim_gic_poll(cpu);
 }
 
 void hv_run_n(const struct sim_uop *op, unsigned int n)

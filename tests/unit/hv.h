@@ -4,7 +4,11 @@
  * Guest MSR/MRS that trap reach vperf_handle_sysreg; vperf's ops drive the model (UNDEF, PC
  * advance); the model's GIC takes the physical PMUIRQ to EL2 after the instruction or micro-op
  * that raised it and this hypervisor hands it to vperf_handle_pmu_irq (PMBIRQ to
- * vperf_handle_spe_irq); each vCPU's virtual PMU and SPE interrupt lines are recorded.
+ * vperf_handle_spe_irq). Each vCPU's virtual PMU interrupt line is recorded and driven through
+ * the model's GIC virtual CPU interface: list register 0 holds the vCPU's virtual PPI (pending
+ * when the line rises, withdrawn if it drops before the guest took it, re-pended at the EOI
+ * maintenance interrupt while the line is still high), saved and restored with the vCPU; its
+ * virtual SPE interrupt line is recorded.
  *
  * VM i runs with VMID i + 1 and stage 2 on (HCR_EL2.VM); its RAM, when hv_vm_ram() gave it some,
  * is mapped at stage 2 lazily, by vperf's stage2_map op (or up front by the test).
@@ -23,7 +27,12 @@ struct hv_vcpu {
 	unsigned int cpu; /* the simulated pCPU it last ran on */
 	bool irq_level;	  /* its virtual PMU interrupt line */
 	unsigned int irq_raises;
-	bool spe_irq_level; /* its virtual SPE buffer interrupt line */
+	uint64_t lr;	       /* list register 0 while it is not loaded */
+	unsigned int virqs;    /* virtual PMU interrupts its guest took */
+	bool defer_eoi;	       /* its guest handler leaves the interrupt active (hv_guest_eoi) */
+	bool in_handler;       /* ... and one is active now */
+	bool clear_in_handler; /* its guest handler clears PMOVSSET as Linux's does */
+	bool spe_irq_level;    /* its virtual SPE buffer interrupt line */
 	unsigned int spe_irq_raises;
 };
 
@@ -50,7 +59,12 @@ struct hv {
 
 extern struct hv hv;
 
-/* Model with cfg (NULL: defaults), vperf with the hypervisor's ops, every pCPU initialised
+/* The model configuration hv_init(NULL, ...) uses: sim_default_config with the PMU version of
+ * the environment's HV_PMUVER (default 6, PMUv3p5). */
+uint8_t hv_default_pmuver(void);
+void hv_default_config(struct sim_pe_config *cfg);
+
+/* Model with cfg (NULL: hv_default_config), vperf with the hypervisor's ops, every pCPU initialised
  * with host_counters counters kept by the host. */
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters);
 /* VM i with a policy; returns vperf_vm_init's result. */
@@ -66,6 +80,11 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu);
 void hv_leave(unsigned int cpu);
 /* Run micro-ops in the vCPU running on the current pCPU. */
 void hv_run(const struct sim_uop *ops, size_t n);
+/* Poll points with no guest work until an asserted PMUIRQ has been taken (the model delays it,
+ * enum sim_irq_latency): what the guest sees once the interrupt has arrived. */
+void hv_settle(void);
+/* The guest ends the virtual PMU interrupt its handler left active (ICV_EOIR1_EL1). */
+void hv_guest_eoi(struct hv_vcpu *vc);
 /* n copies of one op. */
 void hv_run_n(const struct sim_uop *op, unsigned int n);
 

@@ -49,9 +49,15 @@ static void trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs[31])
 void t_init_cfg(const struct sim_pe_config *cfg)
 {
 	const struct sim_handlers h = { .sysreg_trap = trap };
+	struct sim_pe_config pe = *cfg;
 
+	/* The SPE tests write MDCR_EL2 with HPMN = 0 (no event counter for EL1): a PE with
+	 * FEAT_HPMN0, or the model reports it (CONSTRAINED UNPREDICTABLE otherwise). They count
+	 * SAMPLE_* events from zero: the PMU's UNKNOWN reset values are not theirs to test. */
+	pe.hpmn0 = true;
+	pe.reset_zero = true;
 	memset(&t_hyp, 0, sizeof(t_hyp));
-	sim_model_init(cfg);
+	sim_model_init(&pe);
 	sim_set_handlers(&h);
 	sim_set_cpu(0);
 	write_sysreg(MDCR_EL2_E2PB_EL1, MDCR_EL2);

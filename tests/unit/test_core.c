@@ -92,8 +92,9 @@ static void test_pcpu_without_pmu(void **state)
 		assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
 		assert_int_equal(pcpu.caps.pmuver, 0);
 		assert_int_equal(pcpu.caps.nr_counters, 0);
-		assert_int_equal(sim_cpu(0)->nr_reads, 1);
+		assert_int_equal(sim_cpu(0)->nr_reads, 2);
 		assert_int_equal(sim_trace_at(0, 0)->enc, VPERF_ENC_ID_AA64DFR0_EL1);
+		assert_int_equal(sim_trace_at(0, 1)->enc, VPERF_ENC_ID_AA64PFR0_EL1);
 	}
 }
 
@@ -153,8 +154,8 @@ static void test_load_put_mdcr(void **state)
 	};
 	const struct vperf_vm_config vcfg = { .pmu_mode = VPERF_PMU_OFF };
 	const uint64_t host = MDCR_EL2_TDA | MDCR_EL2_TDOSA | MDCR_EL2_HLP | 4 | MDCR_EL2_HPME;
-	const uint64_t guest =
-		host | MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
+	/* No SPE on this PE: TPMS and E2PB are RES0 and stay 0. */
+	const uint64_t guest = host | MDCR_EL2_TPM | MDCR_EL2_TPMCR;
 	struct vperf_pcpu pcpu;
 	struct vperf_vm vm;
 	struct vperf_vcpu vcpu;

@@ -15,6 +15,7 @@
 
 #include <arch/sysreg.h>
 #include <sim/gic.h>
+#include <vperf/mdcr.h>
 
 #define IMO	  VPERF_BIT(4)
 #define PMU_INTID 23u
@@ -103,6 +104,8 @@ static void init(uint8_t nr_lrs, uint64_t seed)
 	cfg.el2_trap_cycles = 0;
 	cfg.nr_lrs = nr_lrs;
 	cfg.seed = seed;
+	cfg.reset_zero = true; /* the PMU end-to-end test sets up one counter from a clean PMU */
+	cfg.pmuirq_latency = SIM_IRQ_IMMEDIATE; /* the GIC's rules, not PMUIRQ's latency */
 	sim_model_init(&cfg);
 	sim_set_handlers(&h);
 	sim_set_el(1);
@@ -569,6 +572,90 @@ static void test_pmu_overflow_end_to_end(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* PMUIRQ latency (enum sim_irq_latency): AFTER_POLLS takes it at exactly the poll point after
+ * the wait; AFTER_TRAP at the first poll after the guest's next trap to EL2; a line that drops
+ * while the interrupt waits is never taken; SEEDED takes each of the choices over many draws. */
+static void set_latency(uint8_t mode, uint16_t polls)
+{
+	struct sim_pe_config cfg;
+	const struct sim_handlers h = { .irq = hyp_irq,
+					.guest_irq = guest_irq,
+					.sysreg_trap = NULL };
+
+	sim_default_config(&cfg);
+	cfg.el2_trap_cycles = 0;
+	cfg.pmuirq_latency = mode;
+	cfg.pmuirq_polls = polls;
+	sim_model_init(&cfg);
+	sim_set_handlers(&h);
+	sim_set_el(1);
+	memset(&hyp, 0, sizeof(hyp));
+	sim_poke(0, VPERF_ENC_HCR_EL2, IMO);
+	sim_gic_enable_ppi(0, PMU_INTID, true);
+	hyp.mode = H_MASK_EOI;
+}
+
+static void adv_trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs[31])
+{
+	(void)ctx;
+	(void)cpu;
+	(void)esr;
+	(void)gprs;
+	sim_advance_pc();
+}
+
+static void test_pmuirq_latency(void **state)
+{
+	unsigned int first_poll[4] = { 0 };
+
+	(void)state;
+	set_latency(SIM_IRQ_AFTER_POLLS, 5);
+	sim_set_line(0, SIM_LINE_PMUIRQ, true);
+	poll_n(5);
+	assert_int_equal(hyp.calls, 0);
+	assert_true(sim_gic_pmuirq_delayed(0));
+	poll_n(1);
+	assert_int_equal(hyp.calls, 1);
+
+	set_latency(SIM_IRQ_AFTER_POLLS, 5);
+	sim_set_line(0, SIM_LINE_PMUIRQ, true);
+	poll_n(3);
+	sim_set_line(0, SIM_LINE_PMUIRQ, false); /* withdrawn: never taken */
+	poll_n(20);
+	assert_int_equal(hyp.calls, 0);
+
+	set_latency(SIM_IRQ_AFTER_TRAP, 1000);
+	sim_poke(0, VPERF_ENC_MDCR_EL2, 6 | MDCR_EL2_TPM);
+	sim_set_line(0, SIM_LINE_PMUIRQ, true);
+	poll_n(100);
+	assert_int_equal(hyp.calls, 0);
+	sim_set_handlers(&(const struct sim_handlers){ .irq = hyp_irq, .sysreg_trap = adv_trap });
+	guest_read(PMCR_EL0); /* traps; the poll after it takes PMUIRQ */
+	assert_int_equal(hyp.calls, 1);
+
+	for (uint64_t seed = 1; seed <= 64; seed++) {
+		unsigned int n = 0;
+		struct sim_pe_config cfg;
+
+		sim_default_config(&cfg);
+		cfg.seed = seed;
+		cfg.reset_zero = true;
+		sim_model_init(&cfg);
+		sim_set_handlers(&(const struct sim_handlers){ .irq = hyp_irq });
+		sim_poke(0, VPERF_ENC_HCR_EL2, IMO);
+		sim_gic_enable_ppi(0, PMU_INTID, true);
+		hyp.calls = 0;
+		sim_set_line(0, SIM_LINE_PMUIRQ, true);
+		while (!hyp.calls && n < 300) {
+			poll_n(1);
+			n++;
+		}
+		first_poll[n == 1 ? 0 : n <= 17 ? 1 : n <= 65 ? 2 : 3]++;
+	}
+	for (unsigned int i = 0; i < 4; i++)
+		assert_true(first_poll[i] > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -596,6 +683,7 @@ int main(void)
 		cmocka_unit_test_setup(test_eoi_errors, setup),
 		cmocka_unit_test_setup(test_maintenance_interrupt, setup),
 		cmocka_unit_test_setup(test_pmu_overflow_end_to_end, setup),
+		cmocka_unit_test(test_pmuirq_latency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

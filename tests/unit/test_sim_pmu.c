@@ -8,15 +8,17 @@
 
 #include "cmocka_wrap.h"
 
+#include <arch/barrier.h>
 #include <arch/sysreg.h>
 #include <sim/model.h>
 #include <vperf/mdcr.h>
 
-#define EV_CYCLES 0x11
-#define EV_INST	  0x08
-#define EV_CHAIN  0x1e
-#define NSH	  VPERF_BIT(27)
-#define U_BIT	  VPERF_BIT(30)
+#define EV_CYCLES  0x11
+#define EV_INST	   0x08
+#define EV_CHAIN   0x1e
+#define NSH	   VPERF_BIT(27)
+#define U_BIT	   VPERF_BIT(30)
+#define PMU_LC_BIT VPERF_BIT(6)
 
 /* The test hypervisor: emulates every trapped access as read-as-0x5a / write-ignored, or
  * injects UNDEF, and can misbehave on request. */
@@ -58,6 +60,7 @@ static int setup(void **state)
 	memset(&hyp, 0, sizeof(hyp));
 	sim_default_config(&cfg);
 	cfg.el2_trap_cycles = 0;
+	cfg.reset_zero = true;
 	sim_model_init(&cfg);
 	sim_set_handlers(&h);
 	sim_set_el(1);
@@ -360,6 +363,7 @@ static void test_overflow_32bit_pmu(void **state)
 	(void)state;
 	sim_default_config(&cfg);
 	cfg.pmuver = 5;
+	cfg.reset_zero = true;
 	sim_model_init(&cfg);
 	sim_set_el(1);
 	set_mdcr(HPMN6);
@@ -419,6 +423,7 @@ static void test_second_and_third_range(void **state)
 	cfg.extpmn = true;
 	cfg.epmn = 5;
 	cfg.el2_trap_cycles = 0;
+	cfg.reset_zero = true;
 	sim_model_init(&cfg);
 	sim_set_el(1);
 	set_mdcr(HPMN3);
@@ -455,6 +460,7 @@ static void test_el2_prohibition(void **state)
 	(void)state;
 	sim_default_config(&cfg);
 	cfg.el2_trap_cycles = 100;
+	cfg.reset_zero = true;
 	sim_model_init(&cfg);
 	sim_set_handlers(&(const struct sim_handlers){ .sysreg_trap = trap });
 	sim_set_el(1);
@@ -564,6 +570,147 @@ static void test_selected_counter(void **state)
 	assert_int_equal(guest_read(PMSELR_EL0), 1);
 }
 
+/* ---- fields by PMU version, UNKNOWN reset ------------------------------------------------------ */
+
+static void init_version(uint8_t pmuver, bool hpmn0)
+{
+	struct sim_pe_config cfg;
+
+	sim_default_config(&cfg);
+	cfg.pmuver = pmuver;
+	cfg.hpmn0 = hpmn0;
+	cfg.reset_zero = true;
+	sim_model_init(&cfg);
+}
+
+/* MDCR_EL2 written at EL2 (facts.md): HPMN = 0 needs FEAT_HPMN0, HPMN > N is CONSTRAINED
+ * UNPREDICTABLE, HPMD needs PMUv3p1, HCCD and HLP PMUv3p5, TPMS and E2PB SPE. Each is one
+ * reported error, and the absent field reads 0. */
+static void test_mdcr_checked(void **state)
+{
+	static const struct {
+		uint8_t pmuver;
+		bool hpmn0;
+		uint64_t mdcr;
+		unsigned int errors;
+	} cases[] = {
+		{ 6, false, 6 | MDCR_EL2_HPMD | MDCR_EL2_HCCD | MDCR_EL2_HLP, 0 },
+		{ 6, false, 0, 1 },
+		{ 6, true, 0, 0 },
+		{ 6, false, 7, 1 },
+		{ 5, false, 6 | MDCR_EL2_HPMD, 0 },
+		{ 5, false, 6 | MDCR_EL2_HCCD, 1 },
+		{ 5, false, 6 | MDCR_EL2_HLP, 1 },
+		{ 1, false, 6 | MDCR_EL2_HPMD, 1 },
+		{ 6, false, 6 | MDCR_EL2_TPMS, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < VPERF_ARRAY_SIZE(cases); i++) {
+		init_version(cases[i].pmuver, cases[i].hpmn0);
+		write_sysreg(cases[i].mdcr, MDCR_EL2);
+		if (sim_error_count() != cases[i].errors)
+			fail_msg("case %zu: %u errors", i, sim_error_count());
+		assert_int_equal(read_sysreg(MDCR_EL2) & ~MDCR_EL2_HPMN_MASK,
+				 cases[i].errors ? 0 : cases[i].mdcr & ~MDCR_EL2_HPMN_MASK);
+	}
+}
+
+/* PMCR_EL0 fields by version (I5.3.21): LP from PMUv3p5, DP from PMUv3p1 (EL2 is implemented)
+ * or with EL3, D never (no AArch32), X only with an export bus (RAZ/WI without). Setting a
+ * missing field at EL2 is reported; at EL1 it is just not kept. */
+static void test_pmcr_fields_by_version(void **state)
+{
+	const uint64_t lp = PMCR_LP, dp = VPERF_BIT(5), x = VPERF_BIT(4), d = VPERF_BIT(3);
+	struct sim_pe_config cfg;
+
+	(void)state;
+	init_version(5, false);
+	write_sysreg(PMCR_E | dp | x, PMCR_EL0);
+	assert_int_equal(read_sysreg(PMCR_EL0) & 0xff, PMCR_E | dp | PMU_LC_BIT);
+	assert_int_equal(sim_error_count(), 0);
+	write_sysreg(PMCR_E | lp, PMCR_EL0);
+	assert_int_equal(sim_error_count(), 1);
+	assert_int_equal(read_sysreg(PMCR_EL0) & lp, 0);
+	write_sysreg(d, PMCR_EL0);
+	assert_int_equal(sim_error_count(), 2);
+	guest_write(PMCR_EL0, lp | d);
+	assert_int_equal(guest_read(PMCR_EL0) & (lp | d), 0);
+	assert_int_equal(sim_error_count(), 2);
+
+	init_version(6, false);
+	write_sysreg(PMCR_E | lp | dp, PMCR_EL0);
+	assert_int_equal(read_sysreg(PMCR_EL0) & (lp | dp), lp | dp);
+	assert_int_equal(sim_error_count(), 0);
+
+	sim_default_config(&cfg);
+	cfg.pmuver = 1;
+	cfg.el3 = false;
+	cfg.pmu_export_bus = true;
+	sim_model_init(&cfg);
+	write_sysreg(x, PMCR_EL0);
+	assert_int_equal(read_sysreg(PMCR_EL0) & x, x);
+	write_sysreg(dp, PMCR_EL0); /* PMUv3 without EL3: no DP */
+	assert_int_equal(sim_error_count(), 1);
+}
+
+/* Registers that reset to UNKNOWN get seeded garbage (different seeds, different values);
+ * PMCR_EL0.E resets to 0 and MDCR_EL2.HPMN to N. */
+static void test_unknown_reset(void **state)
+{
+	struct sim_pe_config cfg;
+	uint64_t first[2];
+
+	(void)state;
+	sim_default_config(&cfg);
+	for (unsigned int i = 0; i < 2; i++) {
+		cfg.seed = 1 + i;
+		sim_model_init(&cfg);
+		first[i] =
+			sim_peek(0, VPERF_ENC_PMEVCNTR0_EL0) ^ sim_peek(0, VPERF_ENC_PMOVSSET_EL0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_PMCR_EL0) & PMCR_E, 0);
+		assert_int_equal(read_sysreg(MDCR_EL2) & MDCR_EL2_HPMN_MASK, 6);
+		assert_int_equal(sim_peek(0, VPERF_ENC_PMOVSSET_EL0) & ~0x8000003full, 0);
+	}
+	assert_true(first[0] != first[1]);
+	assert_true(first[0] != 0);
+}
+
+/* The synchronization window (pmu_sync.c): after an EL2 write of PMCR_EL0.E, EL2 execution is
+ * counted with the old or the new value, both seen across seeds, until an ISB; after it,
+ * always the new one. */
+static void test_sync_window(void **state)
+{
+	const struct sim_uop el2_op = { .pc = 0x2000, .latency = 1, .type = SIM_UOP_OTHER };
+	unsigned int counted = 0, seeds = 32;
+	uint64_t before;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= seeds; seed++) {
+		struct sim_pe_config cfg;
+
+		sim_default_config(&cfg);
+		cfg.seed = seed;
+		cfg.reset_zero = true;
+		sim_model_init(&cfg);
+		set_mdcr(HPMN6);
+		enable(0, EV_INST | NSH);
+		sim_set_el(2);
+		write_sysreg(PMCR_E, PMCR_EL0);
+		assert_true(sim_pmu_window_open(0));
+		run(&el2_op, 1);
+		before = counter(0);
+		assert_true(before <= 1);
+		counted += (unsigned int)before;
+		isb();
+		assert_false(sim_pmu_window_open(0));
+		run(&el2_op, 1);
+		assert_int_equal(counter(0), before + 1);
+		sim_set_el(1);
+	}
+	assert_true(counted > 0 && counted < seeds); /* old and new both happen */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +730,10 @@ int main(void)
 		cmocka_unit_test_setup(test_swinc, setup),
 		cmocka_unit_test_setup(test_pmuirq_level, setup),
 		cmocka_unit_test_setup(test_selected_counter, setup),
+		cmocka_unit_test(test_mdcr_checked),
+		cmocka_unit_test(test_pmcr_fields_by_version),
+		cmocka_unit_test(test_unknown_reset),
+		cmocka_unit_test(test_sync_window),
 	};
 
 	return cmocka_run_group_tests_name("sim_pmu", tests, NULL, NULL);

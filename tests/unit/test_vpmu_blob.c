@@ -16,13 +16,28 @@
 static const struct sim_uop op2 = { .pc = 0x4000, .latency = 2, .type = SIM_UOP_OTHER };
 static uint8_t blob[VPERF_VPMU_BLOB_SIZE];
 
-static void world(void)
+/* A host whose PMU has version pmuver (0: the environment's, see hv.h). */
+static void world_v(uint8_t pmuver)
 {
 	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 3 };
+	struct sim_pe_config pe;
 
+	hv_default_config(&pe);
+	if (pmuver)
+		pe.pmuver = pmuver;
 	vperf_pmu_filter_allow_all(&cfg.filter);
-	hv_init(NULL, 2);
+	hv_init(&pe, 2);
 	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+}
+
+static void world(void)
+{
+	world_v(0);
+}
+
+static bool wide(void)
+{
+	return hv.model.pmuver >= 6; /* 64-bit event counters and PMCR_EL0.LP: PMUv3p5 */
 }
 
 /* A guest with counters running, an overflow pending with its interrupt enabled. */
@@ -64,7 +79,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(guest_read(PMUSERENR_EL0), PMUSERENR_ER);
 	assert_int_equal(guest_read(PMSELR_EL0), 2);
 	assert_int_equal(guest_read(PMCCFILTR_EL0), VPERF_BIT(31));
-	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E | PMCR_LP);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP),
+			 PMCR_E | (wide() ? PMCR_LP : 0));
 	hv_run_n(&op2, 5);
 	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
 	assert_int_equal(guest_read(PMEVCNTR2_EL0), 0); /* excluded EL1 */
@@ -171,6 +187,37 @@ static void test_bad_values_rejected(void **state)
 	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
 }
 
+/* Migration to an older PMU: state only a PMUv3p5 guest can have (PMCR_EL0.LP, an event
+ * counter above 32 bits) is refused on a PMUv3p4 host, and accepted once it fits. */
+static void test_restore_on_older_pmu(void **state)
+{
+	struct hv_vcpu *a, *b;
+	uint8_t good[VPERF_VPMU_BLOB_SIZE];
+
+	(void)state;
+	world_v(6);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, PMCR_LP);
+	guest_write(PMEVCNTR1_EL0, 5);
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_save(&a->v, good, sizeof(good)), VPERF_VPMU_BLOB_SIZE);
+	world_v(5);
+	b = hv_vcpu(1, 0);
+	memcpy(blob, good, sizeof(blob));
+	expect_rejected(b, sizeof(blob)); /* LP */
+	store64(3, 0);			  /* PMCR_EL0 without LP */
+	store64(43, 0x100000005ull);	  /* PMEVCNTR1 above 32 bits */
+	reseal();
+	expect_rejected(b, sizeof(blob));
+	store64(43, 5);
+	reseal();
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+	hv_enter(b, 0);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 5);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_busy_vcpu),
 		cmocka_unit_test(test_every_byte_flip_rejected),
 		cmocka_unit_test(test_bad_values_rejected),
+		cmocka_unit_test(test_restore_on_older_pmu),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_blob", tests, NULL, NULL);

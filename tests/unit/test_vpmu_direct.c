@@ -57,6 +57,23 @@ static void test_policy_needs_enforcing_hardware(void **state)
 	assert_int_equal(hv_vm(1, &cfg), VPERF_EINVAL);
 }
 
+/* A pCPU that does not enforce MDCR_EL2.HPMN at EL1 (QEMU 7.2, vperf_pcpu_config
+ * .hpmn_unenforced) would hand the host's counters to a direct guest: refused, while the
+ * trapped partition, which isolates in software, is still given. */
+static void test_direct_refused_on_unenforced_hpmn(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2, .hpmn_unenforced = true };
+	struct vperf_vm_config cfg = direct(2);
+
+	(void)state;
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+	assert_int_equal(hv_vm(1, &cfg), VPERF_EINVAL);
+	cfg.partition = VPERF_PART_TRAPPED;
+	assert_int_equal(hv_vm(1, &cfg), VPERF_OK);
+}
+
 /* One trap to bring the state in, then none; N and the range come from the hardware. */
 static void test_untrapped_after_first_touch(void **state)
 {
@@ -111,6 +128,7 @@ static void test_overflow_round_trip(void **state)
 	guest_write(PMEVCNTR0_EL0, 0xfffffffeull);
 	guest_write(PMCR_EL0, PMCR_E);
 	hv_run_n(&op3, 4);
+	hv_settle(); /* the model delays PMUIRQ by a seeded latency */
 	assert_true(a->irq_level);
 	assert_int_equal(hv.max_irq_burst, 1);
 	t = traps();
@@ -154,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_policy_needs_enforcing_hardware, setup),
+		cmocka_unit_test_setup(test_direct_refused_on_unenforced_hpmn, setup),
 		cmocka_unit_test_setup(test_untrapped_after_first_touch, setup),
 		cmocka_unit_test_setup(test_reset_limited_by_hardware, setup),
 		cmocka_unit_test_setup(test_overflow_round_trip, setup),

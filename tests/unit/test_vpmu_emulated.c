@@ -41,6 +41,34 @@ static uint64_t counter(unsigned int n)
 	return guest_mrs(VPERF_SYSREG_ENC(3, 3, 14, 8, n));
 }
 
+/* The whole first range as slots (emu_slots = 0) with every one of them in use, placed when the
+ * counters are enabled and again by a full restore: the guest's counters land on [0, HPMN) and
+ * count exactly; the host's counter 4 is never touched. */
+static void test_whole_first_range(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_EMULATED,
+				       .nr_counters = 4 };
+	struct hv_vcpu *v;
+
+	(void)state;
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	assert_int_equal(hv_vm(1, &cfg), VPERF_OK);
+	v = hv_vcpu(1, 1);
+	sim_poke(0, VPERF_ENC_PMEVCNTR4_EL0, 1234);
+	hv_enter(v, 0);
+	program(0xf);
+	hv_leave(0);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMCR_EL0, PMCR_E); /* another vCPU takes the hardware meanwhile */
+	hv_enter(v, 0);		       /* a full restore places all four at once */
+	hv_run_n(&op1, 10);
+	for (unsigned int n = 0; n < 4; n++)
+		assert_int_equal(counter(n), 10);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMEVCNTR4_EL0), 1234);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 static void test_policy(void **state)
 {
 	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
@@ -134,6 +162,7 @@ static void test_overflow_mapped(void **state)
 	guest_write(PMCNTENSET_EL0, 0x8);
 	guest_write(PMCR_EL0, PMCR_E);
 	hv_run_n(&op1, 3);
+	hv_settle();
 	assert_true(a->irq_level);
 	assert_int_equal(guest_read(PMOVSSET_EL0), 0x8);
 	guest_write(PMOVSCLR_EL0, 0x8);
@@ -145,6 +174,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_policy, setup),
+		cmocka_unit_test_setup(test_whole_first_range, setup),
 		cmocka_unit_test_setup(test_fits_exact, setup),
 		cmocka_unit_test_setup(test_multiplexed, setup),
 		cmocka_unit_test_setup(test_enable_while_running, setup),

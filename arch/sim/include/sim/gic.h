@@ -165,6 +165,8 @@ uint64_t sim_gic_virt_count(unsigned int cpu, uint32_t vintid);
 bool sim_gic_ppi_pending(unsigned int cpu, uint32_t intid);
 bool sim_gic_ppi_active(unsigned int cpu, uint32_t intid);
 bool sim_gic_ppi_running(unsigned int cpu, uint32_t intid);
+/* PMUIRQ is asserted, enabled and not active, but not taken yet (its latency runs). */
+bool sim_gic_pmuirq_delayed(unsigned int cpu);
 
 /* List register n as stored (no access counted), and the first valid one holding vintid (-1:
  * none). */

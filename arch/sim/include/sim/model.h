@@ -31,9 +31,30 @@ struct sim_pe_config {
 	uint32_t el2_trap_cycles; /* cycles (and instructions) executed at EL2 per trap taken, so
 				   * that counting at EL2 is observable */
 	uint8_t nr_lrs;		  /* ICH_VTR_EL2.ListRegs + 1, 1..16 */
+	bool el3;		  /* EL3 is implemented (PMEVTYPER NSK/NSU/M, PMCR_EL0.DP) */
+	bool mdcr_el3_spme;  /* MDCR_EL3.SPME: event counting allowed at EL3 and in Secure state */
+	bool pmu_export_bus; /* PMCR_EL0.X is implemented (else RAZ/WI) */
+	bool reset_zero;     /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
+			  * (model unit tests that reason from a clean state) */
+	uint32_t el2_exit_cycles; /* cycles at EL2 after a trap handler, before its ERET (0: none):
+				   * EL2 execution inside the PMU's synchronization window */
+	uint8_t pmuirq_latency;	  /* enum sim_irq_latency: when an asserted PMUIRQ is taken */
+	uint16_t pmuirq_polls;	  /* AFTER_POLLS / AFTER_TRAP: poll points it waits (at most) */
 };
 
-/* The defaults: PMUv3p5, 6 counters, no SPE, 4 list registers, 20 EL2 cycles per trap. */
+/* When the GIC takes PMUIRQ once its line is high (the architecture bounds no latency; a level
+ * interrupt whose line drops before it is taken is never taken). SEEDED, the default, draws
+ * one of the others per assertion: immediately, after 1-16 more poll points (guest ops or
+ * accesses), at the first poll after the guest's next trap to EL2 (at most 64 polls), or
+ * 16-255 polls late, across vCPU switches. */
+enum sim_irq_latency {
+	SIM_IRQ_SEEDED,
+	SIM_IRQ_IMMEDIATE,
+	SIM_IRQ_AFTER_POLLS,
+	SIM_IRQ_AFTER_TRAP,
+};
+
+/* The defaults: PMUv3p5, 6 counters, EL3, no SPE, 4 list registers, 20 EL2 cycles per trap. */
 void sim_default_config(struct sim_pe_config *cfg);
 
 /* Reset every simulated CPU (sim_reset) and give each the configuration: ID registers,
@@ -106,6 +127,9 @@ struct sim_guest_stats {
  * trapped to EL1 reads 0. */
 uint64_t guest_mrs(uint32_t enc);
 void guest_msr(uint32_t enc, uint64_t val);
+/* The same with Rt = 31, XZR: MRS discards the value, MSR writes zero (ESR_EL2.ISS.Rt = 31). */
+void guest_mrs_xzr(uint32_t enc);
+void guest_msr_xzr(uint32_t enc);
 #define guest_read(name)       guest_mrs(VPERF_ENC_##name)
 #define guest_write(name, val) guest_msr(VPERF_ENC_##name, (val))
 const struct sim_guest_stats *sim_guest_stats(unsigned int cpu);
@@ -151,6 +175,15 @@ struct sim_uop {
 /* Execute ops at sim_el() on the current CPU: counters count, SPE samples, interrupts are
  * taken between ops (to EL2, or to the guest's handler). */
 void guest_run(const struct sim_uop *ops, size_t n);
+/* Execute ops in Secure state at el (0, 1: Secure EL0/EL1; 3: EL3) on the current CPU, as a
+ * TrustZone OS or the firmware would while a vCPU is loaded: only the PMU sees them (no
+ * interrupt is taken, SPE does not sample). Needs cfg.el3. */
+void sim_run_secure(unsigned int el, const struct sim_uop *ops, size_t n);
+/* The current CPU executes in Secure state (inside sim_run_secure). */
+bool sim_secure(void);
+/* An EL2 write of MDCR_EL2, PMCR_EL0 or PMCNTEN is not yet synchronized for counting (no ISB,
+ * exception entry or return since): EL2 execution may still be counted with the old values. */
+bool sim_pmu_window_open(unsigned int cpu);
 
 /* ---- families: the PMU, SPE and GIC parts of the model (arch/sim/model_family.h) -------------- */
 
