@@ -125,8 +125,10 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
 }
 #endif
 
-/* A policy every initialised pCPU can give. SPE, the ALL mode and the emulated and direct
- * partitions are not offered yet; they are refused rather than half given. */
+/* A policy every initialised pCPU can give. SPE is not offered yet (VPERF_ENOTSUP: refused
+ * rather than half given); a policy the pCPUs cannot give (the ALL mode outside the trapped
+ * partition, the direct partition where HPMN is not enforced, more counters than the first
+ * range) is VPERF_EINVAL. */
 static int check_policy(const struct vperf_vm_config *cfg)
 {
 	if (cfg->spe)

@@ -88,7 +88,7 @@ judge() {
 		return 1 ;;
 	esac
 	if [ "$bad" -eq 0 ] && grep -q 'RESULT host vm[0-9]-policy SKIP' "$log"; then
-		echo "[  SKIPPED ] qemu:$name (vperf_vm_init refused the policy: not offered yet)"
+		echo "[  SKIPPED ] qemu:$name (vperf_vm_init: VPERF_ENOTSUP, configured out of this vperf)"
 		return 0
 	fi
 	if [ "$bad" -eq 0 ] && [ "$pass" -gt 0 ]; then

@@ -96,6 +96,7 @@ struct vm_config {
 	unsigned int vcpus;
 	uint64_t mem; /* bytes of guest RAM */
 	bool uart_passthrough;
+	bool expect_refused; /* vmI.expect=refused: the configuration tests that vperf refuses */
 	char args[128]; /* the guest's /chosen/bootargs */
 };
 

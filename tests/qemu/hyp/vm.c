@@ -12,6 +12,7 @@
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
  *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces)
+ *   vmI.expect=refused (vperf must refuse the VM's policy: reported PASS when it does)
  */
 #include "hyp.h"
 
@@ -74,6 +75,8 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 		c->mem = parse_u64(v, NULL) << 20;
 	else if (starts(k, "uart=", &v))
 		c->uart_passthrough = !strncmp(v, "pt", 2);
+	else if (starts(k, "expect=", &v))
+		c->expect_refused = !strncmp(v, "refused", 7);
 	else if (starts(k, "args=", &v))
 		copy_arg(c->args, sizeof(c->args), v);
 }
@@ -247,6 +250,24 @@ static int vperf_policy(struct vm *vm)
 	return vperf_vm_init(&vm->vperf, &cfg, vm);
 }
 
+/* The policy's verdict: a refusal is SKIP when the feature is configured out of this vperf
+ * (VPERF_ENOTSUP), FAIL when the policy is one the pCPUs cannot give (VPERF_EINVAL), unless the
+ * configuration expects that refusal (vmI.expect=refused), which is then a PASS, and its
+ * absence a FAIL. */
+static void report_policy(const struct vm *vm, int err)
+{
+	const char *verdict = err == VPERF_ENOTSUP ? "SKIP" : "FAIL";
+
+	if (vm->cfg.expect_refused)
+		verdict = err ? "PASS" : "FAIL";
+	else if (!err)
+		return;
+	if (err)
+		hyp_log("vm%u: vperf_vm_init refused the policy (%d)", vm->id, err);
+	printf("RESULT host vm%u-policy %s vperf_vm_init=%d%s\n", vm->id, verdict, err,
+	       vm->cfg.expect_refused ? " (a refusal expected)" : "");
+}
+
 static unsigned int next_home;
 
 static void vm_create(struct vm *vm, unsigned int id)
@@ -259,12 +280,9 @@ static void vm_create(struct vm *vm, unsigned int id)
 	if (vm->cfg.mem > VM_RAM_MAX)
 		vm->cfg.mem = VM_RAM_MAX;
 	err = vperf_policy(vm);
-	if (err) {
-		hyp_log("vm%u: vperf_vm_init refused the policy (%d)", id, err);
-		printf("RESULT host vm%u-policy %s vperf_vm_init=%d\n", id,
-		       err == VPERF_ENOTSUP ? "SKIP" : "FAIL", err);
+	report_policy(vm, err);
+	if (err)
 		return;
-	}
 	vm->has_vpmu = vm->cfg.pmu != VPERF_PMU_OFF;
 	vm->nr_vcpus = vm->cfg.vcpus > MAX_VCPUS_PER_VM ? MAX_VCPUS_PER_VM : vm->cfg.vcpus;
 	if (!load_image(vm, &kernel_end) || (vm->cfg.initrd >= 0 && !load_initrd(vm, kernel_end)))
