@@ -85,7 +85,13 @@ $(foreach g,$(qemu-guests),$(eval $(call qemu_guest_rule,$(g))))
 $(qemu-out)/%.bin: $(qemu-out)/%.elf
 	$(Q)$(CROSS_COMPILE)objcopy -O binary $< $@
 
-qemu-images: $(qemu-out)/vperf-hyp.bin $(patsubst %,$(qemu-out)/%.bin,$(qemu-guests))
+# The suite as a raw image, without the arm64 Image header's magic (bytes 56-59 zeroed): how
+# QEMU and the hypervisor load an image that is not a Linux Image (docs/qemu.md).
+$(qemu-out)/pmu-suite-raw.bin: $(qemu-out)/pmu-suite.bin
+	$(Q)cp $< $@ && printf '\000\000\000\000' | dd of=$@ bs=1 seek=56 conv=notrunc status=none
+
+qemu-images: $(qemu-out)/vperf-hyp.bin $(patsubst %,$(qemu-out)/%.bin,$(qemu-guests)) \
+	$(qemu-out)/pmu-suite-raw.bin
 
 qemu-runner := $(qemu-src)/run.sh
 qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results)

@@ -140,24 +140,44 @@ void vm_parse_args(const char *args)
 	}
 }
 
-/* Linux arm64 boot protocol: copy the image to a 2 MiB aligned base + text_offset of guest RAM;
- * image_size covers .bss too (the bytes beyond the file are whatever the slot holds, and the
- * image clears its own .bss). */
+/* The length of what QEMU's loader put in a slot, for an image without a header to say it: up to
+ * its last non-zero byte (the slot is zero beyond the file, RAM being zero at power-on). */
+static uint64_t slot_used(const uint8_t *src)
+{
+	const uint64_t *w = (const uint64_t *)(const void *)src;
+	uint64_t n = IMAGE_SLOT_SIZE / sizeof(*w);
+
+	while (n && !w[n - 1])
+		n--;
+	return n * sizeof(*w);
+}
+
+/* Linux arm64 boot protocol (booting.rst): copy the image to a 2 MiB aligned base + text_offset
+ * of guest RAM; image_size covers .bss too (the bytes beyond the file are whatever the slot
+ * holds, and the image clears its own .bss). An image without the arm64 header ("ARM\x64" at
+ * byte 56) is loaded as QEMU's own loader loads a raw AArch64 kernel: at RAM + 0x80000, entered
+ * at its first byte; so is a pre-3.17 header with image_size 0. */
 static bool load_image(struct vm *vm, uint64_t *end)
 {
 	const uint8_t *src = (const uint8_t *)(uintptr_t)IMAGE_SLOT_PA(vm->cfg.image);
 	const uint64_t *hdr = (const uint64_t *)(const void *)src;
 	uint64_t text_offset = hdr[1], size = hdr[2];
 
-	if ((uint32_t)hdr[7] != ARM64_IMAGE_MAGIC) {
-		hyp_log("vm%u: image slot %d holds no arm64 Image", vm->id, vm->cfg.image);
+	if ((uint32_t)hdr[7] != ARM64_IMAGE_MAGIC || !size) {
+		text_offset = 0x80000;
+		size = slot_used(src);
+		hyp_log("vm%u: slot %d holds %s: %lu bytes loaded raw at RAM + 0x80000", vm->id,
+			vm->cfg.image,
+			(uint32_t)hdr[7] == ARM64_IMAGE_MAGIC ? "a pre-3.17 arm64 Image"
+							      : "no arm64 Image header",
+			size);
+	}
+	if (!size) {
+		hyp_log("vm%u: image slot %d is empty", vm->id, vm->cfg.image);
 		return false;
 	}
-	if (!size) { /* pre-3.17 header: text_offset 0x80000, size unknown */
-		text_offset = 0x80000;
-		size = IMAGE_SLOT_SIZE;
-	}
-	if (size > IMAGE_SLOT_SIZE || text_offset + size > vm->cfg.mem - DTB_MAX - 0x200000) {
+	if (size > IMAGE_SLOT_SIZE || text_offset > VM_RAM_MAX ||
+	    text_offset + size > vm->cfg.mem - DTB_MAX - 0x200000) {
 		hyp_log("vm%u: image of %lu bytes does not fit", vm->id, size);
 		return false;
 	}
