@@ -17,6 +17,7 @@
 #define MAX_VCPUS_PER_VM 4
 #define MAX_LRS		 16
 #define MAX_PCPUS	 4
+#define ARGS_MAX	 2048 /* a guest's bootargs with the NUL: Linux's arm64 COMMAND_LINE_SIZE */
 
 /* Host physical memory plan (QEMU virt, -m 2G: RAM at [0x40000000, 0xc0000000)). */
 #define VM_RAM_PA(i)	 (0x50000000ull + (uint64_t)(i)*0x10000000ull) /* 256 MiB slots */
@@ -97,7 +98,8 @@ struct vm_config {
 	uint64_t mem; /* bytes of guest RAM */
 	bool uart_passthrough;
 	bool expect_refused; /* vmI.expect=refused: the configuration tests that vperf refuses */
-	char args[128]; /* the guest's /chosen/bootargs */
+	bool args_too_long;   /* vmI.args did not fit in args[]: the VM is refused */
+	char args[ARGS_MAX];  /* the guest's /chosen/bootargs */
 };
 
 struct vm {

@@ -11,7 +11,8 @@
  *   vmI.img=K (image slot, staged by QEMU -device loader at IMAGE_SLOT_PA(K))
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
- *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces)
+ *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces,
+ *   %XX is a byte in hexadecimal: %2C a comma; at most ARGS_MAX - 1 bytes, else the VM is refused)
  *   vmI.expect=refused (vperf must refuse the VM's policy: reported PASS when it does)
  */
 #include "hyp.h"
@@ -31,13 +32,36 @@ static bool starts(const char *s, const char *prefix, const char **rest)
 	return true;
 }
 
-static void copy_arg(char *dst, size_t cap, const char *src)
+static int hex_digit(char c)
 {
-	size_t i = 0;
+	return c >= '0' && c <= '9' ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
 
-	for (; src[i] && src[i] != ' ' && i + 1 < cap; i++)
-		dst[i] = src[i] == ',' ? ' ' : src[i];
-	dst[i] = '\0';
+/* vmI.args: the guest's bootargs, up to the next space of the hypervisor's own command line. ','
+ * separates the guest's arguments (a space); %XX is the byte of hexadecimal XX, so %2C is a
+ * comma inside an argument, %20 a space, %25 a '%'. Longer than ARGS_MAX - 1: refused (false). */
+static bool copy_arg(char *dst, size_t cap, const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && *src != ' '; src++) {
+		char c = *src == ',' ? ' ' : *src;
+
+		if (c == '%' && hex_digit(src[1]) >= 0 && hex_digit(src[2]) >= 0) {
+			c = (char)(hex_digit(src[1]) << 4 | hex_digit(src[2]));
+			src += 2;
+		}
+		if (n + 1 >= cap) {
+			dst[n] = '\0';
+			return false;
+		}
+		dst[n++] = c;
+	}
+	dst[n] = '\0';
+	return true;
 }
 
 static void parse_pmu(struct vm_config *c, const char *v)
@@ -78,7 +102,7 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 	else if (starts(k, "expect=", &v))
 		c->expect_refused = !strncmp(v, "refused", 7);
 	else if (starts(k, "args=", &v))
-		copy_arg(c->args, sizeof(c->args), v);
+		c->args_too_long = !copy_arg(c->args, sizeof(c->args), v);
 }
 
 static void parse_token(const char *t)
@@ -299,6 +323,12 @@ static void vm_create(struct vm *vm, unsigned int id)
 	vm->ram_pa = VM_RAM_PA(id);
 	if (vm->cfg.mem > VM_RAM_MAX)
 		vm->cfg.mem = VM_RAM_MAX;
+	if (vm->cfg.args_too_long) {
+		hyp_log("vm%u: vm%u.args longer than %u bytes (Linux's COMMAND_LINE_SIZE): not started",
+			id, id, ARGS_MAX - 1);
+		printf("RESULT host vm%u-args FAIL bootargs longer than %u bytes\n", id, ARGS_MAX - 1);
+		return;
+	}
 	err = vperf_policy(vm);
 	report_policy(vm, err);
 	if (err)
