@@ -57,6 +57,11 @@ void gic_enable_ppi(uint32_t intid, bool on)
 		mmio_write32(my_gicr + (on ? GICR_ISENABLER0 : GICR_ICENABLER0), 1u << intid);
 }
 
+uint32_t gic_ppi_state(uint32_t off)
+{
+	return my_gicr ? mmio_read32(my_gicr + GICR_SGI + off) : 0;
+}
+
 void irq_register(uint32_t intid, void (*fn)(uint32_t intid))
 {
 	if (intid < 32)

@@ -56,6 +56,10 @@ void suite_done(void) __attribute__((noreturn));
 /* gic.c */
 void gic_init(void);
 void gic_enable_ppi(uint32_t intid, bool on);
+/* A register of this CPU's redistributor SGI_base frame (SGIs and PPIs, one bit each). */
+#define GICR_ISPENDR0	0x0200
+#define GICR_ISACTIVER0 0x0300
+uint32_t gic_ppi_state(uint32_t off);
 void irq_register(uint32_t intid, void (*fn)(uint32_t intid));
 void irq_dispatch(void);
 

@@ -318,6 +318,7 @@ void payload_main(void)
 		bench_run();
 		return;
 	}
+	timer_tests();
 	if (arg_is("expect", "off")) {
 		test_off();
 		return;

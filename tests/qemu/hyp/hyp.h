@@ -80,7 +80,7 @@ struct vcpu {
 	struct vm *vm;
 	unsigned int id;
 	enum vcpu_state state;
-	bool vtimer_hw_masked; /* physical PPI 27 disabled while its virtual copy is in flight */
+	bool vtimer_hw_masked; /* physical PPI 27 disabled while its virtual timer line is high */
 	int on_pcpu;	       /* the pCPU it is loaded on (between load and put), -1: none */
 	unsigned int home;     /* the pCPU whose scheduler runs it (sched.c) */
 	unsigned int slices;   /* ticks on its home pCPU since it last migrated */
@@ -98,8 +98,8 @@ struct vm_config {
 	uint64_t mem; /* bytes of guest RAM */
 	bool uart_passthrough;
 	bool expect_refused; /* vmI.expect=refused: the configuration tests that vperf refuses */
-	bool args_too_long;   /* vmI.args did not fit in args[]: the VM is refused */
-	char args[ARGS_MAX];  /* the guest's /chosen/bootargs */
+	bool args_too_long;  /* vmI.args did not fit in args[]: the VM is refused */
+	char args[ARGS_MAX]; /* the guest's /chosen/bootargs */
 };
 
 struct vm {
@@ -199,6 +199,8 @@ void vgic_save(struct vcpu *v);
 void vgic_restore(struct vcpu *v);
 bool vgic_mmio(struct vcpu *v, uint64_t ipa, bool write, unsigned int size, uint64_t *val);
 void vgic_sgi1r(struct vcpu *v, uint64_t val);
+uint32_t vgic_pending_mask(const struct vcpu *t);
+uint32_t vgic_active_mask(const struct vcpu *t);
 
 /* vcpu.c */
 void vcpu_reset(struct vcpu *v, uint64_t entry, uint64_t x0);

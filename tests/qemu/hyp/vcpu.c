@@ -103,8 +103,14 @@ void vcpu_ctx_restore(struct vcpu *v)
 	fpsimd_restore(&v->fp);
 }
 
-/* The guest deactivated its virtual timer interrupt: resample the timer's output (Arm ARM
- * D11.2.4: asserted while ENABLE && !IMASK && ISTATUS) and unmask the physical PPI once low. */
+/*
+ * The virtual timer's output (Arm ARM D11.2.4: asserted while ENABLE && !IMASK && ISTATUS),
+ * resampled from the running vCPU's CNTV_CTL_EL0 at every exit and before every entry, as KVM's
+ * and Xen's virtual timers do: the virtual line follows the timer, never a latched copy, so a
+ * guest that disables or masks its timer while the interrupt is masked at its GIC gets no stale
+ * one. The physical PPI 27 stays masked while the line is high (it would fire again at once, the
+ * guest not having handled it yet) and is unmasked as soon as the line drops.
+ */
 void vtimer_sync(struct vcpu *v)
 {
 	uint64_t ctl = read_sysreg(cntv_ctl_el0);
@@ -112,9 +118,9 @@ void vtimer_sync(struct vcpu *v)
 		     (CNTV_CTL_ENABLE | CNTV_CTL_ISTATUS);
 
 	vgic_set_level(v, INTID_VTIMER, level);
-	if (!level && v->vtimer_hw_masked) {
-		v->vtimer_hw_masked = false;
-		gic_ppi_enable(INTID_VTIMER, true);
+	if (level != v->vtimer_hw_masked) {
+		v->vtimer_hw_masked = level;
+		gic_ppi_enable(INTID_VTIMER, !level);
 	}
 }
 

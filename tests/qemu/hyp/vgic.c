@@ -213,3 +213,36 @@ void vgic_sgi1r(struct vcpu *v, uint64_t val)
 			vgic_raise_sgi(t, intid);
 	}
 }
+
+/* A list register of t as it stands: the hardware's copy while t is loaded on this pCPU, else
+ * the one saved at its put (for a vCPU running on another pCPU, what was last written there). */
+static uint64_t lr_state(const struct vcpu *t, unsigned int n)
+{
+	if (t->on_pcpu == (int)this_pcpu()->id)
+		return lr_read(n);
+	return t->gic.lr[n];
+}
+
+/* GICR_ISPENDR0 as a GICv3 would read it (GICv3 spec, GICR_ISPENDR0): an edge interrupt pending and not yet
+ * in a list register, one whose list register is pending (State bit 0), and a level-sensitive
+ * line while it is high (pending, or active and pending). */
+uint32_t vgic_pending_mask(const struct vcpu *t)
+{
+	uint32_t p = t->gic.pending | (t->gic.level & 0xffff0000u);
+
+	for (unsigned int n = 0; n < hyp.nr_lrs; n++)
+		if (t->gic.lr[n] && (lr_state(t, n) >> LR_STATE_SHIFT) & 1)
+			p |= 1u << (uint32_t)t->gic.lr[n];
+	return p;
+}
+
+/* GICR_ISACTIVER0: the interrupts whose list register is active (State bit 1). */
+uint32_t vgic_active_mask(const struct vcpu *t)
+{
+	uint32_t a = 0;
+
+	for (unsigned int n = 0; n < hyp.nr_lrs; n++)
+		if (t->gic.lr[n] && (lr_state(t, n) >> LR_STATE_SHIFT) & 2)
+			a |= 1u << (uint32_t)t->gic.lr[n];
+	return a;
+}

@@ -34,7 +34,7 @@ static bool starts(const char *s, const char *prefix, const char **rest)
 
 static int hex_digit(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0'
+	return c >= '0' && c <= '9'   ? c - '0'
 	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
 	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
 				      : -1;
@@ -324,9 +324,11 @@ static void vm_create(struct vm *vm, unsigned int id)
 	if (vm->cfg.mem > VM_RAM_MAX)
 		vm->cfg.mem = VM_RAM_MAX;
 	if (vm->cfg.args_too_long) {
-		hyp_log("vm%u: vm%u.args longer than %u bytes (Linux's COMMAND_LINE_SIZE): not started",
+		hyp_log("vm%u: vm%u.args longer than %u bytes (Linux's COMMAND_LINE_SIZE): not "
+			"started",
 			id, id, ARGS_MAX - 1);
-		printf("RESULT host vm%u-args FAIL bootargs longer than %u bytes\n", id, ARGS_MAX - 1);
+		printf("RESULT host vm%u-args FAIL bootargs longer than %u bytes\n", id,
+		       ARGS_MAX - 1);
 		return;
 	}
 	err = vperf_policy(vm);

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The virtual timer as a guest sees it through the (v)GIC: its PPI (INTID 27, the "arm,armv8-timer"
+ * binding's third) is level-sensitive and follows the timer's output, asserted while
+ * CNTV_CTL_EL0.ENABLE && !IMASK && ISTATUS (Arm ARM D11.2.4). A hypervisor that latches the line
+ * when the timer fires delivers a stale interrupt after the guest disabled or masked its timer;
+ * the redistributor's pending and active registers must show the interrupt's real state.
+ */
+#include "suite.h"
+
+#define VTIMER_INTID	27
+#define CNTV_CTL_ENABLE BIT(0)
+#define CNTV_CTL_IMASK	BIT(1)
+
+static volatile unsigned int timer_irqs;
+static volatile bool active_in_handler;
+
+/* The handler stops the timer (the line drops) before its EOI. */
+static void timer_irq(uint32_t intid)
+{
+	active_in_handler = gic_ppi_state(GICR_ISACTIVER0) & BIT(intid);
+	write_sysreg(0, cntv_ctl_el0);
+	isb();
+	timer_irqs++;
+}
+
+static bool vtimer_pending(void)
+{
+	return gic_ppi_state(GICR_ISPENDR0) & BIT(VTIMER_INTID);
+}
+
+/* Fire the timer while its interrupt is masked at the GIC, then turn its output off with
+ * ctl_off (0: disabled; ENABLE | IMASK: masked at the timer): pending while it fired, not once
+ * off, and no interrupt when the GIC unmasks it. */
+static bool stale_after(uint64_t ctl_off, bool *fired, bool *dropped)
+{
+	bool quiet;
+
+	gic_enable_ppi(VTIMER_INTID, false);
+	timer_irqs = 0;
+	write_sysreg(now(), cntv_cval_el0);
+	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
+	isb();
+	spin_ms(2); /* a hypervisor takes the physical interrupt meanwhile */
+	*fired = vtimer_pending();
+	write_sysreg(ctl_off, cntv_ctl_el0);
+	isb();
+	*dropped = !vtimer_pending();
+	gic_enable_ppi(VTIMER_INTID, true);
+	quiet = !wait_for(&timer_irqs, 1, 5);
+	write_sysreg(0, cntv_ctl_el0);
+	return quiet;
+}
+
+void timer_tests(void)
+{
+	bool fired, dropped, quiet, got;
+
+	if (!gi.gicr) {
+		result("vtimer-irq-active", SKIP, "no GIC in the device tree");
+		return;
+	}
+	irq_register(VTIMER_INTID, timer_irq);
+	irq_enable();
+	quiet = stale_after(0, &fired, &dropped);
+	CHECK("vtimer-disabled-no-stale", fired && dropped && quiet,
+	      "fired while masked at the GIC: pending %d; disabled: pending %d; unmasked: %u "
+	      "interrupts",
+	      fired, !dropped, timer_irqs);
+	quiet = stale_after(CNTV_CTL_ENABLE | CNTV_CTL_IMASK, &fired, &dropped);
+	CHECK("vtimer-imask-no-stale", fired && dropped && quiet,
+	      "fired while masked at the GIC: pending %d; IMASK: pending %d; unmasked: %u "
+	      "interrupts",
+	      fired, !dropped, timer_irqs);
+	timer_irqs = 0;
+	active_in_handler = false;
+	write_sysreg(now(), cntv_cval_el0);
+	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
+	got = wait_for(&timer_irqs, 1, 20);
+	CHECK("vtimer-irq-active", got && !wait_for(&timer_irqs, 2, 5) && active_in_handler,
+	      "one interrupt (%u), active in GICR_ISACTIVER0 while handled: %d", timer_irqs,
+	      active_in_handler);
+	gic_enable_ppi(VTIMER_INTID, false);
+	write_sysreg(0, cntv_ctl_el0);
+}
