@@ -9,8 +9,9 @@
 
 struct guest_info {
 	uint64_t dtb;
-	bool has_pmu;	    /* an "arm,armv8-pmuv3" node */
-	uint32_t pmu_intid; /* its PPI as an INTID */
+	bool has_pmu;	       /* an "arm,armv8-pmuv3" node */
+	uint32_t pmu_intid;    /* its PPI as an INTID */
+	uint32_t ptimer_intid; /* the EL1 physical timer's (non-secure) PPI, 0: none in the DT */
 	uint64_t gicd, gicr;
 	uint64_t uart;
 	bool psci_smc;	  /* PSCI conduit: /psci method = "smc" */

@@ -52,6 +52,44 @@ static bool stale_after(uint64_t ctl_off, bool *fired, bool *dropped)
 	return quiet;
 }
 
+static volatile unsigned int ptimer_irqs;
+
+static void ptimer_irq(uint32_t intid)
+{
+	(void)intid;
+	write_sysreg(0, cntp_ctl_el0);
+	isb();
+	ptimer_irqs++;
+}
+
+/* The EL1 physical timer the device tree advertises works: its registers are accessible at EL1
+ * and it interrupts once on its PPI (a hypervisor that traps them and answers UNDEF fails). */
+static void ptimer_test(void)
+{
+	unsigned int undef;
+	bool got;
+
+	if (!gi.ptimer_intid) {
+		result("ptimer-irq", SKIP, "no arm,armv8-timer physical PPI in the device tree");
+		return;
+	}
+	irq_register(gi.ptimer_intid, ptimer_irq);
+	gic_enable_ppi(gi.ptimer_intid, true);
+	ptimer_irqs = 0;
+	expect_begin();
+	write_sysreg(read_sysreg(cntpct_el0) + ms_to_ticks(1), cntp_cval_el0);
+	write_sysreg(CNTV_CTL_ENABLE, cntp_ctl_el0);
+	isb();
+	undef = expect_end(NULL);
+	got = !undef && wait_for(&ptimer_irqs, 1, 20);
+	CHECK("ptimer-irq", got && !wait_for(&ptimer_irqs, 2, 5),
+	      "CNTP_CVAL/CTL_EL0 %s, %u interrupts on INTID %u", undef ? "UNDEFINED" : "accessible",
+	      ptimer_irqs, gi.ptimer_intid);
+	gic_enable_ppi(gi.ptimer_intid, false);
+	if (!undef)
+		write_sysreg(0, cntp_ctl_el0);
+}
+
 void timer_tests(void)
 {
 	bool fired, dropped, quiet, got;
@@ -82,4 +120,5 @@ void timer_tests(void)
 	      active_in_handler);
 	gic_enable_ppi(VTIMER_INTID, false);
 	write_sysreg(0, cntv_ctl_el0);
+	ptimer_test();
 }

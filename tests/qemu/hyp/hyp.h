@@ -30,6 +30,7 @@
 #define INTID_MAINT    25 /* GIC maintenance interrupt */
 #define INTID_HYPTIM   26 /* EL2 physical timer (CNTHP) */
 #define INTID_VTIMER   27 /* EL1 virtual timer (CNTV) */
+#define INTID_PTIMER   30 /* EL1 physical timer (CNTP), the guest's too */
 #define INTID_PMU      23
 #define INTID_SPURIOUS 1023
 #define VUART_SPI      33 /* the PL011's interrupt in the guest DT: never raised (vgic_mmio.c) */
@@ -50,7 +51,7 @@ struct fpsimd {
 struct el1_ctx {
 	uint64_t sctlr, ttbr0, ttbr1, tcr, mair, amair, vbar, elr, spsr, sp_el0, sp_el1, esr, far;
 	uint64_t afsr0, afsr1, contextidr, tpidr_el0, tpidr_el1, tpidrro, par, cpacr, cntkctl;
-	uint64_t csselr, mdscr, cntv_ctl, cntv_cval;
+	uint64_t csselr, mdscr, cntv_ctl, cntv_cval, cntp_ctl, cntp_cval;
 };
 
 /* The vGIC's view of one vCPU's SGIs and PPIs (INTID 0-31; no SPIs are given to guests). */
@@ -81,6 +82,7 @@ struct vcpu {
 	unsigned int id;
 	enum vcpu_state state;
 	bool vtimer_hw_masked; /* physical PPI 27 disabled while its virtual timer line is high */
+	bool ptimer_hw_masked; /* physical PPI 30 likewise for its EL1 physical timer */
 	int on_pcpu;	       /* the pCPU it is loaded on (between load and put), -1: none */
 	unsigned int home;     /* the pCPU whose scheduler runs it (sched.c) */
 	unsigned int slices;   /* ticks on its home pCPU since it last migrated */
@@ -207,7 +209,7 @@ void vcpu_reset(struct vcpu *v, uint64_t entry, uint64_t x0);
 void vcpu_ctx_save(struct vcpu *v);
 void vcpu_ctx_restore(struct vcpu *v);
 void vcpu_inject_undef(struct vcpu *v);
-void vtimer_sync(struct vcpu *v);
+void timers_sync(struct vcpu *v);
 
 /* sched.c */
 void sched_start(void) __attribute__((noreturn));

@@ -99,7 +99,8 @@ static struct vcpu *handle_irq(struct vcpu *v)
 			hyp_log("PMUIRQ with no overflow flag taken");
 		break;
 	case INTID_VTIMER:
-		vtimer_sync(v); /* the line is high: masks the physical PPI until it drops */
+	case INTID_PTIMER:
+		timers_sync(v); /* a line is high: masks its physical PPI until it drops */
 		break;
 	case INTID_MAINT:
 		vgic_sync(v); /* a level interrupt was deactivated: resample its line */
@@ -123,7 +124,7 @@ struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind)
 		pmu_host_bench_mark(v, 0x100);
 	v->exits++;
 	vgic_sync(v);
-	vtimer_sync(v);
+	timers_sync(v);
 	switch (kind) {
 	case TRAP_SYNC:
 		next = trap_sync(v);
@@ -135,7 +136,7 @@ struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind)
 		next = sched_stop_vm(v, kind == TRAP_FIQ ? "FIQ" : "SError");
 		break;
 	}
-	vtimer_sync(next);
+	timers_sync(next);
 	vgic_flush(next);
 	if (kind == TRAP_IRQ && hyp.bench)
 		pmu_host_bench_mark(v, 0x102);

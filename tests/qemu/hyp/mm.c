@@ -36,9 +36,10 @@
  * (bit 12, trap SME): their state is not switched. TFP = 0: FP/SIMD is switched with the vCPU. */
 #define CPTR_VALUE 0x33ffull
 
-/* CNTHCTL_EL2 (E2H = 0): EL1PCTEN = 1 (the physical counter is readable), EL1PCEN = 0 (the
- * physical timer traps: it belongs to the host; guests use the virtual timer). */
-#define CNTHCTL_VALUE BIT(0)
+/* CNTHCTL_EL2 (E2H = 0): EL1PCTEN = 1 (the physical counter is readable), EL1PCEN = 1 (the EL1
+ * physical timer is the guest's: the host's slices run on CNTHP, and CNTP_CTL/CVAL are switched
+ * with the vCPU like the virtual timer, vcpu.c). */
+#define CNTHCTL_VALUE (BIT(0) | BIT(1))
 
 struct s2_tables {
 	uint64_t l1[512];

@@ -219,7 +219,7 @@ void sched_start(void)
 
 	hyp_lock();
 	first = idle(this_pcpu());
-	vtimer_sync(first);
+	timers_sync(first);
 	vgic_flush(first);
 	hyp_unlock();
 	guest_enter(&first->regs);

@@ -28,6 +28,7 @@ void vcpu_reset(struct vcpu *v, uint64_t entry, uint64_t x0)
 	v->el1.sctlr = SCTLR_EL1_RES1;
 	v->fp = zfp;
 	v->vtimer_hw_masked = false;
+	v->ptimer_hw_masked = false;
 	vgic_vcpu_init(v);
 }
 
@@ -63,6 +64,9 @@ void vcpu_ctx_save(struct vcpu *v)
 	c->cntv_ctl = read_sysreg(cntv_ctl_el0);
 	c->cntv_cval = read_sysreg(cntv_cval_el0);
 	write_sysreg(0, cntv_ctl_el0);
+	c->cntp_ctl = read_sysreg(cntp_ctl_el0);
+	c->cntp_cval = read_sysreg(cntp_cval_el0);
+	write_sysreg(0, cntp_ctl_el0);
 	fpsimd_save(&v->fp);
 }
 
@@ -98,30 +102,44 @@ void vcpu_ctx_restore(struct vcpu *v)
 	write_sysreg(c->mdscr, mdscr_el1);
 	write_sysreg(c->cntv_cval, cntv_cval_el0);
 	write_sysreg(c->cntv_ctl, cntv_ctl_el0);
-	/* The physical PPI 27 stays masked while this vCPU's virtual copy is in flight. */
+	write_sysreg(c->cntp_cval, cntp_cval_el0);
+	write_sysreg(c->cntp_ctl, cntp_ctl_el0);
+	/* The physical PPIs stay masked while this vCPU's timer lines are high (timers_sync). */
 	gic_ppi_enable(INTID_VTIMER, !v->vtimer_hw_masked);
+	gic_ppi_enable(INTID_PTIMER, !v->ptimer_hw_masked);
 	fpsimd_restore(&v->fp);
 }
 
-/*
- * The virtual timer's output (Arm ARM D11.2.4: asserted while ENABLE && !IMASK && ISTATUS),
- * resampled from the running vCPU's CNTV_CTL_EL0 at every exit and before every entry, as KVM's
- * and Xen's virtual timers do: the virtual line follows the timer, never a latched copy, so a
- * guest that disables or masks its timer while the interrupt is masked at its GIC gets no stale
- * one. The physical PPI 27 stays masked while the line is high (it would fire again at once, the
- * guest not having handled it yet) and is unmasked as soon as the line drops.
- */
-void vtimer_sync(struct vcpu *v)
+/* A generic timer's output (Arm ARM D11.2.4): asserted while ENABLE && !IMASK && ISTATUS. */
+static bool timer_line(uint64_t ctl)
 {
-	uint64_t ctl = read_sysreg(cntv_ctl_el0);
-	bool level = (ctl & (CNTV_CTL_ENABLE | CNTV_CTL_IMASK | CNTV_CTL_ISTATUS)) ==
-		     (CNTV_CTL_ENABLE | CNTV_CTL_ISTATUS);
+	return (ctl & (CNTV_CTL_ENABLE | CNTV_CTL_IMASK | CNTV_CTL_ISTATUS)) ==
+	       (CNTV_CTL_ENABLE | CNTV_CTL_ISTATUS);
+}
 
-	vgic_set_level(v, INTID_VTIMER, level);
-	if (level != v->vtimer_hw_masked) {
-		v->vtimer_hw_masked = level;
-		gic_ppi_enable(INTID_VTIMER, !level);
+/* The virtual line follows the timer; the physical PPI is masked while it is high (it would
+ * fire again at once, the guest not having handled it yet) and unmasked as soon as it drops. */
+static void timer_line_sync(struct vcpu *v, uint32_t intid, bool level, bool *hw_masked)
+{
+	vgic_set_level(v, intid, level);
+	if (level != *hw_masked) {
+		*hw_masked = level;
+		gic_ppi_enable(intid, !level);
 	}
+}
+
+/*
+ * The guest's timers, resampled from the running vCPU's CNTV_CTL_EL0 and CNTP_CTL_EL0 at every
+ * exit and before every entry, as KVM's and Xen's virtual timers do: a line follows its timer,
+ * never a latched copy, so a guest that disables or masks its timer while the interrupt is
+ * masked at its GIC gets no stale one.
+ */
+void timers_sync(struct vcpu *v)
+{
+	timer_line_sync(v, INTID_VTIMER, timer_line(read_sysreg(cntv_ctl_el0)),
+			&v->vtimer_hw_masked);
+	timer_line_sync(v, INTID_PTIMER, timer_line(read_sysreg(cntp_ctl_el0)),
+			&v->ptimer_hw_masked);
 }
 
 /*

@@ -102,8 +102,8 @@ static void lr_retire(struct vcpu *v, unsigned int n)
 	lr_write(n, 0);
 	v->gic.lr[n] = 0;
 	v->gic.in_lr &= ~(1u << intid);
-	if (intid == INTID_VTIMER)
-		vtimer_sync(v);
+	if (intid == INTID_VTIMER || intid == INTID_PTIMER)
+		timers_sync(v);
 }
 
 /* On every exit: which list registers did the guest finish (State = 0b00)? Their own State is
