@@ -117,6 +117,8 @@ run_config() {
 	log=$logs/$name.log
 	extra=""
 	case " $flags " in *" icount "*) extra="-icount shift=0" ;; esac
+	shift_n=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^icount=//p')
+	[ -n "$shift_n" ] && extra="-icount shift=$shift_n"
 	smp=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^smp=//p')
 	[ -n "$smp" ] && extra="$extra -smp $smp"
 	t0=$(date +%s)

@@ -16,5 +16,6 @@ bool wait_for(volatile unsigned int *count, unsigned int want, uint64_t ms);
 void irq_tests(void);
 void iso_tests(void);
 void timer_tests(void);
+void share_test(void);
 
 #endif /* GUEST_SUITE_H */

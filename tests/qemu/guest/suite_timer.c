@@ -5,6 +5,8 @@
  * CNTV_CTL_EL0.ENABLE && !IMASK && ISTATUS (Arm ARM D11.2.4). A hypervisor that latches the line
  * when the timer fires delivers a stale interrupt after the guest disabled or masked its timer;
  * the redistributor's pending and active registers must show the interrupt's real state.
+ * The EL1 physical timer the device tree lists must work too; and (min_share=P) the guest gets
+ * its share of a pCPU whatever the slice.
  */
 #include "suite.h"
 
@@ -121,4 +123,22 @@ void timer_tests(void)
 	gic_enable_ppi(VTIMER_INTID, false);
 	write_sysreg(0, cntv_ctl_el0);
 	ptimer_test();
+}
+
+/* min_share=P: over 50 ms of CNTVCT time this vCPU ran at least P % of it (time between two reads
+ * of the counter further apart than 100 us was spent elsewhere: another guest or the
+ * hypervisor). A scheduler whose switch outlasts its slice must still let every guest run. */
+void share_test(void)
+{
+	uint64_t want = arg_u64("min_share", 0), gap = gi.freq / 10000, ran = 0, share;
+	uint64_t start = now(), end = start + ms_to_ticks(50), last = start;
+
+	for (uint64_t t = start; t < end; t = now()) {
+		if (t - last <= gap)
+			ran += t - last;
+		last = t;
+	}
+	share = ran * 100 / (last - start);
+	CHECK("slice-share", share >= want, "ran %lu %% of 50 ms (at least %lu %% wanted)", share,
+	      want);
 }

@@ -135,6 +135,7 @@ struct pcpu {
 	uint64_t gicr;
 	uint64_t ticks;
 	bool online;
+	bool new_slice; /* arm the slice timer at the next entry into a guest (sched_enter) */
 };
 
 struct hyp {
@@ -218,6 +219,7 @@ struct vcpu *sched_tick(struct vcpu *cur);
 struct vcpu *sched_yield(struct vcpu *cur);
 struct vcpu *sched_stop_vm(struct vcpu *cur, const char *why);
 void sched_switch_to(struct vcpu *next);
+void sched_enter(void);
 unsigned int vm_index(const struct vm *vm);
 
 /* trap.c, psci.c, vuart.c */

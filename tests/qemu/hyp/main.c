@@ -138,6 +138,7 @@ struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind)
 	}
 	timers_sync(next);
 	vgic_flush(next);
+	sched_enter();
 	if (kind == TRAP_IRQ && hyp.bench)
 		pmu_host_bench_mark(v, 0x102);
 	hyp_unlock();

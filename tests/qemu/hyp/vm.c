@@ -21,6 +21,7 @@
 
 #define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (facts.md) */
 #define DTB_MAX		  0x10000u
+#define SLICE_US_MIN	  10u /* a slice lets a guest run at least this long after its entry */
 
 static bool starts(const char *s, const char *prefix, const char **rest)
 {
@@ -110,7 +111,14 @@ static void parse_token(const char *t)
 	const char *v;
 
 	if (starts(t, "slice_us=", &v)) {
-		hyp.slice_ticks = parse_u64(v, NULL) * (read_sysreg(cntfrq_el0) / 1000000);
+		uint64_t us = parse_u64(v, NULL);
+
+		if (us < SLICE_US_MIN) {
+			hyp_log("slice_us=%lu: below %u us, %u us used", us, SLICE_US_MIN,
+				SLICE_US_MIN);
+			us = SLICE_US_MIN;
+		}
+		hyp.slice_ticks = us * (read_sysreg(cntfrq_el0) / 1000000);
 	} else if (starts(t, "host_counters=", &v)) {
 		hyp.host_counters = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "mutant=", &v)) {
