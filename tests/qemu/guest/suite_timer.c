@@ -10,9 +10,10 @@
  */
 #include "suite.h"
 
-#define VTIMER_INTID	27
-#define CNTV_CTL_ENABLE BIT(0)
-#define CNTV_CTL_IMASK	BIT(1)
+#define VTIMER_INTID	 27
+#define CNTV_CTL_ENABLE	 BIT(0)
+#define CNTV_CTL_IMASK	 BIT(1)
+#define CNTV_CTL_ISTATUS BIT(2)
 
 static volatile unsigned int timer_irqs;
 static volatile bool active_in_handler;
@@ -92,6 +93,30 @@ static void ptimer_test(void)
 		write_sysreg(0, cntp_ctl_el0);
 }
 
+/* WFI waits for an interrupt (Arm ARM D1.6.2, wake-up events): with the virtual timer due in
+ * 5 ms, its PPI enabled at the GIC and PSTATE.I set, a loop of WFIs until the timer fired runs a
+ * few times. A WFI may complete early (spurious wake-ups are allowed), but one that never waits
+ * (a hypervisor that only yields the pCPU) completes thousands of times. */
+static void wfi_test(void)
+{
+	unsigned int wfis = 0;
+
+	irq_disable();
+	gic_enable_ppi(VTIMER_INTID, true);
+	write_sysreg(now() + ms_to_ticks(5), cntv_cval_el0);
+	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
+	isb();
+	while (!(read_sysreg(cntv_ctl_el0) & CNTV_CTL_ISTATUS)) {
+		wfi();
+		wfis++;
+	}
+	write_sysreg(0, cntv_ctl_el0);
+	isb();
+	gic_enable_ppi(VTIMER_INTID, false);
+	irq_enable();
+	CHECK("wfi-blocks", wfis <= 10, "%u WFIs until the timer fired 5 ms later", wfis);
+}
+
 void timer_tests(void)
 {
 	bool fired, dropped, quiet, got;
@@ -123,6 +148,7 @@ void timer_tests(void)
 	gic_enable_ppi(VTIMER_INTID, false);
 	write_sysreg(0, cntv_ctl_el0);
 	ptimer_test();
+	wfi_test();
 }
 
 /* min_share=P: over 50 ms of CNTVCT time this vCPU ran at least P % of it (time between two reads

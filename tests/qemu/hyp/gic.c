@@ -94,6 +94,16 @@ void gic_init(void)
 	gic_cpu_init();
 }
 
+/* SGI INTID_KICK to one pCPU (ICC_SGI1R_EL1: INTID [27:24], Aff1 [23:16] = 0, TargetList
+ * [15:0] = 1 << Aff0; QEMU virt's CPUs are Aff0 = index): its exit makes it flush its vCPU's new
+ * pending interrupts into list registers. */
+void gic_kick(unsigned int pcpu)
+{
+	dsb(ish);
+	write_sysreg((uint64_t)INTID_KICK << 24 | BIT(pcpu), icc_sgi1r_el1);
+	isb();
+}
+
 uint32_t gic_ack(void)
 {
 	return (uint32_t)read_sysreg(icc_iar1_el1);

@@ -27,6 +27,7 @@
 #define NR_IMAGE_SLOTS	 4
 
 /* INTIDs (facts.md: PPI n = INTID 16 + n). */
+#define INTID_KICK     0  /* physical SGI: another pCPU made an interrupt pending for our vCPU */
 #define INTID_MAINT    25 /* GIC maintenance interrupt */
 #define INTID_HYPTIM   26 /* EL2 physical timer (CNTHP) */
 #define INTID_VTIMER   27 /* EL1 virtual timer (CNTV) */
@@ -87,6 +88,7 @@ struct vcpu {
 	unsigned int home;     /* the pCPU whose scheduler runs it (sched.c) */
 	unsigned int slices;   /* ticks on its home pCPU since it last migrated */
 	unsigned int last_pcpu;
+	bool blocked; /* in WFI: not run until an interrupt for it is pending (sched_wfi) */
 	uint64_t exits, wfi_exits, switches;
 };
 
@@ -190,6 +192,7 @@ void gic_cpu_init(void);
 uint32_t gic_ack(void);
 void gic_eoi(uint32_t intid);
 void gic_ppi_enable(uint32_t intid, bool on);
+void gic_kick(unsigned int pcpu);
 
 /* vgic.c / vgic_mmio.c */
 void vgic_init_hw(void);
@@ -204,6 +207,7 @@ bool vgic_mmio(struct vcpu *v, uint64_t ipa, bool write, unsigned int size, uint
 void vgic_sgi1r(struct vcpu *v, uint64_t val);
 uint32_t vgic_pending_mask(const struct vcpu *t);
 uint32_t vgic_active_mask(const struct vcpu *t);
+bool vgic_wakeup_pending(const struct vcpu *t);
 
 /* vcpu.c */
 void vcpu_reset(struct vcpu *v, uint64_t entry, uint64_t x0);
@@ -211,12 +215,14 @@ void vcpu_ctx_save(struct vcpu *v);
 void vcpu_ctx_restore(struct vcpu *v);
 void vcpu_inject_undef(struct vcpu *v);
 void timers_sync(struct vcpu *v);
+bool vcpu_wakeup(const struct vcpu *v);
 
 /* sched.c */
 void sched_start(void) __attribute__((noreturn));
 void sched_smp_boot(void);
 struct vcpu *sched_tick(struct vcpu *cur);
 struct vcpu *sched_yield(struct vcpu *cur);
+struct vcpu *sched_wfi(struct vcpu *cur);
 struct vcpu *sched_stop_vm(struct vcpu *cur, const char *why);
 void sched_switch_to(struct vcpu *next);
 void sched_enter(void);

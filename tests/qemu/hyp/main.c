@@ -102,6 +102,8 @@ static struct vcpu *handle_irq(struct vcpu *v)
 	case INTID_PTIMER:
 		timers_sync(v); /* a line is high: masks its physical PPI until it drops */
 		break;
+	case INTID_KICK:
+		break; /* the exit itself was the point: vgic_flush() below */
 	case INTID_MAINT:
 		vgic_sync(v); /* a level interrupt was deactivated: resample its line */
 		break;

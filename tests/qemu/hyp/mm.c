@@ -27,7 +27,7 @@
 	 25ull)
 
 /* HCR_EL2: VM (stage 2), SWIO, FMO/IMO/AMO (physical interrupts to EL2, virtual ones to the
- * guest), TWI (WFI yields the pCPU), TID3 (ID registers: vperf decides ID_AA64DFR0_EL1), TSC
+ * guest), TWI (WFI blocks the vCPU, sched_wfi), TID3 (ID registers: vperf decides ID_AA64DFR0_EL1), TSC
  * (SMC is PSCI here), RW (EL1 is AArch64). */
 #define HCR_VALUE \
 	(BIT(0) | BIT(1) | BIT(3) | BIT(4) | BIT(5) | BIT(13) | BIT(18) | BIT(19) | BIT(31))

@@ -47,11 +47,12 @@ unsigned int vm_index(const struct vm *vm)
 	return vm->id;
 }
 
-/* Whether pc may run c now: runnable, at home there, and not loaded on another pCPU. */
+/* Whether pc may run c now: runnable, not blocked in WFI (or woken), at home there, and not
+ * loaded on another pCPU. */
 static bool eligible(const struct vcpu *c, const struct pcpu *pc)
 {
 	return c->state == VCPU_RUNNABLE && c->home == pc->id &&
-	       (c->on_pcpu < 0 || c->on_pcpu == (int)pc->id);
+	       (c->on_pcpu < 0 || c->on_pcpu == (int)pc->id) && (!c->blocked || vcpu_wakeup(c));
 }
 
 /* The vCPU pc may run after cur in (VM, vCPU) order, cur itself if it is the only one, NULL if
@@ -70,8 +71,10 @@ static struct vcpu *pick_next(const struct pcpu *pc, const struct vcpu *cur)
 	for (unsigned int k = 0; k < total; k++) {
 		struct vcpu *c = all[(start + k) % total];
 
-		if (eligible(c, pc))
+		if (eligible(c, pc)) {
+			c->blocked = false;
 			return c;
+		}
 	}
 	return NULL;
 }
@@ -211,6 +214,17 @@ struct vcpu *sched_tick(struct vcpu *cur)
 
 struct vcpu *sched_yield(struct vcpu *cur)
 {
+	return switch_or_finish(cur);
+}
+
+/* WFI (and PSCI CPU_SUSPEND): the vCPU waits, off the pCPU, until an interrupt for it is
+ * pending; with one pending already, the WFI completes at once. A pCPU with nothing else to run
+ * polls the blocked vCPUs' wake-up conditions in idle(); a busy one at its next slice. */
+struct vcpu *sched_wfi(struct vcpu *cur)
+{
+	if (vcpu_wakeup(cur))
+		return cur;
+	cur->blocked = true;
 	return switch_or_finish(cur);
 }
 

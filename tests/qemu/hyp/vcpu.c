@@ -29,6 +29,7 @@ void vcpu_reset(struct vcpu *v, uint64_t entry, uint64_t x0)
 	v->fp = zfp;
 	v->vtimer_hw_masked = false;
 	v->ptimer_hw_masked = false;
+	v->blocked = false;
 	vgic_vcpu_init(v);
 }
 
@@ -140,6 +141,30 @@ void timers_sync(struct vcpu *v)
 			&v->vtimer_hw_masked);
 	timer_line_sync(v, INTID_PTIMER, timer_line(read_sysreg(cntp_ctl_el0)),
 			&v->ptimer_hw_masked);
+}
+
+/* A saved timer that fired (ISTATUS: CVAL <= the count; CNTVOFF_EL2 is 0, so the virtual
+ * count is the physical one) and whose output is enabled. */
+static bool saved_timer_fires(uint64_t ctl, uint64_t cval, uint64_t count)
+{
+	return (ctl & (CNTV_CTL_ENABLE | CNTV_CTL_IMASK)) == CNTV_CTL_ENABLE && count >= cval;
+}
+
+/* Whether a vCPU blocked in WFI has an interrupt to take: one pending at its vGIC, or one of its
+ * timers (stopped in the hardware while it is not loaded) expired with its PPI enabled. */
+bool vcpu_wakeup(const struct vcpu *v)
+{
+	uint64_t count = read_sysreg(cntpct_el0);
+	const struct el1_ctx *c = &v->el1;
+
+	if (vgic_wakeup_pending(v))
+		return true;
+	if (v->on_pcpu >= 0)
+		return false; /* loaded: its timer lines are in the vGIC (timers_sync) */
+	return (saved_timer_fires(c->cntv_ctl, c->cntv_cval, count) &&
+		(v->gic.enabled & BIT(INTID_VTIMER))) ||
+	       (saved_timer_fires(c->cntp_ctl, c->cntp_cval, count) &&
+		(v->gic.enabled & BIT(INTID_PTIMER)));
 }
 
 /*

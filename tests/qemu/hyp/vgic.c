@@ -80,17 +80,29 @@ void vgic_vcpu_init(struct vcpu *v)
 	v->gic.enabled = 0xffff; /* SGIs are always enabled in GICv3 as Linux expects */
 }
 
+/* A vCPU running on another pCPU sees a new interrupt at its next exit: make that exit now. */
+static void kick(const struct vcpu *v)
+{
+	if (v->on_pcpu >= 0 && v->on_pcpu != (int)this_pcpu()->id)
+		gic_kick((unsigned int)v->on_pcpu);
+}
+
 void vgic_set_level(struct vcpu *v, uint32_t intid, bool level)
 {
+	uint32_t bit = 1u << intid;
+
+	if (level && !(v->gic.level & bit) && (v->gic.enabled & bit))
+		kick(v);
 	if (level)
-		v->gic.level |= 1u << intid;
+		v->gic.level |= bit;
 	else
-		v->gic.level &= ~(1u << intid);
+		v->gic.level &= ~bit;
 }
 
 void vgic_raise_sgi(struct vcpu *v, uint32_t intid)
 {
 	v->gic.pending |= 1u << intid;
+	kick(v);
 }
 
 /* A list register the guest finished with (state invalid): free it. Writing 0 also clears its
@@ -245,4 +257,11 @@ uint32_t vgic_active_mask(const struct vcpu *t)
 		if (t->gic.lr[n] && (lr_state(t, n) >> LR_STATE_SHIFT) & 2)
 			a |= 1u << (uint32_t)t->gic.lr[n];
 	return a;
+}
+
+/* What ends a WFI (Arm ARM D1.6.2 wake-up events): an interrupt pending and enabled at the
+ * (virtual) GIC, whatever PSTATE.I says. */
+bool vgic_wakeup_pending(const struct vcpu *t)
+{
+	return (vgic_pending_mask(t) & t->gic.enabled) != 0;
 }
