@@ -31,7 +31,7 @@ qemu-hyp-src := hyp/head.S hyp/vectors.S hyp/main.c hyp/gic.c hyp/vgic.c hyp/vgi
 	hyp/vcpu.c hyp/sched.c hyp/trap.c hyp/psci.c hyp/vuart.c hyp/mm.c hyp/vm.c hyp/guest_dt.c \
 	hyp/pmu_host.c $(qemu-lib-src)
 qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c guest/util.c \
-	$(qemu-lib-src)
+	guest/smp.c $(qemu-lib-src)
 qemu-guests := pmu-suite demo
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
 	guest/suite_timer.c guest/bench.c

@@ -38,6 +38,8 @@ int dt_parse(uint64_t dtb);
 uint64_t now(void); /* CNTVCT_EL0 */
 uint64_t ms_to_ticks(uint64_t ms);
 void psci_off(void) __attribute__((noreturn));
+int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx);
+void psci_cpu_off(void) __attribute__((noreturn));
 void hyp_mark(uint64_t what, uint64_t iters, uint64_t label);
 const char *arg_str(const char *key); /* value of key=value in bootargs, or NULL */
 uint64_t arg_u64(const char *key, uint64_t dflt);
@@ -56,6 +58,7 @@ void suite_done(void) __attribute__((noreturn));
 
 /* gic.c */
 void gic_init(void);
+void gic_cpu_init(void);
 void gic_enable_ppi(uint32_t intid, bool on);
 /* A register of this CPU's redistributor SGI_base frame (SGIs and PPIs, one bit each). */
 #define GICR_ISPENDR0	0x0200

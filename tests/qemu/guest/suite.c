@@ -319,6 +319,7 @@ void payload_main(void)
 		return;
 	}
 	timer_tests();
+	smp_tests();
 	if (arg_str("min_share"))
 		share_test();
 	if (arg_is("expect", "off")) {

@@ -17,5 +17,6 @@ void irq_tests(void);
 void iso_tests(void);
 void timer_tests(void);
 void share_test(void);
+void smp_tests(void);
 
 #endif /* GUEST_SUITE_H */
