@@ -338,6 +338,7 @@ void payload_main(void)
 	test_pmcr_reset();
 	test_overflow();
 	irq_tests();
+	mux_tests();
 	if (arg_str("iso"))
 		iso_tests();
 }

@@ -93,17 +93,15 @@ static void ptimer_test(void)
 		write_sysreg(0, cntp_ctl_el0);
 }
 
-/* WFI waits for an interrupt (Arm ARM D1.6.2, wake-up events): with the virtual timer due in
- * 5 ms, its PPI enabled at the GIC and PSTATE.I set, a loop of WFIs until the timer fired runs a
- * few times. A WFI may complete early (spurious wake-ups are allowed), but one that never waits
- * (a hypervisor that only yields the pCPU) completes thousands of times. */
-static void wfi_test(void)
+/* Wait ms milliseconds in WFI (interrupts masked in PSTATE, the virtual timer's PPI enabled at
+ * the GIC so that it ends the WFI); returns how many WFIs it took. */
+unsigned int wfi_sleep_ms(uint64_t ms)
 {
 	unsigned int wfis = 0;
 
 	irq_disable();
 	gic_enable_ppi(VTIMER_INTID, true);
-	write_sysreg(now() + ms_to_ticks(5), cntv_cval_el0);
+	write_sysreg(now() + ms_to_ticks(ms), cntv_cval_el0);
 	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
 	isb();
 	while (!(read_sysreg(cntv_ctl_el0) & CNTV_CTL_ISTATUS)) {
@@ -114,6 +112,17 @@ static void wfi_test(void)
 	isb();
 	gic_enable_ppi(VTIMER_INTID, false);
 	irq_enable();
+	return wfis;
+}
+
+/* WFI waits for an interrupt (Arm ARM D1.6.2, wake-up events): a loop of WFIs until the timer
+ * fired 5 ms later runs a few times. A WFI may complete early (spurious wake-ups are allowed),
+ * but one that never waits (a hypervisor that only yields the pCPU) completes thousands of
+ * times. */
+static void wfi_test(void)
+{
+	unsigned int wfis = wfi_sleep_ms(5);
+
 	CHECK("wfi-blocks", wfis <= 10, "%u WFIs until the timer fired 5 ms later", wfis);
 }
 

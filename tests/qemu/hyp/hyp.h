@@ -97,7 +97,8 @@ struct vm_config {
 	int initrd; /* slot holding the initramfs (a newc cpio archive), -1: none */
 	enum vperf_pmu_mode pmu;
 	enum vperf_partition part;
-	unsigned int counters; /* guest PMCR_EL0.N */
+	unsigned int counters;	/* guest PMCR_EL0.N */
+	unsigned int emu_slots; /* emulated partition: physical counters to multiplex on, 0: all */
 	unsigned int vcpus;
 	uint64_t mem; /* bytes of guest RAM */
 	bool uart_passthrough;

@@ -11,6 +11,7 @@
  *   vmI.img=K (image slot, staged by QEMU -device loader at IMAGE_SLOT_PA(K))
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
+ *   vmI.slots=K (emulated partition: physical counters its counters are multiplexed onto)
  *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces,
  *   %XX is a byte in hexadecimal: %2C a comma; at most ARGS_MAX - 1 bytes, else the VM is refused)
  *   vmI.expect=refused (vperf must refuse the VM's policy: reported PASS when it does)
@@ -94,6 +95,8 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 		parse_part(c, v);
 	else if (starts(k, "n=", &v))
 		c->counters = (unsigned int)parse_u64(v, NULL);
+	else if (starts(k, "slots=", &v))
+		c->emu_slots = (unsigned int)parse_u64(v, NULL);
 	else if (starts(k, "cpus=", &v))
 		c->vcpus = (unsigned int)parse_u64(v, NULL);
 	else if (starts(k, "mem=", &v))
@@ -296,6 +299,7 @@ static int vperf_policy(struct vm *vm)
 		.partition = vm->cfg.part,
 		.nr_counters = (uint8_t)vm->cfg.counters,
 		.pmu_virq = INTID_PMU,
+		.emu_slots = (uint8_t)(vm->cfg.emu_slots > 255 ? 255 : vm->cfg.emu_slots),
 	};
 
 	vperf_pmu_filter_allow_all(&cfg.filter);
