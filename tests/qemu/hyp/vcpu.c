@@ -119,14 +119,15 @@ static bool timer_line(uint64_t ctl)
 }
 
 /* The virtual line follows the timer; the physical PPI is masked while it is high (it would
- * fire again at once, the guest not having handled it yet) and unmasked as soon as it drops. */
+ * fire again at once, the guest not having handled it yet) and unmasked as soon as it drops.
+ * *hw_masked always equals the line's level in the vGIC, so an unchanged line costs nothing. */
 static void timer_line_sync(struct vcpu *v, uint32_t intid, bool level, bool *hw_masked)
 {
+	if (level == *hw_masked)
+		return;
 	vgic_set_level(v, intid, level);
-	if (level != *hw_masked) {
-		*hw_masked = level;
-		gic_ppi_enable(intid, !level);
-	}
+	*hw_masked = level;
+	gic_ppi_enable(intid, !level);
 }
 
 /*
