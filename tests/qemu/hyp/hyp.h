@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The reference hypervisor's objects: VMs, vCPUs and the state it switches. One physical CPU
- * runs every vCPU round-robin; vperf is called exactly where a production hypervisor would call
- * it (docs/integration.md).
+ * The reference hypervisor's objects: VMs, vCPUs and the state it switches. Each physical CPU
+ * runs the vCPUs whose home it is round-robin (sched.c); vperf is called exactly where a
+ * production hypervisor would call it (docs/integration.md).
  */
 #ifndef HYP_HYP_H
 #define HYP_HYP_H
@@ -102,7 +102,7 @@ struct vm_config {
 	unsigned int vcpus;
 	uint64_t mem; /* bytes of guest RAM */
 	bool uart_passthrough;
-	bool expect_refused; /* vmI.expect=refused: the configuration tests that vperf refuses */
+	bool expect_refused; /* vmI.expect=refused: the VM must be refused (bootargs, policy) */
 	bool args_too_long;  /* vmI.args did not fit in args[]: the VM is refused */
 	char args[ARGS_MAX]; /* the guest's /chosen/bootargs */
 };
