@@ -172,7 +172,9 @@ static int check_spe(const struct vperf_vm_config *cfg)
 #endif
 }
 
-/* A policy every initialised pCPU can give. */
+/* A policy every initialised pCPU can give. A policy the pCPUs cannot give (the ALL mode outside
+ * the trapped partition, the direct partition where HPMN is not enforced, more counters than the
+ * first range) is VPERF_EINVAL; SPE is as check_spe() says. */
 static int check_policy(const struct vperf_vm_config *cfg)
 {
 	int err = cfg->spe ? check_spe(cfg) : VPERF_OK;

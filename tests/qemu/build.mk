@@ -31,10 +31,10 @@ qemu-hyp-src := hyp/head.S hyp/vectors.S hyp/main.c hyp/gic.c hyp/vgic.c hyp/vgi
 	hyp/vcpu.c hyp/sched.c hyp/trap.c hyp/psci.c hyp/vuart.c hyp/mm.c hyp/vm.c hyp/guest_dt.c \
 	hyp/pmu_host.c $(qemu-lib-src)
 qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c guest/util.c \
-	$(qemu-lib-src)
+	guest/smp.c $(qemu-lib-src)
 qemu-guests := pmu-suite demo
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
-	guest/bench.c
+	guest/suite_timer.c guest/suite_mux.c guest/bench.c
 demo-src := $(qemu-guest-common) guest/demo.c
 
 qemu-obj = $(patsubst %,$(qemu-out)/obj/$(1)/%.o,$(basename $(2)))
@@ -85,7 +85,13 @@ $(foreach g,$(qemu-guests),$(eval $(call qemu_guest_rule,$(g))))
 $(qemu-out)/%.bin: $(qemu-out)/%.elf
 	$(Q)$(CROSS_COMPILE)objcopy -O binary $< $@
 
-qemu-images: $(qemu-out)/vperf-hyp.bin $(patsubst %,$(qemu-out)/%.bin,$(qemu-guests))
+# The suite as a raw image, without the arm64 Image header's magic (bytes 56-59 zeroed): how
+# QEMU and the hypervisor load an image that is not a Linux Image (docs/qemu.md).
+$(qemu-out)/pmu-suite-raw.bin: $(qemu-out)/pmu-suite.bin
+	$(Q)cp $< $@ && printf '\000\000\000\000' | dd of=$@ bs=1 seek=56 conv=notrunc status=none
+
+qemu-images: $(qemu-out)/vperf-hyp.bin $(patsubst %,$(qemu-out)/%.bin,$(qemu-guests)) \
+	$(qemu-out)/pmu-suite-raw.bin
 
 qemu-runner := $(qemu-src)/run.sh
 qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results)

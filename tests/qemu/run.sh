@@ -68,9 +68,12 @@ infra_failure() {
 		echo "QEMU refused to start: $qemu_msg"
 	elif [ "$how" = hyp ]; then
 		grep -q '^vperf-hyp: EL2, MMU on' "$log" || { echo "no hypervisor banner"; return; }
-		want=$(echo "$args" | grep -o 'vm[0-9]*\.img=' | sort -u | wc -l)
-		got=$(grep -c '^vperf-hyp: vm[0-9]*: image slot\|^RESULT host vm[0-9]*-policy' "$log")
-		[ "$got" -ge "$want" ] || echo "guests not started ($got of $want)"
+		# Each configured VM was started, or the hypervisor reported why not (RESULT host
+		# vmI-policy / -args / -spe-refused: a verdict the judge weighs).
+		for vm in $(echo "$args" | grep -o 'vm[0-9]*\.img=' | sed 's/\.img=//' | sort -u); do
+			grep -q "^vperf-hyp: $vm: image slot\|^RESULT host $vm-" "$log" ||
+				{ echo "guest $vm not started"; return; }
+		done
 	elif ! grep -q 'RESULT \|Booting Linux' "$log"; then
 		echo "no guest output"
 	fi
@@ -127,7 +130,7 @@ judge() {
 		return 1 ;;
 	esac
 	if [ "$bad" -eq 0 ] && grep -q 'RESULT host vm[0-9]-policy SKIP' "$log"; then
-		echo "[  SKIPPED ] qemu:$name (vperf_vm_init refused the policy: not offered yet)"
+		echo "[  SKIPPED ] qemu:$name (vperf_vm_init: VPERF_ENOTSUP, configured out of this vperf)"
 		return 0
 	fi
 	if [ "$bad" -eq 0 ] && [ "$pass" -gt 0 ]; then
@@ -156,6 +159,8 @@ run_config() {
 	log=$logs/$name.log
 	extra=""
 	case " $flags " in *" icount "*) extra="-icount shift=0" ;; esac
+	shift_n=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^icount=//p')
+	[ -n "$shift_n" ] && extra="-icount shift=$shift_n"
 	smp=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^smp=//p')
 	[ -n "$smp" ] && extra="$extra -smp $smp"
 	command -v "$qemu" >/dev/null || { infra_verdict "$name" "$qemu not found"; return; }

@@ -19,15 +19,15 @@ static uint64_t reg_at(const void *fdt, int node, unsigned int idx)
 	return (uint64_t)fdt32_to_cpu(reg[idx * 4]) << 32 | fdt32_to_cpu(reg[idx * 4 + 1]);
 }
 
-/* A PPI specifier <1 n flags> (GIC binding) as an INTID: 16 + n. */
-static uint32_t ppi_intid(const void *fdt, int node)
+/* The idx-th PPI specifier <1 n flags> (GIC binding) as an INTID: 16 + n. */
+static uint32_t ppi_intid(const void *fdt, int node, unsigned int idx)
 {
 	int len;
 	const fdt32_t *irq = fdt_getprop(fdt, node, "interrupts", &len);
 
-	if (!irq || len < 12 || fdt32_to_cpu(irq[0]) != 1)
+	if (!irq || len < (int)(12 * (idx + 1)) || fdt32_to_cpu(irq[3 * idx]) != 1)
 		return 0;
-	return 16 + fdt32_to_cpu(irq[1]);
+	return 16 + fdt32_to_cpu(irq[3 * idx + 1]);
 }
 
 static unsigned int count_cpus(const void *fdt)
@@ -66,7 +66,10 @@ int dt_parse(uint64_t dtb)
 	}
 	node = fdt_node_offset_by_compatible(fdt, -1, "arm,armv8-pmuv3");
 	gi.has_pmu = node >= 0;
-	gi.pmu_intid = node >= 0 ? ppi_intid(fdt, node) : 0;
+	gi.pmu_intid = node >= 0 ? ppi_intid(fdt, node, 0) : 0;
+	/* "arm,armv8-timer": secure physical, non-secure physical, virtual, hypervisor */
+	node = fdt_node_offset_by_compatible(fdt, -1, "arm,armv8-timer");
+	gi.ptimer_intid = node >= 0 ? ppi_intid(fdt, node, 1) : 0;
 	node = fdt_path_offset(fdt, "/psci");
 	s = node >= 0 ? fdt_getprop(fdt, node, "method", NULL) : NULL;
 	gi.psci_smc = s && !strcmp(s, "smc");

@@ -15,8 +15,15 @@
 #define GICR_IPRIORITYR (GICR_SGI + 0x0400)
 #define GICR_STRIDE	0x20000
 
+#define MAX_CPUS 8
+
 static void (*handlers[32])(uint32_t intid);
-static uint64_t my_gicr;
+static uint64_t gicr_of[MAX_CPUS]; /* by MPIDR_EL1.Aff0 */
+
+static uint64_t my_gicr(void)
+{
+	return gicr_of[read_sysreg(mpidr_el1) & (MAX_CPUS - 1)];
+}
 
 /* This CPU's redistributor: the frame whose GICR_TYPER affinity matches MPIDR_EL1 Aff0. */
 static uint64_t find_gicr(void)
@@ -35,14 +42,25 @@ void gic_init(void)
 {
 	if (!gi.gicd || !gi.gicr)
 		return;
-	my_gicr = find_gicr();
 	mmio_write32(gi.gicd + GICD_CTLR, 0x12); /* ARE, EnableGrp1 */
-	mmio_write32(my_gicr + GICR_WAKER, 0);
-	while (mmio_read32(my_gicr + GICR_WAKER) & BIT(2))
+	gic_cpu_init();
+}
+
+/* This CPU's redistributor and CPU interface (every CPU, the boot one from gic_init). */
+void gic_cpu_init(void)
+{
+	uint64_t gicr;
+
+	if (!gi.gicd || !gi.gicr)
+		return;
+	gicr = find_gicr();
+	gicr_of[read_sysreg(mpidr_el1) & (MAX_CPUS - 1)] = gicr;
+	mmio_write32(gicr + GICR_WAKER, 0);
+	while (mmio_read32(gicr + GICR_WAKER) & BIT(2))
 		;
-	mmio_write32(my_gicr + GICR_IGROUPR0, ~0u);
+	mmio_write32(gicr + GICR_IGROUPR0, ~0u);
 	for (unsigned int i = 0; i < 32; i += 4)
-		mmio_write32(my_gicr + GICR_IPRIORITYR + i, 0x80808080u);
+		mmio_write32(gicr + GICR_IPRIORITYR + i, 0x80808080u);
 	write_sysreg(read_sysreg(S3_0_C12_C12_5) | 1, S3_0_C12_C12_5); /* ICC_SRE_EL1.SRE */
 	isb();
 	write_sysreg(0xff, S3_0_C4_C6_0); /* ICC_PMR_EL1: every priority passes */
@@ -53,8 +71,13 @@ void gic_init(void)
 
 void gic_enable_ppi(uint32_t intid, bool on)
 {
-	if (my_gicr && intid < 32)
-		mmio_write32(my_gicr + (on ? GICR_ISENABLER0 : GICR_ICENABLER0), 1u << intid);
+	if (my_gicr() && intid < 32)
+		mmio_write32(my_gicr() + (on ? GICR_ISENABLER0 : GICR_ICENABLER0), 1u << intid);
+}
+
+uint32_t gic_ppi_state(uint32_t off)
+{
+	return my_gicr() ? mmio_read32(my_gicr() + GICR_SGI + off) : 0;
 }
 
 void irq_register(uint32_t intid, void (*fn)(uint32_t intid))

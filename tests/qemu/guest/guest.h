@@ -9,8 +9,9 @@
 
 struct guest_info {
 	uint64_t dtb;
-	bool has_pmu;	    /* an "arm,armv8-pmuv3" node */
-	uint32_t pmu_intid; /* its PPI as an INTID */
+	bool has_pmu;	       /* an "arm,armv8-pmuv3" node */
+	uint32_t pmu_intid;    /* its PPI as an INTID */
+	uint32_t ptimer_intid; /* the EL1 physical timer's (non-secure) PPI, 0: none in the DT */
 	uint64_t gicd, gicr;
 	uint64_t uart;
 	bool psci_smc;	  /* PSCI conduit: /psci method = "smc" */
@@ -37,6 +38,8 @@ int dt_parse(uint64_t dtb);
 uint64_t now(void); /* CNTVCT_EL0 */
 uint64_t ms_to_ticks(uint64_t ms);
 void psci_off(void) __attribute__((noreturn));
+int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx);
+void psci_cpu_off(void) __attribute__((noreturn));
 void hyp_mark(uint64_t what, uint64_t iters, uint64_t label);
 const char *arg_str(const char *key); /* value of key=value in bootargs, or NULL */
 uint64_t arg_u64(const char *key, uint64_t dflt);
@@ -55,7 +58,12 @@ void suite_done(void) __attribute__((noreturn));
 
 /* gic.c */
 void gic_init(void);
+void gic_cpu_init(void);
 void gic_enable_ppi(uint32_t intid, bool on);
+/* A register of this CPU's redistributor SGI_base frame (SGIs and PPIs, one bit each). */
+#define GICR_ISPENDR0	0x0200
+#define GICR_ISACTIVER0 0x0300
+uint32_t gic_ppi_state(uint32_t off);
 void irq_register(uint32_t intid, void (*fn)(uint32_t intid));
 void irq_dispatch(void);
 

@@ -58,6 +58,16 @@ el1_entry:
 	msr	vbar_el1, x1
 	isb
 	bl	mmu_setup		/* C, MMU off: aligned accesses only (-mstrict-align) */
+	adrp	x1, boot_ttbr0
+	str	x0, [x1, :lo12:boot_ttbr0]
+	bl	mmu_on
+	mov	x0, x19
+	bl	guest_main
+3:	wfi
+	b	3b
+
+/* mmu_on(ttbr0): the identity map on with caches, on any CPU. Clobbers x1. */
+mmu_on:
 	msr	ttbr0_el1, x0
 	ldr	x1, =0xff04		/* MAIR: attr0 Device-nGnRE, attr1 Normal WB */
 	msr	mair_el1, x1
@@ -72,10 +82,24 @@ el1_entry:
 	ldr	x1, =(0x30d00800 | (1 << 0) | (1 << 2) | (1 << 12) | (1 << 23))
 	msr	sctlr_el1, x1
 	isb
-	mov	x0, x19
-	bl	guest_main
-3:	wfi
-	b	3b
+	ret
+
+/* A secondary CPU started by PSCI CPU_ON (smp.c) at EL1 with the MMU off and x0 = the top of its
+ * stack: the boot CPU's vectors and page tables, then secondary_main(). */
+	.globl	secondary_entry
+secondary_entry:
+	mov	sp, x0
+	mov	x1, #(3 << 20)
+	msr	cpacr_el1, x1
+	adr	x1, el1_vectors
+	msr	vbar_el1, x1
+	isb
+	adrp	x0, boot_ttbr0
+	ldr	x0, [x0, :lo12:boot_ttbr0]
+	bl	mmu_on
+	bl	secondary_main
+4:	wfi
+	b	4b
 
 /* Exceptions: x0-x30, ELR, SPSR, ESR into a struct frame on the EL1 stack; the C handler may
  * change ELR (to skip an instruction) before the return. */
@@ -198,6 +222,8 @@ el0_return:
 	.section .bss
 	.balign	16
 el0_saved_sp:
+	.quad	0
+boot_ttbr0:
 	.quad	0
 	.balign	16
 stack:

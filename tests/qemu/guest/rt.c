@@ -91,6 +91,18 @@ void psci_off(void)
 		wfi();
 }
 
+int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx)
+{
+	return (int64_t)smccc(0xc4000003, mpidr, entry, ctx); /* CPU_ON (SMC64) */
+}
+
+void psci_cpu_off(void)
+{
+	smccc(0x84000002, 0, 0, 0); /* CPU_OFF */
+	for (;;)
+		wfi();
+}
+
 /* The reference hypervisor's benchmark marks; nothing elsewhere. */
 void hyp_mark(uint64_t what, uint64_t iters, uint64_t label)
 {

@@ -5,6 +5,8 @@
  * on QEMU at EL1 (the baseline), under the reference hypervisor, or under any other hypervisor.
  * Bootargs: n=N (expected PMCR_EL0.N), expect=off (no PMU must be visible), iso=quiet|noisy.
  */
+#include <string.h>
+
 #include "suite.h"
 
 /* One access that must be refused: an exception (UNDEF, EC 0; or a trap to EL1, EC 0x18). */
@@ -312,11 +314,25 @@ static void test_overflow(void)
 	pmu_quiesce();
 }
 
+/* The bootargs arrived whole: comma=1,2,3 (a comma inside an argument) and last=1 at the end of
+ * a command line longer than a small buffer (configuration long-args). */
+static void test_bootargs(void)
+{
+	const char *c = arg_str("comma");
+	bool comma = c && !strncmp(c, "1,2,3", 5) && (c[5] == ' ' || !c[5]);
+
+	CHECK("bootargs-intact", comma && arg_is("last", "1"),
+	      "%zu bytes, comma=1,2,3 %s, last=1 %s", strlen(gi.args), comma ? "kept" : "lost",
+	      arg_is("last", "1") ? "present" : "missing");
+}
+
 void payload_main(void)
 {
 	printf("pmu-suite: %s; PMU node %s (INTID %u), PMUVer %u, %u CPUs, args '%s'\n",
 	       gi.under_vperf ? "vperf reference hypervisor" : "no vperf (bare QEMU or other)",
 	       gi.has_pmu ? "present" : "absent", gi.pmu_intid, pmu_ver(), gi.ncpus, gi.args);
+	if (arg_str("comma"))
+		test_bootargs();
 	if (arg_is("bench", "1")) {
 		void bench_run(void);
 
@@ -324,6 +340,10 @@ void payload_main(void)
 		return;
 	}
 	test_spe_absent();
+	timer_tests();
+	smp_tests();
+	if (arg_str("min_share"))
+		share_test();
 	if (arg_is("expect", "off")) {
 		test_off();
 		return;
@@ -340,6 +360,7 @@ void payload_main(void)
 	test_pmcr_reset();
 	test_overflow();
 	irq_tests();
+	mux_tests();
 	if (arg_str("iso"))
 		iso_tests();
 }

@@ -15,5 +15,10 @@ bool wait_for(volatile unsigned int *count, unsigned int want, uint64_t ms);
 
 void irq_tests(void);
 void iso_tests(void);
+void timer_tests(void);
+void share_test(void);
+void smp_tests(void);
+void mux_tests(void);
+unsigned int wfi_sleep_ms(uint64_t ms);
 
 #endif /* GUEST_SUITE_H */

@@ -65,7 +65,8 @@ static uint64_t gicr_find(void)
 /* The per-CPU half: redistributor, PPIs, the CPU interface. */
 void gic_cpu_init(void)
 {
-	static const uint32_t ppis[] = { INTID_PMU, INTID_MAINT, INTID_HYPTIM, INTID_VTIMER };
+	static const uint32_t ppis[] = { INTID_KICK,   INTID_PMU,    INTID_MAINT,
+					 INTID_HYPTIM, INTID_VTIMER, INTID_PTIMER };
 
 	this_pcpu()->gicr = gicr_find();
 	gicr_wake();
@@ -91,6 +92,16 @@ void gic_init(void)
 	mmio_write32(hyp.gicd + GICD_CTLR, GICD_CTLR_ARE | GICD_CTLR_GRP1);
 	gicd_wait_rwp();
 	gic_cpu_init();
+}
+
+/* SGI INTID_KICK to one pCPU (ICC_SGI1R_EL1: INTID [27:24], Aff1 [23:16] = 0, TargetList
+ * [15:0] = 1 << Aff0; QEMU virt's CPUs are Aff0 = index): its exit makes it flush its vCPU's new
+ * pending interrupts into list registers. */
+void gic_kick(unsigned int pcpu)
+{
+	dsb(ish);
+	write_sysreg((uint64_t)INTID_KICK << 24 | BIT(pcpu), icc_sgi1r_el1);
+	isb();
 }
 
 uint32_t gic_ack(void)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The reference hypervisor's objects: VMs, vCPUs and the state it switches. One physical CPU
- * runs every vCPU round-robin; vperf is called exactly where a production hypervisor would call
- * it (docs/integration.md).
+ * The reference hypervisor's objects: VMs, vCPUs and the state it switches. Each physical CPU
+ * runs the vCPUs whose home it is round-robin (sched.c); vperf is called exactly where a
+ * production hypervisor would call it (docs/integration.md).
  */
 #ifndef HYP_HYP_H
 #define HYP_HYP_H
@@ -17,6 +17,7 @@
 #define MAX_VCPUS_PER_VM 4
 #define MAX_LRS		 16
 #define MAX_PCPUS	 4
+#define ARGS_MAX	 2048 /* a guest's bootargs with the NUL: Linux's arm64 COMMAND_LINE_SIZE */
 
 /* Host physical memory plan (QEMU virt, -m 2G: RAM at [0x40000000, 0xc0000000)). */
 #define VM_RAM_PA(i)	 (0x50000000ull + (uint64_t)(i)*0x10000000ull) /* 256 MiB slots */
@@ -26,9 +27,11 @@
 #define NR_IMAGE_SLOTS	 4
 
 /* INTIDs (facts.md: PPI n = INTID 16 + n). */
+#define INTID_KICK     0  /* physical SGI: another pCPU made an interrupt pending for our vCPU */
 #define INTID_MAINT    25 /* GIC maintenance interrupt */
 #define INTID_HYPTIM   26 /* EL2 physical timer (CNTHP) */
 #define INTID_VTIMER   27 /* EL1 virtual timer (CNTV) */
+#define INTID_PTIMER   30 /* EL1 physical timer (CNTP), the guest's too */
 #define INTID_PMU      23
 #define INTID_SPURIOUS 1023
 #define VUART_SPI      33 /* the PL011's interrupt in the guest DT: never raised (vgic_mmio.c) */
@@ -49,7 +52,7 @@ struct fpsimd {
 struct el1_ctx {
 	uint64_t sctlr, ttbr0, ttbr1, tcr, mair, amair, vbar, elr, spsr, sp_el0, sp_el1, esr, far;
 	uint64_t afsr0, afsr1, contextidr, tpidr_el0, tpidr_el1, tpidrro, par, cpacr, cntkctl;
-	uint64_t csselr, mdscr, cntv_ctl, cntv_cval;
+	uint64_t csselr, mdscr, cntv_ctl, cntv_cval, cntp_ctl, cntp_cval;
 };
 
 /* The vGIC's view of one vCPU's SGIs and PPIs (INTID 0-31; no SPIs are given to guests). */
@@ -79,11 +82,13 @@ struct vcpu {
 	struct vm *vm;
 	unsigned int id;
 	enum vcpu_state state;
-	bool vtimer_hw_masked; /* physical PPI 27 disabled while its virtual copy is in flight */
+	bool vtimer_hw_masked; /* physical PPI 27 disabled while its virtual timer line is high */
+	bool ptimer_hw_masked; /* physical PPI 30 likewise for its EL1 physical timer */
 	int on_pcpu;	       /* the pCPU it is loaded on (between load and put), -1: none */
 	unsigned int home;     /* the pCPU whose scheduler runs it (sched.c) */
 	unsigned int slices;   /* ticks on its home pCPU since it last migrated */
 	unsigned int last_pcpu;
+	bool blocked; /* in WFI: not run until an interrupt for it is pending (sched_wfi) */
 	uint64_t exits, wfi_exits, switches;
 };
 
@@ -92,12 +97,15 @@ struct vm_config {
 	int initrd; /* slot holding the initramfs (a newc cpio archive), -1: none */
 	enum vperf_pmu_mode pmu;
 	enum vperf_partition part;
-	unsigned int counters; /* guest PMCR_EL0.N */
+	unsigned int counters;	/* guest PMCR_EL0.N */
+	unsigned int emu_slots; /* emulated partition: physical counters to multiplex on, 0: all */
 	unsigned int vcpus;
 	uint64_t mem; /* bytes of guest RAM */
 	bool uart_passthrough;
-	bool spe;	/* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
-	char args[128]; /* the guest's /chosen/bootargs */
+	bool spe;	     /* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
+	bool expect_refused; /* vmI.expect=refused: the VM must be refused (bootargs, policy) */
+	bool args_too_long;  /* vmI.args did not fit in args[]: the VM is refused */
+	char args[ARGS_MAX]; /* the guest's /chosen/bootargs */
 };
 
 struct vm {
@@ -131,6 +139,7 @@ struct pcpu {
 	uint64_t gicr;
 	uint64_t ticks;
 	bool online;
+	bool new_slice; /* arm the slice timer at the next entry into a guest (sched_enter) */
 };
 
 struct hyp {
@@ -185,6 +194,7 @@ void gic_cpu_init(void);
 uint32_t gic_ack(void);
 void gic_eoi(uint32_t intid);
 void gic_ppi_enable(uint32_t intid, bool on);
+void gic_kick(unsigned int pcpu);
 
 /* vgic.c / vgic_mmio.c */
 void vgic_init_hw(void);
@@ -197,21 +207,27 @@ void vgic_save(struct vcpu *v);
 void vgic_restore(struct vcpu *v);
 bool vgic_mmio(struct vcpu *v, uint64_t ipa, bool write, unsigned int size, uint64_t *val);
 void vgic_sgi1r(struct vcpu *v, uint64_t val);
+uint32_t vgic_pending_mask(const struct vcpu *t);
+uint32_t vgic_active_mask(const struct vcpu *t);
+bool vgic_wakeup_pending(const struct vcpu *t);
 
 /* vcpu.c */
 void vcpu_reset(struct vcpu *v, uint64_t entry, uint64_t x0);
 void vcpu_ctx_save(struct vcpu *v);
 void vcpu_ctx_restore(struct vcpu *v);
 void vcpu_inject_undef(struct vcpu *v);
-void vtimer_sync(struct vcpu *v);
+void timers_sync(struct vcpu *v);
+bool vcpu_wakeup(const struct vcpu *v);
 
 /* sched.c */
 void sched_start(void) __attribute__((noreturn));
 void sched_smp_boot(void);
 struct vcpu *sched_tick(struct vcpu *cur);
 struct vcpu *sched_yield(struct vcpu *cur);
+struct vcpu *sched_wfi(struct vcpu *cur);
 struct vcpu *sched_stop_vm(struct vcpu *cur, const char *why);
 void sched_switch_to(struct vcpu *next);
+void sched_enter(void);
 unsigned int vm_index(const struct vm *vm);
 
 /* trap.c, psci.c, vuart.c */

@@ -99,11 +99,11 @@ static struct vcpu *handle_irq(struct vcpu *v)
 			hyp_log("PMUIRQ with no overflow flag taken");
 		break;
 	case INTID_VTIMER:
-		/* Mask the physical PPI until the guest has handled its virtual copy (vgic.c). */
-		gic_ppi_enable(INTID_VTIMER, false);
-		v->vtimer_hw_masked = true;
-		vgic_set_level(v, INTID_VTIMER, true);
+	case INTID_PTIMER:
+		timers_sync(v); /* a line is high: masks its physical PPI until it drops */
 		break;
+	case INTID_KICK:
+		break; /* the exit itself was the point: vgic_flush() below */
 	case INTID_MAINT:
 		vgic_sync(v); /* a level interrupt was deactivated: resample its line */
 		break;
@@ -126,6 +126,7 @@ struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind)
 		pmu_host_bench_mark(v, 0x100);
 	v->exits++;
 	vgic_sync(v);
+	timers_sync(v);
 	switch (kind) {
 	case TRAP_SYNC:
 		next = trap_sync(v);
@@ -137,7 +138,9 @@ struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind)
 		next = sched_stop_vm(v, kind == TRAP_FIQ ? "FIQ" : "SError");
 		break;
 	}
+	timers_sync(next);
 	vgic_flush(next);
+	sched_enter();
 	if (kind == TRAP_IRQ && hyp.bench)
 		pmu_host_bench_mark(v, 0x102);
 	hyp_unlock();

@@ -27,7 +27,7 @@
 	 25ull)
 
 /* HCR_EL2: VM (stage 2), SWIO, FMO/IMO/AMO (physical interrupts to EL2, virtual ones to the
- * guest), TWI (WFI yields the pCPU), TID3 (ID registers: vperf decides ID_AA64DFR0_EL1), TSC
+ * guest), TWI (WFI blocks the vCPU, sched_wfi), TID3 (ID registers: vperf decides ID_AA64DFR0_EL1), TSC
  * (SMC is PSCI here), RW (EL1 is AArch64). */
 #define HCR_VALUE \
 	(BIT(0) | BIT(1) | BIT(3) | BIT(4) | BIT(5) | BIT(13) | BIT(18) | BIT(19) | BIT(31))
@@ -36,9 +36,10 @@
  * (bit 12, trap SME): their state is not switched. TFP = 0: FP/SIMD is switched with the vCPU. */
 #define CPTR_VALUE 0x33ffull
 
-/* CNTHCTL_EL2 (E2H = 0): EL1PCTEN = 1 (the physical counter is readable), EL1PCEN = 0 (the
- * physical timer traps: it belongs to the host; guests use the virtual timer). */
-#define CNTHCTL_VALUE BIT(0)
+/* CNTHCTL_EL2 (E2H = 0): EL1PCTEN = 1 (the physical counter is readable), EL1PCEN = 1 (the EL1
+ * physical timer is the guest's: the host's slices run on CNTHP, and CNTP_CTL/CVAL are switched
+ * with the vCPU like the virtual timer, vcpu.c). */
+#define CNTHCTL_VALUE (BIT(0) | BIT(1))
 
 struct s2_tables {
 	uint64_t l1[512];

@@ -106,7 +106,7 @@ struct vcpu *psci_call(struct vcpu *v, bool smc)
 		break;
 	case PSCI_CPU_SUSPEND:
 		x[0] = PSCI_SUCCESS;
-		return sched_yield(v);
+		return sched_wfi(v); /* a standby state: back on the next interrupt */
 	case PSCI_CPU_OFF:
 		v->state = VCPU_OFF;
 		return sched_yield(v);

@@ -157,7 +157,7 @@ struct vcpu *trap_sync(struct vcpu *v)
 	case EC_WFX:
 		v->regs.elr += 4;
 		v->wfi_exits++;
-		return (esr & 1) ? v : sched_yield(v); /* WFI gives the pCPU away; WFE spins */
+		return (esr & 1) ? v : sched_wfi(v); /* WFI blocks; WFE spins */
 	case EC_HVC64:
 		return hvc(v, esr);
 	case EC_SMC64:

@@ -28,6 +28,8 @@ void vcpu_reset(struct vcpu *v, uint64_t entry, uint64_t x0)
 	v->el1.sctlr = SCTLR_EL1_RES1;
 	v->fp = zfp;
 	v->vtimer_hw_masked = false;
+	v->ptimer_hw_masked = false;
+	v->blocked = false;
 	vgic_vcpu_init(v);
 }
 
@@ -63,6 +65,9 @@ void vcpu_ctx_save(struct vcpu *v)
 	c->cntv_ctl = read_sysreg(cntv_ctl_el0);
 	c->cntv_cval = read_sysreg(cntv_cval_el0);
 	write_sysreg(0, cntv_ctl_el0);
+	c->cntp_ctl = read_sysreg(cntp_ctl_el0);
+	c->cntp_cval = read_sysreg(cntp_cval_el0);
+	write_sysreg(0, cntp_ctl_el0);
 	fpsimd_save(&v->fp);
 }
 
@@ -98,24 +103,69 @@ void vcpu_ctx_restore(struct vcpu *v)
 	write_sysreg(c->mdscr, mdscr_el1);
 	write_sysreg(c->cntv_cval, cntv_cval_el0);
 	write_sysreg(c->cntv_ctl, cntv_ctl_el0);
-	/* The physical PPI 27 stays masked while this vCPU's virtual copy is in flight. */
+	write_sysreg(c->cntp_cval, cntp_cval_el0);
+	write_sysreg(c->cntp_ctl, cntp_ctl_el0);
+	/* The physical PPIs stay masked while this vCPU's timer lines are high (timers_sync). */
 	gic_ppi_enable(INTID_VTIMER, !v->vtimer_hw_masked);
+	gic_ppi_enable(INTID_PTIMER, !v->ptimer_hw_masked);
 	fpsimd_restore(&v->fp);
 }
 
-/* The guest deactivated its virtual timer interrupt: resample the timer's output (Arm ARM
- * D11.2.4: asserted while ENABLE && !IMASK && ISTATUS) and unmask the physical PPI once low. */
-void vtimer_sync(struct vcpu *v)
+/* A generic timer's output (Arm ARM D11.2.4): asserted while ENABLE && !IMASK && ISTATUS. */
+static bool timer_line(uint64_t ctl)
 {
-	uint64_t ctl = read_sysreg(cntv_ctl_el0);
-	bool level = (ctl & (CNTV_CTL_ENABLE | CNTV_CTL_IMASK | CNTV_CTL_ISTATUS)) ==
-		     (CNTV_CTL_ENABLE | CNTV_CTL_ISTATUS);
+	return (ctl & (CNTV_CTL_ENABLE | CNTV_CTL_IMASK | CNTV_CTL_ISTATUS)) ==
+	       (CNTV_CTL_ENABLE | CNTV_CTL_ISTATUS);
+}
 
-	vgic_set_level(v, INTID_VTIMER, level);
-	if (!level && v->vtimer_hw_masked) {
-		v->vtimer_hw_masked = false;
-		gic_ppi_enable(INTID_VTIMER, true);
-	}
+/* The virtual line follows the timer; the physical PPI is masked while it is high (it would
+ * fire again at once, the guest not having handled it yet) and unmasked as soon as it drops.
+ * *hw_masked always equals the line's level in the vGIC, so an unchanged line costs nothing. */
+static void timer_line_sync(struct vcpu *v, uint32_t intid, bool level, bool *hw_masked)
+{
+	if (level == *hw_masked)
+		return;
+	vgic_set_level(v, intid, level);
+	*hw_masked = level;
+	gic_ppi_enable(intid, !level);
+}
+
+/*
+ * The guest's timers, resampled from the running vCPU's CNTV_CTL_EL0 and CNTP_CTL_EL0 at every
+ * exit and before every entry, as KVM's and Xen's virtual timers do: a line follows its timer,
+ * never a latched copy, so a guest that disables or masks its timer while the interrupt is
+ * masked at its GIC gets no stale one.
+ */
+void timers_sync(struct vcpu *v)
+{
+	timer_line_sync(v, INTID_VTIMER, timer_line(read_sysreg(cntv_ctl_el0)),
+			&v->vtimer_hw_masked);
+	timer_line_sync(v, INTID_PTIMER, timer_line(read_sysreg(cntp_ctl_el0)),
+			&v->ptimer_hw_masked);
+}
+
+/* A saved timer that fired (ISTATUS: CVAL <= the count; CNTVOFF_EL2 is 0, so the virtual
+ * count is the physical one) and whose output is enabled. */
+static bool saved_timer_fires(uint64_t ctl, uint64_t cval, uint64_t count)
+{
+	return (ctl & (CNTV_CTL_ENABLE | CNTV_CTL_IMASK)) == CNTV_CTL_ENABLE && count >= cval;
+}
+
+/* Whether a vCPU blocked in WFI has an interrupt to take: one pending at its vGIC, or one of its
+ * timers (stopped in the hardware while it is not loaded) expired with its PPI enabled. */
+bool vcpu_wakeup(const struct vcpu *v)
+{
+	uint64_t count = read_sysreg(cntpct_el0);
+	const struct el1_ctx *c = &v->el1;
+
+	if (vgic_wakeup_pending(v))
+		return true;
+	if (v->on_pcpu >= 0)
+		return false; /* loaded: its timer lines are in the vGIC (timers_sync) */
+	return (saved_timer_fires(c->cntv_ctl, c->cntv_cval, count) &&
+		(v->gic.enabled & BIT(INTID_VTIMER))) ||
+	       (saved_timer_fires(c->cntp_ctl, c->cntp_cval, count) &&
+		(v->gic.enabled & BIT(INTID_PTIMER)));
 }
 
 /*

@@ -80,17 +80,29 @@ void vgic_vcpu_init(struct vcpu *v)
 	v->gic.enabled = 0xffff; /* SGIs are always enabled in GICv3 as Linux expects */
 }
 
+/* A vCPU running on another pCPU sees a new interrupt at its next exit: make that exit now. */
+static void kick(const struct vcpu *v)
+{
+	if (v->on_pcpu >= 0 && v->on_pcpu != (int)this_pcpu()->id)
+		gic_kick((unsigned int)v->on_pcpu);
+}
+
 void vgic_set_level(struct vcpu *v, uint32_t intid, bool level)
 {
+	uint32_t bit = 1u << intid;
+
+	if (level && !(v->gic.level & bit) && (v->gic.enabled & bit))
+		kick(v);
 	if (level)
-		v->gic.level |= 1u << intid;
+		v->gic.level |= bit;
 	else
-		v->gic.level &= ~(1u << intid);
+		v->gic.level &= ~bit;
 }
 
 void vgic_raise_sgi(struct vcpu *v, uint32_t intid)
 {
 	v->gic.pending |= 1u << intid;
+	kick(v);
 }
 
 /* A list register the guest finished with (state invalid): free it. Writing 0 also clears its
@@ -102,8 +114,8 @@ static void lr_retire(struct vcpu *v, unsigned int n)
 	lr_write(n, 0);
 	v->gic.lr[n] = 0;
 	v->gic.in_lr &= ~(1u << intid);
-	if (intid == INTID_VTIMER)
-		vtimer_sync(v);
+	if (intid == INTID_VTIMER || intid == INTID_PTIMER)
+		timers_sync(v);
 }
 
 /* On every exit: which list registers did the guest finish (State = 0b00)? Their own State is
@@ -212,4 +224,44 @@ void vgic_sgi1r(struct vcpu *v, uint64_t val)
 		if ((all && t != v) || (!all && (val & BIT(i))))
 			vgic_raise_sgi(t, intid);
 	}
+}
+
+/* A list register of t as it stands: the hardware's copy while t is loaded on this pCPU, else
+ * the one saved at its put (for a vCPU running on another pCPU, what was last written there). */
+static uint64_t lr_state(const struct vcpu *t, unsigned int n)
+{
+	if (t->on_pcpu == (int)this_pcpu()->id)
+		return lr_read(n);
+	return t->gic.lr[n];
+}
+
+/* GICR_ISPENDR0 as a GICv3 would read it (GICv3 spec, GICR_ISPENDR0): an edge interrupt pending and not yet
+ * in a list register, one whose list register is pending (State bit 0), and a level-sensitive
+ * line while it is high (pending, or active and pending). */
+uint32_t vgic_pending_mask(const struct vcpu *t)
+{
+	uint32_t p = t->gic.pending | (t->gic.level & 0xffff0000u);
+
+	for (unsigned int n = 0; n < hyp.nr_lrs; n++)
+		if (t->gic.lr[n] && (lr_state(t, n) >> LR_STATE_SHIFT) & 1)
+			p |= 1u << (uint32_t)t->gic.lr[n];
+	return p;
+}
+
+/* GICR_ISACTIVER0: the interrupts whose list register is active (State bit 1). */
+uint32_t vgic_active_mask(const struct vcpu *t)
+{
+	uint32_t a = 0;
+
+	for (unsigned int n = 0; n < hyp.nr_lrs; n++)
+		if (t->gic.lr[n] && (lr_state(t, n) >> LR_STATE_SHIFT) & 2)
+			a |= 1u << (uint32_t)t->gic.lr[n];
+	return a;
+}
+
+/* What ends a WFI (Arm ARM D1.6.2 wake-up events): an interrupt pending and enabled at the
+ * (virtual) GIC, whatever PSTATE.I says. */
+bool vgic_wakeup_pending(const struct vcpu *t)
+{
+	return (vgic_pending_mask(t) & t->gic.enabled) != 0;
 }

@@ -84,11 +84,14 @@ static uint64_t sgi_read(const struct vcpu *t, uint64_t off, unsigned int size)
 		return g->enabled;
 	case 0x0200:
 	case 0x0280:
-		return g->pending | g->level;
+		return vgic_pending_mask(t);
+	case 0x0300:
+	case 0x0380:
+		return vgic_active_mask(t);
 	case 0x0c00:
 		return 0xaaaaaaaau; /* SGIs: edge */
 	default:
-		return 0; /* ICFGR1 (PPIs level), active state: RAZ */
+		return 0; /* ICFGR1 (PPIs level): RAZ */
 	}
 }
 

@@ -11,7 +11,11 @@
  *   vmI.img=K (image slot, staged by QEMU -device loader at IMAGE_SLOT_PA(K))
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
- *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces)
+ *   vmI.slots=K (emulated partition: physical counters its counters are multiplexed onto)
+ *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces,
+ *   %XX is a byte in hexadecimal: %2C a comma; at most ARGS_MAX - 1 bytes, else the VM is refused)
+ *   vmI.expect=refused (the VM must be refused, for its bootargs or by vperf for its policy:
+ *   reported PASS when it is)
  */
 #include "hyp.h"
 
@@ -19,6 +23,7 @@
 
 #define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (facts.md) */
 #define DTB_MAX		  0x10000u
+#define SLICE_US_MIN	  10u /* a slice lets a guest run at least this long after its entry */
 
 static bool starts(const char *s, const char *prefix, const char **rest)
 {
@@ -30,13 +35,36 @@ static bool starts(const char *s, const char *prefix, const char **rest)
 	return true;
 }
 
-static void copy_arg(char *dst, size_t cap, const char *src)
+static int hex_digit(char c)
 {
-	size_t i = 0;
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
 
-	for (; src[i] && src[i] != ' ' && i + 1 < cap; i++)
-		dst[i] = src[i] == ',' ? ' ' : src[i];
-	dst[i] = '\0';
+/* vmI.args: the guest's bootargs, up to the next space of the hypervisor's own command line. ','
+ * separates the guest's arguments (a space); %XX is the byte of hexadecimal XX, so %2C is a
+ * comma inside an argument, %20 a space, %25 a '%'. Longer than ARGS_MAX - 1: refused (false). */
+static bool copy_arg(char *dst, size_t cap, const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && *src != ' '; src++) {
+		char c = *src == ',' ? ' ' : *src;
+
+		if (c == '%' && hex_digit(src[1]) >= 0 && hex_digit(src[2]) >= 0) {
+			c = (char)(hex_digit(src[1]) << 4 | hex_digit(src[2]));
+			src += 2;
+		}
+		if (n + 1 >= cap) {
+			dst[n] = '\0';
+			return false;
+		}
+		dst[n++] = c;
+	}
+	dst[n] = '\0';
+	return true;
 }
 
 static void parse_pmu(struct vm_config *c, const char *v)
@@ -68,6 +96,8 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 		parse_part(c, v);
 	else if (starts(k, "n=", &v))
 		c->counters = (unsigned int)parse_u64(v, NULL);
+	else if (starts(k, "slots=", &v))
+		c->emu_slots = (unsigned int)parse_u64(v, NULL);
 	else if (starts(k, "cpus=", &v))
 		c->vcpus = (unsigned int)parse_u64(v, NULL);
 	else if (starts(k, "mem=", &v))
@@ -76,8 +106,10 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 		c->spe = *v == '1';
 	else if (starts(k, "uart=", &v))
 		c->uart_passthrough = !strncmp(v, "pt", 2);
+	else if (starts(k, "expect=", &v))
+		c->expect_refused = !strncmp(v, "refused", 7);
 	else if (starts(k, "args=", &v))
-		copy_arg(c->args, sizeof(c->args), v);
+		c->args_too_long = !copy_arg(c->args, sizeof(c->args), v);
 }
 
 static void parse_token(const char *t)
@@ -85,7 +117,14 @@ static void parse_token(const char *t)
 	const char *v;
 
 	if (starts(t, "slice_us=", &v)) {
-		hyp.slice_ticks = parse_u64(v, NULL) * (read_sysreg(cntfrq_el0) / 1000000);
+		uint64_t us = parse_u64(v, NULL);
+
+		if (us < SLICE_US_MIN) {
+			hyp_log("slice_us=%lu: below %u us, %u us used", us, SLICE_US_MIN,
+				SLICE_US_MIN);
+			us = SLICE_US_MIN;
+		}
+		hyp.slice_ticks = us * (read_sysreg(cntfrq_el0) / 1000000);
 	} else if (starts(t, "host_counters=", &v)) {
 		hyp.host_counters = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "mutant=", &v)) {
@@ -139,24 +178,44 @@ void vm_parse_args(const char *args)
 	}
 }
 
-/* Linux arm64 boot protocol: copy the image to a 2 MiB aligned base + text_offset of guest RAM;
- * image_size covers .bss too (the bytes beyond the file are whatever the slot holds, and the
- * image clears its own .bss). */
+/* The length of what QEMU's loader put in a slot, for an image without a header to say it: up to
+ * its last non-zero byte (the slot is zero beyond the file, RAM being zero at power-on). */
+static uint64_t slot_used(const uint8_t *src)
+{
+	const uint64_t *w = (const uint64_t *)(const void *)src;
+	uint64_t n = IMAGE_SLOT_SIZE / sizeof(*w);
+
+	while (n && !w[n - 1])
+		n--;
+	return n * sizeof(*w);
+}
+
+/* Linux arm64 boot protocol (booting.rst): copy the image to a 2 MiB aligned base + text_offset
+ * of guest RAM; image_size covers .bss too (the bytes beyond the file are whatever the slot
+ * holds, and the image clears its own .bss). An image without the arm64 header ("ARM\x64" at
+ * byte 56) is loaded as QEMU's own loader loads a raw AArch64 kernel: at RAM + 0x80000, entered
+ * at its first byte; so is a pre-3.17 header with image_size 0. */
 static bool load_image(struct vm *vm, uint64_t *end)
 {
 	const uint8_t *src = (const uint8_t *)(uintptr_t)IMAGE_SLOT_PA(vm->cfg.image);
 	const uint64_t *hdr = (const uint64_t *)(const void *)src;
 	uint64_t text_offset = hdr[1], size = hdr[2];
 
-	if ((uint32_t)hdr[7] != ARM64_IMAGE_MAGIC) {
-		hyp_log("vm%u: image slot %d holds no arm64 Image", vm->id, vm->cfg.image);
+	if ((uint32_t)hdr[7] != ARM64_IMAGE_MAGIC || !size) {
+		text_offset = 0x80000;
+		size = slot_used(src);
+		hyp_log("vm%u: slot %d holds %s: %lu bytes loaded raw at RAM + 0x80000", vm->id,
+			vm->cfg.image,
+			(uint32_t)hdr[7] == ARM64_IMAGE_MAGIC ? "a pre-3.17 arm64 Image"
+							      : "no arm64 Image header",
+			size);
+	}
+	if (!size) {
+		hyp_log("vm%u: image slot %d is empty", vm->id, vm->cfg.image);
 		return false;
 	}
-	if (!size) { /* pre-3.17 header: text_offset 0x80000, size unknown */
-		text_offset = 0x80000;
-		size = IMAGE_SLOT_SIZE;
-	}
-	if (size > IMAGE_SLOT_SIZE || text_offset + size > vm->cfg.mem - DTB_MAX - 0x200000) {
+	if (size > IMAGE_SLOT_SIZE || text_offset > VM_RAM_MAX ||
+	    text_offset + size > vm->cfg.mem - DTB_MAX - 0x200000) {
 		hyp_log("vm%u: image of %lu bytes does not fit", vm->id, size);
 		return false;
 	}
@@ -244,10 +303,47 @@ static int vperf_policy(struct vm *vm)
 		.nr_counters = (uint8_t)vm->cfg.counters,
 		.pmu_virq = INTID_PMU,
 		.spe = vm->cfg.spe,
+		.emu_slots = (uint8_t)(vm->cfg.emu_slots > 255 ? 255 : vm->cfg.emu_slots),
 	};
 
 	vperf_pmu_filter_allow_all(&cfg.filter);
 	return vperf_vm_init(&vm->vperf, &cfg, vm);
+}
+
+/* The policy's verdict: a refusal is SKIP when the feature is configured out of this vperf
+ * (VPERF_ENOTSUP), FAIL when the policy is one the pCPUs cannot give (VPERF_EINVAL), unless the
+ * configuration expects that refusal (vmI.expect=refused), which is then a PASS, and its
+ * absence a FAIL. */
+static void report_policy(const struct vm *vm, int err)
+{
+	const char *verdict = err == VPERF_ENOTSUP ? "SKIP" : "FAIL";
+
+	if (vm->cfg.expect_refused)
+		verdict = err ? "PASS" : "FAIL";
+	else if (!err)
+		return;
+	if (err)
+		hyp_log("vm%u: vperf_vm_init refused the policy (%d)", vm->id, err);
+	printf("RESULT host vm%u-policy %s vperf_vm_init=%d%s\n", vm->id, verdict, err,
+	       vm->cfg.expect_refused ? " (a refusal expected)" : "");
+}
+
+/* docs/vspe.md: a VM asking for SPE on a PE without it is not created (and must not be given
+ * SPE). True when the VM is not to be created. */
+static bool spe_refused(const struct vm *vm, int err)
+{
+	if (!vm->cfg.spe)
+		return false;
+	if (err == VPERF_ENODEV) {
+		hyp_log("vm%u: refused: SPE asked for, but a pCPU has none (ID_AA64DFR0_EL1.PMSVer "
+			"0; vperf_vm_init=%d)",
+			vm->id, err);
+		printf("RESULT host vm%u-spe-refused PASS no SPE on this PE, VM not created\n", vm->id);
+		return true;
+	}
+	if (!err && !this_pcpu()->vperf.caps.pmsver)
+		printf("RESULT host vm%u-spe-refused FAIL SPE given on a PE without it\n", vm->id);
+	return false;
 }
 
 static unsigned int next_home;
@@ -261,23 +357,21 @@ static void vm_create(struct vm *vm, unsigned int id)
 	vm->ram_pa = VM_RAM_PA(id);
 	if (vm->cfg.mem > VM_RAM_MAX)
 		vm->cfg.mem = VM_RAM_MAX;
+	if (vm->cfg.args_too_long) {
+		hyp_log("vm%u: vm%u.args longer than %u bytes (Linux's COMMAND_LINE_SIZE): not "
+			"started",
+			id, id, ARGS_MAX - 1);
+		printf("RESULT host vm%u-args %s bootargs longer than %u bytes%s\n", id,
+		       vm->cfg.expect_refused ? "PASS" : "FAIL", ARGS_MAX - 1,
+		       vm->cfg.expect_refused ? " (a refusal expected)" : "");
+		return;
+	}
 	err = vperf_policy(vm);
-	if (err == VPERF_ENODEV && vm->cfg.spe) {
-		/* docs/vspe.md: a VM asking for SPE on a PE without it is not created. */
-		hyp_log("vm%u: refused: SPE asked for, but a pCPU has none (ID_AA64DFR0_EL1.PMSVer "
-			"0; vperf_vm_init=%d)",
-			id, err);
-		printf("RESULT host vm%u-spe-refused PASS no SPE on this PE, VM not created\n", id);
+	if (spe_refused(vm, err))
 		return;
-	}
-	if (!err && vm->cfg.spe && !this_pcpu()->vperf.caps.pmsver)
-		printf("RESULT host vm%u-spe-refused FAIL SPE given on a PE without it\n", id);
-	if (err) {
-		hyp_log("vm%u: vperf_vm_init refused the policy (%d)", id, err);
-		printf("RESULT host vm%u-policy %s vperf_vm_init=%d\n", id,
-		       err == VPERF_ENOTSUP ? "SKIP" : "FAIL", err);
+	report_policy(vm, err);
+	if (err)
 		return;
-	}
 	vm->has_vpmu = vm->cfg.pmu != VPERF_PMU_OFF;
 	vm->nr_vcpus = vm->cfg.vcpus > MAX_VCPUS_PER_VM ? MAX_VCPUS_PER_VM : vm->cfg.vcpus;
 	if (!load_image(vm, &kernel_end) || (vm->cfg.initrd >= 0 && !load_initrd(vm, kernel_end)))

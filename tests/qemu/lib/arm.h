@@ -25,10 +25,14 @@
 #define ARRAY_SIZE(a)	 (sizeof(a) / sizeof((a)[0]))
 #define FIELD(v, hi, lo) (((v) >> (lo)) & ((1ull << ((hi) - (lo) + 1)) - 1))
 
+/* MMIO with a plain base-register addressing mode, as Linux's __raw_readl() does: the compiler
+ * may otherwise pick a writeback or pair form, whose data abort has no syndrome (ESR_EL2.ISV =
+ * 0) and cannot be emulated by a hypervisor. */
 static inline uint32_t mmio_read32(uint64_t addr)
 {
-	uint32_t v = *(volatile uint32_t *)addr;
+	uint32_t v;
 
+	__asm__ volatile("ldr %w0, [%1]" : "=r"(v) : "r"(addr) : "memory");
 	dsb(ld);
 	return v;
 }
@@ -36,13 +40,14 @@ static inline uint32_t mmio_read32(uint64_t addr)
 static inline void mmio_write32(uint64_t addr, uint32_t v)
 {
 	dsb(st);
-	*(volatile uint32_t *)addr = v;
+	__asm__ volatile("str %w0, [%1]" : : "rZ"(v), "r"(addr) : "memory");
 }
 
 static inline uint64_t mmio_read64(uint64_t addr)
 {
-	uint64_t v = *(volatile uint64_t *)addr;
+	uint64_t v;
 
+	__asm__ volatile("ldr %0, [%1]" : "=r"(v) : "r"(addr) : "memory");
 	dsb(ld);
 	return v;
 }

@@ -134,6 +134,9 @@ int printf(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* A line cut short still ends its line, so the next one is not glued to it. */
+	if (n >= (int)sizeof(buf) && fmt[0] && fmt[strlen(fmt) - 1] == '\n')
+		buf[sizeof(buf) - 2] = '\n';
 	uart_puts(buf);
 	return n;
 }

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The virtual timer as a guest sees it through the (v)GIC: its PPI (INTID 27, the "arm,armv8-timer"
+ * binding's third) is level-sensitive and follows the timer's output, asserted while
+ * CNTV_CTL_EL0.ENABLE && !IMASK && ISTATUS (Arm ARM D11.2.4). A hypervisor that latches the line
+ * when the timer fires delivers a stale interrupt after the guest disabled or masked its timer;
+ * the redistributor's pending and active registers must show the interrupt's real state.
+ * The EL1 physical timer the device tree lists must work too; and (min_share=P) the guest gets
+ * its share of a pCPU whatever the slice.
+ */
+#include "suite.h"
+
+#define VTIMER_INTID	 27
+#define CNTV_CTL_ENABLE	 BIT(0)
+#define CNTV_CTL_IMASK	 BIT(1)
+#define CNTV_CTL_ISTATUS BIT(2)
+
+static volatile unsigned int timer_irqs;
+static volatile bool active_in_handler;
+
+/* The handler stops the timer (the line drops) before its EOI. */
+static void timer_irq(uint32_t intid)
+{
+	active_in_handler = gic_ppi_state(GICR_ISACTIVER0) & BIT(intid);
+	write_sysreg(0, cntv_ctl_el0);
+	isb();
+	timer_irqs++;
+}
+
+static bool vtimer_pending(void)
+{
+	return gic_ppi_state(GICR_ISPENDR0) & BIT(VTIMER_INTID);
+}
+
+/* Fire the timer while its interrupt is masked at the GIC, then turn its output off with
+ * ctl_off (0: disabled; ENABLE | IMASK: masked at the timer): pending while it fired, not once
+ * off, and no interrupt when the GIC unmasks it. */
+static bool stale_after(uint64_t ctl_off, bool *fired, bool *dropped)
+{
+	bool quiet;
+
+	gic_enable_ppi(VTIMER_INTID, false);
+	timer_irqs = 0;
+	write_sysreg(now(), cntv_cval_el0);
+	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
+	isb();
+	spin_ms(2); /* a hypervisor takes the physical interrupt meanwhile */
+	*fired = vtimer_pending();
+	write_sysreg(ctl_off, cntv_ctl_el0);
+	isb();
+	*dropped = !vtimer_pending();
+	gic_enable_ppi(VTIMER_INTID, true);
+	quiet = !wait_for(&timer_irqs, 1, 5);
+	write_sysreg(0, cntv_ctl_el0);
+	return quiet;
+}
+
+static volatile unsigned int ptimer_irqs;
+
+static void ptimer_irq(uint32_t intid)
+{
+	(void)intid;
+	write_sysreg(0, cntp_ctl_el0);
+	isb();
+	ptimer_irqs++;
+}
+
+/* The EL1 physical timer the device tree advertises works: its registers are accessible at EL1
+ * and it interrupts once on its PPI (a hypervisor that traps them and answers UNDEF fails). */
+static void ptimer_test(void)
+{
+	unsigned int undef;
+	bool got;
+
+	if (!gi.ptimer_intid) {
+		result("ptimer-irq", SKIP, "no arm,armv8-timer physical PPI in the device tree");
+		return;
+	}
+	irq_register(gi.ptimer_intid, ptimer_irq);
+	gic_enable_ppi(gi.ptimer_intid, true);
+	ptimer_irqs = 0;
+	expect_begin();
+	/* Already due: QEMU raises the line at the CTL write, not from a host timer a loaded host
+	 * may run late. */
+	write_sysreg(read_sysreg(cntpct_el0), cntp_cval_el0);
+	write_sysreg(CNTV_CTL_ENABLE, cntp_ctl_el0);
+	isb();
+	undef = expect_end(NULL);
+	got = !undef && wait_for(&ptimer_irqs, 1, 20);
+	CHECK("ptimer-irq", got && !wait_for(&ptimer_irqs, 2, 5),
+	      "CNTP_CVAL/CTL_EL0 %s, %u interrupts on INTID %u", undef ? "UNDEFINED" : "accessible",
+	      ptimer_irqs, gi.ptimer_intid);
+	gic_enable_ppi(gi.ptimer_intid, false);
+	if (!undef)
+		write_sysreg(0, cntp_ctl_el0);
+}
+
+/* Wait ms milliseconds in WFI (interrupts masked in PSTATE, the virtual timer's PPI enabled at
+ * the GIC so that it ends the WFI); returns how many WFIs it took. */
+unsigned int wfi_sleep_ms(uint64_t ms)
+{
+	unsigned int wfis = 0;
+
+	irq_disable();
+	gic_enable_ppi(VTIMER_INTID, true);
+	write_sysreg(now() + ms_to_ticks(ms), cntv_cval_el0);
+	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
+	isb();
+	while (!(read_sysreg(cntv_ctl_el0) & CNTV_CTL_ISTATUS)) {
+		wfi();
+		wfis++;
+	}
+	write_sysreg(0, cntv_ctl_el0);
+	isb();
+	gic_enable_ppi(VTIMER_INTID, false);
+	irq_enable();
+	return wfis;
+}
+
+/* WFI waits for an interrupt (Arm ARM D1.6.2, wake-up events): a loop of WFIs until the timer
+ * fired 5 ms later runs a few times. A WFI may complete early (spurious wake-ups are allowed),
+ * but one that never waits (a hypervisor that only yields the pCPU) completes thousands of
+ * times. */
+static void wfi_test(void)
+{
+	unsigned int wfis = wfi_sleep_ms(5);
+
+	CHECK("wfi-blocks", wfis <= 10, "%u WFIs until the timer fired 5 ms later", wfis);
+}
+
+void timer_tests(void)
+{
+	bool fired, dropped, quiet, got;
+
+	if (!gi.gicr) {
+		result("vtimer-irq-active", SKIP, "no GIC in the device tree");
+		return;
+	}
+	irq_register(VTIMER_INTID, timer_irq);
+	irq_enable();
+	quiet = stale_after(0, &fired, &dropped);
+	CHECK("vtimer-disabled-no-stale", fired && dropped && quiet,
+	      "fired while masked at the GIC: pending %d; disabled: pending %d; unmasked: %u "
+	      "interrupts",
+	      fired, !dropped, timer_irqs);
+	quiet = stale_after(CNTV_CTL_ENABLE | CNTV_CTL_IMASK, &fired, &dropped);
+	CHECK("vtimer-imask-no-stale", fired && dropped && quiet,
+	      "fired while masked at the GIC: pending %d; IMASK: pending %d; unmasked: %u "
+	      "interrupts",
+	      fired, !dropped, timer_irqs);
+	timer_irqs = 0;
+	active_in_handler = false;
+	write_sysreg(now(), cntv_cval_el0);
+	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
+	got = wait_for(&timer_irqs, 1, 20);
+	CHECK("vtimer-irq-active", got && !wait_for(&timer_irqs, 2, 5) && active_in_handler,
+	      "one interrupt (%u), active in GICR_ISACTIVER0 while handled: %d", timer_irqs,
+	      active_in_handler);
+	gic_enable_ppi(VTIMER_INTID, false);
+	write_sysreg(0, cntv_ctl_el0);
+	ptimer_test();
+	wfi_test();
+}
+
+/* min_share=P: over 50 ms of CNTVCT time this vCPU ran at least P % of it (time between two reads
+ * of the counter further apart than 100 us was spent elsewhere: another guest or the
+ * hypervisor). A scheduler whose switch outlasts its slice must still let every guest run. */
+void share_test(void)
+{
+	uint64_t want = arg_u64("min_share", 0), gap = gi.freq / 10000, ran = 0, share;
+	uint64_t start = now(), end = start + ms_to_ticks(50), last = start;
+
+	for (uint64_t t = start; t < end; t = now()) {
+		if (t - last <= gap)
+			ran += t - last;
+		last = t;
+	}
+	share = ran * 100 / (last - start);
+	CHECK("slice-share", share >= want, "ran %lu %% of 50 ms (at least %lu %% wanted)", share,
+	      want);
+}
