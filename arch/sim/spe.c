@@ -7,6 +7,7 @@
  */
 #include <vperf/mdcr.h>
 
+#include <sim/arch_regs.h>
 #include "spe_internal.h"
 
 struct spe_cpu spe_cpus[SIM_MAX_CPUS];
@@ -110,15 +111,18 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 static enum sim_access check(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
 			     bool read)
 {
+	/* The trap class and direction come from the model's own table (arch_regs.c), not from
+	 * vperf's database, so that one misreading cannot hide in both. */
+	const struct sim_arch_reg *a = sim_arch_reg(d->enc);
 	uint64_t mdcr = sim_reg(cpu, VPERF_ENC_MDCR_EL2);
 
-	if (el == 0)
+	if (el == 0 || !a)
 		return SIM_ACC_UNDEF;
-	if (!read && d->access == VPERF_ACC_RO) /* MSR to PMSIDR/PMBIDR: UNDEFINED, before traps */
+	if (!read && a->dir == SIM_DIR_RO) /* MSR to PMSIDR/PMBIDR: UNDEFINED, before traps */
 		return SIM_ACC_UNDEF;
-	if (d->trap == VPERF_TRAP_TPMS && (mdcr & MDCR_EL2_TPMS))
+	if (a->trap == SIM_TRAP_TPMS && (mdcr & MDCR_EL2_TPMS))
 		return SIM_ACC_TRAP_EL2;
-	if (d->trap == VPERF_TRAP_E2PB && !(mdcr & (1ull << MDCR_EL2_E2PB_SHIFT)))
+	if (a->trap == SIM_TRAP_E2PB && !(mdcr & (1ull << MDCR_EL2_E2PB_SHIFT)))
 		return SIM_ACC_TRAP_EL2;
 	return SIM_ACC_OK;
 }
