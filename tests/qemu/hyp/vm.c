@@ -338,7 +338,8 @@ static bool spe_refused(const struct vm *vm, int err)
 		hyp_log("vm%u: refused: SPE asked for, but a pCPU has none (ID_AA64DFR0_EL1.PMSVer "
 			"0; vperf_vm_init=%d)",
 			vm->id, err);
-		printf("RESULT host vm%u-spe-refused PASS no SPE on this PE, VM not created\n", vm->id);
+		printf("RESULT host vm%u-spe-refused PASS no SPE on this PE, VM not created\n",
+		       vm->id);
 		return true;
 	}
 	if (!err && !this_pcpu()->vperf.caps.pmsver)
