@@ -9,7 +9,7 @@
 xen-out := $(obj)/xen
 xen-env = XEN_OUT=$(xen-out) QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results)
 
-xen-check: qemu-images
+xen-check: qemu-images qemu-linux
 	$(call deps_for,build qemu xen)
 	$(Q)$(xen-env) $(srctree)/integrations/xen/check.sh check
 
