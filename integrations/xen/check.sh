@@ -66,29 +66,37 @@ build_vperf() {
 }
 
 xen_make() {
-	nice -n 10 make -C "$tree/xen" -j2 XEN_TARGET_ARCH=arm64 CROSS_COMPILE="$cross" \
+	nice -n 10 make -C "$xtree/xen" -j2 XEN_TARGET_ARCH=arm64 CROSS_COMPILE="$cross" \
 		VPERF_SRC="$srctree" VPERF_OBJ="$out/vperf" "$@"
 }
 
-# build_xen VARIANT: $out/xen-VARIANT (vperf: the series; else the series + mutants/VARIANT.patch)
+# build_xen VARIANT: $out/xen-VARIANT. vperf: the series; passthrough: the series with
+# CONFIG_VPERF off (Xen's own raw PMU pass-through, in a copy of the tree); else the series +
+# mutants/VARIANT.patch.
 build_xen() {
-	v=$1 blog=$logs/build-xen-$1.log
-	if [ ! -f "$tree/xen/.config" ]; then
+	v=$1 blog=$logs/build-xen-$1.log xtree=$tree vperf=y
+	if [ "$v" = passthrough ]; then
+		xtree=$out/src-passthrough vperf=n
+		[ "$(cat "$xtree/.vperf-series" 2>/dev/null)" = "$(cat "$tree/.vperf-series")" ] ||
+			{ rm -rf "$xtree" && cp -a "$tree" "$xtree" && rm -f "$xtree/xen/.config"; } || return 1
+	fi
+	if [ ! -f "$xtree/xen/.config" ]; then
 		xen_make defconfig >"$blog" 2>&1 &&
-			printf 'CONFIG_EXPERT=y\nCONFIG_VPERF=y\n' >>"$tree/xen/.config" &&
+			printf 'CONFIG_EXPERT=y\nCONFIG_VPERF=%s\n' $vperf >>"$xtree/xen/.config" &&
 			xen_make olddefconfig >>"$blog" 2>&1 || { echo "xen-check: Xen configuration failed ($blog)"; return 1; }
 	fi
-	if [ "$v" != vperf ]; then
+	if [ "$v" != vperf ] && [ "$v" != passthrough ]; then
 		patch -d "$tree" -p1 -s -N <"$here/mutants/$v.patch" ||
 			{ echo "xen-check: mutant $v does not apply"; return 1; }
 	fi
 	tb=$(date +%s)
 	xen_make >>"$blog" 2>&1
 	rc=$?
-	[ "$v" = vperf ] || patch -d "$tree" -p1 -R -s <"$here/mutants/$v.patch"
+	[ -f "$here/mutants/$v.patch" ] && patch -d "$tree" -p1 -R -s <"$here/mutants/$v.patch"
 	[ $rc -eq 0 ] || { echo "xen-check: building Xen ($v) failed: $blog"; return 1; }
-	grep -q '^CONFIG_VPERF=y' "$tree/xen/.config" || { echo "xen-check: CONFIG_VPERF is off"; return 1; }
-	cp "$tree/xen/xen" "$out/xen-$v"
+	[ "$vperf" = n ] || grep -q '^CONFIG_VPERF=y' "$xtree/xen/.config" ||
+		{ echo "xen-check: CONFIG_VPERF is off"; return 1; }
+	cp "$xtree/xen/xen" "$out/xen-$v"
 	echo "xen-check: built Xen ($v) in $(($(date +%s) - tb)) s"
 }
 

@@ -10,10 +10,15 @@
 #
 # Usage: integrations/xen/fetch.sh [CACHE]   prints the unpacked source directory on stdout
 #   XEN_DEB_VERSION   the source version (default: bookworm main's 4.17.5 upload)
-#   XEN_CACHE         cache directory (default /var/cache/vperf/xen)
+#   XEN_CACHE         cache directory (default /var/cache/vperf/xen, or ~/.cache/vperf/xen
+#                     where that is not writable)
 set -eu
 ver=${XEN_DEB_VERSION:-4.17.5+72-g01140da4e8-1}
-cache=${1:-${XEN_CACHE:-/var/cache/vperf/xen}}
+default_cache=/var/cache/vperf/xen
+# Without root, a cache under the user's own directory.
+mkdir -p "$default_cache" 2>/dev/null && [ -w "$default_cache" ] ||
+	default_cache=${XDG_CACHE_HOME:-$HOME/.cache}/vperf/xen
+cache=${1:-${XEN_CACHE:-$default_cache}}
 upstream=${ver%-*}
 src=$cache/xen-$upstream
 if [ -f "$src/xen/Makefile" ]; then
