@@ -149,8 +149,8 @@ domu_node() {
 # QEMU's own device tree for this machine, with Xen's command line and the domUs in /chosen.
 # Prints the QEMU loader arguments of the domU images.
 mkdtb() {
-	name=$1 xenargs=$2 domus=$3 dtb=$4
-	"$qemu" -nodefaults -M "$machine,dumpdtb=$dtb.qemu" -cpu max -m 2G -smp 1 -display none \
+	name=$1 xenargs=$2 domus=$3 dtb=$4 smp=$5
+	"$qemu" -nodefaults -M "$machine,dumpdtb=$dtb.qemu" -cpu max -m 2G -smp "$smp" -display none \
 		>/dev/null 2>&1 || return 1
 	{
 		dtc -q -I dtb -O dts "$dtb.qemu"
@@ -252,10 +252,12 @@ run_config() {
 		ndom=$((ndom + 1))
 	done <"$tmp_specs"
 	rm -f "$tmp_specs"
-	mkdtb "$name" "$xenargs" "$domus" "$dtb" || { infra_verdict "$name" "building $dtb failed"; return; }
+	smp=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^smp=//p')
+	mkdtb "$name" "$xenargs" "$domus" "$dtb" "${smp:-1}" ||
+		{ infra_verdict "$name" "building $dtb failed"; return; }
 	case " $flags " in *" icount "*) set -- "$@" -icount shift=0 ;; esac
 	t0=$(date +%s)
-	timeout "${tmo:-120}" "$qemu" -nodefaults -M "$machine" -cpu max -m 2G -smp 1 -display none \
+	timeout "${tmo:-120}" "$qemu" -nodefaults -M "$machine" -cpu max -m 2G -smp "${smp:-1}" -display none \
 		-serial stdio -no-reboot -dtb "$dtb" -kernel "$out/xen-$variant" "$@" </dev/null >"$log" 2>&1 &
 	pid=$!
 	# dom0less domains that power off stay dead: Xen keeps running. Stop when every domU said
