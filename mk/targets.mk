@@ -14,6 +14,8 @@ arm64-check: $(obj)/libvperf.a
 	$(Q)$(runtests) --script $(results) "undefined-symbols" \
 		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a \
 		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop)
+	$(Q)$(runtests) --script $(results) "public-headers-nostdinc" \
+		$(srctree)/scripts/check-headers.sh $(CROSS_COMPILE)gcc $(srctree) $(obj)
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
