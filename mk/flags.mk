@@ -32,7 +32,10 @@ else
   endif
 endif
 
-CFLAGS_LIB := $(BASE_CFLAGS) $(LIB_WARN) $(ARCH_CFLAGS) $(SAN_FLAGS) $(INCLUDES)
+# KCFLAGS: extra flags for the library only, e.g. the ABI flags of the hypervisor that links it
+# (integrations/xen builds it with Xen's: -mcpu=generic -mno-outline-atomics ...).
+KCFLAGS ?=
+CFLAGS_LIB := $(BASE_CFLAGS) $(LIB_WARN) $(ARCH_CFLAGS) $(SAN_FLAGS) $(INCLUDES) $(KCFLAGS)
 CFLAGS_TEST := $(BASE_CFLAGS) $(SAN_FLAGS) $(INCLUDES) -D_DEFAULT_SOURCE
 LDFLAGS_TEST := $(SAN_FLAGS)
 # Host programs (tools/) are always built for the build machine, whatever ARCH is; they compile

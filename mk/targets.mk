@@ -16,6 +16,8 @@ arm64-check: $(obj)/libvperf.a
 	$(Q)$(runtests) --script $(results) "undefined-symbols" \
 		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a \
 		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop)
+	$(Q)$(runtests) --script $(results) "public-headers-nostdinc" \
+		$(srctree)/scripts/check-headers.sh $(CROSS_COMPILE)gcc $(srctree) $(obj)
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
@@ -112,6 +114,10 @@ help:
 	@echo '  mutate [MUTATE=text]        apply each mutation of tests/mutate/mutations.txt to a'
 	@echo '                              scratch copy of virt/ and expect the unit tests to fail;'
 	@echo '                              prints survivors, ends "mutate: N passed, N failed"'
+	@echo '  xen-check                   vperf inside Xen 4.17 on Arm: fetch Debian 12'"'"'s Xen source,'
+	@echo '                              apply integrations/xen/patches, build, boot dom0less domUs'
+	@echo '                              running the PMU suite under QEMU, mutants (CI: .ci/run)'
+	@echo '  xen-build                   only fetch, patch and build Xen with vperf'
 	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer run of the SPE decoder (default 600 s);'
 	@echo '                              crashes are kept in tests/fuzz/regressions'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'

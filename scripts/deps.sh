@@ -19,6 +19,7 @@ bench  | valgrind | make bench (callgrind)
 qemu   | qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross libxen-dev | make run, qemu-check, make bench: QEMU, the reference hypervisor, its guests
 linux  | qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross | qemu-check's Linux guests: static /init, Debian's arm64 kernel
 fuzz   | clang libclang-rt-14-dev | make check's short fuzz runs, make fuzz
+xen    | flex bison dpkg-dev patch device-tree-compiler qemu-system-arm gcc-aarch64-linux-gnu | make xen-check: Xen's source package (apt-get source, dpkg-source), its arm64 build (Kconfig: flex, bison), the patch series, the dom0less boot device tree (dtc)
 format | clang-format | make check's format test, make format
 EOF2
 }
@@ -41,7 +42,7 @@ linux_arm64=${VPERF_LINUX_ARM64:-/opt/vperf/linux-arm64}
 linux_meta=${VPERF_LINUX_META:-linux-image-cloud-arm64}
 
 groups=${*:-build}
-case " $groups " in *" all "*) groups="build bench qemu linux fuzz format" ;; esac
+case " $groups " in *" all "*) groups="build bench qemu linux fuzz format xen" ;; esac
 want="" want_libfdt="" want_linux=""
 for group in $groups; do
 	groups_table | awk '{ print $1 }' | grep -qx "$group" ||

@@ -295,6 +295,18 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 	return VPERF_OK;
 }
 
+void vperf_pcpu_forget(struct vperf_pcpu *pcpu, const struct vperf_vcpu *vcpu)
+{
+	if (pcpu->loaded == vcpu) {
+		STAT_INC(&pcpu->stats, misuse);
+		vperf_log(VPERF_LOG_ERR, "vperf: pcpu_forget of a loaded vCPU (put it first)");
+		return;
+	}
+	/* Its state is in its shadow since its put; the hardware copy is only a cache. */
+	if (pcpu->pmu_owner == vcpu)
+		pcpu->pmu_owner = NULL;
+}
+
 /* Written only when it differs from the last value: vCPUs of VMs with the same policy switch
  * with no MDCR_EL2 access. No ISB: the ERET into the guest is the context synchronization event,
  * nothing at EL2 depends on the trap bits, and the guest's counters never count EL2 (NSH = 0,

@@ -3,9 +3,19 @@
 #ifndef VPERF_TYPES_H
 #define VPERF_TYPES_H
 
+/*
+ * A hypervisor built without the compiler's headers (Xen: -nostdinc, its own uint64_t and bool)
+ * names its header that provides uint8_t..uint64_t, size_t and bool instead, e.g.
+ * -DVPERF_TYPES_HEADER='<xen/types.h>'. The types have the same sizes either way, so the
+ * library, built with <stdint.h>, and the hypervisor agree on every structure's layout.
+ */
+#ifdef VPERF_TYPES_HEADER
+#include VPERF_TYPES_HEADER
+#else
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 #define VPERF_BIT(n) (1ull << (n))
 /* Bits hi..lo set, for 0 <= lo <= hi <= 63. */

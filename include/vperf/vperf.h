@@ -163,6 +163,12 @@ int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu)
  * is loaded: put it first. */
 int vperf_vcpu_reset(struct vperf_vcpu *vcpu);
 
+/* The vCPU is going away (its memory will be reused): drop pcpu's reference to it, on the CPU
+ * of pcpu (a lazy switch leaves a put vCPU's state in the hardware as a cache, remembered by
+ * address). Call it on every pCPU the vCPU ran on, with the vCPU put, before freeing it; Xen does
+ * it with an IPI to every CPU, as its x86 vPMU clears its last_vcpu. */
+void vperf_pcpu_forget(struct vperf_pcpu *pcpu, const struct vperf_vcpu *vcpu);
+
 /* The vCPU is about to run on the calling CPU (pcpu): program MDCR_EL2 and the guest's
  * PMU/SPE state. Pair every load with a put on the same CPU. */
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);

@@ -112,6 +112,34 @@ static void test_pmcr(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* A vCPU the hypervisor frees (Xen's vcpu_destroy) must not stay any pCPU's lazy owner: the PMU
+ * interrupt would move flags into freed memory, and a new vCPU at the same address would be taken
+ * for the old one. vperf_pcpu_forget drops the reference, and refuses a loaded vCPU. */
+static void test_pcpu_forget(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR0_EL0, 1234);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	vperf_pcpu_forget(&hv.pcpu[0], &a->v);
+	assert_ptr_equal(hv.pcpu[0].pmu_owner, &a->v);
+	assert_string_equal(hv.last_log, "vperf: pcpu_forget of a loaded vCPU (put it first)");
+	hv_leave(0);
+	assert_ptr_equal(hv.pcpu[0].pmu_owner, &a->v);
+	vperf_pcpu_forget(&hv.pcpu[1], &a->v); /* another pCPU's reference only */
+	assert_ptr_equal(hv.pcpu[0].pmu_owner, &a->v);
+	vperf_pcpu_forget(&hv.pcpu[0], &a->v);
+	assert_null(hv.pcpu[0].pmu_owner);
+	/* The same memory as a new vCPU starts from the reset state. */
+	assert_int_equal(vperf_vcpu_init(&a->v, &hv.vm[0], a), VPERF_OK);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0);
+	assert_int_equal(guest_read(PMCR_EL0) & PMCR_E, 0);
+}
+
 /* PMCR_EL0.P resets the guest's counters one by one: the host's second range and the unused
  * first-range counter 3 keep their values (never PMCR_EL0.P at EL2). */
 static void test_pmcr_p_spares_host(void **state)
@@ -619,6 +647,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_pmcr, setup),
+		cmocka_unit_test_setup(test_pcpu_forget, setup),
 		cmocka_unit_test_setup(test_notices_rate_limited, setup),
 		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),
 		cmocka_unit_test_setup(test_set_clr_masked, setup),

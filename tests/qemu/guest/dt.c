@@ -57,6 +57,8 @@ int dt_parse(uint64_t dtb)
 	if (fdt_check_header(fdt))
 		return -1;
 	node = fdt_node_offset_by_compatible(fdt, -1, "arm,pl011");
+	if (node < 0) /* Xen's vpl011: the SBSA subset (UARTDR, UARTFR), all the guest uses */
+		node = fdt_node_offset_by_compatible(fdt, -1, "arm,sbsa-uart");
 	if (node >= 0 && reg_at(fdt, node, 0))
 		gi.uart = reg_at(fdt, node, 0);
 	node = fdt_node_offset_by_compatible(fdt, -1, "arm,gic-v3");

@@ -1,0 +1,313 @@
+#!/bin/sh
+# make xen-check: vperf inside Xen on Arm (docs/integration/xen.md).
+#   check.sh check [PART]   fetch Xen (fetch.sh), apply patches/, build vperf for Xen and Xen
+#                           (and each mutant the configurations use), then boot every
+#                           configuration of configs.txt (whose name contains PART) as a dom0less
+#                           system under QEMU and judge it from the serial log; ends with
+#                           "xen: N passed, N failed"
+#   check.sh build          only fetch, patch and build
+#   check.sh one NAME       one configuration, log on stdout
+# Environment: XEN_OUT (build tree, images, logs), QEMU_OUT (the guest payloads, make
+# qemu-images), QEMU_RESULTS (run-tests.sh results file to append to), XEN_CACHE (fetch.sh).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+srctree=$(cd "$here/../.." && pwd)
+out=${XEN_OUT:?XEN_OUT}
+images=${QEMU_OUT:?QEMU_OUT}
+results=${QEMU_RESULTS:-/dev/null}
+qemu=${QEMU:-qemu-system-aarch64}
+cross=${CROSS_COMPILE:-aarch64-linux-gnu-}
+mkdir -p "$out" && out=$(cd "$out" && pwd) # Xen's make runs in another directory
+images=$(cd "$images" 2>/dev/null && pwd || echo "$images")
+logs=$out/logs
+tree=$out/src
+# Xen's arm64 code generation flags (xen/arch/arm/arch.mk, EMBEDDED_EXTRA_CFLAGS in Config.mk)
+# that vperf's own arm64 flags lack: the library must not call libgcc's outline atomics, which
+# Xen does not link.
+xen_kcflags="-mcpu=generic -mno-outline-atomics -fno-pie"
+machine=virt,virtualization=on,gic-version=3
+mkdir -p "$logs"
+
+trim() { sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
+configs() { grep -v '^[[:space:]]*#' "$here/configs.txt" | grep '|'; }
+field() { echo "$1" | cut -d'|' -f"$2" | trim; }
+
+# ---- source, library, hypervisor ---------------------------------------------------------------
+
+# Undo any mutant a failed earlier run left applied.
+unmutate() {
+	for m in "$here"/mutants/*.patch; do
+		patch -d "$tree" -p1 -R -s -f --dry-run <"$m" >/dev/null 2>&1 &&
+			patch -d "$tree" -p1 -R -s -f <"$m" >/dev/null
+	done
+	return 0
+}
+
+prepare_tree() {
+	src=$("$here/fetch.sh") || { echo "xen-check: fetching Xen's source failed"; return 1; }
+	stamp=$( (basename "$src" && cat "$here"/patches/*.patch) | sha256sum | cut -c1-16)
+	if [ "$(cat "$tree/.vperf-series" 2>/dev/null)" = "$stamp" ]; then
+		unmutate
+		return 0
+	fi
+	rm -rf "$tree" && cp -a "$src" "$tree" || return 1
+	for p in "$here"/patches/*.patch; do
+		patch -d "$tree" -p1 -s -N --no-backup-if-mismatch <"$p" ||
+			{ echo "xen-check: $(basename "$p") does not apply to $(basename "$src")"; return 1; }
+	done
+	echo "$stamp" >"$tree/.vperf-series"
+	echo "xen-check: $(basename "$src") with $(ls "$here"/patches/*.patch | wc -l) patches in $tree"
+}
+
+build_vperf() {
+	[ -f "$out/vperf/.config" ] ||
+		make -C "$srctree" O="$out/vperf" ARCH=arm64 DEFCONFIG=xen_defconfig defconfig || return 1
+	nice -n 10 make -C "$srctree" O="$out/vperf" KCFLAGS="$xen_kcflags" "$out/vperf/libvperf.a"
+}
+
+xen_make() {
+	nice -n 10 make -C "$xtree/xen" -j2 XEN_TARGET_ARCH=arm64 CROSS_COMPILE="$cross" \
+		VPERF_SRC="$srctree" VPERF_OBJ="$out/vperf" "$@"
+}
+
+# build_xen VARIANT: $out/xen-VARIANT. vperf: the series; passthrough: the series with
+# CONFIG_VPERF off (Xen's own raw PMU pass-through, in a copy of the tree); else the series +
+# mutants/VARIANT.patch.
+build_xen() {
+	v=$1 blog=$logs/build-xen-$1.log xtree=$tree vperf=y
+	if [ "$v" = passthrough ]; then
+		xtree=$out/src-passthrough vperf=n
+		[ "$(cat "$xtree/.vperf-series" 2>/dev/null)" = "$(cat "$tree/.vperf-series")" ] ||
+			{ rm -rf "$xtree" && cp -a "$tree" "$xtree" && rm -f "$xtree/xen/.config"; } || return 1
+	fi
+	if [ ! -f "$xtree/xen/.config" ]; then
+		xen_make defconfig >"$blog" 2>&1 &&
+			printf 'CONFIG_EXPERT=y\nCONFIG_VPERF=%s\n' $vperf >>"$xtree/xen/.config" &&
+			xen_make olddefconfig >>"$blog" 2>&1 || { echo "xen-check: Xen configuration failed ($blog)"; return 1; }
+	fi
+	if [ "$v" != vperf ] && [ "$v" != passthrough ]; then
+		patch -d "$tree" -p1 -s -N <"$here/mutants/$v.patch" ||
+			{ echo "xen-check: mutant $v does not apply"; return 1; }
+	fi
+	tb=$(date +%s)
+	xen_make >>"$blog" 2>&1
+	rc=$?
+	[ -f "$here/mutants/$v.patch" ] && patch -d "$tree" -p1 -R -s <"$here/mutants/$v.patch"
+	[ $rc -eq 0 ] || { echo "xen-check: building Xen ($v) failed: $blog"; return 1; }
+	[ "$vperf" = n ] || grep -q '^CONFIG_VPERF=y' "$xtree/xen/.config" ||
+		{ echo "xen-check: CONFIG_VPERF is off"; return 1; }
+	cp "$xtree/xen/xen" "$out/xen-$v"
+	echo "xen-check: built Xen ($v) in $(($(date +%s) - tb)) s"
+}
+
+build_all() {
+	ta=$(date +%s)
+	prepare_tree && build_vperf >"$logs/build-vperf.log" 2>&1 ||
+		{ echo "xen-check: building vperf for Xen failed: $logs/build-vperf.log"; return 1; }
+	for v in $(selected "${1:-}" | cut -d'|' -f2 | trim | sort -u); do
+		build_xen "$v" || return 1
+	done
+	echo "xen-check: fetch, patch and build took $(($(date +%s) - ta)) s"
+}
+
+# ---- one boot ----------------------------------------------------------------------------------
+
+# Each domU's kernel at slot_base + 2k * slot, its initramfs (if any) at the next slot.
+slot_base=0x50000000 slot=0x04000000
+slot_addr() { printf '0x%x' $((slot_base + $1 * slot)); }
+
+# spec_get SPEC KEY: the value of KEY=... in a domU spec.
+spec_get() { for tok in $(echo "$1" | cut -d' ' -f2-); do case "$tok" in "$2"=*) echo "${tok#*=}" ;; esac; done; }
+
+# domu_node K SPEC: the dom0less node of domU K (booting.txt's "xen,domain").
+domu_node() {
+	k=$1 spec=$2
+	img=$images/$(echo "$spec" | cut -d' ' -f1).bin
+	vpmu=$(spec_get "$spec" vpmu) n=$(spec_get "$spec" n) mem=$(spec_get "$spec" mem)
+	initrd=$(spec_get "$spec" initrd) args=$(spec_get "$spec" args | tr ',' ' ')
+	addr=$(slot_addr $((2 * (k - 1))))
+	size=$(stat -L -c %s "$img")
+	printf '\t\tdomU%s {\n\t\t\tcompatible = "xen,domain";\n' "$k"
+	printf '\t\t\t#address-cells = <2>;\n\t\t\t#size-cells = <2>;\n'
+	printf '\t\t\tmemory = <0x0 %s>;\n\t\t\tcpus = <1>;\n\t\t\tvpl011;\n' $((${mem:-64} * 1024))
+	[ -n "$vpmu" ] && printf '\t\t\tvpmu;\n\t\t\tvpmu-mode = "%s";\n' "$vpmu"
+	[ -n "$n" ] && printf '\t\t\tvpmu-counters = <%s>;\n' "$n"
+	printf '\t\t\tmodule@%x {\n' "$addr"
+	printf '\t\t\t\tcompatible = "multiboot,kernel", "multiboot,module";\n'
+	printf '\t\t\t\treg = <0x0 0x%x 0x0 0x%x>;\n' "$addr" "$size"
+	printf '\t\t\t\tbootargs = "%s";\n\t\t\t};\n' "$args"
+	if [ -n "$initrd" ]; then
+		addr=$(slot_addr $((2 * (k - 1) + 1)))
+		printf '\t\t\tmodule@%x {\n' "$addr"
+		printf '\t\t\t\tcompatible = "multiboot,ramdisk", "multiboot,module";\n'
+		printf '\t\t\t\treg = <0x0 0x%x 0x0 0x%x>;\n\t\t\t};\n' "$addr" \
+			"$(stat -L -c %s "$images/$initrd.bin")"
+	fi
+	printf '\t\t};\n'
+}
+
+# QEMU's own device tree for this machine, with Xen's command line and the domUs in /chosen.
+# Prints the QEMU loader arguments of the domU images.
+mkdtb() {
+	name=$1 xenargs=$2 domus=$3 dtb=$4 smp=$5
+	"$qemu" -nodefaults -M "$machine,dumpdtb=$dtb.qemu" -cpu max -m 2G -smp "$smp" -display none \
+		>/dev/null 2>&1 || return 1
+	{
+		dtc -q -I dtb -O dts "$dtb.qemu"
+		printf '/ {\n\tchosen {\n\t\t#address-cells = <2>;\n\t\t#size-cells = <2>;\n'
+		printf '\t\txen,xen-bootargs = "console=dtuart sync_console %s";\n' "$xenargs"
+		k=1
+		echo "$domus" | tr ';' '\n' | trim | while IFS= read -r spec; do
+			[ -n "$spec" ] || continue
+			domu_node $k "$spec"
+			k=$((k + 1))
+		done
+		printf '\t};\n};\n'
+	} >"$dtb.dts" && dtc -q -I dts -O dtb -o "$dtb" "$dtb.dts"
+}
+
+infra_verdict() {
+	echo "[  FAILED  ] xen:$1: infrastructure failure: $2 (log: $logs/$1.log)"
+	echo "0 1 xen:$1" >>"$results"
+	return 1
+}
+
+# judge NAME LOG FLAGS RC SECS NDOM: the verdict, in qemu-check's form.
+judge() {
+	name=$1 log=$2 flags=$3 rc=$4 secs=$5 ndom=$6
+	pass=$(grep -c 'DOM[0-9]*: RESULT [^ ]* PASS' "$log")
+	skip=$(grep -c 'DOM[0-9]*: RESULT [^ ]* SKIP' "$log")
+	xfail=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^xfail=//p' | tr ',' ' ')
+	fails="" xfailed=""
+	for t in $(grep 'DOM[0-9]*: RESULT [^ ]* FAIL' "$log" | sed 's/.*RESULT \([^ ]*\) FAIL.*/\1/' | sort -u); do
+		case " $xfail " in *" $t "*) xfailed="$xfailed $t" ;; *) fails="$fails $t" ;; esac
+	done
+	fails=${fails# }
+	guests=$(grep -c 'DOM[0-9]*: SUITE DONE' "$log")
+	unexpected=$fails
+	# A Linux domU must have probed its PMU (the counters it found: PMCR_EL0.N + the cycle counter).
+	linux=$(grep -c 'DOM[0-9]*: .*Booting Linux on physical CPU' "$log")
+	if [ "$linux" -gt 0 ]; then
+		probed=$(grep -c 'DOM[0-9]*: .*hw perfevents: enabled with armv8_pmuv3' "$log")
+		[ "$probed" -ge "$linux" ] || unexpected="$unexpected (linux-no-pmu)"
+	fi
+	[ "$guests" -ge "$ndom" ] || unexpected="$unexpected (guest-unfinished: $guests of $ndom)"
+	grep -q 'domain_crash\|Domain [0-9]* crashed\|Panic on CPU' "$log" &&
+		unexpected="$unexpected (crash)"
+	[ "$rc" = timeout ] && unexpected="$unexpected (timeout)"
+	# The isolation verdict: the quiet guest's iso-* tests and the noisy one's iso-noisy-irqs.
+	iso_pass=$(grep -c 'DOM[0-9]*: RESULT iso-[^ ]* PASS' "$log")
+	iso_fail=$(grep -c 'DOM[0-9]*: RESULT iso-[^ ]* FAIL' "$log")
+	case " $flags " in
+	*" must-fail "*)
+		if [ -n "$fails" ]; then
+			echo "[  PASSED  ] xen:$name (breakage caught: $fails)"
+			echo "1 0 xen:$name" >>"$results"
+			return 0
+		fi
+		echo "[  FAILED  ] xen:$name (the suite did not notice the broken integration:$unexpected)"
+		echo "0 1 xen:$name" >>"$results"
+		return 1 ;;
+	esac
+	grep 'DOM[0-9]*: RESULT \|DOM[0-9]*: SUITE DONE' "$log" | sed 's/^(XEN) /  /'
+	if [ $((iso_pass + iso_fail)) -gt 0 ]; then
+		# the quiet guest's four iso tests at least (the noisy one adds iso-noisy-irqs)
+		if [ "$iso_fail" -eq 0 ] && [ "$iso_pass" -ge 4 ]; then
+			echo "  isolation: PASS ($iso_pass iso tests: each domain counted only itself)"
+		else
+			echo "  isolation: FAIL ($iso_fail of $((iso_pass + iso_fail)) iso tests failed)"
+		fi
+	fi
+	if [ -z "$(echo "$unexpected" | tr -d ' ')" ] && [ "$pass" -gt 0 ]; then
+		echo "[  PASSED  ] xen:$name ($pass tests passed, $skip skipped${xfailed:+, xfail:$xfailed}, $ndom domUs, $secs s)"
+		echo "$pass 0 xen:$name" >>"$results"
+		return 0
+	fi
+	echo "[  FAILED  ] xen:$name:$unexpected (log: $log)"
+	echo "$pass 1 xen:$name" >>"$results"
+	return 1
+}
+
+run_config() {
+	line=$1
+	name=$(field "$line" 1) variant=$(field "$line" 2) xenargs=$(field "$line" 3)
+	domus=$(field "$line" 4) flags=$(field "$line" 5)
+	tmo=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^timeout=//p')
+	log=$logs/$name.log dtb=$out/dtb/$name.dtb
+	mkdir -p "$out/dtb"
+	command -v "$qemu" >/dev/null || { infra_verdict "$name" "$qemu not found"; return; }
+	[ -f "$out/xen-$variant" ] || { infra_verdict "$name" "no Xen build $out/xen-$variant"; return; }
+	set --
+	ndom=0
+	tmp_specs=$(mktemp)
+	echo "$domus" | tr ';' '\n' | trim | grep . >"$tmp_specs"
+	while IFS= read -r spec; do
+		img=$(echo "$spec" | cut -d' ' -f1) initrd=$(spec_get "$spec" initrd)
+		for f in $img $initrd; do
+			[ -e "$images/$f.bin" ] || { rm -f "$tmp_specs"; infra_verdict "$name" "image missing: $f.bin"; return; }
+		done
+		set -- "$@" -device "loader,file=$images/$img.bin,addr=$(slot_addr $((2 * ndom))),force-raw=on"
+		[ -z "$initrd" ] ||
+			set -- "$@" -device "loader,file=$images/$initrd.bin,addr=$(slot_addr $((2 * ndom + 1))),force-raw=on"
+		ndom=$((ndom + 1))
+	done <"$tmp_specs"
+	rm -f "$tmp_specs"
+	smp=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^smp=//p')
+	mkdtb "$name" "$xenargs" "$domus" "$dtb" "${smp:-1}" ||
+		{ infra_verdict "$name" "building $dtb failed"; return; }
+	case " $flags " in *" icount "*) set -- "$@" -icount shift=0 ;; esac
+	t0=$(date +%s)
+	timeout "${tmo:-120}" "$qemu" -nodefaults -M "$machine" -cpu max -m 2G -smp "${smp:-1}" -display none \
+		-serial stdio -no-reboot -dtb "$dtb" -kernel "$out/xen-$variant" "$@" </dev/null >"$log" 2>&1 &
+	pid=$!
+	# dom0less domains that power off stay dead: Xen keeps running. Stop when every domU said
+	# SUITE DONE, a domain crashed, or Xen panicked.
+	rc=ok
+	while kill -0 $pid 2>/dev/null; do
+		[ "$(grep -c 'DOM[0-9]*: SUITE DONE' "$log")" -ge "$ndom" ] && break
+		grep -q 'domain_crash\|Domain [0-9]* crashed\|Panic on CPU' "$log" && break
+		sleep 0.5
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill $pid 2>/dev/null
+		wait $pid
+	else
+		wait $pid
+		[ $? -eq 124 ] && rc=timeout
+	fi
+	secs=$(($(date +%s) - t0))
+	qemu_msg=$(grep -m 1 "^$(basename "$qemu"): " "$log" | grep -v ': warning: \|terminating on signal')
+	[ -z "$qemu_msg" ] || { infra_verdict "$name" "QEMU refused to start: $qemu_msg"; return; }
+	grep -q '(XEN) Xen version' "$log" || { infra_verdict "$name" "no Xen banner"; return; }
+	started=$(grep -c '(XEN) \*\*\* LOADING DOMU' "$log")
+	[ "$started" -ge "$ndom" ] || { infra_verdict "$name" "domUs not created ($started of $ndom)"; return; }
+	judge "$name" "$log" "$flags" $rc $secs $ndom
+}
+
+selected() { configs | awk -F'|' -v p="${1:-}" 'index($1, p)'; }
+
+check() {
+	start=$(date +%s)
+	build_all "${1:-}" || { echo "0 1 xen:build" >>"$results"; echo "xen: 0 passed, 1 failed"; return 1; }
+	okc=0 badc=0
+	tmp=$(mktemp)
+	selected "${1:-}" >"$tmp"
+	while IFS= read -r line; do
+		if run_config "$line"; then okc=$((okc + 1)); else badc=$((badc + 1)); fi
+	done <"$tmp"
+	rm -f "$tmp"
+	echo "xen: $okc configurations passed, $badc failed in $(($(date +%s) - start)) s (logs: $logs)"
+	echo "xen: $okc passed, $badc failed"
+	[ "$badc" -eq 0 ]
+}
+
+case "${1:-check}" in
+check) check "${2:-}" ;;
+build) build_all ;;
+one)
+	line=$(configs | awk -F'|' -v n="$2" '{ g = $1; gsub(/[ \t]/, "", g); if (g == n) print }')
+	[ -n "$line" ] || { echo "check.sh: no configuration '$2'" >&2; exit 2; }
+	build_all "$2" && run_config "$line"
+	cat "$logs/$2.log" ;;
+*) echo "usage: check.sh check [PART] | build | one NAME" >&2; exit 2 ;;
+esac
