@@ -65,9 +65,13 @@ int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n);
 /* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back. */
 uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
 uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
-bool vperf_vpmu_oversubscribed(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
+bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
+/* At the vCPU's put: move its rotation point when it is multiplexed (rule in vpmu_map.c). */
+void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p);
+/* Give back the physical counters of guest counters just disabled (emulated partition). */
+void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest);
 int vperf_vpmu_map_one(struct vperf_vcpu *vcpu, unsigned int n);
 
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu);

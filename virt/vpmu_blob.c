@@ -145,7 +145,7 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 		s->evcntr[n] = w[W_COUNTERS + n];
 	}
 	s->active = w[W_FLAGS] & FLAG_ACTIVE;
-	/* The interrupt line is pushed at the next load, whatever the destination's vGIC holds. */
-	s->irq_dirty = true;
+	/* The interrupt line is pushed at the next load, whatever the destination's vGIC holds
+	 * (vperf_vpmu_reset above set irq_dirty). */
 	return VPERF_OK;
 }

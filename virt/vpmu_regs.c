@@ -82,23 +82,40 @@ static void place_new(struct vperf_vcpu *vcpu, uint64_t bits)
 	}
 }
 
+/* Emulated partition: counters the guest disabled give their physical counters back, and
+ * enabled counters still waiting for one take them now, so the placement never depends on
+ * which counters were enabled first. */
+static void release(struct vperf_vcpu *vcpu, uint64_t bits)
+{
+	uint64_t before;
+
+	vperf_vpmu_release(vcpu, bits);
+	before = vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten);
+	place_new(vcpu, vcpu->pmu.cnten);
+	if (vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten) & ~before)
+		write_sysreg(vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten) & ~before, PMCNTENSET_EL0);
+}
+
 /* A SET/CLR pair: the shadow is the truth; the hardware gets the same bits, SET and CLR being
  * exactly the registers that change only the written bits. */
 static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, uint64_t *shadow)
 {
 	bool set = acc->enc == VPERF_ENC_PMCNTENSET_EL0 || acc->enc == VPERF_ENC_PMINTENSET_EL1;
-	uint64_t bits = acc->val & vpmu_mask(vcpu);
+	bool cnten = acc->desc->slot == VPERF_SLOT_PMCNTEN;
+	uint64_t bits = acc->val & vpmu_mask(vcpu), hw;
 
 	*shadow = set ? *shadow | bits : *shadow & ~bits;
 	if (!vpmu_in_hw(vcpu) || !bits)
 		goto out;
 	/* Emulated partition: a counter enabled now takes a free physical counter if one is left;
 	 * without one it waits for its multiplexing slice. */
-	if (set && acc->enc == VPERF_ENC_PMCNTENSET_EL0)
+	if (set && cnten)
 		place_new(vcpu, bits);
-	bits = vperf_vpmu_hw_bits(vcpu, bits);
-	if (bits)
-		write_sysreg_enc(acc->enc, bits);
+	hw = vperf_vpmu_hw_bits(vcpu, bits);
+	if (hw)
+		write_sysreg_enc(acc->enc, hw);
+	if (!set && cnten)
+		release(vcpu, bits);
 out:
 	vperf_vpmu_update_irq(vcpu);
 }
