@@ -46,6 +46,10 @@ static int add_pmu(void *fdt, const struct vperf_vm *vm)
 	err = fdt_setprop(fdt, node, "compatible", compatible, sizeof(compatible));
 	if (!err)
 		err = fdt_setprop(fdt, node, "interrupts", irq, sizeof(irq));
+	/* All or nothing: a half-made node would make the retry after growing the buffer fail
+	 * (the node exists). Deleting only shrinks the tree, so it cannot run out of space. */
+	if (err)
+		fdt_del_node(fdt, node);
 	return err ? fdt_err(err) : VPERF_OK;
 }
 

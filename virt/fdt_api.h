@@ -11,6 +11,7 @@
 int fdt_path_offset(const void *fdt, const char *path);
 int fdt_add_subnode(void *fdt, int parentoffset, const char *name);
 int fdt_setprop(void *fdt, int nodeoffset, const char *name, const void *val, int len);
+int fdt_del_node(void *fdt, int nodeoffset);
 
 #define VPERF_FDT_ERR_NOSPACE 3 /* libfdt's -FDT_ERR_NOSPACE */
 
