@@ -11,6 +11,13 @@
 /* What a guest may set in PMCR_EL0 (E, DP, LP); P and C are write-only actions; N, IMP and
  * IDCODE are read-only; LC is RES1 without AArch32 (Arm ARM I5.3.21). */
 #define VPMU_PMCR_WRITABLE (PMCR_E | VPERF_BIT(5) | PMCR_LP)
+/* A direct-partition guest has the hardware's PMCR_EL0 (I5.3.21): also D [3], X [4], FZO [9] and
+ * FZS [32], which the hardware keeps and vperf must carry across a switch. */
+#define VPMU_PMCR_DIRECT \
+	(VPMU_PMCR_WRITABLE | VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(9) | VPERF_BIT(32))
+/* PMUSERENR_EL0: a trapped guest has EN, SW, CR, ER (facts.md); a direct one the hardware's
+ * fields up to bit 6 (the database's RES0 mask leaves [6:0]). */
+#define VPMU_USERENR_WRITABLE 0xfull
 /* What a guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number. To the
  * guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0 (I5.3.30). */
 #define VPMU_EVTYPER_P	      VPERF_BIT(31)
@@ -98,6 +105,19 @@ bool vperf_vpmu_wide_counters(void);
 
 /* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);
+
+/* The bits of PMCR_EL0 and PMUSERENR_EL0 a guest keeps: what the register emulation stores, the
+ * switch carries and a blob may hold. */
+static inline uint64_t vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)
+{
+	return vpmu_direct_vm(vcpu) ? VPMU_PMCR_DIRECT : VPMU_PMCR_WRITABLE;
+}
+
+static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
+{
+	return vpmu_direct_vm(vcpu) ? ~vperf_sysregs[VPERF_SR_PMUSERENR_EL0].res0
+				    : VPMU_USERENR_WRITABLE;
+}
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
 

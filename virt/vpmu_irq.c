@@ -56,11 +56,42 @@ static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
 	return bits;
 }
 
+/*
+ * The external agent's range [EPMN, N) (PMCCR.EPMN, I5.3.47): its flags are the agent's to read
+ * and clear, not vperf's, yet with its interrupt enabled a flag keeps PMUIRQ asserted and the
+ * hypervisor would take it forever. vperf clears the interrupt enables of those flags (the line
+ * drops; the flag, counter, type and count enable stay for the agent), counts it, and logs it
+ * the first time on this pCPU.
+ */
+static void mask_agent(struct vperf_pcpu *pcpu, uint64_t ovs)
+{
+	uint64_t bits =
+		ovs & ~(VPERF_BIT(pcpu->epmn) - 1) & (VPERF_BIT(pcpu->caps.nr_counters) - 1);
+
+	if (!bits)
+		return;
+	write_sysreg(bits, PMINTENCLR_EL1);
+	STAT_INC(&pcpu->stats, agent_overflows);
+	if (!pcpu->agent_irq_reported)
+		vperf_log(VPERF_LOG_NOTICE, "vperf: PMUIRQ from the external agent's counters: "
+					    "their interrupt enables cleared");
+	pcpu->agent_irq_reported = true;
+}
+
 bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 {
-	uint64_t ovs = read_sysreg(PMOVSSET_EL0);
-	uint64_t taken = take_host(pcpu, ovs) | take_guest(pcpu, ovs);
-	uint64_t stray = ovs & ~taken & ((VPERF_BIT(pcpu->epmn) - 1) | VPMU_CYCLE_BIT);
+	uint64_t ovs, taken, stray;
+
+	/* Without a PMUv3 (ID_AA64DFR0_EL1.PMUVer = 0) its registers are UNDEFINED at EL2: a
+	 * PMUIRQ routed here is the hypervisor's misconfiguration, counted and not read. */
+	if (!pcpu->caps.pmuver) {
+		STAT_INC(&pcpu->stats, spurious_irqs);
+		return false;
+	}
+	ovs = read_sysreg(PMOVSSET_EL0);
+	taken = take_host(pcpu, ovs) | take_guest(pcpu, ovs);
+	stray = ovs & ~taken & ((VPERF_BIT(pcpu->epmn) - 1) | VPMU_CYCLE_BIT);
+	mask_agent(pcpu, ovs);
 
 	/* A flag of nobody's counter (a first-range counter left enabled by no one): clear it
 	 * rather than let the line stay up, and count it. */

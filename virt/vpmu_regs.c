@@ -44,7 +44,7 @@ static uint64_t read_pmcr(const struct vperf_vcpu *vcpu)
 {
 	const struct vperf_pcpu *pcpu = vcpu->pcpu;
 
-	return (vcpu->pmu.pmcr & VPMU_PMCR_WRITABLE) | VPERF_BIT(6) /* LC: RES1 */ |
+	return (vcpu->pmu.pmcr & vpmu_pmcr_keep(vcpu)) | VPERF_BIT(6) /* LC: RES1 */ |
 	       (uint64_t)vcpu->vm->cfg.nr_counters << PMCR_N_SHIFT |
 	       (pcpu ? pcpu->caps.pmcr_id : 0);
 }
@@ -58,7 +58,7 @@ static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
 			vperf_vpmu_set_counter(vcpu, n, 0);
 	if (val & PMCR_C)
 		vperf_vpmu_set_counter(vcpu, VPERF_CYCLE_IDX, 0);
-	vcpu->pmu.pmcr = val & VPMU_PMCR_WRITABLE;
+	vcpu->pmu.pmcr = val & vpmu_pmcr_keep(vcpu);
 	if (vpmu_in_hw(vcpu))
 		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
 	vperf_vpmu_update_irq(vcpu);
@@ -278,6 +278,14 @@ static bool access_pair(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	return true;
 }
 
+/* The direct partition's untrapped PMXEV* use the hardware's selection: keep it the guest's. */
+static void write_selr(struct vperf_vcpu *vcpu, uint64_t val)
+{
+	vcpu->pmu.selr = val & PMSELR_SEL_MASK;
+	if (vpmu_direct_vm(vcpu) && vpmu_in_hw(vcpu))
+		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
+}
+
 static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 {
 	switch (acc->desc->slot) {
@@ -294,13 +302,13 @@ static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 		if (acc->read)
 			acc->val = vcpu->pmu.selr;
 		else
-			vcpu->pmu.selr = acc->val & PMSELR_SEL_MASK;
+			write_selr(vcpu, acc->val);
 		return true;
 	case VPERF_SLOT_PMUSERENR:
 		if (acc->read)
 			acc->val = vcpu->pmu.userenr;
 		else
-			vcpu->pmu.userenr = acc->val & 0xfull;
+			vcpu->pmu.userenr = acc->val & vpmu_userenr_keep(vcpu);
 		if (!acc->read && vpmu_in_hw(vcpu))
 			write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
 		return true;

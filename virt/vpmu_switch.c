@@ -172,6 +172,10 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	if (vperf_vpmu_hw_bits(vcpu, s->inten))
 		write_sysreg(vperf_vpmu_hw_bits(vcpu, s->inten), PMINTENSET_EL1);
 	write_sysreg(s->userenr, PMUSERENR_EL0);
+	/* Only a direct-partition guest uses the hardware's PMSELR_EL0 (untrapped PMXEV*): it must
+	 * find its own selection there, not the previous owner's. */
+	if (vpmu_direct_vm(vcpu))
+		write_sysreg(s->selr, PMSELR_EL0);
 	write_sysreg(s->pmcr, PMCR_EL0);
 }
 
@@ -181,10 +185,10 @@ static void sync_from_hw(struct vperf_vcpu *vcpu)
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t mask = vpmu_mask(vcpu);
 
-	s->pmcr = read_sysreg(PMCR_EL0) & VPMU_PMCR_WRITABLE;
+	s->pmcr = read_sysreg(PMCR_EL0) & vpmu_pmcr_keep(vcpu);
 	s->cnten = read_sysreg(PMCNTENSET_EL0) & mask;
 	s->inten = read_sysreg(PMINTENSET_EL1) & mask;
-	s->userenr = read_sysreg(PMUSERENR_EL0) & 0xfull;
+	s->userenr = read_sysreg(PMUSERENR_EL0) & vpmu_userenr_keep(vcpu);
 	s->selr = read_sysreg(PMSELR_EL0) & 0x1full;
 	s->ccfiltr = read_sysreg(PMCCFILTR_EL0) & ~vperf_sysregs[VPERF_SR_PMCCFILTR_EL0].res0;
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
