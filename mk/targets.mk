@@ -13,7 +13,7 @@ test: all
 arm64-check: $(obj)/libvperf.a
 	$(Q)$(runtests) --script $(results) "undefined-symbols" \
 		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a \
-		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop)
+		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop fdt_del_node)
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
