@@ -13,7 +13,8 @@ test: all
 arm64-check: $(obj)/libvperf.a
 	$(Q)$(runtests) --script $(results) "undefined-symbols" \
 		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a \
-		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop fdt_del_node)
+		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop fdt_del_node \
+			fdt_check_header fdt_check_full)
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
@@ -83,8 +84,10 @@ help:
 	@echo '                              ASan/UBSan (default and minimal configuration),'
 	@echo '                              arm64 cross build + symbol check, QEMU suite'
 	@echo '  qemu-check / qemu-images    the QEMU suite alone / its hypervisor and guest images'
-	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer run of the SPE decoder (default 600 s);'
-	@echo '                              crashes are kept in tests/fuzz/regressions'
+	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer runs, FUZZ_TIME each (default 600 s): the'
+	@echo '                              SPE decoder, and on sim the trap entry, blob restore'
+	@echo '                              and device tree (docs/fuzzing.md); crashes are kept'
+	@echo '                              in tests/fuzz/regressions'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
 	@echo '  deps                        install missing Debian packages (scripts/deps.sh)'
 	@echo '  clean / distclean           remove objects / the whole $$(O)'

@@ -11,10 +11,9 @@
 /* What a guest may set in PMCR_EL0 (E, DP, LP); P and C are write-only actions; N, IMP and
  * IDCODE are read-only; LC is RES1 without AArch32 (Arm ARM I5.3.21). */
 #define VPMU_PMCR_WRITABLE (PMCR_E | VPERF_BIT(5) | PMCR_LP)
-/* A direct-partition guest has the hardware's PMCR_EL0 (I5.3.21): also D [3], X [4], FZO [9] and
- * FZS [32], which the hardware keeps and vperf must carry across a switch. */
-#define VPMU_PMCR_DIRECT \
-	(VPMU_PMCR_WRITABLE | VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(9) | VPERF_BIT(32))
+/* A direct-partition guest has the hardware's PMCR_EL0 (I5.3.21): also D [3], X [4] and FZO [9],
+ * which the hardware keeps and vperf must carry across a switch. */
+#define VPMU_PMCR_DIRECT (VPMU_PMCR_WRITABLE | VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(9))
 /* PMUSERENR_EL0: a trapped guest has EN, SW, CR, ER (facts.md); a direct one the hardware's
  * fields up to bit 6 (the database's RES0 mask leaves [6:0]). */
 #define VPMU_USERENR_WRITABLE 0xfull

@@ -38,8 +38,11 @@ static uint64_t first_range_mask(const struct vperf_pcpu *pcpu)
  *   HCCD = 1 (PMUv3p5): likewise for the cycle counter, which the guest owns;
  *   HPME = 1 only in XENPMU_MODE_HV: the host's second range counts while the guest runs (the
  *          hypervisor profiles); in SELF it pauses, so the host sees no guest activity.
- * Direct partition, while running untrapped: TPM = TPMCR = 0 (no trap at all) and HPMN = N, so
- * that the hardware itself shows the guest N counters and makes the rest UNDEFINED or RAZ/WI.
+ * Direct partition: HPMN = N, so that the hardware itself shows the guest N counters and makes
+ * the rest UNDEFINED or RAZ/WI; trapped too (after a load, until the state is back in the
+ * hardware), or an EL0 access to a counter in [N, first range) would trap to the guest's EL1
+ * (PMUSERENR_EL0) instead of being UNDEFINED, depending on the schedule. While running untrapped,
+ * TPM = TPMCR = 0 (no trap at all).
  */
 uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu,
 			 uint64_t base)
@@ -54,10 +57,12 @@ uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu 
 		mdcr |= MDCR_EL2_HCCD;
 	if (vcpu->vm->cfg.pmu_mode != VPERF_PMU_HV)
 		mdcr &= ~MDCR_EL2_HPME;
-	if (vcpu->pmu.direct) {
-		mdcr &= ~(MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_HPMN_MASK);
+	if (vpmu_direct_vm(vcpu)) {
+		mdcr &= ~MDCR_EL2_HPMN_MASK;
 		mdcr |= vcpu->vm->cfg.nr_counters;
 	}
+	if (vcpu->pmu.direct)
+		mdcr &= ~(MDCR_EL2_TPM | MDCR_EL2_TPMCR);
 	return mdcr;
 }
 

@@ -231,7 +231,8 @@ static inline uint32_t vperf_vm_pmu_virq(const struct vperf_vm *vm)
 /* Add the VM's vperf device nodes (the PMU, "arm,armv8-pmuv3" on its virtual PPI; nothing for an
  * OFF VM) under the root of the guest device tree fdt, with libfdt, which the hypervisor links.
  * All or nothing: VPERF_ENOSPC when the tree's buffer is full, leaving the tree as it was (grow
- * it, e.g. with fdt_open_into, and retry), VPERF_EINVAL otherwise. */
+ * it, e.g. with fdt_open_into, and retry), VPERF_EINVAL otherwise, the tree untouched (a /pmu
+ * node exists, no valid tree, or a layout libfdt cannot edit in place). */
 int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm);
 #else
 static inline int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm)

@@ -18,19 +18,21 @@ static struct hv_vcpu *running(void)
 static void inject_undef(void *hv_vcpu)
 {
 	(void)hv_vcpu;
+	hv.undefs++;
 	sim_inject_undef();
 }
 
 static void advance_pc(void *hv_vcpu)
 {
 	(void)hv_vcpu;
+	hv.pc_advances++;
 	sim_advance_pc();
 }
 
 static unsigned int guest_el(void *hv_vcpu)
 {
 	(void)hv_vcpu;
-	return sim_trap_el();
+	return hv.raw_el >= 0 ? (unsigned int)hv.raw_el : sim_trap_el();
 }
 
 static void set_irq_line(void *hv_vcpu, uint32_t intid, bool level)
@@ -78,18 +80,16 @@ static void sysreg_trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs
  * next poll point: consecutive such entries are an interrupt storm. */
 static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 {
-	static unsigned int burst;
-
 	(void)ctx;
 	if (intid == sim_line_intid(SIM_LINE_PMUIRQ))
 		vperf_handle_pmu_irq(&hv.pcpu[cpu]);
 	sim_gic_eoi(cpu, intid);
 	hv.pmu_irqs++;
-	burst++;
-	if (burst > hv.max_irq_burst)
-		hv.max_irq_burst = burst;
+	hv.irq_burst++;
+	if (hv.irq_burst > hv.max_irq_burst)
+		hv.max_irq_burst = hv.irq_burst;
 	if (!sim_line(cpu, SIM_LINE_PMUIRQ))
-		burst = 0;
+		hv.irq_burst = 0;
 }
 
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
@@ -98,6 +98,7 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
 
 	memset(&hv, 0, sizeof(hv));
+	hv.raw_el = -1;
 	if (cfg)
 		hv.model = *cfg;
 	else
@@ -151,6 +152,19 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 	hv.running[cpu] = vc;
 	vc->cpu = cpu;
 	sim_set_el(1);
+}
+
+enum vperf_trap_result hv_raw_trap(uint64_t esr, uint64_t gprs[31], unsigned int el)
+{
+	unsigned int cpu = sim_current_cpu();
+	enum vperf_trap_result r;
+
+	hv.raw_el = (int)el;
+	sim_enter_el2(cpu);
+	r = vperf_handle_sysreg(&running()->v, esr, gprs);
+	sim_exit_el2(cpu);
+	hv.raw_el = -1;
+	return r;
 }
 
 void hv_run(const struct sim_uop *ops_, size_t n)

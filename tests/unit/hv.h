@@ -31,8 +31,11 @@ struct hv {
 	unsigned int not_mine;	    /* traps vperf left to the hypervisor */
 	unsigned int pmu_irqs;	    /* physical PMUIRQs taken */
 	uint64_t host_ovs;	    /* host overflow flags reported */
+	unsigned int irq_burst;	    /* PMUIRQs taken in a row so far with the line left high */
 	unsigned int max_irq_burst; /* most PMUIRQs taken in a row with the line left high */
-	char last_log[160];	    /* vperf's last log line */
+	unsigned int undefs, pc_advances; /* the ops' decisions, for traps the harness delivers */
+	int raw_el;			  /* guest_el() during hv_raw_trap(), else -1 */
+	char last_log[160];		  /* vperf's last log line */
 };
 
 extern struct hv hv;
@@ -53,5 +56,8 @@ void hv_leave(unsigned int cpu);
 void hv_run(const struct sim_uop *ops, size_t n);
 /* n copies of one op. */
 void hv_run_n(const struct sim_uop *op, unsigned int n);
+/* Deliver a raw EC=0x18 syndrome from the vCPU running on the current pCPU, as if its code at
+ * el had trapped, straight to vperf_handle_sysreg (no model trap rules): for fuzzing the entry. */
+enum vperf_trap_result hv_raw_trap(uint64_t esr, uint64_t gprs[31], unsigned int el);
 
 #endif
