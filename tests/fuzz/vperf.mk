@@ -9,7 +9,7 @@
 # Included by tests/fuzz/build.mk, which guards against a second inclusion.
 ifeq ($(ARCH),sim)
 
-vperf-fuzz-targets := trap blob fdt
+vperf-fuzz-targets := $(if $(CONFIG_VPMU),trap blob) $(if $(CONFIG_FDT),fdt)
 # Runs of the short run in make check: a few seconds each on one core.
 trap-fuzz-runs ?= 2000
 blob-fuzz-runs ?= 5000
