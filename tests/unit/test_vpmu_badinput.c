@@ -165,6 +165,26 @@ static void test_direct_keeps_hw_fields(void **state)
 	assert_int_equal(guest_read(PMUSERENR_EL0), userenr);
 }
 
+/* Found by the trap fuzzer: a direct-partition guest's EL0 access to a counter beyond its N is
+ * UNDEFINED, also after a load that left it trapped (it was then a trap to its own EL1). */
+static void test_direct_el0_beyond_n(void **state)
+{
+	struct hv_vcpu *a;
+
+	(void)state;
+	hv_init(NULL, 2);
+	a = direct_vcpu(0, 0); /* N = 2, first range 4 */
+	for (unsigned int run = 0; run < 2; run++) {
+		hv_enter(a, 0); /* trapped: never used, or idle at its last put */
+		sim_set_el(0);
+		(void)guest_read(PMEVCNTR3_EL0);
+		assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+		sim_set_el(1);
+		(void)guest_read(PMCR_EL0);
+		hv_leave(0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_agent_overflow_no_storm),
 		cmocka_unit_test(test_direct_pmselr),
 		cmocka_unit_test(test_direct_keeps_hw_fields),
+		cmocka_unit_test(test_direct_el0_beyond_n),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_badinput", tests, NULL, NULL);
