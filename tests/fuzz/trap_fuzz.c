@@ -103,6 +103,15 @@ static void decode_vm(struct fuzz_in *in, struct vperf_vm_config *c)
 	c->pmu_virq = b & 0x20 ? 16 + (b >> 6) * 5 : 0;
 }
 
+/* ESR_EL2 of a trapped MSR/MRS, from the Arm ARM's ISS layout for EC = 0x18 (facts.md). */
+static uint64_t raw_esr(uint32_t enc, unsigned int rt, bool read)
+{
+	return 0x18ull << 26 | 1ull << 25 | (uint64_t)VPERF_ENC_OP0(enc) << 20 |
+	       (uint64_t)VPERF_ENC_OP2(enc) << 17 | (uint64_t)VPERF_ENC_OP1(enc) << 14 |
+	       (uint64_t)VPERF_ENC_CRN(enc) << 10 | (uint64_t)rt << 5 |
+	       (uint64_t)VPERF_ENC_CRM(enc) << 1 | read;
+}
+
 static void decode_op(struct fuzz_in *in, struct op *o)
 {
 	uint8_t k = in_u8(in);
@@ -123,8 +132,12 @@ static void decode_op(struct fuzz_in *in, struct op *o)
 	} else if (o->kind == OP_RAW) {
 		o->a = in_u64(in);
 		o->rt = in_u8(in);
-		if (o->rt & 0x80) /* mostly EC = 0x18, with the chosen register */
+		if (o->rt & 0x80) /* EC = 0x18 with random ISS bits */
 			o->a = 0x18ull << 26 | 1ull << 25 | (o->a & 0x1ffffff);
+		if ((o->rt & 0xc0) == 0xc0) /* at an encoding near the PMU and SPE groups */
+			o->a = raw_esr(VPERF_SYSREG_ENC(3, o->a & 1 ? 3 : 0, o->a & 2 ? 14 : 9,
+							8 + (o->a >> 2 & 7), o->a >> 5 & 7),
+				       (unsigned int)(o->a >> 8 & 31), o->a >> 13 & 1);
 		o->b = in_u64(in);
 	} else if (o->kind == OP_RUN) {
 		o->a = in_u64(in);
