@@ -521,7 +521,7 @@ static void explain(unsigned int i, bool keep_puts, unsigned int k)
 		k < shared[i].nr_obs ? (unsigned long long)shared[i].obs[k] : 0ull,
 		k < alone.nr_obs ? (unsigned long long)alone.obs[k] : 0ull);
 	for (unsigned int s = 0; s < shared[i].nr_steps; s++) {
-		const struct op *o = &w.ops[shared[i].steps[s]];
+		const struct op *o = &w.ops[shared[i].steps[s] % MAX_OPS];
 
 		if (shared[i].steps[s] == PUT_MARK)
 			fprintf(stderr, "  put\n");
