@@ -298,13 +298,16 @@ static bool pmu_spe_group(uint32_t enc)
 			: (crm == 12 || crm == 13 || crm == 14);
 }
 
-/* The PE traps a PMU register only under MDCR_EL2.TPM (TPMS and E2PB always trap SPE's here). */
-static bool would_trap(uint32_t enc)
+/* The PE traps a PMU register only under MDCR_EL2.TPM (TPMS and E2PB always trap SPE's here).
+ * A direct-partition vCPU runs with TPM clear or set depending on the schedule (not on its
+ * program), so it gets no raw syndrome of a PMU register at all: its model-driven accesses
+ * cover it. */
+static bool would_trap(const struct hv_vcpu *vc, uint32_t enc)
 {
 	const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(enc);
 
 	return !d || !(d->trap & (VPERF_TRAP_TPM | VPERF_TRAP_TPMCR)) ||
-	       (sim_peek(sim_current_cpu(), VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM);
+	       vc->v.vm->cfg.partition != VPERF_PART_DIRECT;
 }
 
 static void do_raw(struct trace *t, struct hv_vcpu *vc, const struct op *o)
@@ -315,7 +318,7 @@ static void do_raw(struct trace *t, struct hv_vcpu *vc, const struct op *o)
 	bool mine = a.sysreg && pmu_spe_group(a.enc);
 	enum vperf_trap_result r;
 
-	if (mine && !would_trap(a.enc))
+	if (mine && !would_trap(vc, a.enc))
 		return;
 	for (unsigned int i = 0; i < 31; i++)
 		gprs[i] = before[i] = o->b * (i + 1);
