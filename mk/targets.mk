@@ -88,6 +88,7 @@ help:
 	@echo '                              SPE decoder, and on sim the trap entry, blob restore'
 	@echo '                              and device tree (docs/fuzzing.md); crashes are kept'
 	@echo '                              in tests/fuzz/regressions'
+	@echo '  trap-fuzz-long ...          one harness (trap, blob, fdt, spe) for FUZZ_TIME'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
 	@echo '  deps                        install missing Debian packages (scripts/deps.sh)'
 	@echo '  clean / distclean           remove objects / the whole $$(O)'
