@@ -21,31 +21,8 @@
 #include <arch/sysreg.h>
 #include <vperf/mdcr.h>
 
-#include "../unit/hv.h"
 #include "fuzz_input.h"
-
-#define MAX_VMS	  3
-#define MAX_VCPUS 4
-#define MAX_OPS	  64
-#define MAX_OBS	  1024
-
-enum op_kind { OP_ENTER, OP_LEAVE, OP_ACCESS, OP_RAW, OP_RUN, OP_IRQ, OP_ROUNDTRIP, OP_RESET };
-
-struct op {
-	uint8_t kind, vcpu, cpu, el, read, rt;
-	uint32_t enc;
-	uint64_t a, b;
-};
-
-struct world {
-	struct sim_pe_config model;
-	struct vperf_pcpu_config pcfg;
-	struct vperf_vm_config vm[MAX_VMS];
-	unsigned int nr_vms, nr_vcpus, vm_of[MAX_VCPUS];
-	bool agent_flag; /* the agent's first counter has overflowed, its interrupt enabled */
-	struct op ops[MAX_OPS];
-	unsigned int nr_ops;
-};
+#include "trap_world.h"
 
 /* What one vCPU did and saw: its own ops (an index into ops, or PUT_MARK for a put) in order. */
 #define PUT_MARK 0xffff
@@ -56,191 +33,12 @@ struct trace {
 	unsigned int nr_obs;
 };
 
-static struct world w;
 static struct trace shared[MAX_VCPUS], alone;
-static uint64_t host_regs[SIM_MAX_CPUS][4 + 2 * 31];
 
 static void observe(struct trace *t, uint64_t v)
 {
 	if (t->nr_obs < MAX_OBS)
 		t->obs[t->nr_obs++] = v;
-}
-
-/* ---- the world --------------------------------------------------------------------------------- */
-
-/* The oracle for vperf_vm_init, written from the API's contract, not from its code. */
-static bool policy_valid(const struct vperf_vm_config *c, unsigned int hpmn)
-{
-	bool on = c->pmu_mode != VPERF_PMU_OFF;
-
-	if ((unsigned int)c->partition > VPERF_PART_EMULATED || c->nr_counters > 31 ||
-	    c->emu_slots > 31 || c->spe)
-		return false;
-	if (c->pmu_mode != VPERF_PMU_OFF && c->pmu_mode != VPERF_PMU_SELF &&
-	    c->pmu_mode != VPERF_PMU_HV && c->pmu_mode != VPERF_PMU_ALL)
-		return false;
-	if (on && (c->nr_counters > hpmn || c->emu_slots > hpmn))
-		return false;
-	return !on || !c->pmu_virq || (c->pmu_virq >= 16 && c->pmu_virq <= 31);
-}
-
-static void decode_vm(struct fuzz_in *in, struct vperf_vm_config *c)
-{
-	static const uint8_t modes[8] = { 0, 1, 2, 4, 1, 2, 3, 8 };
-	uint8_t b = in_u8(in);
-	int part = in_u8(in) % 4;
-
-	memset(c, 0, sizeof(*c));
-	c->pmu_mode = (enum vperf_pmu_mode)modes[b & 7];
-	memcpy(&c->partition, &part, sizeof(part));
-	c->nr_counters = in_u8(in);
-	c->nr_counters = c->nr_counters >= 0xf0 ? c->nr_counters : c->nr_counters % 8;
-	c->emu_slots = in_u8(in) % 4;
-	if (b & 0x10)
-		c->filter.allow[0] = in_u64(in);
-	else
-		vperf_pmu_filter_allow_all(&c->filter);
-	c->pmu_virq = b & 0x20 ? 16 + (b >> 6) * 5 : 0;
-}
-
-/* ESR_EL2 of a trapped MSR/MRS, from the Arm ARM's ISS layout for EC = 0x18 (facts.md). */
-static uint64_t raw_esr(uint32_t enc, unsigned int rt, bool read)
-{
-	return 0x18ull << 26 | 1ull << 25 | (uint64_t)VPERF_ENC_OP0(enc) << 20 |
-	       (uint64_t)VPERF_ENC_OP2(enc) << 17 | (uint64_t)VPERF_ENC_OP1(enc) << 14 |
-	       (uint64_t)VPERF_ENC_CRN(enc) << 10 | (uint64_t)rt << 5 |
-	       (uint64_t)VPERF_ENC_CRM(enc) << 1 | read;
-}
-
-static void decode_op(struct fuzz_in *in, struct op *o)
-{
-	uint8_t k = in_u8(in);
-
-	memset(o, 0, sizeof(*o));
-	o->kind = (uint8_t)(k % 8);
-	o->cpu = (uint8_t)(k >> 3 & 1);
-	o->vcpu = (uint8_t)((k >> 4) % w.nr_vcpus);
-	o->el = (uint8_t)(k >> 6 & 1);
-	o->read = (uint8_t)(k >> 7);
-	if (o->kind == OP_ACCESS) {
-		uint8_t r = in_u8(in);
-
-		o->enc = r < 0xc0 ? vperf_sysregs[r % VPERF_SR_COUNT].enc
-				  : VPERF_SYSREG_ENC(3, r & 3 ? 3 : 0, r & 4 ? 14 : 9,
-						     8 + (in_u8(in) & 7), in_u8(in) & 7);
-		o->a = in_u64(in);
-	} else if (o->kind == OP_RAW) {
-		o->a = in_u64(in);
-		o->rt = in_u8(in);
-		if (o->rt & 0x80) /* EC = 0x18 with random ISS bits */
-			o->a = 0x18ull << 26 | 1ull << 25 | (o->a & 0x1ffffff);
-		if ((o->rt & 0xc0) == 0xc0) /* at an encoding near the PMU and SPE groups */
-			o->a = raw_esr(VPERF_SYSREG_ENC(3, o->a & 1 ? 3 : 0, o->a & 2 ? 14 : 9,
-							8 + (o->a >> 2 & 7), o->a >> 5 & 7),
-				       (unsigned int)(o->a >> 8 & 31), o->a >> 13 & 1);
-		o->b = in_u64(in);
-	} else if (o->kind == OP_RUN) {
-		o->a = in_u64(in);
-	}
-}
-
-static bool decode(const uint8_t *data, size_t size)
-{
-	static const uint8_t vers[8] = { 6, 6, 5, 4, 1, 0, 6, 5 };
-	struct fuzz_in in = { data, size };
-	uint8_t b;
-
-	memset(&w, 0, sizeof(w));
-	sim_default_config(&w.model);
-	b = in_u8(&in);
-	w.model.pmuver = vers[b & 7];
-	w.model.nr_counters = (uint8_t)(2 + (b >> 3) % 10);
-	b = in_u8(&in);
-	w.pcfg.host_counters = w.model.pmuver ? (uint8_t)(b % 3) : 0;
-	w.pcfg.agent_counters = w.model.pmuver ? (uint8_t)(b >> 2 & 1) : 0;
-	w.agent_flag = b >> 7;
-	w.nr_vms = 1 + (b >> 3) % MAX_VMS;
-	w.nr_vcpus = w.nr_vms + (b >> 5 & 1);
-	for (unsigned int v = 0; v < w.nr_vms; v++)
-		decode_vm(&in, &w.vm[v]);
-	for (unsigned int i = 0; i < w.nr_vcpus; i++)
-		w.vm_of[i] = i < w.nr_vms ? i : 0;
-	while (in.n && w.nr_ops < MAX_OPS)
-		decode_op(&in, &w.ops[w.nr_ops++]);
-	return w.pcfg.host_counters + w.pcfg.agent_counters < w.model.nr_counters;
-}
-
-/* The host's and the agent's counters [HPMN, N) on each pCPU: enabled, with an interrupt, but
- * filtered so that they count nothing, holding values a reset or a stray write would change. */
-static void program_host(unsigned int cpu)
-{
-	const struct vperf_pcpu *p = &hv.pcpu[cpu];
-	uint64_t bits = (VPERF_BIT(p->caps.nr_counters) - 1) & ~(VPERF_BIT(p->hpmn) - 1);
-
-	for (unsigned int n = p->hpmn; n < p->caps.nr_counters; n++) {
-		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7),
-			 VPERF_BIT(31) | VPERF_BIT(30) | 0x11);
-		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7), 0x1000 * (n + 1));
-	}
-	sim_poke(cpu, VPERF_ENC_PMCNTENSET_EL0, bits);
-	sim_poke(cpu, VPERF_ENC_PMINTENSET_EL1, bits);
-	if (w.agent_flag && p->epmn < p->caps.nr_counters)
-		sim_poke(cpu, VPERF_ENC_PMOVSSET_EL0, VPERF_BIT(p->epmn));
-}
-
-static void snapshot_host(unsigned int cpu, uint64_t *out)
-{
-	const struct vperf_pcpu *p = &hv.pcpu[cpu];
-	uint64_t bits = (VPERF_BIT(p->caps.nr_counters) - 1) & ~(VPERF_BIT(p->hpmn) - 1);
-	unsigned int k = 0;
-
-	out[k++] = sim_peek(cpu, VPERF_ENC_PMCNTENSET_EL0) & bits;
-	/* The agent's interrupt enables are vperf's to clear when its flag would storm. */
-	out[k++] = sim_peek(cpu, VPERF_ENC_PMINTENSET_EL1) & bits & (VPERF_BIT(p->epmn) - 1);
-	out[k++] = sim_peek(cpu, VPERF_ENC_PMOVSSET_EL0) & bits;
-	out[k++] = bits;
-	for (unsigned int n = p->hpmn; n < p->caps.nr_counters; n++) {
-		out[k++] = sim_peek(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7));
-		out[k++] = sim_peek(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
-	}
-}
-
-static void check_world(void)
-{
-	uint64_t now[4 + 2 * 31];
-
-	for (unsigned int cpu = 0; cpu < 2; cpu++) {
-		memset(now, 0, sizeof(now));
-		snapshot_host(cpu, now);
-		FUZZ_CHECK(!memcmp(now, host_regs[cpu], sizeof(now)));
-	}
-	FUZZ_CHECK(sim_error_count() == 0);
-	FUZZ_CHECK(hv.max_irq_burst <= 1);
-}
-
-static void init_world(void)
-{
-	hv_init(&w.model, 0);
-	memset(host_regs, 0, sizeof(host_regs));
-	for (unsigned int cpu = 0; cpu < 2; cpu++) {
-		sim_set_cpu(cpu);
-		FUZZ_CHECK(vperf_pcpu_init(&hv.pcpu[cpu], &w.pcfg) == VPERF_OK);
-		program_host(cpu);
-		snapshot_host(cpu, host_regs[cpu]);
-	}
-	sim_set_cpu(0);
-	for (unsigned int v = 0; v < w.nr_vms; v++) {
-		static const struct vperf_vm_config off;
-		bool valid = policy_valid(&w.vm[v], hv.pcpu[0].hpmn);
-		int err = hv_vm(v, &w.vm[v]);
-
-		/* A valid policy may still be refused for what the PE lacks (direct, no PMU). */
-		FUZZ_CHECK(valid || err != VPERF_OK);
-		if (err)
-			FUZZ_CHECK(hv_vm(v, &off) == VPERF_OK);
-	}
-	for (unsigned int i = 0; i < w.nr_vcpus; i++)
-		hv_vcpu(i, w.vm_of[i]);
 }
 
 /* ---- one vCPU's own ops --------------------------------------------------------------------------- */
@@ -421,7 +219,7 @@ static void do_own(struct trace *t, struct hv_vcpu *vc, const struct op *o)
 		break;
 	}
 	observe(t, vc->irq_level);
-	check_world();
+	trap_check_world();
 }
 
 /* ---- the shared run and the alone runs ---------------------------------------------------------- */
@@ -448,14 +246,14 @@ static void spurious_irq(unsigned int cpu)
 	sim_enter_el2(cpu);
 	vperf_handle_pmu_irq(&hv.pcpu[cpu]);
 	sim_exit_el2(cpu);
-	check_world();
+	trap_check_world();
 }
 
 static void run_shared(void)
 {
-	init_world();
-	for (unsigned int k = 0; k < w.nr_ops; k++) {
-		const struct op *o = &w.ops[k];
+	trap_init_world();
+	for (unsigned int k = 0; k < world.nr_ops; k++) {
+		const struct op *o = &world.ops[k];
 		struct hv_vcpu *vc = &hv.vcpu[o->vcpu];
 		struct hv_vcpu *on = hv.running[o->cpu];
 
@@ -488,11 +286,11 @@ static void run_alone(unsigned int i, bool keep_puts)
 	struct hv_vcpu *vc;
 
 	memset(&alone, 0, sizeof(alone));
-	init_world();
+	trap_init_world();
 	vc = &hv.vcpu[i];
 	for (unsigned int s = 0; s < shared[i].nr_steps; s++) {
 		uint16_t k = shared[i].steps[s];
-		bool offline = k != PUT_MARK && w.ops[k].kind >= OP_ROUNDTRIP;
+		bool offline = k != PUT_MARK && world.ops[k].kind >= OP_ROUNDTRIP;
 
 		if (k == PUT_MARK && !keep_puts)
 			continue;
@@ -506,7 +304,7 @@ static void run_alone(unsigned int i, bool keep_puts)
 		if (!offline && !hv.running[0])
 			hv_enter(vc, 0);
 		sim_set_cpu(0);
-		do_own(&alone, vc, &w.ops[k]);
+		do_own(&alone, vc, &world.ops[k]);
 	}
 	hv_leave(0);
 }
@@ -517,14 +315,15 @@ static void explain(unsigned int i, bool keep_puts, unsigned int k)
 	fprintf(stderr,
 		"PMUVer %u N %u host %u agent %u%s; vCPU %u of VM %u (mode %d part %d N %u "
 		"slots %u), %s puts: observation %u is 0x%llx shared, 0x%llx alone\n",
-		w.model.pmuver, w.model.nr_counters, w.pcfg.host_counters, w.pcfg.agent_counters,
-		w.agent_flag ? " (flag)" : "", i, w.vm_of[i], hv.vm[w.vm_of[i]].cfg.pmu_mode,
-		hv.vm[w.vm_of[i]].cfg.partition, hv.vm[w.vm_of[i]].cfg.nr_counters,
-		hv.vm[w.vm_of[i]].cfg.emu_slots, keep_puts ? "with" : "without", k,
+		world.model.pmuver, world.model.nr_counters, world.pcfg.host_counters,
+		world.pcfg.agent_counters, world.agent_flag ? " (flag)" : "", i, world.vm_of[i],
+		hv.vm[world.vm_of[i]].cfg.pmu_mode, hv.vm[world.vm_of[i]].cfg.partition,
+		hv.vm[world.vm_of[i]].cfg.nr_counters, hv.vm[world.vm_of[i]].cfg.emu_slots,
+		keep_puts ? "with" : "without", k,
 		k < shared[i].nr_obs ? (unsigned long long)shared[i].obs[k] : 0ull,
 		k < alone.nr_obs ? (unsigned long long)alone.obs[k] : 0ull);
 	for (unsigned int s = 0; s < shared[i].nr_steps; s++) {
-		const struct op *o = &w.ops[shared[i].steps[s] % MAX_OPS];
+		const struct op *o = &world.ops[shared[i].steps[s] % MAX_OPS];
 
 		if (shared[i].steps[s] == PUT_MARK)
 			fprintf(stderr, "  put\n");
@@ -549,12 +348,12 @@ static void compare(unsigned int i, bool keep_puts)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!decode(data, size))
+	if (!trap_decode(data, size))
 		return 0;
 	memset(shared, 0, sizeof(shared));
 	run_shared();
-	for (unsigned int i = 0; i < w.nr_vcpus; i++) {
-		const struct vperf_vm_config *c = &hv.vm[w.vm_of[i]].cfg;
+	for (unsigned int i = 0; i < world.nr_vcpus; i++) {
+		const struct vperf_vm_config *c = &hv.vm[world.vm_of[i]].cfg;
 
 		if (c->pmu_mode == VPERF_PMU_ALL)
 			continue;

@@ -23,6 +23,10 @@ vfuzz-cflags := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-I$(srctree)/arch/sim/include -I$(obj)/include \
 	-include $(obj)/include/generated/autoconf.h -MMD -MP
 vfuzz-ldlibs := $(if $(CONFIG_FDT),-lfdt)
+# What each harness links beside its own file.
+trap-fuzz-extra := tests/fuzz/trap_world.c tests/unit/hv.c
+blob-fuzz-extra := tests/unit/hv.c
+fdt-fuzz-extra :=
 
 $(fuzz-dir)/obj/%.o: $(srctree)/%.c $(obj)/include/generated/autoconf.h
 	$(Q)$(srctree)/scripts/deps.sh fuzz
@@ -35,8 +39,7 @@ $(fuzz-dir)/libvperf-fuzz.a: $(vfuzz-lib-objs)
 
 define vperf_fuzz_rules
 $(1)-fuzz-inputs := $(srctree)/tests/fuzz/corpus/$(1) $(srctree)/tests/fuzz/regressions/$(1)
-$(1)-fuzz-objs := $(fuzz-dir)/obj/tests/fuzz/$(1)_fuzz.o \
-	$(if $(filter fdt,$(1)),,$(fuzz-dir)/obj/tests/unit/hv.o)
+$(1)-fuzz-objs := $(patsubst %.c,$(fuzz-dir)/obj/%.o,tests/fuzz/$(1)_fuzz.c $($(1)-fuzz-extra))
 
 $(fuzz-dir)/$(1)_fuzz: $$($(1)-fuzz-objs) $(fuzz-dir)/libvperf-fuzz.a
 	@echo "  FUZZLD  fuzz/$(1)_fuzz"
@@ -63,8 +66,8 @@ $(1)-fuzz-short: $(fuzz-dir)/$(1)_fuzz
 		fi'
 
 # The replayer: the harness without libFuzzer, gcc and the configuration's sanitizers.
-$(obj)/fuzz/$(1)_replay: $(obj)/tests/fuzz/$(1)_fuzz.o $(obj)/tests/fuzz/replay.o \
-		$(if $(filter fdt,$(1)),,$(obj)/tests/unit/hv.o) $(obj)/libvperf.a
+$(obj)/fuzz/$(1)_replay: $(patsubst %.c,$(obj)/%.o,tests/fuzz/$(1)_fuzz.c $($(1)-fuzz-extra)) \
+		$(obj)/tests/fuzz/replay.o $(obj)/libvperf.a
 	@mkdir -p $$(@D)
 	@echo "  LD      fuzz/$(1)_replay"
 	$(Q)$(CC) $(LDFLAGS_TEST) $$^ $(vfuzz-ldlibs) -o $$@
