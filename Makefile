@@ -17,7 +17,7 @@ KCONFIG_ENV := KCONFIG_CONFIG=.config srctree=$(srctree)
 kconf = cd $(obj) && $(KCONFIG_ENV) kconfig-$(1) $(2) $(srctree)/Kconfig
 
 config_goals := defconfig menuconfig olddefconfig savedefconfig help deps clean distclean check-fresh \
-		format format-check format-test check bench fuzz run demo qemu-check qemu-images \
+		format format-check format-test check bench run demo qemu-check qemu-images \
 		qemu-run qemu-bench qemu-deps qemu-linux qemu-linux-check mutate xen-check xen-build
 ifeq ($(filter-out $(config_goals),$(MAKECMDGOALS)),)
   skip_config := $(MAKECMDGOALS)

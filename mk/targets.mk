@@ -15,7 +15,8 @@ test: all
 arm64-check: $(obj)/libvperf.a
 	$(Q)$(runtests) --script $(results) "undefined-symbols" \
 		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a \
-		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop)
+		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop fdt_del_node \
+			fdt_check_header fdt_check_full)
 	$(Q)$(runtests) --script $(results) "public-headers-nostdinc" \
 		$(srctree)/scripts/check-headers.sh $(CROSS_COMPILE)gcc $(srctree) $(obj)
 
@@ -118,8 +119,11 @@ help:
 	@echo '                              apply integrations/xen/patches, build, boot dom0less domUs'
 	@echo '                              running the PMU suite under QEMU, mutants (CI: .ci/run)'
 	@echo '  xen-build                   only fetch, patch and build Xen with vperf'
-	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer run of the SPE decoder (default 600 s);'
-	@echo '                              crashes are kept in tests/fuzz/regressions'
+	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer runs, FUZZ_TIME each (default 600 s): the'
+	@echo '                              SPE decoder, and on sim the trap entry, blob restore'
+	@echo '                              and device tree (docs/fuzzing.md); crashes are kept'
+	@echo '                              in tests/fuzz/regressions'
+	@echo '  trap-fuzz-long ...          one harness (trap, blob, fdt, spe) for FUZZ_TIME'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
 	@echo '  deps [DEPS="group..."]      install missing Debian packages (scripts/deps.sh;'
 	@echo '                              groups: scripts/deps.sh --list; default build)'

@@ -18,6 +18,7 @@ const struct vperf_hyp_ops *vperf_ops;
 static uint8_t vperf_min_hpmn, vperf_min_pmuver, vperf_min_pmsver;
 static bool vperf_min_hpmn_set, vperf_min_pmuver_set;
 static bool vperf_any_unenforced; /* a pCPU does not enforce MDCR_EL2.HPMN at EL1 */
+static bool vperf_any_aarch64_only; /* a pCPU has no AArch32 at EL0 (no PMCR_EL0.D) */
 
 int vperf_init(const struct vperf_hyp_ops *ops)
 {
@@ -30,6 +31,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 	vperf_ops = ops;
 	vperf_sysreg_space_init();
 	vperf_min_hpmn_set = vperf_min_pmuver_set = vperf_any_unenforced = false;
+	vperf_any_aarch64_only = false;
 	return VPERF_OK;
 }
 
@@ -43,11 +45,16 @@ static uint8_t dfr0_pmuver(uint64_t dfr0)
 
 static void probe(struct vperf_pcpu_caps *caps)
 {
+	uint64_t pfr0;
+
 	caps->dfr0 = read_sysreg(ID_AA64DFR0_EL1);
+	pfr0 = read_sysreg(ID_AA64PFR0_EL1);
 	caps->pmuver = dfr0_pmuver(caps->dfr0);
 	caps->pmsver = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 35, 32);
 	caps->hpmn0 = VPERF_FIELD_GET(caps->dfr0, 63, 60) != 0;
-	caps->el3 = (read_sysreg(ID_AA64PFR0_EL1) & ID_PFR0_EL3_MASK) != 0;
+	caps->el3 = (pfr0 & ID_PFR0_EL3_MASK) != 0;
+	caps->aarch32 = VPERF_FIELD_GET(pfr0, ID_PFR0_EL0_SHIFT + 3, ID_PFR0_EL0_SHIFT) ==
+			ID_PFR0_EL0_AARCH32;
 	if (caps->pmuver) {
 		uint64_t pmcr = read_sysreg(PMCR_EL0);
 
@@ -101,6 +108,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 		vperf_min_pmsver = pcpu->caps.pmsver;
 	vperf_min_pmuver_set = true;
 	vperf_any_unenforced |= cfg->hpmn_unenforced;
+	vperf_any_aarch64_only |= !pcpu->caps.aarch32;
 	return VPERF_OK;
 }
 
@@ -129,6 +137,23 @@ uint64_t vperf_vpmu_pmcr_writable(void)
 		w |= VPMU_PMCR_DP;
 	if (vperf_vpmu_wide_counters())
 		w |= PMCR_LP;
+	return w;
+}
+
+/*
+ * What a direct-partition guest also holds in PMCR_EL0, since it writes the hardware's own
+ * (I5.3.21), and so what vperf carries across a switch and accepts in a blob for it: X (RAZ/WI
+ * without an event export bus, so carrying it is harmless), D only with AArch32 at EL0 (RES0
+ * otherwise), FZO from PMUv3p7 (RES0 before); on every initialised pCPU.
+ */
+uint64_t vperf_vpmu_pmcr_direct_extra(void)
+{
+	uint64_t w = VPMU_PMCR_X;
+
+	if (vperf_min_pmuver_set && !vperf_any_aarch64_only)
+		w |= VPMU_PMCR_D;
+	if (vperf_min_pmuver_set && vperf_min_pmuver >= 7)
+		w |= VPMU_PMCR_FZO;
 	return w;
 }
 
@@ -181,6 +206,12 @@ static int check_policy(const struct vperf_vm_config *cfg)
 
 	if (err)
 		return err;
+	/* Whatever the mode: a partition that is one of the enum's, and counts a PMU can have
+	 * (PMCR_EL0.N is 5 bits, at most 31 event counters, I5.3.21). Every mask vperf builds from
+	 * them relies on it, an OFF VM's blob restore included. */
+	if ((unsigned int)cfg->partition > VPERF_PART_EMULATED ||
+	    cfg->nr_counters > VPERF_PMU_MAX_COUNTERS || cfg->emu_slots > VPERF_PMU_MAX_COUNTERS)
+		return VPERF_EINVAL;
 	switch (cfg->pmu_mode) {
 	case VPERF_PMU_OFF:
 		return VPERF_OK;

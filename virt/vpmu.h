@@ -9,6 +9,14 @@
 #include "internal.h"
 
 #define VPMU_PMCR_DP VPERF_BIT(5)
+/* PMCR_EL0 fields only a direct-partition guest holds (I5.3.21): D [3], X [4], FZO [9];
+ * which of them the PEs have: vperf_vpmu_pmcr_direct_extra(). */
+#define VPMU_PMCR_D   VPERF_BIT(3)
+#define VPMU_PMCR_X   VPERF_BIT(4)
+#define VPMU_PMCR_FZO VPERF_BIT(9)
+/* PMUSERENR_EL0: a trapped guest has EN, SW, CR, ER (facts.md); a direct one the hardware's
+ * fields up to bit 6 (the database's RES0 mask leaves [6:0]). */
+#define VPMU_USERENR_WRITABLE 0xfull
 /* What a guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number. To the
  * guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0 (I5.3.30). */
 #define VPMU_EVTYPER_P	      VPERF_BIT(31)
@@ -63,9 +71,13 @@ int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n);
 /* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back. */
 uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
 uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
-bool vperf_vpmu_oversubscribed(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
+bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
+/* At the vCPU's put: move its rotation point when it is multiplexed (rule in vpmu_map.c). */
+void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p);
+/* Give back the physical counters of guest counters just disabled (emulated partition). */
+void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest);
 int vperf_vpmu_map_one(struct vperf_vcpu *vcpu, unsigned int n);
 
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
@@ -91,9 +103,24 @@ void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
 bool vperf_vpmu_wide_counters(void);
 /* What a guest may set in PMCR_EL0, from what every pCPU implements (core.c). */
 uint64_t vperf_vpmu_pmcr_writable(void);
+/* ... and what a direct-partition guest holds beyond it (core.c). */
+uint64_t vperf_vpmu_pmcr_direct_extra(void);
 
 /* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);
+
+/* The bits of PMCR_EL0 and PMUSERENR_EL0 a guest keeps: what the register emulation stores, the
+ * switch carries and a blob may hold. */
+static inline uint64_t vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)
+{
+	return vperf_vpmu_pmcr_writable() | (vpmu_direct_vm(vcpu) ? vperf_vpmu_pmcr_direct_extra() : 0);
+}
+
+static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
+{
+	return vpmu_direct_vm(vcpu) ? ~vperf_sysregs[VPERF_SR_PMUSERENR_EL0].res0
+				    : VPMU_USERENR_WRITABLE;
+}
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
 

@@ -72,6 +72,8 @@ int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
 	uint64_t w[BLOB_WORDS] = { 0 };
 	uint8_t *out = buf;
 
+	if (!vpmu_on(vcpu))
+		return VPERF_ENODEV; /* no vPMU, no state */
 	if (len < VPERF_VPMU_BLOB_SIZE)
 		return VPERF_ENOSPC;
 	if (vcpu->pcpu)
@@ -102,9 +104,10 @@ static bool values_ok(const struct vperf_vcpu *vcpu, const uint64_t *w, uint64_t
 	uint64_t mask = vpmu_mask(vcpu);
 	unsigned int nr = vcpu->vm->cfg.nr_counters;
 
-	if ((w[W_REGS] & ~vperf_vpmu_pmcr_writable()) || (w[W_REGS + 1] & ~mask) ||
-	    (w[W_REGS + 2] & ~mask) || (w[W_REGS + 3] & ~mask) || w[W_REGS + 4] > 0xf ||
-	    w[W_REGS + 5] > 31 || (w[W_REGS + 6] & ~vperf_vpmu_evtyper_keep(vcpu, VPERF_CYCLE_IDX)))
+	if ((w[W_REGS] & ~vpmu_pmcr_keep(vcpu)) || (w[W_REGS + 1] & ~mask) ||
+	    (w[W_REGS + 2] & ~mask) || (w[W_REGS + 3] & ~mask) ||
+	    (w[W_REGS + 4] & ~vpmu_userenr_keep(vcpu)) || w[W_REGS + 5] > 31 ||
+	    (w[W_REGS + 6] & ~vperf_vpmu_evtyper_keep(vcpu, VPERF_CYCLE_IDX)))
 		return false;
 	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++) {
 		uint64_t type = w[W_TYPES + n], count = w[W_COUNTERS + n];
@@ -123,6 +126,8 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 	uint64_t width = vperf_vpmu_wide_counters() ? ~0ull : 0xffffffffull;
 	struct vperf_vpmu *s = &vcpu->pmu;
 
+	if (!vpmu_on(vcpu))
+		return VPERF_ENODEV;
 	if (vcpu->pcpu)
 		return VPERF_EBUSY;
 	if (vcpu->vm->cfg.spe)
@@ -149,7 +154,7 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 		s->evcntr[n] = w[W_COUNTERS + n];
 	}
 	s->active = w[W_FLAGS] & FLAG_ACTIVE;
-	/* The interrupt line is pushed at the next load, whatever the destination's vGIC holds. */
-	s->irq_dirty = true;
+	/* The interrupt line is pushed at the next load, whatever the destination's vGIC holds
+	 * (vperf_vpmu_reset above set irq_dirty). */
 	return VPERF_OK;
 }

@@ -56,11 +56,42 @@ static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
 	return bits;
 }
 
+/*
+ * The external agent's range [EPMN, N) (PMCCR.EPMN, I5.3.47): its flags are the agent's to read
+ * and clear, not vperf's, yet with its interrupt enabled a flag keeps PMUIRQ asserted and the
+ * hypervisor would take it forever. vperf clears the interrupt enables of those flags (the line
+ * drops; the flag, counter, type and count enable stay for the agent), counts it, and logs it
+ * the first time on this pCPU.
+ */
+static void mask_agent(struct vperf_pcpu *pcpu, uint64_t ovs)
+{
+	uint64_t bits =
+		ovs & ~(VPERF_BIT(pcpu->epmn) - 1) & (VPERF_BIT(pcpu->caps.nr_counters) - 1);
+
+	if (!bits)
+		return;
+	write_sysreg(bits, PMINTENCLR_EL1);
+	STAT_INC(&pcpu->stats, agent_overflows);
+	if (!pcpu->agent_irq_reported)
+		vperf_log(VPERF_LOG_NOTICE, "vperf: PMUIRQ from the external agent's counters: "
+					    "their interrupt enables cleared");
+	pcpu->agent_irq_reported = true;
+}
+
 bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 {
-	uint64_t ovs = read_sysreg(PMOVSSET_EL0);
-	uint64_t taken = take_host(pcpu, ovs) | take_guest(pcpu, ovs);
-	uint64_t stray = ovs & ~taken & ((VPERF_BIT(pcpu->epmn) - 1) | VPMU_CYCLE_BIT);
+	uint64_t ovs, taken, stray;
+
+	/* Without a PMUv3 (ID_AA64DFR0_EL1.PMUVer = 0) its registers are UNDEFINED at EL2: a
+	 * PMUIRQ routed here is the hypervisor's misconfiguration, counted and not read. */
+	if (!pcpu->caps.pmuver) {
+		STAT_INC(&pcpu->stats, spurious_irqs);
+		return false;
+	}
+	ovs = read_sysreg(PMOVSSET_EL0);
+	taken = take_host(pcpu, ovs) | take_guest(pcpu, ovs);
+	stray = ovs & ~taken & ((VPERF_BIT(pcpu->epmn) - 1) | VPMU_CYCLE_BIT);
+	mask_agent(pcpu, ovs);
 
 	/* A flag of nobody's counter (a first-range counter left enabled by no one): clear it
 	 * rather than let the line stay up, and count it. */
@@ -74,22 +105,23 @@ bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 /* The guest's PMUIRQ (architectural condition, as above): PMCR_EL0.E and a flag whose interrupt
  * is enabled, counting the flags still in the hardware (raised while their interrupt was
  * disabled), so the level never depends on when the physical interrupt is taken. Pushed only on
- * change; a vCPU that is not loaded gets it at its next load. */
+ * change, except after a reset or a restore (irq_dirty set by them): then the vGIC may hold any
+ * level for this line, and the next push happens whatever vperf last pushed. A vCPU that is not
+ * loaded gets it at its next load. */
 void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu)
 {
-	const struct vperf_vpmu *s = &vcpu->pmu;
+	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t pending = s->inten & vpmu_mask(vcpu);
 	bool level = (s->pmcr & PMCR_E) && pending &&
 		     (((s->ovs & pending) != 0) || (vperf_vpmu_ovs(vcpu) & pending) != 0);
-	uint32_t virq = vperf_vm_pmu_virq(vcpu->vm);
 
 	if (!vcpu->pcpu) {
-		vcpu->pmu.irq_dirty = level != s->irq_level;
+		s->irq_dirty |= level != s->irq_level;
 		return;
 	}
-	vcpu->pmu.irq_dirty = false;
-	if (level == s->irq_level)
+	if (level == s->irq_level && !s->irq_dirty)
 		return;
-	vcpu->pmu.irq_level = level;
-	vperf_ops->set_irq_line(vcpu->hv_vcpu, virq, level);
+	s->irq_dirty = false;
+	s->irq_level = level;
+	vperf_ops->set_irq_line(vcpu->hv_vcpu, vperf_vm_pmu_virq(vcpu->vm), level);
 }

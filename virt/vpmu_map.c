@@ -4,9 +4,14 @@
  * counter n is physical counter n. In the emulated partition (DESIGN.md section 3, mode 3) the
  * guest's counters are shadows, and those it has enabled are placed on the physical counters the
  * VM is given (emu_slots of the first range [0, HPMN)) while it runs; when it enables more than
- * that, each load places a different slice of them (round robin), so every counter counts part
- * of the time: multiplexed, like perf's own rotation, and undercounting by design. The guest
- * never learns which physical counter it uses. The cycle counter is always PMCCNTR_EL0.
+ * that, they are multiplexed round robin, like perf's own rotation, and undercount by design.
+ * The guest never learns which physical counter it uses. The cycle counter is always PMCCNTR_EL0.
+ *
+ * The rotation rule: where a slice starts (pmu.rotate) belongs to the vCPU alone. It moves only
+ * when one of the vCPU's own runs ends (its put) with more counters enabled than slots, to the
+ * first enabled counter that did not count in that run. The placement at a load is a function of
+ * rotate and the enables only, so a vCPU sees the same counts whether its state was resumed or
+ * restored, that is whatever other vCPUs did to the PMU in between.
  */
 #include "vpmu.h"
 
@@ -66,7 +71,7 @@ static uint64_t wanted(const struct vperf_vcpu *vcpu)
 	return vcpu->pmu.cnten & vpmu_mask(vcpu) & ~VPMU_CYCLE_BIT;
 }
 
-bool vperf_vpmu_oversubscribed(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+static bool oversubscribed(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	unsigned int count = 0;
 
@@ -76,7 +81,8 @@ bool vperf_vpmu_oversubscribed(const struct vperf_vcpu *vcpu, const struct vperf
 	return vpmu_emulated_vm(vcpu) && count > slots(vcpu, pcpu);
 }
 
-/* Place up to HPMN enabled counters, starting at the rotation point, on [0, HPMN). */
+/* Place the enabled counters, from the rotation point on, on the VM's slots. Leaves rotate alone:
+ * the same placement for a restore at any load, whoever used the PMU meanwhile. */
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	unsigned int nr = vcpu->vm->cfg.nr_counters, slot = 0, n;
@@ -90,7 +96,34 @@ void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	for (unsigned int i = 0; i < nr && slot < slots(vcpu, pcpu); i++, n = (n + 1) % nr)
 		if (want & VPERF_BIT(n))
 			vcpu->pmu.map[n] = (uint8_t)slot++;
-	vcpu->pmu.rotate = (uint8_t)n;
+}
+
+/* Every enabled counter has a physical counter: the hardware copy can be resumed as it is. */
+bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu)
+{
+	uint64_t want = wanted(vcpu);
+
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
+		if ((want & VPERF_BIT(n)) && vperf_vpmu_phys(vcpu, n) < 0)
+			return false;
+	return true;
+}
+
+/* The end of one of the vCPU's own runs (its put): when it had more enabled counters than slots,
+ * the next slice starts at the first enabled counter that did not count in this one. */
+void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	unsigned int nr = vcpu->vm->cfg.nr_counters, n;
+	uint64_t want = wanted(vcpu);
+
+	if (!oversubscribed(vcpu, pcpu))
+		return;
+	n = vcpu->pmu.rotate % nr;
+	for (unsigned int i = 0; i < nr; i++, n = (n + 1) % nr)
+		if ((want & VPERF_BIT(n)) && vcpu->pmu.map[n] == VPERF_VPMU_NOT_LIVE) {
+			vcpu->pmu.rotate = (uint8_t)n;
+			return;
+		}
 }
 
 /* A counter the guest enables while it runs gets a free physical counter if one is left. */

@@ -44,7 +44,7 @@ static uint64_t read_pmcr(const struct vperf_vcpu *vcpu)
 {
 	const struct vperf_pcpu *pcpu = vcpu->pcpu;
 
-	return (vcpu->pmu.pmcr & vperf_vpmu_pmcr_writable()) | VPERF_BIT(6) /* LC: RES1 */ |
+	return (vcpu->pmu.pmcr & vpmu_pmcr_keep(vcpu)) | VPERF_BIT(6) /* LC: RES1 */ |
 	       (uint64_t)vcpu->vm->cfg.nr_counters << PMCR_N_SHIFT |
 	       (pcpu ? pcpu->caps.pmcr_id : 0);
 }
@@ -58,7 +58,7 @@ static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
 			vperf_vpmu_set_counter(vcpu, n, 0);
 	if (val & PMCR_C)
 		vperf_vpmu_set_counter(vcpu, VPERF_CYCLE_IDX, 0);
-	vcpu->pmu.pmcr = val & vperf_vpmu_pmcr_writable();
+	vcpu->pmu.pmcr = val & vpmu_pmcr_keep(vcpu);
 	if (vpmu_in_hw(vcpu))
 		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
 	vperf_vpmu_update_irq(vcpu);
@@ -82,23 +82,40 @@ static void place_new(struct vperf_vcpu *vcpu, uint64_t bits)
 	}
 }
 
+/* Emulated partition: counters the guest disabled give their physical counters back, and
+ * enabled counters still waiting for one take them now, so the placement never depends on
+ * which counters were enabled first. */
+static void release(struct vperf_vcpu *vcpu, uint64_t bits)
+{
+	uint64_t before;
+
+	vperf_vpmu_release(vcpu, bits);
+	before = vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten);
+	place_new(vcpu, vcpu->pmu.cnten);
+	if (vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten) & ~before)
+		write_sysreg(vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten) & ~before, PMCNTENSET_EL0);
+}
+
 /* A SET/CLR pair: the shadow is the truth; the hardware gets the same bits, SET and CLR being
  * exactly the registers that change only the written bits. */
 static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, uint64_t *shadow)
 {
 	bool set = acc->enc == VPERF_ENC_PMCNTENSET_EL0 || acc->enc == VPERF_ENC_PMINTENSET_EL1;
-	uint64_t bits = acc->val & vpmu_mask(vcpu);
+	bool cnten = acc->desc->slot == VPERF_SLOT_PMCNTEN;
+	uint64_t bits = acc->val & vpmu_mask(vcpu), hw;
 
 	*shadow = set ? *shadow | bits : *shadow & ~bits;
 	if (!vpmu_in_hw(vcpu) || !bits)
 		goto out;
 	/* Emulated partition: a counter enabled now takes a free physical counter if one is left;
 	 * without one it waits for its multiplexing slice. */
-	if (set && acc->enc == VPERF_ENC_PMCNTENSET_EL0)
+	if (set && cnten)
 		place_new(vcpu, bits);
-	bits = vperf_vpmu_hw_bits(vcpu, bits);
-	if (bits)
-		write_sysreg_enc(acc->enc, bits);
+	hw = vperf_vpmu_hw_bits(vcpu, bits);
+	if (hw)
+		write_sysreg_enc(acc->enc, hw);
+	if (!set && cnten)
+		release(vcpu, bits);
 out:
 	vperf_vpmu_update_irq(vcpu);
 }
@@ -261,6 +278,14 @@ static bool access_pair(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	return true;
 }
 
+/* The direct partition's untrapped PMXEV* use the hardware's selection: keep it the guest's. */
+static void write_selr(struct vperf_vcpu *vcpu, uint64_t val)
+{
+	vcpu->pmu.selr = val & PMSELR_SEL_MASK;
+	if (vpmu_direct_vm(vcpu) && vpmu_in_hw(vcpu))
+		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
+}
+
 static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 {
 	switch (acc->desc->slot) {
@@ -277,13 +302,13 @@ static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 		if (acc->read)
 			acc->val = vcpu->pmu.selr;
 		else
-			vcpu->pmu.selr = acc->val & PMSELR_SEL_MASK;
+			write_selr(vcpu, acc->val);
 		return true;
 	case VPERF_SLOT_PMUSERENR:
 		if (acc->read)
 			acc->val = vcpu->pmu.userenr;
 		else
-			vcpu->pmu.userenr = acc->val & 0xfull;
+			vcpu->pmu.userenr = acc->val & vpmu_userenr_keep(vcpu);
 		if (!acc->read && vpmu_in_hw(vcpu))
 			write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
 		return true;

@@ -38,8 +38,11 @@ static uint64_t first_range_mask(const struct vperf_pcpu *pcpu)
  *   HCCD = 1 (PMUv3p5): likewise for the cycle counter, which the guest owns;
  *   HPME = 1 only in XENPMU_MODE_HV: the host's second range counts while the guest runs (the
  *          hypervisor profiles); in SELF it pauses, so the host sees no guest activity.
- * Direct partition, while running untrapped: TPM = TPMCR = 0 (no trap at all) and HPMN = N, so
- * that the hardware itself shows the guest N counters and makes the rest UNDEFINED or RAZ/WI.
+ * Direct partition: HPMN = N, so that the hardware itself shows the guest N counters and makes
+ * the rest UNDEFINED or RAZ/WI; trapped too (after a load, until the state is back in the
+ * hardware), or an EL0 access to a counter in [N, first range) would trap to the guest's EL1
+ * (PMUSERENR_EL0) instead of being UNDEFINED, depending on the schedule. While running untrapped,
+ * TPM = TPMCR = 0 (no trap at all).
  */
 uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu,
 			 uint64_t base)
@@ -54,10 +57,12 @@ uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu 
 		mdcr |= MDCR_EL2_HCCD;
 	if (vcpu->vm->cfg.pmu_mode != VPERF_PMU_HV)
 		mdcr &= ~MDCR_EL2_HPME;
-	if (vcpu->pmu.direct) {
-		mdcr &= ~(MDCR_EL2_TPM | MDCR_EL2_TPMCR | MDCR_EL2_HPMN_MASK);
+	if (vpmu_direct_vm(vcpu)) {
+		mdcr &= ~MDCR_EL2_HPMN_MASK;
 		mdcr |= vcpu->vm->cfg.nr_counters;
 	}
+	if (vcpu->pmu.direct)
+		mdcr &= ~(MDCR_EL2_TPM | MDCR_EL2_TPMCR);
 	return mdcr;
 }
 
@@ -68,6 +73,9 @@ void vperf_vpmu_reset(struct vperf_vcpu *vcpu)
 	vcpu->pmu = zero;
 	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++)
 		vcpu->pmu.map[n] = VPERF_VPMU_NOT_LIVE;
+	/* The vGIC may still hold the line of the state before the reset or restore: push the
+	 * (low) level at the next load whatever vperf pushed before. */
+	vcpu->pmu.irq_dirty = true;
 }
 
 /* Counter n's physical counter now, or -1 when its value is in the shadow. */
@@ -89,6 +97,11 @@ uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
 void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 {
 	int p = live(vcpu, n);
+
+	/* Before PMUv3p5 event counters are 32 bits wide (I5.3, PMEVCNTR<n>): a shadow keeps no
+	 * more than the hardware would, so the guest never reads [63:32] back. */
+	if (n != VPERF_CYCLE_IDX && !vperf_vpmu_wide_counters())
+		val &= 0xffffffffull;
 
 	if (p < 0 && n == VPERF_CYCLE_IDX)
 		vcpu->pmu.ccntr = val;
@@ -112,6 +125,28 @@ void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p)
 {
 	write_sysreg_enc(evtyper_enc(p), vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
 	write_sysreg_enc(evcntr_enc(p), vcpu->pmu.evcntr[n]);
+}
+
+/* The inverse of place, for guest counters whose enables the guest just cleared (the physical
+ * enables already are): their values and raised flags go back to the shadow, their physical
+ * counters are left with no interrupt enable and no flag for the next guest counter placed. */
+void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest)
+{
+	uint64_t hw = vperf_vpmu_hw_bits(vcpu, guest) & ~VPMU_CYCLE_BIT;
+
+	if (!vpmu_emulated_vm(vcpu) || !hw)
+		return;
+	vcpu->pmu.ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0) & hw);
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+		int p = vperf_vpmu_phys(vcpu, n);
+
+		if (p < 0 || !(guest & VPERF_BIT(n)))
+			continue;
+		vcpu->pmu.evcntr[n] = read_sysreg_enc(evcntr_enc((unsigned int)p));
+		vcpu->pmu.map[n] = VPERF_VPMU_NOT_LIVE;
+	}
+	write_sysreg(hw, PMINTENCLR_EL1);
+	write_sysreg(hw, PMOVSCLR_EL0);
 }
 
 /*
@@ -142,6 +177,10 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	if (vperf_vpmu_hw_bits(vcpu, s->inten))
 		write_sysreg(vperf_vpmu_hw_bits(vcpu, s->inten), PMINTENSET_EL1);
 	write_sysreg(s->userenr, PMUSERENR_EL0);
+	/* Only a direct-partition guest uses the hardware's PMSELR_EL0 (untrapped PMXEV*): it must
+	 * find its own selection there, not the previous owner's. */
+	if (vpmu_direct_vm(vcpu))
+		write_sysreg(s->selr, PMSELR_EL0);
 	write_sysreg(s->pmcr, PMCR_EL0);
 }
 
@@ -151,10 +190,10 @@ static void sync_from_hw(struct vperf_vcpu *vcpu)
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t mask = vpmu_mask(vcpu);
 
-	s->pmcr = read_sysreg(PMCR_EL0) & vperf_vpmu_pmcr_writable();
+	s->pmcr = read_sysreg(PMCR_EL0) & vpmu_pmcr_keep(vcpu);
 	s->cnten = read_sysreg(PMCNTENSET_EL0) & mask;
 	s->inten = read_sysreg(PMINTENSET_EL1) & mask;
-	s->userenr = read_sysreg(PMUSERENR_EL0) & 0xfull;
+	s->userenr = read_sysreg(PMUSERENR_EL0) & vpmu_userenr_keep(vcpu);
 	s->selr = read_sysreg(PMSELR_EL0) & 0x1full;
 	s->ccfiltr = read_sysreg(PMCCFILTR_EL0) & ~vperf_sysregs[VPERF_SR_PMCCFILTR_EL0].res0;
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
@@ -199,6 +238,7 @@ static void save(struct vperf_vcpu *vcpu)
 	}
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
+	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
@@ -229,8 +269,9 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.active = true;
 	if (vpmu_in_hw(vcpu))
 		return;
-	/* An oversubscribed emulated vCPU takes its next multiplexing slice at every load. */
-	if (hw_copy_valid(vcpu, pcpu) && !vperf_vpmu_oversubscribed(vcpu, pcpu)) {
+	/* Resumed or restored, the vCPU sees the same: an emulated vCPU whose enabled counters are
+	 * not all placed (multiplexed) is always restored, from its own rotation point. */
+	if (hw_copy_valid(vcpu, pcpu) && vperf_vpmu_map_complete(vcpu)) {
 		resume(vcpu);
 	} else {
 		restore(vcpu, pcpu);

@@ -93,11 +93,17 @@ static uint64_t mdcr_fields(void)
 }
 
 /* MDCR_EL2.HPMN: 0 only with FEAT_HPMN0; above NUM_PMU_COUNTERS it is CONSTRAINED
- * UNPREDICTABLE (MDCR_EL2.HPMN description, facts.md). */
+ * UNPREDICTABLE (MDCR_EL2.HPMN description, facts.md). Without FEAT_PMUv3 the field is RES0, so
+ * 0 is the only right value there. */
 static void check_hpmn(unsigned int cpu, uint64_t mdcr)
 {
 	uint64_t hpmn = mdcr & MDCR_EL2_HPMN_MASK;
 
+	if (!pmuver()) {
+		if (hpmn)
+			sim_report_error(cpu, "MDCR_EL2.HPMN set on a PE without PMUv3 (RES0)");
+		return;
+	}
 	if (hpmn == 0 && !sim_model_config()->hpmn0)
 		sim_report_error(cpu, "MDCR_EL2.HPMN = 0 without FEAT_HPMN0 (CONSTRAINED "
 				      "UNPREDICTABLE)");

@@ -117,9 +117,15 @@ static inline unsigned int vperf_pmev_index(uint32_t enc)
 }
 
 /*
- * True when the encoding lies in the space vperf answers for: the PMU and SPE System registers
- * (op0=3, CRn=9 with CRm 9-14 at op1 0 or 3; op0=3, op1=3, CRn=14, CRm 8-15). An access there
- * that the database does not know is UNDEF; an access elsewhere belongs to the hypervisor.
+ * True when the encoding lies in the space vperf answers for: exactly the groups that hold PMU
+ * and SPE System registers, all op0=3:
+ *   op1=0, CRn=9, CRm 9, 10   SPE sampling controls and Profiling Buffer (SPE supplement 4.1);
+ *   op1=0, CRn=9, CRm 13, 14  PMU EL1 registers (PMSSCR_EL1; PMINTENSET/CLR_EL1, PMMIR_EL1...);
+ *   op1=3, CRn=9, CRm 12-14   PMU EL0 registers (facts.md);
+ *   op1=3, CRn=14, CRm 8-15   PMEVCNTR<n>, PMEVTYPER<n>, PMCCFILTR_EL0.
+ * Not op1=0 CRm 11: the trace buffer (FEAT_TRBE, TRBLIMITR_EL1 = S3_0_C9_C11_0 ...), which a
+ * hypervisor may handle itself. An access in the space that the database does not know is UNDEF;
+ * an access elsewhere belongs to the hypervisor.
  */
 static inline bool vperf_sysreg_in_space(uint32_t enc)
 {
@@ -127,21 +133,26 @@ static inline bool vperf_sysreg_in_space(uint32_t enc)
 
 	if (VPERF_ENC_OP0(enc) != 3)
 		return false;
-	if (crn == 9)
-		return (op1 == 0 || op1 == 3) && crm >= 9 && crm <= 14;
+	if (crn == 9 && op1 == 0)
+		return crm == 9 || crm == 10 || crm == 13 || crm == 14;
+	if (crn == 9 && op1 == 3)
+		return crm >= 12 && crm <= 14;
 	return crn == 14 && op1 == 3 && crm >= 8;
 }
 
-/* The PMU/SPE space as a dense index 0..VPERF_SPACE_SIZE-1: CRn 9 (op1 0 or 3, CRm 9-14, 96
- * encodings) then CRn 14 (op1 3, CRm 8-15, 64 encodings). Only for vperf_sysreg_in_space(). */
-#define VPERF_SPACE_SIZE 160u
+/* The PMU/SPE space as a dense index 0..VPERF_SPACE_SIZE-1: CRn 9 op1 0 (CRm 9, 10, 13, 14: 32
+ * encodings), CRn 9 op1 3 (CRm 12-14: 24), CRn 14 (CRm 8-15: 64). Only for
+ * vperf_sysreg_in_space(). */
+#define VPERF_SPACE_SIZE 120u
 static inline unsigned int vperf_space_index(uint32_t enc)
 {
 	uint32_t op2 = VPERF_ENC_OP2(enc), crm = VPERF_ENC_CRM(enc);
 
-	if (VPERF_ENC_CRN(enc) == 9)
-		return (VPERF_ENC_OP1(enc) == 3 ? 48u : 0u) + (crm - 9) * 8 + op2;
-	return 96u + (crm - 8) * 8 + op2;
+	if (VPERF_ENC_CRN(enc) == 14)
+		return 56u + (crm - 8) * 8 + op2;
+	if (VPERF_ENC_OP1(enc) == 3)
+		return 32u + (crm - 12) * 8 + op2;
+	return (crm < 13 ? crm - 9 : crm - 11) * 8 + op2;
 }
 
 /* O(1) lookup of an encoding known to be in the PMU/SPE space (the trap path). Valid after

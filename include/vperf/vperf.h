@@ -72,6 +72,7 @@ struct vperf_pcpu_caps {
 	uint8_t nr_counters; /* PMCR_EL0.N */
 	bool hpmn0;	     /* FEAT_HPMN0: MDCR_EL2.HPMN = 0 allowed */
 	bool el3;	     /* ID_AA64PFR0_EL1.EL3 != 0: the PMU filters have NSK, NSU, M */
+	bool aarch32;	     /* ID_AA64PFR0_EL1.EL0 == 0b0010: PMCR_EL0.D exists */
 	uint64_t pmcr_id;    /* PMCR_EL0.IMP and IDCODE, shown to guests */
 };
 
@@ -82,6 +83,9 @@ struct vperf_stats {
 	uint64_t bad_value;	  /* guest writes with RES0 bits set or out-of-range values */
 	uint64_t host_overflows;  /* PMU overflows of host counters passed to the host */
 	uint64_t stray_overflows; /* overflow flags of counters nobody owns, cleared */
+	uint64_t agent_overflows; /* PMUIRQs raised by the external agent's range [EPMN, N): its
+				   * flags are not vperf's to clear, their interrupt enables are */
+	uint64_t spurious_irqs;	  /* PMUIRQ entries on a pCPU without a PMUv3 (nothing read) */
 	uint64_t misuse;	  /* API misuse by the hypervisor (a load without a put) */
 	uint64_t spe_events;	  /* Profiling Buffer events shown to the guest (virtual PMBSR) */
 	uint64_t spe_s2_fixed;	  /* stage-2 faults on a guest's buffer mapped by the hypervisor */
@@ -100,6 +104,7 @@ struct vperf_pcpu {
 	struct vperf_vcpu *pmu_owner; /* the vCPU whose PMU state is in the hardware, or NULL */
 	uint64_t cur_mdcr;	      /* MDCR_EL2 as last written */
 	struct vperf_pcpu_vspe spe;   /* the host's SPE state while parked */
+	bool agent_irq_reported;      /* the agent's interrupt was masked and logged once */
 	struct vperf_stats stats;     /* events not attributable to a VM */
 };
 
@@ -152,7 +157,8 @@ int vperf_init(const struct vperf_hyp_ops *ops);
 int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg);
 
 /* Validate and record a VM's policy. VPERF_ENOTSUP for a feature configured out,
- * VPERF_EINVAL for a policy no pCPU could satisfy (checked again at load). */
+ * VPERF_EINVAL for a policy no pCPU could satisfy (checked again at load) and, whatever the mode,
+ * for a partition or mode that is not one of the enum's or counts above 31. */
 int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *hv_vm);
 
 /* Bind a vCPU to its VM and put its PMU/SPE state in the reset state. vcpu may hold anything
@@ -189,12 +195,14 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 /* Serialise a vCPU's vPMU state (migration, snapshot) into buf: a flat, versioned,
  * byte-order-independent blob (layout in virt/vpmu_blob.c). The vCPU must not be loaded.
  * Returns the size written, VPERF_ENOSPC for a short buffer, VPERF_EBUSY while loaded,
- * VPERF_ENOTSUP for a VM with SPE (the format has no vSPE state yet). */
+ * VPERF_ENOTSUP for a VM with SPE (the format has no vSPE state yet), VPERF_ENODEV for a VM
+ * whose PMU is OFF (it has no vPMU state). */
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len);
 
 /* Replace a vCPU's vPMU state with a saved blob, for a vCPU of a VM with the same counter
  * count. Everything is validated first; on VPERF_EINVAL nothing was changed. The vCPU must not
- * be loaded; its virtual interrupt line is pushed at its next load. */
+ * be loaded; its virtual interrupt line is pushed at its next load. VPERF_ENODEV for a VM whose
+ * PMU is OFF. */
 int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len);
 #else
 static inline int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
@@ -264,9 +272,11 @@ static inline uint32_t vperf_vm_spe_virq(const struct vperf_vm *vm)
 
 #ifdef CONFIG_FDT
 /* Add the VM's vperf device nodes (the PMU, "arm,armv8-pmuv3" on its virtual PPI, nothing for an
- * OFF VM; for a VM with SPE, "arm,statistical-profiling-extension-v1" on its PMBIRQ PPI)
- * under the root of the guest device tree fdt, with libfdt, which the hypervisor links.
- * VPERF_ENOSPC when the tree's buffer is full (grow it and retry), VPERF_EINVAL otherwise. */
+ * OFF VM; for a VM with SPE, "arm,statistical-profiling-extension-v1" on its PMBIRQ PPI) under
+ * the root of the guest device tree fdt, with libfdt, which the hypervisor links. All or
+ * nothing: VPERF_ENOSPC when the tree's buffer is full, leaving the tree as it was (grow it, e.g.
+ * with fdt_open_into, and retry), VPERF_EINVAL otherwise, the tree untouched (a /pmu or /spe-pmu
+ * node exists, no valid tree, or a layout libfdt cannot edit in place). */
 int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm);
 #else
 static inline int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm)

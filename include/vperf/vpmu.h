@@ -75,7 +75,8 @@ struct vperf_vpmu {
 	bool direct;	/* direct partition running untrapped: the hardware is authoritative
 			    * for every register, the shadow is stale */
 	bool irq_level; /* the level last pushed to the virtual interrupt line */
-	bool irq_dirty; /* level changed while the vCPU was not loaded */
+	bool irq_dirty; /* push the level at the next load: it changed while the vCPU was not
+			 * loaded, or the vGIC may hold anything (reset, restore) */
 };
 
 #endif /* VPERF_VPMU_H */

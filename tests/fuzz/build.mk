@@ -1,5 +1,7 @@
-# Fuzzing the SPE decoder (virt/spe) with libFuzzer: clang -fsanitize=fuzzer,address,undefined.
-#   make fuzz [FUZZ_TIME=seconds]  the long run; a crash is written to tests/fuzz/regressions/
+# Fuzzing with libFuzzer (clang -fsanitize=fuzzer,address,undefined): the SPE decoder (virt/spe)
+# and, on the sim build, vperf's entry points for untrusted input (tests/fuzz/vperf.mk: the trap
+# entry, blob restore, the device tree).
+#   make fuzz [FUZZ_TIME=seconds]  the long run of each; a crash is written to tests/fuzz/regressions/
 #   spe-fuzz-short (make check)    a bounded run from the checked-in corpus (crashes: $(O)/fuzz)
 #   spe-fuzz-replay (make check)   every corpus and regression input through the sim build of the
 #                                  codec (gcc, with the sanitizers of the configuration)
@@ -29,7 +31,8 @@ $(spe-fuzz-bin): $(spe-fuzz-srcs) $(spe-fuzz-hdrs)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(spe-fuzz-srcs) -o $@
 
 # The long run: new corpus entries in $(O)/fuzz/corpus, crashes kept as regression inputs.
-fuzz: $(spe-fuzz-bin)
+fuzz: spe-fuzz-long
+spe-fuzz-long: $(spe-fuzz-bin)
 	@mkdir -p $(fuzz-dir)/corpus
 	$(spe-fuzz-bin) $(spe-fuzz-opts) -max_total_time=$(FUZZ_TIME) \
 		-artifact_prefix=$(srctree)/tests/fuzz/regressions/ \
@@ -67,5 +70,6 @@ spe-fuzz-replay: $(obj)/fuzz/spe_replay
 test-extra-y += spe-fuzz-short spe-fuzz-replay
 endif
 
-.PHONY: fuzz spe-fuzz-short spe-fuzz-replay
+.PHONY: fuzz spe-fuzz-long spe-fuzz-short spe-fuzz-replay
+-include $(srctree)/tests/fuzz/vperf.mk
 endif

@@ -97,6 +97,7 @@ int main(int argc, char **argv)
 			count += 1;
 		}
 	}
-	printf("spe-fuzz-replay: %u inputs replayed\n", count);
+	printf("%s: %u inputs replayed\n",
+	       strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0], count);
 	return rc;
 }

@@ -19,19 +19,21 @@ static struct hv_vcpu *running(void)
 static void inject_undef(void *hv_vcpu)
 {
 	(void)hv_vcpu;
+	hv.undefs++;
 	sim_inject_undef();
 }
 
 static void advance_pc(void *hv_vcpu)
 {
 	(void)hv_vcpu;
+	hv.pc_advances++;
 	sim_advance_pc();
 }
 
 static unsigned int guest_el(void *hv_vcpu)
 {
 	(void)hv_vcpu;
-	return sim_trap_el();
+	return hv.raw_el >= 0 ? (unsigned int)hv.raw_el : sim_trap_el();
 }
 
 #define VIRQ_PRIO 0xa0
@@ -196,8 +198,6 @@ static void sysreg_trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs
  * next poll point: consecutive such entries are an interrupt storm. */
 static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 {
-	static unsigned int burst;
-
 	(void)ctx;
 	if (intid == SIM_GIC_MAINT_INTID) {
 		maintenance(cpu);
@@ -213,11 +213,11 @@ static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 		hv.spe_irqs++;
 	}
 	sim_gic_eoi(cpu, intid);
-	burst++;
-	if (burst > hv.max_irq_burst)
-		hv.max_irq_burst = burst;
+	hv.irq_burst++;
+	if (hv.irq_burst > hv.max_irq_burst)
+		hv.max_irq_burst = hv.irq_burst;
 	if (!sim_line(cpu, SIM_LINE_PMUIRQ) && !sim_line(cpu, SIM_LINE_PMBIRQ))
-		burst = 0;
+		hv.irq_burst = 0;
 }
 
 /* HV_PMUVER=n in the environment: the default model's ID_AA64DFR0_EL1.PMUVer (1 = PMUv3,
@@ -239,8 +239,10 @@ void hv_default_config(struct sim_pe_config *cfg)
 /* What the host's boot code does for the counters it keeps, [HPMN, N): they reset to UNKNOWN
  * values (the model gives them garbage), and they are the host's, not vperf's, to clear. The
  * first range keeps its garbage: vperf must cope with it. */
-static void host_boot(unsigned int cpu, const struct vperf_pcpu *pcpu)
+void hv_host_boot(unsigned int cpu)
 {
+	const struct vperf_pcpu *pcpu = &hv.pcpu[cpu];
+
 	uint64_t host = VPERF_GENMASK(30, 0) & ~(VPERF_BIT(pcpu->hpmn) - 1);
 
 	sim_poke(cpu, VPERF_ENC_PMCNTENSET_EL0, sim_peek(cpu, VPERF_ENC_PMCNTENSET_EL0) & ~host);
@@ -260,6 +262,7 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
 
 	memset(&hv, 0, sizeof(hv));
+	hv.raw_el = -1;
 	if (cfg)
 		hv.model = *cfg;
 	else
@@ -270,7 +273,7 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
 		sim_set_cpu(cpu);
 		vperf_pcpu_init(&hv.pcpu[cpu], &pcfg);
-		host_boot(cpu, &hv.pcpu[cpu]);
+		hv_host_boot(cpu);
 		/* IMO: IRQs to EL2; VM: stage 2 on, for the SPE buffer's translations. */
 		sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4) | VPERF_BIT(0));
 		sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMUIRQ), true);
@@ -361,6 +364,19 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 	if (switch_at_el2())
 		sim_exit_el2(cpu);
 	sim_set_el(1);
+}
+
+enum vperf_trap_result hv_raw_trap(uint64_t esr, uint64_t gprs[31], unsigned int el)
+{
+	unsigned int cpu = sim_current_cpu();
+	enum vperf_trap_result r;
+
+	hv.raw_el = (int)el;
+	sim_enter_el2(cpu);
+	r = vperf_handle_sysreg(&running()->v, esr, gprs);
+	sim_exit_el2(cpu);
+	hv.raw_el = -1;
+	return r;
 }
 
 void hv_run(const struct sim_uop *ops_, size_t n)

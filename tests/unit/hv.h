@@ -53,8 +53,11 @@ struct hv {
 	unsigned int pmu_irqs;	    /* physical PMUIRQs taken */
 	unsigned int spe_irqs;	    /* physical PMBIRQs taken */
 	uint64_t host_ovs;	    /* host overflow flags reported */
+	unsigned int irq_burst;	    /* PMUIRQs taken in a row so far with the line left high */
 	unsigned int max_irq_burst; /* most PMUIRQs taken in a row with the line left high */
-	char last_log[160];	    /* vperf's last log line */
+	unsigned int undefs, pc_advances; /* the ops' decisions, for traps the harness delivers */
+	int raw_el;			  /* guest_el() during hv_raw_trap(), else -1 */
+	char last_log[160];		  /* vperf's last log line */
 };
 
 extern struct hv hv;
@@ -67,6 +70,10 @@ void hv_default_config(struct sim_pe_config *cfg);
 /* Model with cfg (NULL: hv_default_config), vperf with the hypervisor's ops, every pCPU initialised
  * with host_counters counters kept by the host. */
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters);
+/* What a host's boot code does for the counters it keeps, [HPMN, N), after vperf_pcpu_init:
+ * clears their enables, flags, types and values (they reset to UNKNOWN). hv_init does it; a test
+ * that calls vperf_pcpu_init again with another partition calls it too. */
+void hv_host_boot(unsigned int cpu);
 /* VM i with a policy; returns vperf_vm_init's result. */
 int hv_vm(unsigned int i, const struct vperf_vm_config *cfg);
 /* Give VM i RAM at [ipa, ipa + size) backed by pa, mapped at stage 2 on demand. */
@@ -87,5 +94,8 @@ void hv_settle(void);
 void hv_guest_eoi(struct hv_vcpu *vc);
 /* n copies of one op. */
 void hv_run_n(const struct sim_uop *op, unsigned int n);
+/* Deliver a raw EC=0x18 syndrome from the vCPU running on the current pCPU, as if its code at
+ * el had trapped, straight to vperf_handle_sysreg (no model trap rules): for fuzzing the entry. */
+enum vperf_trap_result hv_raw_trap(uint64_t esr, uint64_t gprs[31], unsigned int el);
 
 #endif

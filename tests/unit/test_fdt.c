@@ -113,12 +113,41 @@ static void test_errors(void **state)
 	assert_int_equal(-FDT_ERR_NOSPACE, -VPERF_FDT_ERR_NOSPACE);
 }
 
+/* Issue 15, defect 6: the documented protocol. Whatever point the buffer runs out at, the tree
+ * is left as it was, and growing it and retrying gives one complete node. */
+static void test_grow_and_retry(void **state)
+{
+	struct vperf_vm vm = vm_with(VPERF_PMU_SELF, 0);
+	unsigned int enospc = 0;
+
+	(void)state;
+	for (int size = 64; size <= 256; size += 4) {
+		int err, len;
+
+		memset(tree, 0, sizeof(tree));
+		if (fdt_create_empty_tree(tree, size))
+			continue; /* too small for an empty tree */
+		err = vperf_fdt_add_nodes(tree, &vm);
+		if (err == VPERF_ENOSPC) {
+			enospc++;
+			assert_true(fdt_path_offset(tree, "/pmu") < 0);
+			assert_int_equal(fdt_open_into(tree, tree, sizeof(tree)), 0);
+			err = vperf_fdt_add_nodes(tree, &vm);
+		}
+		assert_int_equal(err, VPERF_OK);
+		assert_non_null(
+			fdt_getprop(tree, fdt_path_offset(tree, "/pmu"), "interrupts", &len));
+		assert_int_equal(len, 12);
+	}
+	assert_true(enospc > 3); /* out of space at the node, at each property */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pmu_node),       cmocka_unit_test(test_configured_ppi),
 		cmocka_unit_test(test_off_vm_no_node), cmocka_unit_test(test_spe_node),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_errors), cmocka_unit_test(test_grow_and_retry),
 	};
 
 	return cmocka_run_group_tests_name("fdt", tests, NULL, NULL);

@@ -94,6 +94,24 @@ static void test_not_mine(void **state)
 	assert_gprs_untouched(fx);
 }
 
+/* Issue 15, defect 7: the trace buffer's registers (FEAT_TRBE, S3_0_C9_C11_<op2>) sit between the
+ * SPE and PMU groups but are not vperf's: a hypervisor handling TRBE itself gets them. */
+static void test_trbe_not_mine(void **state)
+{
+	struct fixture *fx = *state;
+
+	for (unsigned int op2 = 0; op2 < 8; op2++)
+		assert_int_equal(
+			vperf_handle_sysreg(
+				&fx->vcpu,
+				vperf_esr_encode_sysreg(VPERF_SYSREG_ENC(3, 0, 9, 11, op2), 2, 1),
+				fx->gprs),
+			VPERF_TRAP_NOT_MINE);
+	assert_int_equal(fx->hv.undefs + fx->hv.pc_advances, 0);
+	assert_int_equal(fx->vm.stats.unknown_enc, 0);
+	assert_gprs_untouched(fx);
+}
+
 /* An encoding in the PMU/SPE space the database lacks: UNDEF, counted, and a log line that can
  * be pasted into sysregs.def. */
 static void test_unknown_encoding_logged(void **state)
@@ -202,6 +220,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_off_vm_undef_everything, setup),
 		cmocka_unit_test_setup(test_not_mine, setup),
+		cmocka_unit_test_setup(test_trbe_not_mine, setup),
 		cmocka_unit_test_setup(test_unknown_encoding_logged, setup),
 		cmocka_unit_test_setup(test_plumbing_write, setup),
 		cmocka_unit_test_setup(test_plumbing_read, setup),

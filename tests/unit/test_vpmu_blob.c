@@ -218,6 +218,31 @@ static void test_restore_on_older_pmu(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* Issue 15, defect 11: restoring a state with nothing pending into a vCPU whose line is high
+ * lowers the line at the next load, as promised whatever the vGIC held; so does a reset. */
+static void test_restore_lowers_line(void **state)
+{
+	struct hv_vcpu *a = busy_vcpu(), *quiet;
+
+	(void)state;
+	quiet = hv_vcpu(1, 0);
+	assert_int_equal(vperf_vcpu_save(&quiet->v, blob, sizeof(blob)), VPERF_VPMU_BLOB_SIZE);
+	hv_enter(a, 0);
+	assert_true(a->irq_level);
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_restore(&a->v, blob, sizeof(blob)), VPERF_OK);
+	hv_enter(a, 0);
+	assert_false(a->irq_level);
+	hv_leave(0);
+	a = busy_vcpu();
+	hv_enter(a, 0);
+	assert_true(a->irq_level);
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_reset(&a->v), VPERF_OK);
+	hv_enter(a, 0);
+	assert_false(a->irq_level);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_every_byte_flip_rejected),
 		cmocka_unit_test(test_bad_values_rejected),
 		cmocka_unit_test(test_restore_on_older_pmu),
+		cmocka_unit_test(test_restore_lowers_line),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_blob", tests, NULL, NULL);

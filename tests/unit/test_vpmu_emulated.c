@@ -170,6 +170,117 @@ static void test_overflow_mapped(void **state)
 	assert_int_equal(hv.max_irq_burst, 1);
 }
 
+/* Issue 16: the rotation point is the vCPU's own. A multiplexed guest run in slices (its own
+ * loads and puts) observes exactly the same whether or not a neighbour touches the PMU between
+ * its slices (which decides whether its hardware state is resumed or restored). */
+static void slices(bool neighbour, uint64_t out[4])
+{
+	struct vperf_vm_config other = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 2 };
+	struct hv_vcpu *a, *b;
+
+	setup(NULL);
+	vperf_pmu_filter_allow_all(&other.filter);
+	assert_int_equal(hv_vm(1, &other), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	b = hv_vcpu(1, 1);
+	for (unsigned int slice = 0; slice < 5; slice++) {
+		hv_enter(a, 0);
+		if (slice == 0)
+			program(0x3); /* two counters on two slots: exact */
+		if (slice == 1)
+			guest_write(PMCNTENSET_EL0, 0xc); /* four: multiplexed from now on */
+		hv_run_n(&op1, 10);
+		hv_leave(0);
+		if (neighbour) {
+			hv_enter(b, 0);
+			(void)guest_read(PMCR_EL0);
+			hv_leave(0);
+		}
+	}
+	hv_enter(a, 0);
+	for (unsigned int n = 0; n < 4; n++)
+		out[n] = counter(n);
+	hv_leave(0);
+}
+
+static void test_rotation_is_the_vcpus_own(void **state)
+{
+	uint64_t alone[4], beside[4];
+
+	(void)state;
+	slices(false, alone);
+	slices(true, beside);
+	for (unsigned int n = 0; n < 4; n++)
+		assert_int_equal(beside[n], alone[n]);
+	/* Slices 0-1 count on 0 and 1; from slice 2 on the rotation alternates halves. */
+	assert_int_equal(alone[0] + alone[1] + alone[2] + alone[3], 20 + 20 + 3 * 20);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* Issue 15, defect 10: a disabled counter gives its slot back; a counter enabled afterwards
+ * counts, at once and after a switch. */
+static void test_disable_frees_slot(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_EMULATED,
+				       .nr_counters = 2,
+				       .emu_slots = 1 };
+	struct hv_vcpu *a;
+
+	(void)state;
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	assert_int_equal(hv_vm(1, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 1);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, 0x08);
+	guest_write(PMEVTYPER1_EL0, 0x08);
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMCNTENSET_EL0, 0x1);
+	hv_run_n(&op1, 4);
+	guest_write(PMCNTENCLR_EL0, 0x1);
+	guest_write(PMCNTENSET_EL0, 0x2);
+	hv_run_n(&op1, 5);
+	assert_int_equal(counter(0), 4);
+	assert_int_equal(counter(1), 5);
+	hv_leave(0);
+	hv_enter(a, 0);
+	hv_run_n(&op1, 5);
+	assert_int_equal(counter(0), 4);
+	assert_int_equal(counter(1), 10);
+}
+
+/* Issue 15, defect 9: before PMUv3p5 a counter waiting for a slot is 32 bits wide like the
+ * hardware's, and vperf's own blob of it restores. */
+static void test_32bit_shadow(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_EMULATED,
+				       .nr_counters = 2,
+				       .emu_slots = 1 };
+	struct sim_pe_config model;
+	static uint8_t blob[VPERF_VPMU_BLOB_SIZE];
+	struct hv_vcpu *a;
+
+	(void)state;
+	sim_default_config(&model);
+	model.pmuver = 5; /* PMUv3p4: 32-bit event counters */
+	hv_init(&model, 2);
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMCNTENSET_EL0, 0x3); /* counter 1 has no slot: a shadow */
+	guest_write(PMEVCNTR1_EL0, 0x100000005ull);
+	guest_write(PMEVCNTR0_EL0, 0x100000007ull);
+	assert_int_equal(counter(1), 5);
+	assert_int_equal(counter(0), 7);
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_save(&a->v, blob, sizeof(blob)), VPERF_VPMU_BLOB_SIZE);
+	assert_int_equal(vperf_vcpu_restore(&a->v, blob, sizeof(blob)), VPERF_OK);
+	hv_enter(a, 0);
+	assert_int_equal(counter(1), 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +290,9 @@ int main(void)
 		cmocka_unit_test_setup(test_multiplexed, setup),
 		cmocka_unit_test_setup(test_enable_while_running, setup),
 		cmocka_unit_test_setup(test_overflow_mapped, setup),
+		cmocka_unit_test(test_rotation_is_the_vcpus_own),
+		cmocka_unit_test_setup(test_disable_frees_slot, setup),
+		cmocka_unit_test(test_32bit_shadow),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_emulated", tests, NULL, NULL);

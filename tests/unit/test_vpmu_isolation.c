@@ -16,22 +16,25 @@
 
 #include "hv.h"
 
-#define NR_VCPUS  6
-#define NR_VMS	  5
+#define NR_VCPUS  7
+#define NR_VMS	  6
 #define STEPS	  40
 #define MAX_OBS	  2048
 #define SCHEDULES 2000
 
-/* vCPU i belongs to VM vm_of[i]; VMs 0, 1, 3 and 4 are SELF, VM 2 is HV (the host counts it);
- * VM 3 has the direct partition, VM 4 the emulated one (never oversubscribed here: its counts
- * are exact), the others the trapped one. */
-static const unsigned int vm_of[NR_VCPUS] = { 0, 0, 1, 2, 3, 4 };
-static const uint8_t vm_counters[NR_VMS] = { 4, 2, 3, 2, 3 };
-static const enum vperf_pmu_mode vm_mode[NR_VMS] = { VPERF_PMU_SELF, VPERF_PMU_SELF, VPERF_PMU_HV,
-						     VPERF_PMU_SELF, VPERF_PMU_SELF };
-static const enum vperf_partition vm_part[NR_VMS] = { VPERF_PART_TRAPPED, VPERF_PART_TRAPPED,
-						      VPERF_PART_TRAPPED, VPERF_PART_DIRECT,
-						      VPERF_PART_EMULATED };
+/* vCPU i belongs to VM vm_of[i]; VMs 0, 1, 3, 4 and 5 are SELF, VM 2 is HV (the host counts it);
+ * VM 3 has the direct partition, VMs 4 and 5 the emulated one (VM 4 on the whole first range, so
+ * its counts are exact; VM 5 with 4 counters on 2 slots, multiplexed), the others the trapped
+ * one. */
+static const unsigned int vm_of[NR_VCPUS] = { 0, 0, 1, 2, 3, 4, 5 };
+static const uint8_t vm_counters[NR_VMS] = { 4, 2, 3, 2, 3, 4 };
+static const uint8_t vm_slots[NR_VMS] = { 0, 0, 0, 0, 0, 2 };
+static const enum vperf_pmu_mode vm_mode[NR_VMS] = {
+	VPERF_PMU_SELF, VPERF_PMU_SELF, VPERF_PMU_HV, VPERF_PMU_SELF, VPERF_PMU_SELF, VPERF_PMU_SELF
+};
+static const enum vperf_partition vm_part[NR_VMS] = { VPERF_PART_TRAPPED,  VPERF_PART_TRAPPED,
+						      VPERF_PART_TRAPPED,  VPERF_PART_DIRECT,
+						      VPERF_PART_EMULATED, VPERF_PART_EMULATED };
 static const uint16_t events[] = { 0x00, 0x03, 0x04, 0x08, 0x10, 0x11, 0x13 };
 
 struct program {
@@ -40,6 +43,7 @@ struct program {
 	uint64_t obs[MAX_OBS];
 	unsigned int nr_obs;
 	uint64_t uops_run;
+	bool put_before[STEPS + 1]; /* its run ended (vcpu_put) before step s */
 };
 
 static uint64_t next(uint64_t *s)
@@ -153,7 +157,8 @@ static void init_world(uint64_t seed, struct program *progs)
 	for (unsigned int v = 0; v < NR_VMS; v++) {
 		struct vperf_vm_config cfg = { .pmu_mode = vm_mode[v],
 					       .partition = vm_part[v],
-					       .nr_counters = vm_counters[v] };
+					       .nr_counters = vm_counters[v],
+					       .emu_slots = vm_slots[v] };
 
 		if (cfg.partition == VPERF_PART_DIRECT && pe.pmuver < 6)
 			cfg.partition = VPERF_PART_TRAPPED;
@@ -173,16 +178,33 @@ static void init_world(uint64_t seed, struct program *progs)
 	}
 }
 
-static void run_alone(uint64_t seed, unsigned int i, struct program *out)
+/* Alone: the same program with the same runs (a multiplexed vCPU's slices are its runs), on one
+ * pCPU that nobody else uses. */
+static void run_alone(uint64_t seed, unsigned int i, const bool *put_before, struct program *out)
 {
 	struct program progs[NR_VCPUS];
 
 	init_world(seed, progs);
 	hv_enter(&hv.vcpu[i], 0);
-	for (unsigned int s = 0; s < STEPS; s++)
+	for (unsigned int s = 0; s < STEPS; s++) {
+		if (put_before[s]) {
+			hv_leave(0);
+			hv_enter(&hv.vcpu[i], 0);
+		}
 		step(&progs[i], vm_counters[vm_of[i]], &hv.vcpu[i]);
+	}
 	hv_leave(0);
 	*out = progs[i];
+}
+
+/* The vCPU running on cpu, if any, is about to be put. */
+static void note_put(struct program *progs, unsigned int cpu)
+{
+	if (hv.running[cpu]) {
+		struct program *p = &progs[hv.running[cpu] - hv.vcpu];
+
+		p->put_before[p->next_step] = true;
+	}
 }
 
 static void run_shared(uint64_t seed, struct program *progs)
@@ -198,14 +220,18 @@ static void run_shared(uint64_t seed, struct program *progs)
 
 		if (progs[i].next_step == STEPS || (hv.running[cpu ^ 1] == &hv.vcpu[i]))
 			continue;
+		if (hv.running[cpu] != &hv.vcpu[i])
+			note_put(progs, cpu);
 		hv_enter(&hv.vcpu[i], cpu);
 		for (unsigned int s = 0; s < burst && progs[i].next_step < STEPS;
 		     s++, progs[i].next_step++)
 			step(&progs[i], vm_counters[vm_of[i]], &hv.vcpu[i]);
 		if (progs[i].next_step == STEPS)
 			done++;
-		if (r >> 20 & 1)
+		if (r >> 20 & 1) {
+			note_put(progs, cpu);
 			hv_leave(cpu);
+		}
 	}
 	hv_leave(0);
 	hv_leave(1);
@@ -229,7 +255,7 @@ static void check_schedule(uint64_t seed)
 				 sim_peek(1, VPERF_ENC_PMEVCNTR4_EL0),
 			 hv_vm_uops);
 	for (unsigned int i = 0; i < NR_VCPUS; i++) {
-		run_alone(seed, i, &alone);
+		run_alone(seed, i, shared[i].put_before, &alone);
 		assert_int_equal(alone.nr_obs, shared[i].nr_obs);
 		for (unsigned int k = 0; k < alone.nr_obs; k++)
 			if (alone.obs[k] != shared[i].obs[k])

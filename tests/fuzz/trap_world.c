@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The trap fuzzer's world: decoding an input, the policy oracle, the host's and the agent's
+ * counters and the checks on them (trap_world.h).
+ */
+#include <string.h>
+
+#include <arch/sysreg.h>
+
+#include "fuzz_input.h"
+#include "trap_world.h"
+
+struct world world;
+static uint64_t host_regs[SIM_MAX_CPUS][4 + 2 * 31];
+
+/* The oracle for vperf_vm_init, written from the API's contract, not from its code. */
+static bool policy_valid(const struct vperf_vm_config *c, unsigned int hpmn)
+{
+	bool on = c->pmu_mode != VPERF_PMU_OFF;
+
+	if ((unsigned int)c->partition > VPERF_PART_EMULATED || c->nr_counters > 31 ||
+	    c->emu_slots > 31 || c->spe)
+		return false;
+	if (c->pmu_mode != VPERF_PMU_OFF && c->pmu_mode != VPERF_PMU_SELF &&
+	    c->pmu_mode != VPERF_PMU_HV && c->pmu_mode != VPERF_PMU_ALL)
+		return false;
+	if (on && (c->nr_counters > hpmn || c->emu_slots > hpmn))
+		return false;
+	return !on || !c->pmu_virq || (c->pmu_virq >= 16 && c->pmu_virq <= 31);
+}
+
+static void decode_vm(struct fuzz_in *in, struct vperf_vm_config *c)
+{
+	static const uint8_t modes[8] = { 0, 1, 2, 4, 1, 2, 3, 8 };
+	uint8_t b = in_u8(in);
+	int part = in_u8(in) % 4;
+
+	memset(c, 0, sizeof(*c));
+	c->pmu_mode = (enum vperf_pmu_mode)modes[b & 7];
+	memcpy(&c->partition, &part, sizeof(part));
+	c->nr_counters = in_u8(in);
+	c->nr_counters = c->nr_counters >= 0xf0 ? c->nr_counters : c->nr_counters % 8;
+	c->emu_slots = in_u8(in) % 4;
+	if (b & 0x10)
+		c->filter.allow[0] = in_u64(in);
+	else
+		vperf_pmu_filter_allow_all(&c->filter);
+	c->pmu_virq = b & 0x20 ? 16 + (b >> 6) * 5 : 0;
+}
+
+/* ESR_EL2 of a trapped MSR/MRS, from the Arm ARM's ISS layout for EC = 0x18 (facts.md). */
+static uint64_t raw_esr(uint32_t enc, unsigned int rt, bool read)
+{
+	return 0x18ull << 26 | 1ull << 25 | (uint64_t)VPERF_ENC_OP0(enc) << 20 |
+	       (uint64_t)VPERF_ENC_OP2(enc) << 17 | (uint64_t)VPERF_ENC_OP1(enc) << 14 |
+	       (uint64_t)VPERF_ENC_CRN(enc) << 10 | (uint64_t)rt << 5 |
+	       (uint64_t)VPERF_ENC_CRM(enc) << 1 | read;
+}
+
+static void decode_op(struct fuzz_in *in, struct op *o)
+{
+	uint8_t k = in_u8(in);
+
+	memset(o, 0, sizeof(*o));
+	o->kind = (uint8_t)(k % 8);
+	o->cpu = (uint8_t)(k >> 3 & 1);
+	o->vcpu = (uint8_t)((k >> 4) % world.nr_vcpus);
+	o->el = (uint8_t)(k >> 6 & 1);
+	o->read = (uint8_t)(k >> 7);
+	if (o->kind == OP_ACCESS) {
+		uint8_t r = in_u8(in);
+
+		o->enc = r < 0xc0 ? vperf_sysregs[r % VPERF_SR_COUNT].enc
+				  : VPERF_SYSREG_ENC(3, r & 3 ? 3 : 0, r & 4 ? 14 : 9,
+						     8 + (in_u8(in) & 7), in_u8(in) & 7);
+		o->a = in_u64(in);
+	} else if (o->kind == OP_RAW) {
+		o->a = in_u64(in);
+		o->rt = in_u8(in);
+		if (o->rt & 0x80) /* EC = 0x18 with random ISS bits */
+			o->a = 0x18ull << 26 | 1ull << 25 | (o->a & 0x1ffffff);
+		if ((o->rt & 0xc0) == 0xc0) /* at an encoding near the PMU and SPE groups */
+			o->a = raw_esr(VPERF_SYSREG_ENC(3, o->a & 1 ? 3 : 0, o->a & 2 ? 14 : 9,
+							8 + (o->a >> 2 & 7), o->a >> 5 & 7),
+				       (unsigned int)(o->a >> 8 & 31), o->a >> 13 & 1);
+		o->b = in_u64(in);
+	} else if (o->kind == OP_RUN) {
+		o->a = in_u64(in);
+	}
+}
+
+bool trap_decode(const uint8_t *data, size_t size)
+{
+	static const uint8_t vers[8] = { 6, 6, 5, 4, 1, 0, 6, 5 };
+	struct fuzz_in in = { data, size };
+	uint8_t b;
+
+	memset(&world, 0, sizeof(world));
+	sim_default_config(&world.model);
+	b = in_u8(&in);
+	world.model.pmuver = vers[b & 7];
+	world.model.nr_counters = (uint8_t)(2 + (b >> 3) % 10);
+	b = in_u8(&in);
+	world.pcfg.host_counters = world.model.pmuver ? (uint8_t)(b % 3) : 0;
+	world.pcfg.agent_counters = world.model.pmuver ? (uint8_t)(b >> 2 & 1) : 0;
+	world.agent_flag = b >> 7;
+	world.nr_vms = 1 + (b >> 3) % MAX_VMS;
+	world.nr_vcpus = world.nr_vms + (b >> 5 & 1);
+	for (unsigned int v = 0; v < world.nr_vms; v++)
+		decode_vm(&in, &world.vm[v]);
+	for (unsigned int i = 0; i < world.nr_vcpus; i++)
+		world.vm_of[i] = i < world.nr_vms ? i : 0;
+	while (in.n && world.nr_ops < MAX_OPS)
+		decode_op(&in, &world.ops[world.nr_ops++]);
+	return world.pcfg.host_counters + world.pcfg.agent_counters < world.model.nr_counters;
+}
+
+/* The host's and the agent's counters [HPMN, N) on each pCPU: enabled, with an interrupt, but
+ * filtered so that they count nothing, holding values a reset or a stray write would change. */
+static void program_host(unsigned int cpu)
+{
+	const struct vperf_pcpu *p = &hv.pcpu[cpu];
+	uint64_t bits = (VPERF_BIT(p->caps.nr_counters) - 1) & ~(VPERF_BIT(p->hpmn) - 1);
+
+	for (unsigned int n = p->hpmn; n < p->caps.nr_counters; n++) {
+		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7),
+			 VPERF_BIT(31) | VPERF_BIT(30) | 0x11);
+		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7), 0x1000 * (n + 1));
+	}
+	sim_poke(cpu, VPERF_ENC_PMCNTENSET_EL0, bits);
+	sim_poke(cpu, VPERF_ENC_PMINTENSET_EL1, bits);
+	if (world.agent_flag && p->epmn < p->caps.nr_counters)
+		sim_poke(cpu, VPERF_ENC_PMOVSSET_EL0, VPERF_BIT(p->epmn));
+}
+
+static void snapshot_host(unsigned int cpu, uint64_t *out)
+{
+	const struct vperf_pcpu *p = &hv.pcpu[cpu];
+	uint64_t bits = (VPERF_BIT(p->caps.nr_counters) - 1) & ~(VPERF_BIT(p->hpmn) - 1);
+	unsigned int k = 0;
+
+	out[k++] = sim_peek(cpu, VPERF_ENC_PMCNTENSET_EL0) & bits;
+	/* The agent's interrupt enables are vperf's to clear when its flag would storm. */
+	out[k++] = sim_peek(cpu, VPERF_ENC_PMINTENSET_EL1) & bits & (VPERF_BIT(p->epmn) - 1);
+	out[k++] = sim_peek(cpu, VPERF_ENC_PMOVSSET_EL0) & bits;
+	out[k++] = bits;
+	for (unsigned int n = p->hpmn; n < p->caps.nr_counters; n++) {
+		out[k++] = sim_peek(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7));
+		out[k++] = sim_peek(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
+	}
+}
+
+void trap_check_world(void)
+{
+	uint64_t now[4 + 2 * 31];
+
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		memset(now, 0, sizeof(now));
+		snapshot_host(cpu, now);
+		FUZZ_CHECK(!memcmp(now, host_regs[cpu], sizeof(now)));
+	}
+	FUZZ_CHECK(sim_error_count() == 0);
+	FUZZ_CHECK(hv.max_irq_burst <= 1);
+}
+
+void trap_init_world(void)
+{
+	hv_init(&world.model, 0);
+	memset(host_regs, 0, sizeof(host_regs));
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		sim_set_cpu(cpu);
+		FUZZ_CHECK(vperf_pcpu_init(&hv.pcpu[cpu], &world.pcfg) == VPERF_OK);
+		hv_host_boot(cpu);
+		program_host(cpu);
+		snapshot_host(cpu, host_regs[cpu]);
+	}
+	sim_set_cpu(0);
+	for (unsigned int v = 0; v < world.nr_vms; v++) {
+		static const struct vperf_vm_config off;
+		bool valid = policy_valid(&world.vm[v], hv.pcpu[0].hpmn);
+		int err = hv_vm(v, &world.vm[v]);
+
+		/* A valid policy may still be refused for what the PE lacks (direct, no PMU). */
+		FUZZ_CHECK(valid || err != VPERF_OK);
+		if (err)
+			FUZZ_CHECK(hv_vm(v, &off) == VPERF_OK);
+	}
+	for (unsigned int i = 0; i < world.nr_vcpus; i++)
+		hv_vcpu(i, world.vm_of[i]);
+}
