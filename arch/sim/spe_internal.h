@@ -140,12 +140,14 @@ struct spe_qrec {
  * DSB after a TLB maintenance operation (3.4.4). A record spans at most two pages. */
 struct spe_flight {
 	uint8_t bytes[SPE_REC_MAX];
+	uint64_t va; /* PMBPTR_EL1 when it was processed: an aborted write's address */
 	uint64_t pa[2];
 	uint16_t len[2]; /* len[1] is 0 when the record fits in one page */
 	uint16_t vmid;
 	uint8_t owner;
 	bool synced;
 	bool flagged;
+	bool dead; /* an external abort on an earlier write stopped the SPE (3.5.4) */
 	uint64_t epoch;
 };
 
@@ -329,7 +331,7 @@ void spe_wptr_direct_limit(unsigned int cpu, uint64_t limitr);
 bool spe_wptr_broken(unsigned int cpu, bool *past_limit);
 
 /* spe_flight.c: processed records on their way to memory. */
-void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, const uint64_t pa[2],
+void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, uint64_t va, const uint64_t pa[2],
 		     const uint16_t len[2]);
 void spe_flight_sync(unsigned int cpu);
 void spe_flight_land(unsigned int cpu, bool all);
