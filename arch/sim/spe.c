@@ -211,6 +211,19 @@ static void barrier(unsigned int cpu, enum sim_event_kind kind)
 	}
 }
 
+/* The instruction is sampled like any other only while profiling at EL2 is enabled (3.2.3): an
+ * EL2 buffer with E2SPE. Otherwise the model leaves its time and interval counter alone, so
+ * that guests' records do not depend on how many accesses the hypervisor makes. */
+void sim_spe_el2_instruction(unsigned int cpu)
+{
+	static const struct sim_uop insn = { .pc = 0xffff800000002000ull,
+					     .latency = 1,
+					     .type = SIM_UOP_OTHER };
+
+	if (spe_profiling_enabled(cpu, 2))
+		spe_step(cpu, &insn);
+}
+
 static void step(unsigned int cpu, const struct sim_uop *op)
 {
 	if (sim_model_config()->pmsver)
