@@ -65,7 +65,7 @@ int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm)
 
 	if (vm->cfg.pmu_mode != VPERF_PMU_OFF)
 		err = add_node(fdt, "pmu", pmu, sizeof(pmu), vperf_vm_pmu_virq(vm));
-	if (!err && vm->cfg.spe)
+	if (!err && vm->cfg.spe && vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2)
 		err = add_node(fdt, "spe-pmu", spe, sizeof(spe), vperf_vm_spe_virq(vm));
 	return err;
 }

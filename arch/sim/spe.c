@@ -35,7 +35,7 @@ void sim_spe_set_options(const struct sim_spe_options *o)
 void sim_spe_set_contextidr(unsigned int cpu, uint32_t el1, uint32_t el2)
 {
 	spe_cpu(cpu)->contextidr[0] = el1;
-	spe_cpu(cpu)->contextidr[1] = el2;
+	sim_set_reg(cpu, VPERF_ENC_CONTEXTIDR_EL2, el2);
 }
 
 void sim_spe_set_time(unsigned int cpu, uint64_t cntpct, uint64_t cntvoff)
@@ -76,7 +76,7 @@ static bool owns(const struct vperf_sysreg_desc *d)
 {
 	return d->slot == VPERF_SLOT_SPE_PMSCR || d->slot == VPERF_SLOT_SPE_SAMPLING ||
 	       d->slot == VPERF_SLOT_SPE_ID || d->slot == VPERF_SLOT_SPE_BUFFER ||
-	       d->enc == VPERF_ENC_PMSCR_EL2;
+	       d->enc == VPERF_ENC_PMSCR_EL2 || d->enc == VPERF_ENC_CONTEXTIDR_EL2;
 }
 
 /* 4.2: PMBLIMITR_EL1.E resets to 0, the rest is IMPLEMENTATION DEFINED (the model: 0). A zero
@@ -140,6 +140,10 @@ static uint64_t fam_write(unsigned int cpu, unsigned int el, const struct vperf_
 
 	(void)el;
 	(void)old;
+	if (d->enc == VPERF_ENC_CONTEXTIDR_EL2) {
+		spe_contextidr2_written(cpu, (uint32_t)val);
+		return val;
+	}
 	if (d->enc == VPERF_ENC_PMBSR_EL1) {
 		st->dirty[VR_PMBSR] = true;
 		sim_set_line(cpu, SIM_LINE_PMBIRQ, (v & PMBSR_S) != 0);

@@ -164,7 +164,8 @@ struct spe_cpu {
 	uint64_t busy_until;  /* the sampled operation in flight completes at this slot */
 	uint64_t cntpct;      /* the physical count: cycles executed */
 	uint64_t cntvoff;
-	uint32_t contextidr[2];
+	uint32_t contextidr[2]; /* [0]: CONTEXTIDR_EL1 (sim_spe_set_contextidr); EL2's is a
+				 * register of the database */
 	struct spe_qrec queue[SPE_QUEUE_MAX];
 	unsigned int qhead, qlen;
 	struct spe_flight flight[SPE_QUEUE_MAX];
@@ -314,6 +315,9 @@ void spe_buffer_disabling(unsigned int cpu);
 void spe_discard_queue(unsigned int cpu);
 void spe_context_change(unsigned int cpu, unsigned int owner, uint16_t vmid, const char *what);
 void spe_vmid_switch(unsigned int cpu, uint16_t old); /* spe.c, called by mem.c */
+
+/* spe_ctx.c: a direct write of CONTEXTIDR_EL2 and the records it may still reach (3.6). */
+void spe_contextidr2_written(unsigned int cpu, uint32_t val);
 
 /* mem_tlb.c: forget every cached translation (sim_mem_reset). */
 void sim_mem_tlb_reset(void);

@@ -53,6 +53,8 @@ extern struct hv hv;
 /* Model with cfg (NULL: defaults), vperf with the hypervisor's ops, every pCPU initialised
  * with host_counters counters kept by the host. */
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters);
+/* The same, every pCPU's host profiling with its own EL2-owned buffer when host_spe. */
+void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe);
 /* VM i with a policy; returns vperf_vm_init's result. */
 int hv_vm(unsigned int i, const struct vperf_vm_config *cfg);
 /* Give VM i RAM at [ipa, ipa + size) backed by pa, mapped at stage 2 on demand. */

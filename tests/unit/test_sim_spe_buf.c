@@ -261,6 +261,31 @@ static void test_write_abort_after_full(void **state)
 	assert_int_equal(sim_spe_stats(0)->events, 1);
 }
 
+/* CONTEXTIDR_EL2 changed after the record's operation (a hypervisor switching VMs): without
+ * PSB CSYNC first, the write may reach the record's Context packet (3.6), and the model lets it;
+ * after PSB CSYNC it may not. */
+static void test_contextidr2_needs_psb(void **state)
+{
+	(void)state;
+	for (int psb = 0; psb <= 1; psb++) {
+		uint8_t got[5];
+
+		t_init(1, 1);
+		write_sysreg(T_PMSCR_CX, PMSCR_EL2);
+		write_sysreg(0xaa, CONTEXTIDR_EL2);
+		t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
+		one_record();
+		isb(); /* the exception to EL2 */
+		if (psb)
+			psb_csync();
+		write_sysreg(0xbb, CONTEXTIDR_EL2);
+		drain();
+		t_buf_read(0, got, sizeof(got));
+		assert_int_equal(got[0], 0x65); /* Context, INDEX 1 (D18.2.2) */
+		assert_int_equal(got[1], psb ? 0xaa : 0xbb);
+	}
+}
+
 /* PMBIDR_EL1.Align = 3: records are padded to 8 bytes (35 -> 40, Padding = 0x00) and a
  * misaligned pointer gives an Alignment fault (FSC 0b100001, Table 6). */
 static void test_alignment(void **state)
@@ -347,6 +372,7 @@ int main(void)
 		cmocka_unit_test_setup(test_async_external_abort, setup),
 		cmocka_unit_test_setup(test_write_abort_at_dsb, setup),
 		cmocka_unit_test_setup(test_write_abort_after_full, setup),
+		cmocka_unit_test_setup(test_contextidr2_needs_psb, setup),
 		cmocka_unit_test_setup(test_alignment, setup),
 		cmocka_unit_test_setup(test_pointer_rule, setup),
 		cmocka_unit_test_setup(test_discard_mode, setup),
