@@ -69,7 +69,8 @@ infra_failure() {
 	elif [ "$how" = hyp ]; then
 		grep -q '^vperf-hyp: EL2, MMU on' "$log" || { echo "no hypervisor banner"; return; }
 		want=$(echo "$args" | grep -o 'vm[0-9]*\.img=' | sort -u | wc -l)
-		got=$(grep -c '^vperf-hyp: vm[0-9]*: image slot\|^RESULT host vm[0-9]*-policy' "$log")
+		# A VM refused by vperf_vm_init on purpose (spe-refused) was judged, not lost.
+		got=$(grep -c '^vperf-hyp: vm[0-9]*: image slot\|^RESULT host vm[0-9]*-policy\|^RESULT host vm[0-9]*-spe-refused' "$log")
 		[ "$got" -ge "$want" ] || echo "guests not started ($got of $want)"
 	elif ! grep -q 'RESULT \|Booting Linux' "$log"; then
 		echo "no guest output"
