@@ -183,6 +183,7 @@ static void context_sync(unsigned int cpu)
 	if (!spe_profiling_enabled(cpu, sim_el()))
 		st->was_enabled = false; /* for 3.1.1 at the next enabled operation */
 	st->epoch++;
+	st->psb_await_cse = false;
 	if (st->psb_seen)
 		st->psb_visible = true;
 	if (st->coll_pending) { /* 3.1.4: COLL visible after a context synchronization event */

@@ -181,6 +181,12 @@ void spe_psb_csync(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
 
+	if (!st->psb_await_cse) {
+		st->psb_await_cse = true;
+		st->psb_snap[0] = sim_reg(cpu, VPERF_ENC_PMBPTR_EL1);
+		st->psb_snap[1] = sim_reg(cpu, VPERF_ENC_PMBSR_EL1);
+	}
+
 	for (unsigned int i = 0; i < st->qlen; i++) {
 		struct spe_qrec *q = &st->queue[(st->qhead + i) % SPE_QUEUE_MAX];
 

@@ -159,6 +159,9 @@ struct spe_cpu {
 	bool psb_visible;     /* ... and a context synchronization event followed it: their
 			       * indirect writes are visible to direct reads (3.6) */
 	bool coll_pending;    /* PMBSR_EL1.COLL set by a collision, not yet visible */
+	bool psb_await_cse;   /* a PSB CSYNC with no context synchronization event since: direct
+			       * reads of PMBPTR/PMBSR return their values at the PSB CSYNC (3.6) */
+	uint64_t psb_snap[2]; /* PMBPTR_EL1, PMBSR_EL1 then */
 	bool was_enabled;     /* StatisticalProfilingEnabled() at the previous operation */
 	uint64_t slot;	      /* operations dispatched (one per cycle) */
 	uint64_t busy_until;  /* the sampled operation in flight completes at this slot */

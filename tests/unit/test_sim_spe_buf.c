@@ -37,6 +37,7 @@ static void drain(void)
 	isb();
 	psb_csync();
 	dsb_nsh();
+	isb(); /* the indirect writes visible to direct reads (3.6) */
 }
 
 /* After the record 64 bytes remain: 64 is not fewer than 2^6, no event. */

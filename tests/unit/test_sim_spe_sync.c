@@ -72,6 +72,7 @@ static void test_stale_pmbptr(void **state)
 	assert_int_equal(sim_spe_pending(0), 3);
 	psb_csync();
 	dsb_nsh();
+	isb();
 	assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA + 3 * T_LOAD_REC_LEN);
 	assert_true(buffer_holds(T_BUF_PA, 3));
 	assert_int_equal(sim_error_count(), 0);
@@ -89,6 +90,7 @@ static void test_psb_needs_prior_context_sync(void **state)
 	records(2);
 	psb_csync();
 	dsb_nsh();
+	isb();
 	assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA);
 	isb();
 	psb_csync();
@@ -378,6 +380,7 @@ static void test_pmbsr_clear_needs_context_sync(void **state)
 	isb();
 	psb_csync();
 	dsb_nsh();
+	isb();
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);
 }
 
