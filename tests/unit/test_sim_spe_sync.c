@@ -78,6 +78,24 @@ static void test_stale_pmbptr(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* PSB CSYNC, DSB, read: the records are processed and in memory, but the direct read needs
+ * the context synchronization event after the PSB CSYNC to see the pointer move (3.6). */
+static void test_read_needs_isb_after_psb(void **state)
+{
+	(void)state;
+	t_init(1, 1);
+	start();
+	records(3);
+	isb(); /* exception entry */
+	psb_csync();
+	dsb_nsh();
+	assert_true(buffer_holds(T_BUF_PA, 3));
+	assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA);
+	isb();
+	assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA + 3 * T_LOAD_REC_LEN);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* PSB CSYNC synchronizes only the operations before the last context synchronization event:
  * without the ISB (or exception entry) before it, the DSB waits for nothing. PSB CSYNC and a
  * context synchronization event are enough for the direct read of PMBPTR_EL1 (3.4.1), but not
@@ -413,6 +431,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stale_pmbptr),
+		cmocka_unit_test(test_read_needs_isb_after_psb),
 		cmocka_unit_test(test_psb_needs_prior_context_sync),
 		cmocka_unit_test(test_switch_out_needs_dsb),
 		cmocka_unit_test(test_land_seed),
