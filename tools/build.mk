@@ -4,6 +4,6 @@
 
 ifeq ($(ARCH),sim)
 simprogs-y += vperf-demo
-vperf-demo-objs := tools/vperf-demo/demo.c
+vperf-demo-objs := tools/vperf-demo/demo.c tools/vperf-demo/demo_spe.c tools/vperf-spe/summary.c
 endif
 -include $(srctree)/tools/bench/build.mk

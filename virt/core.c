@@ -17,8 +17,9 @@ const struct vperf_hyp_ops *vperf_ops;
 /* What every initialised pCPU offers, for checking VM policies (vperf_vm_init). */
 static uint8_t vperf_min_hpmn, vperf_min_pmuver, vperf_min_pmsver;
 static bool vperf_min_hpmn_set, vperf_min_pmuver_set;
-static bool vperf_any_unenforced; /* a pCPU does not enforce MDCR_EL2.HPMN at EL1 */
+static bool vperf_any_unenforced;   /* a pCPU does not enforce MDCR_EL2.HPMN at EL1 */
 static bool vperf_any_aarch64_only; /* a pCPU has no AArch32 at EL0 (no PMCR_EL0.D) */
+static bool vperf_any_no_host_spe;  /* a pCPU has no host-owned Profiling Buffer (host_spe) */
 
 int vperf_init(const struct vperf_hyp_ops *ops)
 {
@@ -32,6 +33,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 	vperf_sysreg_space_init();
 	vperf_min_hpmn_set = vperf_min_pmuver_set = vperf_any_unenforced = false;
 	vperf_any_aarch64_only = false;
+	vperf_any_no_host_spe = false;
 	return VPERF_OK;
 }
 
@@ -109,6 +111,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	vperf_min_pmuver_set = true;
 	vperf_any_unenforced |= cfg->hpmn_unenforced;
 	vperf_any_aarch64_only |= !pcpu->caps.aarch32;
+	vperf_any_no_host_spe |= !cfg->host_spe;
 	return VPERF_OK;
 }
 
@@ -177,8 +180,9 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
 }
 #endif
 
-/* SPE for a VM: every initialised pCPU has it, the guest owns the buffer (a hypervisor-owned
- * buffer profiling the VM from outside is not offered yet), the PPI is a PPI. */
+/* SPE for a VM: every initialised pCPU has it, the PPI is a PPI; a VM profiled from outside
+ * (VPERF_SPE_BUF_EL2) needs the hypervisor's own buffer on every pCPU (host_spe), which vperf
+ * parks around the guests that own one. */
 static int check_spe(const struct vperf_vm_config *cfg)
 {
 #ifndef CONFIG_VSPE
@@ -187,8 +191,8 @@ static int check_spe(const struct vperf_vm_config *cfg)
 #else
 	if (!vperf_min_pmuver_set || !vperf_min_pmsver)
 		return VPERF_ENODEV;
-	if (cfg->spe_buffer == VPERF_SPE_BUF_EL2)
-		return VPERF_ENOTSUP;
+	if (cfg->spe_buffer == VPERF_SPE_BUF_EL2 && vperf_any_no_host_spe)
+		return VPERF_EINVAL;
 	if (cfg->spe_buffer > VPERF_SPE_BUF_EL2)
 		return VPERF_EINVAL;
 	if (cfg->spe_virq && (cfg->spe_virq < 16 || cfg->spe_virq > 31))
@@ -375,6 +379,8 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 #ifdef CONFIG_VSPE
 	if (vspe_on(vcpu))
 		vperf_vspe_load(vcpu);
+	if (vspe_outside(vcpu))
+		vperf_vspe_outside_load(vcpu);
 #endif
 }
 
@@ -395,6 +401,8 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 	/* SPE first: its drain ends with the DSB that must precede the MDCR_EL2 switch. */
 	if (vspe_on(vcpu))
 		vperf_vspe_put(vcpu);
+	if (vspe_outside(vcpu))
+		vperf_vspe_outside_put(vcpu);
 #endif
 #ifdef CONFIG_VPMU
 	if (vpmu_on(vcpu))
@@ -425,7 +433,7 @@ uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 		pmuver = 6;
 	v |= pmuver << ID_DFR0_PMUVER_SHIFT;
 #ifdef CONFIG_VSPE
-	if (vcpu->vm->cfg.spe)
+	if (vspe_on(vcpu)) /* not a VM profiled from outside: it has no SPE */
 		v |= (uint64_t)vperf_vspe_pmsver(hw) << ID_DFR0_PMSVER_SHIFT;
 #endif
 	return v;

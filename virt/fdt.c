@@ -137,7 +137,9 @@ int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm)
 {
 	static const char pmu[] = "arm,armv8-pmuv3";
 	static const char spe[] = "arm,statistical-profiling-extension-v1";
-	bool want_pmu = vm->cfg.pmu_mode != VPERF_PMU_OFF, want_spe = vm->cfg.spe;
+	/* A VM profiled from outside (VPERF_SPE_BUF_EL2) sees no SPE: no node. */
+	bool want_pmu = vm->cfg.pmu_mode != VPERF_PMU_OFF,
+	     want_spe = vm->cfg.spe && vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2;
 	int err = VPERF_OK;
 
 	if (!want_pmu && !want_spe)

@@ -13,9 +13,16 @@
  * add registers vperf does not emulate (PMSDSFR_EL1, FEAT_SPE_FDS) and are hidden. */
 #define VSPE_MAX_PMSVER 3u
 
+/* The guest has a vSPE of its own (it owns a Profiling Buffer). */
 static inline bool vspe_on(const struct vperf_vcpu *vcpu)
 {
-	return vcpu->vm->cfg.spe;
+	return vcpu->vm->cfg.spe && vcpu->vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2;
+}
+
+/* The hypervisor profiles the VM from outside into its own buffer; the guest sees no SPE. */
+static inline bool vspe_outside(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.spe && vcpu->vm->cfg.spe_buffer == VPERF_SPE_BUF_EL2;
 }
 
 static inline uint64_t *vspe_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
@@ -51,6 +58,10 @@ bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu);
  * gives the buffer to EL1, restored after it is the host's again. */
 void vperf_vspe_park_host(struct vperf_pcpu *pcpu);
 void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu);
+
+/* VPERF_SPE_BUF_EL2 (vspe_outside.c): the VM sampled into the host's buffer with its id. */
+void vperf_vspe_outside_load(struct vperf_vcpu *vcpu);
+void vperf_vspe_outside_put(struct vperf_vcpu *vcpu);
 
 void vperf_vspe_reset(struct vperf_vcpu *vcpu);
 uint64_t vperf_vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base);

@@ -67,6 +67,8 @@ static const struct sim_arch_reg singles[] = {
 	REG(HCR_EL2, ENC(3, 4, 1, 1, 0), RW, EL2_ONLY, ALWAYS, 0),
 	REG(MDCR_EL2, ENC(3, 4, 1, 1, 1), RW, EL2_ONLY, ALWAYS, 0),
 	REG(PMSCR_EL2, ENC(3, 4, 9, 9, 0), RW, EL2_ONLY, SPE, 0),
+	/* CONTEXTIDR_EL2 (FEAT_VHE, which the model's PE has): PROCID [31:0], [63:32] RES0. */
+	REG(CONTEXTIDR_EL2, ENC(3, 4, 13, 0, 1), RW, EL2_ONLY, ALWAYS, 0xffffffff00000000ull),
 	REG(ICH_HCR_EL2, ENC(3, 4, 12, 11, 0), RW, EL2_ONLY, GICV3, 0),
 	REG(ICH_VTR_EL2, ENC(3, 4, 12, 11, 1), RO, EL2_ONLY, GICV3, 0),
 	REG(ICH_MISR_EL2, ENC(3, 4, 12, 11, 2), RO, EL2_ONLY, GICV3, 0),

@@ -141,12 +141,20 @@ static const struct sim_family *owner(const struct vperf_sysreg_desc *d)
 
 /* ---- EL2 accesses through the seam (vperf's own) ------------------------------------------- */
 
+/* Each access or barrier is an instruction vperf executes: at EL2 the SPE may sample it. */
+static void el2_instruction(unsigned int cpu)
+{
+	if (pes[cpu].el == 2 && config.pmsver)
+		sim_spe_el2_instruction(cpu);
+}
+
 static uint64_t hook_read(void *ctx, unsigned int cpu, uint32_t enc, uint64_t stored)
 {
 	const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(enc);
 	const struct sim_family *f = d ? owner(d) : NULL;
 
 	(void)ctx;
+	el2_instruction(cpu);
 	if (d && !implemented(enc)) {
 		sim_report_error(cpu, "EL2 read of a register the PE does not implement (UNDEF)");
 		return 0;
@@ -160,6 +168,7 @@ static uint64_t hook_write(void *ctx, unsigned int cpu, uint32_t enc, uint64_t o
 	const struct sim_family *f = d ? owner(d) : NULL;
 
 	(void)ctx;
+	el2_instruction(cpu);
 	if (d && !implemented(enc)) {
 		sim_report_error(cpu, "EL2 write of a register the PE does not implement (UNDEF)");
 		return old;
@@ -181,6 +190,7 @@ static void notify_barrier(unsigned int cpu, enum sim_event_kind kind)
 static void hook_barrier(void *ctx, unsigned int cpu, enum sim_event_kind kind)
 {
 	(void)ctx;
+	el2_instruction(cpu);
 	notify_barrier(cpu, kind);
 }
 

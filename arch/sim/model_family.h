@@ -34,6 +34,11 @@ struct sim_family {
 	void (*poll)(unsigned int cpu);
 };
 
+/* One instruction of the hypervisor's own code at EL2 (each of its System register accesses and
+ * barriers through the seam): the SPE may sample it when EL2 owns the buffer and profiles
+ * itself (PMSCR_EL2.E2SPE), as hardware samples any instruction (spe.c). */
+void sim_spe_el2_instruction(unsigned int cpu);
+
 extern const struct sim_family sim_pmu_family;
 extern const struct sim_family sim_spe_family;
 extern const struct sim_family sim_gic_family;

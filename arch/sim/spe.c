@@ -36,7 +36,7 @@ void sim_spe_set_options(const struct sim_spe_options *o)
 void sim_spe_set_contextidr(unsigned int cpu, uint32_t el1, uint32_t el2)
 {
 	spe_cpu(cpu)->contextidr[0] = el1;
-	spe_cpu(cpu)->contextidr[1] = el2;
+	sim_set_reg(cpu, VPERF_ENC_CONTEXTIDR_EL2, el2);
 }
 
 void sim_spe_set_time(unsigned int cpu, uint64_t cntpct, uint64_t cntvoff)
@@ -77,7 +77,7 @@ static bool owns(const struct vperf_sysreg_desc *d)
 {
 	return d->slot == VPERF_SLOT_SPE_PMSCR || d->slot == VPERF_SLOT_SPE_SAMPLING ||
 	       d->slot == VPERF_SLOT_SPE_ID || d->slot == VPERF_SLOT_SPE_BUFFER ||
-	       d->enc == VPERF_ENC_PMSCR_EL2;
+	       d->enc == VPERF_ENC_PMSCR_EL2 || d->enc == VPERF_ENC_CONTEXTIDR_EL2;
 }
 
 /* 4.2: PMBLIMITR_EL1.E resets to 0, the rest is IMPLEMENTATION DEFINED (the model: 0). A zero
@@ -144,6 +144,10 @@ static uint64_t fam_write(unsigned int cpu, unsigned int el, const struct vperf_
 
 	(void)el;
 	(void)old;
+	if (d->enc == VPERF_ENC_CONTEXTIDR_EL2) {
+		spe_contextidr2_written(cpu, (uint32_t)val);
+		return val;
+	}
 	if (d->enc == VPERF_ENC_PMBSR_EL1) {
 		st->dirty[VR_PMBSR] = true;
 		sim_set_line(cpu, SIM_LINE_PMBIRQ, (v & PMBSR_S) != 0);
@@ -183,6 +187,7 @@ static void context_sync(unsigned int cpu)
 	if (!spe_profiling_enabled(cpu, sim_el()))
 		st->was_enabled = false; /* for 3.1.1 at the next enabled operation */
 	st->epoch++;
+	st->psb_await_cse = false;
 	if (st->psb_seen)
 		st->psb_visible = true;
 	if (st->coll_pending) { /* 3.1.4: COLL visible after a context synchronization event */
@@ -213,6 +218,19 @@ static void barrier(unsigned int cpu, enum sim_event_kind kind)
 	default:
 		break;
 	}
+}
+
+/* The instruction is sampled like any other only while profiling at EL2 is enabled (3.2.3): an
+ * EL2 buffer with E2SPE. Otherwise the model leaves its time and interval counter alone, so
+ * that guests' records do not depend on how many accesses the hypervisor makes. */
+void sim_spe_el2_instruction(unsigned int cpu)
+{
+	static const struct sim_uop insn = { .pc = 0xffff800000002000ull,
+					     .latency = 1,
+					     .type = SIM_UOP_OTHER };
+
+	if (spe_profiling_enabled(cpu, 2))
+		spe_step(cpu, &insn);
 }
 
 static void step(unsigned int cpu, const struct sim_uop *op)

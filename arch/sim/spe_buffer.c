@@ -13,8 +13,9 @@
  * Processing a record: the write pointer must be aligned to 2^PMBIDR_EL1.Align (else an
  * Alignment fault, Table 6), the record must fit below the limit (3.4.1; else, UNPREDICTABLE, a
  * buffer full event with DL=1), each page is translated in the owning regime (stage 1, and stage
- * 2 for EL1&0 with HCR_EL2.VM); a fault (3.5.3) or an external abort (3.5.4) stops it; after the
- * record, fewer than 2^MaxSize bytes left is a buffer full event (3.5.2). A management event sets
+ * 2 for EL1&0 with HCR_EL2.VM); a fault (3.5.3) or an external abort on a walk (3.5.4) stops
+ * it (an abort on the write itself comes when the bytes land, spe_flight.c); after the record,
+ * fewer than 2^MaxSize bytes left is a buffer full event (3.5.2). A management event sets
  * PMBSR_EL1.S and discards everything queued (3.5).
  */
 #include "spe_internal.h"
@@ -79,10 +80,8 @@ static bool translate_pages(unsigned int cpu, const struct spe_qrec *q, uint64_t
 			spe_event_fault(cpu, x.fault, x.fsc, va, off != 0);
 			return false;
 		}
-		if (sim_mem_aborts(x.pa)) {
-			spe_event_ext_abort(cpu, 0, SIM_FSC_SYNC_EXT_ABORT, va, off != 0);
-			return false;
-		}
+		/* An external abort on the write itself comes when the write is made
+		 * (spe_flight.c), not here. */
 		pa[n] = x.pa;
 		len[n] = (uint16_t)chunk;
 		off += chunk;
@@ -116,14 +115,17 @@ static void process_record(unsigned int cpu, const struct spe_qrec *q, uint64_t 
 	}
 	check_context(cpu, q, owner);
 	ok = translate_pages(cpu, q, ptr, owner == 2 ? SIM_REGIME_EL2 : SIM_REGIME_EL10, pa, len);
-	if (len[0])
-		spe_flight_push(cpu, q, pa, len); /* what was written before a fault */
-	if (!ok)
+	if (!ok) {
+		if (len[0])
+			spe_flight_push(cpu, q, ptr, pa, len); /* what was written before a fault */
 		return;
-	ptr += q->len;
-	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, ptr);
+	}
+	spe_indirect_write(cpu, VR_PMBPTR, VPERF_ENC_PMBPTR_EL1, ptr + q->len);
 	st->stats.written++;
-	if (!past_limit && limit - ptr < max)
+	/* Landing at once (SIM_SPE_LAND_SEED) may raise an external abort (3.5.4) first. */
+	spe_flight_push(cpu, q, ptr, pa, len);
+	ptr += q->len;
+	if (!past_limit && limit - ptr < max && !(pmbsr_now(cpu) & PMBSR_S))
 		spe_event_full(cpu, false); /* 3.5.2: DL unchanged */
 }
 
@@ -178,6 +180,12 @@ void spe_enqueue(unsigned int cpu, const uint8_t *bytes, size_t len)
 void spe_psb_csync(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
+
+	if (!st->psb_await_cse) {
+		st->psb_await_cse = true;
+		st->psb_snap[0] = sim_reg(cpu, VPERF_ENC_PMBPTR_EL1);
+		st->psb_snap[1] = sim_reg(cpu, VPERF_ENC_PMBSR_EL1);
+	}
 
 	for (unsigned int i = 0; i < st->qlen; i++) {
 		struct spe_qrec *q = &st->queue[(st->qhead + i) % SPE_QUEUE_MAX];

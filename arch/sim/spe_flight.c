@@ -16,6 +16,14 @@
  * The model writes them as late as that allows (SIM_SPE_LAND_LATE, the default): at such a DSB,
  * or when its store of records in flight is full. With SIM_SPE_LAND_SEED the seed lands each
  * record either at once or late, so a hypervisor cannot rely on either.
+ *
+ * An external abort on the write itself (3.5.4) is therefore found when the write is made, at
+ * that DSB, not when the record was processed: "For the indirect write to PMBSR_EL1 that is made
+ * as a result of an external abort on a write of a sample record to memory, the synchronization
+ * rules apply only after the write has completed" (3.6). Software that reads PMBSR_EL1 after
+ * PSB CSYNC but before the DSB sees no abort, and a pointer past records that never reached
+ * memory. The SPE then "stops writing sample records" (3.5.4): the records behind the aborted
+ * one in the same context are dropped.
  */
 #include "spe_internal.h"
 
@@ -24,12 +32,40 @@ static struct spe_flight *flight_at(struct spe_cpu *st, unsigned int i)
 	return &st->flight[(st->fhead + i) % SPE_QUEUE_MAX];
 }
 
+/* 3.5.4: the SPE stops writing records after an external abort on a write; drop those of the
+ * aborted record's context still in flight (the pointer or DL tells software they are lost). */
+static void kill_behind(unsigned int cpu, const struct spe_flight *aborted)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+
+	for (unsigned int i = 0; i < st->flen; i++) {
+		struct spe_flight *f = flight_at(st, i);
+
+		if (f != aborted && f->owner == aborted->owner && f->vmid == aborted->vmid)
+			f->dead = true;
+	}
+}
+
 static void land_one(unsigned int cpu, struct spe_flight *f)
 {
-	for (unsigned int i = 0; i < 2; i++)
+	struct spe_cpu *st = spe_cpu(cpu);
+
+	if (f->dead) {
+		st->stats.dropped++;
+		return;
+	}
+	for (unsigned int i = 0; i < 2; i++) {
+		if (f->len[i] && sim_mem_aborts(f->pa[i])) {
+			st->stats.dropped++;
+			kill_behind(cpu, f);
+			spe_event_ext_abort(cpu, 0, SIM_FSC_SYNC_EXT_ABORT,
+					    f->va + (i ? f->len[0] : 0), i != 0);
+			return;
+		}
 		if (f->len[i])
 			sim_mem_write(f->pa[i], f->bytes + (i ? f->len[0] : 0), f->len[i]);
-	spe_cpu(cpu)->stats.landed++;
+	}
+	st->stats.landed++;
 }
 
 static void land_oldest(unsigned int cpu)
@@ -53,7 +89,7 @@ static bool land_now(unsigned int cpu)
 	return spe_options.land == SIM_SPE_LAND_SEED && (sim_random(cpu) >> 21) & 1;
 }
 
-void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, const uint64_t pa[2],
+void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, uint64_t va, const uint64_t pa[2],
 		     const uint16_t len[2])
 {
 	struct spe_cpu *st = spe_cpu(cpu);
@@ -62,6 +98,8 @@ void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, const uint64_t 
 	if (st->flen == SPE_QUEUE_MAX)
 		land_oldest(cpu); /* the SPU's store is finite */
 	f = flight_at(st, st->flen);
+	f->va = va;
+	f->dead = false;
 	for (unsigned int i = 0; i < 2; i++) {
 		f->pa[i] = pa[i];
 		f->len[i] = len[i];

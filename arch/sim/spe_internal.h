@@ -140,12 +140,14 @@ struct spe_qrec {
  * DSB after a TLB maintenance operation (3.4.4). A record spans at most two pages. */
 struct spe_flight {
 	uint8_t bytes[SPE_REC_MAX];
+	uint64_t va; /* PMBPTR_EL1 when it was processed: an aborted write's address */
 	uint64_t pa[2];
 	uint16_t len[2]; /* len[1] is 0 when the record fits in one page */
 	uint16_t vmid;
 	uint8_t owner;
 	bool synced;
 	bool flagged;
+	bool dead; /* an external abort on an earlier write stopped the SPE (3.5.4) */
 	uint64_t epoch;
 };
 
@@ -157,12 +159,16 @@ struct spe_cpu {
 	bool psb_visible;     /* ... and a context synchronization event followed it: their
 			       * indirect writes are visible to direct reads (3.6) */
 	bool coll_pending;    /* PMBSR_EL1.COLL set by a collision, not yet visible */
+	bool psb_await_cse;   /* a PSB CSYNC with no context synchronization event since: direct
+			       * reads of PMBPTR/PMBSR return their values at the PSB CSYNC (3.6) */
+	uint64_t psb_snap[2]; /* PMBPTR_EL1, PMBSR_EL1 then */
 	bool was_enabled;     /* StatisticalProfilingEnabled() at the previous operation */
 	uint64_t slot;	      /* operations dispatched (one per cycle) */
 	uint64_t busy_until;  /* the sampled operation in flight completes at this slot */
 	uint64_t cntpct;      /* the physical count: cycles executed */
 	uint64_t cntvoff;
-	uint32_t contextidr[2];
+	uint32_t contextidr[2]; /* [0]: CONTEXTIDR_EL1 (sim_spe_set_contextidr); EL2's is a
+				 * register of the database */
 	struct spe_qrec queue[SPE_QUEUE_MAX];
 	unsigned int qhead, qlen;
 	struct spe_flight flight[SPE_QUEUE_MAX];
@@ -313,6 +319,9 @@ void spe_discard_queue(unsigned int cpu);
 void spe_context_change(unsigned int cpu, unsigned int owner, uint16_t vmid, const char *what);
 void spe_vmid_switch(unsigned int cpu, uint16_t old); /* spe.c, called by mem.c */
 
+/* spe_ctx.c: a direct write of CONTEXTIDR_EL2 and the records it may still reach (3.6). */
+void spe_contextidr2_written(unsigned int cpu, uint32_t val);
+
 /* mem_tlb.c: forget every cached translation (sim_mem_reset). */
 void sim_mem_tlb_reset(void);
 
@@ -329,7 +338,7 @@ void spe_wptr_direct_limit(unsigned int cpu, uint64_t limitr);
 bool spe_wptr_broken(unsigned int cpu, bool *past_limit);
 
 /* spe_flight.c: processed records on their way to memory. */
-void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, const uint64_t pa[2],
+void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, uint64_t va, const uint64_t pa[2],
 		     const uint16_t len[2]);
 void spe_flight_sync(unsigned int cpu);
 void spe_flight_land(unsigned int cpu, bool all);

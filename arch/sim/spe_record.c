@@ -62,7 +62,7 @@ static void add_context(unsigned int cpu, unsigned int el, struct spe_mrec *rec)
 		rec->have |= SPE_MR_CTX1;
 	}
 	if (spe_collect_ctx2(cpu)) {
-		rec->ctx[1] = st->contextidr[1];
+		rec->ctx[1] = (uint32_t)sim_reg(cpu, VPERF_ENC_CONTEXTIDR_EL2);
 		rec->have |= SPE_MR_CTX2;
 	}
 }

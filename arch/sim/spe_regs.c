@@ -131,6 +131,27 @@ static uint64_t pmbidr_value(unsigned int cpu, unsigned int el, uint64_t stored)
 	return el == 1 && e2pb == 0 ? stored | PMBIDR_P : stored;
 }
 
+/*
+ * 3.4.1, 3.6: after PSB CSYNC and a context synchronization event, a direct read observes the
+ * indirect writes of the synchronized profiling operations; their bytes need not be in memory
+ * yet (only a DSB completes them). After PSB CSYNC without one, "a direct read ... requires
+ * explicit synchronization to observe an indirect write ... made by a profiling operation
+ * synchronized by the PSB CSYNC": the model returns the value the register had at the PSB
+ * CSYNC (or the software's own direct write since), so PSB CSYNC, DSB, read without the ISB
+ * sees a stale pointer and no event.
+ */
+static uint64_t pmb_direct_read(unsigned int cpu, uint32_t enc)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+	unsigned int i = enc == VPERF_ENC_PMBSR_EL1;
+
+	if (st->psb_await_cse && !st->dirty[i ? VR_PMBSR : VR_PMBPTR])
+		return st->psb_snap[i];
+	if (st->psb_visible)
+		spe_process_synced(cpu);
+	return sim_reg(cpu, enc);
+}
+
 uint64_t spe_read_value(unsigned int cpu, unsigned int el, const struct vperf_sysreg_desc *d,
 			uint64_t stored)
 {
@@ -139,12 +160,7 @@ uint64_t spe_read_value(unsigned int cpu, unsigned int el, const struct vperf_sy
 		return pmbidr_value(cpu, el, stored);
 	case VPERF_ENC_PMBPTR_EL1:
 	case VPERF_ENC_PMBSR_EL1:
-		/* 3.4.1, 3.6: after PSB CSYNC and a context synchronization event, a direct read
-		 * observes the indirect writes of the synchronized profiling operations; their
-		 * bytes need not be in memory yet (only a DSB completes them). */
-		if (spe_cpu(cpu)->psb_visible)
-			spe_process_synced(cpu);
-		return sim_reg(cpu, d->enc);
+		return pmb_direct_read(cpu, d->enc);
 	default:
 		return stored;
 	}

@@ -18,7 +18,9 @@ enum vperf_spe_buffer {
 	VPERF_SPE_BUF_EL1_TRAPPED, /* E2PB = 0b10: the guest owns it, PMB* accesses trap */
 	VPERF_SPE_BUF_EL1,	   /* E2PB = 0b11 once the guest's buffer is live: no PMB* trap */
 	VPERF_SPE_BUF_EL2,	   /* E2PB = 0b00: the hypervisor profiles the guest from outside
-				    * (not offered yet: vperf_vm_init refuses it) */
+				    * into its own buffer (host_spe on every pCPU), records
+				    * tagged with vperf_vm_config.spe_context; the guest sees no
+				    * SPE (XENPMU_MODE_HV/ALL) */
 };
 
 /* The guest's SPE registers, in shadow order. */
@@ -58,6 +60,9 @@ struct vperf_vspe {
 struct vperf_pcpu_vspe {
 	uint64_t host[VPERF_VSPE_HOST_REGS];
 	bool parked;
+	/* The host's PMSCR_EL2 and CONTEXTIDR_EL2 while a VM it profiles from outside runs
+	 * (VPERF_SPE_BUF_EL2, virt/vspe_outside.c). */
+	uint64_t out_pmscr2, out_ctx2;
 };
 
 #endif /* VPERF_VSPE_H */

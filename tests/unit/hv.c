@@ -256,10 +256,16 @@ void hv_host_boot(unsigned int cpu)
 
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 {
+	hv_init_host_spe(cfg, host_counters, false);
+}
+
+void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe)
+{
 	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap,
 					       .irq = irq,
 					       .guest_irq = guest_irq };
-	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
+	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters,
+						.host_spe = host_spe };
 
 	memset(&hv, 0, sizeof(hv));
 	hv.raw_el = -1;

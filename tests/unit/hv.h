@@ -74,6 +74,8 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters);
  * clears their enables, flags, types and values (they reset to UNKNOWN). hv_init does it; a test
  * that calls vperf_pcpu_init again with another partition calls it too. */
 void hv_host_boot(unsigned int cpu);
+/* The same, every pCPU's host profiling with its own EL2-owned buffer when host_spe. */
+void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe);
 /* VM i with a policy; returns vperf_vm_init's result. */
 int hv_vm(unsigned int i, const struct vperf_vm_config *cfg);
 /* Give VM i RAM at [ipa, ipa + size) backed by pa, mapped at stage 2 on demand. */

@@ -37,6 +37,7 @@ static void drain(void)
 	isb();
 	psb_csync();
 	dsb_nsh();
+	isb(); /* the indirect writes visible to direct reads (3.6) */
 }
 
 /* After the record 64 bytes remain: 64 is not fewer than 2^6, no event. */
@@ -190,7 +191,7 @@ static void test_sync_external_abort(void **state)
 }
 
 /* Asynchronous external abort: FSC 0b010001, DL = 1 always, PMBPTR not the aborted address
- * (the model leaves it where the record started). */
+ * (the model leaves it past the record, where processing the record had moved it). */
 static void test_async_external_abort(void **state)
 {
 	struct sim_spe_options o;
@@ -204,7 +205,86 @@ static void test_async_external_abort(void **state)
 	one_record();
 	drain();
 	assert_int_equal(either_stage(guest_read(PMBSR_EL1)), 0x900e0011);
-	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA - 10);
+	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA - 10 + T_LOAD_REC_LEN);
+}
+
+/* The abort on the write comes when the write is made, at the DSB after PSB CSYNC (3.6: "the
+ * synchronization rules apply only after the write has completed"). PSB CSYNC, ISB, read: the
+ * pointer is past the record and PMBSR_EL1 shows nothing, though the bytes never reach memory
+ * (the wrong sequence); the DSB then brings the abort, seen after an ISB. PSB CSYNC, DSB, ISB,
+ * read (the right one) sees it at once. */
+static void test_write_abort_at_dsb(void **state)
+{
+	(void)state;
+	sim_mem_set_abort(T_BUF_PA, 0x1000, true);
+	t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
+	one_record();
+	isb();
+	psb_csync();
+	isb();
+	assert_int_equal(guest_read(PMBSR_EL1), 0);
+	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);
+	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
+	dsb_nsh();
+	isb();
+	assert_int_equal(either_stage(guest_read(PMBSR_EL1)), 0x90060010);
+	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA);
+	assert_true(sim_line(0, SIM_LINE_PMBIRQ));
+	/* The right sequence. */
+	t_init(1, 1);
+	sim_mem_set_abort(T_BUF_PA, 0x1000, true);
+	t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
+	one_record();
+	isb();
+	psb_csync();
+	dsb_nsh();
+	isb();
+	assert_int_equal(either_stage(guest_read(PMBSR_EL1)), 0x90060010);
+}
+
+/* An abort arriving after a first event (3.5: "might not be received until after a first
+ * Profiling Buffer management event has set PMBSR_EL1.S to 1"): the record fills the buffer
+ * (EC 0, BSC 1) and its write aborts at the DSB: EA is added, no new event, EC and BSC kept. */
+static void test_write_abort_after_full(void **state)
+{
+	(void)state;
+	sim_mem_set_abort(T_BUF_PA + 0x3000, 0x1000, true);
+	t_guest_start(LIMIT - 98, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
+	one_record();
+	isb();
+	psb_csync();
+	isb();
+	assert_int_equal(guest_read(PMBSR_EL1), T_PMBSR_S | 1);
+	dsb_nsh();
+	isb();
+	assert_int_equal(guest_read(PMBSR_EL1), T_PMBSR_S | T_PMBSR_EA | 1);
+	assert_int_equal(guest_read(PMBPTR_EL1), LIMIT - 98);
+	assert_int_equal(sim_spe_stats(0)->events, 1);
+}
+
+/* CONTEXTIDR_EL2 changed after the record's operation (a hypervisor switching VMs): without
+ * PSB CSYNC first, the write may reach the record's Context packet (3.6), and the model lets it;
+ * after PSB CSYNC it may not. */
+static void test_contextidr2_needs_psb(void **state)
+{
+	(void)state;
+	for (int psb = 0; psb <= 1; psb++) {
+		uint8_t got[5];
+
+		t_init(1, 1);
+		write_sysreg(T_PMSCR_CX, PMSCR_EL2);
+		write_sysreg(0xaa, CONTEXTIDR_EL2);
+		t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
+		one_record();
+		isb(); /* the exception to EL2 */
+		if (psb)
+			psb_csync();
+		write_sysreg(0xbb, CONTEXTIDR_EL2);
+		drain();
+		t_buf_read(0, got, sizeof(got));
+		assert_int_equal(got[0], 0x65); /* Context, INDEX 1 (D18.2.2) */
+		assert_int_equal(got[1], psb ? 0xaa : 0xbb);
+	}
 }
 
 /* PMBIDR_EL1.Align = 3: records are padded to 8 bytes (35 -> 40, Padding = 0x00) and a
@@ -291,6 +371,9 @@ int main(void)
 		cmocka_unit_test_setup(test_stage2_fault_dl1, setup),
 		cmocka_unit_test_setup(test_sync_external_abort, setup),
 		cmocka_unit_test_setup(test_async_external_abort, setup),
+		cmocka_unit_test_setup(test_write_abort_at_dsb, setup),
+		cmocka_unit_test_setup(test_write_abort_after_full, setup),
+		cmocka_unit_test_setup(test_contextidr2_needs_psb, setup),
 		cmocka_unit_test_setup(test_alignment, setup),
 		cmocka_unit_test_setup(test_pointer_rule, setup),
 		cmocka_unit_test_setup(test_discard_mode, setup),

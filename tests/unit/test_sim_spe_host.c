@@ -62,6 +62,7 @@ static void park(bool drain)
 	if (drain) {
 		psb_csync();
 		dsb_nsh();
+		isb(); /* the indirect writes visible to the direct read (3.6) */
 	}
 	host.ptr = read_sysreg(PMBPTR_EL1);
 	write_sysreg(0, PMBLIMITR_EL1);
@@ -114,6 +115,7 @@ static void test_host_buffer_parked_around_guest(void **state)
 	isb();
 	psb_csync();
 	dsb_nsh();
+	isb();
 	assert_int_equal(read_sysreg(PMBPTR_EL1), HOST_VA + 3 * T_LOAD_REC_LEN);
 	assert_true(holds(HOST_PA, HOST_PC, 3));
 	assert_true(holds(T_BUF_PA, GUEST_PC, 3));
@@ -173,6 +175,7 @@ static void host_remap(bool tlbi)
 	isb();
 	psb_csync();
 	dsb_nsh();
+	isb(); /* the indirect writes visible to direct reads (3.6) */
 }
 
 static void test_host_remap_needs_tlbi(void **state)

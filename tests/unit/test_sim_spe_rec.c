@@ -256,6 +256,7 @@ static void test_el2_owner(void **state)
 	isb(); /* the operations before it are what PSB CSYNC synchronizes (3.6) */
 	psb_csync();
 	dsb_nsh();
+	isb();
 	assert_int_equal(read_sysreg(PMBPTR_EL1), va + 2 * T_LOAD_REC_LEN);
 	sim_mem_read(pa, got, sizeof(got));
 	assert_int_equal(got[8], 0xc0); /* NS | EL2 */
@@ -291,6 +292,7 @@ static void test_host_el0(void **state)
 	isb();
 	psb_csync();
 	dsb_nsh();
+	isb();
 	assert_int_equal(read_sysreg(PMBPTR_EL1), va + T_LOAD_REC_LEN);
 	sim_mem_read(pa, got, sizeof(got));
 	assert_int_equal(got[8], 0x80); /* NS, EL0 */

@@ -37,6 +37,7 @@ static void drain(void)
 	isb();
 	psb_csync();
 	dsb_nsh();
+	isb(); /* the indirect writes visible to direct reads (3.6) */
 }
 
 static void set_wptr(enum sim_spe_wptr w)

@@ -72,8 +72,27 @@ static void test_stale_pmbptr(void **state)
 	assert_int_equal(sim_spe_pending(0), 3);
 	psb_csync();
 	dsb_nsh();
+	isb();
 	assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA + 3 * T_LOAD_REC_LEN);
 	assert_true(buffer_holds(T_BUF_PA, 3));
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* PSB CSYNC, DSB, read: the records are processed and in memory, but the direct read needs
+ * the context synchronization event after the PSB CSYNC to see the pointer move (3.6). */
+static void test_read_needs_isb_after_psb(void **state)
+{
+	(void)state;
+	t_init(1, 1);
+	start();
+	records(3);
+	isb(); /* exception entry */
+	psb_csync();
+	dsb_nsh();
+	assert_true(buffer_holds(T_BUF_PA, 3));
+	assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA);
+	isb();
+	assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA + 3 * T_LOAD_REC_LEN);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -89,6 +108,7 @@ static void test_psb_needs_prior_context_sync(void **state)
 	records(2);
 	psb_csync();
 	dsb_nsh();
+	isb();
 	assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA);
 	isb();
 	psb_csync();
@@ -378,6 +398,7 @@ static void test_pmbsr_clear_needs_context_sync(void **state)
 	isb();
 	psb_csync();
 	dsb_nsh();
+	isb();
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);
 }
 
@@ -410,6 +431,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stale_pmbptr),
+		cmocka_unit_test(test_read_needs_isb_after_psb),
 		cmocka_unit_test(test_psb_needs_prior_context_sync),
 		cmocka_unit_test(test_switch_out_needs_dsb),
 		cmocka_unit_test(test_land_seed),

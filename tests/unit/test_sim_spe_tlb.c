@@ -30,6 +30,7 @@ static void drain(void)
 	isb();
 	psb_csync();
 	dsb_nsh();
+	isb(); /* the indirect writes visible to direct reads (3.6) */
 }
 
 static bool record_at(uint64_t pa)

@@ -23,8 +23,8 @@ static void test_policy(void **state)
 	hv_init(NULL, 2); /* a PE without SPE */
 	assert_int_equal(hv_vm(0, &cfg), VPERF_ENODEV);
 	vs_init(1, 0, 1);
-	cfg.spe_buffer = VPERF_SPE_BUF_EL2; /* not offered yet */
-	assert_int_equal(hv_vm(0, &cfg), VPERF_ENOTSUP);
+	cfg.spe_buffer = VPERF_SPE_BUF_EL2; /* no pCPU has a host-owned buffer (host_spe) */
+	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
 	cfg.spe_buffer = (enum vperf_spe_buffer)7;
 	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
 	cfg.spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED;

@@ -152,6 +152,77 @@ static void test_guest_event_untrapped(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The Linux handler's reads: PSB CSYNC, DSB, ISB, then PMBSR_EL1. */
+static uint64_t lx_pmbsr(void)
+{
+	psb_csync();
+	dsb_nsh();
+	isb();
+	return guest_read(PMBSR_EL1);
+}
+
+/* The guest's buffer page signals an external abort on write, found when the write is made: at
+ * the DSB after PSB CSYNC (SPE 3.6, 3.5.4; the model). Records are in flight when the vCPU is
+ * switched out: the put's PSB CSYNC + DSB must bring the abort into PMBSR_EL1 before it is read,
+ * or the event is lost and the guest trusts a pointer past bytes that never reached memory. */
+static void test_abort_in_flight_at_put(void **state)
+{
+	struct hv_vcpu *vc;
+	uint64_t pmbsr;
+
+	(void)state;
+	vc = setup(VPERF_SPE_BUF_EL1_TRAPPED, V_BUF_SIZE);
+	sim_mem_set_abort(V_BUF_PA(0), PAGE, true);
+	lx_start(&lx);
+	lx_run(&lx, vc, 257 * 24); /* 24 records: 8 processed, in flight */
+	assert_true(sim_spe_in_flight(0) > 0);
+	assert_false(vc->spe_irq_level);
+	hv_leave(0);
+	hv_enter(vc, 0);
+	assert_true(vc->spe_irq_level);
+	pmbsr = lx_pmbsr();
+	assert_int_equal(pmbsr & (V_PMBSR_S | V_PMBSR_EA), V_PMBSR_S | V_PMBSR_EA);
+	assert_int_equal(guest_read(PMBPTR_EL1), V_BUF_VA); /* the aborted address (3.5.4) */
+	assert_int_equal(hv.vm[0].stats.spe_events, 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A buffer full event (EC 0, BSC 1) raises PMBIRQ while the writes of earlier records, to a page
+ * that aborts, are still in flight. The PMBIRQ entry's PSB CSYNC + DSB bring the abort in before
+ * PMBSR_EL1 is read: EA joins the buffer full event, which the guest sees once, as the hardware
+ * would show it (3.5: the abort "might not be received until after a first" event). Read before
+ * the writes complete, the abort would arrive later as a second event, turning the guest's
+ * buffer full into a fault. */
+static void test_abort_in_flight_at_irq(void **state)
+{
+	const struct sim_uop op = { .pc = V_LOOP_PC(0),
+				    .vaddr = 0x4000,
+				    .latency = 5,
+				    .type = SIM_UOP_LOAD,
+				    .size_log2 = 3 };
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vc = setup(VPERF_SPE_BUF_EL1_TRAPPED, PAGE);
+	sim_mem_set_abort(V_BUF_PA(0), PAGE, true);
+	/* Room for about 18 records, all of them still in flight at the buffer full event. */
+	guest_write(PMBPTR_EL1, V_BUF_VA + PAGE - 20 * 35);
+	guest_write(PMBLIMITR_EL1, (V_BUF_VA + PAGE) | V_PMBLIMITR_E);
+	guest_write(PMSFCR_EL1, V_PMSFCR_LD_FT);
+	guest_write(PMSIRR_EL1, V_INTERVAL_1);
+	guest_write(PMSICR_EL1, 0);
+	isb();
+	guest_write(PMSCR_EL1, V_PMSCR_E1SPE);
+	isb();
+	for (unsigned int i = 0; i < 300 * 257 && !vc->spe_irq_level; i++)
+		guest_run(&op, 1);
+	assert_true(vc->spe_irq_level);
+	assert_int_equal(hv.spe_irqs, 1);
+	assert_int_equal(lx_pmbsr(), V_PMBSR_S | V_PMBSR_EA | 1);
+	assert_int_equal(hv.vm[0].stats.spe_events, 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* A PMBIRQ while no vSPE is loaded is the host's own: vperf touches nothing. */
 static void test_not_a_guest_irq(void **state)
 {
@@ -174,6 +245,8 @@ int main(void)
 		cmocka_unit_test(test_stage2_truncation),
 		cmocka_unit_test(test_outside_memory),
 		cmocka_unit_test(test_guest_event_untrapped),
+		cmocka_unit_test(test_abort_in_flight_at_put),
+		cmocka_unit_test(test_abort_in_flight_at_irq),
 		cmocka_unit_test(test_not_a_guest_irq),
 	};
 

@@ -53,8 +53,13 @@ struct bench_count {
 /* The model (pe_counters, default otherwise) and vperf on every pCPU, the host keeping
  * host_counters; traps go to vperf. */
 void bench_init(uint8_t pe_counters, uint8_t host_counters);
+/* The same with a model configuration of the caller's (SPE scenarios). */
+void bench_init_cfg(const struct sim_pe_config *cfg, uint8_t host_counters);
+struct vperf_pcpu *bench_pcpu(unsigned int cpu);
 /* The benchmark's one VM with mode m and nr_counters; returns vperf_vm_init's result. */
 int bench_vm(const struct bench_mode *m, uint8_t nr_counters);
+/* The same with a whole policy of the caller's. */
+int bench_vm_cfg(const struct vperf_vm_config *cfg);
 struct bench_vcpu *bench_vcpu(unsigned int i);
 /* Put whoever runs on cpu (if anyone else) and load vc there; the guest runs at EL1. */
 void bench_enter(struct bench_vcpu *vc, unsigned int cpu);
@@ -130,6 +135,15 @@ void naive_emul_reset(void);
 void bench_callgrind(void);
 /* The loop callgrind zeroes before and dumps after (--zero-before / --dump-after). */
 void bench_cg_measure(void (*fn)(unsigned int), unsigned int arg, unsigned int iterations);
+
+/* ---- spe.c: the vSPE's switch, its PMBIRQ entry, records lost -------------------------------- */
+
+/* Cells: SPE accesses and barriers per switch, records lost over 10^6 switches. */
+void bench_spe_counts(void);
+/* The callgrind loops of the vSPE switch and PMBIRQ entry (manifest lines, as cg.c). */
+void bench_spe_callgrind(void);
+/* cg.c: one manifest line. */
+void bench_cg_manifest(const char *table, const char *row, const char *col, uint64_t calls);
 
 /* ---- main.c ---------------------------------------------------------------------------------------- */
 

@@ -22,6 +22,7 @@ cells=$out/cells.tsv
 toggles="--toggle-collect=vperf_handle_sysreg --toggle-collect=vperf_vcpu_load"
 toggles="$toggles --toggle-collect=vperf_vcpu_put --toggle-collect=naive_handle_sysreg"
 toggles="$toggles --toggle-collect=naive_vcpu_load --toggle-collect=naive_vcpu_put"
+toggles="$toggles --toggle-collect=vperf_handle_spe_irq"
 cg="valgrind --tool=callgrind --collect-atstart=no $toggles"
 cg="$cg --zero-before=bench_cg_measure --dump-after=bench_cg_measure"
 cg="$cg --compress-strings=no --compress-pos=no"
@@ -94,6 +95,41 @@ $(table cg-access access)
 counted as above.
 
 $(table cg-switch case)
+
+### vSPE: System register accesses per switch
+
+One VM with SPE and no vPMU (PMU OFF), two vCPUs switched on one pCPU (put + load, in an
+exception to EL2), SPEv1p2: SPE register accesses, MDCR_EL2 included (the same policy for both
+vCPUs: no MDCR_EL2 write), and barriers (PSB CSYNC, DSB NSH, ISB). Idle: the vCPUs never enabled
+their buffer (lazy: nothing moves); active: both sample into a live buffer. Put: PSB CSYNC, DSB,
+ISB, PMBSR, PMBPTR, PMSICR (and PMBLIMITR when untrapped), PMBLIMITR = 0, PMSCR_EL1 = 0, ISB,
+DSB; load: the eleven writes of docs/vspe.md.
+
+$(table spe-switch state)
+
+### vSPE: records lost per 10^6 switches
+
+The same two vCPUs, both sampling (one operation in 257), switched 10^6 times with 7 guest
+operations in between; each guest stops, drains and decodes its buffer every 128 of its time
+slices and re-arms it, as a perf session would. Records sampled (the model's count after
+filtering) against records its guest decoded: the difference must be 0.
+
+$(table spe-lost policy)
+
+### vSPE: instructions per switch (callgrind)
+
+\`vperf_vcpu_put\` + \`vperf_vcpu_load\` of the switch above, mean of 200, counted as above.
+
+$(table cg-spe-switch state)
+
+### vSPE: instructions from PMBIRQ entry to the list register write (callgrind)
+
+\`vperf_handle_spe_irq\` for a buffer full event of a trapped-buffer guest, mean of 200: PSB
+CSYNC, DSB, ISB, PMBSR_EL1 read, the event moved to the virtual PMBSR_EL1, the hardware
+buffer disabled and PMBSR_EL1 cleared, and the \`set_irq_line\` op, where a hypervisor writes
+the list register (the op itself is the hypervisor's: outside the first number).
+
+$(table cg-spe-irq event)
 
 ### The contract
 

@@ -4,7 +4,8 @@
 ifeq ($(ARCH),sim)
 simprogs-y += vperf-bench
 vperf-bench-objs := tools/bench/main.c tools/bench/harness.c tools/bench/guest.c \
-	tools/bench/ops.c tools/bench/switch.c tools/bench/naive.c tools/bench/cg.c
+	tools/bench/ops.c tools/bench/switch.c tools/bench/naive.c tools/bench/cg.c \
+	tools/bench/spe.c
 endif
 
 bench:

@@ -23,7 +23,7 @@ __attribute__((noinline, noclone)) void bench_cg_measure(void (*fn)(unsigned int
 		fn(arg);
 }
 
-static void manifest(const char *table, const char *row, const char *col, uint64_t calls)
+void bench_cg_manifest(const char *table, const char *row, const char *col, uint64_t calls)
 {
 	printf("cg\t%u\t%s\t%s\t%s\t%u\t%llu\n", ++dumps, table, row, col, ITERATIONS,
 	       (unsigned long long)calls);
@@ -37,7 +37,7 @@ static void access_loop(const struct bench_mode *m, const char *col)
 		bench_ops[i].run(BENCH_GUEST_COUNTERS);
 		bench_clear();
 		bench_cg_measure(bench_ops[i].run, BENCH_GUEST_COUNTERS, ITERATIONS);
-		manifest("cg-access", bench_ops[i].name, col, bench_traps());
+		bench_cg_manifest("cg-access", bench_ops[i].name, col, bench_traps());
 	}
 }
 
@@ -55,7 +55,7 @@ static void switch_loop(const struct bench_mode *m, const char *col)
 		step(0);
 		step(0);
 		bench_cg_measure(step, 0, ITERATIONS);
-		manifest("cg-switch", bench_case_names[c], col, ITERATIONS);
+		bench_cg_manifest("cg-switch", bench_case_names[c], col, ITERATIONS);
 	}
 }
 
@@ -67,4 +67,5 @@ void bench_callgrind(void)
 	}
 	access_loop(NULL, "always-trap emulation");
 	switch_loop(NULL, "naive full save");
+	bench_spe_callgrind();
 }

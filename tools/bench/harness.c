@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <arch/sysreg.h>
+#include <sim/gic.h>
 #include <vperf/mdcr.h>
 
 #include "bench.h"
@@ -73,17 +74,37 @@ static void sysreg_trap(void *ctx, unsigned int cpu, uint64_t esr, uint64_t gprs
 		sim_inject_undef();
 }
 
+/* PMBIRQ (SPE scenarios): vperf's entry, then the priority drop and deactivation. */
+static void irq(void *ctx, unsigned int cpu, uint32_t intid)
+{
+	(void)ctx;
+	if (intid == sim_line_intid(SIM_LINE_PMBIRQ))
+		vperf_handle_spe_irq(&hv.pcpu[cpu]);
+	sim_gic_eoi(cpu, intid);
+}
+
 void bench_init(uint8_t pe_counters, uint8_t host_counters)
 {
-	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap };
-	const struct vperf_pcpu_config pcfg = { .host_counters = host_counters };
 	struct sim_pe_config cfg;
+
+	sim_default_config(&cfg);
+	cfg.nr_counters = pe_counters;
+	bench_init_cfg(&cfg, host_counters);
+}
+
+struct vperf_pcpu *bench_pcpu(unsigned int cpu)
+{
+	return &hv.pcpu[cpu % BENCH_CPUS];
+}
+
+void bench_init_cfg(const struct sim_pe_config *cfg, uint8_t host_counters)
+{
+	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap, .irq = irq };
+	const struct vperf_pcpu_config pcfg = { .host_counters = host_counters };
 	int err;
 
 	memset(&hv, 0, sizeof(hv));
-	sim_default_config(&cfg);
-	cfg.nr_counters = pe_counters;
-	sim_model_init(&cfg);
+	sim_model_init(cfg);
 	sim_set_handlers(&handlers);
 	err = vperf_init(&bench_hyp_ops);
 	if (err)
@@ -102,10 +123,15 @@ int bench_vm(const struct bench_mode *m, uint8_t nr_counters)
 	struct vperf_vm_config cfg = { .pmu_mode = m->pmu,
 				       .partition = m->part,
 				       .nr_counters = nr_counters };
-	int err;
 
 	vperf_pmu_filter_allow_all(&cfg.filter);
-	err = vperf_vm_init(&hv.vm, &cfg, NULL);
+	return bench_vm_cfg(&cfg);
+}
+
+int bench_vm_cfg(const struct vperf_vm_config *cfg)
+{
+	int err = vperf_vm_init(&hv.vm, cfg, NULL);
+
 	for (unsigned int i = 0; i < BENCH_VCPUS && !err; i++)
 		err = vperf_vcpu_init(&hv.vcpu[i].v, &hv.vm, &hv.vcpu[i]);
 	return err;

@@ -87,6 +87,7 @@ static void counts(void)
 	for (unsigned int i = 0; i < bench_nr_modes; i++)
 		switch_cells(&bench_modes[i], bench_modes[i].name);
 	switch_cells(NULL, "naive full save");
+	bench_spe_counts();
 }
 
 int main(int argc, char **argv)
