@@ -101,6 +101,14 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 		return VPERF_EINVAL;
 	pcpu->host_mdcr = host_mdcr(pcpu);
 	pcpu->cur_mdcr = ~0ull; /* unknown: the first load writes it */
+#ifdef CONFIG_VPMU
+	/* PMUSERENR_EL0's fields reset to architecturally UNKNOWN values (Arm ARM, PMUSERENR_EL0;
+	 * facts.md for the fields; the model's reset, docs/model.md). The PE applies it to a
+	 * guest's EL0 before any trap to EL2, and a vCPU that never granted EL0 access runs on it
+	 * as it is (no access at load, vpmu_switch.c): it must hold 0, what every put leaves. */
+	if (pcpu->caps.pmuver)
+		write_sysreg(0, PMUSERENR_EL0);
+#endif
 	if (!vperf_min_hpmn_set || pcpu->hpmn < vperf_min_hpmn)
 		vperf_min_hpmn = pcpu->hpmn;
 	vperf_min_hpmn_set = true;

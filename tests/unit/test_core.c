@@ -49,19 +49,26 @@ static void test_init_requires_ops(void **state)
 	assert_int_equal(vperf_init(&fake_hyp_ops), VPERF_OK);
 }
 
-/* N=6, host keeps 2, agent 1: guests [0,3), host [3,5), agent [5,6). Probing only reads. */
+/* N=6, host keeps 2, agent 1: guests [0,3), host [3,5), agent [5,6). Probing only reads; the
+ * one write is PMUSERENR_EL0 = 0, over its UNKNOWN reset value. */
 static void test_pcpu_ranges(void **state)
 {
 	const struct vperf_pcpu_config cfg = { .host_counters = 2, .agent_counters = 1 };
 	struct vperf_pcpu pcpu;
 
 	(void)state;
+	sim_poke(0, VPERF_ENC_PMUSERENR_EL0, PMUSERENR_EN);
 	assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
 	assert_int_equal(pcpu.caps.pmuver, PMUVER_V3P5);
 	assert_int_equal(pcpu.caps.nr_counters, 6);
 	assert_int_equal(pcpu.hpmn, 3);
 	assert_int_equal(pcpu.epmn, 5);
+#ifdef CONFIG_VPMU
+	assert_int_equal(sim_cpu(0)->nr_writes, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 0);
+#else
 	assert_int_equal(sim_cpu(0)->nr_writes, 0);
+#endif
 }
 
 static void test_pcpu_invalid_ranges(void **state)

@@ -445,9 +445,9 @@ static void test_secure_world_not_counted(void **state)
 	secure_world_case(false);
 }
 
-/* EL0 of a vCPU that never used its PMU, on hardware whose PMUSERENR_EL0 still holds its
- * UNKNOWN reset value (EN = 1 here): the guest's own PMUSERENR_EL0 is 0, so the access that
- * reaches vperf is refused, never emulated. */
+/* EL0 of a vCPU that never used its PMU, on hardware whose PMUSERENR_EL0 holds a grant nobody
+ * gave this guest (EN = 1 here, written behind vperf's back): the guest's own PMUSERENR_EL0 is
+ * 0, so the access that reaches vperf is refused, never emulated. */
 static void test_el0_refused_with_reset_pmuserenr(void **state)
 {
 	(void)state;
@@ -460,6 +460,28 @@ static void test_el0_refused_with_reset_pmuserenr(void **state)
 	assert_int_equal(last(), SIM_ACC_UNDEF);
 	sim_set_el(1);
 	assert_int_equal(guest_read(PMUSERENR_EL0), 0);
+}
+
+/* The same vCPU on a pCPU just reset, its PMUSERENR_EL0 UNKNOWN (EN = ER = 1 here) and then
+ * initialised: the guest's own PMUSERENR_EL0 is 0, so its EL0 accesses trap to its own EL1, as
+ * on bare metal and as on a pCPU another vCPU's put left at 0, not UNDEF (the trap fuzzer's
+ * differential check, corpus/trap/77a80575...). */
+static void test_el0_traps_to_el1_after_pcpu_reset(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+
+	(void)state;
+	sim_poke(0, VPERF_ENC_PMUSERENR_EL0, PMUSERENR_EN | PMUSERENR_ER);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	sim_set_el(0);
+	guest_read(PMEVCNTR0_EL0);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL1);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL1);
+	sim_set_el(1);
+	assert_int_equal(guest_read(PMUSERENR_EL0), 0);
+	assert_int_equal(sim_error_count(), 0);
 }
 
 /* XENPMU_MODE_ALL: the privileged VM's counters go on counting after its put, so its overflow
@@ -546,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_all_sync_window),
 		cmocka_unit_test(test_secure_world_not_counted),
 		cmocka_unit_test_setup(test_el0_refused_with_reset_pmuserenr, setup),
+		cmocka_unit_test_setup(test_el0_traps_to_el1_after_pcpu_reset, setup),
 		cmocka_unit_test_setup(test_all_overflow_while_descheduled, setup),
 		cmocka_unit_test_setup(test_virq_needs_pmcr_e, setup),
 		cmocka_unit_test_setup(test_cycle_overflow_is_the_guests, setup),
