@@ -113,7 +113,8 @@ uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);
  * switch carries and a blob may hold. */
 static inline uint64_t vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)
 {
-	return vperf_vpmu_pmcr_writable() | (vpmu_direct_vm(vcpu) ? vperf_vpmu_pmcr_direct_extra() : 0);
+	return vperf_vpmu_pmcr_writable() |
+	       (vpmu_direct_vm(vcpu) ? vperf_vpmu_pmcr_direct_extra() : 0);
 }
 
 static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)

@@ -42,8 +42,8 @@
 
 /* ID_AA64PFR0_EL1 (Arm ARM D19: EL0 [3:0], EL1 [7:4], EL2 [11:8], EL3 [15:12]; 0 = not
  * implemented) */
-#define ID_PFR0_EL3_MASK VPERF_GENMASK(15, 12)
-#define ID_PFR0_EL0_SHIFT 0
+#define ID_PFR0_EL3_MASK    VPERF_GENMASK(15, 12)
+#define ID_PFR0_EL0_SHIFT   0
 #define ID_PFR0_EL0_AARCH32 2u /* EL0 in AArch64 and AArch32 */
 
 /* ID_AA64DFR0_EL1 */

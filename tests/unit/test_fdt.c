@@ -147,7 +147,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pmu_node),       cmocka_unit_test(test_configured_ppi),
 		cmocka_unit_test(test_off_vm_no_node), cmocka_unit_test(test_spe_node),
-		cmocka_unit_test(test_errors), cmocka_unit_test(test_grow_and_retry),
+		cmocka_unit_test(test_errors),	       cmocka_unit_test(test_grow_and_retry),
 	};
 
 	return cmocka_run_group_tests_name("fdt", tests, NULL, NULL);
