@@ -15,51 +15,7 @@
 #include <vperf/mdcr.h>
 
 #include "hv.h"
-
-#define EV_SW_INCR 0x00
-#define EV_INST	   0x08
-#define EV_CYCLES  0x11
-#define EV_CHAIN   0x1e
-#define P_BIT	   VPERF_BIT(31)
-#define U_BIT	   VPERF_BIT(30)
-
-static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_OTHER };
-
-static struct vperf_vm_config policy(enum vperf_pmu_mode mode, uint8_t nr)
-{
-	struct vperf_vm_config cfg = { .pmu_mode = mode, .nr_counters = nr };
-
-	vperf_pmu_filter_allow_all(&cfg.filter);
-	return cfg;
-}
-
-/* As test_vpmu.c: N = 6, the host keeps 2; VM 0 is SELF with 3 counters, VM 1 HV with 4. */
-static int setup(void **state)
-{
-	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3), c1 = policy(VPERF_PMU_HV, 4);
-
-	(void)state;
-	hv_init(NULL, 2);
-	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
-	assert_int_equal(hv_vm(1, &c1), VPERF_OK);
-	return 0;
-}
-
-/* The model's PMU has 64-bit event counters and PMCR_EL0.LP (PMUv3p5 and later). */
-static bool wide(void)
-{
-	return hv.model.pmuver >= 6;
-}
-
-static uint64_t hw_evtyper(unsigned int n)
-{
-	return sim_peek(sim_current_cpu(), VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7));
-}
-
-static enum sim_access last(void)
-{
-	return sim_guest_stats(sim_current_cpu())->last;
-}
+#include "vpmu_util.h"
 
 /* The PMCR_EL0.LP bug on a PMUv3p4 host (I5.3.21: LP is RES0 before PMUv3p5): the guest reads
  * LP back as 0, and vperf never writes it to the hardware, where the model reports an EL2 write

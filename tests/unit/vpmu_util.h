@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the vPMU tests on the model share (test_vpmu.c, test_vpmu_adversary.c): event numbers and
+ * PMEVTYPER filter bits (I5.3.30), the two-VM world, and peeks at the hardware the guest cannot
+ * make.
+ */
+#ifndef VPERF_TEST_VPMU_UTIL_H
+#define VPERF_TEST_VPMU_UTIL_H
+
+#include <sim/model.h>
+
+#include "hv.h"
+
+#define EV_SW_INCR 0x00
+#define EV_INST	   0x08
+#define EV_CYCLES  0x11
+#define EV_CHAIN   0x1e
+#define P_BIT	   VPERF_BIT(31)
+#define U_BIT	   VPERF_BIT(30)
+#define NSK_BIT	   VPERF_BIT(29)
+#define NSU_BIT	   VPERF_BIT(28)
+#define NSH_BIT	   VPERF_BIT(27)
+#define M_BIT	   VPERF_BIT(26)
+
+/* A guest micro-op of 3 cycles. */
+static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_OTHER };
+
+/* A trapped-partition policy with every event allowed. */
+static inline struct vperf_vm_config policy(enum vperf_pmu_mode mode, uint8_t nr)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = mode, .nr_counters = nr };
+
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	return cfg;
+}
+
+/* N = 6, the host keeps 2 counters: guests get [0, 4), the host [4, 6). VM 0 is SELF with 3
+ * counters, VM 1 HV with 4. */
+static inline int setup(void **state)
+{
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3), c1 = policy(VPERF_PMU_HV, 4);
+
+	(void)state;
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	assert_int_equal(hv_vm(1, &c1), VPERF_OK);
+	return 0;
+}
+
+/* The model's PMU has 64-bit event counters and PMCR_EL0.LP (PMUv3p5 and later). */
+static inline bool wide(void)
+{
+	return hv.model.pmuver >= 6;
+}
+
+static inline uint64_t hw_counter(unsigned int n)
+{
+	return sim_peek(sim_current_cpu(), VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
+}
+
+static inline uint64_t hw_evtyper(unsigned int n)
+{
+	return sim_peek(sim_current_cpu(), VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7));
+}
+
+/* How the model answered the guest's last access. */
+static inline enum sim_access last(void)
+{
+	return sim_guest_stats(sim_current_cpu())->last;
+}
+
+#endif /* VPERF_TEST_VPMU_UTIL_H */
