@@ -140,3 +140,19 @@ void t_buf_read(uint64_t offset, void *dst, size_t n)
 {
 	sim_mem_read(T_BUF_PA + offset, dst, n);
 }
+
+void t_one_record(void)
+{
+	static const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
+	struct sim_uop ld = t_load(0x400000, 0x12345678, 20);
+
+	t_run_sampling(&filler, 256, &ld);
+}
+
+void t_drain(void)
+{
+	isb();
+	psb_csync();
+	dsb_nsh();
+	isb();
+}

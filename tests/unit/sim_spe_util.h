@@ -62,6 +62,13 @@ struct sim_uop t_other(uint64_t pc);
  * (last, when n = 256) is the one sampled. */
 void t_run_sampling(const struct sim_uop *filler, unsigned int n, const struct sim_uop *last);
 
+/* One t_load(0x400000, 0x12345678, 20) record, sampled after 256 one-cycle fillers. */
+void t_one_record(void);
+/* The drain a switch-out or a driver does before reading PMBPTR/PMBSR: ISB (the records before
+ * it are covered), PSB CSYNC, DSB NSH (they reach memory), ISB (the indirect writes are seen by
+ * direct reads), SPE supplement 3.6. */
+void t_drain(void);
+
 /* The expected 35-byte record of t_load(0x400000, 0x12345678, 20) at EL1 (issue 5, xlat 3,
  * data source 0x42) with PMSCR_EL1 = E1SPE, no timestamp, no PA, no context. */
 #define T_LOAD_REC_LEN 35

@@ -15,8 +15,6 @@
 #define LIMIT	 (T_BUF_VA + T_BUF_SIZE)
 #define PAGE1_VA (T_BUF_VA + 0x1000)
 
-static const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
-
 static int setup(void **state)
 {
 	(void)state;
@@ -24,29 +22,13 @@ static int setup(void **state)
 	return 0;
 }
 
-/* One load record per call, then the guest's drain (exception entry, PSB CSYNC, DSB). */
-static void one_record(void)
-{
-	struct sim_uop ld = t_load(0x400000, 0x12345678, 20);
-
-	t_run_sampling(&filler, 256, &ld);
-}
-
-static void drain(void)
-{
-	isb();
-	psb_csync();
-	dsb_nsh();
-	isb(); /* the indirect writes visible to direct reads (3.6) */
-}
-
 /* After the record 64 bytes remain: 64 is not fewer than 2^6, no event. */
 static void test_full_boundary_no_event(void **state)
 {
 	(void)state;
 	t_guest_start(LIMIT - 99, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
 	assert_int_equal(guest_read(PMBPTR_EL1), LIMIT - 64);
 	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
@@ -62,9 +44,9 @@ static void test_full_boundary_event(void **state)
 
 	(void)state;
 	t_guest_start(LIMIT - 98, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	one_record();
-	drain();
+	t_one_record();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBSR_EL1), 0x20001);
 	assert_int_equal(guest_read(PMBPTR_EL1), LIMIT - 63);
 	assert_true(sim_line(0, SIM_LINE_PMBIRQ));
@@ -73,7 +55,7 @@ static void test_full_boundary_event(void **state)
 	t_buf_read(T_BUF_SIZE - 98, got, sizeof(got));
 	assert_memory_equal(got, t_load_rec, sizeof(got));
 	icr = guest_read(PMSICR_EL1);
-	one_record();
+	t_one_record();
 	assert_int_equal(sim_spe_stats(0)->pop, 2 * 257);
 	assert_int_equal(guest_read(PMSICR_EL1), icr);
 }
@@ -84,15 +66,15 @@ static void test_restart_after_full(void **state)
 {
 	(void)state;
 	t_guest_start(LIMIT - 98, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_true(sim_line(0, SIM_LINE_PMBIRQ));
 	guest_write(PMBPTR_EL1, T_BUF_VA);
 	guest_write(PMBSR_EL1, 0);
 	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
 	isb();
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
 }
@@ -104,8 +86,8 @@ static void test_stage1_translation_fault(void **state)
 	(void)state;
 	sim_mem_unmap_s1(SIM_REGIME_EL10, T_VMID, PAGE1_VA, 0x1000);
 	t_guest_start(PAGE1_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBSR_EL1), 0x90020007);
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA);
 	assert_true(sim_line(0, SIM_LINE_PMBIRQ));
@@ -119,8 +101,8 @@ static void test_stage1_permission_fault(void **state)
 	(void)state;
 	sim_mem_map_s1(SIM_REGIME_EL10, T_VMID, PAGE1_VA, T_BUF_IPA + 0x1000, 0x1000, SIM_PERM_R);
 	t_guest_start(PAGE1_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBSR_EL1), 0x9002000f);
 }
 
@@ -132,8 +114,8 @@ static void test_stage2_fault_dl0(void **state)
 	(void)state;
 	sim_mem_unmap_s2(T_VMID, T_BUF_IPA + 0x1000, 0x1000);
 	t_guest_start(PAGE1_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBSR_EL1), 0x94020007);
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA);
 	/* PAR_EL1: ATTR 0xff, PA = IPA 0x80001000, RES1 [11], NS [9], SH 0b11 [8:7]. */
@@ -151,8 +133,8 @@ static void test_stage2_fault_dl1(void **state)
 	(void)state;
 	sim_mem_unmap_s2(T_VMID, T_BUF_IPA + 0x1000, 0x1000);
 	t_guest_start(PAGE1_VA - 10, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBSR_EL1), 0x940a0007);
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA);
 	t_buf_read(0x1000 - 10, got, sizeof(got));
@@ -176,16 +158,16 @@ static void test_sync_external_abort(void **state)
 	(void)state;
 	sim_mem_set_abort(T_BUF_PA + 0x1000, 0x1000, true);
 	t_guest_start(PAGE1_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(either_stage(guest_read(PMBSR_EL1)), 0x90060010);
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA);
 	/* Again, starting 10 bytes below the aborting page. */
 	t_init(1, 1);
 	sim_mem_set_abort(T_BUF_PA + 0x1000, 0x1000, true);
 	t_guest_start(PAGE1_VA - 10, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(either_stage(guest_read(PMBSR_EL1)), 0x900e0010);
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA);
 }
@@ -202,8 +184,8 @@ static void test_async_external_abort(void **state)
 	sim_spe_set_options(&o);
 	sim_mem_set_abort(T_BUF_PA + 0x1000, 0x1000, true);
 	t_guest_start(PAGE1_VA - 10, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(either_stage(guest_read(PMBSR_EL1)), 0x900e0011);
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA - 10 + T_LOAD_REC_LEN);
 }
@@ -218,7 +200,7 @@ static void test_write_abort_at_dsb(void **state)
 	(void)state;
 	sim_mem_set_abort(T_BUF_PA, 0x1000, true);
 	t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
+	t_one_record();
 	isb();
 	psb_csync();
 	isb();
@@ -234,7 +216,7 @@ static void test_write_abort_at_dsb(void **state)
 	t_init(1, 1);
 	sim_mem_set_abort(T_BUF_PA, 0x1000, true);
 	t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
+	t_one_record();
 	isb();
 	psb_csync();
 	dsb_nsh();
@@ -250,7 +232,7 @@ static void test_write_abort_after_full(void **state)
 	(void)state;
 	sim_mem_set_abort(T_BUF_PA + 0x3000, 0x1000, true);
 	t_guest_start(LIMIT - 98, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
+	t_one_record();
 	isb();
 	psb_csync();
 	isb();
@@ -275,12 +257,12 @@ static void test_contextidr2_needs_psb(void **state)
 		write_sysreg(T_PMSCR_CX, PMSCR_EL2);
 		write_sysreg(0xaa, CONTEXTIDR_EL2);
 		t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-		one_record();
+		t_one_record();
 		isb(); /* the exception to EL2 */
 		if (psb)
 			psb_csync();
 		write_sysreg(0xbb, CONTEXTIDR_EL2);
-		drain();
+		t_drain();
 		t_buf_read(0, got, sizeof(got));
 		assert_int_equal(got[0], 0x65); /* Context, INDEX 1 (D18.2.2) */
 		assert_int_equal(got[1], psb ? 0xaa : 0xbb);
@@ -300,8 +282,8 @@ static void test_alignment(void **state)
 	cfg.el2_trap_cycles = 0;
 	t_init_cfg(&cfg);
 	t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + 40);
 	memset(got, 0xee, sizeof(got));
 	t_buf_read(0, got, sizeof(got));
@@ -310,8 +292,8 @@ static void test_alignment(void **state)
 		assert_int_equal(got[i], 0);
 	t_init_cfg(&cfg);
 	t_guest_start(T_BUF_VA + 4, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBSR_EL1), 0x90020021);
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + 4);
 }
@@ -329,8 +311,8 @@ static void test_pointer_rule(void **state)
 	o.wptr = SIM_SPE_WPTR_FULL;
 	sim_spe_set_options(&o);
 	t_guest_start(LIMIT - 20, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBSR_EL1) & ~T_PMBSR_DL, 0x20001);
 	assert_int_equal(guest_read(PMBPTR_EL1), LIMIT - 20);
 	t_buf_read(T_BUF_SIZE - 20, got, sizeof(got));
@@ -346,16 +328,16 @@ static void test_discard_mode(void **state)
 	(void)state;
 	t_init(3, 1);
 	t_guest_start(T_BUF_VA, LIMIT | 0x4, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(sim_spe_stats(0)->filtrate, 1);
 	assert_int_equal(sim_spe_stats(0)->written, 0);
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA);
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
 	t_init(1, 1);
 	t_guest_start(T_BUF_VA, LIMIT | 0x4, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);
 }
 

@@ -25,21 +25,6 @@
 
 static const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
 
-static void one_record(void)
-{
-	struct sim_uop ld = t_load(0x400000, 0x12345678, 20);
-
-	t_run_sampling(&filler, 256, &ld);
-}
-
-static void drain(void)
-{
-	isb();
-	psb_csync();
-	dsb_nsh();
-	isb(); /* the indirect writes visible to direct reads (3.6) */
-}
-
 static void set_wptr(enum sim_spe_wptr w)
 {
 	struct sim_spe_options o;
@@ -66,16 +51,16 @@ static void test_pointer_boundary(void **state)
 	t_init(1, 1);
 	set_wptr(SIM_SPE_WPTR_FULL);
 	t_guest_start(LIMIT - 64, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_true(record_at(T_BUF_SIZE - 64));
 	assert_int_equal(guest_read(PMBSR_EL1), T_PMBSR_S | 1);
 
 	t_init(1, 1);
 	set_wptr(SIM_SPE_WPTR_FULL);
 	t_guest_start(LIMIT - 63, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_false(record_at(T_BUF_SIZE - 63));
 	assert_int_equal(guest_read(PMBSR_EL1) & ~T_PMBSR_DL, T_PMBSR_S | 1);
 	assert_int_equal(sim_spe_stats(0)->written, 0);
@@ -90,8 +75,8 @@ static void test_write_past_limit(void **state)
 	t_init(1, 1);
 	set_wptr(SIM_SPE_WPTR_WRITE);
 	t_guest_start(PAGE1_VA - 20, PAGE1_VA, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_true(record_at(0x1000 - 20));
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA - 20 + T_LOAD_REC_LEN);
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
@@ -138,8 +123,8 @@ static void test_broken_rules_every_outcome(void **state)
 			t_init(1, seed);
 			t_guest_start(broken[r].ptr, broken[r].limit, T_PMSCR_E1SPE, 0,
 				      T_INTERVAL_1);
-			one_record();
-			drain();
+			t_one_record();
+			t_drain();
 			classify(&o, guest_read(PMBSR_EL1));
 		}
 		assert_true(o.full && o.fault && o.dl[0] && o.dl[1]);
@@ -158,8 +143,8 @@ static void restart(uint64_t ptr, bool fresh)
 	set_wptr(SIM_SPE_WPTR_FAULT);
 	sim_mem_unmap_s2(T_VMID, T_BUF_IPA + 0x1000, 0x1000);
 	t_guest_start(ptr, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(EC(guest_read(PMBSR_EL1)), EC_S2_DA);
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA);
 	/* The hypervisor maps the page and restarts. */
@@ -168,8 +153,8 @@ static void restart(uint64_t ptr, bool fresh)
 		guest_write(PMBPTR_EL1, T_BUF_VA);
 	guest_write(PMBSR_EL1, 0);
 	isb();
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 }
 
 static void test_restart_rules(void **state)
@@ -208,8 +193,8 @@ static bool enable_breaks(bool limit_first, uint64_t seed)
 	isb();
 	guest_write(PMSCR_EL1, T_PMSCR_E1SPE);
 	isb();
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	if (guest_read(PMBSR_EL1) == 0) {
 		assert_true(record_at(0));
 		return false;
@@ -241,8 +226,8 @@ static uint64_t walk_abort(unsigned int stage, int level, uint64_t seed)
 	assert_int_equal(sim_mem_set_walk_abort(stage, SIM_REGIME_EL10, T_VMID, in, 0x1000, level),
 			 VPERF_OK);
 	t_guest_start(PAGE1_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA);
 	return guest_read(PMBSR_EL1);
 }
@@ -276,8 +261,8 @@ static void test_write_abort_either_ec(void **state)
 		t_init(1, seed);
 		sim_mem_set_abort(T_BUF_PA, 0x1000, true);
 		t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-		one_record();
-		drain();
+		t_one_record();
+		t_drain();
 		pmbsr = guest_read(PMBSR_EL1);
 		assert_int_equal(pmbsr & ~T_PMBSR_EC(0x3f), T_PMBSR_EA | T_PMBSR_S | 0x10);
 		seen[EC(pmbsr) == EC_S2_DA] = true;

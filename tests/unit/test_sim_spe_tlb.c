@@ -16,23 +16,6 @@
 #define LIMIT  (T_BUF_VA + T_BUF_SIZE)
 #define NEW_PA 0x50000000ull /* where the hypervisor moves the buffer's first page */
 
-static const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
-
-static void one_record(void)
-{
-	struct sim_uop ld = t_load(0x400000, 0x12345678, 20);
-
-	t_run_sampling(&filler, 256, &ld);
-}
-
-static void drain(void)
-{
-	isb();
-	psb_csync();
-	dsb_nsh();
-	isb(); /* the indirect writes visible to direct reads (3.6) */
-}
-
 static bool record_at(uint64_t pa)
 {
 	uint8_t got[T_LOAD_REC_LEN];
@@ -47,8 +30,8 @@ static void record_then_remap(void)
 {
 	t_init(1, 1);
 	t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_true(record_at(T_BUF_PA));
 	assert_int_equal(sim_mem_tlb_entries(0), 1);
 	assert_int_equal(sim_mem_map_s2(T_VMID, T_BUF_IPA, NEW_PA, 0x1000, SIM_PERM_RW), VPERF_OK);
@@ -56,8 +39,8 @@ static void record_then_remap(void)
 
 static void assert_stale_write(void)
 {
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_true(record_at(T_BUF_PA + T_LOAD_REC_LEN));
 	assert_false(record_at(NEW_PA + T_LOAD_REC_LEN));
 	assert_int_equal(sim_error_count(), 1);
@@ -66,8 +49,8 @@ static void assert_stale_write(void)
 
 static void assert_new_page(void)
 {
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_true(record_at(NEW_PA + T_LOAD_REC_LEN));
 	assert_false(record_at(T_BUF_PA + T_LOAD_REC_LEN));
 	assert_int_equal(sim_error_count(), 0);
@@ -121,8 +104,8 @@ static void test_unmap_needs_tlbi(void **state)
 	(void)state;
 	record_then_remap();
 	sim_mem_unmap_s2(T_VMID, T_BUF_IPA, 0x1000);
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_true(record_at(T_BUF_PA + T_LOAD_REC_LEN));
 	assert_int_equal(sim_error_count(), 1);
 
@@ -130,8 +113,8 @@ static void test_unmap_needs_tlbi(void **state)
 	sim_mem_unmap_s2(T_VMID, T_BUF_IPA, 0x1000);
 	tlbi_vmalls12e1is();
 	dsb_nsh();
-	one_record();
-	drain();
+	t_one_record();
+	t_drain();
 	assert_int_equal(guest_read(PMBSR_EL1), T_PMBSR_EC(0x25) | T_PMBSR_S | 0x7);
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);
 	assert_int_equal(sim_error_count(), 0);
@@ -151,8 +134,8 @@ static void test_tlbi_dsb_completes_records(void **state)
 		o.hold = 1;
 		sim_spe_set_options(&o);
 		t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-		one_record();
-		one_record(); /* pushes the first one out of the queue: translated, in flight */
+		t_one_record();
+		t_one_record(); /* pushes the first one out of the queue: translated, in flight */
 		assert_int_equal(sim_spe_in_flight(0), 1);
 		if (tlbi)
 			tlbi_vmalls12e1is();
