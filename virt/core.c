@@ -19,6 +19,7 @@ static uint8_t vperf_min_hpmn, vperf_min_pmuver, vperf_min_pmsver;
 static bool vperf_min_hpmn_set, vperf_min_pmuver_set;
 static bool vperf_any_unenforced;   /* a pCPU does not enforce MDCR_EL2.HPMN at EL1 */
 static bool vperf_any_aarch64_only; /* a pCPU has no AArch32 at EL0 (no PMCR_EL0.D) */
+static bool vperf_any_no_el3;	    /* a pCPU has no EL3 (no PMEVTYPER NSK, NSU, M) */
 static bool vperf_any_no_host_spe;  /* a pCPU has no host-owned Profiling Buffer (host_spe) */
 
 int vperf_init(const struct vperf_hyp_ops *ops)
@@ -32,7 +33,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 	vperf_ops = ops;
 	vperf_sysreg_space_init();
 	vperf_min_hpmn_set = vperf_min_pmuver_set = vperf_any_unenforced = false;
-	vperf_any_aarch64_only = false;
+	vperf_any_aarch64_only = vperf_any_no_el3 = false;
 	vperf_any_no_host_spe = false;
 	return VPERF_OK;
 }
@@ -119,6 +120,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	vperf_min_pmuver_set = true;
 	vperf_any_unenforced |= cfg->hpmn_unenforced;
 	vperf_any_aarch64_only |= !pcpu->caps.aarch32;
+	vperf_any_no_el3 |= !pcpu->caps.el3;
 	vperf_any_no_host_spe |= !cfg->host_spe;
 	return VPERF_OK;
 }
@@ -165,6 +167,26 @@ uint64_t vperf_vpmu_pmcr_direct_extra(void)
 		w |= VPMU_PMCR_D;
 	if (vperf_min_pmuver_set && vperf_min_pmuver >= 7)
 		w |= VPMU_PMCR_FZO;
+	return w;
+}
+
+/*
+ * The PMEVTYPER<n>_EL0 (cycle: PMCCFILTR_EL0) fields a direct-partition guest holds, since it
+ * writes the hardware's own (I5.3.30, I5.3.2): P, U, NSH and the event number (bits [15:10]
+ * from PMUv3p1), and NSK, NSU and M where every pCPU has EL3. The fields of later features (SH,
+ * the Realm filters, thresholds) are not offered: vperf does not probe for them, and a restored
+ * blob must not put into the hardware a field it may not implement, nor show the guest one
+ * the hardware would then drop.
+ */
+uint64_t vperf_vpmu_type_direct(bool cycle)
+{
+	uint64_t w = VPMU_EVTYPER_P | VPMU_EVTYPER_U | VPMU_EVTYPER_NSH;
+
+	if (vperf_min_pmuver_set && !vperf_any_no_el3)
+		w |= VPMU_EVTYPER_NSK | VPMU_EVTYPER_NSU | VPMU_EVTYPER_M;
+	if (!cycle)
+		w |= vperf_min_pmuver_set && vperf_min_pmuver >= 4 ? VPMU_EVTYPER_EVT
+								   : VPERF_GENMASK(9, 0);
 	return w;
 }
 

@@ -19,8 +19,13 @@
 #define VPMU_USERENR_WRITABLE 0xfull
 /* What a guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number. To the
  * guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0 (I5.3.30). */
-#define VPMU_EVTYPER_P	      VPERF_BIT(31)
-#define VPMU_EVTYPER_U	      VPERF_BIT(30)
+#define VPMU_EVTYPER_P VPERF_BIT(31)
+#define VPMU_EVTYPER_U VPERF_BIT(30)
+/* The EL3 and EL2 filters the hardware's copy carries (vpmu_filter.c), and a direct guest's. */
+#define VPMU_EVTYPER_NSK      VPERF_BIT(29)
+#define VPMU_EVTYPER_NSU      VPERF_BIT(28)
+#define VPMU_EVTYPER_NSH      VPERF_BIT(27)
+#define VPMU_EVTYPER_M	      VPERF_BIT(26)
 #define VPMU_EVTYPER_EVT      VPERF_GENMASK(15, 0)
 #define VPMU_EVTYPER_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U | VPMU_EVTYPER_EVT)
 #define VPMU_CCFILTR_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U)
@@ -105,6 +110,8 @@ bool vperf_vpmu_wide_counters(void);
 uint64_t vperf_vpmu_pmcr_writable(void);
 /* ... and what a direct-partition guest holds beyond it (core.c). */
 uint64_t vperf_vpmu_pmcr_direct_extra(void);
+/* The type fields a direct-partition guest holds (core.c). */
+uint64_t vperf_vpmu_type_direct(bool cycle);
 
 /* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);

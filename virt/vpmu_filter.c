@@ -6,9 +6,6 @@
  */
 #include "vpmu.h"
 
-#define EVTYPER_NSK	 VPERF_BIT(29)
-#define EVTYPER_NSU	 VPERF_BIT(28)
-#define EVTYPER_NSH	 VPERF_BIT(27)
 #define SAMPLE_POP	 0x4000u
 #define SAMPLE_COLLISION 0x4003u
 
@@ -45,14 +42,14 @@ static uint64_t hw_filter(uint64_t guest, bool allowed, bool all, bool el3)
 	uint64_t hw = pu;
 
 	if (all && !(pu & VPMU_EVTYPER_P))
-		hw |= EVTYPER_NSH;
+		hw |= VPMU_EVTYPER_NSH;
 	if (!el3)
 		return hw;
 	hw |= VPMU_EVTYPER_P | VPMU_EVTYPER_U;
 	if (!(pu & VPMU_EVTYPER_P))
-		hw |= EVTYPER_NSK;
+		hw |= VPMU_EVTYPER_NSK;
 	if (!(pu & VPMU_EVTYPER_U))
-		hw |= EVTYPER_NSU;
+		hw |= VPMU_EVTYPER_NSU;
 	return hw;
 }
 

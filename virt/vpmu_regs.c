@@ -142,9 +142,7 @@ static void write_ovs(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n)
 {
 	if (vpmu_direct_vm(vcpu))
-		return ~vperf_sysregs[n == VPERF_CYCLE_IDX ? VPERF_SR_PMCCFILTR_EL0
-							   : VPERF_SR_PMEVTYPER0_EL0]
-				.res0;
+		return vperf_vpmu_type_direct(n == VPERF_CYCLE_IDX);
 	return n == VPERF_CYCLE_IDX ? VPMU_CCFILTR_WRITABLE : VPMU_EVTYPER_WRITABLE;
 }
 

@@ -70,6 +70,11 @@ uint64_t pmu_evtyper_writable(bool cycle)
 	return w | EVTYPER_EVT_LOW | (pmuver() >= 4 ? EVTYPER_EVT_HI : 0);
 }
 
+uint64_t sim_pmu_type_fields(bool cycle)
+{
+	return pmu_evtyper_writable(cycle);
+}
+
 /*
  * MDCR_EL2 fields present on the model's PE (facts.md): HPMN, TPMCR, TPM, HPME and the debug
  * traps TDE/TDA/TDOSA/TDRA always; E2PB and TPMS with SPE; HPMD with PMUv3p1; HCCD and HLP

@@ -71,7 +71,8 @@ static bool direct(void)
 static bool regs_ok(const uint64_t *w, uint64_t guest)
 {
 	uint64_t userenr = direct() ? 0x7f : 0xf; /* EN SW CR ER; a direct guest [6:0] */
-	uint64_t ccf = direct() ? ~vperf_sysregs[VPERF_SR_PMCCFILTR_EL0].res0 : CCFILT_VP;
+	/* a direct guest: the fields the PE implements, as the model states them */
+	uint64_t ccf = direct() ? sim_pmu_type_fields(true) : CCFILT_VP;
 
 	return !(w[W_REGS] & ~(direct() ? PMCR_HW : PMCR_VP)) && !(w[W_REGS + 1] & ~guest) &&
 	       !(w[W_REGS + 2] & ~guest) && !(w[W_REGS + 3] & ~guest) &&
@@ -81,7 +82,7 @@ static bool regs_ok(const uint64_t *w, uint64_t guest)
 static bool oracle(const uint8_t *b, size_t len, unsigned int pmuver)
 {
 	uint64_t w[WORDS], guest = (VPERF_BIT(vmc.nr_counters) - 1) | VPERF_BIT(31);
-	uint64_t type = direct() ? ~vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0 : TYPE_VP;
+	uint64_t type = direct() ? sim_pmu_type_fields(false) : TYPE_VP;
 	uint64_t width = pmuver >= 6 ? ~0ull : 0xffffffffull;
 
 	if (len != VPERF_VPMU_BLOB_SIZE)

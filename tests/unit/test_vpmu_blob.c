@@ -123,6 +123,31 @@ static void expect_rejected(struct hv_vcpu *b, size_t len)
 	assert_memory_equal(&before, &b->v.pmu, sizeof(before));
 }
 
+/* A direct-partition guest's types live in the hardware, so a blob may give it only the fields
+ * the PE implements (I5.3.2, I5.3.30): NSK with EL3, not the Realm filter RLH [20] (FEAT_RME,
+ * which the model's PE lacks). Before, vperf took every field the architecture defines, showed
+ * the guest RLH while trapped and lost it once the hardware held its state. */
+static void test_direct_type_fields_by_pe(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_DIRECT,
+				       .nr_counters = 3 };
+	struct hv_vcpu *d;
+
+	(void)state;
+	world_v(6);
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	assert_int_equal(hv_vm(1, &cfg), VPERF_OK);
+	d = hv_vcpu(1, 1);
+	assert_int_equal(vperf_vcpu_save(&d->v, blob, sizeof(blob)), VPERF_VPMU_BLOB_SIZE);
+	store64(9, VPERF_BIT(31) | VPERF_BIT(29)); /* PMCCFILTR_EL0: P, NSK (EL3) */
+	reseal();
+	assert_int_equal(vperf_vcpu_restore(&d->v, blob, sizeof(blob)), VPERF_OK);
+	store64(9, VPERF_BIT(31) | VPERF_BIT(20)); /* P, RLH */
+	reseal();
+	expect_rejected(d, sizeof(blob));
+}
+
 /* Every single-byte corruption is caught (the checksum), and nothing is applied. */
 static void test_every_byte_flip_rejected(void **state)
 {
@@ -252,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values_rejected),
 		cmocka_unit_test(test_restore_on_older_pmu),
 		cmocka_unit_test(test_restore_lowers_line),
+		cmocka_unit_test(test_direct_type_fields_by_pe),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_blob", tests, NULL, NULL);

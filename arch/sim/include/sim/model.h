@@ -213,6 +213,9 @@ void sim_pmu_event(enum sim_pmu_event ev, uint64_t n);
 enum sim_line { SIM_LINE_PMUIRQ, SIM_LINE_PMBIRQ, SIM_NR_LINES };
 void sim_set_line(unsigned int cpu, enum sim_line line, bool level);
 bool sim_line(unsigned int cpu, enum sim_line line);
+/* The PMEVTYPER<n>_EL0 (cycle: PMCCFILTR_EL0) fields the configured PE implements (I5.3.30,
+ * I5.3.2): what an EL2 or untrapped write keeps. */
+uint64_t sim_pmu_type_fields(bool cycle);
 /* INTID of each physical line (PMUIRQ 23, PMBIRQ 21 by default). */
 uint32_t sim_line_intid(enum sim_line line);
 
