@@ -68,13 +68,25 @@ static bool direct(void)
 	return vmc.partition == VPERF_PART_DIRECT;
 }
 
-static bool regs_ok(const uint64_t *w, uint64_t guest)
+/* PMCR_EL0 fields a restored guest may hold on an AArch64-only PE of this PMU version (I5.3.21):
+ * E; DP from PMUv3p1; LP from PMUv3p5; a direct guest also X (RAZ/WI without an export bus) and
+ * FZO from PMUv3p7; D never (no AArch32). */
+static uint64_t pmcr_ok(unsigned int pmuver)
+{
+	uint64_t w = PMCR_E | (pmuver >= 4 ? VPERF_BIT(5) : 0) | (pmuver >= 6 ? PMCR_LP : 0);
+
+	if (direct())
+		w |= VPERF_BIT(4) | (pmuver >= 7 ? VPERF_BIT(9) : 0);
+	return w;
+}
+
+static bool regs_ok(const uint64_t *w, uint64_t guest, unsigned int pmuver)
 {
 	uint64_t userenr = direct() ? 0x7f : 0xf; /* EN SW CR ER; a direct guest [6:0] */
 	/* a direct guest: the fields the PE implements, as the model states them */
 	uint64_t ccf = direct() ? sim_pmu_type_fields(true) : CCFILT_VP;
 
-	return !(w[W_REGS] & ~(direct() ? PMCR_HW : PMCR_VP)) && !(w[W_REGS + 1] & ~guest) &&
+	return !(w[W_REGS] & ~pmcr_ok(pmuver)) && !(w[W_REGS + 1] & ~guest) &&
 	       !(w[W_REGS + 2] & ~guest) && !(w[W_REGS + 3] & ~guest) &&
 	       !(w[W_REGS + 4] & ~userenr) && w[W_REGS + 5] <= 31 && !(w[W_REGS + 6] & ~ccf);
 }
@@ -92,7 +104,7 @@ static bool oracle(const uint8_t *b, size_t len, unsigned int pmuver)
 	if (w[0] != 0x554d504652455056ull || w[1] != (1ull | (uint64_t)vmc.nr_counters << 32) ||
 	    w[2] != VPERF_VPMU_BLOB_SIZE || w[W_SUM] != fnv1a(b, 8 * W_SUM) || w[W_FLAGS] > 1)
 		return false;
-	if (!regs_ok(w, guest))
+	if (!regs_ok(w, guest, pmuver))
 		return false;
 	for (unsigned int n = 0; n < 31; n++) {
 		bool in = n < vmc.nr_counters;
