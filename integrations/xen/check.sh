@@ -28,6 +28,9 @@ xen_kcflags="-mcpu=generic -mno-outline-atomics -fno-pie"
 machine=virt,virtualization=on,gic-version=3
 mkdir -p "$logs"
 
+# A guest's console line: a domU's through Xen's vpl011 ("(XEN) DOMn: ..."), dom0's (hvc0)
+# as it is.
+G='\(DOM[0-9]*: \|^\)'
 trim() { sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
 configs() { grep -v '^[[:space:]]*#' "$here/configs.txt" | grep '|'; }
 field() { echo "$1" | cut -d'|' -f"$2" | trim; }
@@ -60,13 +63,15 @@ prepare_tree() {
 }
 
 build_vperf() {
-	[ -f "$out/vperf/.config" ] ||
+	# (again when the defconfig changed: a build tree keeps the .config it was made with)
+	[ -f "$out/vperf/.config" ] && [ ! "$srctree/configs/xen_defconfig" -nt "$out/vperf/.config" ] ||
 		make -C "$srctree" O="$out/vperf" ARCH=arm64 DEFCONFIG=xen_defconfig defconfig || return 1
 	nice -n 10 make -C "$srctree" O="$out/vperf" KCFLAGS="$xen_kcflags" "$out/vperf/libvperf.a"
 }
 
+# Xen's own make, without the variables of a calling make (O= would make it build out of tree).
 xen_make() {
-	nice -n 10 make -C "$xtree/xen" -j2 XEN_TARGET_ARCH=arm64 CROSS_COMPILE="$cross" \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL nice -n 10 make -C "$xtree/xen" -j2 XEN_TARGET_ARCH=arm64 CROSS_COMPILE="$cross" \
 		VPERF_SRC="$srctree" VPERF_OBJ="$out/vperf" "$@"
 }
 
@@ -125,13 +130,15 @@ domu_node() {
 	img=$images/$(echo "$spec" | cut -d' ' -f1).bin
 	vpmu=$(spec_get "$spec" vpmu) n=$(spec_get "$spec" n) mem=$(spec_get "$spec" mem)
 	initrd=$(spec_get "$spec" initrd) args=$(spec_get "$spec" args | tr ',' ' ')
+	cpus=$(spec_get "$spec" cpus)
 	addr=$(slot_addr $((2 * (k - 1))))
 	size=$(stat -L -c %s "$img")
 	printf '\t\tdomU%s {\n\t\t\tcompatible = "xen,domain";\n' "$k"
 	printf '\t\t\t#address-cells = <2>;\n\t\t\t#size-cells = <2>;\n'
-	printf '\t\t\tmemory = <0x0 %s>;\n\t\t\tcpus = <1>;\n\t\t\tvpl011;\n' $((${mem:-64} * 1024))
+	printf '\t\t\tmemory = <0x0 %s>;\n\t\t\tcpus = <%s>;\n\t\t\tvpl011;\n' $((${mem:-64} * 1024)) "${cpus:-1}"
 	[ -n "$vpmu" ] && printf '\t\t\tvpmu;\n\t\t\tvpmu-mode = "%s";\n' "$vpmu"
 	[ -n "$n" ] && printf '\t\t\tvpmu-counters = <%s>;\n' "$n"
+	[ "$(spec_get "$spec" spe)" = 1 ] && printf '\t\t\tvspe;\n'
 	printf '\t\t\tmodule@%x {\n' "$addr"
 	printf '\t\t\t\tcompatible = "multiboot,kernel", "multiboot,module";\n'
 	printf '\t\t\t\treg = <0x0 0x%x 0x0 0x%x>;\n' "$addr" "$size"
@@ -146,6 +153,27 @@ domu_node() {
 	printf '\t\t};\n'
 }
 
+# dom0_node K SPEC: dom0's kernel and initramfs, modules directly under /chosen (booting.txt).
+dom0_node() {
+	k=$1 spec=$2
+	img=$images/$(echo "$spec" | cut -d' ' -f1).bin
+	initrd=$(spec_get "$spec" initrd) args=$(spec_get "$spec" args | tr ',' ' ')
+	addr=$(slot_addr $((2 * (k - 1))))
+	printf '\t\tmodule@%x {\n' "$addr"
+	printf '\t\t\tcompatible = "multiboot,kernel", "multiboot,module";\n'
+	printf '\t\t\treg = <0x0 0x%x 0x0 0x%x>;\n' "$addr" "$(stat -L -c %s "$img")"
+	printf '\t\t\tbootargs = "%s";\n\t\t};\n' "$args"
+	if [ -n "$initrd" ]; then
+		addr=$(slot_addr $((2 * (k - 1) + 1)))
+		printf '\t\tmodule@%x {\n' "$addr"
+		printf '\t\t\tcompatible = "multiboot,ramdisk", "multiboot,module";\n'
+		printf '\t\t\treg = <0x0 0x%x 0x0 0x%x>;\n\t\t};\n' "$addr" \
+			"$(stat -L -c %s "$images/$initrd.bin")"
+	fi
+}
+
+is_dom0() { case " $1 " in *" dom0 "*) return 0 ;; esac; return 1; }
+
 # QEMU's own device tree for this machine, with Xen's command line and the domUs in /chosen.
 # Prints the QEMU loader arguments of the domU images.
 mkdtb() {
@@ -155,11 +183,18 @@ mkdtb() {
 	{
 		dtc -q -I dtb -O dts "$dtb.qemu"
 		printf '/ {\n\tchosen {\n\t\t#address-cells = <2>;\n\t\t#size-cells = <2>;\n'
-		printf '\t\txen,xen-bootargs = "console=dtuart sync_console %s";\n' "$xenargs"
+		# dom0 (a spec with "dom0"): its memory and its XENPMU mode (dom0-vpmu) on Xen's
+		# command line
+		d0=$(echo "$domus" | tr ';' '\n' | trim | while IFS= read -r spec; do
+			is_dom0 "$spec" || continue
+			v=$(spec_get "$spec" vpmu)
+			printf ' dom0_mem=%sM%s' "$(spec_get "$spec" mem)" "${v:+ dom0-vpmu=$v}"
+		done)
+		printf '\t\txen,xen-bootargs = "console=dtuart sync_console %s%s";\n' "$xenargs" "$d0"
 		k=1
 		echo "$domus" | tr ';' '\n' | trim | while IFS= read -r spec; do
 			[ -n "$spec" ] || continue
-			domu_node $k "$spec"
+			if is_dom0 "$spec"; then dom0_node $k "$spec"; else domu_node $k "$spec"; fi
 			k=$((k + 1))
 		done
 		printf '\t};\n};\n'
@@ -175,33 +210,49 @@ infra_verdict() {
 # judge NAME LOG FLAGS RC SECS NDOM: the verdict, in qemu-check's form.
 judge() {
 	name=$1 log=$2 flags=$3 rc=$4 secs=$5 ndom=$6
-	pass=$(grep -c 'DOM[0-9]*: RESULT [^ ]* PASS' "$log")
-	skip=$(grep -c 'DOM[0-9]*: RESULT [^ ]* SKIP' "$log")
+	pass=$(grep -c "$G"'RESULT [^ ]* PASS' "$log")
+	skip=$(grep -c "$G"'RESULT [^ ]* SKIP' "$log")
 	xfail=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^xfail=//p' | tr ',' ' ')
 	fails="" xfailed=""
-	for t in $(grep 'DOM[0-9]*: RESULT [^ ]* FAIL' "$log" | sed 's/.*RESULT \([^ ]*\) FAIL.*/\1/' | sort -u); do
+	for t in $(grep "$G"'RESULT [^ ]* FAIL' "$log" | sed 's/.*RESULT \([^ ]*\) FAIL.*/\1/' | sort -u); do
 		case " $xfail " in *" $t "*) xfailed="$xfailed $t" ;; *) fails="$fails $t" ;; esac
 	done
 	fails=${fails# }
-	guests=$(grep -c 'DOM[0-9]*: SUITE DONE' "$log")
+	guests=$(grep -c "$G"'SUITE DONE' "$log")
 	unexpected=$fails
 	# A Linux domU must have probed its PMU (the counters it found: PMCR_EL0.N + the cycle counter).
-	linux=$(grep -c 'DOM[0-9]*: .*Booting Linux on physical CPU' "$log")
+	linux=$(grep -c "$G"'.*Booting Linux on physical CPU' "$log")
 	if [ "$linux" -gt 0 ]; then
-		probed=$(grep -c 'DOM[0-9]*: .*hw perfevents: enabled with armv8_pmuv3' "$log")
+		probed=$(grep -c "$G"'.*hw perfevents: enabled with armv8_pmuv3' "$log")
 		[ "$probed" -ge "$linux" ] || unexpected="$unexpected (linux-no-pmu)"
+		# A Linux domU with cpus=2 brought its second vCPU up with PSCI CPU_ON, which resets
+		# the vCPU's PMU state (vperf_vcpu_reset) first.
+		[ "$(grep -c "$G"'.*SMP: Total of 2 processors activated' "$log")" -ge "$linux_smp" ] ||
+			unexpected="$unexpected (linux-cpu-on)"
 	fi
 	[ "$guests" -ge "$ndom" ] || unexpected="$unexpected (guest-unfinished: $guests of $ndom)"
 	grep -q 'domain_crash\|Domain [0-9]* crashed\|Panic on CPU' "$log" &&
 		unexpected="$unexpected (crash)"
 	[ "$rc" = timeout ] && unexpected="$unexpected (timeout)"
+	# spe-refused: each domU asking for SPE (spe=1) was refused with Xen's message (QEMU has no
+	# SPE), and the domUs that run see none (the suite's spe-absent: every PMS*/PMB* access
+	# refused).
+	spe_broken=""
+	case " $flags " in
+	*" spe-refused "*)
+		[ "$(grep -c '(XEN) Domain domU[0-9]*: vspe refused (-19: the CPUs have no SPE): not created' "$log")" -eq "$spe_refused" ] ||
+			spe_broken=" (spe-not-refused: $spe_refused domU(s) asked for SPE)"
+		[ "$(grep -c "$G"'RESULT spe-absent PASS' "$log")" -ge "$ndom" ] ||
+			spe_broken="$spe_broken (spe-absent not passed by every running domU)"
+		unexpected="$unexpected$spe_broken" ;;
+	esac
 	# The isolation verdict: the quiet guest's iso-* tests and the noisy one's iso-noisy-irqs.
-	iso_pass=$(grep -c 'DOM[0-9]*: RESULT iso-[^ ]* PASS' "$log")
-	iso_fail=$(grep -c 'DOM[0-9]*: RESULT iso-[^ ]* FAIL' "$log")
+	iso_pass=$(grep -c "$G"'RESULT iso-[^ ]* PASS' "$log")
+	iso_fail=$(grep -c "$G"'RESULT iso-[^ ]* FAIL' "$log")
 	case " $flags " in
 	*" must-fail "*)
-		if [ -n "$fails" ]; then
-			echo "[  PASSED  ] xen:$name (breakage caught: $fails)"
+		if [ -n "$fails$spe_broken" ]; then
+			echo "[  PASSED  ] xen:$name (breakage caught: $(echo $fails$spe_broken))"
 			echo "1 0 xen:$name" >>"$results"
 			return 0
 		fi
@@ -209,7 +260,7 @@ judge() {
 		echo "0 1 xen:$name" >>"$results"
 		return 1 ;;
 	esac
-	grep 'DOM[0-9]*: RESULT \|DOM[0-9]*: SUITE DONE' "$log" | sed 's/^(XEN) /  /'
+	grep "$G"'\(RESULT \|SUITE DONE\)' "$log" | sed 's/^(XEN) /  /; s/^\(RESULT\|SUITE DONE\)/  dom0: \1/'
 	if [ $((iso_pass + iso_fail)) -gt 0 ]; then
 		# the quiet guest's four iso tests at least (the noisy one adds iso-noisy-irqs)
 		if [ "$iso_fail" -eq 0 ] && [ "$iso_pass" -ge 4 ]; then
@@ -252,10 +303,19 @@ run_config() {
 		ndom=$((ndom + 1))
 	done <"$tmp_specs"
 	rm -f "$tmp_specs"
+	ndom0=$(echo "$domus" | tr ';' '\n' | trim | grep -c ' dom0\( \|$\)')
+	linux_smp=$(echo "$domus" | tr ';' '\n' | trim | grep -c '^linux .*cpus=2')
+	# spe-refused: the domUs asking for SPE are expected not to be created.
+	spe_refused=0
+	case " $flags " in
+	*" spe-refused "*) spe_refused=$(echo "$domus" | tr ';' '\n' | grep -c '[[:space:]]spe=1\([[:space:]]\|$\)') ;;
+	esac
 	smp=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^smp=//p')
 	mkdtb "$name" "$xenargs" "$domus" "$dtb" "${smp:-1}" ||
 		{ infra_verdict "$name" "building $dtb failed"; return; }
 	case " $flags " in *" icount "*) set -- "$@" -icount shift=0 ;; esac
+	# Empty the log before QEMU starts: the loop below must not read a previous run's.
+	: >"$log"
 	t0=$(date +%s)
 	timeout "${tmo:-120}" "$qemu" -nodefaults -M "$machine" -cpu max -m 2G -smp "${smp:-1}" -display none \
 		-serial stdio -no-reboot -dtb "$dtb" -kernel "$out/xen-$variant" "$@" </dev/null >"$log" 2>&1 &
@@ -264,7 +324,7 @@ run_config() {
 	# SUITE DONE, a domain crashed, or Xen panicked.
 	rc=ok
 	while kill -0 $pid 2>/dev/null; do
-		[ "$(grep -c 'DOM[0-9]*: SUITE DONE' "$log")" -ge "$ndom" ] && break
+		[ "$(grep -c "$G"'SUITE DONE' "$log")" -ge $((ndom - spe_refused)) ] && break
 		grep -q 'domain_crash\|Domain [0-9]* crashed\|Panic on CPU' "$log" && break
 		sleep 0.5
 	done
@@ -280,7 +340,9 @@ run_config() {
 	[ -z "$qemu_msg" ] || { infra_verdict "$name" "QEMU refused to start: $qemu_msg"; return; }
 	grep -q '(XEN) Xen version' "$log" || { infra_verdict "$name" "no Xen banner"; return; }
 	started=$(grep -c '(XEN) \*\*\* LOADING DOMU' "$log")
-	[ "$started" -ge "$ndom" ] || { infra_verdict "$name" "domUs not created ($started of $ndom)"; return; }
+	ndom=$((ndom - spe_refused))
+	[ "$started" -ge $((ndom - ndom0)) ] ||
+		{ infra_verdict "$name" "domUs not created ($started of $((ndom - ndom0)))"; return; }
 	judge "$name" "$log" "$flags" $rc $secs $ndom
 }
 
