@@ -85,9 +85,10 @@ void vperf_vspe_acquire(struct vperf_vcpu *vcpu)
 	/* The pointer before the limit: a buffer enabled first would, at any context
 	 * synchronization in between, write at the previous owner's pointer. */
 	write_sysreg(r[VPERF_VSPE_PMBPTR], PMBPTR_EL1);
-	/* The guest's events live in its virtual PMBSR_EL1: the hardware one must be clear, or
-	 * the buffer would stay disabled and PMBIRQ asserted (3.5). */
-	write_sysreg(0, PMBSR_EL1);
+	/* The guest's events live in its virtual PMBSR_EL1: the hardware one must have S clear,
+	 * or the buffer would stay disabled and PMBIRQ asserted (3.5). Untrapped, the guest reads
+	 * the hardware's: it holds the rest of the guest's value (S is 0 whenever direct). */
+	write_sysreg(vcpu->spe.direct ? r[VPERF_VSPE_PMBSR] : 0, PMBSR_EL1);
 	/* Enabled only while the virtual PMBSR_EL1.S is 0: a guest that has not yet served its
 	 * event must not sample (3.5: S = 1 disables the buffer). */
 	write_sysreg(vspe_buffer_on(vcpu) ? r[VPERF_VSPE_PMBLIMITR] : 0, PMBLIMITR_EL1);
@@ -132,6 +133,10 @@ void vperf_vspe_try_direct(struct vperf_vcpu *vcpu)
 	if (vperf_vspe_buffer(vcpu->vm) != VPERF_SPE_BUF_EL1 || vcpu->spe.direct ||
 	    !vcpu->spe.in_hw || !vspe_buffer_on(vcpu))
 		return;
+	/* From now on the guest reads PMBSR_EL1 from the hardware: its value goes there (S = 0
+	 * as the buffer is on; a collision the hardware flagged since stays flagged). */
+	write_sysreg(vcpu->spe.reg[VPERF_VSPE_PMBSR] | (read_sysreg(PMBSR_EL1) & PMBSR_COLL),
+		     PMBSR_EL1);
 	vcpu->spe.direct = true;
 	vperf_update_mdcr(vcpu);
 }

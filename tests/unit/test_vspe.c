@@ -317,20 +317,6 @@ static void test_pa_pct_policy(void **state)
 	check_pa_pct(true);
 }
 
-/* The save/restore blob has no vSPE state yet: refused rather than silently incomplete. */
-static void test_blob_refused(void **state)
-{
-	uint8_t blob[VPERF_VPMU_BLOB_SIZE];
-	struct hv_vcpu *vc;
-
-	(void)state;
-	vs_init(1, 0, 1);
-	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	assert_int_equal(vperf_vcpu_save(&vc->v, blob, sizeof(blob)), VPERF_ENOTSUP);
-	assert_int_equal(vperf_vcpu_restore(&vc->v, blob, sizeof(blob)), VPERF_ENOTSUP);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,7 +324,6 @@ int main(void)
 		cmocka_unit_test(test_mdcr),	      cmocka_unit_test(test_id_regs),
 		cmocka_unit_test(test_res0),	      cmocka_unit_test(test_buffer_rules),
 		cmocka_unit_test(test_random_values), cmocka_unit_test(test_pa_pct_policy),
-		cmocka_unit_test(test_blob_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
