@@ -55,6 +55,10 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
  * PMSVer no higher than any pCPU's (core.c). */
 const struct vperf_pcpu_caps *vperf_vspe_ref_caps(void);
 
+/* The hardware's write pointer seen at ptr (CONFIG_STATS): its advance since vperf last wrote
+ * or read it counts as bytes written (vspe_switch.c). */
+void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr);
+
 bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
 /* The buffer management event the rules of 3.4.1 give an enabled buffer (ptr, limitr) on a PE
  * with caps, 0 when they hold. */

@@ -85,6 +85,7 @@ bool vperf_vspe_fix_stage2(struct vperf_vcpu *vcpu)
 {
 	uint64_t va = read_sysreg(PMBPTR_EL1);
 
+	vperf_vspe_saw_ptr(vcpu, va);
 	if (!have_ops() || !map_page(vcpu, va))
 		return false;
 	vperf_vspe_prefault(vcpu, (va & ~(VSPE_PAGE - 1)) + VSPE_PAGE);

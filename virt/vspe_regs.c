@@ -124,7 +124,9 @@ static uint64_t read_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 	case VPERF_VSPE_PMSICR: /* the interval counter counts in the hardware */
 		return read_sysreg(PMSICR_EL1);
 	case VPERF_VSPE_PMBPTR:
-		return read_sysreg(PMBPTR_EL1);
+		hw = read_sysreg(PMBPTR_EL1);
+		vperf_vspe_saw_ptr(vcpu, hw);
+		return hw;
 	case VPERF_VSPE_PMBSR:
 		/* An event the PMBIRQ has not brought yet is the guest's to see now; a collision
 		 * (COLL, 3.1.4) sets the bit without an event. */
@@ -173,8 +175,10 @@ static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
 		buffer_changed(vcpu);
 		break;
 	case VPERF_VSPE_PMBPTR:
-		if (vcpu->spe.in_hw)
+		if (vcpu->spe.in_hw) {
 			write_sysreg(*vspe_reg(vcpu, r), PMBPTR_EL1);
+			vcpu->spe.ptr_seen = *vspe_reg(vcpu, r);
+		}
 		buffer_changed(vcpu);
 		break;
 	case VPERF_VSPE_PMBLIMITR:

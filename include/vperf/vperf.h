@@ -92,6 +92,8 @@ struct vperf_stats {
 	uint64_t spe_dl;	  /* of spe_events, those with data lost (PMBSR.DL) */
 	uint64_t spe_live_puts;	  /* puts that drained a live buffer (the switch's full cost) */
 	uint64_t spe_stray;	  /* PMBIRQs of no loaded vSPE (cleared) */
+	uint64_t spe_bytes;	  /* bytes of records the hardware wrote into the guests' buffers:
+				   * the write pointer's advance as vperf sees it (docs/vspe.md) */
 };
 
 struct vperf_pcpu {
