@@ -369,7 +369,8 @@ static void test_restore_line(void **state)
 
 /* Untrapped, the guest reads PMBSR_EL1 from the hardware once its buffer is live: the value it
  * wrote (here MSS, with S = 0) is there, whether the buffer went live at its enable or at a load
- * (found by the blob harness: vperf used to write 0 to the hardware's). */
+ * (found while writing the blob harness's read-back check: vperf used to write 0 to the
+ * hardware's). */
 static void test_untrapped_pmbsr_value(void **state)
 {
 	struct hv_vcpu *vc;
