@@ -123,8 +123,10 @@ void lx_irq(struct lx_spe *lx)
 	dsb_nsh();
 	isb(); /* hardware updates to PMBPTR_EL1 visible */
 	pmbsr = guest_read(PMBSR_EL1);
-	if (!(pmbsr & V_PMBSR_S))
+	if (!(pmbsr & V_PMBSR_S)) {
+		lx->spurious++;
 		return;
+	}
 	lx->irqs++;
 	lx->truncated += (pmbsr & V_PMBSR_DL) != 0;
 	if (((pmbsr >> 26) & 0x3f) != 0 || (pmbsr & 0x3f) != 1) {

@@ -58,6 +58,7 @@ struct lx_spe {
 	uint8_t data[1 << 20]; /* what it consumed: the records, in order */
 	size_t len;
 	unsigned int irqs, truncated, fatal;
+	unsigned int spurious; /* interrupts taken with PMBSR_EL1.S clear: none may be */
 };
 
 void lx_probe(void);
