@@ -188,6 +188,7 @@ struct sched_cfg {
 	uint64_t size;	     /* each SPE guest's buffer */
 	unsigned int seeds;  /* schedules */
 	unsigned int slices; /* per schedule */
+	bool host;	     /* each pCPU's host samples itself into its own buffer between them */
 };
 
 /* Guests 0 (trapped buffer) and 1 (untrapped) sample; guest 2 only counts with its vPMU. */
@@ -196,9 +197,12 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 	struct vperf_vm_config pmu_only = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 2 };
 	const struct sim_uop other = { .pc = 0x9000, .latency = 2, .type = SIM_UOP_OTHER };
 	struct hv_vcpu *vc[3];
-	uint64_t written = 0, discarded = 0;
+	uint64_t written = 0, discarded = 0, host = 0;
 
-	vs_init(3, 0, seed);
+	if (cfg->host)
+		vs_init_host(3, seed);
+	else
+		vs_init(3, 0, seed);
 	vperf_pmu_filter_allow_all(&pmu_only.filter);
 	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
 	assert_int_equal(vs_vm(1, VPERF_SPE_BUF_EL1, true), VPERF_OK);
@@ -213,9 +217,16 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 		lx_start(&lx[i]);
 	}
 	for (unsigned int s = 0; s < cfg->slices; s++) {
-		unsigned int v = (unsigned int)rand() % 3, n = 50 + (unsigned int)rand() % 700;
+		unsigned int v = (unsigned int)rand() % (cfg->host ? 4 : 3);
+		unsigned int n = 50 + (unsigned int)rand() % 700;
+		unsigned int cpu = (unsigned int)rand() % cfg->cpus;
 
-		schedule(vc[v], (unsigned int)rand() % cfg->cpus);
+		if (v == 3) { /* the host alone on the pCPU */
+			hv_leave(cpu);
+			vs_host_run(n);
+			continue;
+		}
+		schedule(vc[v], cpu);
 		if (v == 2) {
 			guest_write(PMCNTENSET_EL0, 1);
 			guest_write(PMCR_EL0, 1);
@@ -230,12 +241,15 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 		lx_stop(&lx[i]);
 		assert_int_equal(lx[i].fatal + lx[i].truncated + lx[i].spurious, 0);
 	}
-	for (unsigned int cpu = 0; cpu < cfg->cpus; cpu++) {
+	for (unsigned int cpu = 0; cpu < (cfg->host ? SIM_MAX_CPUS : cfg->cpus); cpu++) {
 		hv_leave(cpu);
+		host += cfg->host ? vs_host_records(cpu) : 0;
 		written += sim_spe_stats(cpu)->written;
 		discarded += sim_spe_stats(cpu)->discarded;
 	}
-	assert_int_equal(lx_records(&lx[0]) + lx_records(&lx[1]), written);
+	assert_int_equal(lx_records(&lx[0]) + lx_records(&lx[1]) + host, written);
+	if (cfg->host)
+		assert_true(host > 0);
 	/* The stats count every byte of them (the write pointer's advance), trapped or not: the
 	 * Linux-like driver reads PMBPTR_EL1 before it moves it. */
 	assert_int_equal(hv.vm[0].stats.spe_bytes, lx[0].len);
@@ -282,6 +296,23 @@ static void test_schedules_two_pcpus(void **state)
 		run_schedule(&cfg, seed);
 }
 
+/* The same with each pCPU's host profiling itself into its own buffer, parked around the vSPE
+ * guests and running between them: every record in its owner's buffer. */
+static void test_schedules_host_buffer(void **state)
+{
+	for (unsigned int cpus = 1; cpus <= 2; cpus++) {
+		const struct sched_cfg cfg = { .cpus = cpus,
+					       .size = V_BUF_SIZE,
+					       .seeds = seeds() / 2,
+					       .slices = 80,
+					       .host = true };
+
+		(void)state;
+		for (uint64_t seed = 1; seed <= cfg.seeds; seed++)
+			run_schedule(&cfg, seed);
+	}
+}
+
 /* A 4 KB buffer: each guest fills it many times and re-arms from its interrupt handler. */
 static void test_schedules_buffer_full(void **state)
 {
@@ -305,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_switch_costs),
 		cmocka_unit_test(test_schedules_one_pcpu),
 		cmocka_unit_test(test_schedules_two_pcpus),
+		cmocka_unit_test(test_schedules_host_buffer),
 		cmocka_unit_test(test_schedules_buffer_full),
 	};
 
