@@ -340,5 +340,8 @@ int main(void)
 		cmocka_unit_test(test_schedules_buffer_full),
 	};
 
+	/* VSPE_TEST_FILTER=name runs only the matching tests (long runs, docs/vspe.md). */
+	if (getenv("VSPE_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("VSPE_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
