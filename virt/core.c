@@ -21,6 +21,7 @@ static bool vperf_any_unenforced;   /* a pCPU does not enforce MDCR_EL2.HPMN at 
 static bool vperf_any_aarch64_only; /* a pCPU has no AArch32 at EL0 (no PMCR_EL0.D) */
 static bool vperf_any_no_el3;	    /* a pCPU has no EL3 (no PMEVTYPER NSK, NSU, M) */
 static bool vperf_any_no_host_spe;  /* a pCPU has no host-owned Profiling Buffer (host_spe) */
+static struct vperf_pcpu_caps vperf_first_caps; /* the first initialised pCPU's (blob checks) */
 
 int vperf_init(const struct vperf_hyp_ops *ops)
 {
@@ -117,6 +118,8 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 		vperf_min_pmuver = pcpu->caps.pmuver;
 	if (!vperf_min_pmuver_set || pcpu->caps.pmsver < vperf_min_pmsver)
 		vperf_min_pmsver = pcpu->caps.pmsver;
+	if (!vperf_min_pmuver_set)
+		vperf_first_caps = pcpu->caps;
 	vperf_min_pmuver_set = true;
 	vperf_any_unenforced |= cfg->hpmn_unenforced;
 	vperf_any_aarch64_only |= !pcpu->caps.aarch32;
@@ -128,6 +131,11 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 unsigned int vperf_vspe_min_pmsver(void)
 {
 	return vperf_min_pmuver_set ? vperf_min_pmsver : 0;
+}
+
+const struct vperf_pcpu_caps *vperf_vspe_ref_caps(void)
+{
+	return &vperf_first_caps;
 }
 
 bool vperf_vpmu_wide_counters(void)

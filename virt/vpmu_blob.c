@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * A vCPU's vPMU state as a flat, versioned blob for migration and snapshots. Every field is a
- * 64-bit little-endian word, whatever the host's byte order:
+ * A vCPU's vPMU and vSPE state as a flat, versioned blob for migration and snapshots. Every field
+ * is a 64-bit little-endian word, whatever the host's byte order. Version 1, for a VM without SPE
+ * (VPERF_VPMU_BLOB_SIZE, 75 words):
  *
  *   word 0      magic "VPERFPMU"
  *   word 1      version (bits 31:0) | guest counter count N (bits 39:32)
@@ -12,23 +13,44 @@
  *   word 73     flags (bit 0: the vPMU was active)
  *   word 74     FNV-1a 64 of words 0-73
  *
+ * Version 2, for a VM with SPE (VPERF_VSPE_BLOB_SIZE, 86 words): words 0-73 as in version 1, then
+ *
+ *   word 74     the VM's Profiling Buffer policy (enum vperf_spe_buffer, the default resolved)
+ *   words 75-84 PMSCR, PMSICR, PMSIRR, PMSFCR, PMSEVFR, PMSLATFR, PMSNEVFR, PMBPTR, PMBLIMITR,
+ *               PMBSR (the guest's _EL1 registers; PMBSR the virtual one)
+ *   word 85     FNV-1a 64 of words 0-84
+ *
+ * Save writes the version the VM's configuration calls for; restore takes only that version.
  * Restore trusts nothing: it checks the framing, the checksum, the VM's counter count, and that
  * every register value is one the guest could have produced (no RES0 or out-of-range bits, no
- * counter beyond N, 32-bit counters before PMUv3p5), and applies nothing from a bad blob.
+ * counter beyond N, 32-bit counters before PMUv3p5; the vSPE words as vspe_blob.c says), and
+ * applies nothing from a bad blob.
  */
 #include "vpmu.h"
+#include "vspe.h"
 
-#define BLOB_MAGIC   0x554d504652455056ull /* "VPERFPMU" read as little-endian */
-#define BLOB_VERSION 1u
-#define W_REGS	     3
-#define W_TYPES	     11
-#define W_COUNTERS   (W_TYPES + VPERF_PMU_MAX_COUNTERS)
-#define W_FLAGS	     (W_COUNTERS + VPERF_PMU_MAX_COUNTERS)
-#define W_SUM	     (W_FLAGS + 1)
-#define BLOB_WORDS   (W_SUM + 1)
-#define FLAG_ACTIVE  1ull
+#define BLOB_MAGIC  0x554d504652455056ull /* "VPERFPMU" read as little-endian */
+#define W_REGS	    3
+#define W_TYPES	    11
+#define W_COUNTERS  (W_TYPES + VPERF_PMU_MAX_COUNTERS)
+#define W_FLAGS	    (W_COUNTERS + VPERF_PMU_MAX_COUNTERS)
+#define W_SPE	    (W_FLAGS + 1) /* version 2 */
+#define MAX_WORDS   (W_SPE + VSPE_BLOB_WORDS + 1)
+#define FLAG_ACTIVE 1ull
 
-_Static_assert(BLOB_WORDS * 8 == VPERF_VPMU_BLOB_SIZE, "blob layout");
+_Static_assert((W_FLAGS + 2) * 8 == VPERF_VPMU_BLOB_SIZE, "blob layout, version 1");
+_Static_assert(MAX_WORDS * 8 == VPERF_VSPE_BLOB_SIZE, "blob layout, version 2");
+
+/* The version a VM's blob has, and its length in words (the checksum is the last). */
+static unsigned int blob_version(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.spe ? 2u : 1u;
+}
+
+static unsigned int blob_words(const struct vperf_vcpu *vcpu)
+{
+	return blob_version(vcpu) == 2 ? MAX_WORDS : W_FLAGS + 2;
+}
 
 static void put64(uint8_t *p, uint64_t v)
 {
@@ -69,33 +91,38 @@ static void fill_regs(const struct vperf_vpmu *s, uint64_t *w)
 
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
 {
-	uint64_t w[BLOB_WORDS] = { 0 };
+	uint64_t w[MAX_WORDS] = { 0 };
+	unsigned int sum = blob_words(vcpu) - 1;
 	uint8_t *out = buf;
 
 	if (!vpmu_on(vcpu))
 		return VPERF_ENODEV; /* no vPMU, no state */
-	if (len < VPERF_VPMU_BLOB_SIZE)
+	if (len < 8 * (sum + 1))
 		return VPERF_ENOSPC;
+	/* Live state is in hardware: put the vCPU first. The put also drained the guest's
+	 * Profiling Buffer, so its records are all in its memory (vspe_blob.c). */
 	if (vcpu->pcpu)
-		return VPERF_EBUSY; /* live state is in hardware: put the vCPU first */
-	if (vcpu->vm->cfg.spe)
-		return VPERF_ENOTSUP; /* the format carries no vSPE state yet (docs/vspe.md) */
+		return VPERF_EBUSY;
 	w[0] = BLOB_MAGIC;
-	w[1] = BLOB_VERSION | (uint64_t)vcpu->vm->cfg.nr_counters << 32;
-	w[2] = VPERF_VPMU_BLOB_SIZE;
+	w[1] = blob_version(vcpu) | (uint64_t)vcpu->vm->cfg.nr_counters << 32;
+	w[2] = 8 * (sum + 1);
 	fill_regs(&vcpu->pmu, w);
 	w[W_FLAGS] = vcpu->pmu.active ? FLAG_ACTIVE : 0;
-	for (unsigned int i = 0; i < W_SUM; i++)
+	if (blob_version(vcpu) == 2)
+		vperf_vspe_blob_fill(vcpu, w + W_SPE);
+	for (unsigned int i = 0; i < sum; i++)
 		put64(out + 8 * i, w[i]);
-	put64(out + 8 * W_SUM, fnv1a(out, 8 * W_SUM));
-	return VPERF_VPMU_BLOB_SIZE;
+	put64(out + 8 * sum, fnv1a(out, 8 * sum));
+	return (int)(8 * (sum + 1));
 }
 
 static bool framing_ok(const struct vperf_vcpu *vcpu, const uint64_t *w, const uint8_t *in)
 {
-	return w[0] == BLOB_MAGIC && (w[1] & 0xffffffffull) == BLOB_VERSION &&
-	       w[1] >> 32 == vcpu->vm->cfg.nr_counters && w[2] == VPERF_VPMU_BLOB_SIZE &&
-	       w[W_SUM] == fnv1a(in, 8 * W_SUM) && !(w[W_FLAGS] & ~FLAG_ACTIVE);
+	unsigned int sum = blob_words(vcpu) - 1;
+
+	return w[0] == BLOB_MAGIC && (w[1] & 0xffffffffull) == blob_version(vcpu) &&
+	       w[1] >> 32 == vcpu->vm->cfg.nr_counters && w[2] == 8 * (sum + 1) &&
+	       w[sum] == fnv1a(in, 8 * sum) && !(w[W_FLAGS] & ~FLAG_ACTIVE);
 }
 
 /* Values a guest could have left: the same masks the register emulation applies. */
@@ -122,7 +149,7 @@ static bool values_ok(const struct vperf_vcpu *vcpu, const uint64_t *w, uint64_t
 int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 {
 	const uint8_t *in = buf;
-	uint64_t w[BLOB_WORDS];
+	uint64_t w[MAX_WORDS];
 	uint64_t width = vperf_vpmu_wide_counters() ? ~0ull : 0xffffffffull;
 	struct vperf_vpmu *s = &vcpu->pmu;
 
@@ -130,13 +157,12 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 		return VPERF_ENODEV;
 	if (vcpu->pcpu)
 		return VPERF_EBUSY;
-	if (vcpu->vm->cfg.spe)
-		return VPERF_ENOTSUP; /* as for save */
-	if (len != VPERF_VPMU_BLOB_SIZE)
+	if (len != 8 * blob_words(vcpu))
 		return VPERF_EINVAL;
-	for (unsigned int i = 0; i < BLOB_WORDS; i++)
+	for (unsigned int i = 0; i < blob_words(vcpu); i++)
 		w[i] = get64(in + 8 * i);
-	if (!framing_ok(vcpu, w, in) || !values_ok(vcpu, w, width)) {
+	if (!framing_ok(vcpu, w, in) || !values_ok(vcpu, w, width) ||
+	    (blob_version(vcpu) == 2 && !vperf_vspe_blob_ok(vcpu, w + W_SPE))) {
 		STAT_INC(&vcpu->vm->stats, bad_value);
 		return VPERF_EINVAL;
 	}
@@ -154,6 +180,8 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 		s->evcntr[n] = w[W_COUNTERS + n];
 	}
 	s->active = w[W_FLAGS] & FLAG_ACTIVE;
+	if (blob_version(vcpu) == 2)
+		vperf_vspe_blob_apply(vcpu, w + W_SPE);
 	/* The interrupt line is pushed at the next load, whatever the destination's vGIC holds
 	 * (vperf_vpmu_reset above set irq_dirty). */
 	return VPERF_OK;

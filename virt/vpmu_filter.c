@@ -13,8 +13,11 @@ bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event)
 {
 	const struct vperf_pmu_filter *f = &vm->cfg.filter;
 
-	/* The SPE events count this PE's sampling: a VM without SPE would watch the host's. */
-	if (!vm->cfg.spe && event >= SAMPLE_POP && event <= SAMPLE_COLLISION)
+	/* The SPE events count this PE's sampling: a VM without a vSPE of its own would watch the
+	 * host's, whether the host samples other VMs or this one from outside (VPERF_SPE_BUF_EL2):
+	 * the events are hidden from it as unimplemented (PMCEID0 clear, counting nothing). */
+	if (!(vm->cfg.spe && vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2) && event >= SAMPLE_POP &&
+	    event <= SAMPLE_COLLISION)
 		return false;
 	if (event < 64)
 		return f->allow[0] & VPERF_BIT(event);

@@ -49,7 +49,20 @@ static inline bool vspe_buffer_on(const struct vperf_vcpu *vcpu)
 	       !(vcpu->spe.reg[VPERF_VSPE_PMBSR] & PMBSR_S);
 }
 
+/* The bits of register r a guest keeps on a PE with caps (the rest is RES0 for it). */
+uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg r);
+/* The caps a restored vSPE state is checked against: the first initialised pCPU's, with
+ * PMSVer no higher than any pCPU's (core.c). */
+const struct vperf_pcpu_caps *vperf_vspe_ref_caps(void);
+
+/* The hardware's write pointer seen at ptr (CONFIG_STATS): its advance since vperf last wrote
+ * or read it counts as bytes written (vspe_switch.c). */
+void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr);
+
 bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
+/* The buffer management event the rules of 3.4.1 give an enabled buffer (ptr, limitr) on a PE
+ * with caps, 0 when they hold. */
+uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t ptr, uint64_t limitr);
 /* Check the rules of 3.4.1 on an enabled buffer; a violation becomes a buffer management event
  * in the virtual PMBSR (true: the buffer may run). */
 bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu);
@@ -92,5 +105,30 @@ void vperf_vspe_guest_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
  * PMBSR_EL1 is 0 on return. */
 void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
 void vperf_vspe_update_irq(struct vperf_vcpu *vcpu);
+
+/* The vSPE words of a version 2 blob (vspe_blob.c): VSPE_BLOB_WORDS from w. */
+#define VSPE_BLOB_WORDS (1 + VPERF_VSPE_NR_REGS)
+#ifdef CONFIG_VSPE
+bool vperf_vspe_blob_ok(const struct vperf_vcpu *vcpu, const uint64_t *w);
+void vperf_vspe_blob_fill(const struct vperf_vcpu *vcpu, uint64_t *w);
+void vperf_vspe_blob_apply(struct vperf_vcpu *vcpu, const uint64_t *w);
+#else /* no VM has SPE: no version 2 blob is ever taken or accepted */
+static inline bool vperf_vspe_blob_ok(const struct vperf_vcpu *vcpu, const uint64_t *w)
+{
+	(void)vcpu;
+	(void)w;
+	return false;
+}
+static inline void vperf_vspe_blob_fill(const struct vperf_vcpu *vcpu, uint64_t *w)
+{
+	(void)vcpu;
+	(void)w;
+}
+static inline void vperf_vspe_blob_apply(struct vperf_vcpu *vcpu, const uint64_t *w)
+{
+	(void)vcpu;
+	(void)w;
+}
+#endif
 
 #endif /* VPERF_VIRT_VSPE_H */

@@ -16,23 +16,31 @@
  * writeable address": vperf never enables the hardware then and gives the guest one of the
  * outcomes 3.4.1 and Table 6 list instead: an Alignment fault for a pointer below PMBIDR_EL1.Align,
  * a buffer full event for no room for a record, with DL = 1 when the pointer lies outside the
- * buffer or in another tagged half (PTR[63:56] != LIMIT[63:56]).
+ * buffer or in another tagged half (PTR[63:56] != LIMIT[63:56]). vperf_vspe_buffer_fault names
+ * the event (0: the rules hold); a restored blob is held to the same rules (vpmu_blob.c).
  */
+uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t ptr, uint64_t limitr)
+{
+	uint64_t lim = limitr & PMBLIMITR_LIMIT;
+	uint64_t max = 1ull << VPERF_FIELD_GET(caps->pmsidr, 15, 12);
+	uint64_t align = 1ull << (caps->pmbidr & PMBIDR_ALIGN);
+
+	if (ptr & (align - 1))
+		return PMBSR_EC_VAL(PMBSR_EC_S1_DA) | PMBSR_FSC_ALIGN;
+	if (ptr > lim || (ptr >> 56) != (lim >> 56))
+		return PMBSR_BSC_FULL | PMBSR_DL;
+	if (lim - ptr < max)
+		return PMBSR_BSC_FULL;
+	return 0;
+}
+
 bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu)
 {
 	const uint64_t *r = vcpu->spe.reg;
-	uint64_t ptr = r[VPERF_VSPE_PMBPTR], lim = r[VPERF_VSPE_PMBLIMITR] & PMBLIMITR_LIMIT;
-	uint64_t max = 1ull << VPERF_FIELD_GET(vcpu->pcpu->caps.pmsidr, 15, 12);
-	uint64_t align = 1ull << (vcpu->pcpu->caps.pmbidr & PMBIDR_ALIGN);
-	uint64_t ev;
+	uint64_t ev = vperf_vspe_buffer_fault(&vcpu->pcpu->caps, r[VPERF_VSPE_PMBPTR],
+					      r[VPERF_VSPE_PMBLIMITR]);
 
-	if (ptr & (align - 1))
-		ev = PMBSR_EC_VAL(PMBSR_EC_S1_DA) | PMBSR_FSC_ALIGN;
-	else if (ptr > lim || (ptr >> 56) != (lim >> 56))
-		ev = PMBSR_BSC_FULL | PMBSR_DL;
-	else if (lim - ptr < max)
-		ev = PMBSR_BSC_FULL;
-	else
+	if (!ev)
 		return true;
 	STAT_INC(&vcpu->vm->stats, bad_value);
 	vperf_log_notice(vcpu->vm, "vperf: guest enabled an SPE buffer that breaks SPE 3.4.1: "
@@ -77,6 +85,7 @@ bool vperf_vspe_fix_stage2(struct vperf_vcpu *vcpu)
 {
 	uint64_t va = read_sysreg(PMBPTR_EL1);
 
+	vperf_vspe_saw_ptr(vcpu, va);
 	if (!have_ops() || !map_page(vcpu, va))
 		return false;
 	vperf_vspe_prefault(vcpu, (va & ~(VSPE_PAGE - 1)) + VSPE_PAGE);

@@ -30,14 +30,19 @@ static unsigned int vm_pmsver(const struct vperf_vcpu *vcpu)
 /* PMSIDR_EL1 (4.3.11) with only the fields the VM's SPE version defines: filters, ArchInst, LDS,
  * ERnd, Interval, MaxSize and CountSize, and FnE from SPEv1p2. Later features (FDS, EFT, ...) are
  * hidden: their registers are UNDEF here. */
-uint64_t vperf_vspe_pmsidr(const struct vperf_vcpu *vcpu)
+static uint64_t pmsidr_of(const struct vperf_pcpu_caps *caps)
 {
 	uint64_t keep = PMSIDR_FE | PMSIDR_FT | PMSIDR_FL | PMSIDR_ARCHINST | PMSIDR_LDS |
 			PMSIDR_ERND | PMSIDR_INTERVAL | PMSIDR_MAXSIZE | PMSIDR_COUNTSIZE;
 
-	if (vm_pmsver(vcpu) >= 3)
+	if (vperf_vspe_pmsver(caps->dfr0) >= 3)
 		keep |= PMSIDR_FNE;
-	return vcpu->pcpu->caps.pmsidr & keep;
+	return caps->pmsidr & keep;
+}
+
+uint64_t vperf_vspe_pmsidr(const struct vperf_vcpu *vcpu)
+{
+	return pmsidr_of(&vcpu->pcpu->caps);
 }
 
 /* PMBIDR_EL1 (4.3.1) never traps; were a syndrome to claim it, the guest owns its buffer: P = 0. */
@@ -46,15 +51,16 @@ static uint64_t guest_pmbidr(const struct vperf_vcpu *vcpu)
 	return vcpu->pcpu->caps.pmbidr & (PMBIDR_ALIGN | PMBIDR_F);
 }
 
-/* The bits of each register a guest keeps; the rest is RES0 for its SPE version (4.3). */
-static uint64_t writable(const struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
+/* The bits of each register a guest keeps on a PE with caps; the rest is RES0 for its SPE
+ * version (4.3). */
+uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg r)
 {
-	uint64_t idr = vperf_vspe_pmsidr(vcpu);
+	uint64_t idr = pmsidr_of(caps);
 
 	switch (r) {
 	case VPERF_VSPE_PMSCR: /* PCT[7] from SPEv1p2 */
 		return PMSCR_E0SPE | PMSCR_E1SPE | PMSCR_CX | PMSCR_PA | PMSCR_TS | PMSCR_PCT |
-		       (vm_pmsver(vcpu) >= 3 ? PMSCR_PCT1 : 0);
+		       (vperf_vspe_pmsver(caps->dfr0) >= 3 ? PMSCR_PCT1 : 0);
 	case VPERF_VSPE_PMSICR: /* ECOUNT only with ERnd */
 		return PMSICR_COUNT | (idr & PMSIDR_ERND ? PMSICR_ECOUNT : 0);
 	case VPERF_VSPE_PMSIRR:
@@ -63,8 +69,9 @@ static uint64_t writable(const struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 		return PMSFCR_FE | PMSFCR_FT | PMSFCR_FL | PMSFCR_B | PMSFCR_LD | PMSFCR_ST |
 		       (idr & PMSIDR_FNE ? PMSFCR_FNE : 0);
 	case VPERF_VSPE_PMSEVFR:
-	case VPERF_VSPE_PMSNEVFR:
 		return PMSEVFR_EVENTS;
+	case VPERF_VSPE_PMSNEVFR: /* SPEv1p2 */
+		return vperf_vspe_pmsver(caps->dfr0) >= 3 ? PMSEVFR_EVENTS : 0;
 	case VPERF_VSPE_PMSLATFR: /* MINLAT as wide as the counters (4.3.13) */
 		return (idr & PMSIDR_COUNTSIZE) == PMSIDR_COUNTSIZE_16 ? 0xffffu : 0xfffu;
 	case VPERF_VSPE_PMBLIMITR:
@@ -117,7 +124,9 @@ static uint64_t read_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 	case VPERF_VSPE_PMSICR: /* the interval counter counts in the hardware */
 		return read_sysreg(PMSICR_EL1);
 	case VPERF_VSPE_PMBPTR:
-		return read_sysreg(PMBPTR_EL1);
+		hw = read_sysreg(PMBPTR_EL1);
+		vperf_vspe_saw_ptr(vcpu, hw);
+		return hw;
 	case VPERF_VSPE_PMBSR:
 		/* An event the PMBIRQ has not brought yet is the guest's to see now; a collision
 		 * (COLL, 3.1.4) sets the bit without an event. */
@@ -150,7 +159,7 @@ static void buffer_changed(struct vperf_vcpu *vcpu)
 static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
 		      enum vperf_vspe_reg r)
 {
-	uint64_t keep = writable(vcpu, r);
+	uint64_t keep = vperf_vspe_keep(&vcpu->pcpu->caps, r);
 
 	if (acc->val & ~keep) {
 		STAT_INC(&vcpu->vm->stats, bad_value);
@@ -166,8 +175,10 @@ static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
 		buffer_changed(vcpu);
 		break;
 	case VPERF_VSPE_PMBPTR:
-		if (vcpu->spe.in_hw)
+		if (vcpu->spe.in_hw) {
 			write_sysreg(*vspe_reg(vcpu, r), PMBPTR_EL1);
+			vcpu->spe.ptr_seen = *vspe_reg(vcpu, r);
+		}
 		buffer_changed(vcpu);
 		break;
 	case VPERF_VSPE_PMBLIMITR:

@@ -64,6 +64,22 @@ static uint64_t guest_pmscr_el2(const struct vperf_vm *vm)
 }
 
 /*
+ * Bytes written (stats): the hardware moves PMBPTR_EL1 past each record it writes (3.4.1), so the
+ * pointer's advance between two values vperf knows is what was written, with no decoding. vperf
+ * knows the value it restores or the guest writes through a trap, and the value it reads after a
+ * drain (put, PMBIRQ) or for a trapped read. A guest that moves its pointer unseen (untrapped, or
+ * a trapped write with no read since the last record) makes the count approximate: docs/vspe.md.
+ */
+void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr)
+{
+#ifdef CONFIG_STATS
+	if (ptr > vcpu->spe.ptr_seen)
+		vcpu->vm->stats.spe_bytes += ptr - vcpu->spe.ptr_seen;
+#endif
+	vcpu->spe.ptr_seen = ptr;
+}
+
+/*
  * Switch-in (DESIGN.md section 5). MDCR_EL2 (the owning Exception level) and stage 2 are already
  * this vCPU's: the hypervisor switched stage 2 before load, and load wrote MDCR_EL2 first. No
  * ISB: the ERET into the guest is the context synchronization event after which the profiling
@@ -85,9 +101,11 @@ void vperf_vspe_acquire(struct vperf_vcpu *vcpu)
 	/* The pointer before the limit: a buffer enabled first would, at any context
 	 * synchronization in between, write at the previous owner's pointer. */
 	write_sysreg(r[VPERF_VSPE_PMBPTR], PMBPTR_EL1);
-	/* The guest's events live in its virtual PMBSR_EL1: the hardware one must be clear, or
-	 * the buffer would stay disabled and PMBIRQ asserted (3.5). */
-	write_sysreg(0, PMBSR_EL1);
+	vcpu->spe.ptr_seen = r[VPERF_VSPE_PMBPTR];
+	/* The guest's events live in its virtual PMBSR_EL1: the hardware one must have S clear,
+	 * or the buffer would stay disabled and PMBIRQ asserted (3.5). Untrapped, the guest reads
+	 * the hardware's: it holds the rest of the guest's value (S is 0 whenever direct). */
+	write_sysreg(vcpu->spe.direct ? r[VPERF_VSPE_PMBSR] : 0, PMBSR_EL1);
 	/* Enabled only while the virtual PMBSR_EL1.S is 0: a guest that has not yet served its
 	 * event must not sample (3.5: S = 1 disables the buffer). */
 	write_sysreg(vspe_buffer_on(vcpu) ? r[VPERF_VSPE_PMBLIMITR] : 0, PMBLIMITR_EL1);
@@ -132,6 +150,10 @@ void vperf_vspe_try_direct(struct vperf_vcpu *vcpu)
 	if (vperf_vspe_buffer(vcpu->vm) != VPERF_SPE_BUF_EL1 || vcpu->spe.direct ||
 	    !vcpu->spe.in_hw || !vspe_buffer_on(vcpu))
 		return;
+	/* From now on the guest reads PMBSR_EL1 from the hardware: its value goes there (S = 0
+	 * as the buffer is on; a collision the hardware flagged since stays flagged). */
+	write_sysreg(vcpu->spe.reg[VPERF_VSPE_PMBSR] | (read_sysreg(PMBSR_EL1) & PMBSR_COLL),
+		     PMBSR_EL1);
 	vcpu->spe.direct = true;
 	vperf_update_mdcr(vcpu);
 }
@@ -182,6 +204,7 @@ void vperf_vspe_put(struct vperf_vcpu *vcpu)
 	else
 		r[VPERF_VSPE_PMBSR] |= pmbsr & PMBSR_COLL;
 	r[VPERF_VSPE_PMBPTR] = read_sysreg(PMBPTR_EL1);
+	vperf_vspe_saw_ptr(vcpu, r[VPERF_VSPE_PMBPTR]);
 	r[VPERF_VSPE_PMSICR] = read_sysreg(PMSICR_EL1);
 	/* Nothing of this guest samples or is written once it has left: buffer and sampling off
 	 * for whoever runs next on this pCPU (whose owning EL may be EL2: E2PB = 0b00). */

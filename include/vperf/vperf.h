@@ -92,6 +92,8 @@ struct vperf_stats {
 	uint64_t spe_dl;	  /* of spe_events, those with data lost (PMBSR.DL) */
 	uint64_t spe_live_puts;	  /* puts that drained a live buffer (the switch's full cost) */
 	uint64_t spe_stray;	  /* PMBIRQs of no loaded vSPE (cleared) */
+	uint64_t spe_bytes;	  /* bytes of records the hardware wrote into the guests' buffers:
+				   * the write pointer's advance as vperf sees it (docs/vspe.md) */
 };
 
 struct vperf_pcpu {
@@ -193,20 +195,24 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu);
 enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr,
 					   uint64_t gprs[31]);
 
+/* The blob of a vCPU of a VM without SPE (version 1), and of one with SPE (version 2, vSPE
+ * state included): a buffer of VPERF_VSPE_BLOB_SIZE bytes fits either. */
 #define VPERF_VPMU_BLOB_SIZE 600
+#define VPERF_VSPE_BLOB_SIZE 688
 
 #ifdef CONFIG_VPMU
-/* Serialise a vCPU's vPMU state (migration, snapshot) into buf: a flat, versioned,
- * byte-order-independent blob (layout in virt/vpmu_blob.c). The vCPU must not be loaded.
- * Returns the size written, VPERF_ENOSPC for a short buffer, VPERF_EBUSY while loaded,
- * VPERF_ENOTSUP for a VM with SPE (the format has no vSPE state yet), VPERF_ENODEV for a VM
- * whose PMU is OFF (it has no vPMU state). */
+/* Serialise a vCPU's vPMU and vSPE state (migration, snapshot) into buf: a flat, versioned,
+ * byte-order-independent blob (layout in virt/vpmu_blob.c). The vCPU must not be loaded (its
+ * put drained its SPE records into its memory). Returns the size written (VPERF_VPMU_BLOB_SIZE,
+ * or VPERF_VSPE_BLOB_SIZE for a VM with SPE), VPERF_ENOSPC for a short buffer, VPERF_EBUSY
+ * while loaded, VPERF_ENODEV for a VM whose PMU is OFF (it has no vPMU state). */
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len);
 
-/* Replace a vCPU's vPMU state with a saved blob, for a vCPU of a VM with the same counter
- * count. Everything is validated first; on VPERF_EINVAL nothing was changed. The vCPU must not
- * be loaded; its virtual interrupt line is pushed at its next load. VPERF_ENODEV for a VM whose
- * PMU is OFF. */
+/* Replace a vCPU's vPMU (and vSPE) state with a saved blob, for a vCPU of a VM with the same
+ * counter count and SPE policy; len must be the size save gives that VM (a VM without SPE takes
+ * version 1, one with SPE version 2). Everything is validated first; on VPERF_EINVAL nothing
+ * was changed. The vCPU must not be loaded; its virtual interrupt lines are pushed at its next
+ * load. VPERF_ENODEV for a VM whose PMU is OFF. */
 int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len);
 #else
 static inline int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)

@@ -44,12 +44,13 @@ struct vperf_vspe {
 	 * PMBPTR live there (the profiling operation changes them); in the untrapped mode
 	 * (direct) PMBLIMITR and PMBSR too. */
 	uint64_t reg[VPERF_VSPE_NR_REGS];
-	bool in_hw;	/* live in the hardware of the pCPU the vCPU is loaded on */
-	bool active;	/* its buffer was enabled at its last put: restore it at load */
-	bool direct;	/* VPERF_SPE_BUF_EL1 running with E2PB = 0b11: the hardware's PMB* are
+	bool in_hw;	   /* live in the hardware of the pCPU the vCPU is loaded on */
+	bool active;	   /* its buffer was enabled at its last put: restore it at load */
+	bool direct;	   /* VPERF_SPE_BUF_EL1 running with E2PB = 0b11: the hardware's PMB* are
 			 * authoritative */
-	bool irq_level; /* the level last pushed to the virtual PMBIRQ line */
-	bool irq_dirty; /* level changed while the vCPU was not loaded */
+	bool irq_level;	   /* the level last pushed to the virtual PMBIRQ line */
+	bool irq_dirty;	   /* level changed while the vCPU was not loaded */
+	uint64_t ptr_seen; /* the hardware PMBPTR_EL1 vperf last wrote or read (stats) */
 };
 
 /* The host's own Profiling Buffer and sampling controls (an EL2-owned buffer) while they are

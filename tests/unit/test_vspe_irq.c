@@ -49,6 +49,7 @@ static void test_stage2_restart(void **state)
 	assert_int_equal(hv.vm[0].stats.spe_events, 0);
 	assert_int_equal(lx.irqs, 0);
 	assert_int_equal(lx_records(&lx), sim_spe_stats(0)->written);
+	assert_int_equal(hv.vm[0].stats.spe_bytes, lx.len); /* the fault wrote nothing */
 	assert_true(lx_records(&lx) >= 50);
 	assert_true(hv.max_irq_burst <= 1);
 	assert_int_equal(sim_error_count(), 0);
@@ -75,6 +76,7 @@ static void test_stage2_truncation(void **state)
 	assert_int_equal(hv.vm[0].stats.spe_dl, 1);
 	lx_stop(&lx);
 	assert_int_equal(lx_records(&lx), sim_spe_stats(0)->written);
+	assert_int_equal(hv.vm[0].stats.spe_bytes, lx.len); /* the cut-off record's bytes too */
 	assert_int_equal(sim_error_count(), 0);
 }
 

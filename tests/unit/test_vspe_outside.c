@@ -184,6 +184,38 @@ static void test_guest_sees_no_spe(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The SAMPLE_* events (0x4000-0x4003) would count the host's sampling of the VM: a guest profiled
+ * from outside does not have them (PMCEID0_EL0 bits 35:32 clear, I5.3.6; a counter programmed
+ * with one counts nothing), while a guest with its own vSPE counts its own sampling with them. */
+static void test_sample_events_hidden(void **state)
+{
+	const uint64_t sample_bits = 0xfull << 32;
+	struct hv_vcpu *vc[2];
+
+	(void)state;
+	init(1);
+	assert_int_equal(outside_vm(0), VPERF_OK);
+	assert_int_equal(vs_vm(1, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc[0] = hv_vcpu(0, 0);
+	vc[1] = hv_vcpu(1, 1);
+	hv_enter(vc[0], 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCEID0_EL0) & sample_bits, sample_bits);
+	assert_int_equal(guest_read(PMCEID0_EL0) & sample_bits, 0);
+	guest_write(PMEVTYPER0_EL0, 0x4000); /* SAMPLE_POP */
+	guest_write(PMEVTYPER1_EL0, 0x4001); /* SAMPLE_FEED */
+	guest_write(PMCNTENSET_EL0, 3);
+	guest_write(PMCR_EL0, 1);
+	run_vm(0, 3000); /* the host samples it */
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	hv_leave(0);
+	assert_true(sim_spe_stats(0)->feed > 0);
+	hv_enter(vc[1], 0);
+	assert_int_equal(guest_read(PMCEID0_EL0) & sample_bits, sample_bits);
+	hv_leave(0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* Without the hypervisor's buffer on every pCPU there is nothing to profile into. */
 static void test_needs_host_buffer(void **state)
 {
@@ -202,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_attribution),
 		cmocka_unit_test(test_guest_sees_no_spe),
 		cmocka_unit_test(test_needs_host_buffer),
+		cmocka_unit_test(test_sample_events_hidden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -188,6 +188,7 @@ struct sched_cfg {
 	uint64_t size;	     /* each SPE guest's buffer */
 	unsigned int seeds;  /* schedules */
 	unsigned int slices; /* per schedule */
+	bool host;	     /* each pCPU's host samples itself into its own buffer between them */
 };
 
 /* Guests 0 (trapped buffer) and 1 (untrapped) sample; guest 2 only counts with its vPMU. */
@@ -196,9 +197,12 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 	struct vperf_vm_config pmu_only = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 2 };
 	const struct sim_uop other = { .pc = 0x9000, .latency = 2, .type = SIM_UOP_OTHER };
 	struct hv_vcpu *vc[3];
-	uint64_t written = 0, discarded = 0;
+	uint64_t written = 0, discarded = 0, host = 0;
 
-	vs_init(3, 0, seed);
+	if (cfg->host)
+		vs_init_host(3, seed);
+	else
+		vs_init(3, 0, seed);
 	vperf_pmu_filter_allow_all(&pmu_only.filter);
 	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
 	assert_int_equal(vs_vm(1, VPERF_SPE_BUF_EL1, true), VPERF_OK);
@@ -213,9 +217,16 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 		lx_start(&lx[i]);
 	}
 	for (unsigned int s = 0; s < cfg->slices; s++) {
-		unsigned int v = (unsigned int)rand() % 3, n = 50 + (unsigned int)rand() % 700;
+		unsigned int v = (unsigned int)rand() % (cfg->host ? 4 : 3);
+		unsigned int n = 50 + (unsigned int)rand() % 700;
+		unsigned int cpu = (unsigned int)rand() % cfg->cpus;
 
-		schedule(vc[v], (unsigned int)rand() % cfg->cpus);
+		if (v == 3) { /* the host alone on the pCPU */
+			hv_leave(cpu);
+			vs_host_run(n);
+			continue;
+		}
+		schedule(vc[v], cpu);
 		if (v == 2) {
 			guest_write(PMCNTENSET_EL0, 1);
 			guest_write(PMCR_EL0, 1);
@@ -228,14 +239,21 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 	for (unsigned int i = 0; i < 2; i++) {
 		schedule(vc[i], 0);
 		lx_stop(&lx[i]);
-		assert_int_equal(lx[i].fatal + lx[i].truncated, 0);
+		assert_int_equal(lx[i].fatal + lx[i].truncated + lx[i].spurious, 0);
 	}
-	for (unsigned int cpu = 0; cpu < cfg->cpus; cpu++) {
+	for (unsigned int cpu = 0; cpu < (cfg->host ? SIM_MAX_CPUS : cfg->cpus); cpu++) {
 		hv_leave(cpu);
+		host += cfg->host ? vs_host_records(cpu) : 0;
 		written += sim_spe_stats(cpu)->written;
 		discarded += sim_spe_stats(cpu)->discarded;
 	}
-	assert_int_equal(lx_records(&lx[0]) + lx_records(&lx[1]), written);
+	assert_int_equal(lx_records(&lx[0]) + lx_records(&lx[1]) + host, written);
+	if (cfg->host)
+		assert_true(host > 0);
+	/* The stats count every byte of them (the write pointer's advance), trapped or not: the
+	 * Linux-like driver reads PMBPTR_EL1 before it moves it. */
+	assert_int_equal(hv.vm[0].stats.spe_bytes, lx[0].len);
+	assert_int_equal(hv.vm[1].stats.spe_bytes, lx[1].len);
 	/* Each event reached its guest once, and no PMBIRQ was taken twice in a row (a storm). */
 	assert_int_equal(lx[0].irqs, hv.vm[0].stats.spe_events);
 	assert_int_equal(lx[1].irqs, hv.vm[1].stats.spe_events);
@@ -248,9 +266,19 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* VSPE_SCHEDULES=n in the environment runs n seeds instead of 100 (long runs: docs/vspe.md). */
+static unsigned int seeds(void)
+{
+	const char *env = getenv("VSPE_SCHEDULES");
+
+	return env && *env ? (unsigned int)strtoul(env, NULL, 0) : 100;
+}
+
 static void test_schedules_one_pcpu(void **state)
 {
-	const struct sched_cfg cfg = { .cpus = 1, .size = V_BUF_SIZE, .seeds = 100, .slices = 80 };
+	const struct sched_cfg cfg = {
+		.cpus = 1, .size = V_BUF_SIZE, .seeds = seeds(), .slices = 80
+	};
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= cfg.seeds; seed++)
@@ -259,11 +287,30 @@ static void test_schedules_one_pcpu(void **state)
 
 static void test_schedules_two_pcpus(void **state)
 {
-	const struct sched_cfg cfg = { .cpus = 2, .size = V_BUF_SIZE, .seeds = 100, .slices = 80 };
+	const struct sched_cfg cfg = {
+		.cpus = 2, .size = V_BUF_SIZE, .seeds = seeds(), .slices = 80
+	};
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= cfg.seeds; seed++)
 		run_schedule(&cfg, seed);
+}
+
+/* The same with each pCPU's host profiling itself into its own buffer, parked around the vSPE
+ * guests and running between them: every record in its owner's buffer. */
+static void test_schedules_host_buffer(void **state)
+{
+	for (unsigned int cpus = 1; cpus <= 2; cpus++) {
+		const struct sched_cfg cfg = { .cpus = cpus,
+					       .size = V_BUF_SIZE,
+					       .seeds = seeds() / 2,
+					       .slices = 80,
+					       .host = true };
+
+		(void)state;
+		for (uint64_t seed = 1; seed <= cfg.seeds; seed++)
+			run_schedule(&cfg, seed);
+	}
 }
 
 /* A 4 KB buffer: each guest fills it many times and re-arms from its interrupt handler. */
@@ -289,8 +336,12 @@ int main(void)
 		cmocka_unit_test(test_switch_costs),
 		cmocka_unit_test(test_schedules_one_pcpu),
 		cmocka_unit_test(test_schedules_two_pcpus),
+		cmocka_unit_test(test_schedules_host_buffer),
 		cmocka_unit_test(test_schedules_buffer_full),
 	};
 
+	/* VSPE_TEST_FILTER=name runs only the matching tests (long runs, docs/vspe.md). */
+	if (getenv("VSPE_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("VSPE_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

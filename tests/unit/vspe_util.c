@@ -4,6 +4,7 @@
 
 #include "cmocka_wrap.h"
 #include "vspe_util.h"
+#include <arch/sysreg.h>
 #include <vperf/spe_rec.h>
 
 #define LX_MIN_ROOM 0x1000ull /* re-arm from the start when less is left (the reader drained) */
@@ -17,6 +18,77 @@ void vs_init(uint8_t pmsver, unsigned int align, uint64_t seed)
 	cfg.seed = seed;
 	cfg.el2_trap_cycles = 0;
 	hv_init(&cfg, 2);
+}
+
+#define VS_HOST_VA(cpu) (0x0000008000000000ull + (uint64_t)(cpu)*VS_HOST_SIZE) /* EL2 regime */
+#define VS_HOST_PA(cpu) (0x70000000ull + (uint64_t)(cpu)*VS_HOST_SIZE)
+#define VS_HOST_SIZE	0x20000ull
+#define VS_HOST_PC	0x0000008000001000ull
+#define VS_E2SPE	0x02ull
+
+void vs_init_host(uint8_t pmsver, uint64_t seed)
+{
+	struct sim_pe_config cfg;
+
+	sim_spe_default_config(&cfg, pmsver);
+	cfg.seed = seed;
+	cfg.el2_trap_cycles = 0;
+	hv_init_host_spe(&cfg, 2, true);
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		sim_set_cpu(cpu);
+		write_sysreg(hv.pcpu[cpu].host_mdcr, MDCR_EL2); /* E2PB = 0b00 */
+		assert_int_equal(sim_mem_map_s1(SIM_REGIME_EL2, 0, VS_HOST_VA(cpu), VS_HOST_PA(cpu),
+						VS_HOST_SIZE, SIM_PERM_RW),
+				 VPERF_OK);
+		write_sysreg(VS_HOST_VA(cpu), PMBPTR_EL1);
+		write_sysreg((VS_HOST_VA(cpu) + VS_HOST_SIZE) | V_PMBLIMITR_E, PMBLIMITR_EL1);
+		write_sysreg(0, PMSFCR_EL1);
+		write_sysreg(V_INTERVAL_1, PMSIRR_EL1);
+		write_sysreg(0, PMSICR_EL1);
+		write_sysreg(VS_E2SPE, PMSCR_EL2);
+		isb();
+	}
+	sim_set_cpu(0);
+}
+
+void vs_host_run(unsigned int n)
+{
+	const struct sim_uop op = { .pc = VS_HOST_PC,
+				    .vaddr = 0x8000,
+				    .latency = 3,
+				    .type = SIM_UOP_LOAD,
+				    .size_log2 = 3 };
+
+	sim_set_el(2);
+	for (unsigned int i = 0; i < n; i++)
+		guest_run(&op, 1);
+}
+
+unsigned int vs_host_records(unsigned int cpu)
+{
+	static uint8_t buf[VS_HOST_SIZE];
+	struct vperf_spe_record rec;
+	struct vperf_spe_error err;
+	struct vperf_spe_iter it;
+	unsigned int n = 0;
+	uint64_t end;
+
+	sim_set_cpu(cpu);
+	write_sysreg(0, PMSCR_EL2);
+	isb();
+	psb_csync();
+	dsb_nsh();
+	isb();
+	end = read_sysreg(PMBPTR_EL1) - VS_HOST_VA(cpu);
+	assert_true(end <= VS_HOST_SIZE);
+	sim_mem_read(VS_HOST_PA(cpu), buf, end);
+	vperf_spe_iter_init(&it, buf, end);
+	while (vperf_spe_next_record(&it, &rec, &err) == VPERF_SPE_RECORD) {
+		assert_int_equal(rec.addr[VPERF_SPE_ADDR_PC].el, 2); /* the host's or vperf's */
+		n++;
+	}
+	assert_int_equal(it.nerrors, 0);
+	return n;
 }
 
 int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now)
@@ -123,8 +195,10 @@ void lx_irq(struct lx_spe *lx)
 	dsb_nsh();
 	isb(); /* hardware updates to PMBPTR_EL1 visible */
 	pmbsr = guest_read(PMBSR_EL1);
-	if (!(pmbsr & V_PMBSR_S))
+	if (!(pmbsr & V_PMBSR_S)) {
+		lx->spurious++;
 		return;
+	}
 	lx->irqs++;
 	lx->truncated += (pmbsr & V_PMBSR_DL) != 0;
 	if (((pmbsr >> 26) & 0x3f) != 0 || (pmbsr & 0x3f) != 1) {

@@ -42,6 +42,14 @@
 /* Model with SPE (PMSVer pmsver, PMBIDR_EL1.Align align, the seed), vperf, the test
  * hypervisor; no vCPU loaded. */
 void vs_init(uint8_t pmsver, unsigned int align, uint64_t seed);
+/* The same with every pCPU's host profiling its own EL2 code (at VS_HOST_PC) into its own
+ * EL2-owned buffer (vperf_pcpu_config.host_spe), started. */
+void vs_init_host(uint8_t pmsver, uint64_t seed);
+/* The host's own code on the current pCPU, no vCPU loaded. */
+void vs_host_run(unsigned int n);
+/* Stop, drain and decode cpu's host buffer: every record the host's, at EL2. Returns them. */
+unsigned int vs_host_records(unsigned int cpu);
+
 /* VM i with SPE (buffer policy buf) and a vPMU of 2 counters, its buffer mapped at stage 1;
  * stage 2 maps on demand, or up front when s2_now. Returns vperf_vm_init's result. */
 int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now);
@@ -58,6 +66,7 @@ struct lx_spe {
 	uint8_t data[1 << 20]; /* what it consumed: the records, in order */
 	size_t len;
 	unsigned int irqs, truncated, fatal;
+	unsigned int spurious; /* interrupts taken with PMBSR_EL1.S clear: none may be */
 };
 
 void lx_probe(void);
