@@ -56,6 +56,9 @@ void vperf_vspe_blob_apply(struct vperf_vcpu *vcpu, const uint64_t *w)
 		vcpu->spe.reg[i] = w[1 + i];
 	/* An enabled buffer goes into the hardware at the next load, as after a put. */
 	vcpu->spe.active = vspe_buffer_on(vcpu);
+	/* The destination usually maps guest memory lazily (a migration): the restored buffer is
+	 * mapped at the load, as a trapped enable would have it, instead of at its first fault. */
+	vcpu->spe.prefault = vcpu->spe.active;
 	/* The virtual PMBIRQ is the virtual PMBSR_EL1.S (3.5): pushed at the next load whatever
 	 * the destination's vGIC holds, by recording the opposite level as the last pushed. */
 	level = (vcpu->spe.reg[VPERF_VSPE_PMBSR] & PMBSR_S) != 0;

@@ -170,6 +170,12 @@ void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu)
 void vperf_vspe_load(struct vperf_vcpu *vcpu)
 {
 	if (vcpu->spe.active) {
+		/* A restored live buffer (vspe_blob.c): stage 2 is this VM's already, and the
+		 * buffer is not yet enabled, so the mappings are in place before its first write. */
+		if (vcpu->spe.prefault) {
+			vcpu->spe.prefault = false;
+			vperf_vspe_prefault(vcpu, vcpu->spe.reg[VPERF_VSPE_PMBPTR]);
+		}
 		vperf_vspe_acquire(vcpu);
 		vperf_vspe_try_direct(vcpu);
 	}

@@ -37,7 +37,11 @@ struct vperf_hyp_ops {
 	/* Optional (VSPE). The IPA the vCPU's current stage 1 (EL1&0 regime) gives the virtual
 	 * address va for a privileged write, as AT S1E1W would; return 0 or a negative vperf_err.
 	 * Without it (or without stage2_map) a stage-2 fault on a guest's buffer reaches the
-	 * guest as an external abort. */
+	 * guest as an external abort. Both are called for the vCPU on this pCPU: from its trapped
+	 * PMBLIMITR_EL1 write, from vperf_handle_spe_irq (an interrupt handler: the hypervisor's
+	 * stage 2 lock may be held by the code it interrupted) and from vperf_vcpu_load of a vCPU
+	 * restored with its buffer enabled, so the vCPU's EL1 translation state and its stage 2
+	 * must be in place before vperf_vcpu_load. */
 	int (*guest_va_to_ipa)(void *hv_vcpu, uint64_t va, uint64_t *ipa);
 	/* Optional. Called on a physical PMU overflow of a host-owned counter: bits of PMOVSSET
 	 * in the host's range [HPMN, EPMN) that were set. vperf has already cleared them. */

@@ -51,6 +51,7 @@ struct vperf_vspe {
 	bool irq_level;	   /* the level last pushed to the virtual PMBIRQ line */
 	bool irq_dirty;	   /* level changed while the vCPU was not loaded */
 	uint64_t ptr_seen; /* the hardware PMBPTR_EL1 vperf last wrote or read (stats) */
+	bool prefault;	   /* restored with its buffer live: map the buffer at the next load */
 };
 
 /* The host's own Profiling Buffer and sampling controls (an EL2-owned buffer) while they are
