@@ -22,6 +22,13 @@ static bool vperf_any_aarch64_only; /* a pCPU has no AArch32 at EL0 (no PMCR_EL0
 static bool vperf_any_no_el3;	    /* a pCPU has no EL3 (no PMEVTYPER NSK, NSU, M) */
 static bool vperf_any_no_host_spe;  /* a pCPU has no host-owned Profiling Buffer (host_spe) */
 static struct vperf_pcpu_caps vperf_first_caps; /* the first initialised pCPU's (blob checks) */
+/* The guest-writable masks derived from the above, recomputed whenever they change (vperf_init,
+ * vperf_pcpu_init): the trap path reads them on every PMCR_EL0 and type access. */
+static struct {
+	uint64_t pmcr_writable, pmcr_direct_extra, type_direct[2];
+} vperf_masks;
+
+static void derive_masks(void);
 
 int vperf_init(const struct vperf_hyp_ops *ops)
 {
@@ -36,6 +43,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 	vperf_min_hpmn_set = vperf_min_pmuver_set = vperf_any_unenforced = false;
 	vperf_any_aarch64_only = vperf_any_no_el3 = false;
 	vperf_any_no_host_spe = false;
+	derive_masks();
 	return VPERF_OK;
 }
 
@@ -125,6 +133,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	vperf_any_aarch64_only |= !pcpu->caps.aarch32;
 	vperf_any_no_el3 |= !pcpu->caps.el3;
 	vperf_any_no_host_spe |= !cfg->host_spe;
+	derive_masks();
 	return VPERF_OK;
 }
 
@@ -150,7 +159,7 @@ bool vperf_vpmu_wide_counters(void)
  * it to the hardware. X (export bus) and D (AArch32) are not offered. P and C are actions,
  * N, IMP and IDCODE read-only, LC RES1 without AArch32.
  */
-uint64_t vperf_vpmu_pmcr_writable(void)
+static uint64_t pmcr_writable(void)
 {
 	uint64_t w = PMCR_E;
 
@@ -167,7 +176,7 @@ uint64_t vperf_vpmu_pmcr_writable(void)
  * without an event export bus, so carrying it is harmless), D only with AArch32 at EL0 (RES0
  * otherwise), FZO from PMUv3p7 (RES0 before); on every initialised pCPU.
  */
-uint64_t vperf_vpmu_pmcr_direct_extra(void)
+static uint64_t pmcr_direct_extra(void)
 {
 	uint64_t w = VPMU_PMCR_X;
 
@@ -186,7 +195,7 @@ uint64_t vperf_vpmu_pmcr_direct_extra(void)
  * blob must not put into the hardware a field it may not implement, nor show the guest one
  * the hardware would then drop.
  */
-uint64_t vperf_vpmu_type_direct(bool cycle)
+static uint64_t type_direct(bool cycle)
 {
 	uint64_t w = VPMU_EVTYPER_P | VPMU_EVTYPER_U | VPMU_EVTYPER_NSH;
 
@@ -196,6 +205,29 @@ uint64_t vperf_vpmu_type_direct(bool cycle)
 		w |= vperf_min_pmuver_set && vperf_min_pmuver >= 4 ? VPMU_EVTYPER_EVT
 								   : VPERF_GENMASK(9, 0);
 	return w;
+}
+
+static void derive_masks(void)
+{
+	vperf_masks.pmcr_writable = pmcr_writable();
+	vperf_masks.pmcr_direct_extra = pmcr_direct_extra();
+	vperf_masks.type_direct[0] = type_direct(false);
+	vperf_masks.type_direct[1] = type_direct(true);
+}
+
+uint64_t vperf_vpmu_pmcr_writable(void)
+{
+	return vperf_masks.pmcr_writable;
+}
+
+uint64_t vperf_vpmu_pmcr_direct_extra(void)
+{
+	return vperf_masks.pmcr_direct_extra;
+}
+
+uint64_t vperf_vpmu_type_direct(bool cycle)
+{
+	return vperf_masks.type_direct[cycle];
 }
 
 #ifdef CONFIG_VPMU

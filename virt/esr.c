@@ -4,18 +4,15 @@
 
 #define ISS_DIR_READ VPERF_BIT(0)
 
+/* The ISS holds Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10], CRm [4:1] (Arm ARM D24.2.40,
+ * EC 0x18); VPERF_SYSREG_ENC packs Op0 [15:14], Op1 [13:11], CRn [10:7], CRm [6:3], Op2 [2:0]. Op1
+ * and CRn are adjacent in both, so the encoding is four masked shifts (this runs on every trap). */
 bool vperf_esr_decode_sysreg(uint64_t esr, struct vperf_esr_sysreg *out)
 {
-	uint32_t op0, op1, crn, crm, op2;
-
 	if (VPERF_FIELD_GET(esr, 31, 26) != ESR_EC_SYSREG)
 		return false;
-	op0 = (uint32_t)VPERF_FIELD_GET(esr, 21, 20);
-	op2 = (uint32_t)VPERF_FIELD_GET(esr, 19, 17);
-	op1 = (uint32_t)VPERF_FIELD_GET(esr, 16, 14);
-	crn = (uint32_t)VPERF_FIELD_GET(esr, 13, 10);
-	crm = (uint32_t)VPERF_FIELD_GET(esr, 4, 1);
-	out->enc = (uint16_t)VPERF_SYSREG_ENC(op0, op1, crn, crm, op2);
+	out->enc = (uint16_t)(((esr >> 6) & 0xc000u) | ((esr >> 3) & 0x3f80u) |
+			      ((esr << 2) & 0x78u) | ((esr >> 17) & 0x7u));
 	out->rt = (uint8_t)VPERF_FIELD_GET(esr, 9, 5);
 	out->read = (esr & ISS_DIR_READ) != 0;
 	return true;

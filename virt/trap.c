@@ -68,6 +68,10 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 	const struct vperf_sysreg_desc *desc;
 	struct vperf_esr_sysreg a;
 
+#ifdef CONFIG_VPMU
+	if (vperf_vpmu_fast_access(vcpu, esr, gprs))
+		return VPERF_TRAP_HANDLED;
+#endif
 	if (!vperf_esr_decode_sysreg(esr, &a) || !vperf_sysreg_in_space(a.enc))
 		return VPERF_TRAP_NOT_MINE;
 	STAT_INC(&vcpu->vm->stats, traps);

@@ -71,11 +71,34 @@ static inline bool vpmu_emulated_vm(const struct vperf_vcpu *vcpu)
 	return vcpu->vm->cfg.partition == VPERF_PART_EMULATED;
 }
 
-/* Guest counter n's physical counter while in hardware, -1 when it has none (vpmu_map.c). */
-int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n);
-/* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back. */
-uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
-uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
+/* Guest counter n's physical counter while in hardware, -1 when it has none: itself outside
+ * the emulated partition, else its placement (vpmu_map.c). Inline: the trap and switch paths ask
+ * for every counter they touch. */
+static inline int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	uint8_t p;
+
+	if (n == VPERF_CYCLE_IDX || !vpmu_emulated_vm(vcpu))
+		return (int)n;
+	p = vcpu->pmu.map[n];
+	return p == VPERF_VPMU_NOT_LIVE ? -1 : p;
+}
+
+/* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back; the identity on
+ * the guest's counters outside the emulated partition, a walk of the placement inside it. */
+uint64_t vperf_vpmu_emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
+uint64_t vperf_vpmu_emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
+
+static inline uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
+{
+	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_hw_bits(vcpu, guest)
+				      : guest & vpmu_mask(vcpu);
+}
+
+static inline uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
+{
+	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
+}
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
 /* At the vCPU's put: move its rotation point when it is multiplexed (rule in vpmu_map.c). */
@@ -131,5 +154,8 @@ static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
 }
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
+/* The hottest trapped accesses answered straight from the syndrome (vpmu_regs.c); false: take
+ * the full path (vperf_handle_sysreg), which decides every other case. */
+bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31]);
 
 #endif /* VPERF_VIRT_VPMU_H */

@@ -15,23 +15,11 @@
  */
 #include "vpmu.h"
 
-int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n)
-{
-	uint8_t p;
-
-	if (n == VPERF_CYCLE_IDX || !vpmu_emulated_vm(vcpu))
-		return (int)n;
-	p = vcpu->pmu.map[n];
-	return p == VPERF_VPMU_NOT_LIVE ? -1 : p;
-}
-
-uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
+uint64_t vperf_vpmu_emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
 	uint64_t hw;
 
 	guest &= vpmu_mask(vcpu);
-	if (!vpmu_emulated_vm(vcpu))
-		return guest;
 	hw = guest & VPMU_CYCLE_BIT;
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
 		int p = vperf_vpmu_phys(vcpu, n);
@@ -42,13 +30,10 @@ uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
 	return hw;
 }
 
-uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
+uint64_t vperf_vpmu_emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
 {
-	uint64_t guest;
+	uint64_t guest = hw & VPMU_CYCLE_BIT;
 
-	if (!vpmu_emulated_vm(vcpu))
-		return hw & vpmu_mask(vcpu);
-	guest = hw & VPMU_CYCLE_BIT;
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
 		int p = vperf_vpmu_phys(vcpu, n);
 
@@ -75,10 +60,12 @@ static bool oversubscribed(const struct vperf_vcpu *vcpu, const struct vperf_pcp
 {
 	unsigned int count = 0;
 
+	if (!vpmu_emulated_vm(vcpu))
+		return false;
 	/* No __builtin_popcount: with -mgeneral-regs-only it becomes a libgcc call. */
 	for (uint64_t w = wanted(vcpu); w; w &= w - 1)
 		count++;
-	return vpmu_emulated_vm(vcpu) && count > slots(vcpu, pcpu);
+	return count > slots(vcpu, pcpu);
 }
 
 /* Place the enabled counters, from the rotation point on, on the VM's slots. Leaves rotate alone:
@@ -103,6 +90,8 @@ bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu)
 {
 	uint64_t want = wanted(vcpu);
 
+	if (!vpmu_emulated_vm(vcpu))
+		return true; /* guest counter n is physical counter n */
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
 		if ((want & VPERF_BIT(n)) && vperf_vpmu_phys(vcpu, n) < 0)
 			return false;

@@ -7,6 +7,7 @@
  * views have the same fields).
  */
 #include <arch/sysreg.h>
+#include <vperf/esr.h>
 
 #include "vpmu.h"
 
@@ -184,11 +185,11 @@ static bool counts_at(const struct vperf_vcpu *vcpu, unsigned int n, unsigned in
 static void increment(struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
 {
 	uint64_t old = vperf_vpmu_counter(vcpu, n);
-	bool wide = (vcpu->pmu.pmcr & PMCR_LP) && vperf_vpmu_wide_counters();
+	bool wide_pe = vperf_vpmu_wide_counters();
+	bool wide = (vcpu->pmu.pmcr & PMCR_LP) && wide_pe;
 	bool overflow = wide ? old == ~0ull : (old & 0xffffffffull) == 0xffffffffull;
 
-	vperf_vpmu_set_counter(vcpu, n,
-			       vperf_vpmu_wide_counters() ? old + 1 : (old + 1) & 0xffffffffull);
+	vperf_vpmu_set_counter(vcpu, n, wide_pe ? old + 1 : (old + 1) & 0xffffffffull);
 	if (!overflow)
 		return;
 	vcpu->pmu.ovs |= VPERF_BIT(n);
@@ -202,20 +203,28 @@ static void increment(struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
  * PMSWINC is emulated in software: written by EL2 on the guest's behalf the hardware would
  * attribute SW_INCR to EL2, where the guest's counters do not count (HPMD, NSH = 0). Counters
  * whose event is SW_INCR, that are enabled and whose filter admits the guest's EL count one.
+ * Only the written bits of enabled counters are visited (usually one), and the virtual line can
+ * only change when one of them overflowed.
  */
-static void write_swinc(struct vperf_vcpu *vcpu, uint64_t val)
+static void write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
 {
-	uint64_t bits = val & vpmu_mask(vcpu) & ~VPMU_CYCLE_BIT;
-	unsigned int el = vperf_ops->guest_el(vcpu->hv_vcpu);
+	uint64_t bits = val & vcpu->pmu.cnten & vpmu_mask(vcpu) & ~VPMU_CYCLE_BIT;
+	uint64_t ovs = vcpu->pmu.ovs;
 
+	if (!bits || !(vcpu->pmu.pmcr & PMCR_E))
+		return;
 	if (!vperf_vpmu_event_allowed(vcpu->vm, VPMU_EVENT_SW_INCR))
 		return;
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
-		if ((bits & VPERF_BIT(n)) &&
-		    (vcpu->pmu.evtyper[n] & VPMU_EVTYPER_EVT) == VPMU_EVENT_SW_INCR &&
+	for (; bits; bits &= bits - 1) {
+		/* ctz is inline on AArch64 (RBIT, CLZ), unlike popcount (SIMD). */
+		unsigned int n = (unsigned int)__builtin_ctzll(bits);
+
+		if ((vcpu->pmu.evtyper[n] & VPMU_EVTYPER_EVT) == VPMU_EVENT_SW_INCR &&
 		    counts_at(vcpu, n, el))
 			increment(vcpu, n, el);
-	vperf_vpmu_update_irq(vcpu);
+	}
+	if (vcpu->pmu.ovs != ovs)
+		vperf_vpmu_update_irq(vcpu);
 }
 
 /* PMXEVTYPER/PMXEVCNTR: SEL = 31 is PMCCFILTR for the type and CONSTRAINED UNPREDICTABLE for
@@ -284,9 +293,30 @@ static void write_selr(struct vperf_vcpu *vcpu, uint64_t val)
 		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 }
 
-static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
+{
+	if (acc->read || !(acc->val & acc->desc->res0))
+		return false;
+	STAT_INC(&vcpu->vm->stats, bad_value);
+	vperf_log_bad_value(vcpu->vm, acc->desc, acc->val);
+	return true;
+}
+
+/* One switch on the database slot, so every register is one indirect jump from the trap. */
+static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 {
 	switch (acc->desc->slot) {
+	case VPERF_SLOT_PMCCNTR:
+		return access_counter(vcpu, acc, VPERF_CYCLE_IDX);
+	case VPERF_SLOT_PMEVCNTR:
+	case VPERF_SLOT_PMEVTYPER:
+	case VPERF_SLOT_PMXEVCNTR:
+	case VPERF_SLOT_PMXEVTYPER:
+		return access_indexed(vcpu, acc);
+	case VPERF_SLOT_PMCNTEN:
+	case VPERF_SLOT_PMINTEN:
+	case VPERF_SLOT_PMOVS:
+		return access_pair(vcpu, acc);
 	case VPERF_SLOT_PMCR:
 		if (acc->read)
 			acc->val = read_pmcr(vcpu);
@@ -294,7 +324,7 @@ static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 			write_pmcr(vcpu, acc->val);
 		return true;
 	case VPERF_SLOT_PMSWINC:
-		write_swinc(vcpu, acc->val);
+		write_swinc(vcpu, acc->val, vperf_ops->guest_el(vcpu->hv_vcpu));
 		return true;
 	case VPERF_SLOT_PMSELR:
 		if (acc->read)
@@ -314,8 +344,6 @@ static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 		acc->val = vperf_vpmu_pmceid(vcpu, acc->enc == VPERF_ENC_PMCEID1_EL0,
 					     read_sysreg_enc(acc->enc));
 		return true;
-	case VPERF_SLOT_PMCCNTR:
-		return access_counter(vcpu, acc, VPERF_CYCLE_IDX);
 	case VPERF_SLOT_PMCCFILTR:
 		return access_evtyper(vcpu, acc, VPERF_CYCLE_IDX);
 	case VPERF_SLOT_PMMIR:
@@ -330,32 +358,6 @@ static bool access_other(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	}
 }
 
-static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
-{
-	if (acc->read || !(acc->val & acc->desc->res0))
-		return false;
-	STAT_INC(&vcpu->vm->stats, bad_value);
-	vperf_log_bad_value(vcpu->vm, acc->desc, acc->val);
-	return true;
-}
-
-static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
-{
-	switch (acc->desc->slot) {
-	case VPERF_SLOT_PMEVCNTR:
-	case VPERF_SLOT_PMEVTYPER:
-	case VPERF_SLOT_PMXEVCNTR:
-	case VPERF_SLOT_PMXEVTYPER:
-		return access_indexed(vcpu, acc);
-	case VPERF_SLOT_PMCNTEN:
-	case VPERF_SLOT_PMINTEN:
-	case VPERF_SLOT_PMOVS:
-		return access_pair(vcpu, acc);
-	default:
-		return access_other(vcpu, acc);
-	}
-}
-
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 {
 	bool ok;
@@ -367,10 +369,94 @@ bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	/* RES0 bits written as 1 are ignored (the architecture's outcome), and counted. */
 	if (bad_value(vcpu, acc))
 		acc->val &= ~acc->desc->res0;
-	vperf_vpmu_acquire(vcpu);
+	/* Steady state: the state is in this pCPU's hardware already (the first access after a
+	 * load brings it there). */
+	vcpu->pmu.active = true;
+	if (!vpmu_in_hw(vcpu))
+		vperf_vpmu_acquire(vcpu);
 	ok = emulate(vcpu, acc);
 	/* A direct-partition guest traps only until its state is back in the hardware and no
 	 * overflow waits for it to see. */
-	vperf_vpmu_try_direct(vcpu);
+	if (vpmu_direct_vm(vcpu))
+		vperf_vpmu_try_direct(vcpu);
 	return ok;
+}
+
+/*
+ * The fast path (issue 14; docs/performance.md): the accesses a perf-using guest makes all the
+ * time, from EL1, on a trapped-partition vPMU whose state is in this pCPU's hardware, recognised
+ * from the syndrome itself (Rt masked out) and answered in one function: counter reads,
+ * PMOVSSET_EL0, PMSWINC_EL0 and PMEVTYPER<n>_EL0 writes. Everything else, and every case where
+ * a check would refuse or count something (EL0 and its PMUSERENR_EL0 rights, a counter at or
+ * above the guest's N, RES0 bits written as 1, a state not yet in the hardware, the other
+ * partitions), returns false and takes the full path, which decides it as before. The
+ * syndrome layout: vperf/esr.h; its ISS fields: Arm ARM D24.2.40 (EC 0x18).
+ */
+#define ESR_SYSREG(enc, read)                                                             \
+	(ESR_EC_SYSREG << ESR_EC_SHIFT | (uint32_t)ESR_IL | VPERF_ENC_OP0(enc) << 20 |    \
+	 VPERF_ENC_OP2(enc) << 17 | VPERF_ENC_OP1(enc) << 14 | VPERF_ENC_CRN(enc) << 10 | \
+	 VPERF_ENC_CRM(enc) << 1 | (read))
+#define ESR_RT_MASK (0x1fu << 5)
+/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0: n = CRm[1:0]:Op2. */
+#define ESR_PMEV_IDX ((0x3u << 1) | (0x7u << 17))
+
+static unsigned int esr_pmev_index(uint32_t esr)
+{
+	return ((esr >> 1) & 3u) << 3 | ((esr >> 17) & 7u);
+}
+
+static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsigned int n,
+		       unsigned int el)
+{
+	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0)) {
+		if (val & vperf_sysregs[VPERF_SR_PMSWINC_EL0].res0)
+			return false;
+		write_swinc(vcpu, val, el);
+		return true;
+	}
+	if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
+	    n < vcpu->vm->cfg.nr_counters && !(val & vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0)) {
+		write_evtyper(vcpu, n, val);
+		return true;
+	}
+	return false;
+}
+
+static bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *val, unsigned int n)
+{
+	if (key == ESR_SYSREG(VPERF_ENC_PMCCNTR_EL0, 1))
+		*val = read_sysreg(PMCCNTR_EL0);
+	else if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVCNTR0_EL0, 1) &&
+		 n < vcpu->vm->cfg.nr_counters)
+		*val = read_sysreg_enc(VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
+	else if (key == ESR_SYSREG(VPERF_ENC_PMOVSSET_EL0, 1))
+		*val = vperf_vpmu_ovs(vcpu);
+	else
+		return false;
+	return true;
+}
+
+bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
+{
+	uint32_t key = (uint32_t)esr & ~ESR_RT_MASK;
+	unsigned int rt = (unsigned int)(esr >> 5) & 31u, n = esr_pmev_index((uint32_t)esr);
+	uint64_t val = 0;
+	unsigned int el;
+
+	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || !vcpu->pcpu)
+		return false;
+	el = vperf_ops->guest_el(vcpu->hv_vcpu);
+	if (el == 0)
+		return false;
+	if (key & 1u) {
+		if (!fast_read(vcpu, key, &val, n))
+			return false;
+		if (rt != ESR_RT_XZR)
+			gprs[rt] = val;
+	} else if (!fast_write(vcpu, key, rt == ESR_RT_XZR ? 0 : gprs[rt], n, el)) {
+		return false;
+	}
+	STAT_INC(&vcpu->vm->stats, traps);
+	vperf_ops->advance_pc(vcpu->hv_vcpu);
+	return true;
 }

@@ -297,7 +297,8 @@ void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	(void)pcpu;
 	if (vcpu->pmu.active) {
 		vperf_vpmu_acquire(vcpu);
-		vperf_vpmu_try_direct(vcpu);
+		if (vpmu_direct_vm(vcpu))
+			vperf_vpmu_try_direct(vcpu);
 	}
 	if (vcpu->pmu.irq_dirty)
 		vperf_vpmu_update_irq(vcpu);

@@ -5,6 +5,8 @@
  * and the test cannot disagree. Model default PE (N = 6), the host keeps 2 counters, perf-like
  * guests (N event counters and the cycle counter, interrupts enabled, PMUSERENR_EL0 = 0).
  */
+#include <string.h>
+
 #include "cmocka_wrap.h"
 
 #include "bench.h"
@@ -83,6 +85,35 @@ static void test_one_trap_per_access(void **state)
 	}
 }
 
+/* The trap fast path (issue 14, virt/vpmu_regs.c) in the steady state: a counter or flag read is
+ * one MRS, a type write one MSR, a PMSWINC that increments nothing no access at all (no
+ * PMOVSSET_EL0 read for an interrupt level that cannot have changed). */
+static void test_fast_path_accesses(void **state)
+{
+	static const struct {
+		const char *name;
+		uint64_t reads, writes;
+	} want[] = {
+		{ "read PMEVCNTR1_EL0", 1, 0 },	  { "read PMCCNTR_EL0", 1, 0 },
+		{ "write PMEVTYPER1_EL0", 0, 1 }, { "read PMOVSSET_EL0", 1, 0 },
+		{ "write PMSWINC_EL0", 0, 0 },
+	};
+	struct bench_count c;
+	unsigned int found = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < bench_nr_ops; i++)
+		for (size_t w = 0; w < VPERF_ARRAY_SIZE(want); w++) {
+			if (strcmp(bench_ops[i].name, want[w].name) != 0)
+				continue;
+			assert_int_equal(bench_op_measure(&hv, i, &c), VPERF_OK);
+			assert_int_equal(c.reads, want[w].reads);
+			assert_int_equal(c.writes, want[w].writes);
+			found++;
+		}
+	assert_int_equal(found, VPERF_ARRAY_SIZE(want));
+}
+
 /* Direct partition (DESIGN.md section 7): counter reads in the first range do not trap. */
 static void test_direct_reads_untrapped(void **state)
 {
@@ -107,6 +138,7 @@ int main(void)
 		cmocka_unit_test(test_active_switch_hv),
 		cmocka_unit_test(test_active_switch_self),
 		cmocka_unit_test(test_one_trap_per_access),
+		cmocka_unit_test(test_fast_path_accesses),
 		cmocka_unit_test(test_direct_reads_untrapped),
 	};
 

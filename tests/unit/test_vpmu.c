@@ -9,6 +9,7 @@
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
+#include <vperf/esr.h>
 #include <vperf/mdcr.h>
 
 #include <sim/gic.h>
@@ -35,6 +36,37 @@ static void test_notices_rate_limited(void **state)
 	assert_int_equal(hv.vm[0].stats.bad_value, 20);
 	assert_int_equal(logged, 5); /* 1, 2, 4, 8, 16 */
 	assert_int_equal(guest_read(PMCCFILTR_EL0), 0);
+}
+
+/* The fast path (vpmu_regs.c, issue 14) answers only what the full path would: with the state
+ * in the hardware, a syndrome from EL0 that its PMUSERENR_EL0 (0) refuses is UNDEF, the counter
+ * one beyond the guest's N is UNDEF, and a PMEVTYPER write with RES0 bits is counted, logged and
+ * kept without them. */
+static void test_fast_path_keeps_checks(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	uint64_t gprs[31] = { 0 };
+	uint64_t undef = hv.vm[0].stats.undef;
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_int_equal(
+		hv_raw_trap(vperf_esr_encode_sysreg(VPERF_ENC_PMCCNTR_EL0, 1, true), gprs, 0),
+		VPERF_TRAP_UNDEF);
+	assert_int_equal(
+		hv_raw_trap(vperf_esr_encode_sysreg(VPERF_ENC_PMEVCNTR3_EL0, 1, true), gprs, 1),
+		VPERF_TRAP_UNDEF);
+	assert_int_equal(hv.vm[0].stats.undef, undef + 2);
+	assert_int_equal(gprs[1], 0);
+	gprs[2] = VPERF_BIT(16) | 0x11;
+	assert_int_equal(
+		hv_raw_trap(vperf_esr_encode_sysreg(VPERF_ENC_PMEVTYPER0_EL0, 2, false), gprs, 1),
+		VPERF_TRAP_HANDLED);
+	assert_int_equal(hv.vm[0].stats.bad_value, 1);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), 0x11);
+	assert_int_equal(sim_error_count(), 0);
 }
 
 static void test_pmcr(void **state)
@@ -593,6 +625,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_pmcr, setup),
+		cmocka_unit_test_setup(test_fast_path_keeps_checks, setup),
 		cmocka_unit_test_setup(test_pcpu_forget, setup),
 		cmocka_unit_test_setup(test_notices_rate_limited, setup),
 		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),

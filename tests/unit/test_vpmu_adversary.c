@@ -43,6 +43,38 @@ static void test_pmcr_lp_pmuv3p4(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The guest-writable masks are derived once per pCPU initialisation (core.c, issue 14), not per
+ * access: a pCPU initialised after a VM, with an older PMU (PMUv3p4: no LP), must take LP out
+ * of what that VM keeps at once. Fails if the cached masks went stale. */
+static void test_pmcr_mask_follows_pcpu_init(void **state)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3);
+	struct hv_vcpu *a;
+	uint64_t dfr0;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6; /* PMUv3p5 on every pCPU at first */
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E | PMCR_LP);
+	hv_leave(0);
+	/* pCPU 1 comes up again reporting PMUv3p4. */
+	dfr0 = sim_peek(1, VPERF_ENC_ID_AA64DFR0_EL1) & ~ID_DFR0_PMUVER_MASK;
+	sim_poke(1, VPERF_ENC_ID_AA64DFR0_EL1, dfr0 | 5ull << ID_DFR0_PMUVER_SHIFT);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &hv.pcpu[1].cfg), VPERF_OK);
+	sim_set_cpu(0);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E);
+	hv_leave(0);
+}
+
 /* Rt = 31 end to end (facts.md: XZR): MSR from XZR writes zero, MRS to XZR discards the value
  * and changes no GPR (the model checks every GPR), each one trap with the PC advanced. */
 static void test_xzr(void **state)
@@ -512,6 +544,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pmcr_lp_pmuv3p4),
+		cmocka_unit_test(test_pmcr_mask_follows_pcpu_init),
 		cmocka_unit_test_setup(test_xzr, setup),
 		cmocka_unit_test(test_late_irq_across_switch),
 		cmocka_unit_test(test_late_irq_after_guest_cleared),

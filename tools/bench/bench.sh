@@ -148,7 +148,9 @@ guest PMU register access in every operation above. Put of an active vCPU:
 PMCR_EL0.E = 0, N counters, PMCCNTR_EL0, PMOVSSET_EL0 (once: the interrupt level is then
 computed from the shadow); resume on the same pCPU: PMCR_EL0; restore:
 three CLR writes, N types, N counters, PMCCFILTR_EL0, PMCCNTR_EL0, PMCNTENSET_EL0,
-PMINTENSET_EL1, PMUSERENR_EL0, PMCR_EL0.
+PMINTENSET_EL1, PMUSERENR_EL0, PMCR_EL0. The trap fast path, HV: one read for PMEVCNTR1_EL0,
+PMCCNTR_EL0 and PMOVSSET_EL0, one write for PMEVTYPER1_EL0, none for PMSWINC_EL0 (no SW_INCR
+counter: nothing increments, the interrupt level cannot change).
 $end
 EOF
 }

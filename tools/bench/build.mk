@@ -15,6 +15,6 @@ bench:
 	$(Q)$(srctree)/tools/bench/bench.sh $(obj)/bench/tools/bin/vperf-bench \
 		$(obj)/bench/results $(srctree)/docs/performance.md \
 		$(O)/bench/tools/bin/vperf-bench $(O)/bench/results
-	$(Q)$(sub) O=$(O) qemu-bench
+	$(Q)BENCH_SIM_CELLS=$(obj)/bench/results/cells.tsv $(sub) O=$(O) qemu-bench
 
 .PHONY: bench

@@ -42,7 +42,8 @@ static struct host_cpu {
 static struct {
 	uint64_t overflows, t_start, t_irq, calib, notices;
 	bool calibrated;
-	struct bench_acc sw, put, load, irq, sysreg;
+	struct bench_acc sw, put, load, irq, sysreg, probe, put_same, load_same;
+	bool reswitch; /* inside a mark-3 put + load of the calling vCPU */
 } host;
 
 #define PMEV_CASE(n)                                           \
@@ -240,7 +241,17 @@ void pmu_host_bench_sysreg(uint64_t t0)
 
 void pmu_host_bench_vperf(bool load, uint64_t t0)
 {
-	acc(load ? &host.load : &host.put, pmu_host_el2_insns() - t0);
+	if (host.reswitch)
+		acc(load ? &host.load_same : &host.put_same, pmu_host_el2_insns() - t0);
+	else
+		acc(load ? &host.load : &host.put, pmu_host_el2_insns() - t0);
+}
+
+/* The measuring itself: what a "t0 = pmu_host_el2_insns(); ...; pmu_host_bench_*(t0)" pair
+ * counts with nothing in between (trap.c calls it as sysreg() does around vperf). */
+void pmu_host_bench_probe(uint64_t t0)
+{
+	acc(&host.probe, pmu_host_el2_insns() - t0);
 }
 
 static void print_avg(const char *name, const struct bench_acc *a)
@@ -252,7 +263,8 @@ static void print_avg(const char *name, const struct bench_acc *a)
 }
 
 /* Guest marks (HVC 0xc6000001, x1 = what, x2 = iterations, x3 = label): 1 starts a region, 2
- * ends it; label 0 with 0 iterations calibrates the hypercall pair itself. Internal marks:
+ * ends it; label 0 with 0 iterations calibrates the hypercall pair itself; 3 puts and loads the
+ * calling vCPU on its pCPU (the "active vCPU back on the same pCPU" switch). Internal marks:
  * 0x100 physical interrupt entry, 0x101 INTID 23 written to a list register, 0x102 other exit. */
 void pmu_host_bench_mark(struct vcpu *v, uint64_t what)
 {
@@ -277,6 +289,11 @@ void pmu_host_bench_mark(struct vcpu *v, uint64_t what)
 			       "vperf_handle_sysreg (%lu ops)\n",
 			       label, net / iters, (net % iters) * 100 / iters, in, iters);
 		}
+		break;
+	case 3:
+		host.reswitch = true;
+		sched_reswitch(v);
+		host.reswitch = false;
 		break;
 	case 0x100:
 		host.t_irq = now;
@@ -363,6 +380,10 @@ void pmu_host_report(void)
 	report_counters();
 	if (!hyp.bench)
 		return;
+	trap_bench_calibrate();
+	print_avg("probe", &host.probe);
+	print_avg("vperf-put-same", &host.put_same);
+	print_avg("vperf-load-same", &host.load_same);
 	print_avg("vperf-handle-sysreg", &host.sysreg);
 	print_avg("vcpu-switch", &host.sw);
 	print_avg("vperf-put", &host.put);

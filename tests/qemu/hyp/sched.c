@@ -176,6 +176,14 @@ void sched_switch_to(struct vcpu *next)
 	load(next);
 }
 
+/* `make bench` (guest mark 3): the running vCPU put and loaded again on its pCPU, as when it
+ * blocks and is the next to run. */
+void sched_reswitch(struct vcpu *v)
+{
+	put(v);
+	load(v);
+}
+
 static struct vcpu *switch_or_finish(struct vcpu *cur)
 {
 	struct pcpu *pc = this_pcpu();
