@@ -20,6 +20,9 @@
  *               PMBSR (the guest's _EL1 registers; PMBSR the virtual one)
  *   word 85     FNV-1a 64 of words 0-84
  *
+ * A VM with SPE whose PMU is OFF has a version 2 blob too, its vPMU words (3-73) all 0: it has no
+ * vPMU state, and a blob that claims some is refused.
+ *
  * Save writes the version the VM's configuration calls for; restore takes only that version.
  * Restore trusts nothing: it checks the framing, the checksum, the VM's counter count, and that
  * every register value is one the guest could have produced (no RES0 or out-of-range bits, no
@@ -45,6 +48,12 @@ _Static_assert(MAX_WORDS * 8 == VPERF_VSPE_BLOB_SIZE, "blob layout, version 2");
 static unsigned int blob_version(const struct vperf_vcpu *vcpu)
 {
 	return vcpu->vm->cfg.spe ? 2u : 1u;
+}
+
+/* A VM has a blob when it has a vPMU or a vSPE (vperf_vcpu_save returns VPERF_ENODEV otherwise). */
+static bool has_state(const struct vperf_vcpu *vcpu)
+{
+	return vpmu_on(vcpu) || vcpu->vm->cfg.spe;
 }
 
 static unsigned int blob_words(const struct vperf_vcpu *vcpu)
@@ -95,8 +104,8 @@ int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
 	unsigned int sum = blob_words(vcpu) - 1;
 	uint8_t *out = buf;
 
-	if (!vpmu_on(vcpu))
-		return VPERF_ENODEV; /* no vPMU, no state */
+	if (!has_state(vcpu))
+		return VPERF_ENODEV; /* no vPMU, no vSPE: no state */
 	if (len < 8 * (sum + 1))
 		return VPERF_ENOSPC;
 	/* Live state is in hardware: put the vCPU first. The put also drained the guest's
@@ -106,8 +115,10 @@ int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
 	w[0] = BLOB_MAGIC;
 	w[1] = blob_version(vcpu) | (uint64_t)vcpu->vm->cfg.nr_counters << 32;
 	w[2] = 8 * (sum + 1);
-	fill_regs(&vcpu->pmu, w);
-	w[W_FLAGS] = vcpu->pmu.active ? FLAG_ACTIVE : 0;
+	if (vpmu_on(vcpu)) {
+		fill_regs(&vcpu->pmu, w);
+		w[W_FLAGS] = vcpu->pmu.active ? FLAG_ACTIVE : 0;
+	}
 	if (blob_version(vcpu) == 2)
 		vperf_vspe_blob_fill(vcpu, w + W_SPE);
 	for (unsigned int i = 0; i < sum; i++)
@@ -131,6 +142,12 @@ static bool values_ok(const struct vperf_vcpu *vcpu, const uint64_t *w, uint64_t
 	uint64_t mask = vpmu_mask(vcpu);
 	unsigned int nr = vcpu->vm->cfg.nr_counters;
 
+	if (!vpmu_on(vcpu)) {
+		for (unsigned int i = W_REGS; i <= W_FLAGS; i++)
+			if (w[i])
+				return false;
+		return true;
+	}
 	if ((w[W_REGS] & ~vpmu_pmcr_keep(vcpu)) || (w[W_REGS + 1] & ~mask) ||
 	    (w[W_REGS + 2] & ~mask) || (w[W_REGS + 3] & ~mask) ||
 	    (w[W_REGS + 4] & ~vpmu_userenr_keep(vcpu)) || w[W_REGS + 5] > 31 ||
@@ -146,26 +163,12 @@ static bool values_ok(const struct vperf_vcpu *vcpu, const uint64_t *w, uint64_t
 	return true;
 }
 
-int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
+/* The interrupt line is pushed at the next load, whatever the destination's vGIC holds
+ * (vperf_vpmu_reset sets irq_dirty). */
+static void apply_pmu(struct vperf_vcpu *vcpu, const uint64_t *w)
 {
-	const uint8_t *in = buf;
-	uint64_t w[MAX_WORDS];
-	uint64_t width = vperf_vpmu_wide_counters() ? ~0ull : 0xffffffffull;
 	struct vperf_vpmu *s = &vcpu->pmu;
 
-	if (!vpmu_on(vcpu))
-		return VPERF_ENODEV;
-	if (vcpu->pcpu)
-		return VPERF_EBUSY;
-	if (len != 8 * blob_words(vcpu))
-		return VPERF_EINVAL;
-	for (unsigned int i = 0; i < blob_words(vcpu); i++)
-		w[i] = get64(in + 8 * i);
-	if (!framing_ok(vcpu, w, in) || !values_ok(vcpu, w, width) ||
-	    (blob_version(vcpu) == 2 && !vperf_vspe_blob_ok(vcpu, w + W_SPE))) {
-		STAT_INC(&vcpu->vm->stats, bad_value);
-		return VPERF_EINVAL;
-	}
 	vperf_vpmu_reset(vcpu);
 	s->pmcr = w[W_REGS];
 	s->cnten = w[W_REGS + 1];
@@ -180,9 +183,30 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 		s->evcntr[n] = w[W_COUNTERS + n];
 	}
 	s->active = w[W_FLAGS] & FLAG_ACTIVE;
+}
+
+int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
+{
+	const uint8_t *in = buf;
+	uint64_t w[MAX_WORDS];
+	uint64_t width = vperf_vpmu_wide_counters() ? ~0ull : 0xffffffffull;
+
+	if (!has_state(vcpu))
+		return VPERF_ENODEV;
+	if (vcpu->pcpu)
+		return VPERF_EBUSY;
+	if (len != 8 * blob_words(vcpu))
+		return VPERF_EINVAL;
+	for (unsigned int i = 0; i < blob_words(vcpu); i++)
+		w[i] = get64(in + 8 * i);
+	if (!framing_ok(vcpu, w, in) || !values_ok(vcpu, w, width) ||
+	    (blob_version(vcpu) == 2 && !vperf_vspe_blob_ok(vcpu, w + W_SPE))) {
+		STAT_INC(&vcpu->vm->stats, bad_value);
+		return VPERF_EINVAL;
+	}
+	if (vpmu_on(vcpu))
+		apply_pmu(vcpu, w);
 	if (blob_version(vcpu) == 2)
 		vperf_vspe_blob_apply(vcpu, w + W_SPE);
-	/* The interrupt line is pushed at the next load, whatever the destination's vGIC holds
-	 * (vperf_vpmu_reset above set irq_dirty). */
 	return VPERF_OK;
 }

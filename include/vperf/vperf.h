@@ -205,14 +205,15 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
  * byte-order-independent blob (layout in virt/vpmu_blob.c). The vCPU must not be loaded (its
  * put drained its SPE records into its memory). Returns the size written (VPERF_VPMU_BLOB_SIZE,
  * or VPERF_VSPE_BLOB_SIZE for a VM with SPE), VPERF_ENOSPC for a short buffer, VPERF_EBUSY
- * while loaded, VPERF_ENODEV for a VM whose PMU is OFF (it has no vPMU state). */
+ * while loaded, VPERF_ENODEV for a VM with neither a vPMU nor a vSPE (no state). A VM with SPE
+ * and its PMU OFF saves version 2 with the vPMU part zero. */
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len);
 
 /* Replace a vCPU's vPMU (and vSPE) state with a saved blob, for a vCPU of a VM with the same
  * counter count and SPE policy; len must be the size save gives that VM (a VM without SPE takes
  * version 1, one with SPE version 2). Everything is validated first; on VPERF_EINVAL nothing
  * was changed. The vCPU must not be loaded; its virtual interrupt lines are pushed at its next
- * load. VPERF_ENODEV for a VM whose PMU is OFF. */
+ * load. VPERF_ENODEV for a VM with neither a vPMU nor a vSPE. */
 int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len);
 #else
 static inline int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)

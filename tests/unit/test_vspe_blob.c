@@ -386,12 +386,44 @@ static void test_untrapped_pmbsr_value(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* A VM with SPE and its PMU OFF has no vPMU state, but its vSPE state travels: version 2 with
+ * the vPMU words zero, its buffer back where it was; a blob that claims vPMU state is refused. */
+static void test_pmu_off(void **state)
+{
+	const struct vperf_vm_config spe = { .spe = true, .spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED };
+	const uint64_t lim = (V_BUF_VA + V_BUF_SIZE) | V_PMBLIMITR_E;
+	struct hv_vcpu *a, *b;
+
+	(void)state;
+	vs_init(3, 0, 1);
+	assert_int_equal(vs_vm_mode(0, &spe, true, VPERF_PMU_OFF), VPERF_OK);
+	assert_int_equal(vs_vm_mode(1, &spe, true, VPERF_PMU_OFF), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMBPTR_EL1, V_BUF_VA + V_PTR_OFF);
+	guest_write(PMBLIMITR_EL1, lim);
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_save(&a->v, blob, sizeof(blob)), VPERF_VSPE_BLOB_SIZE);
+	for (unsigned int i = 3; i < W_POLICY; i++)
+		assert_int_equal(load64(i), 0);
+	b = hv_vcpu(1, 1);
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+	hv_enter(b, 1);
+	assert_int_equal(guest_read(PMBPTR_EL1), V_BUF_VA + V_PTR_OFF);
+	assert_int_equal(guest_read(PMBLIMITR_EL1), lim);
+	hv_leave(1);
+	store64(3, 1); /* PMCR_EL0.E: vPMU state for a VM that has no vPMU */
+	reseal(W_SUM2);
+	expect_rejected(b, sizeof(blob));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_trapped),
 		cmocka_unit_test(test_round_trip_untrapped),
 		cmocka_unit_test(test_round_trip_outside),
+		cmocka_unit_test(test_pmu_off),
 		cmocka_unit_test(test_bad_values_rejected),
 		cmocka_unit_test(test_older_spe),
 		cmocka_unit_test(test_every_byte_flip_rejected),

@@ -93,10 +93,16 @@ unsigned int vs_host_records(unsigned int cpu)
 
 int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now)
 {
+	return vs_vm_mode(i, spe, s2_now, VPERF_PMU_SELF);
+}
+
+int vs_vm_mode(unsigned int i, const struct vperf_vm_config *spe, bool s2_now,
+	       enum vperf_pmu_mode mode)
+{
 	struct vperf_vm_config cfg = *spe;
 	uint16_t vmid = (uint16_t)(i + 1);
 
-	cfg.pmu_mode = VPERF_PMU_SELF;
+	cfg.pmu_mode = mode;
 	cfg.nr_counters = 2;
 	vperf_pmu_filter_allow_all(&cfg.filter);
 	hv_vm_ram(i, V_BUF_IPA, V_BUF_PA(i), V_BUF_SIZE);

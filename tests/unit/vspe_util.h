@@ -55,6 +55,9 @@ unsigned int vs_host_records(unsigned int cpu);
 int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now);
 /* The same with the SPE fields of spe (spe, spe_buffer, spe_pa, spe_pct, spe_virq). */
 int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now);
+/* The same with the VM's PMU in mode (VPERF_PMU_OFF: no vPMU). */
+int vs_vm_mode(unsigned int i, const struct vperf_vm_config *spe, bool s2_now,
+	       enum vperf_pmu_mode mode);
 
 /* A guest's SPE driver state, as arm_spe_pmu keeps it per CPU. */
 struct lx_spe {
