@@ -124,6 +124,22 @@ slot_addr() { printf '0x%x' $((slot_base + $1 * slot)); }
 # spec_get SPEC KEY: the value of KEY=... in a domU spec.
 spec_get() { for tok in $(echo "$1" | cut -d' ' -f2-); do case "$tok" in "$2"=*) echo "${tok#*=}" ;; esac; done; }
 
+# modules T K IMAGE ARGS INITRD: the kernel's (and the initramfs's) module node of slot K, each
+# line indented by the tabs T (booting.txt's "multiboot,module").
+modules() {
+	module "$1" kernel "$(slot_addr $((2 * ($2 - 1))))" "$3" "$4"
+	[ -z "$5" ] || module "$1" ramdisk "$(slot_addr $((2 * ($2 - 1) + 1)))" "$images/$5.bin"
+}
+
+# module T KIND ADDR FILE [ARGS]: one module node; a kernel's carries its bootargs.
+module() {
+	printf "$1module@%x {\n" "$3"
+	printf "$1\tcompatible = \"multiboot,%s\", \"multiboot,module\";\n" "$2"
+	printf "$1\treg = <0x0 0x%x 0x0 0x%x>;\n" "$3" "$(stat -L -c %s "$4")"
+	[ "$2" != kernel ] || printf "$1\tbootargs = \"%s\";\n" "$5"
+	printf "$1};\n"
+}
+
 # domu_node K SPEC: the dom0less node of domU K (booting.txt's "xen,domain").
 domu_node() {
 	k=$1 spec=$2
@@ -131,25 +147,13 @@ domu_node() {
 	vpmu=$(spec_get "$spec" vpmu) n=$(spec_get "$spec" n) mem=$(spec_get "$spec" mem)
 	initrd=$(spec_get "$spec" initrd) args=$(spec_get "$spec" args | tr ',' ' ')
 	cpus=$(spec_get "$spec" cpus)
-	addr=$(slot_addr $((2 * (k - 1))))
-	size=$(stat -L -c %s "$img")
 	printf '\t\tdomU%s {\n\t\t\tcompatible = "xen,domain";\n' "$k"
 	printf '\t\t\t#address-cells = <2>;\n\t\t\t#size-cells = <2>;\n'
 	printf '\t\t\tmemory = <0x0 %s>;\n\t\t\tcpus = <%s>;\n\t\t\tvpl011;\n' $((${mem:-64} * 1024)) "${cpus:-1}"
 	[ -n "$vpmu" ] && printf '\t\t\tvpmu;\n\t\t\tvpmu-mode = "%s";\n' "$vpmu"
 	[ -n "$n" ] && printf '\t\t\tvpmu-counters = <%s>;\n' "$n"
 	[ "$(spec_get "$spec" spe)" = 1 ] && printf '\t\t\tvspe;\n'
-	printf '\t\t\tmodule@%x {\n' "$addr"
-	printf '\t\t\t\tcompatible = "multiboot,kernel", "multiboot,module";\n'
-	printf '\t\t\t\treg = <0x0 0x%x 0x0 0x%x>;\n' "$addr" "$size"
-	printf '\t\t\t\tbootargs = "%s";\n\t\t\t};\n' "$args"
-	if [ -n "$initrd" ]; then
-		addr=$(slot_addr $((2 * (k - 1) + 1)))
-		printf '\t\t\tmodule@%x {\n' "$addr"
-		printf '\t\t\t\tcompatible = "multiboot,ramdisk", "multiboot,module";\n'
-		printf '\t\t\t\treg = <0x0 0x%x 0x0 0x%x>;\n\t\t\t};\n' "$addr" \
-			"$(stat -L -c %s "$images/$initrd.bin")"
-	fi
+	modules '\t\t\t' "$k" "$img" "$args" "$initrd"
 	printf '\t\t};\n'
 }
 
@@ -158,18 +162,7 @@ dom0_node() {
 	k=$1 spec=$2
 	img=$images/$(echo "$spec" | cut -d' ' -f1).bin
 	initrd=$(spec_get "$spec" initrd) args=$(spec_get "$spec" args | tr ',' ' ')
-	addr=$(slot_addr $((2 * (k - 1))))
-	printf '\t\tmodule@%x {\n' "$addr"
-	printf '\t\t\tcompatible = "multiboot,kernel", "multiboot,module";\n'
-	printf '\t\t\treg = <0x0 0x%x 0x0 0x%x>;\n' "$addr" "$(stat -L -c %s "$img")"
-	printf '\t\t\tbootargs = "%s";\n\t\t};\n' "$args"
-	if [ -n "$initrd" ]; then
-		addr=$(slot_addr $((2 * (k - 1) + 1)))
-		printf '\t\tmodule@%x {\n' "$addr"
-		printf '\t\t\tcompatible = "multiboot,ramdisk", "multiboot,module";\n'
-		printf '\t\t\treg = <0x0 0x%x 0x0 0x%x>;\n\t\t};\n' "$addr" \
-			"$(stat -L -c %s "$images/$initrd.bin")"
-	fi
+	modules '\t\t' "$k" "$img" "$args" "$initrd"
 }
 
 is_dom0() { case " $1 " in *" dom0 "*) return 0 ;; esac; return 1; }
