@@ -407,18 +407,18 @@ static unsigned int esr_pmev_index(uint32_t esr)
 static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsigned int n,
 		       unsigned int el)
 {
-	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0)) {
-		if (val & vperf_sysregs[VPERF_SR_PMSWINC_EL0].res0)
-			return false;
-		write_swinc(vcpu, val, el);
-		return true;
-	}
 	if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
 	    n < vcpu->vm->cfg.nr_counters && !(val & vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0)) {
 		/* write_evtyper() in the trapped partition: what a trapped guest keeps
 		 * (vperf_vpmu_evtyper_keep), and its counter n is physical counter n. */
 		vcpu->pmu.evtyper[n] = val & VPMU_EVTYPER_WRITABLE;
 		write_pmevtyper(n, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+		return true;
+	}
+	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0)) {
+		if (val & vperf_sysregs[VPERF_SR_PMSWINC_EL0].res0)
+			return false;
+		write_swinc(vcpu, val, el);
 		return true;
 	}
 	return false;
