@@ -446,7 +446,8 @@ static bool fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31]
 	uint64_t val = 0;
 	unsigned int el;
 
-	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || !vcpu->pcpu)
+	/* In the hardware means loaded (acquire at or after load, save at put): pcpu is set. */
+	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED)
 		return false;
 	el = vperf_ops->guest_el(vcpu->hv_vcpu);
 	if (el == 0)

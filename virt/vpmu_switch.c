@@ -211,7 +211,7 @@ void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu)
 
 /* Stop counting and copy what the hardware changed by itself (counters, raised overflow flags)
  * to the shadow. Everything else is already there: every write went through vperf. */
-static void save(struct vperf_vcpu *vcpu, bool was_direct)
+static void save(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t ovs = s->ovs;
@@ -237,8 +237,10 @@ static void save(struct vperf_vcpu *vcpu, bool was_direct)
 	 * shadow, which now holds every flag: no second PMOVSSET_EL0 read). Without a new flag the
 	 * level is the one last pushed: every trapped change of PMCR_EL0.E, the enables or the flags
 	 * pushes it, and the hardware's flags only grow in between (vperf clears them only where it
-	 * pushes next). An untrapped guest changed them itself. */
-	if (s->ovs != ovs || s->irq_dirty || was_direct)
+	 * pushes next). A direct-partition guest runs untrapped only with no flag and its line low
+	 * (vperf_vpmu_try_direct): whatever it changed untrapped, its level is low until a flag
+	 * comes up, which the copy above brings to the shadow. */
+	if (s->ovs != ovs || s->irq_dirty)
 		vperf_vpmu_update_irq(vcpu);
 }
 
@@ -300,16 +302,14 @@ void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
-	bool was_direct = vcpu->pmu.direct;
-
 	(void)pcpu;
 	if (!vpmu_in_hw(vcpu))
 		return;
-	if (was_direct) {
+	if (vcpu->pmu.direct) {
 		sync_from_hw(vcpu);
 		vcpu->pmu.direct = false; /* the next load traps until the state is back */
 		vperf_mdcr_stale(vcpu);
 	}
-	save(vcpu, was_direct);
+	save(vcpu);
 	vcpu->pmu.active = !idle(vcpu);
 }
