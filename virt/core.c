@@ -22,6 +22,9 @@ static bool vperf_any_aarch64_only; /* a pCPU has no AArch32 at EL0 (no PMCR_EL0
 static bool vperf_any_no_el3;	    /* a pCPU has no EL3 (no PMEVTYPER NSK, NSU, M) */
 static bool vperf_any_no_host_spe;  /* a pCPU has no host-owned Profiling Buffer (host_spe) */
 static struct vperf_pcpu_caps vperf_first_caps; /* the first initialised pCPU's (blob checks) */
+/* Bumped by every vperf_init, vperf_pcpu_init and vperf_vm_init: a vCPU's cached MDCR_EL2 from
+ * before may depend on a pCPU's or a VM's old configuration (vcpu_mdcr()). */
+static uint32_t vperf_mdcr_epoch;
 /* The guest-writable masks derived from the above, recomputed whenever they change (vperf_init,
  * vperf_pcpu_init): the trap path reads them on every PMCR_EL0 and type access. */
 static struct {
@@ -44,6 +47,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 	vperf_any_aarch64_only = vperf_any_no_el3 = false;
 	vperf_any_no_host_spe = false;
 	derive_masks();
+	vperf_mdcr_epoch++;
 	return VPERF_OK;
 }
 
@@ -134,6 +138,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	vperf_any_no_el3 |= !pcpu->caps.el3;
 	vperf_any_no_host_spe |= !cfg->host_spe;
 	derive_masks();
+	vperf_mdcr_epoch++;
 	return VPERF_OK;
 }
 
@@ -328,6 +333,7 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 	*vm = zero;
 	vm->cfg = *cfg;
 	vm->hv_vm = hv_vm;
+	vperf_mdcr_epoch++;
 	return VPERF_OK;
 }
 
@@ -391,6 +397,7 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 	if (vcpu->pcpu)
 		return VPERF_EBUSY;
 	vcpu->mdcr = 0;
+	vperf_mdcr_stale(vcpu);
 #ifdef CONFIG_VPMU
 	vperf_vpmu_reset(vcpu);
 #endif
@@ -420,7 +427,21 @@ void vperf_pcpu_forget(struct vperf_pcpu *pcpu, const struct vperf_vcpu *vcpu)
 void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 {
 	vcpu->mdcr = vcpu_mdcr(vcpu, vcpu->pcpu);
+	vcpu->mdcr_pcpu = vcpu->pcpu;
+	vcpu->mdcr_epoch = vperf_mdcr_epoch;
 	set_mdcr(vcpu->pcpu, vcpu->mdcr);
+}
+
+/* At load: the value computed last time, when nothing it depends on changed since: the same
+ * pCPU, no pCPU or VM (re)initialised (the epoch), and the vCPU's trap state (direct PMU, direct
+ * SPE buffer), whose every change either recomputes it (vperf_update_mdcr) or marks it stale
+ * (vperf_mdcr_stale). */
+static void load_mdcr(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->mdcr_pcpu == vcpu->pcpu && vcpu->mdcr_epoch == vperf_mdcr_epoch)
+		set_mdcr(vcpu->pcpu, vcpu->mdcr);
+	else
+		vperf_update_mdcr(vcpu);
 }
 
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
@@ -441,7 +462,7 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 #endif
 	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can
 	 * count. */
-	vperf_update_mdcr(vcpu);
+	load_mdcr(vcpu);
 #ifdef CONFIG_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_load(vcpu, pcpu);

@@ -44,8 +44,18 @@ void vperf_fmt_dec(struct fmt *f, uint64_t v);
 void vperf_fmt_hex(struct fmt *f, uint64_t v, unsigned int min_digits);
 
 void vperf_log(enum vperf_log_level level, const char *msg);
+/* vperf_handle_sysreg() without the fast path (virt/trap.c). */
+enum vperf_trap_result vperf_handle_sysreg_full(struct vperf_vcpu *vcpu, uint64_t esr,
+						uint64_t gprs[31]);
 /* Recompute the loaded vCPU's MDCR_EL2 and write it if it changed. */
 void vperf_update_mdcr(struct vperf_vcpu *vcpu);
+
+/* One of the vCPU's MDCR_EL2 inputs changed while it is not loaded (its trap state, e.g. at
+ * put): its next load computes the value again instead of reusing the cached one. */
+static inline void vperf_mdcr_stale(struct vperf_vcpu *vcpu)
+{
+	vcpu->mdcr_pcpu = NULL;
+}
 /* A guest mistake with its architectural outcome: counted by the caller, logged rate-limited. */
 void vperf_log_notice(struct vperf_vm *vm, const char *msg);
 void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg *a);

@@ -63,15 +63,13 @@ enum vperf_trap_result vperf_perform_access(struct vperf_vcpu *vcpu,
 	return VPERF_TRAP_HANDLED;
 }
 
-enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
+/* The full path: every access the fast path does not answer. */
+enum vperf_trap_result vperf_handle_sysreg_full(struct vperf_vcpu *vcpu, uint64_t esr,
+						uint64_t gprs[31])
 {
 	const struct vperf_sysreg_desc *desc;
 	struct vperf_esr_sysreg a;
 
-#ifdef CONFIG_VPMU
-	if (vperf_vpmu_fast_access(vcpu, esr, gprs))
-		return VPERF_TRAP_HANDLED;
-#endif
 	if (!vperf_esr_decode_sysreg(esr, &a) || !vperf_sysreg_in_space(a.enc))
 		return VPERF_TRAP_NOT_MINE;
 	STAT_INC(&vcpu->vm->stats, traps);
@@ -82,4 +80,15 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 		return undef(vcpu);
 	}
 	return vperf_perform_access(vcpu, desc, &a, gprs, slot_handlers[desc->slot]);
+}
+
+/* The fast path first (virt/vpmu_regs.c); it hands every access it does not answer to the full
+ * path itself, as a tail call: the hot accesses pay for no frame here. */
+enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
+{
+#ifdef CONFIG_VPMU
+	return vperf_vpmu_fast_access(vcpu, esr, gprs);
+#else
+	return vperf_handle_sysreg_full(vcpu, esr, gprs);
+#endif
 }

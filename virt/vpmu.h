@@ -51,6 +51,13 @@ static inline bool vpmu_in_hw(const struct vperf_vcpu *vcpu)
 }
 
 bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event);
+
+/* vperf_vpmu_event_allowed() for a common event (< 64, which needs nothing but the filter's
+ * bit): inline for the paths that ask on every access (a type write, PMSWINC). */
+static inline bool vpmu_common_event_allowed(const struct vperf_vm *vm, uint32_t event)
+{
+	return vm->cfg.filter.allow[0] & VPERF_BIT(event);
+}
 uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest);
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest);
 uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw);
@@ -155,7 +162,8 @@ static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
 /* The hottest trapped accesses answered straight from the syndrome (vpmu_regs.c); false: take
- * the full path (vperf_handle_sysreg), which decides every other case. */
-bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31]);
+ * every other access goes on to the full path (vperf_handle_sysreg_full), which decides it. */
+enum vperf_trap_result vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr,
+					      uint64_t gprs[31]);
 
 #endif /* VPERF_VIRT_VPMU_H */

@@ -13,14 +13,14 @@ bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event)
 {
 	const struct vperf_pmu_filter *f = &vm->cfg.filter;
 
+	if (event < 64)
+		return vpmu_common_event_allowed(vm, event);
 	/* The SPE events count this PE's sampling: a VM without a vSPE of its own would watch the
 	 * host's, whether the host samples other VMs or this one from outside (VPERF_SPE_BUF_EL2):
 	 * the events are hidden from it as unimplemented (PMCEID0 clear, counting nothing). */
 	if (!(vm->cfg.spe && vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2) && event >= SAMPLE_POP &&
 	    event <= SAMPLE_COLLISION)
 		return false;
-	if (event < 64)
-		return f->allow[0] & VPERF_BIT(event);
 	if (event >= 0x4000 && event < 0x4040)
 		return f->allow[1] & VPERF_BIT(event - 0x4000);
 	return f->allow_other;
@@ -64,13 +64,13 @@ static bool has_el3(const struct vperf_vcpu *vcpu)
 uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
 	uint32_t event = (uint32_t)(guest & VPMU_EVTYPER_EVT);
+	bool allowed = event < 64 ? vpmu_common_event_allowed(vcpu->vm, event)
+				  : vperf_vpmu_event_allowed(vcpu->vm, event);
 
 	/* A direct-partition guest writes the hardware itself: it gets back what it wrote. */
 	if (vpmu_direct_vm(vcpu))
 		return guest;
-	return hw_filter(guest, vperf_vpmu_event_allowed(vcpu->vm, event), vpmu_all_vm(vcpu),
-			 has_el3(vcpu)) |
-	       event;
+	return hw_filter(guest, allowed, vpmu_all_vm(vcpu), has_el3(vcpu)) | event;
 }
 
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest)

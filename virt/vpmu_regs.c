@@ -161,8 +161,7 @@ static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 	vcpu->pmu.evtyper[n] = val;
 	p = vpmu_in_hw(vcpu) ? vperf_vpmu_phys(vcpu, n) : -1;
 	if (p >= 0)
-		write_sysreg_enc(VPERF_SYSREG_ENC(3, 3, 14, 12 | ((unsigned int)p >> 3), p & 7),
-				 vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+		write_pmevtyper((unsigned int)p, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
 }
 
 static uint64_t read_evtyper(const struct vperf_vcpu *vcpu, unsigned int n)
@@ -213,7 +212,7 @@ static void write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
 
 	if (!bits || !(vcpu->pmu.pmcr & PMCR_E))
 		return;
-	if (!vperf_vpmu_event_allowed(vcpu->vm, VPMU_EVENT_SW_INCR))
+	if (!vpmu_common_event_allowed(vcpu->vm, VPMU_EVENT_SW_INCR))
 		return;
 	for (; bits; bits &= bits - 1) {
 		/* ctz is inline on AArch64 (RBIT, CLZ), unlike popcount (SIMD). */
@@ -408,15 +407,18 @@ static unsigned int esr_pmev_index(uint32_t esr)
 static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsigned int n,
 		       unsigned int el)
 {
+	if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
+	    n < vcpu->vm->cfg.nr_counters && !(val & vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0)) {
+		/* write_evtyper() in the trapped partition: what a trapped guest keeps
+		 * (vperf_vpmu_evtyper_keep), and its counter n is physical counter n. */
+		vcpu->pmu.evtyper[n] = val & VPMU_EVTYPER_WRITABLE;
+		write_pmevtyper(n, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+		return true;
+	}
 	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0)) {
 		if (val & vperf_sysregs[VPERF_SR_PMSWINC_EL0].res0)
 			return false;
 		write_swinc(vcpu, val, el);
-		return true;
-	}
-	if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
-	    n < vcpu->vm->cfg.nr_counters && !(val & vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0)) {
-		write_evtyper(vcpu, n, val);
 		return true;
 	}
 	return false;
@@ -428,22 +430,24 @@ static bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *val, unsi
 		*val = read_sysreg(PMCCNTR_EL0);
 	else if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVCNTR0_EL0, 1) &&
 		 n < vcpu->vm->cfg.nr_counters)
-		*val = read_sysreg_enc(VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
+		*val = read_pmevcntr(n);
 	else if (key == ESR_SYSREG(VPERF_ENC_PMOVSSET_EL0, 1))
-		*val = vperf_vpmu_ovs(vcpu);
+		/* vperf_vpmu_ovs() in the trapped partition: guest bit n is physical bit n. */
+		*val = vcpu->pmu.ovs | (read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu));
 	else
 		return false;
 	return true;
 }
 
-bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
+static bool fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
 {
 	uint32_t key = (uint32_t)esr & ~ESR_RT_MASK;
 	unsigned int rt = (unsigned int)(esr >> 5) & 31u, n = esr_pmev_index((uint32_t)esr);
 	uint64_t val = 0;
 	unsigned int el;
 
-	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || !vcpu->pcpu)
+	/* In the hardware means loaded (acquire at or after load, save at put): pcpu is set. */
+	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED)
 		return false;
 	el = vperf_ops->guest_el(vcpu->hv_vcpu);
 	if (el == 0)
@@ -459,4 +463,12 @@ bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs
 	STAT_INC(&vcpu->vm->stats, traps);
 	vperf_ops->advance_pc(vcpu->hv_vcpu);
 	return true;
+}
+
+enum vperf_trap_result vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr,
+					      uint64_t gprs[31])
+{
+	if (fast_access(vcpu, esr, gprs))
+		return VPERF_TRAP_HANDLED;
+	return vperf_handle_sysreg_full(vcpu, esr, gprs);
 }

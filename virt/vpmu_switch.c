@@ -15,16 +15,6 @@
 
 #include "vpmu.h"
 
-static uint32_t evcntr_enc(unsigned int n)
-{
-	return VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
-}
-
-static uint32_t evtyper_enc(unsigned int n)
-{
-	return VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
-}
-
 /* Counters [0, hpmn) and the cycle counter: every bit a previous owner may have left set. */
 static uint64_t first_range_mask(const struct vperf_pcpu *pcpu)
 {
@@ -90,8 +80,7 @@ uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
 
 	if (p < 0)
 		return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccntr : vcpu->pmu.evcntr[n];
-	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0)
-				    : read_sysreg_enc(evcntr_enc((unsigned int)p));
+	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0) : read_pmevcntr((unsigned int)p);
 }
 
 void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
@@ -110,7 +99,7 @@ void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t va
 	else if (n == VPERF_CYCLE_IDX)
 		write_sysreg(val, PMCCNTR_EL0);
 	else
-		write_sysreg_enc(evcntr_enc((unsigned int)p), val);
+		write_pmevcntr((unsigned int)p, val);
 }
 
 uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu)
@@ -123,8 +112,8 @@ uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu)
 /* Program guest counter n's type and value into its physical counter p. */
 void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p)
 {
-	write_sysreg_enc(evtyper_enc(p), vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
-	write_sysreg_enc(evcntr_enc(p), vcpu->pmu.evcntr[n]);
+	write_pmevtyper(p, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+	write_pmevcntr(p, vcpu->pmu.evcntr[n]);
 }
 
 /* The inverse of place, for guest counters whose enables the guest just cleared (the physical
@@ -142,7 +131,7 @@ void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest)
 
 		if (p < 0 || !(guest & VPERF_BIT(n)))
 			continue;
-		vcpu->pmu.evcntr[n] = read_sysreg_enc(evcntr_enc((unsigned int)p));
+		vcpu->pmu.evcntr[n] = read_pmevcntr((unsigned int)p);
 		vcpu->pmu.map[n] = VPERF_VPMU_NOT_LIVE;
 	}
 	write_sysreg(hw, PMINTENCLR_EL1);
@@ -197,7 +186,7 @@ static void sync_from_hw(struct vperf_vcpu *vcpu)
 	s->selr = read_sysreg(PMSELR_EL0) & 0x1full;
 	s->ccfiltr = read_sysreg(PMCCFILTR_EL0) & ~vperf_sysregs[VPERF_SR_PMCCFILTR_EL0].res0;
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
-		s->evtyper[n] = read_sysreg_enc(evtyper_enc(n)) &
+		s->evtyper[n] = read_sysreg_enc(vperf_pmevtyper_enc(n)) &
 				~vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0;
 }
 
@@ -225,6 +214,7 @@ void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu)
 static void save(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t ovs = s->ovs;
 
 	/* XENPMU_MODE_ALL: the privileged VM's counters go on counting whoever runs next (the
 	 * copy below is for a migration; back on this pCPU it finds the live counters). */
@@ -234,7 +224,7 @@ static void save(struct vperf_vcpu *vcpu)
 		int p = vperf_vpmu_phys(vcpu, n);
 
 		if (p >= 0)
-			s->evcntr[n] = read_sysreg_enc(evcntr_enc((unsigned int)p));
+			s->evcntr[n] = read_pmevcntr((unsigned int)p);
 	}
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
@@ -244,8 +234,14 @@ static void save(struct vperf_vcpu *vcpu)
 		write_sysreg(0, PMUSERENR_EL0);
 	s->where = VPERF_VPMU_SHADOW;
 	/* A flag raised but not yet taken as an interrupt counts from now on (computed from the
-	 * shadow, which now holds every flag: no second PMOVSSET_EL0 read). */
-	vperf_vpmu_update_irq(vcpu);
+	 * shadow, which now holds every flag: no second PMOVSSET_EL0 read). Without a new flag the
+	 * level is the one last pushed: every trapped change of PMCR_EL0.E, the enables or the flags
+	 * pushes it, and the hardware's flags only grow in between (vperf clears them only where it
+	 * pushes next). A direct-partition guest runs untrapped only with no flag and its line low
+	 * (vperf_vpmu_try_direct): whatever it changed untrapped, its level is low until a flag
+	 * comes up, which the copy above brings to the shadow. */
+	if (s->ovs != ovs || s->irq_dirty)
+		vperf_vpmu_update_irq(vcpu);
 }
 
 /* The hardware still holds exactly this vCPU's state: it was the last owner on this pCPU. */
@@ -312,6 +308,7 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	if (vcpu->pmu.direct) {
 		sync_from_hw(vcpu);
 		vcpu->pmu.direct = false; /* the next load traps until the state is back */
+		vperf_mdcr_stale(vcpu);
 	}
 	save(vcpu);
 	vcpu->pmu.active = !idle(vcpu);

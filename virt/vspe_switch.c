@@ -132,6 +132,7 @@ static uint64_t sync_from_hw(struct vperf_vcpu *vcpu)
 		read_sysreg(PMBLIMITR_EL1) & (PMBLIMITR_LIMIT | PMBLIMITR_FM | PMBLIMITR_E);
 	r[VPERF_VSPE_PMBSR] = pmbsr & PMBSR_WRITABLE & ~PMBSR_S;
 	vcpu->spe.direct = false;
+	vperf_mdcr_stale(vcpu);
 	return pmbsr;
 }
 
@@ -162,9 +163,13 @@ void vperf_vspe_try_direct(struct vperf_vcpu *vcpu)
  * with E2PB = 0b11 from the first write, an untrapped vCPU costs one MDCR_EL2 write, not two. */
 void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu)
 {
+	bool direct = vcpu->spe.active && vspe_buffer_on(vcpu) &&
+		      vperf_vspe_buffer(vcpu->vm) == VPERF_SPE_BUF_EL1;
+
 	vperf_vspe_park_host(vcpu->pcpu);
-	vcpu->spe.direct = vcpu->spe.active && vspe_buffer_on(vcpu) &&
-			   vperf_vspe_buffer(vcpu->vm) == VPERF_SPE_BUF_EL1;
+	if (direct != vcpu->spe.direct)
+		vperf_mdcr_stale(vcpu);
+	vcpu->spe.direct = direct;
 }
 
 void vperf_vspe_load(struct vperf_vcpu *vcpu)

@@ -110,6 +110,18 @@ extern const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT];
 /* The descriptor of an encoding, or NULL when the database does not hold it. O(log n). */
 const struct vperf_sysreg_desc *vperf_sysreg_lookup(uint32_t enc);
 
+/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 (n < 31) by index: CRm = 0b10:n[4:3] (0b11 for the
+ * types), op2 = n[2:0] (Arm ARM D24.5). */
+static inline uint32_t vperf_pmevcntr_enc(unsigned int n)
+{
+	return VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
+}
+
+static inline uint32_t vperf_pmevtyper_enc(unsigned int n)
+{
+	return VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
+}
+
 /* Index n of PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 from the encoding: CRm[1:0]:op2. */
 static inline unsigned int vperf_pmev_index(uint32_t enc)
 {

@@ -141,6 +141,10 @@ struct vperf_vcpu {
 	void *hv_vcpu;
 	struct vperf_pcpu *pcpu; /* where it is loaded, or NULL */
 	uint64_t mdcr;		 /* MDCR_EL2 while this vCPU runs */
+	/* mdcr was computed for this pCPU in this configuration epoch (virt/core.c); NULL: to be
+	 * computed at the next load. */
+	const struct vperf_pcpu *mdcr_pcpu;
+	uint32_t mdcr_epoch;
 	struct vperf_vpmu pmu;
 	struct vperf_vspe spe;
 };

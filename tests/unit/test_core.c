@@ -212,6 +212,43 @@ static void test_load_put_mdcr(void **state)
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), host);
 }
 
+/* A vCPU's MDCR_EL2 is cached between its loads (virt/core.c): a pCPU initialised again (here
+ * with one more host counter, so HPMN 4 -> 3) or its VM initialised again (PMU OFF -> a vPMU
+ * in SELF, which clears HPME) must not load the value of the old configuration. */
+static void test_mdcr_cache_epoch(void **state)
+{
+	struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct vperf_vm_config vcfg = { .pmu_mode = VPERF_PMU_OFF };
+	struct vperf_pcpu pcpu;
+	struct vperf_vm vm;
+	struct vperf_vcpu vcpu;
+	struct fake_vcpu hv = { 0 };
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+	assert_int_equal(vperf_vm_init(&vm, &vcfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, &hv), VPERF_OK);
+	vperf_vcpu_load(&vcpu, &pcpu);
+	vperf_vcpu_put(&vcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPMN_MASK, 4);
+
+	pcfg.host_counters = 3;
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+	vperf_vcpu_load(&vcpu, &pcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPMN_MASK, 3);
+	assert_true(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPME);
+	vperf_vcpu_put(&vcpu);
+
+#ifdef CONFIG_VPMU
+	vcfg.pmu_mode = VPERF_PMU_SELF;
+	vcfg.nr_counters = 2;
+	assert_int_equal(vperf_vm_init(&vm, &vcfg, NULL), VPERF_OK);
+	vperf_vcpu_load(&vcpu, &pcpu);
+	assert_false(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPME);
+	vperf_vcpu_put(&vcpu);
+#endif
+}
+
 /* PMUIRQ: the host's flags ([HPMN, EPMN) and the cycle counter) are cleared and reported;
  * the first range and the agent's range are not touched. */
 #ifdef CONFIG_VPMU
@@ -265,6 +302,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pcpu_without_pmu, setup),
 		cmocka_unit_test_setup(test_vm_policy, setup),
 		cmocka_unit_test_setup(test_load_put_mdcr, setup),
+		cmocka_unit_test_setup(test_mdcr_cache_epoch, setup),
 #ifdef CONFIG_VPMU
 		cmocka_unit_test_setup(test_pmu_irq_host_flags, setup),
 #endif

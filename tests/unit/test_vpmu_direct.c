@@ -99,6 +99,26 @@ static void test_untrapped_after_first_touch(void **state)
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & (MDCR_EL2_TPM | MDCR_EL2_HPMN_MASK), 2);
 }
 
+/* Put while untrapped, the vCPU loads trapped again (MDCR_EL2.TPM), not with the untrapped
+ * MDCR_EL2 cached since it became direct (virt/core.c): idle at its put, it is not brought back
+ * into the hardware at load, so it traps until its next access. */
+static void test_put_untrapped_loads_trapped(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, 0x11);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM, 0);
+	hv_leave(0);
+	hv_enter(a, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM, MDCR_EL2_TPM);
+	assert_int_equal(traps(), 1);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), 0x11);
+	assert_int_equal(traps(), 2);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM, 0);
+}
+
 /* PMCR_EL0.P from the guest resets its counters only: the hardware limits it to [0, HPMN). */
 static void test_reset_limited_by_hardware(void **state)
 {
@@ -175,6 +195,7 @@ int main(void)
 		cmocka_unit_test_setup(test_direct_refused_on_unenforced_hpmn, setup),
 		cmocka_unit_test_setup(test_untrapped_after_first_touch, setup),
 		cmocka_unit_test_setup(test_reset_limited_by_hardware, setup),
+		cmocka_unit_test_setup(test_put_untrapped_loads_trapped, setup),
 		cmocka_unit_test_setup(test_overflow_round_trip, setup),
 		cmocka_unit_test_setup(test_switch_and_migrate, setup),
 	};

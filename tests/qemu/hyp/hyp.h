@@ -253,6 +253,7 @@ void pmu_host_bench_mark(struct vcpu *v, uint64_t what);
 void pmu_host_bench_switch(uint64_t t0);
 uint64_t pmu_host_el2_insns(void);
 void pmu_host_bench_probe(uint64_t t0);
+void pmu_host_bench_pmuirq(void);
 void trap_bench_calibrate(void);
 void sched_reswitch(struct vcpu *v);
 extern const struct vperf_hyp_ops hyp_vperf_ops;

@@ -95,6 +95,8 @@ static struct vcpu *handle_irq(struct vcpu *v)
 		gic_eoi(intid);
 		return sched_tick(v);
 	case INTID_PMU:
+		if (hyp.bench)
+			pmu_host_bench_pmuirq();
 		if (!vperf_handle_pmu_irq(&this_pcpu()->vperf))
 			hyp_log("PMUIRQ with no overflow flag taken");
 		break;

@@ -6,6 +6,8 @@
  *   write_sysreg(val, NAME)    MSR by database name
  *   read_sysreg_enc(enc)       MRS by numeric encoding (a database register, e.g. PMEVCNTR<n>)
  *   write_sysreg_enc(enc, val)
+ *   read_pmevcntr(n), write_pmevcntr(n, val), write_pmevtyper(n, val)
+ *                              PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 by index (n < 31)
  */
 #ifndef VPERF_ARCH_SYSREG_H
 #define VPERF_ARCH_SYSREG_H
@@ -31,6 +33,56 @@
 
 #define read_sysreg(name)	arch_read_##name()
 #define write_sysreg(val, name) arch_write_##name(val)
+
+/* The event counters and types by index: MRS/MSR take the register as an immediate, so a
+ * 31-entry switch (one jump table) instead of read_sysreg_enc()'s switch over the whole
+ * database. The trap fast path and the vCPU switch use them; n >= 31 reads 0, ignores writes. */
+/* clang-format off */
+#define PMEV_EACH(X)                                                                            \
+	X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) \
+	X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30)
+/* clang-format on */
+
+static inline uint64_t read_pmevcntr(unsigned int n)
+{
+	switch (n) {
+#define PMEV_READ(i) \
+	case i:      \
+		return read_sysreg(PMEVCNTR##i##_EL0);
+		PMEV_EACH(PMEV_READ)
+#undef PMEV_READ
+	default:
+		return 0;
+	}
+}
+
+static inline void write_pmevcntr(unsigned int n, uint64_t val)
+{
+	switch (n) {
+#define PMEV_WRITE(i)                                 \
+	case i:                                       \
+		write_sysreg(val, PMEVCNTR##i##_EL0); \
+		break;
+		PMEV_EACH(PMEV_WRITE)
+#undef PMEV_WRITE
+	default:
+		break;
+	}
+}
+
+static inline void write_pmevtyper(unsigned int n, uint64_t val)
+{
+	switch (n) {
+#define PMEV_WRITE(i)                                  \
+	case i:                                        \
+		write_sysreg(val, PMEVTYPER##i##_EL0); \
+		break;
+		PMEV_EACH(PMEV_WRITE)
+#undef PMEV_WRITE
+	default:
+		break;
+	}
+}
 
 uint64_t vperf_arch_read_sysreg_enc(uint32_t enc);
 void vperf_arch_write_sysreg_enc(uint32_t enc, uint64_t val);

@@ -17,4 +17,9 @@ void vperf_arch_write_sysreg_enc(uint32_t enc, uint64_t val);
 #define read_sysreg(name)	read_sysreg_enc(VPERF_ENC_##name)
 #define write_sysreg(val, name) write_sysreg_enc(VPERF_ENC_##name, (val))
 
+/* The event counters and types by index (arch/arm64: a 31-entry switch of MRS/MSR). */
+#define read_pmevcntr(n)	read_sysreg_enc(vperf_pmevcntr_enc(n))
+#define write_pmevcntr(n, val)	write_sysreg_enc(vperf_pmevcntr_enc(n), (val))
+#define write_pmevtyper(n, val) write_sysreg_enc(vperf_pmevtyper_enc(n), (val))
+
 #endif /* VPERF_ARCH_SYSREG_H */
