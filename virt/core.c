@@ -21,6 +21,7 @@ static bool vperf_any_unenforced;   /* a pCPU does not enforce MDCR_EL2.HPMN at 
 static bool vperf_any_aarch64_only; /* a pCPU has no AArch32 at EL0 (no PMCR_EL0.D) */
 static bool vperf_any_no_el3;	    /* a pCPU has no EL3 (no PMEVTYPER NSK, NSU, M) */
 static bool vperf_any_no_host_spe;  /* a pCPU has no host-owned Profiling Buffer (host_spe) */
+static bool vperf_any_no_export;    /* a pCPU has no event export bus (PMCR_EL0.X RAZ/WI) */
 static struct vperf_pcpu_caps vperf_first_caps; /* the first initialised pCPU's (blob checks) */
 /* Bumped by every vperf_init, vperf_pcpu_init and vperf_vm_init: a vCPU's cached MDCR_EL2 from
  * before may depend on a pCPU's or a VM's old configuration (vcpu_mdcr()). */
@@ -45,7 +46,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 	vperf_sysreg_space_init();
 	vperf_min_hpmn_set = vperf_min_pmuver_set = vperf_any_unenforced = false;
 	vperf_any_aarch64_only = vperf_any_no_el3 = false;
-	vperf_any_no_host_spe = false;
+	vperf_any_no_host_spe = vperf_any_no_export = false;
 	derive_masks();
 	vperf_mdcr_epoch++;
 	return VPERF_OK;
@@ -76,6 +77,13 @@ static void probe(struct vperf_pcpu_caps *caps)
 
 		caps->nr_counters = (uint8_t)VPERF_FIELD_GET(pmcr, 15, 11);
 		caps->pmcr_id = pmcr & VPERF_GENMASK(31, 16);
+#ifdef CONFIG_VPMU
+		/* PMCR_EL0.X is RAZ/WI without an event export bus, which no ID register names
+		 * (I5.3.21): set it and see whether it sticks, then put the host's value back. */
+		write_sysreg(pmcr | VPMU_PMCR_X, PMCR_EL0);
+		caps->export_bus = (read_sysreg(PMCR_EL0) & VPMU_PMCR_X) != 0;
+		write_sysreg(pmcr, PMCR_EL0);
+#endif
 	}
 	caps->pmsidr = caps->pmsver ? read_sysreg(PMSIDR_EL1) : 0;
 	caps->pmbidr = caps->pmsver ? read_sysreg(PMBIDR_EL1) : 0;
@@ -137,6 +145,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	vperf_any_aarch64_only |= !pcpu->caps.aarch32;
 	vperf_any_no_el3 |= !pcpu->caps.el3;
 	vperf_any_no_host_spe |= !cfg->host_spe;
+	vperf_any_no_export |= !pcpu->caps.export_bus;
 	derive_masks();
 	vperf_mdcr_epoch++;
 	return VPERF_OK;
@@ -177,14 +186,17 @@ static uint64_t pmcr_writable(void)
 
 /*
  * What a direct-partition guest also holds in PMCR_EL0, since it writes the hardware's own
- * (I5.3.21), and so what vperf carries across a switch and accepts in a blob for it: X (RAZ/WI
- * without an event export bus, so carrying it is harmless), D only with AArch32 at EL0 (RES0
- * otherwise), FZO from PMUv3p7 (RES0 before); on every initialised pCPU.
+ * (I5.3.21), and so what vperf carries across a switch and accepts in a blob for it: X only
+ * with an event export bus (RAZ/WI otherwise: kept in the shadow while the guest is trapped, it
+ * would read back 1 there and 0 once the hardware has its state), D only with AArch32 at EL0
+ * (RES0 otherwise), FZO from PMUv3p7 (RES0 before); on every initialised pCPU.
  */
 static uint64_t pmcr_direct_extra(void)
 {
-	uint64_t w = VPMU_PMCR_X;
+	uint64_t w = 0;
 
+	if (vperf_min_pmuver_set && !vperf_any_no_export)
+		w |= VPMU_PMCR_X;
 	if (vperf_min_pmuver_set && !vperf_any_aarch64_only)
 		w |= VPMU_PMCR_D;
 	if (vperf_min_pmuver_set && vperf_min_pmuver >= 7)

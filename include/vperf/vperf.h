@@ -73,6 +73,7 @@ struct vperf_pcpu_caps {
 	bool hpmn0;	     /* FEAT_HPMN0: MDCR_EL2.HPMN = 0 allowed */
 	bool el3;	     /* ID_AA64PFR0_EL1.EL3 != 0: the PMU filters have NSK, NSU, M */
 	bool aarch32;	     /* ID_AA64PFR0_EL1.EL0 == 0b0010: PMCR_EL0.D exists */
+	bool export_bus;     /* PMCR_EL0.X sticks: an event export bus (no ID register says) */
 	uint64_t pmcr_id;    /* PMCR_EL0.IMP and IDCODE, shown to guests */
 };
 

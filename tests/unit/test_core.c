@@ -49,23 +49,29 @@ static void test_init_requires_ops(void **state)
 	assert_int_equal(vperf_init(&fake_hyp_ops), VPERF_OK);
 }
 
-/* N=6, host keeps 2, agent 1: guests [0,3), host [3,5), agent [5,6). Probing only reads; the
- * one write is PMUSERENR_EL0 = 0, over its UNKNOWN reset value. */
+/* N=6, host keeps 2, agent 1: guests [0,3), host [3,5), agent [5,6). Probing reads, but for
+ * PMCR_EL0.X (set, read back, the host's PMCR_EL0 put back; test_vpmu_badinput has the PE
+ * without an export bus); the other write is PMUSERENR_EL0 = 0, over its UNKNOWN reset value. */
 static void test_pcpu_ranges(void **state)
 {
 	const struct vperf_pcpu_config cfg = { .host_counters = 2, .agent_counters = 1 };
 	struct vperf_pcpu pcpu;
+	uint64_t pmcr;
 
 	(void)state;
 	sim_poke(0, VPERF_ENC_PMUSERENR_EL0, PMUSERENR_EN);
+	sim_poke(0, VPERF_ENC_PMCR_EL0, sim_peek(0, VPERF_ENC_PMCR_EL0) | PMCR_E);
+	pmcr = sim_peek(0, VPERF_ENC_PMCR_EL0);
 	assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
 	assert_int_equal(pcpu.caps.pmuver, PMUVER_V3P5);
 	assert_int_equal(pcpu.caps.nr_counters, 6);
 	assert_int_equal(pcpu.hpmn, 3);
 	assert_int_equal(pcpu.epmn, 5);
 #ifdef CONFIG_VPMU
-	assert_int_equal(sim_cpu(0)->nr_writes, 1);
+	assert_int_equal(sim_cpu(0)->nr_writes, 3);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCR_EL0), pmcr); /* the host's, back */
+	assert_true(pcpu.caps.export_bus);			 /* a plain register file keeps X */
 #else
 	assert_int_equal(sim_cpu(0)->nr_writes, 0);
 #endif

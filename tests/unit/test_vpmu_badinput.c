@@ -172,6 +172,26 @@ static void test_direct_keeps_hw_fields(void **state)
 	assert_int_equal(guest_read(PMUSERENR_EL0), userenr);
 }
 
+/* Found by the trap fuzzer: PMCR_EL0.X is RAZ/WI without an event export bus (I5.3.21), so a
+ * direct guest reads it as 0 whether its write reached the hardware or, while a pending overflow
+ * flag keeps the vCPU trapped, only vperf's shadow; vperf probes each pCPU for the bus. */
+static void test_direct_x_without_export_bus(void **state)
+{
+	struct hv_vcpu *a;
+
+	(void)state;
+	hv_init(NULL, 2); /* the model's default PE: no event export bus */
+	a = direct_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMOVSSET_EL0, 1); /* a flag: the vCPU stays trapped */
+	guest_write(PMCR_EL0, VPERF_BIT(4));
+	assert_int_equal(guest_read(PMCR_EL0) & VPERF_BIT(4), 0);
+	hv_leave(0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMCR_EL0) & VPERF_BIT(4), 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* Found by the trap fuzzer: a direct-partition guest's EL0 access to a counter beyond its N is
  * UNDEFINED, also after a load that left it trapped (it was then a trap to its own EL1). */
 static void test_direct_el0_beyond_n(void **state)
@@ -202,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_direct_pmselr),
 		cmocka_unit_test(test_direct_keeps_hw_fields),
 		cmocka_unit_test(test_direct_el0_beyond_n),
+		cmocka_unit_test(test_direct_x_without_export_bus),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_badinput", tests, NULL, NULL);
