@@ -220,10 +220,14 @@ static void do_own(struct trace *t, struct hv_vcpu *vc, const struct op *o)
 	}
 	/* The virtual line is observed once a PMUIRQ in flight has been taken: its latency is the
 	 * model's seeded choice (GICv3 gives no bound), and it differs between the shared and the
-	 * alone run, as the isolation property test settles it too (hv_settle). */
-	if (vc->v.pcpu)
+	 * alone run, as the isolation property test settles it too (hv_settle). Only while the
+	 * vCPU is loaded: after a reset or restore of a vCPU that is not, the line is pushed at its
+	 * next load (vperf.h), before the guest runs, so what the hypervisor holds until then is
+	 * stale by design and differs with whether a load came in between. */
+	if (vc->v.pcpu) {
 		hv_settle();
-	observe(t, vc->irq_level);
+		observe(t, vc->irq_level);
+	}
 	trap_check_world();
 }
 
