@@ -27,7 +27,7 @@ ifeq ($(skip_config),)
   -include $(obj)/include/config/auto.conf
 endif
 
-ARCH_FROM_CONFIG := $(if $(CONFIG_ARCH_ARM64),arm64,$(if $(CONFIG_ARCH_SIM),sim))
+ARCH_FROM_CONFIG := $(if $(CONFIG_VPERF_ARCH_ARM64),arm64,$(if $(CONFIG_VPERF_ARCH_SIM),sim))
 ARCH ?= $(or $(ARCH_FROM_CONFIG),sim)
 ifneq ($(ARCH_FROM_CONFIG),)
   ifneq ($(ARCH),$(ARCH_FROM_CONFIG))
@@ -90,7 +90,7 @@ include $(srctree)/tests/unit/build.mk
 # ---- rules ------------------------------------------------------------------------------------
 include $(srctree)/mk/rules.mk
 
-all: $(obj)/libvperf.a $(if $(CONFIG_ARCH_SIM),$(tests-bin) $(simprogs-bin)) $(hostprogs-bin)
+all: $(obj)/libvperf.a $(if $(CONFIG_VPERF_ARCH_SIM),$(tests-bin) $(simprogs-bin)) $(hostprogs-bin)
 
 clean:
 	$(Q)rm -rf $(obj)/virt $(obj)/arch $(obj)/tests $(obj)/host $(obj)/tools $(obj)/libvperf.a

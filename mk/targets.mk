@@ -15,7 +15,7 @@ test: all
 arm64-check: $(obj)/libvperf.a
 	$(Q)$(runtests) --script $(results) "undefined-symbols" \
 		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a \
-		$(if $(CONFIG_FDT),fdt_path_offset fdt_add_subnode fdt_setprop fdt_del_node \
+		$(if $(CONFIG_VPERF_FDT),fdt_path_offset fdt_add_subnode fdt_setprop fdt_del_node \
 			fdt_check_header fdt_check_full)
 	$(Q)$(runtests) --script $(results) "public-headers-nostdinc" \
 		$(srctree)/scripts/check-headers.sh $(CROSS_COMPILE)gcc $(srctree) $(obj)

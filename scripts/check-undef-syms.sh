@@ -2,7 +2,7 @@
 # The arm64 library must link into any hypervisor: merged into one relocatable object, it may
 # need nothing from outside but the four functions GCC requires of every freestanding
 # environment (memcpy, memmove, memset, memcmp: GCC manual, "C Language Standards"), and every
-# global it defines is in the vperf_ namespace. With CONFIG_FDT the library also calls the
+# global it defines is in the vperf_ namespace. With CONFIG_VPERF_FDT the library also calls the
 # libfdt functions of virt/fdt_api.h, given as EXTRA.
 # Usage: check-undef-syms.sh CROSS_COMPILE LIBRARY [EXTRA...]
 set -eu

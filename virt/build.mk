@@ -1,11 +1,11 @@
 # virt/: the virtualization logic, identical source for every ARCH.
 lib-y += virt/regdb.c virt/esr.c virt/trap.c virt/core.c virt/log.c virt/fmt.c
-lib-$(CONFIG_VPMU) += virt/vpmu_regs.c virt/vpmu_switch.c virt/vpmu_filter.c virt/vpmu_irq.c \
+lib-$(CONFIG_VPERF_VPMU) += virt/vpmu_regs.c virt/vpmu_switch.c virt/vpmu_filter.c virt/vpmu_irq.c \
 	virt/vpmu_blob.c virt/vpmu_map.c
-lib-$(CONFIG_VSPE) += virt/vspe_regs.c virt/vspe_switch.c virt/vspe_irq.c \
+lib-$(CONFIG_VPERF_VSPE) += virt/vspe_regs.c virt/vspe_switch.c virt/vspe_irq.c \
 	virt/vspe_buffer.c virt/vspe_host.c virt/vspe_outside.c virt/vspe_blob.c
-lib-$(CONFIG_XEN_ABI) += virt/xen_abi.c
-lib-$(CONFIG_FDT) += virt/fdt.c
+lib-$(CONFIG_VPERF_XEN_ABI) += virt/xen_abi.c
+lib-$(CONFIG_VPERF_FDT) += virt/fdt.c
 
 # Xen's public headers need -std=gnu11 and __XEN_TOOLS__ (domctl.h); they are reached through a
 # link so that no other system header enters the freestanding build.

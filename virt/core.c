@@ -38,7 +38,7 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 {
 	if (!ops || !ops->inject_undef || !ops->advance_pc || !ops->guest_el)
 		return VPERF_EINVAL;
-#if defined(CONFIG_VPMU) || defined(CONFIG_VSPE)
+#if defined(CONFIG_VPERF_VPMU) || defined(CONFIG_VPERF_VSPE)
 	if (!ops->set_irq_line)
 		return VPERF_EINVAL;
 #endif
@@ -77,7 +77,7 @@ static void probe(struct vperf_pcpu_caps *caps)
 
 		caps->nr_counters = (uint8_t)VPERF_FIELD_GET(pmcr, 15, 11);
 		caps->pmcr_id = pmcr & VPERF_GENMASK(31, 16);
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 		/* PMCR_EL0.X is RAZ/WI without an event export bus, which no ID register names
 		 * (I5.3.21): set it and see whether it sticks, then put the host's value back. */
 		write_sysreg(pmcr | VPMU_PMCR_X, PMCR_EL0);
@@ -123,7 +123,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 		return VPERF_EINVAL;
 	pcpu->host_mdcr = host_mdcr(pcpu);
 	pcpu->cur_mdcr = ~0ull; /* unknown: the first load writes it */
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 	/* PMUSERENR_EL0's fields reset to architecturally UNKNOWN values (Arm ARM, PMUSERENR_EL0;
 	 * facts.md for the fields; the model's reset, docs/model.md). The PE applies it to a
 	 * guest's EL0 before any trap to EL2, and a vCPU that never granted EL0 access runs on it
@@ -247,7 +247,7 @@ uint64_t vperf_vpmu_type_direct(bool cycle)
 	return vperf_masks.type_direct[cycle];
 }
 
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 static bool filter_allows_all(const struct vperf_pmu_filter *f)
 {
 	return f->allow[0] == ~0ull && f->allow[1] == ~0ull && f->allow_other;
@@ -272,7 +272,7 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
  * parks around the guests that own one. */
 static int check_spe(const struct vperf_vm_config *cfg)
 {
-#ifndef CONFIG_VSPE
+#ifndef CONFIG_VPERF_VSPE
 	(void)cfg;
 	return VPERF_ENOTSUP;
 #else
@@ -318,7 +318,7 @@ static int check_policy(const struct vperf_vm_config *cfg)
 	default:
 		return VPERF_EINVAL;
 	}
-#ifndef CONFIG_VPMU
+#ifndef CONFIG_VPERF_VPMU
 	return VPERF_ENOTSUP;
 #else
 	if (!vperf_min_pmuver_set || !vperf_min_pmuver)
@@ -372,11 +372,11 @@ static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 	 * makes every PMS and PMB register UNDEFINED at EL1 anyway). */
 	if (pcpu->caps.pmsver)
 		mdcr |= MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		mdcr = vperf_vpmu_mdcr(vcpu, pcpu, mdcr);
 #endif
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 	if (vspe_on(vcpu))
 		mdcr = vperf_vspe_mdcr(vcpu, mdcr);
 #endif
@@ -410,10 +410,10 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 		return VPERF_EBUSY;
 	vcpu->mdcr = 0;
 	vperf_mdcr_stale(vcpu);
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 	vperf_vpmu_reset(vcpu);
 #endif
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 	vperf_vspe_reset(vcpu);
 #endif
 	return VPERF_OK;
@@ -467,7 +467,7 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	}
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
 	if (vspe_on(vcpu))
 		vperf_vspe_before_mdcr(vcpu);
@@ -475,11 +475,11 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can
 	 * count. */
 	load_mdcr(vcpu);
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_load(vcpu, pcpu);
 #endif
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 	if (vspe_on(vcpu))
 		vperf_vspe_load(vcpu);
 	if (vspe_outside(vcpu))
@@ -500,21 +500,21 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 
 	if (!pcpu)
 		return;
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 	/* SPE first: its drain ends with the DSB that must precede the MDCR_EL2 switch. */
 	if (vspe_on(vcpu))
 		vperf_vspe_put(vcpu);
 	if (vspe_outside(vcpu))
 		vperf_vspe_outside_put(vcpu);
 #endif
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_put(vcpu, pcpu);
 #endif
 	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME) ||
 	    pcpu->spe.parked)
 		set_mdcr(pcpu, pcpu->host_mdcr);
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 	/* E2PB is the host's again (0b00): its buffer comes back. */
 	vperf_vspe_unpark_host(pcpu);
 #endif
@@ -535,7 +535,7 @@ uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 	if (pmuver > 6)
 		pmuver = 6;
 	v |= pmuver << ID_DFR0_PMUVER_SHIFT;
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 	if (vspe_on(vcpu)) /* not a VM profiled from outside: it has no SPE */
 		v |= (uint64_t)vperf_vspe_pmsver(hw) << ID_DFR0_PMSVER_SHIFT;
 #endif

@@ -8,7 +8,7 @@
 
 extern const struct vperf_hyp_ops *vperf_ops;
 
-#ifdef CONFIG_STATS
+#ifdef CONFIG_VPERF_STATS
 #define STAT_INC(stats, field) ((stats)->field++)
 #else
 #define STAT_INC(stats, field) ((void)(stats))

@@ -8,13 +8,13 @@
  */
 #include "internal.h"
 
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 #include "vpmu.h"
 #define VPMU(slot) [VPERF_SLOT_##slot] = vperf_vpmu_access
 #else
 #define VPMU(slot) [VPERF_SLOT_##slot] = NULL
 #endif
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 #include "vspe.h"
 #define VSPE(slot) [VPERF_SLOT_##slot] = vperf_vspe_access
 #else
@@ -86,7 +86,7 @@ enum vperf_trap_result vperf_handle_sysreg_full(struct vperf_vcpu *vcpu, uint64_
  * path itself, as a tail call: the hot accesses pay for no frame here. */
 enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
 {
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 	return vperf_vpmu_fast_access(vcpu, esr, gprs);
 #else
 	return vperf_handle_sysreg_full(vcpu, esr, gprs);

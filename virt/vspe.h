@@ -55,7 +55,7 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
  * PMSVer no higher than any pCPU's (core.c). */
 const struct vperf_pcpu_caps *vperf_vspe_ref_caps(void);
 
-/* The hardware's write pointer seen at ptr (CONFIG_STATS): its advance since vperf last wrote
+/* The hardware's write pointer seen at ptr (CONFIG_VPERF_STATS): its advance since vperf last wrote
  * or read it counts as bytes written (vspe_switch.c). */
 void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr);
 
@@ -108,7 +108,7 @@ void vperf_vspe_update_irq(struct vperf_vcpu *vcpu);
 
 /* The vSPE words of a version 2 blob (vspe_blob.c): VSPE_BLOB_WORDS from w. */
 #define VSPE_BLOB_WORDS (1 + VPERF_VSPE_NR_REGS)
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 bool vperf_vspe_blob_ok(const struct vperf_vcpu *vcpu, const uint64_t *w);
 void vperf_vspe_blob_fill(const struct vperf_vcpu *vcpu, uint64_t *w);
 void vperf_vspe_blob_apply(struct vperf_vcpu *vcpu, const uint64_t *w);

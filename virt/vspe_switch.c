@@ -18,7 +18,7 @@ enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)
 {
 	if (vm->cfg.spe_buffer != VPERF_SPE_BUF_DEFAULT)
 		return vm->cfg.spe_buffer;
-#ifdef CONFIG_VSPE_BUFFER_UNTRAPPED
+#ifdef CONFIG_VPERF_VSPE_BUFFER_UNTRAPPED
 	return VPERF_SPE_BUF_EL1;
 #else
 	return VPERF_SPE_BUF_EL1_TRAPPED;
@@ -72,7 +72,7 @@ static uint64_t guest_pmscr_el2(const struct vperf_vm *vm)
  */
 void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr)
 {
-#ifdef CONFIG_STATS
+#ifdef CONFIG_VPERF_STATS
 	if (ptr > vcpu->spe.ptr_seen)
 		vcpu->vm->stats.spe_bytes += ptr - vcpu->spe.ptr_seen;
 #endif

@@ -8,11 +8,11 @@
 
 #include <generated/autoconf.h>
 
-#ifndef CONFIG_VPMU_PPI
-#define CONFIG_VPMU_PPI 23
+#ifndef CONFIG_VPERF_VPMU_PPI
+#define CONFIG_VPERF_VPMU_PPI 23
 #endif
-#ifndef CONFIG_VSPE_PPI
-#define CONFIG_VSPE_PPI 21
+#ifndef CONFIG_VPERF_VSPE_PPI
+#define CONFIG_VPERF_VSPE_PPI 21
 #endif
 
 #endif /* VPERF_CONFIG_H */

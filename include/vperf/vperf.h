@@ -30,7 +30,7 @@
 #include <vperf/vspe.h>
 
 /* Per-VM PMU policy, numerically equal to Xen's XENPMU_MODE_* (xen/pmu.h; checked at build
- * time in virt/xen_abi.c when CONFIG_XEN_ABI is set). */
+ * time in virt/xen_abi.c when CONFIG_VPERF_XEN_ABI is set). */
 enum vperf_pmu_mode {
 	VPERF_PMU_OFF = 0,	 /* no PMU visible: every access UNDEF, PMUVer reads 0 */
 	VPERF_PMU_SELF = 1 << 0, /* the guest profiles itself with its counters */
@@ -124,7 +124,7 @@ struct vperf_vm_config {
 	bool spe_pa;			  /* the guest may collect physical addresses (host PAs:
 					   * PMSCR_EL2.PA); off by default */
 	bool spe_pct;			  /* the guest may collect physical time (PMSCR_EL2.PCT) */
-	uint32_t pmu_virq; /* virtual INTIDs; 0 means CONFIG_VPMU_PPI / CONFIG_VSPE_PPI */
+	uint32_t pmu_virq; /* virtual INTIDs; 0 means CONFIG_VPERF_VPMU_PPI / CONFIG_VPERF_VSPE_PPI */
 	uint32_t spe_virq;
 	uint32_t spe_context; /* VPERF_SPE_BUF_EL2: CONTEXTIDR_EL2 while the VM runs, so that the
 			       * host's records of it carry this id in their Context packets */
@@ -205,7 +205,7 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 #define VPERF_VPMU_BLOB_SIZE 600
 #define VPERF_VSPE_BLOB_SIZE 688
 
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 /* Serialise a vCPU's vPMU and vSPE state (migration, snapshot) into buf: a flat, versioned,
  * byte-order-independent blob (layout in virt/vpmu_blob.c). The vCPU must not be loaded (its
  * put drained its SPE records into its memory). Returns the size written (VPERF_VPMU_BLOB_SIZE,
@@ -242,7 +242,7 @@ static inline int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, s
  * HCR_EL2.TID3 trap handler. */
 uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw);
 
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 /* Physical PMUIRQ entry on the calling CPU. Overflow flags of host counters are cleared and
  * handed to ops->host_pmu_overflow; those of the vCPU owning the first range move to its
  * virtual PMOVSSET and raise its virtual PPI. Returns true if any flag was handled. */
@@ -255,7 +255,7 @@ static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 }
 #endif
 
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 /* Physical PMBIRQ entry on the calling CPU: classify PMBSR_EL1. A stage-2 fault on the loaded
  * guest's buffer is mapped through ops->stage2_map and profiling resumes; the guest's own events
  * move into its virtual PMBSR and raise its virtual PPI. Returns true if an event was handled. */
@@ -268,7 +268,7 @@ static inline bool vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
 }
 #endif
 
-#ifdef CONFIG_XEN_ABI
+#ifdef CONFIG_VPERF_XEN_ABI
 /* The PMU mode of a domain created with Xen's domctl flags (XEN_DOMCTL_CDF_vpmu) and a
  * XENPMU_MODE_* value: OFF unless the domain has vpmu and the mode is a single known one. */
 enum vperf_pmu_mode vperf_xen_pmu_mode(uint32_t domctl_flags, uint32_t xenpmu_mode);
@@ -277,16 +277,16 @@ enum vperf_pmu_mode vperf_xen_pmu_mode(uint32_t domctl_flags, uint32_t xenpmu_mo
 /* The virtual PPI a VM's PMU overflow interrupt is injected on (for its device tree). */
 static inline uint32_t vperf_vm_pmu_virq(const struct vperf_vm *vm)
 {
-	return vm->cfg.pmu_virq ? vm->cfg.pmu_virq : CONFIG_VPMU_PPI;
+	return vm->cfg.pmu_virq ? vm->cfg.pmu_virq : CONFIG_VPERF_VPMU_PPI;
 }
 
 /* The virtual PPI a VM's SPE buffer interrupt is injected on (for its device tree). */
 static inline uint32_t vperf_vm_spe_virq(const struct vperf_vm *vm)
 {
-	return vm->cfg.spe_virq ? vm->cfg.spe_virq : CONFIG_VSPE_PPI;
+	return vm->cfg.spe_virq ? vm->cfg.spe_virq : CONFIG_VPERF_VSPE_PPI;
 }
 
-#ifdef CONFIG_FDT
+#ifdef CONFIG_VPERF_FDT
 /* Add the VM's vperf device nodes (the PMU, "arm,armv8-pmuv3" on its virtual PPI, nothing for an
  * OFF VM; for a VM with SPE, "arm,statistical-profiling-extension-v1" on its PMBIRQ PPI) under
  * the root of the guest device tree fdt, with libfdt, which the hypervisor links. All or
@@ -303,7 +303,7 @@ static inline int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm)
 }
 #endif
 
-/* Statistics of a VM (zero when CONFIG_STATS is off). */
+/* Statistics of a VM (zero when CONFIG_VPERF_STATS is off). */
 static inline const struct vperf_stats *vperf_vm_stats(const struct vperf_vm *vm)
 {
 	return &vm->stats;

@@ -14,7 +14,7 @@
  * UNDEF.
  */
 enum vperf_spe_buffer {
-	VPERF_SPE_BUF_DEFAULT,	   /* CONFIG_VSPE_BUFFER_TRAPPED or _UNTRAPPED */
+	VPERF_SPE_BUF_DEFAULT,	   /* CONFIG_VPERF_VSPE_BUFFER_TRAPPED or _UNTRAPPED */
 	VPERF_SPE_BUF_EL1_TRAPPED, /* E2PB = 0b10: the guest owns it, PMB* accesses trap */
 	VPERF_SPE_BUF_EL1,	   /* E2PB = 0b11 once the guest's buffer is live: no PMB* trap */
 	VPERF_SPE_BUF_EL2,	   /* E2PB = 0b00: the hypervisor profiles the guest from outside

@@ -9,7 +9,7 @@
 # Included by tests/fuzz/build.mk, which guards against a second inclusion.
 ifeq ($(ARCH),sim)
 
-vperf-fuzz-targets := $(if $(CONFIG_VPMU),trap blob) $(if $(CONFIG_FDT),fdt)
+vperf-fuzz-targets := $(if $(CONFIG_VPERF_VPMU),trap blob) $(if $(CONFIG_VPERF_FDT),fdt)
 # Runs of the short run in make check: a few seconds each on one core.
 trap-fuzz-runs ?= 2000
 blob-fuzz-runs ?= 5000
@@ -22,7 +22,7 @@ vfuzz-cflags := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -D_DEFAULT_SOURCE -I$(srctree)/include \
 	-I$(srctree)/arch/sim/include -I$(obj)/include \
 	-include $(obj)/include/generated/autoconf.h -MMD -MP
-vfuzz-ldlibs := $(if $(CONFIG_FDT),-lfdt)
+vfuzz-ldlibs := $(if $(CONFIG_VPERF_FDT),-lfdt)
 # What each harness links beside its own file.
 trap-fuzz-extra := tests/fuzz/trap_world.c tests/unit/hv.c
 blob-fuzz-extra := tests/unit/hv.c

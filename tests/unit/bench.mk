@@ -2,7 +2,7 @@
 # asserted with the benchmark's own measuring code, linked from tools/bench/. The archive is
 # scanned again after those objects (the link puts them after it).
 ifeq ($(ARCH),sim)
-tests-$(CONFIG_VPMU) += test_bench_counts
+tests-$(CONFIG_VPERF_VPMU) += test_bench_counts
 test_bench_counts-objs := tests/unit/test_bench_counts.c
 test_bench_counts-ldlibs := $(obj)/libvperf.a
 CFLAGS_test_bench_counts := -I$(srctree)/tools/bench

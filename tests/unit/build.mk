@@ -1,12 +1,12 @@
 # Unit tests: cmocka programs over the production sources, sim build only.
 ifeq ($(ARCH),sim)
 tests-y += test_esr test_regdb test_trap test_core test_sim_pmu test_sim_regs
-tests-$(CONFIG_FDT) += test_fdt
+tests-$(CONFIG_VPERF_FDT) += test_fdt
 test_fdt-objs := tests/unit/test_fdt.c
 test_fdt-ldlibs := -lfdt
 # Redeclaring libfdt functions is the point here: conflicting types still fail to compile.
 CFLAGS_test_fdt := -I$(srctree)/virt -Wno-redundant-decls
-tests-$(CONFIG_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct \
+tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct \
 	test_vpmu_emulated test_vpmu_adversary test_vpmu_badinput
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
@@ -25,7 +25,7 @@ test_vpmu_adversary-objs := tests/unit/test_vpmu_adversary.c tests/unit/hv.c
 # The vPMU, adversary, blob and isolation tests again on every other PMU version vperf supports (the
 # default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),
 # with 300 isolation schedules each; results are named test@pmuverN.
-ifeq ($(CONFIG_VPMU),y)
+ifeq ($(CONFIG_VPERF_VPMU),y)
 pmu-versions := 1 4 5 7
 pmu-version-tests := $(addprefix $(obj)/tests/bin/,test_vpmu test_vpmu_adversary test_vpmu_blob \
 	test_vpmu_isolation)

@@ -41,7 +41,7 @@ static void test_init_requires_ops(void **state)
 	assert_int_equal(vperf_init(&ops), VPERF_EINVAL);
 	ops = fake_hyp_ops;
 	ops.set_irq_line = NULL;
-#if defined(CONFIG_VPMU) || defined(CONFIG_VSPE)
+#if defined(CONFIG_VPERF_VPMU) || defined(CONFIG_VPERF_VSPE)
 	assert_int_equal(vperf_init(&ops), VPERF_EINVAL); /* interrupts to inject */
 #else
 	assert_int_equal(vperf_init(&ops), VPERF_OK);
@@ -67,7 +67,7 @@ static void test_pcpu_ranges(void **state)
 	assert_int_equal(pcpu.caps.nr_counters, 6);
 	assert_int_equal(pcpu.hpmn, 3);
 	assert_int_equal(pcpu.epmn, 5);
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 	assert_int_equal(sim_cpu(0)->nr_writes, 3);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 0);
 	assert_true(pcpu.caps.export_bus); /* a plain register file keeps X */
@@ -119,7 +119,7 @@ static void test_vm_policy(void **state)
 	struct vperf_vm vm;
 
 	(void)state;
-#ifndef CONFIG_VPMU
+#ifndef CONFIG_VPERF_VPMU
 	(void)pcfg;
 	(void)pcpu;
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
@@ -146,7 +146,7 @@ static void test_vm_policy(void **state)
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_EINVAL);
 	cfg.pmu_mode = VPERF_PMU_OFF;
 	cfg.spe = true; /* this pCPU has no SPE */
-#ifdef CONFIG_VSPE
+#ifdef CONFIG_VPERF_VSPE
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENODEV);
 #else
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
@@ -203,7 +203,7 @@ static void test_load_put_mdcr(void **state)
 	assert_int_equal(fake_hyp.logs, 1);
 	assert_string_equal(fake_hyp.last_log,
 			    "vperf: vcpu_load without vcpu_put (vCPU or pCPU still loaded)");
-#ifdef CONFIG_STATS
+#ifdef CONFIG_VPERF_STATS
 	assert_int_equal(pcpu.stats.misuse, 1);
 #endif
 	vperf_vcpu_put(&vcpu);
@@ -245,7 +245,7 @@ static void test_mdcr_cache_epoch(void **state)
 	assert_true(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPME);
 	vperf_vcpu_put(&vcpu);
 
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 	vcfg.pmu_mode = VPERF_PMU_SELF;
 	vcfg.nr_counters = 2;
 	assert_int_equal(vperf_vm_init(&vm, &vcfg, NULL), VPERF_OK);
@@ -257,7 +257,7 @@ static void test_mdcr_cache_epoch(void **state)
 
 /* PMUIRQ: the host's flags ([HPMN, EPMN) and the cycle counter) are cleared and reported;
  * the first range and the agent's range are not touched. */
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 static void test_pmu_irq_host_flags(void **state)
 {
 	const struct vperf_pcpu_config cfg = { .host_counters = 2, .agent_counters = 1 };
@@ -280,13 +280,13 @@ static void test_pmu_irq_host_flags(void **state)
 	assert_int_equal(e->enc, VPERF_ENC_PMOVSCLR_EL0);
 	assert_int_equal(e->val, VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(31));
 	assert_int_equal(fake_hyp.host_ovs, VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(31));
-#ifdef CONFIG_STATS
+#ifdef CONFIG_VPERF_STATS
 	assert_int_equal(pcpu.stats.host_overflows, 1);
 #endif
 }
 #endif
 
-#ifdef CONFIG_XEN_ABI
+#ifdef CONFIG_VPERF_XEN_ABI
 static void test_xen_modes(void **state)
 {
 	(void)state;
@@ -309,10 +309,10 @@ int main(void)
 		cmocka_unit_test_setup(test_vm_policy, setup),
 		cmocka_unit_test_setup(test_load_put_mdcr, setup),
 		cmocka_unit_test_setup(test_mdcr_cache_epoch, setup),
-#ifdef CONFIG_VPMU
+#ifdef CONFIG_VPERF_VPMU
 		cmocka_unit_test_setup(test_pmu_irq_host_flags, setup),
 #endif
-#ifdef CONFIG_XEN_ABI
+#ifdef CONFIG_VPERF_XEN_ABI
 		cmocka_unit_test_setup(test_xen_modes, setup),
 #endif
 	};

@@ -40,7 +40,7 @@ static void test_pmu_node(void **state)
 	irq = fdt_getprop(tree, node, "interrupts", &len);
 	assert_int_equal(len, 12);
 	assert_int_equal(fdt32_to_cpu(irq[0]), 1); /* PPI */
-	assert_int_equal(fdt32_to_cpu(irq[1]), 7); /* INTID 23 (CONFIG_VPMU_PPI) - 16 */
+	assert_int_equal(fdt32_to_cpu(irq[1]), 7); /* INTID 23 (CONFIG_VPERF_VPMU_PPI) - 16 */
 	assert_int_equal(fdt32_to_cpu(irq[2]), 4); /* level-high */
 }
 
@@ -68,7 +68,7 @@ static void test_off_vm_no_node(void **state)
 	assert_true(fdt_path_offset(tree, "/pmu") < 0);
 }
 
-/* A VM with SPE gets the node arm_spe_pmu probes, on its PMBIRQ PPI (CONFIG_VSPE_PPI 21, or
+/* A VM with SPE gets the node arm_spe_pmu probes, on its PMBIRQ PPI (CONFIG_VPERF_VSPE_PPI 21, or
  * its own), level-high; without SPE there is none. */
 static void test_spe_node(void **state)
 {

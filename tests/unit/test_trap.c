@@ -62,7 +62,7 @@ static void test_off_vm_undef_everything(void **state)
 	}
 	assert_int_equal(fx->hv.undefs, n);
 	assert_int_equal(fx->hv.pc_advances, 0);
-#ifdef CONFIG_STATS
+#ifdef CONFIG_VPERF_STATS
 	assert_int_equal(fx->vm.stats.traps, n);
 	assert_int_equal(fx->vm.stats.undef, n);
 #endif
@@ -123,7 +123,7 @@ static void test_unknown_encoding_logged(void **state)
 	assert_int_equal(
 		vperf_handle_sysreg(&fx->vcpu, vperf_esr_encode_sysreg(enc, 3, 1), fx->gprs),
 		VPERF_TRAP_UNDEF);
-#ifdef CONFIG_STATS
+#ifdef CONFIG_VPERF_STATS
 	assert_int_equal(fx->vm.stats.unknown_enc, 1);
 #endif
 	assert_int_equal(fx->hv.undefs, 1);

@@ -70,7 +70,7 @@ static void test_irq_without_pmu(void **state)
 	hv_init(&model, 0);
 	assert_false(vperf_handle_pmu_irq(&hv.pcpu[0]));
 	assert_int_equal(sim_error_count(), 0);
-#ifdef CONFIG_STATS
+#ifdef CONFIG_VPERF_STATS
 	assert_int_equal(hv.pcpu[0].stats.spurious_irqs, 1);
 #endif
 }
@@ -97,7 +97,7 @@ static void test_agent_overflow_no_storm(void **state)
 	hv_run_n(&op1, 300);
 	assert_true(hv.pmu_irqs >= 1);
 	assert_int_equal(hv.max_irq_burst, 1);
-#ifdef CONFIG_STATS
+#ifdef CONFIG_VPERF_STATS
 	assert_int_equal(hv.pcpu[0].stats.agent_overflows, 1);
 #endif
 	assert_non_null(strstr(hv.last_log, "external agent"));
