@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include <arch/barrier.h>
+#include <arch/sysreg.h>
 #include <sim/mem.h>
 #include <sim/spe.h>
 #include <vperf/spe_rec.h>

@@ -143,6 +143,5 @@ bool sim_mem_aborts(uint64_t pa);
  * false; unwritten memory reads as zero. */
 bool sim_mem_write(uint64_t pa, const void *src, size_t n);
 void sim_mem_read(uint64_t pa, void *dst, size_t n);
-uint64_t sim_mem_read64(uint64_t pa);
 
 #endif /* VPERF_SIM_MEM_H */

@@ -13,7 +13,7 @@
 #define VPERF_SIM_MODEL_H
 
 #include <sim/cpu.h>
-#include <vperf/sysreg.h>
+#include <sim/arch_regs.h>
 
 /* ---- configuration ---------------------------------------------------------------------- */
 
@@ -130,6 +130,8 @@ void guest_msr(uint32_t enc, uint64_t val);
 /* The same with Rt = 31, XZR: MRS discards the value, MSR writes zero (ESR_EL2.ISS.Rt = 31). */
 void guest_mrs_xzr(uint32_t enc);
 void guest_msr_xzr(uint32_t enc);
+/* Guest code in tests names registers as vperf's seam does (VPERF_ENC_<name>: include
+ * <arch/sysreg.h>); the model itself never uses those names (sim/arch_regs.h). */
 #define guest_read(name)       guest_mrs(VPERF_ENC_##name)
 #define guest_write(name, val) guest_msr(VPERF_ENC_##name, (val))
 const struct sim_guest_stats *sim_guest_stats(unsigned int cpu);

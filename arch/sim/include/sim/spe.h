@@ -75,7 +75,6 @@ void sim_spe_set_options(const struct sim_spe_options *o);
  * minus CNTVOFF_EL2). */
 void sim_spe_set_contextidr(unsigned int cpu, uint32_t el1, uint32_t el2);
 void sim_spe_set_time(unsigned int cpu, uint64_t cntpct, uint64_t cntvoff);
-uint64_t sim_spe_cntpct(unsigned int cpu);
 
 /* What the SPU did, independent of the PMU (the SAMPLE_* events are also signalled to it). */
 struct sim_spe_stats {
