@@ -12,8 +12,8 @@
 #include "cmocka_wrap.h"
 #include "sim_spe_util.h"
 
-#define LIMIT	 (T_BUF_VA + T_BUF_SIZE)
-#define PAGE1_VA (T_BUF_VA + 0x1000)
+#define LIMIT	 T_BUF_LIMIT
+#define PAGE1_VA T_BUF_PAGE1_VA
 
 static int setup(void **state)
 {
@@ -303,13 +303,10 @@ static void test_alignment(void **state)
  * past the limit; DL is the seed's. */
 static void test_pointer_rule(void **state)
 {
-	struct sim_spe_options o;
 	uint8_t got[20];
 
 	(void)state;
-	sim_spe_default_options(&o);
-	o.wptr = SIM_SPE_WPTR_FULL;
-	sim_spe_set_options(&o);
+	t_set_wptr(SIM_SPE_WPTR_FULL);
 	t_guest_start(LIMIT - 20, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
 	t_one_record();
 	t_drain();

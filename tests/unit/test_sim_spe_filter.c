@@ -269,7 +269,6 @@ static void test_worked_example(void **state)
  * four, SAMPLE_FILTRATE one (2.6). */
 static void test_worked_example_end_to_end(void **state)
 {
-	const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
 	struct sim_uop ops[4];
 	uint8_t got[T_LOAD_REC_LEN + 1];
 
@@ -291,8 +290,8 @@ static void test_worked_example_end_to_end(void **state)
 	guest_write(PMSCR_EL1, T_PMSCR_E1SPE);
 	isb();
 	for (int i = 0; i < 4; i++)
-		t_run_sampling(&filler, 256, &ops[i]);
-	t_guest_stop();
+		t_run_sampling(&t_filler, 256, &ops[i]);
+	sim_guest_spe_disable_and_drain();
 	assert_int_equal(sim_spe_stats(0)->feed, 4);
 	assert_int_equal(sim_spe_stats(0)->filtrate, 1);
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);

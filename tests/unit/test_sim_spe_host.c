@@ -109,7 +109,7 @@ static void test_host_buffer_parked_around_guest(void **state)
 	park(true);
 	t_guest_start(T_BUF_VA, GUEST_LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
 	records(1, GUEST_PC, 3);
-	t_guest_stop();
+	sim_guest_spe_disable_and_drain();
 	unpark();
 	records(2, HOST_PC, 1);
 	isb();

@@ -143,7 +143,7 @@ static void test_linux_driver_load_loop(void **state)
 		if (j % PERIOD == 0 && op.type == SIM_UOP_LOAD && nexp < MAX_SAMPLE)
 			expect[nexp++] = j;
 	}
-	t_guest_stop();
+	sim_guest_spe_disable_and_drain();
 	end = guest_read(PMBPTR_EL1);
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
 	assert_in_range(nexp, 10, MAX_SAMPLE - 1);

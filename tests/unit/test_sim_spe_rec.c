@@ -12,7 +12,6 @@
 
 #define LIMIT (T_BUF_VA + T_BUF_SIZE)
 
-static const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
 
 static void start(uint64_t pmscr)
 {
@@ -39,8 +38,8 @@ static void test_load_record(void **state)
 	(void)state;
 	t_init(1, 1);
 	start(T_PMSCR_E1SPE);
-	t_run_sampling(&filler, 256, &ld);
-	t_guest_stop();
+	t_run_sampling(&t_filler, 256, &ld);
+	sim_guest_spe_disable_and_drain();
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);
 	assert_buf(t_load_rec, T_LOAD_REC_LEN);
 	assert_int_equal(sim_spe_stats(0)->written, 1);
@@ -133,8 +132,8 @@ static void test_store_record_all_controls(void **state)
 	write_sysreg(T_PMSCR_CX | T_PMSCR_PA | T_PMSCR_PCT, PMSCR_EL2);
 	start(T_PMSCR_E1SPE | T_PMSCR_CX | T_PMSCR_PA | T_PMSCR_TS | T_PMSCR_PCT);
 	sim_spe_set_time(0, 1000, 300);
-	t_run_sampling(&filler, 256, &st);
-	t_guest_stop();
+	t_run_sampling(&t_filler, 256, &st);
+	sim_guest_spe_disable_and_drain();
 	assert_int_equal(sizeof(want), 60);
 	assert_buf(want, sizeof(want));
 }
@@ -151,8 +150,8 @@ static void test_collection_needs_el2(void **state)
 	write_sysreg(0, PMSCR_EL2);
 	start(T_PMSCR_E1SPE | T_PMSCR_PA | T_PMSCR_TS | T_PMSCR_PCT);
 	sim_spe_set_time(0, 1000, 300);
-	t_run_sampling(&filler, 256, &ld);
-	t_guest_stop();
+	t_run_sampling(&t_filler, 256, &ld);
+	sim_guest_spe_disable_and_drain();
 	/* The load record without PA, ended by a Timestamp instead of End: CNTVCT = 1000 + 256 +
 	 * 20 - 300 = 976 = 0x3d0. */
 	t_buf_read(0, got, sizeof(got));
@@ -193,9 +192,9 @@ static void test_branch_records(void **state)
 	(void)state;
 	t_init(1, 1);
 	start(T_PMSCR_E1SPE);
-	t_run_sampling(&filler, 256, &br);
-	t_run_sampling(&filler, 256, &nt);
-	t_guest_stop();
+	t_run_sampling(&t_filler, 256, &br);
+	t_run_sampling(&t_filler, 256, &nt);
+	sim_guest_spe_disable_and_drain();
 	assert_buf(want, sizeof(want));
 }
 
@@ -210,15 +209,15 @@ static void test_el0_sampling(void **state)
 	t_init(1, 1);
 	start(T_PMSCR_E1SPE);
 	sim_set_el(0);
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	assert_int_equal(sim_spe_stats(0)->pop, 0);
 	sim_set_el(1);
 	guest_write(PMSCR_EL1, T_PMSCR_E0SPE);
 	isb();
 	sim_set_el(0);
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	sim_set_el(1);
-	t_guest_stop();
+	sim_guest_spe_disable_and_drain();
 	t_buf_read(0, got, sizeof(got));
 	assert_int_equal(got[8], 0x80);
 	got[8] = 0xa0;
@@ -242,7 +241,7 @@ static void test_el2_owner(void **state)
 	write_sysreg(T_PMSCR_E1SPE, PMSCR_EL2);
 	isb();
 	sim_set_el(2);
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	assert_int_equal(sim_spe_stats(0)->pop, 0);
 	/* EL2 owner. */
 	write_sysreg(MDCR_EL2_E2PB_EL2, MDCR_EL2);
@@ -250,9 +249,9 @@ static void test_el2_owner(void **state)
 	write_sysreg((va + 0x2000) | T_PMBLIMITR_E, PMBLIMITR_EL1);
 	write_sysreg(0, PMSICR_EL1);
 	isb();
-	t_run_sampling(&filler, 256, &ld); /* at EL2 */
+	t_run_sampling(&t_filler, 256, &ld); /* at EL2 */
 	sim_set_el(1);
-	t_run_sampling(&filler, 256, &ld); /* at EL1, PMSCR_EL1.E1SPE */
+	t_run_sampling(&t_filler, 256, &ld); /* at EL1, PMSCR_EL1.E1SPE */
 	isb(); /* the operations before it are what PSB CSYNC synchronizes (3.6) */
 	psb_csync();
 	dsb_nsh();
@@ -284,11 +283,11 @@ static void test_host_el0(void **state)
 	write_sysreg(T_PMSCR_E0SPE | T_PMSCR_CX, PMSCR_EL1);
 	isb();
 	sim_set_el(0);
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	assert_int_equal(sim_spe_stats(0)->pop, 0);
 	write_sysreg(T_PMSCR_E0SPE, PMSCR_EL2); /* E0HSPE */
 	isb();
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	isb();
 	psb_csync();
 	dsb_nsh();
@@ -316,20 +315,20 @@ static void test_interval_counter(void **state)
 	t_init(1, 1);
 	start(T_PMSCR_E1SPE);
 	assert_int_equal(pmsicr(), 0);
-	guest_run(&filler, 1);
+	guest_run(&t_filler, 1);
 	assert_int_equal(pmsicr(), 0xff);
 	for (int i = 0; i < 255; i++)
-		guest_run(&filler, 1);
+		guest_run(&t_filler, 1);
 	assert_int_equal(pmsicr(), 0);
 	assert_int_equal(sim_spe_stats(0)->feed, 0);
-	guest_run(&filler, 1); /* op 257 */
+	guest_run(&t_filler, 1); /* op 257 */
 	assert_int_equal(sim_spe_stats(0)->feed, 1);
 	assert_int_equal(pmsicr(), 0x100);
 	/* Disabled (E1SPE = 0, seen after an ISB): nothing moves. */
 	guest_write(PMSCR_EL1, 0);
 	isb();
 	for (int i = 0; i < 1000; i++)
-		guest_run(&filler, 1);
+		guest_run(&t_filler, 1);
 	assert_int_equal(pmsicr(), 0x100);
 	assert_int_equal(sim_spe_stats(0)->pop, 257);
 	/* Restart from a non-zero value: 5 means the 6th op is sampled. */
@@ -337,9 +336,9 @@ static void test_interval_counter(void **state)
 	guest_write(PMSCR_EL1, T_PMSCR_E1SPE);
 	isb();
 	for (int i = 0; i < 5; i++)
-		guest_run(&filler, 1);
+		guest_run(&t_filler, 1);
 	assert_int_equal(sim_spe_stats(0)->feed, 1);
-	guest_run(&filler, 1);
+	guest_run(&t_filler, 1);
 	assert_int_equal(sim_spe_stats(0)->feed, 2);
 	assert_int_equal(pmsicr(), 0x100);
 }
@@ -351,7 +350,7 @@ static void sample_positions(uint64_t *pos, unsigned int n, unsigned int max_ops
 	uint64_t before = sim_spe_stats(0)->feed;
 
 	for (unsigned int i = 1; i <= max_ops && got < n; i++) {
-		guest_run(&filler, 1);
+		guest_run(&t_filler, 1);
 		if (sim_spe_stats(0)->feed != before + got)
 			pos[got++] = i;
 	}

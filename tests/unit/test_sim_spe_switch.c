@@ -181,7 +181,7 @@ static void finish(struct vm *v, unsigned int mut)
 	uint64_t discarded = s->discarded;
 
 	load(v, mut);
-	t_guest_stop();
+	sim_guest_spe_disable_and_drain();
 	v->discarded += s->discarded - discarded;
 	v->pmbsr = guest_read(PMBSR_EL1);
 	if (v->pmbsr & T_PMBSR_S)

@@ -9,6 +9,7 @@
 #define VPERF_TEST_VSPE_UTIL_H
 
 #include <arch/barrier.h>
+#include <sim/guest_spe.h>
 #include <sim/mem.h>
 #include <sim/spe.h>
 
