@@ -8,7 +8,7 @@
 struct t_hyp t_hyp;
 
 /*
- * The load record, packet by packet, from D18.2 (header bytes: 5.2.1):
+ * The load record, packet by packet, from Arm DDI 0487 K.a D18.2 (header bytes: SPE 5.2.1):
  *   b0 + 8 bytes   Address, INDEX 0 (PC): 0x400000, byte 7 = NS (0x80) | EL1 (0x20)
  *   49 00          Operation Type, CLASS 1 (load/store), general-purpose load
  *   52 16 00       Events, halfword: retired (bit 1), L1D access (2), TLB access (4)

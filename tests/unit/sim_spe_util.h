@@ -13,7 +13,7 @@
 #include <sim/spe.h>
 #include <vperf/mdcr.h>
 
-/* Field values, written out from the SPE supplement 4.3 (not taken from the model). */
+/* Field values, written out from SPE 4.3 (not taken from the model). */
 #define T_PMSCR_E0SPE 0x01ull
 #define T_PMSCR_E1SPE 0x02ull
 #define T_PMSCR_CX    0x08ull
@@ -29,12 +29,12 @@
 #define T_INTERVAL_1  0x100ull /* PMSIRR_EL1.INTERVAL = 1: one op in 257 is sampled */
 
 /* The guest's buffer: a kernel VA (TTBR1 half) of VM 1, its IPA, and the PA behind it. */
-#define T_VMID	   1
-#define T_BUF_VA   0xffff800010000000ull
-#define T_BUF_IPA  0x80000000ull
-#define T_BUF_PA   0x40000000ull
-#define T_BUF_SIZE 0x4000ull /* 16 KB */
-#define T_BUF_LIMIT (T_BUF_VA + T_BUF_SIZE)
+#define T_VMID	       1
+#define T_BUF_VA       0xffff800010000000ull
+#define T_BUF_IPA      0x80000000ull
+#define T_BUF_PA       0x40000000ull
+#define T_BUF_SIZE     0x4000ull /* 16 KB */
+#define T_BUF_LIMIT    (T_BUF_VA + T_BUF_SIZE)
 #define T_BUF_PAGE1_VA (T_BUF_VA + 0x1000) /* the buffer's second page */
 
 struct t_hyp {
@@ -65,11 +65,12 @@ void t_run_sampling(const struct sim_uop *filler, unsigned int n, const struct s
 void t_one_record(void);
 /* The drain a switch-out or a driver does before reading PMBPTR/PMBSR: ISB (the records before
  * it are covered), PSB CSYNC, DSB NSH (they reach memory), ISB (the indirect writes are seen by
- * direct reads), SPE supplement 3.6. */
+ * direct reads), SPE 3.6. */
 void t_drain(void);
 
-/* The expected 35-byte record of t_load(0x400000, 0x12345678, 20) at EL1 (issue 5, xlat 3,
- * data source 0x42) with PMSCR_EL1 = E1SPE, no timestamp, no PA, no context. */
+/* The expected 35-byte record of t_load(0x400000, 0x12345678, 20) at EL1 (issue latency 5,
+ * translation latency 3, data source 0x42) with PMSCR_EL1 = E1SPE, no timestamp, no PA, no
+ * context. */
 #define T_LOAD_REC_LEN 35
 extern const uint8_t t_load_rec[T_LOAD_REC_LEN];
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Independence of the model (issue 12 item 9): the model's own register table
- * (arch/sim/arch_regs.c, written from the architecture text) and vperf's database
+ * Independence of the model (docs/model.md): the model's own register table
+ * (arch/sim/core/arch_regs.c, written from the architecture text) and vperf's database
  * (include/vperf/sysregs.def) must describe the same registers the same way. A difference is a
  * misreading in one of them; neither is taken as the truth, the test names both values.
  */

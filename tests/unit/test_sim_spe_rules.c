@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * The rules where the architecture leaves the PE a choice, and the model's adversarial picks:
- *   - the write-pointer rules of SPE supplement 3.4.1 (at most 2^MaxSize below the limit when
+ *   - the write-pointer rules of SPE 3.4.1 (at most 2^MaxSize below the limit when
  *     profiling becomes enabled, PTR[63:56] == LIMIT[63:56], no restart from the pointer of a
  *     DL = 1 event) and their UNPREDICTABLE outcomes, also when a direct write of the limit is
- *     seen before the pointer's (3.6.1);
- *   - external aborts on a translation table walk (3.5.4) with the stage's EC and the level in
+ *     seen before the pointer's (SPE 3.6.1);
+ *   - external aborts on a translation table walk (SPE 3.5.4) with the stage's EC and the level in
  *     FSC 0b0101LL, and external aborts on the write with either EC;
- *   - PMSICR_EL1.ECOUNT drawn in 0x00..0xFF, 0 included (3.1.2).
- * PMBSR_EL1 values are composed from 4.3.4: EC [31:26], DL [19], EA [18], S [17], MSS [15:0].
+ *   - PMSICR_EL1.ECOUNT drawn in 0x00..0xFF, 0 included (SPE 3.1.2).
+ * PMBSR_EL1 values are composed from SPE 4.3.4: EC [31:26], DL [19], EA [18], S [17], MSS [15:0].
  */
 #include <string.h>
 
@@ -41,7 +41,7 @@ static void one_record_with(enum sim_spe_wptr w, uint64_t ptr, uint64_t limit)
 }
 
 /* The boundary of the first rule: PTR = LIMIT - 64 (2^MaxSize) is allowed: the record is
- * written, then buffer full with DL 0 (3.5.2). PTR = LIMIT - 63 breaks it: with the buffer full
+ * written, then buffer full with DL 0 (SPE 3.5.2). PTR = LIMIT - 63 breaks it: with the buffer full
  * outcome nothing is written. */
 static void test_pointer_boundary(void **state)
 {
@@ -120,8 +120,8 @@ static void test_broken_rules_every_outcome(void **state)
 }
 
 /* Restarting after a management event: a stage 2 fault at the first byte of a record (DL 0)
- * may restart from the saved pointer once the page is mapped (3.4.1). After one in the middle of
- * a record (DL 1) it must not: with the model's Translation fault outcome the restarted buffer
+ * may restart from the saved pointer once the page is mapped (SPE 3.4.1). After one in the middle
+ * of a record (DL 1) it must not: with the model's Translation fault outcome the restarted buffer
  * faults at once; a fresh pointer works. */
 static void restart(uint64_t ptr, bool fresh)
 {
@@ -162,8 +162,9 @@ static void test_restart_rules(void **state)
 
 /* The buffer is enabled by direct writes while PMBPTR_EL1 still holds a stale pointer (another
  * VM's, above this limit). Before the context synchronization event the profiling operation may
- * see the new PMBLIMITR_EL1.E already (3.6.1): writing the limit first enables profiling with the
- * stale pointer, a broken 3.4.1 rule, for some seeds. Writing the pointer first never does. */
+ * see the new PMBLIMITR_EL1.E already (SPE 3.6.1): writing the limit first enables profiling with
+ * the stale pointer, a broken SPE 3.4.1 rule, for some seeds. Writing the pointer first never
+ * does. */
 static bool enable_breaks(bool limit_first, uint64_t seed)
 {
 	t_init(1, seed);
@@ -234,7 +235,7 @@ static void test_walk_external_abort(void **state)
 	assert_true(levels & (levels - 1));
 }
 
-/* An external abort on the write itself: EC "one of" stage 1 or stage 2 (3.5.4); the seed
+/* An external abort on the write itself: EC "one of" stage 1 or stage 2 (SPE 3.5.4); the seed
  * gives both, so a hypervisor that restarts on every stage 2 EC without checking EA is caught. */
 static void test_write_abort_either_ec(void **state)
 {
@@ -256,7 +257,7 @@ static void test_write_abort_either_ec(void **state)
 	assert_true(seen[0] && seen[1]);
 }
 
-/* 3.1.2: ECOUNT is set to a value "in the range 0x00 to 0xFF". From a fresh counter (COUNT =
+/* SPE 3.1.2: ECOUNT is set to a value "in the range 0x00 to 0xFF". From a fresh counter (COUNT =
  * 256 after INTERVAL 1) the op that finds COUNT at zero is op 257: it reloads COUNT and draws
  * ECOUNT. When the draw is 0 that op itself is sampled and PMSICR_EL1 reads ECOUNT 0 with COUNT
  * reloaded; otherwise the sample comes exactly ECOUNT ops later. Some seed draws 0. */

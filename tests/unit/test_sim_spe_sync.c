@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The adversary (SPE supplement 3.6, 3.6.1): each test runs a wrong hypervisor or guest sequence
+ * The adversary (SPE 3.6, 3.6.1): each test runs a wrong hypervisor or guest sequence
  * and shows what goes wrong, then the right sequence and shows that it works.
  *   - reading PMBPTR_EL1 without PSB CSYNC + DSB gives a stale pointer;
  *   - PSB CSYNC only synchronizes operations before a context synchronization event;
@@ -75,7 +75,7 @@ static void test_stale_pmbptr(void **state)
 }
 
 /* PSB CSYNC, DSB, read: the records are processed and in memory, but the direct read needs
- * the context synchronization event after the PSB CSYNC to see the pointer move (3.6). */
+ * the context synchronization event after the PSB CSYNC to see the pointer move (SPE 3.6). */
 static void test_read_needs_isb_after_psb(void **state)
 {
 	(void)state;
@@ -92,8 +92,8 @@ static void test_read_needs_isb_after_psb(void **state)
 
 /* PSB CSYNC synchronizes only the operations before the last context synchronization event:
  * without the ISB (or exception entry) before it, the DSB waits for nothing. PSB CSYNC and a
- * context synchronization event are enough for the direct read of PMBPTR_EL1 (3.4.1), but not
- * for the bytes below it: only the DSB completes the writes (3.6). */
+ * context synchronization event are enough for the direct read of PMBPTR_EL1 (SPE 3.4.1), but not
+ * for the bytes below it: only the DSB completes the writes (SPE 3.6). */
 static void test_psb_needs_prior_context_sync(void **state)
 {
 	(void)state;
@@ -113,7 +113,7 @@ static void test_psb_needs_prior_context_sync(void **state)
 	assert_int_equal(sim_spe_in_flight(0), 0);
 }
 
-/* VM 1's vCPU is switched out (vperf's sequence, DESIGN.md section 5) and VM 2's stage 2 comes
+/* VM 1's vCPU is switched out (vperf's sequence, docs/vspe.md) and VM 2's stage 2 comes
  * in; dsb says whether the DSB NSH after PSB CSYNC is there. */
 static void switch_out(bool dsb)
 {
@@ -179,7 +179,7 @@ static void test_land_seed(void **state)
 }
 
 /* Bad: PMBLIMITR_EL1 = 0 and ISB before draining. ProfilingBufferEnabled() turns FALSE with
- * two records unwritten; each outcome of 3.6.1 in turn. */
+ * two records unwritten; each outcome of SPE 3.6.1 in turn. */
 static void test_disable_before_drain(void **state)
 {
 	(void)state;
@@ -336,7 +336,7 @@ static void test_owner_switch_before_drain(void **state)
 }
 
 /* A direct write of PMSCR_EL1 reaches the profiling operation's indirect reads only after a
- * context synchronization event (3.6): enabling without it samples nothing, disabling without
+ * context synchronization event (SPE 3.6): enabling without it samples nothing, disabling without
  * it keeps sampling. */
 static void test_pmscr_needs_context_sync(void **state)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Translation caching for the Profiling Buffer (SPE supplement 3.4.4): the buffer's writes use
+ * Translation caching for the Profiling Buffer (SPE 3.4.4): the buffer's writes use
  * cached translations until a TLB maintenance instruction that covers them is completed by a
  * DSB. Each test runs a wrong hypervisor sequence (a stage 2 remap with missing or insufficient
  * TLB maintenance) and shows the record going to the old page with the model's report, then the
@@ -112,7 +112,7 @@ static void test_unmap_needs_tlbi(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* 3.4.4: TLBI + DSB does not complete before the records translated with the invalidated
+/* SPE 3.4.4: TLBI + DSB does not complete before the records translated with the invalidated
  * translation are written, PSB CSYNC or not. A plain DSB leaves an unsynchronized record in
  * flight. */
 static void test_tlbi_dsb_completes_records(void **state)

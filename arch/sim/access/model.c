@@ -15,7 +15,7 @@ static const struct sim_family *const families[SIM_NR_FAMILIES] = {
 	[SIM_FAM_GIC] = &sim_gic_family,
 };
 
-/* ---- EL2 accesses through the seam (vperf's own) ------------------------------------------- */
+/* ---- EL2 accesses through the seam (vperf's own) --------------------------------------------- */
 
 /* Each access or barrier is an instruction vperf executes: at EL2 the SPE may sample it. */
 static void el2_instruction(unsigned int cpu)

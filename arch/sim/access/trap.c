@@ -148,7 +148,7 @@ void guest_msr_xzr(uint32_t enc)
 	guest_access(enc, false, &val, true);
 }
 
-/* ---- execution ------------------------------------------------------------------------------------ */
+/* ---- execution ------------------------------------------------------------------------------- */
 
 /* Secure state runs only count (the PMU's prohibition rules); SPE and the GIC do not see it. */
 void sim_run_secure(unsigned int el, const struct sim_uop *ops, size_t n)

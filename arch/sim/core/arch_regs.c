@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * The model's register table (sim/arch_regs.h), written from the architecture text, Arm DDI 0487
- * K.a and the SPE supplement (Arm DDI 0586A).
+ * The model's register table (sim/arch_regs.h), written from the architecture text: Arm DDI
+ * 0487 K.a and the SPE supplement (Arm DDI 0586A).
  *
  * Deliberately independent of vperf: the model is the oracle that judges vperf's register
  * handling, so nothing here comes from include/vperf/sysregs.def or virt/regdb.c. The model
  * looks up, checks, masks and dispatches every access with this table alone;
  * tests/unit/test_sim_regs.c holds it against vperf's database, line by line.
  *
- *   encodings and directions: the Arm ARM System register index (checked with the assembler by
- *     tests/unit/test_sim_regs.c through vperf's database), SPE 4.1 (Table 7) for the SPE
- *     registers, PMSNEVFR_EL1 / PMSDSFR_EL1 / PMZR_EL0 / PMMIR_EL1 from the System register
- *     index;
+ *   encodings and directions: the System register index (the assembler checks vperf's
+ *     database, tests/unit/test_sim_regs.c this table against it), SPE 4.1 (Table 7) for the
+ *     SPE registers;
  *   traps: MDCR_EL2.TPM covers every PMU register, TPMCR PMCR_EL0 too (D13.1, MDCR_EL2 in
  *     D24.2); TPMS the PMS* sampling registers and E2PB the PMB* buffer registers but
  *     PMBIDR_EL1 (SPE 3.4.2, 3.4.6, 4.3.1 "Traps and enables: None"); HCR_EL2.TID3 the ID
@@ -26,10 +25,10 @@
  */
 #include <sim/arch_regs.h>
 
-#define REG(nm, dir, trap, feat, fam, kind, res0)                                            \
-	{                                                                                    \
-		#nm, SIM_ENC_##nm, SIM_DIR_##dir, SIM_TRAP_##trap, SIM_FEAT_##feat, SIM_FAM_##fam, \
-			SIM_KIND_##kind, res0                                                \
+#define REG(nm, dir, trap, feat, fam, kind, res0)                                                  \
+	{                                                                                          \
+#nm, SIM_ENC_##nm, SIM_DIR_##dir, SIM_TRAP_##trap, SIM_FEAT_##feat, SIM_FAM_##fam, \
+			SIM_KIND_##kind, res0                                                      \
 	}
 
 #define BITS_63_33 0xfffffffe00000000ull /* counters 0-30, C; bit 32 is FEAT_PMUv3_ICNTR's */
@@ -54,8 +53,7 @@ static const struct sim_arch_reg singles[] = {
 	REG(PMINTENCLR_EL1, RW, TPM, PMUV3, PMU, PMINTEN, BITS_63_33),
 	REG(PMMIR_EL1, RO, TPM, PMUV3P4, PMU, PMMIR, 0),
 	/* PMCR_EL0: [63:33], bit 10 and bit 8 are RES0 in every version (I5.3.21). */
-	REG(PMCR_EL0, RW, TPM_TPMCR, PMUV3, PMU, PMCR,
-	    BITS_63_33 | 1ull << 10 | 1ull << 8),
+	REG(PMCR_EL0, RW, TPM_TPMCR, PMUV3, PMU, PMCR, BITS_63_33 | 1ull << 10 | 1ull << 8),
 	REG(PMCNTENSET_EL0, RW, TPM, PMUV3, PMU, PMCNTEN, BITS_63_33),
 	REG(PMCNTENCLR_EL0, RW, TPM, PMUV3, PMU, PMCNTEN, BITS_63_33),
 	REG(PMOVSCLR_EL0, RW, TPM, PMUV3, PMU, PMOVS, BITS_63_33),
@@ -115,9 +113,14 @@ static void name_of(char *out, const char *prefix, unsigned int n, const char *s
 static struct sim_arch_reg indexed_reg(const char *name, uint32_t enc, uint8_t trap, uint8_t feat,
 				       uint8_t family, uint8_t kind, uint64_t res0)
 {
-	return (struct sim_arch_reg){ .name = name,	.enc = enc,	  .dir = SIM_DIR_RW,
-				      .trap = trap,	.feat = feat,	  .family = family,
-				      .kind = kind,	.res0 = res0 };
+	return (struct sim_arch_reg){ .name = name,
+				      .enc = enc,
+				      .dir = SIM_DIR_RW,
+				      .trap = trap,
+				      .feat = feat,
+				      .family = family,
+				      .kind = kind,
+				      .res0 = res0 };
 }
 
 static void build_indexed(void)
@@ -127,9 +130,9 @@ static void build_indexed(void)
 		indexed[n] = indexed_reg(names[n], sim_enc_pmevcntr(n), SIM_TRAP_TPM,
 					 SIM_FEAT_PMUV3, SIM_FAM_PMU, SIM_KIND_PMEVCNTR, 0);
 		name_of(names[31 + n], "PMEVTYPER", n, "_EL0");
-		indexed[31 + n] = indexed_reg(names[31 + n], sim_enc_pmevtyper(n), SIM_TRAP_TPM,
-					      SIM_FEAT_PMUV3, SIM_FAM_PMU, SIM_KIND_PMEVTYPER,
-					      EVTYPER_RES0);
+		indexed[31 + n] =
+			indexed_reg(names[31 + n], sim_enc_pmevtyper(n), SIM_TRAP_TPM,
+				    SIM_FEAT_PMUV3, SIM_FAM_PMU, SIM_KIND_PMEVTYPER, EVTYPER_RES0);
 	}
 	for (unsigned int n = 0; n < 16; n++) {
 		name_of(names[62 + n], "ICH_LR", n, "_EL2");

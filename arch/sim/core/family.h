@@ -20,8 +20,8 @@ struct sim_family {
 	/* Architectural reset of the family's state on one CPU (registers are 0 before). */
 	void (*reset)(unsigned int cpu, const struct sim_pe_config *cfg);
 	/* An EL0/EL1 access to an implemented register: the trap and UNDEF rules. */
-	enum sim_access (*check)(unsigned int cpu, unsigned int el,
-				 const struct sim_arch_reg *reg, bool read);
+	enum sim_access (*check)(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
+				 bool read);
 	/* A performed access at el (0, 1 or 2): the value a read returns ... */
 	uint64_t (*read)(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
 			 uint64_t stored);
@@ -38,7 +38,7 @@ struct sim_family {
 
 /* One instruction of the hypervisor's own code at EL2 (each of its System register accesses and
  * barriers through the seam): the SPE may sample it when EL2 owns the buffer and profiles
- * itself (PMSCR_EL2.E2SPE), as hardware samples any instruction (spe.c). */
+ * itself (PMSCR_EL2.E2SPE), as hardware samples any instruction (spe/spe.c). */
 void sim_spe_el2_instruction(unsigned int cpu);
 
 extern const struct sim_family sim_pmu_family;

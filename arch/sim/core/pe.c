@@ -64,7 +64,7 @@ void sim_pe_reset(const struct sim_pe_config *cfg,
 	}
 }
 
-/* ---- errors and randomness ---------------------------------------------------------------- */
+/* ---- errors and randomness ------------------------------------------------------------------- */
 
 /* SIM_VERBOSE=1 in the environment prints each error as it is reported (debugging a test). */
 void sim_report_error(unsigned int cpu, const char *what)
@@ -100,7 +100,7 @@ uint64_t sim_random(unsigned int cpu)
 	return x * 0x2545f4914f6cdd1dull;
 }
 
-/* ---- which registers exist ------------------------------------------------------------------ */
+/* ---- which registers exist ------------------------------------------------------------------- */
 
 /* From the model's own table (sim/arch_regs.h), not from vperf's database: an encoding the
  * model does not know is not implemented. */
@@ -136,7 +136,7 @@ bool sim_has_dir(uint32_t enc, bool read)
 	return r && (r->dir & (read ? SIM_DIR_RO : SIM_DIR_WO));
 }
 
-/* ---- the families ------------------------------------------------------------------------------ */
+/* ---- the families ---------------------------------------------------------------------------- */
 
 const struct sim_family *sim_family_of(const struct sim_arch_reg *reg)
 {
@@ -164,7 +164,7 @@ void sim_families_poll(unsigned int cpu)
 			families[i]->poll(cpu);
 }
 
-/* ---- the PE's state ---------------------------------------------------------------------------- */
+/* ---- the PE's state -------------------------------------------------------------------------- */
 
 void sim_set_handlers(const struct sim_handlers *h)
 {
@@ -218,7 +218,7 @@ uint32_t sim_line_intid(enum sim_line line)
 	return line == SIM_LINE_PMUIRQ ? DEFAULT_PMU_INTID : DEFAULT_SPE_INTID;
 }
 
-/* ---- exceptions to EL2 ------------------------------------------------------------------------- */
+/* ---- exceptions to EL2 ----------------------------------------------------------------------- */
 
 /* Exception entry to EL2: a context synchronization event, then the hypervisor's own cycles,
  * which counters and SPE see as EL2 execution. */

@@ -5,7 +5,7 @@
  * modelling choices; gic_phys.c and gic_virt.c hold the two sides.
  *
  * Sources: the GICv3/v4 architecture specification (Arm IHI 0069), the ICH_* register
- * descriptions cited by name below, and /work/shared/spec/facts.md; QEMU's
+ * descriptions cited by name below (IHI 0069, ICH_LR<n>_EL2 for the list register layout); QEMU's
  * hw/intc/arm_gicv3_cpuif.c was read as a second reading of the same rules (no code taken).
  */
 #include "gic_cpu.h"

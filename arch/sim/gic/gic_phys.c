@@ -8,8 +8,8 @@
  * Rules (GICv3 spec, Arm IHI 0069): a level-sensitive interrupt is pending while its line is
  * high (interrupt handling and prioritization: level-sensitive interrupts), so one still
  * asserted when it is deactivated is taken again; HCR_EL2.IMO = 1 routes physical IRQs to EL2
- * (Arm ARM, HCR_EL2.IMO); ICC_CTLR_EL1.EOImode = 1 splits priority drop (ICC_EOIR1_EL1) from
- * deactivation (ICC_DIR_EL1), and deactivating an interrupt whose priority was not dropped is
+ * (Arm DDI 0487 K.a, HCR_EL2.IMO); ICC_CTLR_EL1.EOImode = 1 splits priority drop (ICC_EOIR1_EL1)
+ * from deactivation (ICC_DIR_EL1), and deactivating an interrupt whose priority was not dropped is
  * UNPREDICTABLE (ICC_DIR_EL1); a HW = 1 list register deactivates its pINTID when the guest
  * deactivates the virtual interrupt (ICH_LR<n>_EL2.HW).
  */

@@ -10,7 +10,7 @@
  * the active priority registers (ICH_AP1R<n>_EL2) hold, one bit per group priority;
  * VirtualWriteEOIR1 drops the highest active priority, then FindActiveVirtualInterrupt looks
  * for the LR to deactivate (none: ICH_HCR_EL2.EOIcount++). Virtual IRQs reach EL1 only while
- * HCR_EL2.IMO = 1 (Arm ARM, HCR_EL2.IMO).
+ * HCR_EL2.IMO = 1 (Arm DDI 0487 K.a, HCR_EL2.IMO).
  */
 #include "gic_cpu.h"
 

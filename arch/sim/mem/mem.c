@@ -29,7 +29,7 @@ struct phys_page {
 	uint64_t page;
 	uint8_t *data; /* NULL until written */
 	bool used;
-	bool abort; /* external abort on write (SPE supplement 3.5.4) */
+	bool abort; /* external abort on write (SPE 3.5.4) */
 };
 
 static struct map_entry maps[MAP_SLOTS];

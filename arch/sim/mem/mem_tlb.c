@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The TLB behind the Profiling Buffer's writes (SPE supplement 3.4.4; see sim/mem.h).
+ * The TLB behind the Profiling Buffer's writes (SPE 3.4.4; see sim/mem.h).
  *
  * "Translations might be cached in a TLB. TLB maintenance operations ... operate on these cached
  * translations." The model caches every successful translation of a buffer write as a combined

@@ -10,7 +10,6 @@
  */
 #include "pmu_internal.h"
 
-
 unsigned int pmu_num(void)
 {
 	return sim_model_config()->nr_counters;
@@ -49,8 +48,9 @@ static bool is_event_counter_reg(const struct sim_arch_reg *reg)
 	return reg->kind == SIM_KIND_PMEVCNTR || reg->kind == SIM_KIND_PMEVTYPER;
 }
 
-/* EL0 access with PMUSERENR_EL0 (facts.md): EN enables everything at EL0, SW PMSWINC, CR
- * reads of PMCCNTR, ER reads of event counters and PMSELR. EL1-only registers are UNDEFINED. */
+/* EL0 access with PMUSERENR_EL0 (its description in Arm DDI 0487 K.a D24.5): EN enables
+ * everything at EL0, SW PMSWINC, CR reads of PMCCNTR, ER reads of event counters and PMSELR.
+ * EL1-only registers are UNDEFINED. */
 static enum sim_access el0_rule(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
 {
 	uint64_t u = sim_reg(cpu, SIM_ENC_PMUSERENR_EL0);
@@ -82,11 +82,11 @@ static enum sim_access el0_rule(unsigned int cpu, const struct sim_arch_reg *reg
 	if (ok)
 		return SIM_ACC_OK;
 	/* With HCR_EL2.TGE the EL1 trap goes to EL2 instead (a host process at EL0). */
-	return sim_reg(cpu, SIM_ENC_HCR_EL2) & SIM_HCR_EL2_TGE ? SIM_ACC_TRAP_EL2 : SIM_ACC_TRAP_EL1;
+	return sim_reg(cpu, SIM_ENC_HCR_EL2) & SIM_HCR_EL2_TGE ? SIM_ACC_TRAP_EL2
+							       : SIM_ACC_TRAP_EL1;
 }
 
-static bool selected_out_of_range(unsigned int cpu, unsigned int el,
-				  const struct sim_arch_reg *reg)
+static bool selected_out_of_range(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg)
 {
 	unsigned int sel = (unsigned int)(sim_reg(cpu, SIM_ENC_PMSELR_EL0) & 0x1f);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The PMUv3 counting engine: which counters count an event at an Exception level, counter
- * widths and overflow, CHAIN, and the PMUIRQ level (Arm ARM I5.3: PMCR_EL0 E/LP, MDCR_EL2
+ * widths and overflow, CHAIN, and the PMUIRQ level (Arm DDI 0487 K.a I5.3: PMCR_EL0 E/LP, MDCR_EL2
  * HPMN/HPME/HPMD/HCCD/HLP, PMCCR EPMN/EPME, PMEVTYPER<n> P/U/NSH, PMOVSSET, PMINTENSET).
  */
 #include "pmu_internal.h"
@@ -11,8 +11,8 @@
 /* MDCR_EL2.HPMN as counting at el sees it (the synchronization window, pmu_sync.c). */
 static unsigned int counting_hpmn(unsigned int cpu, unsigned int el)
 {
-	unsigned int hpmn =
-		(unsigned int)(pmu_counting_reg(cpu, el, SIM_ENC_MDCR_EL2) & SIM_MDCR_EL2_HPMN_MASK);
+	unsigned int hpmn = (unsigned int)(pmu_counting_reg(cpu, el, SIM_ENC_MDCR_EL2) &
+					   SIM_MDCR_EL2_HPMN_MASK);
 
 	return hpmn > pmu_epmn() ? pmu_epmn() : hpmn;
 }
@@ -128,8 +128,7 @@ void pmu_add(unsigned int cpu, unsigned int n, uint64_t k)
 	pmu_set_counter(cpu, n, val);
 	if (!overflow)
 		return;
-	sim_set_reg(cpu, SIM_ENC_PMOVSSET_EL0,
-		    sim_reg(cpu, SIM_ENC_PMOVSSET_EL0) | VPERF_BIT(n));
+	sim_set_reg(cpu, SIM_ENC_PMOVSSET_EL0, sim_reg(cpu, SIM_ENC_PMOVSSET_EL0) | VPERF_BIT(n));
 	/* CHAIN (0x1E) on the odd counter of a pair counts the even counter's 32-bit overflows;
 	 * it counts whenever the odd counter is enabled, whatever its filters (D14 CHAIN). */
 	if (n != PMU_CYCLE_BIT && !(n & 1) && width == 32 && is_chain(cpu, n + 1) &&

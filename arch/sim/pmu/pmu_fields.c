@@ -2,8 +2,8 @@
 /*
  * Which PMU fields exist on the configured PE, written from the architecture text and not from
  * vperf's register database: PMCR_EL0 (I5.3.21), PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 (I5.3.30,
- * I5.3.2) and MDCR_EL2 (facts.md, "MDCR_EL2 fields"), and the architecturally UNKNOWN reset of
- * the PMU registers, which the model fills with seeded garbage.
+ * I5.3.2) and MDCR_EL2 (its register description, Arm DDI 0487 K.a D24.3), and the
+ * architecturally UNKNOWN reset of the PMU registers, which the model fills with seeded garbage.
  *
  * At EL2 a write that sets a field the PE does not have (RES0), or an HPMN value the
  * architecture makes CONSTRAINED UNPREDICTABLE, is a hypervisor error the model reports; the
@@ -76,15 +76,16 @@ uint64_t sim_pmu_type_fields(bool cycle)
 }
 
 /*
- * MDCR_EL2 fields present on the model's PE (facts.md): HPMN, TPMCR, TPM, HPME and the debug
- * traps TDE/TDA/TDOSA/TDRA always; E2PB and TPMS with SPE; HPMD with PMUv3p1; HCCD and HLP
+ * MDCR_EL2 fields present on the model's PE (MDCR_EL2 description): HPMN, TPMCR, TPM, HPME and the
+ * debug traps TDE/TDA/TDOSA/TDRA always; E2PB and TPMS with SPE; HPMD with PMUv3p1; HCCD and HLP
  * with PMUv3p5; HPMFZO with PMUv3p7. No trace, FEAT_MTPMU or FEAT_FGT: TTRF, E2TB, MTPME and
  * TDCC are RES0.
  */
 static uint64_t mdcr_fields(void)
 {
-	uint64_t f = SIM_MDCR_EL2_HPMN_MASK | SIM_MDCR_EL2_TPMCR | SIM_MDCR_EL2_TPM | SIM_MDCR_EL2_HPME |
-		     SIM_MDCR_EL2_TDE | SIM_MDCR_EL2_TDA | SIM_MDCR_EL2_TDOSA | SIM_MDCR_EL2_TDRA;
+	uint64_t f = SIM_MDCR_EL2_HPMN_MASK | SIM_MDCR_EL2_TPMCR | SIM_MDCR_EL2_TPM |
+		     SIM_MDCR_EL2_HPME | SIM_MDCR_EL2_TDE | SIM_MDCR_EL2_TDA | SIM_MDCR_EL2_TDOSA |
+		     SIM_MDCR_EL2_TDRA;
 
 	if (sim_model_config()->pmsver)
 		f |= SIM_MDCR_EL2_E2PB_MASK | SIM_MDCR_EL2_TPMS;
@@ -98,7 +99,7 @@ static uint64_t mdcr_fields(void)
 }
 
 /* MDCR_EL2.HPMN: 0 only with FEAT_HPMN0; above NUM_PMU_COUNTERS it is CONSTRAINED
- * UNPREDICTABLE (MDCR_EL2.HPMN description, facts.md). Without FEAT_PMUv3 the field is RES0, so
+ * UNPREDICTABLE (MDCR_EL2.HPMN description). Without FEAT_PMUv3 the field is RES0, so
  * 0 is the only right value there. */
 static void check_hpmn(unsigned int cpu, uint64_t mdcr)
 {
@@ -134,8 +135,8 @@ uint64_t pmu_write_pmcr_bits(unsigned int cpu, unsigned int el, uint64_t val)
 }
 
 /* Architecturally UNKNOWN at reset (I5.3: PMCNTENSET, PMINTENSET, PMOVSSET, PMSELR,
- * PMUSERENR, the counters and their types, PMCR_EL0 except E, which resets to 0): seeded garbage, so that a
- * hypervisor that relies on zeros, or leaves a stray enable or flag, is caught. MDCR_EL2 gets
+ * PMUSERENR, the counters and their types, PMCR_EL0 except E, which resets to 0): seeded
+ * garbage, so that a hypervisor that relies on zeros, or leaves a stray enable or flag, is caught. MDCR_EL2 gets
  * HPMN = N (its Warm reset value) and the rest 0, the state a hypervisor's boot code leaves. */
 static uint64_t garbage(unsigned int cpu, uint64_t mask)
 {

@@ -12,17 +12,17 @@
 #define EVTYPER_P     VPERF_BIT(31)
 #define EVTYPER_U     VPERF_BIT(30)
 #define EVTYPER_NSH   VPERF_BIT(27)
-/* PMCR_EL0 (I5.3.21) and PMUSERENR_EL0 (D24.5) fields the family reads. */
-#define PMCR_E	      VPERF_BIT(0)
-#define PMCR_P	      VPERF_BIT(1)
-#define PMCR_C	      VPERF_BIT(2)
-#define PMCR_DP	      VPERF_BIT(5)
-#define PMCR_LP	      VPERF_BIT(7)
-#define PMCR_N_SHIFT  11
-#define PMUSERENR_EN  VPERF_BIT(0)
-#define PMUSERENR_SW  VPERF_BIT(1)
-#define PMUSERENR_CR  VPERF_BIT(2)
-#define PMUSERENR_ER  VPERF_BIT(3)
+/* PMCR_EL0 (Arm DDI 0487 K.a I5.3.21) and PMUSERENR_EL0 (D24.5) fields the family reads. */
+#define PMCR_E	     VPERF_BIT(0)
+#define PMCR_P	     VPERF_BIT(1)
+#define PMCR_C	     VPERF_BIT(2)
+#define PMCR_DP	     VPERF_BIT(5)
+#define PMCR_LP	     VPERF_BIT(7)
+#define PMCR_N_SHIFT 11
+#define PMUSERENR_EN VPERF_BIT(0)
+#define PMUSERENR_SW VPERF_BIT(1)
+#define PMUSERENR_CR VPERF_BIT(2)
+#define PMUSERENR_ER VPERF_BIT(3)
 
 /* NUM_PMU_COUNTERS, and the range boundaries (MDCR_EL2.HPMN; PMCCR.EPMN, I5.3.47). */
 unsigned int pmu_num(void);
@@ -65,8 +65,8 @@ void pmu_update_irq(unsigned int cpu);
 
 uint64_t pmu_read(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
 		  uint64_t stored);
-uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
-		   uint64_t old, uint64_t val);
+uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg, uint64_t old,
+		   uint64_t val);
 void pmu_step(unsigned int cpu, const struct sim_uop *op);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * PMUv3 register semantics (Arm ARM I5.3, the System register views of the same fields): the
- * SET/CLR pairs share one stored value (kept in the SET register's slot), PMCR_EL0.P/C reset
+ * PMUv3 register semantics (Arm DDI 0487 K.a I5.3, the System register views of the same fields):
+ * the SET/CLR pairs share one stored value (kept in the SET register's slot), PMCR_EL0.P/C reset
  * counters, PMSWINC increments, PMXEV* reach the counter PMSELR_EL0 selects, counters are 64 bits
  * from PMUv3p5 and 32 bits before.
  */
@@ -16,8 +16,7 @@ static uint32_t counter_enc(unsigned int n)
 
 static uint32_t evtyper_enc(unsigned int n)
 {
-	return n == PMU_CYCLE_BIT ? SIM_ENC_PMCCFILTR_EL0
-				  : SIM_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
+	return n == PMU_CYCLE_BIT ? SIM_ENC_PMCCFILTR_EL0 : SIM_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
 }
 
 static uint64_t width_mask(void)
@@ -215,8 +214,8 @@ static uint64_t write_reg(unsigned int cpu, unsigned int el, const struct sim_ar
 	}
 }
 
-uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
-		   uint64_t old, uint64_t val)
+uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg, uint64_t old,
+		   uint64_t val)
 {
 	uint64_t stored;
 

@@ -2,7 +2,7 @@
 /*
  * The synchronization window of the PMU controls. A direct write to a System register is only
  * guaranteed to be seen by indirect reads (here: the counting logic) after a context
- * synchronization event, an ISB or an exception entry or return (Arm ARM, "Synchronization
+ * synchronization event, an ISB or an exception entry or return (Arm DDI 0487 K.a, "Synchronization
  * requirements for System registers"). Counting reads MDCR_EL2 (HPMN, HPME, HPMD, HCCD),
  * PMCR_EL0 (E, DP) and PMCNTENSET_EL0 indirectly; after an EL2 write of one of them and until
  * the next context synchronization event, EL2 execution is counted with the old values or the

@@ -66,7 +66,7 @@ static void spe_vmid_switch(unsigned int cpu, uint16_t old)
 
 /* ---- the family ------------------------------------------------------------------------- */
 
-/* 4.2: PMBLIMITR_EL1.E resets to 0, the rest is IMPLEMENTATION DEFINED (the model: 0). A zero
+/* SPE 4.2: PMBLIMITR_EL1.E resets to 0, the rest is IMPLEMENTATION DEFINED (the model: 0). A zero
  * PMSIDR_EL1 in the configuration means the default one. */
 static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 {
@@ -89,11 +89,11 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 /*
  * EL0/EL1 accesses (the core has already made unimplemented registers and PMSCR_EL2 UNDEFINED):
  * - every SPE register is UNDEFINED at EL0 (3: no direct EL0 access; the first step of
- *   CheckStatisticalProfilingAccess and CheckProfilingBufferAccess; 4.3.1 for PMBIDR_EL1);
- * - PMS* at EL1 trap to EL2 when MDCR_EL2.TPMS is 1 (CheckStatisticalProfilingAccess, 3.2.3);
+ *   CheckStatisticalProfilingAccess and CheckProfilingBufferAccess; SPE 4.3.1 for PMBIDR_EL1);
+ * - PMS* at EL1 trap to EL2 when MDCR_EL2.TPMS is 1 (CheckStatisticalProfilingAccess, SPE 3.2.3);
  * - PMBLIMITR/PMBPTR/PMBSR at EL1 trap to EL2 when MDCR_EL2.E2PB<0> is 0
- *   (CheckProfilingBufferAccess, 3.4.6);
- * - PMBIDR_EL1 is never trapped (4.3.1 "Traps and enables: None").
+ *   (CheckProfilingBufferAccess, SPE 3.4.6);
+ * - PMBIDR_EL1 is never trapped (SPE 4.3.1 "Traps and enables: None").
  */
 static enum sim_access check(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
 			     bool read)
@@ -118,8 +118,8 @@ static uint64_t fam_read(unsigned int cpu, unsigned int el, const struct sim_arc
 }
 
 /* A direct write keeps the bits the PE implements. The profiling operation sees it after the
- * next context synchronization event (3.6), except PMBIRQ, which follows PMBSR_EL1.S at once
- * (3.5: "A direct write that sets PMBSR_EL1.S to 1 causes the interrupt to be asserted"). */
+ * next context synchronization event (SPE 3.6), except PMBIRQ, which follows PMBSR_EL1.S at once
+ * (SPE 3.5: "A direct write that sets PMBSR_EL1.S to 1 causes the interrupt to be asserted"). */
 static uint64_t fam_write(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
 			  uint64_t old, uint64_t val)
 {
@@ -158,10 +158,10 @@ static void context_sync(unsigned int cpu)
 	bool was_enabled = spe_buffer_enabled(cpu);
 
 	if (was_enabled && !enabled_after_sync(cpu))
-		spe_buffer_disabling(cpu); /* 3.6.1, with the old view */
+		spe_buffer_disabling(cpu); /* SPE 3.6.1, with the old view */
 	spe_sync_view(cpu);
 	if (!was_enabled && spe_buffer_enabled(cpu))
-		spe_wptr_enabling(cpu); /* 3.4.1 */
+		spe_wptr_enabling(cpu); /* SPE 3.4.1 */
 	if (spe_owner(cpu) != owner)
 		spe_context_change(
 			cpu, owner, sim_mem_vmid(cpu),
@@ -169,12 +169,12 @@ static void context_sync(unsigned int cpu)
 			"(MDCR_EL2.E2PB): PSB CSYNC + DSB NSH missing before it (SPE 3.6, "
 			"3.6.1)");
 	if (!spe_profiling_enabled(cpu, sim_el()))
-		st->was_enabled = false; /* for 3.1.1 at the next enabled operation */
+		st->was_enabled = false; /* for SPE 3.1.1 at the next enabled operation */
 	st->epoch++;
 	st->psb_await_cse = false;
 	if (st->psb_seen)
 		st->psb_visible = true;
-	if (st->coll_pending) { /* 3.1.4: COLL visible after a context synchronization event */
+	if (st->coll_pending) { /* SPE 3.1.4: COLL visible after a context synchronization event */
 		st->coll_pending = false;
 		spe_set_pmbsr(cpu, spe_view(cpu, VR_PMBSR) | PMBSR_COLL);
 	}
@@ -204,7 +204,7 @@ static void barrier(unsigned int cpu, enum sim_event_kind kind)
 	}
 }
 
-/* The instruction is sampled like any other only while profiling at EL2 is enabled (3.2.3): an
+/* The instruction is sampled like any other only while profiling at EL2 is enabled (SPE 3.2.3): an
  * EL2 buffer with E2SPE. Otherwise the model leaves its time and interval counter alone, so
  * that guests' records do not depend on how many accesses the hypervisor makes. */
 void sim_spe_el2_instruction(unsigned int cpu)

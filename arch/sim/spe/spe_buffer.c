@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * The Profiling Buffer (SPE supplement 3.4, 3.5) behind an adversarial queue (3.6).
+ * The Profiling Buffer (SPE 3.4, 3.5) behind an adversarial queue (SPE 3.6); discard mode from
+ * Arm DDI 0487 K.a D17.5.5.
  *
  * A filtered record enters the SPU's queue. The model processes it (translates it and moves
  * PMBPTR_EL1 past it) as late as the architecture allows: when the queue holds more records than
  * the "hold" option (the SPU has finite storage), when a direct read of PMBPTR_EL1/PMBSR_EL1
- * follows the PSB CSYNC that synchronized it and a context synchronization event (3.4.1, 3.6),
+ * follows the PSB CSYNC that synchronized it and a context synchronization event (SPE 3.4.1, 3.6),
  * or at a DSB after that PSB CSYNC. Its bytes then wait in flight (spe_flight.c) until a DSB
  * must complete them. If the buffer becomes disabled with records not synchronized, the seed (or
- * the option) picks one of the three outcomes of 3.6.1.
+ * the option) picks one of the three outcomes of SPE 3.6.1.
  *
  * Processing a record: the write pointer must be aligned to 2^PMBIDR_EL1.Align (else an
- * Alignment fault, Table 6), the record must fit below the limit (3.4.1; else, UNPREDICTABLE, a
+ * Alignment fault, Table 6), the record must fit below the limit (SPE 3.4.1; else, UNPREDICTABLE, a
  * buffer full event with DL=1), each page is translated in the owning regime (stage 1, and stage
- * 2 for EL1&0 with HCR_EL2.VM); a fault (3.5.3) or an external abort on a walk (3.5.4) stops
- * it (an abort on the write itself comes when the bytes land, spe_flight.c); after the record,
- * fewer than 2^MaxSize bytes left is a buffer full event (3.5.2). A management event sets
- * PMBSR_EL1.S and discards everything queued (3.5).
+ * 2 for EL1&0 with HCR_EL2.VM); a fault (SPE 3.5.3) or an external abort on a walk (SPE 3.5.4)
+ * stops it (an abort on the write itself comes when the bytes land, spe_flight.c); after the
+ * record, fewer than 2^MaxSize bytes left is a buffer full event (SPE 3.5.2). A management event
+ * sets PMBSR_EL1.S and discards everything queued (SPE 3.5).
  */
 #include "spe_internal.h"
 
@@ -109,7 +110,8 @@ static void process_record(unsigned int cpu, const struct spe_qrec *q, uint64_t 
 	if (spe_wptr_broken(cpu, &past_limit))
 		return;
 	if (!past_limit && (ptr + q->len > limit || ptr + q->len < ptr)) {
-		/* Never beyond the limit (3.5); only a pointer that broke 3.4.1 gets here. */
+		/* Never beyond the limit (SPE 3.5); only a pointer that broke SPE 3.4.1 gets
+		 * here. */
 		spe_event_full(cpu, true);
 		return;
 	}
@@ -122,11 +124,11 @@ static void process_record(unsigned int cpu, const struct spe_qrec *q, uint64_t 
 	}
 	spe_indirect_write(cpu, VR_PMBPTR, SIM_ENC_PMBPTR_EL1, ptr + q->len);
 	st->stats.written++;
-	/* Landing at once (SIM_SPE_LAND_SEED) may raise an external abort (3.5.4) first. */
+	/* Landing at once (SIM_SPE_LAND_SEED) may raise an external abort (SPE 3.5.4) first. */
 	spe_flight_push(cpu, q, ptr, pa, len);
 	ptr += q->len;
 	if (!past_limit && limit - ptr < max && !(pmbsr_now(cpu) & PMBSR_S))
-		spe_event_full(cpu, false); /* 3.5.2: DL unchanged */
+		spe_event_full(cpu, false); /* SPE 3.5.2: DL unchanged */
 }
 
 /* Process the oldest record (unsynchronized: it reads PMBLIMITR_EL1 now). */
@@ -175,7 +177,7 @@ void spe_enqueue(unsigned int cpu, const uint8_t *bytes, size_t len)
 	st->qlen++;
 }
 
-/* 3.6: PSB CSYNC synchronizes the profiling operations of the instructions before the last
+/* SPE 3.6: PSB CSYNC synchronizes the profiling operations of the instructions before the last
  * context synchronization event; those of later ones may stay unsynchronized. */
 void spe_psb_csync(unsigned int cpu)
 {
@@ -201,7 +203,7 @@ void spe_psb_csync(unsigned int cpu)
 
 /* Process every synchronized record, oldest first, until a management event stops the buffer:
  * what a direct read of PMBPTR_EL1 or PMBSR_EL1 after PSB CSYNC and a context synchronization
- * event observes (3.4.1, 3.6). Their bytes stay in flight. */
+ * event observes (SPE 3.4.1, 3.6). Their bytes stay in flight. */
 void spe_process_synced(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
@@ -212,8 +214,8 @@ void spe_process_synced(unsigned int cpu)
 		st->psb_seen = st->psb_visible = false;
 }
 
-/* A DSB: it completes the writes of the records a PSB CSYNC synchronized (3.6), and after a
- * TLB maintenance operation those of every record already translated (3.4.4: the model does
+/* A DSB: it completes the writes of the records a PSB CSYNC synchronized (SPE 3.6), and after a
+ * TLB maintenance operation those of every record already translated (SPE 3.4.4: the model does
  * not track which translation each used, and writing records early is always allowed) before
  * the invalidated translations go. */
 void spe_dsb(unsigned int cpu)
@@ -224,7 +226,7 @@ void spe_dsb(unsigned int cpu)
 	spe_flight_land(cpu, false);
 	if (!st->tlbi_pending)
 		return;
-	/* 3.4.4, including operations broadcast to other PEs: their records too. */
+	/* SPE 3.4.4, including operations broadcast to other PEs: their records too. */
 	st->tlbi_pending = false;
 	for (unsigned int c = 0; c < SIM_MAX_CPUS; c++)
 		spe_flight_land(c, true);
@@ -234,7 +236,7 @@ void spe_dsb(unsigned int cpu)
 /* The hypervisor switches the context records are written in (stage 2 / VMID, or the owning
  * Exception level): every record sampled in the old context must be in memory by then ("software
  * must execute a PSB CSYNC instruction to force any sample records to be written to the
- * Profiling Buffer before changing context", 3.6.1, with the DSB that completes them, 3.6).
+ * Profiling Buffer before changing context", SPE 3.6.1, with the DSB that completes them, SPE 3.6).
  * Records still queued or in flight are reported once; the queued ones are then processed in the
  * new context, the outcome that shows a missing drain most clearly. */
 void spe_context_change(unsigned int cpu, unsigned int owner, uint16_t vmid, const char *what)
@@ -261,7 +263,7 @@ static enum sim_spe_unpred pick(unsigned int cpu)
 	return (enum sim_spe_unpred)(SIM_SPE_UNPRED_WRITE + sim_random(cpu) % 3);
 }
 
-/* 3.6.1: ProfilingBufferEnabled() is about to read FALSE (the caller still holds the old view)
+/* SPE 3.6.1: ProfilingBufferEnabled() is about to read FALSE (the caller still holds the old view)
  * with records that no PSB CSYNC synchronized: write them, drop them, or drop them with a
  * management event (DL = 1, EC = 0, BSC = 0). */
 void spe_buffer_disabling(unsigned int cpu)

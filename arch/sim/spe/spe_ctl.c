@@ -24,7 +24,7 @@ static const uint32_t vreg_enc[VR_COUNT] = {
 	[VR_HCR] = SIM_ENC_HCR_EL2,
 };
 
-/* 3.6: a context synchronization event makes every earlier direct write observable by the
+/* SPE 3.6: a context synchronization event makes every earlier direct write observable by the
  * indirect reads of later profiling operations. Until then the model keeps the old values. */
 void spe_sync_view(unsigned int cpu)
 {
@@ -42,7 +42,7 @@ uint64_t spe_view(unsigned int cpu, enum spe_vreg r)
 }
 
 /* An indirect write by the profiling operation (PMBPTR_EL1, PMBSR_EL1). It does not affect a
- * direct write made after it in program order (3.6): while such a write is pending, only the
+ * direct write made after it in program order (SPE 3.6): while such a write is pending, only the
  * profiling operation's own view changes, and the next context synchronization event gives it
  * the directly written value. */
 void spe_indirect_write(unsigned int cpu, enum spe_vreg r, uint32_t enc, uint64_t val)
@@ -54,27 +54,28 @@ void spe_indirect_write(unsigned int cpu, enum spe_vreg r, uint32_t enc, uint64_
 		sim_set_reg(cpu, enc, val);
 }
 
-/* 3.5: PMBIRQ is a level interrupt driven by PMBSR_EL1.S. */
+/* SPE 3.5: PMBIRQ is a level interrupt driven by PMBSR_EL1.S. */
 void spe_set_pmbsr(unsigned int cpu, uint64_t val)
 {
 	spe_indirect_write(cpu, VR_PMBSR, SIM_ENC_PMBSR_EL1, val);
 	sim_set_line(cpu, SIM_LINE_PMBIRQ, (sim_reg(cpu, SIM_ENC_PMBSR_EL1) & PMBSR_S) != 0);
 }
 
-/* 3.4.6 ProfilingBufferOwner(): EL2 when MDCR_EL2.E2PB is 0b00, else Non-secure EL1. */
+/* SPE 3.4.6 ProfilingBufferOwner(): EL2 when MDCR_EL2.E2PB is 0b00, else Non-secure EL1. */
 unsigned int spe_owner(unsigned int cpu)
 {
 	return VPERF_FIELD_GET(spe_view(cpu, VR_MDCR), 13, 12) == 0 ? 2 : 1;
 }
 
-/* 3.4.6 ProfilingBufferEnabled(): PMBLIMITR_EL1.E == 1 and PMBSR_EL1.S == 0 (the owning EL uses
+/* SPE 3.4.6 ProfilingBufferEnabled(): PMBLIMITR_EL1.E == 1 and PMBSR_EL1.S == 0 (the owning EL uses
  * AArch64 and its Security state is the current one in this model). */
 bool spe_buffer_enabled(unsigned int cpu)
 {
 	return (spe_view(cpu, VR_PMBLIMITR) & PMBLIMITR_E) && !(spe_view(cpu, VR_PMBSR) & PMBSR_S);
 }
 
-/* 3.2.3 StatisticalProfilingEnabled() at el; also 3.6: never at an EL higher than the owner. */
+/* SPE 3.2.3 StatisticalProfilingEnabled() at el; also SPE 3.6: never at an EL higher than the
+ * owner. */
 bool spe_profiling_enabled(unsigned int cpu, unsigned int el)
 {
 	bool in_host = (spe_view(cpu, VR_HCR) & SIM_HCR_EL2_TGE) != 0;
@@ -97,7 +98,7 @@ bool spe_profiling_enabled(unsigned int cpu, unsigned int el)
 	}
 }
 
-/* 3.3.1 CollectContextIDR1(). */
+/* SPE 3.3.1 CollectContextIDR1(). */
 bool spe_collect_ctx1(unsigned int cpu, unsigned int el)
 {
 	if (el == 2 || (spe_view(cpu, VR_HCR) & SIM_HCR_EL2_TGE))
@@ -105,7 +106,7 @@ bool spe_collect_ctx1(unsigned int cpu, unsigned int el)
 	return (spe_view(cpu, VR_PMSCR_EL1) & PMSCR_CX) != 0;
 }
 
-/* 3.3.1 CollectContextIDR2(): EL2 is implemented and the PE is in Non-secure state. */
+/* SPE 3.3.1 CollectContextIDR2(): EL2 is implemented and the PE is in Non-secure state. */
 bool spe_collect_ctx2(unsigned int cpu)
 {
 	return (spe_view(cpu, VR_PMSCR_EL2) & PMSCR_CX) != 0;
@@ -116,7 +117,7 @@ static bool pct(uint64_t pmscr)
 	return (pmscr & (PMSCR_PCT | PMSCR_PCT1)) != 0;
 }
 
-/* 3.3.1 CollectTimeStamp(): 0 none, 1 virtual, 2 physical. */
+/* SPE 3.3.1 CollectTimeStamp(): 0 none, 1 virtual, 2 physical. */
 int spe_collect_timestamp(unsigned int cpu)
 {
 	unsigned int owner = spe_owner(cpu);
@@ -127,7 +128,7 @@ int spe_collect_timestamp(unsigned int cpu)
 	return pct(el2) && (owner == 2 || pct(el1)) ? 2 : 1;
 }
 
-/* 3.3.1 CollectPhysicalAddress(). */
+/* SPE 3.3.1 CollectPhysicalAddress(). */
 bool spe_collect_pa(unsigned int cpu)
 {
 	uint64_t el1 = spe_view(cpu, VR_PMSCR_EL1), el2 = spe_view(cpu, VR_PMSCR_EL2);

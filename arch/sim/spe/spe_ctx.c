@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * CONTEXTIDR_EL2 and the Context packets (INDEX 1) of records not yet synchronized (SPE
- * supplement 3.6, D18.2.2).
+ * SPE 3.6, Arm DDI 0487 K.a D18.2.2).
  *
  * The Context packet carries CONTEXTIDR_EL2 as the profiling operation reads it, indirectly.
  * "A direct write to a System register in program order following a PSB CSYNC instruction is not
  * allowed to affect an indirect read of the same System register made by a profiling operation
- * synchronized by the PSB CSYNC instruction" (3.6): that protects only the synchronized ones.
+ * synchronized by the PSB CSYNC instruction" (SPE 3.6): that protects only the synchronized ones.
  * Any other may read the new value. The model takes that outcome for every record not yet
  * synchronized, queued or in flight: a hypervisor that changes CONTEXTIDR_EL2 when it switches
  * VMs without PSB CSYNC first sees its records attributed to the next VM.

@@ -8,18 +8,18 @@
  * the supplement in vperf is then not repeated by the model. tests/unit/test_sim_spe_enc.c
  * decodes the model's records with vperf's codec and compares.
  *
- * Sources: the SPE supplement (Arm DDI 0586A) section 4.3 for the registers it describes, as
+ * Sources: SPE 4.3 for the registers it describes, as
  * "SPE 4.3.n"; the fields added by later versions (PMSFCR_EL1.{FnE, FDS, FP, SIMD, Bm, LDm, STm,
  * FPm, SIMDm}, PMSIDR_EL1.{FnE, FDS, EFT, FPF}, PMSLATFR_EL1.MINLAT[15:0] with 16-bit counters,
  * PMBLIMITR_EL1.FM = 0b10 discard mode, PMSCR_EL1.PCT[7]) from the register descriptions of Arm
- * DDI 0487 K.a (D24.5); the packet formats from D18.2.
+ * DDI 0487 K.a (Arm DDI 0487 K.a D24.5); the packet formats from D18.2.
  */
 #ifndef VPERF_SIM_SPE_FIELDS_H
 #define VPERF_SIM_SPE_FIELDS_H
 
 #include <vperf/types.h>
 
-/* PMSCR_EL1 / PMSCR_EL2 (4.3.5, 4.3.7) */
+/* PMSCR_EL1 / PMSCR_EL2 (SPE 4.3.5, 4.3.7) */
 #define PMSCR_E0SPE VPERF_BIT(0) /* PMSCR_EL2: E0HSPE */
 #define PMSCR_E1SPE VPERF_BIT(1) /* PMSCR_EL2: E2SPE */
 #define PMSCR_CX    VPERF_BIT(3)
@@ -28,16 +28,16 @@
 #define PMSCR_PCT   VPERF_BIT(6)
 #define PMSCR_PCT1  VPERF_BIT(7) /* PCT[1], FEAT_SPEv1p2 */
 
-/* PMSICR_EL1 (4.3.10) */
+/* PMSICR_EL1 (SPE 4.3.10) */
 #define PMSICR_COUNT_MASK   VPERF_GENMASK(31, 0)
 #define PMSICR_ECOUNT_SHIFT 56
 #define PMSICR_ECOUNT_MASK  VPERF_GENMASK(63, 56)
 
-/* PMSIRR_EL1 (4.3.12) */
+/* PMSIRR_EL1 (SPE 4.3.12) */
 #define PMSIRR_RND	     VPERF_BIT(0)
 #define PMSIRR_INTERVAL_MASK VPERF_GENMASK(31, 8)
 
-/* PMSFCR_EL1 (4.3.9; D17.5) */
+/* PMSFCR_EL1 (SPE 4.3.9; D17.5) */
 #define PMSFCR_FE	  VPERF_BIT(0)
 #define PMSFCR_FT	  VPERF_BIT(1)
 #define PMSFCR_FL	  VPERF_BIT(2)
@@ -51,13 +51,13 @@
 #define PMSFCR_CTRL_SHIFT 16 /* {SIMD, FP, ST, LD, B} at [20:16] */
 #define PMSFCR_MASK_SHIFT 48 /* {SIMDm, FPm, STm, LDm, Bm} at [52:48] */
 
-/* PMSEVFR_EL1 / PMSNEVFR_EL1: the events a filter can select (supplement 3.2.3 CollectRecord:
+/* PMSEVFR_EL1 / PMSNEVFR_EL1: the events a filter can select (SPE 3.2.3 CollectRecord:
  * events<63:48,31:24,15:12,7,5,3,1>). */
 #define SPE_FILTER_EVENTS                                                                       \
 	(VPERF_GENMASK(63, 48) | VPERF_GENMASK(31, 24) | VPERF_GENMASK(15, 12) | VPERF_BIT(7) | \
 	 VPERF_BIT(5) | VPERF_BIT(3) | VPERF_BIT(1))
 
-/* PMSIDR_EL1 (4.3.11) */
+/* PMSIDR_EL1 (SPE 4.3.11) */
 #define PMSIDR_FE		VPERF_BIT(0)
 #define PMSIDR_FT		VPERF_BIT(1)
 #define PMSIDR_FL		VPERF_BIT(2)
@@ -74,19 +74,19 @@
 #define PMSIDR_COUNTSIZE_12_SAT 2u
 #define PMSIDR_COUNTSIZE_16_SAT 3u
 
-/* PMBIDR_EL1 (4.3.1) */
+/* PMBIDR_EL1 (SPE 4.3.1) */
 #define PMBIDR_ALIGN_MASK VPERF_GENMASK(3, 0)
 #define PMBIDR_P	  VPERF_BIT(4)
 #define PMBIDR_F	  VPERF_BIT(5)
 
-/* PMBLIMITR_EL1 (4.3.2) */
+/* PMBLIMITR_EL1 (SPE 4.3.2) */
 #define PMBLIMITR_E	     VPERF_BIT(0)
 #define PMBLIMITR_FM_SHIFT   1
 #define PMBLIMITR_FM_MASK    VPERF_GENMASK(2, 1)
 #define PMBLIMITR_FM_DISCARD 2u /* D17.5.5, FEAT_SPEv1p2 */
 #define PMBLIMITR_LIMIT_MASK VPERF_GENMASK(63, 12)
 
-/* PMBSR_EL1 (4.3.4) */
+/* PMBSR_EL1 (SPE 4.3.4) */
 #define PMBSR_EC_SHIFT 26
 #define PMBSR_EC_MASK  VPERF_GENMASK(31, 26)
 #define PMBSR_DL       VPERF_BIT(19)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Filtering sample records: SPECollectRecord (SPE supplement 3.2.2-3.2.3, Arm ARM D17.5). The
+ * Filtering sample records: SPECollectRecord (SPE 3.2.2-3.2.3, Arm DDI 0487 K.a D17.5). The
  * filters combine as a logical AND (D17.5, Example D17-1). Each CONSTRAINED UNPREDICTABLE case
  * (a filter enabled with an all-zero selection) is decided by the seed.
  */
@@ -26,13 +26,13 @@ uint8_t spe_op_flags(const struct sim_uop *op)
 	return f;
 }
 
-/* D17.5.2 and CollectRecord (3.2.3): with FE, discard unless every selected event is 1. */
+/* D17.5.2 and CollectRecord (SPE 3.2.3): with FE, discard unless every selected event is 1. */
 static bool events_ok(unsigned int cpu, const struct spe_filter_in *in)
 {
 	uint64_t e = in->events & SPE_FILTER_EVENTS;
 
 	if (in->pmsfcr & PMSFCR_FE) {
-		if (!in->pmsevfr && spe_unpredictable_bool(cpu)) /* 4.3.9 FE */
+		if (!in->pmsevfr && spe_unpredictable_bool(cpu)) /* SPE 4.3.9 FE */
 			return false;
 		if (~e & in->pmsevfr & SPE_FILTER_EVENTS)
 			return false;
@@ -74,7 +74,8 @@ static bool type_ok(unsigned int cpu, const struct spe_filter_in *in)
 	return (in->flags & ctrl) != 0;
 }
 
-/* D17.5.3 and 4.3.9 FL: total latency at least MINLAT; MINLAT 0 is CONSTRAINED UNPREDICTABLE. */
+/* D17.5.3 and SPE 4.3.9 FL: total latency at least MINLAT; MINLAT 0 is CONSTRAINED
+ * UNPREDICTABLE. */
 static bool latency_ok(unsigned int cpu, const struct spe_filter_in *in)
 {
 	uint64_t minlat = in->pmslatfr & 0xffff;

@@ -1,28 +1,28 @@
 // SPDX-License-Identifier: MIT
 /*
- * Processed sample records on their way to memory (SPE supplement 3.6, 3.4.4).
+ * Processed sample records on their way to memory (SPE 3.6, 3.4.4).
  *
  * Processing a record (spe_buffer.c) is the profiling operation's indirect work: the record is
  * translated, PMBPTR_EL1 moves past it, a management event is raised if one is due. Its writes
  * to memory are a separate step the architecture only bounds from above: "A DSB instruction in
  * program order following a PSB CSYNC instruction does not complete before the writes to the
  * Profiling Buffer of sample records for profiling operations synchronized by the PSB CSYNC
- * instruction have completed" (3.6), and a TLB maintenance operation followed by a DSB "does not
- * complete until all sample records previously translated using an invalidated translation have
- * been written" (3.4.4). Nothing else forces them out: in particular a direct read of
- * PMBPTR_EL1 after PSB CSYNC and a context synchronization event sees the new pointer (3.4.1)
+ * instruction have completed" (SPE 3.6), and a TLB maintenance operation followed by a DSB "does
+ * not complete until all sample records previously translated using an invalidated translation have
+ * been written" (SPE 3.4.4). Nothing else forces them out: in particular a direct read of
+ * PMBPTR_EL1 after PSB CSYNC and a context synchronization event sees the new pointer (SPE 3.4.1)
  * while the bytes below it are still in flight.
  *
  * The model writes them as late as that allows (SIM_SPE_LAND_LATE, the default): at such a DSB,
  * or when its store of records in flight is full. With SIM_SPE_LAND_SEED the seed lands each
  * record either at once or late, so a hypervisor cannot rely on either.
  *
- * An external abort on the write itself (3.5.4) is therefore found when the write is made, at
+ * An external abort on the write itself (SPE 3.5.4) is therefore found when the write is made, at
  * that DSB, not when the record was processed: "For the indirect write to PMBSR_EL1 that is made
  * as a result of an external abort on a write of a sample record to memory, the synchronization
- * rules apply only after the write has completed" (3.6). Software that reads PMBSR_EL1 after
+ * rules apply only after the write has completed" (SPE 3.6). Software that reads PMBSR_EL1 after
  * PSB CSYNC but before the DSB sees no abort, and a pointer past records that never reached
- * memory. The SPE then "stops writing sample records" (3.5.4): the records behind the aborted
+ * memory. The SPE then "stops writing sample records" (SPE 3.5.4): the records behind the aborted
  * one in the same context are dropped.
  */
 #include "spe_internal.h"
@@ -32,7 +32,7 @@ static struct spe_flight *flight_at(struct spe_cpu *st, unsigned int i)
 	return &st->flight[(st->fhead + i) % SPE_QUEUE_MAX];
 }
 
-/* 3.5.4: the SPE stops writing records after an external abort on a write; drop those of the
+/* SPE 3.5.4: the SPE stops writing records after an external abort on a write; drop those of the
  * aborted record's context still in flight (the pointer or DL tells software they are lost). */
 static void kill_behind(unsigned int cpu, const struct spe_flight *aborted)
 {
@@ -116,7 +116,7 @@ void spe_flight_push(unsigned int cpu, const struct spe_qrec *q, uint64_t va, co
 		land_first(cpu, st->flen);
 }
 
-/* 3.6: PSB CSYNC synchronizes the profiling operations of instructions before the last context
+/* SPE 3.6: PSB CSYNC synchronizes the profiling operations of instructions before the last context
  * synchronization event, processed or not. */
 void spe_flight_sync(unsigned int cpu)
 {
@@ -127,9 +127,9 @@ void spe_flight_sync(unsigned int cpu)
 			flight_at(st, i)->synced = true;
 }
 
-/* A DSB: the synchronized records complete (3.6), or every record when a TLB maintenance
- * operation preceded it (3.4.4: the model does not track which translation each record used, and
- * writing more records than required is always allowed). Records are written in order. */
+/* A DSB: the synchronized records complete (SPE 3.6), or every record when a TLB maintenance
+ * operation preceded it (SPE 3.4.4: the model does not track which translation each record used,
+ * and writing more records than required is always allowed). Records are written in order. */
 void spe_flight_land(unsigned int cpu, bool all)
 {
 	struct spe_cpu *st = spe_cpu(cpu);

@@ -14,7 +14,7 @@
 #define SPE_REC_MAX   256u /* the largest 2^MaxSize the model supports */
 #define SPE_QUEUE_MAX 64u
 
-/* The registers the profiling operation reads indirectly (3.6): it sees a direct write only
+/* The registers the profiling operation reads indirectly (SPE 3.6): it sees a direct write only
  * after a context synchronization event. */
 enum spe_vreg {
 	VR_PMSCR_EL1,
@@ -39,15 +39,15 @@ struct spe_qrec {
 	uint16_t len;
 	uint16_t vmid;	/* the VMID current when the operation was sampled */
 	uint8_t owner;	/* the owning Exception level then */
-	bool synced;	/* synchronized by a PSB CSYNC (3.6) */
+	bool synced;	/* synchronized by a PSB CSYNC (SPE 3.6) */
 	uint64_t epoch; /* context synchronization events before it was generated */
 	uint64_t limit; /* PMBLIMITR_EL1 as the profiling operation read it, once synced */
 	bool flagged;	/* already reported as undrained at a context change */
 };
 
 /* A processed record (PMBPTR_EL1 advanced past it) whose writes to memory have not completed:
- * they complete at the latest at a DSB after the PSB CSYNC that synchronized it (3.6), or at a
- * DSB after a TLB maintenance operation (3.4.4). A record spans at most two pages. */
+ * they complete at the latest at a DSB after the PSB CSYNC that synchronized it (SPE 3.6), or at a
+ * DSB after a TLB maintenance operation (SPE 3.4.4). A record spans at most two pages. */
 struct spe_flight {
 	uint8_t bytes[SPE_REC_MAX];
 	uint64_t va; /* PMBPTR_EL1 when it was processed: an aborted write's address */
@@ -57,7 +57,7 @@ struct spe_flight {
 	uint8_t owner;
 	bool synced;
 	bool flagged;
-	bool dead; /* an external abort on an earlier write stopped the SPE (3.5.4) */
+	bool dead; /* an external abort on an earlier write stopped the SPE (SPE 3.5.4) */
 	uint64_t epoch;
 };
 
@@ -67,10 +67,11 @@ struct spe_cpu {
 	uint64_t epoch;	      /* context synchronization events so far */
 	bool psb_seen;	      /* a PSB CSYNC synchronized records not yet written */
 	bool psb_visible;     /* ... and a context synchronization event followed it: their
-			       * indirect writes are visible to direct reads (3.6) */
+			       * indirect writes are visible to direct reads (SPE 3.6) */
 	bool coll_pending;    /* PMBSR_EL1.COLL set by a collision, not yet visible */
 	bool psb_await_cse;   /* a PSB CSYNC with no context synchronization event since: direct
-			       * reads of PMBPTR/PMBSR return their values at the PSB CSYNC (3.6) */
+			       * reads of PMBPTR/PMBSR return their values at the PSB CSYNC (SPE
+			       * 3.6) */
 	uint64_t psb_snap[2]; /* PMBPTR_EL1, PMBSR_EL1 then */
 	bool was_enabled;     /* StatisticalProfilingEnabled() at the previous operation */
 	uint64_t slot;	      /* operations dispatched (one per cycle) */
@@ -83,8 +84,8 @@ struct spe_cpu {
 	unsigned int qhead, qlen;
 	struct spe_flight flight[SPE_QUEUE_MAX];
 	unsigned int fhead, flen;
-	bool tlbi_pending;	/* a TLB maintenance operation not yet followed by a DSB (3.4.4) */
-	enum sim_spe_wptr wptr; /* a broken 3.4.1 rule's outcome; SEED: the rules held */
+	bool tlbi_pending;	      /* a TLBI not yet followed by a DSB (SPE 3.4.4) */
+	enum sim_spe_wptr wptr;	      /* outcome of a broken SPE 3.4.1 rule; SEED: none */
 	enum sim_spe_wptr wptr_early; /* the same, seen at a direct PMBLIMITR_EL1 write */
 	bool dl_ptr_valid;	      /* a management event with DL = 1 left PMBPTR_EL1 = dl_ptr */
 	uint64_t dl_ptr;
@@ -112,7 +113,7 @@ unsigned int spe_max_size(unsigned int cpu);
 unsigned int spe_align(unsigned int cpu);
 uint32_t spe_counter_max(unsigned int cpu);
 
-/* spe_ctl.c: the view and the enable/collection pseudocode of 3.2.3, 3.3.1, 3.4.6. */
+/* spe_ctl.c: the view and the enable/collection pseudocode of SPE 3.2.3, 3.3.1, 3.4.6. */
 void spe_sync_view(unsigned int cpu);
 uint64_t spe_view(unsigned int cpu, enum spe_vreg r);
 void spe_indirect_write(unsigned int cpu, enum spe_vreg r, uint32_t enc, uint64_t val);
@@ -126,7 +127,7 @@ int spe_collect_timestamp(unsigned int cpu); /* 0 none, 1 virtual, 2 physical */
 bool spe_collect_pa(unsigned int cpu);
 bool spe_unpredictable_bool(unsigned int cpu);
 
-/* spe_filter.c: SPECollectRecord (3.2.3, D17.5). */
+/* spe_filter.c: SPECollectRecord (SPE 3.2.3, Arm DDI 0487 K.a D17.5). */
 struct spe_filter_in {
 	uint64_t pmsfcr, pmsevfr, pmsnevfr, pmslatfr, pmsdsfr, pmsidr;
 	uint64_t events;  /* the record's Events packet */
@@ -164,17 +165,17 @@ void spe_buffer_disabling(unsigned int cpu);
 void spe_discard_queue(unsigned int cpu);
 void spe_context_change(unsigned int cpu, unsigned int owner, uint16_t vmid, const char *what);
 
-/* spe_ctx.c: a direct write of CONTEXTIDR_EL2 and the records it may still reach (3.6). */
+/* spe_ctx.c: a direct write of CONTEXTIDR_EL2 and the records it may still reach (SPE 3.6). */
 void spe_contextidr2_written(unsigned int cpu, uint32_t val);
 
-/* spe_event.c: Profiling Buffer management events (3.5). */
+/* spe_event.c: Profiling Buffer management events (SPE 3.5). */
 void spe_event(unsigned int cpu, uint64_t pmbsr);
 void spe_event_full(unsigned int cpu, bool dl);
 void spe_event_fault(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr, bool dl);
 void spe_event_ext_abort(unsigned int cpu, unsigned int stage, uint8_t fsc, uint64_t addr,
 			 bool partial);
 
-/* spe_wptr.c: the write-pointer rules of 3.4.1. */
+/* spe_wptr.c: the write-pointer rules of SPE 3.4.1. */
 void spe_wptr_enabling(unsigned int cpu);
 void spe_wptr_direct_limit(unsigned int cpu, uint64_t limitr);
 bool spe_wptr_broken(unsigned int cpu, bool *past_limit);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The model's own packet writer (Arm ARM D18.2; SPE supplement 5; the part of Arm's pseudocode
+ * The model's own packet writer (Arm DDI 0487 K.a D18.2; SPE 5; the part of Arm's pseudocode
  * SPEConstructRecord that lays packets out), written from the packet
  * descriptions and not from vperf's codec (virt/spe), so that a misreading of the format does
  * not hide in both at once: test_sim_spe_enc compares the two byte for byte.
  *
- * Headers (byte 0; D18.2 header figures, SPE supplement 5.2):
+ * Headers (byte 0; D18.2 header figures, SPE 5.2):
  *   Address   0b10 SZ=11 0 INDEX[2:0]      doubleword payload (D18.2.1)
  *   Counter   0b10 SZ=01 1 INDEX[2:0]      halfword payload (D18.2.3)
  *   Context   0b01 SZ=10 01 INDEX[1:0]     word payload (D18.2.2)
@@ -14,7 +14,7 @@
  *   Data Src  0b01 SZ 0011                 1 or 2 bytes (D18.2.4)
  *   Timestamp 0b01 SZ=11 0001              doubleword (D18.2.9)
  *   End       0b00000001                   (D18.2.5)
- * Payloads are little-endian (5.1.3). Address payload byte 7 (D18.2.1): instruction addresses
+ * Payloads are little-endian (SPE 5.1.3). Address payload byte 7 (D18.2.1): instruction addresses
  * NS [7], EL [6:5]; data VA the TAG; data PA NS [7]. Operation Type payloads (D18.2.7): other
  * 0b00000 ASE FP COND; load/store general-purpose 0b0000000 ST, SIMD&FP 0b0000010 ST, extended
  * 0b000 AR EXCL AT 1 ST; branch 0b000 CR=00 GCS=0 IND COND.

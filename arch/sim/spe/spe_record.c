@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The sample record of a sampled micro-op (SPE supplement 2.3, D18.2), as the model's own record
- * (struct spe_mrec; spe_packet.c writes it as bytes). What the model puts in a record:
- *   Context    CONTEXTIDR_EL1 / _EL2 when CollectContextIDR1/2 (3.3.1)
+ * The sample record of a sampled micro-op (SPE 2.3, Arm DDI 0487 K.a D18.2), as the model's own
+ * record (struct spe_mrec; spe_packet.c writes it as bytes). What the model puts in a record:
+ *   Context    CONTEXTIDR_EL1 / _EL2 when CollectContextIDR1/2 (SPE 3.3.1)
  *   Address    PC (INDEX 0) with EL and NS = 1 (D18.2.1); branch target (1) for branches, in the
  *              same EL; data VA (2) for loads/stores, TAG = VA[63:56]; data PA (3) when
  *              CollectPhysicalAddress, NS = 1

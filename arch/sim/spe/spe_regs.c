@@ -5,10 +5,9 @@
  */
 #include "spe_internal.h"
 
-
 uint64_t sim_spe_default_pmsidr(uint8_t pmsver)
 {
-	/* 4.3.11: FE, FT and FL read as one; ArchInst: the model samples instructions (its
+	/* SPE 4.3.11: FE, FT and FL read as one; ArchInst: the model samples instructions (its
 	 * micro-ops are architectural instructions); LDS: loads carry a Data Source packet;
 	 * Interval 0b0000 (256); MaxSize 0b0110 (64 bytes, the largest record the model writes is
 	 * 62 bytes); CountSize 0b0010 (12-bit saturating). */
@@ -25,7 +24,7 @@ uint64_t sim_spe_default_pmsidr(uint8_t pmsver)
 
 uint64_t sim_spe_default_pmbidr(void)
 {
-	return 0; /* 4.3.1: Align 0b0000 (byte), F 0 (no hardware flag updates), P computed */
+	return 0; /* SPE 4.3.1: Align 0b0000 (byte), F 0 (no hardware flag updates), P computed */
 }
 
 void sim_spe_default_config(struct sim_pe_config *cfg, uint8_t pmsver)
@@ -46,7 +45,7 @@ unsigned int spe_align(unsigned int cpu)
 	return (unsigned int)(sim_reg(cpu, SIM_ENC_PMBIDR_EL1) & PMBIDR_ALIGN_MASK);
 }
 
-/* D18.2.3: 12- or 16-bit saturating counters, by PMSIDR_EL1.CountSize. */
+/* Arm DDI 0487 K.a D18.2.3: 12- or 16-bit saturating counters, by PMSIDR_EL1.CountSize. */
 uint32_t spe_counter_max(unsigned int cpu)
 {
 	return VPERF_FIELD_GET(spe_idr(cpu), 19, 16) == PMSIDR_COUNTSIZE_16_SAT ? 0xffffu : 0xfffu;
@@ -56,12 +55,12 @@ static uint64_t pmscr_mask(void)
 {
 	uint64_t m = PMSCR_E0SPE | PMSCR_E1SPE | PMSCR_CX | PMSCR_PA | PMSCR_TS | PMSCR_PCT;
 
-	/* 4.3.5 has PCT in bit [6] only; SPEv1p2 widens it to [7:6]. The model keeps bit [7]
+	/* SPE 4.3.5 has PCT in bit [6] only; SPEv1p2 widens it to [7:6]. The model keeps bit [7]
 	 * from SPEv1p2 on and, like bit [6] alone, treats any non-zero PCT as physical time. */
 	return sim_model_config()->pmsver >= 3 ? m | PMSCR_PCT1 : m;
 }
 
-/* 4.3.9 and the later fields (spe_internal.h): a field of an unimplemented feature is RES0. */
+/* SPE 4.3.9 and the later fields (spe_internal.h): a field of an unimplemented feature is RES0. */
 static uint64_t pmsfcr_mask(unsigned int cpu)
 {
 	uint64_t idr = spe_idr(cpu);
@@ -77,14 +76,14 @@ static uint64_t pmsfcr_mask(unsigned int cpu)
 	return m;
 }
 
-/* 4.3.10: ECOUNT exists only when PMSIDR_EL1.ERnd is 1. */
+/* SPE 4.3.10: ECOUNT exists only when PMSIDR_EL1.ERnd is 1. */
 static uint64_t pmsicr_mask(unsigned int cpu)
 {
 	return spe_idr(cpu) & PMSIDR_ERND ? PMSICR_COUNT_MASK | PMSICR_ECOUNT_MASK
 					  : PMSICR_COUNT_MASK;
 }
 
-/* 4.3.2: LIMIT, FM, E. FM values other than 0b00 are reserved before SPEv1p2, which defines
+/* SPE 4.3.2: LIMIT, FM, E. FM values other than 0b00 are reserved before SPEv1p2, which defines
  * 0b10 (discard mode, D17.5.5); a reserved value is stored and behaves as 0b00. */
 static uint64_t pmblimitr_mask(void)
 {
@@ -99,20 +98,20 @@ uint64_t spe_write_mask(unsigned int cpu, const struct sim_arch_reg *reg)
 		return pmscr_mask();
 	case SIM_ENC_PMSICR_EL1:
 		return pmsicr_mask(cpu);
-	case SIM_ENC_PMSIRR_EL1: /* 4.3.12 */
+	case SIM_ENC_PMSIRR_EL1: /* SPE 4.3.12 */
 		return PMSIRR_INTERVAL_MASK | PMSIRR_RND;
 	case SIM_ENC_PMSFCR_EL1:
 		return pmsfcr_mask(cpu);
-	case SIM_ENC_PMSEVFR_EL1: /* 4.3.8: events the filter supports */
+	case SIM_ENC_PMSEVFR_EL1: /* SPE 4.3.8: events the filter supports */
 	case SIM_ENC_PMSNEVFR_EL1:
 		return SPE_FILTER_EVENTS;
-	case SIM_ENC_PMSLATFR_EL1: /* 4.3.13: MINLAT as wide as the counters */
+	case SIM_ENC_PMSLATFR_EL1: /* SPE 4.3.13: MINLAT as wide as the counters */
 		return spe_counter_max(cpu);
 	case SIM_ENC_PMBLIMITR_EL1:
 		return pmblimitr_mask();
-	case SIM_ENC_PMBSR_EL1: /* 4.3.4: RES0 [63:32, 25:20] */
+	case SIM_ENC_PMBSR_EL1: /* SPE 4.3.4: RES0 [63:32, 25:20] */
 		return PMBSR_WRITABLE;
-	case SIM_ENC_PMBPTR_EL1: /* 4.3.3: PTR [63:0] */
+	case SIM_ENC_PMBPTR_EL1: /* SPE 4.3.3: PTR [63:0] */
 	case SIM_ENC_PMSDSFR_EL1:
 		return ~0ull;
 	default:
@@ -120,18 +119,19 @@ uint64_t spe_write_mask(unsigned int cpu, const struct sim_arch_reg *reg)
 	}
 }
 
-/* 4.3.1 PMBIDR_EL1.P: one at Non-secure EL1 when MDCR_EL2.E2PB is 0b00 (the buffer is owned by
+/* SPE 4.3.1 PMBIDR_EL1.P: one at Non-secure EL1 when MDCR_EL2.E2PB is 0b00 (the buffer is owned by
  * EL2); the model has no EL3 (MDCR_EL3.NSPB behaves as 0b11), so otherwise zero. */
 static uint64_t pmbidr_value(unsigned int cpu, unsigned int el, uint64_t stored)
 {
-	uint64_t e2pb = VPERF_FIELD_GET(sim_reg(cpu, SIM_ENC_MDCR_EL2), 13, SIM_MDCR_EL2_E2PB_SHIFT);
+	uint64_t e2pb =
+		VPERF_FIELD_GET(sim_reg(cpu, SIM_ENC_MDCR_EL2), 13, SIM_MDCR_EL2_E2PB_SHIFT);
 
 	stored &= ~PMBIDR_P;
 	return el == 1 && e2pb == 0 ? stored | PMBIDR_P : stored;
 }
 
 /*
- * 3.4.1, 3.6: after PSB CSYNC and a context synchronization event, a direct read observes the
+ * SPE 3.4.1, 3.6: after PSB CSYNC and a context synchronization event, a direct read observes the
  * indirect writes of the synchronized profiling operations; their bytes need not be in memory
  * yet (only a DSB completes them). After PSB CSYNC without one, "a direct read ... requires
  * explicit synchronization to observe an indirect write ... made by a profiling operation

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Choosing the sampled operations (SPE supplement 2.2, 3.1): every micro-op is a member of the
+ * Choosing the sampled operations (SPE 2.2, 3.1): every micro-op is a member of the
  * sample population while profiling is enabled at its EL; the interval counter PMSICR_EL1
  * selects one; a selection while the previous sampled operation is still in flight collides
- * (2.2.4, 3.1.4). The model dispatches one micro-op per cycle and a sampled micro-op is in
+ * (SPE 2.2.4, 3.1.4). The model dispatches one micro-op per cycle and a sampled micro-op is in
  * flight for its total latency, so a collision happens when two selections are closer than
  * the first one's latency. Then the record is built, filtered and handed to the buffer.
  */
@@ -14,7 +14,7 @@ static uint64_t random_byte(unsigned int cpu)
 	return (sim_random(cpu) >> 24) & 0xffu;
 }
 
-/* 3.1.1 and 3.1.2: the reload value, COUNT[31:8] = INTERVAL; COUNT[7:0] random when RND is 1
+/* SPE 3.1.1 and 3.1.2: the reload value, COUNT[31:8] = INTERVAL; COUNT[7:0] random when RND is 1
  * and ERnd is 0, else zero. */
 static uint64_t reload(unsigned int cpu)
 {
@@ -24,7 +24,7 @@ static uint64_t reload(unsigned int cpu)
 	return (irr & PMSIRR_INTERVAL_MASK) | (rnd ? random_byte(cpu) : 0);
 }
 
-/* 3.1.1: entering a state where profiling is enabled with PMSICR_EL1 zero loads the counter;
+/* SPE 3.1.1: entering a state where profiling is enabled with PMSICR_EL1 zero loads the counter;
  * a non-zero PMSICR_EL1 restarts from its value. */
 static void start_interval(unsigned int cpu)
 {
@@ -32,12 +32,12 @@ static void start_interval(unsigned int cpu)
 		sim_set_reg(cpu, SIM_ENC_PMSICR_EL1, reload(cpu));
 }
 
-/* 3.1.2 with RND == 1 and ERnd == 1: the primary counter runs on; the operation that finds it
+/* SPE 3.1.2 with RND == 1 and ERnd == 1: the primary counter runs on; the operation that finds it
  * at zero reloads it and sets ECOUNT to a random value "in the range 0x00 to 0xFF"; the operation
  * at which ECOUNT reaches zero is sampled, and one that sets it to zero has reached zero at once:
  * it is sampled itself. So ECOUNT can read 0 at any time and nothing outside PMSICR_EL1 says
  * whether a sample is pending (a hypervisor must save and restore all 64 bits). The mean
- * interval is INTERVAL * 256 + 1 (the note of 3.1.2). */
+ * interval is INTERVAL * 256 + 1 (the note of SPE 3.1.2). */
 static bool tick_ernd(unsigned int cpu, uint64_t icr)
 {
 	uint64_t count = icr & PMSICR_COUNT_MASK;
@@ -59,9 +59,9 @@ static bool tick_ernd(unsigned int cpu, uint64_t icr)
 	return selected;
 }
 
-/* 3.1.2 otherwise: the counter decrements while non-zero; the operation that finds it at zero
+/* SPE 3.1.2 otherwise: the counter decrements while non-zero; the operation that finds it at zero
  * is selected and the counter is reloaded, so that with RND == 0 one operation in
- * INTERVAL * 256 + 1 is sampled (the note of 3.1.2). */
+ * INTERVAL * 256 + 1 is sampled (the note of SPE 3.1.2). */
 static bool tick(unsigned int cpu)
 {
 	uint64_t icr = sim_reg(cpu, SIM_ENC_PMSICR_EL1);
@@ -100,8 +100,8 @@ static void filter_input(unsigned int cpu, const struct sim_uop *op, const struc
 	in->ds = (uint8_t)rec->dsrc;
 }
 
-/* The record in bytes, padded with Padding packets (0x00, D18.2.8) to a multiple of
- * 2^PMBIDR_EL1.Align (4.3.1: the PE pads every record up to that size). */
+/* The record in bytes, padded with Padding packets (0x00, Arm DDI 0487 K.a D18.2.8) to a multiple
+ * of 2^PMBIDR_EL1.Align (SPE 4.3.1: the PE pads every record up to that size). */
 static size_t encode(unsigned int cpu, const struct spe_mrec *rec, uint8_t *buf)
 {
 	size_t len = spe_mrec_encode(rec, buf, SPE_REC_MAX), align = (size_t)1 << spe_align(cpu);
@@ -142,7 +142,7 @@ void spe_step(unsigned int cpu, const struct sim_uop *op)
 
 	st->cntpct += op->latency ? op->latency : 1;
 	if (!spe_profiling_enabled(cpu, el)) {
-		st->was_enabled = false; /* 3.1.3: the counter keeps its value */
+		st->was_enabled = false; /* SPE 3.1.3: the counter keeps its value */
 		return;
 	}
 	if (!st->was_enabled)
@@ -152,7 +152,7 @@ void spe_step(unsigned int cpu, const struct sim_uop *op)
 	if (!tick(cpu))
 		return;
 	if (slot < st->busy_until) {
-		/* 3.1.4: SAMPLE_COLLISION, and PMBSR_EL1.COLL, visible after the next context
+		/* SPE 3.1.4: SAMPLE_COLLISION, and PMBSR_EL1.COLL, visible after the next context
 		 * synchronization event; the new sample is not taken. */
 		count(cpu, &st->stats.collision, SIM_EV_SAMPLE_COLLISION);
 		st->coll_pending = true;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The software rules on the current write pointer (SPE supplement 3.4.1), checked when
+ * The software rules on the current write pointer (SPE 3.4.1), checked when
  * profiling becomes enabled, that is at the context synchronization event after which
- * ProfilingBufferEnabled() (3.4.6, Arm's pseudocode of the same name) reads TRUE:
+ * ProfilingBufferEnabled() (SPE 3.4.6, Arm's pseudocode of the same name) reads TRUE:
  *   - PMBPTR_EL1.PTR <= PMBLIMITR_EL1.LIMIT:Zeros(12) - 2^PMSIDR_EL1.MaxSize;
  *   - PMBPTR_EL1.PTR[63:56] == PMBLIMITR_EL1.LIMIT[63:56];
  *   - not restarting from the pointer a management event with PMBSR_EL1.DL = 1 left ("The
@@ -53,7 +53,7 @@ void spe_wptr_enabling(unsigned int cpu)
 }
 
 /* A direct write of PMBLIMITR_EL1 while the buffer is disabled. Before the next context
- * synchronization event an indirect read may return the old or the new value (3.6.1): the seed
+ * synchronization event an indirect read may return the old or the new value (SPE 3.6.1): the seed
  * may let the profiling operation see E = 1 at once, so profiling becomes enabled with PMBPTR_EL1
  * as it is now, and a pointer written after the limit does not mend a broken rule. That is why a
  * hypervisor restores PMBPTR_EL1 before PMBLIMITR_EL1. Clearing E forgets it. */

@@ -30,7 +30,7 @@
 #define SIM_ENC_OP2(enc) ((enc)&0x7u)
 
 /* The registers the model names in its own code (the indexed families are below). Encodings
- * from the Arm ARM System register index and the SPE supplement's Table 7 (SPE 4.1). */
+ * from the Arm DDI 0487 K.a System register index and the SPE supplement's Table 7 (SPE 4.1). */
 enum sim_enc {
 	SIM_ENC_ID_AA64PFR0_EL1 = SIM_ENC(3, 0, 0, 4, 0),
 	SIM_ENC_ID_AA64DFR0_EL1 = SIM_ENC(3, 0, 0, 5, 0),
@@ -163,7 +163,7 @@ struct sim_arch_reg {
 	uint8_t feat;	/* enum sim_feature */
 	uint8_t family; /* enum sim_family_id */
 	uint8_t kind;	/* enum sim_reg_kind */
-	uint64_t res0;	/* RES0 in every version (feature-dependent fields are not RES0 here) */
+	uint64_t res0;	/* RES0 in every version (not the feature-dependent fields) */
 };
 
 /* How many registers the table holds: the register file has one slot each. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The simulated physical CPUs behind the sim accessor seam. Each has a register file holding
- * every register of the model's table (sim/arch_regs.h), counts of what vperf did to it (the lazy-switch tests assert these),
- * a short trace of the last accesses in program order (the sequence tests read it), and an
- * optional model hook that gives registers their architectural behaviour.
+ * every register of the model's table (sim/arch_regs.h), counts of what vperf did to it (the
+ * lazy-switch tests assert these), a short trace of the last accesses in program order (the
+ * sequence tests read it), and an optional model hook that gives registers their architectural
+ * behaviour.
  */
 #ifndef VPERF_SIM_CPU_H
 #define VPERF_SIM_CPU_H

@@ -26,7 +26,7 @@
 
 #include <sim/model.h>
 
-/* ---- ICH_LR<n>_EL2 (GICv3 spec IHI 0069; /work/shared/spec/facts.md) ------------------------- */
+/* ---- ICH_LR<n>_EL2 (GICv3 specification Arm IHI 0069, ICH_LR<n>_EL2) ------------------------ */
 
 #define SIM_LR_VINTID_MASK  0xffffffffull
 #define SIM_LR_PINTID_SHIFT 32
