@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzz target for vperf_vcpu_restore, on the executable model with the unit tests' hypervisor.
+ * Register fields from Arm DDI 0487 K.a and the SPE supplement.
  * An input picks a PE (PMUv3p4 or v3p5, counters, the host's and an external agent's ranges; with
  * SPEv1 or SPEv1p2 and a PMBIDR_EL1.Align when the VM has SPE), a VM policy (a guest-owned
  * Profiling Buffer, trapped or not, or none: blob version 2 or 1), and a blob: the raw bytes of the input, or (structure-aware) the blob vperf saved
@@ -116,7 +117,7 @@ static bool regs_ok(const uint64_t *w, uint64_t guest, unsigned int pmuver)
 	       !(w[W_REGS + 4] & ~userenr) && w[W_REGS + 5] <= 31 && !(w[W_REGS + 6] & ~ccf);
 }
 
-/* The SPE supplement's fields (4.3) of each register a guest can write, for this PE: PMSCR_EL1
+/* The SPE supplement's fields (SPE 4.3) of each register a guest can write, for this PE: PMSCR_EL1
  * E0SPE E1SPE CX PA TS PCT, PCT[1] from SPEv1p2; PMSICR_EL1 COUNT, ECOUNT with PMSIDR_EL1.ERnd;
  * PMSIRR_EL1 INTERVAL RND; PMSFCR_EL1 FE FT FL B LD ST, FnE with PMSIDR_EL1.FnE; PMSEVFR_EL1 and
  * PMSNEVFR_EL1 (SPEv1p2) the event bits; PMSLATFR_EL1 MINLAT as wide as CountSize; PMBPTR_EL1
@@ -142,7 +143,7 @@ static uint64_t spe_fields(unsigned int r)
 	return f[r];
 }
 
-/* 3.4.1 on a buffer the guest finds enabled (E = 1, S = 0): the pointer aligned to
+/* SPE 3.4.1 on a buffer the guest finds enabled (E = 1, S = 0): the pointer aligned to
  * PMBIDR_EL1.Align, at most the limit, in the same tag byte, MaxSize bytes of room before it. */
 static bool buffer_ok(uint64_t ptr, uint64_t limitr, uint64_t pmbsr)
 {

@@ -61,7 +61,8 @@ static bool must_undef(const struct hv_vcpu *vc, uint32_t enc, bool read)
 	       vperf_pmev_index(enc) >= vc->v.vm->cfg.nr_counters;
 }
 
-/* ESR_EL2 for EC = 0x18 decoded here from the Arm ARM's ISS layout (facts.md), not by vperf. */
+/* ESR_EL2 for EC = 0x18 decoded here from the ISS layout of Arm DDI 0487 K.a D24.2.40, not by
+ * vperf. */
 struct raw {
 	bool sysreg, read;
 	uint32_t enc;
@@ -78,8 +79,8 @@ static struct raw raw_decode(uint64_t esr)
 	return r;
 }
 
-/* The PMU and SPE register groups, from the Arm ARM's encoding tables (facts.md; SPE supplement
- * 4.1; PMSSCR_EL1 at S3_0_C9_C13_3): what vperf must claim, and nothing else (not FEAT_TRBE's
+/* The PMU and SPE register groups, from the System register index of Arm DDI 0487 (SPE 4.1;
+ * PMSSCR_EL1 at S3_0_C9_C13_3): what vperf must claim, and nothing else (not FEAT_TRBE's
  * S3_0_C9_C11_*). Written here independently of vperf_sysreg_in_space(). */
 static bool pmu_spe_group(uint32_t enc)
 {

@@ -48,7 +48,8 @@ static void decode_vm(struct fuzz_in *in, struct vperf_vm_config *c)
 	c->pmu_virq = b & 0x20 ? 16 + (b >> 6) * 5 : 0;
 }
 
-/* ESR_EL2 of a trapped MSR/MRS, from the Arm ARM's ISS layout for EC = 0x18 (facts.md). */
+/* ESR_EL2 of a trapped MSR/MRS, from the ISS layout for EC = 0x18 (Arm DDI 0487 K.a
+ * D24.2.40). */
 static uint64_t raw_esr(uint32_t enc, unsigned int rt, bool read)
 {
 	return 0x18ull << 26 | 1ull << 25 | (uint64_t)VPERF_ENC_OP0(enc) << 20 |

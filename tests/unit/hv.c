@@ -331,7 +331,7 @@ static void put(unsigned int cpu)
 }
 
 /* With SPE in the model, a switch runs in an exception to EL2 as a hypervisor's does: the entry
- * is the context synchronization event the drain at put relies on (SPE supplement 3.6), the
+ * is the context synchronization event the drain at put relies on (SPE 3.6), the
  * ERET the one after load. The PMU-only tests count EL2 cycles exactly without it. */
 static bool switch_at_el2(void)
 {
@@ -360,7 +360,7 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 	if (switch_at_el2())
 		sim_enter_el2(cpu);
 	put(cpu);
-	/* Stage 2 and the VMID are switched between put and load (DESIGN.md section 5). */
+	/* Stage 2 and the VMID are switched between put and load (docs/vspe.md, "Switching"). */
 	sim_mem_set_vmid(cpu, (uint16_t)(vc->v.vm - hv.vm + 1));
 	vc->cpu = cpu;
 	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Database registers Debian's binutils 2.40 has no name for (newer than its tables): their
- * encodings come from the Arm ARM System register index and are checked by the golden
+ * encodings come from the Arm DDI 0487 K.a System register index and are checked by the golden
  * vectors in test_regdb.c instead. */
 static const char *const regdb_asm_unknown[] = { "PMZR_EL0", "PMSDSFR_EL1" };
 

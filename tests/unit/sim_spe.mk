@@ -1,5 +1,5 @@
-# Tests of the model's SPE family (arch/sim/spe*.c, arch/sim/mem.c): cmocka programs sharing a
-# small set-up file; they include arch/sim private headers (spe_internal.h) for the filter tables.
+# Tests of the model's SPE family (arch/sim/spe/, arch/sim/mem/): cmocka programs sharing a
+# small set-up file; they include the family's private header (arch/sim/spe/spe_internal.h) for the filter tables.
 ifeq ($(ARCH),sim)
 sim-spe-tests := test_sim_spe test_sim_spe_rec test_sim_spe_filter test_sim_spe_buf \
 	test_sim_spe_sync test_sim_spe_linux test_sim_spe_tlb test_sim_spe_enc \
@@ -7,8 +7,8 @@ sim-spe-tests := test_sim_spe test_sim_spe_rec test_sim_spe_filter test_sim_spe_
 	test_sim_spe_irq test_sim_spe_host
 tests-y += $(sim-spe-tests)
 $(foreach t,$(sim-spe-tests),$(eval $(t)-objs := tests/unit/$(t).c tests/unit/sim_spe_util.c))
-$(foreach t,$(sim-spe-tests),$(eval CFLAGS_$(t) := -I$(srctree)/arch/sim))
-CFLAGS_sim_spe_util := -I$(srctree)/arch/sim
+$(foreach t,$(sim-spe-tests),$(eval CFLAGS_$(t) := -I$(srctree)/arch/sim/spe))
+CFLAGS_sim_spe_util := -I$(srctree)/arch/sim/spe
 endif
 
 # Issue 4's acceptance check end to end: the Linux-driver buffer through the vperf-spe tool.

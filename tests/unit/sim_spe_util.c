@@ -8,7 +8,7 @@
 struct t_hyp t_hyp;
 
 /*
- * The load record, packet by packet, from D18.2 (header bytes: 5.2.1):
+ * The load record, packet by packet, from Arm DDI 0487 K.a D18.2 (header bytes: SPE 5.2.1):
  *   b0 + 8 bytes   Address, INDEX 0 (PC): 0x400000, byte 7 = NS (0x80) | EL1 (0x20)
  *   49 00          Operation Type, CLASS 1 (load/store), general-purpose load
  *   52 16 00       Events, halfword: retired (bit 1), L1D access (2), TLB access (4)
@@ -96,16 +96,6 @@ void t_guest_start(uint64_t ptr, uint64_t limit, uint64_t pmscr, uint64_t pmsfcr
 	isb();
 }
 
-void t_guest_stop(void)
-{
-	guest_write(PMSCR_EL1, 0);
-	isb();
-	psb_csync();
-	dsb_nsh();
-	guest_write(PMBLIMITR_EL1, 0);
-	isb();
-}
-
 struct sim_uop t_load(uint64_t pc, uint64_t va, uint32_t lat)
 {
 	struct sim_uop op = {
@@ -141,12 +131,39 @@ void t_buf_read(uint64_t offset, void *dst, size_t n)
 	sim_mem_read(T_BUF_PA + offset, dst, n);
 }
 
+const struct sim_uop t_filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
+
 void t_one_record(void)
 {
-	static const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
 	struct sim_uop ld = t_load(0x400000, 0x12345678, 20);
 
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
+}
+
+bool t_load_rec_at(uint64_t pa)
+{
+	uint8_t got[T_LOAD_REC_LEN];
+
+	sim_mem_read(pa, got, sizeof(got));
+	return memcmp(got, t_load_rec, sizeof(got)) == 0;
+}
+
+void t_set_wptr(enum sim_spe_wptr w)
+{
+	struct sim_spe_options o;
+
+	sim_spe_default_options(&o);
+	o.wptr = w;
+	sim_spe_set_options(&o);
+}
+
+void t_set_unpred(enum sim_spe_unpred u)
+{
+	struct sim_spe_options o;
+
+	sim_spe_default_options(&o);
+	o.unpred = u;
+	sim_spe_set_options(&o);
 }
 
 void t_drain(void)

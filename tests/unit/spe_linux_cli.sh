@@ -1,6 +1,7 @@
 #!/bin/sh
 # The model's Linux-driver SPE buffer, decoded by the vperf-spe tool itself: every record's PC,
-# data address and total latency must be the sampled load's (issue 4's acceptance check).
+# data address and total latency must be the sampled load's (the end-to-end check of the SPE
+# model with vperf-spe).
 # Usage: spe_linux_cli.sh TEST_BINARY VPERF_SPE
 set -eu
 test_bin=$1 tool=$2

@@ -85,9 +85,9 @@ static void test_one_trap_per_access(void **state)
 	}
 }
 
-/* The trap fast path (issue 14, virt/vpmu_regs.c) in the steady state: a counter or flag read is
- * one MRS, a type write one MSR, a PMSWINC that increments nothing no access at all (no
- * PMOVSSET_EL0 read for an interrupt level that cannot have changed). */
+/* The trap fast path (virt/vpmu_regs.c, docs/performance.md) in the steady state: a counter or
+ * flag read is one MRS, a type write one MSR, a PMSWINC that increments nothing no access at all
+ * (no PMOVSSET_EL0 read for an interrupt level that cannot have changed). */
 static void test_fast_path_accesses(void **state)
 {
 	static const struct {
@@ -114,7 +114,7 @@ static void test_fast_path_accesses(void **state)
 	assert_int_equal(found, VPERF_ARRAY_SIZE(want));
 }
 
-/* Direct partition (DESIGN.md section 7): counter reads in the first range do not trap. */
+/* Direct partition (docs/vpmu.md): counter reads in the first range do not trap. */
 static void test_direct_reads_untrapped(void **state)
 {
 	struct bench_count c;

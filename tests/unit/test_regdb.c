@@ -113,7 +113,7 @@ static void test_matches_assembler(void **state)
 	fclose(f);
 }
 
-/* The two registers binutils 2.40 cannot name, from the Arm ARM System register index:
+/* The two registers binutils 2.40 cannot name, from the Arm DDI 0487 K.a System register index:
  * PMZR_EL0 = S3_3_C9_C13_4 (write-only), PMSDSFR_EL1 = S3_0_C9_C10_4. */
 static void test_registers_unknown_to_binutils(void **state)
 {
@@ -148,7 +148,7 @@ static bool suffixed(const char *name, const char *suffix)
 	return n >= s && !strcmp(name + n - s, suffix);
 }
 
-/* The trap column follows the architecture's families: SPE supplement 4.3 "Traps and
+/* The trap column follows the architecture's families: SPE 4.3 "Traps and
  * enables" (PMS* by TPMS, PMB* by E2PB, PMBIDR by nothing), PMU registers by TPM (PMCR also by
  * TPMCR), EL2 registers never a guest's. */
 static unsigned int expected_trap(const char *name)

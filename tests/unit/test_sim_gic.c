@@ -4,7 +4,7 @@
  * priority order, EOI and deactivation (also HW-linked), physical PPIs taken to EL2 under
  * HCR_EL2.IMO, level semantics (a storm, and its cure), maintenance interrupts, and the
  * hypervisor errors the model reports. Expected values are derived by hand from the GICv3
- * register descriptions cited in arch/sim/gic*.c.
+ * register descriptions cited in arch/sim/gic/.
  *
  * Poll points are sim_gic_poll() here, so that no other family recomputes a line the test
  * drives; test_pmu_overflow_end_to_end runs real micro-ops.

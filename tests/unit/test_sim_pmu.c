@@ -2,7 +2,7 @@
 /*
  * The model's PMUv3: the trap and UNDEF rules with the exact ESR_EL2, counter semantics
  * (events, filters, widths, overflow, CHAIN), the three counter ranges, EL2 prohibition, and the
- * PMUIRQ level. Expected values are worked out by hand from the Arm ARM rules cited.
+ * PMUIRQ level. Expected values are worked out by hand from the Arm DDI 0487 K.a rules cited.
  */
 #include <string.h>
 
@@ -583,7 +583,7 @@ static void init_version(uint8_t pmuver, bool hpmn0)
 	sim_model_init(&cfg);
 }
 
-/* MDCR_EL2 written at EL2 (facts.md): HPMN = 0 needs FEAT_HPMN0, HPMN > N is CONSTRAINED
+/* MDCR_EL2 written at EL2 (D24.3): HPMN = 0 needs FEAT_HPMN0, HPMN > N is CONSTRAINED
  * UNPREDICTABLE, HPMD needs PMUv3p1, HCCD and HLP PMUv3p5, TPMS and E2PB SPE. Each is one
  * reported error, and the absent field reads 0. */
 static void test_mdcr_checked(void **state)

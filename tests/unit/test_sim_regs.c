@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Independence of the model (issue 12 item 9): the model's own register table
- * (arch/sim/arch_regs.c, written from the architecture text) and vperf's database
+ * Independence of the model (docs/model.md): the model's own register table
+ * (arch/sim/core/arch_regs.c, written from the architecture text) and vperf's database
  * (include/vperf/sysregs.def) must describe the same registers the same way. A difference is a
  * misreading in one of them; neither is taken as the truth, the test names both values.
  */
@@ -97,6 +97,51 @@ static void test_model_registers_in_database(void **state)
 	assert_int_equal(n, VPERF_SR_COUNT);
 }
 
+/* The model's dispatch (the family that gives a register its behaviour, and the PMU family's
+ * kind) against vperf's handler slots: a register vperf emulates as a PMU or SPE register must
+ * be one for the model too, of the same kind. Registers vperf never emulates (slot NONE) have
+ * no PMU kind in the model. */
+static void test_dispatch_matches_slots(void **state)
+{
+	static const uint8_t kind_of_slot[VPERF_SLOT_COUNT] = {
+		[VPERF_SLOT_PMCR] = SIM_KIND_PMCR,
+		[VPERF_SLOT_PMCNTEN] = SIM_KIND_PMCNTEN,
+		[VPERF_SLOT_PMINTEN] = SIM_KIND_PMINTEN,
+		[VPERF_SLOT_PMOVS] = SIM_KIND_PMOVS,
+		[VPERF_SLOT_PMSWINC] = SIM_KIND_PMSWINC,
+		[VPERF_SLOT_PMSELR] = SIM_KIND_PMSELR,
+		[VPERF_SLOT_PMCEID] = SIM_KIND_PMCEID,
+		[VPERF_SLOT_PMCCNTR] = SIM_KIND_PMCCNTR,
+		[VPERF_SLOT_PMXEVTYPER] = SIM_KIND_PMXEVTYPER,
+		[VPERF_SLOT_PMXEVCNTR] = SIM_KIND_PMXEVCNTR,
+		[VPERF_SLOT_PMZR] = SIM_KIND_PMZR,
+		[VPERF_SLOT_PMUSERENR] = SIM_KIND_PMUSERENR,
+		[VPERF_SLOT_PMMIR] = SIM_KIND_PMMIR,
+		[VPERF_SLOT_PMEVCNTR] = SIM_KIND_PMEVCNTR,
+		[VPERF_SLOT_PMEVTYPER] = SIM_KIND_PMEVTYPER,
+		[VPERF_SLOT_PMCCFILTR] = SIM_KIND_PMCCFILTR,
+	};
+	unsigned int bad = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < VPERF_SR_COUNT; i++) {
+		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
+		const struct sim_arch_reg *r = sim_arch_reg(d->enc);
+		bool spe_slot = d->slot >= VPERF_SLOT_SPE_PMSCR && d->slot <= VPERF_SLOT_SPE_BUFFER;
+		unsigned int want_fam = kind_of_slot[d->slot] ? SIM_FAM_PMU
+					: spe_slot	      ? SIM_FAM_SPE
+					: r		      ? r->family
+							      : 0;
+
+		if (r && (r->kind != kind_of_slot[d->slot] || r->family != want_fam)) {
+			printf("%s: model family %u kind %u, database slot %u\n", d->name,
+			       r->family, r->kind, d->slot);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* SPE: no bit the model's SPE family keeps (every feature on: SPEv1p4, ERnd) is RES0 in the
  * database. Written as ~0 at EL2 and read back. */
 static void test_spe_kept_bits_not_res0(void **state)
@@ -130,6 +175,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_database_matches_model),
 		cmocka_unit_test(test_model_registers_in_database),
+		cmocka_unit_test(test_dispatch_matches_slots),
 		cmocka_unit_test(test_spe_kept_bits_not_res0),
 	};
 

@@ -3,8 +3,8 @@
  * The model's SPE registers: the trap matrix (every SPE register x EL0/EL1 x MDCR_EL2.TPMS x
  * MDCR_EL2.E2PB x read/write, with the exact ESR_EL2), the bits each register keeps, PMBIDR_EL1.P,
  * the ID registers from the configuration, and the PMBIRQ level. Expected values come from the
- * SPE supplement 3.2.3 / 3.4.6 (CheckStatisticalProfilingAccess, CheckProfilingBufferAccess) and
- * 4.3 (register layouts), written out here by hand.
+ * SPE 3.2.3 / SPE 3.4.6 (CheckStatisticalProfilingAccess, CheckProfilingBufferAccess) and
+ * SPE 4.3 (register layouts), written out here by hand.
  */
 #include <string.h>
 
@@ -26,7 +26,7 @@ struct reg {
 };
 
 /* Encodings from the SPE supplement Table 7; PMSNEVFR_EL1 (3,0,9,9,1) and PMSDSFR_EL1
- * (3,0,9,10,4) from the Arm ARM System register index (spec/facts.md). */
+ * (3,0,9,10,4) from the System register index of Arm DDI 0487 K.a. */
 static const struct reg regs[] = {
 	{ "PMSCR_EL1", 3, 0, 9, 9, 0, SAMPLING, false },
 	{ "PMSNEVFR_EL1", 3, 0, 9, 9, 1, SAMPLING, false },
@@ -63,7 +63,7 @@ static enum sim_access expected(const struct reg *r, unsigned int el, bool tpms,
 	return SIM_ACC_OK;
 }
 
-/* ESR_EL2 for EC 0x18 (Arm ARM D24.2.40 / spec/facts.md), Rt as the model chose it. */
+/* ESR_EL2 for EC 0x18 (D24.2.40), Rt as the model chose it. */
 static uint64_t esr_for(const struct reg *r, unsigned int rt, bool read)
 {
 	uint64_t iss = (uint64_t)r->op0 << 20 | (uint64_t)r->op2 << 17 | (uint64_t)r->op1 << 14 |
@@ -154,7 +154,7 @@ struct mask_case {
 	uint64_t kept; /* what a write of all ones reads back */
 };
 
-/* 4.3.x field layouts; later fields per spe_internal.h's sources. */
+/* SPE 4.3.x field layouts; later fields per spe_internal.h's sources. */
 static const struct mask_case masks[] = {
 	/* PMSCR_EL1: PCT[6] TS[5] PA[4] CX[3] E1SPE[1] E0SPE[0]; PCT[7] from SPEv1p2 */
 	{ VPERF_ENC_PMSCR_EL1, 1, 0x7b },
@@ -194,14 +194,14 @@ static void test_write_masks(void **state)
 				 (unsigned long long)guest_mrs(masks[i].enc),
 				 (unsigned long long)masks[i].kept);
 	}
-	/* PMSCR_EL2 at EL2: the same layout as PMSCR_EL1 (4.3.7). */
+	/* PMSCR_EL2 at EL2: the same layout as PMSCR_EL1 (SPE 4.3.7). */
 	t_init(1, 1);
 	write_sysreg(~0ull, PMSCR_EL2);
 	assert_int_equal(read_sysreg(PMSCR_EL2), 0x7b);
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* With PMSIDR_EL1.ERnd = 1, PMSICR_EL1.ECOUNT [63:56] exists (4.3.10). */
+/* With PMSIDR_EL1.ERnd = 1, PMSICR_EL1.ECOUNT [63:56] exists (SPE 4.3.10). */
 static void test_pmsicr_ecount(void **state)
 {
 	struct sim_pe_config cfg;
@@ -214,7 +214,7 @@ static void test_pmsicr_ecount(void **state)
 	assert_int_equal(guest_read(PMSICR_EL1), 0xff000000ffffffffull);
 }
 
-/* 4.3.1: PMBIDR_EL1.P reads as one at Non-secure EL1 when MDCR_EL2.E2PB == 0b00, zero when
+/* SPE 4.3.1: PMBIDR_EL1.P reads as one at Non-secure EL1 when MDCR_EL2.E2PB == 0b00, zero when
  * EL1 owns the buffer and at EL2; PMBIDR_EL1 is never trapped. */
 static void test_pmbidr_p(void **state)
 {
@@ -257,7 +257,7 @@ static void test_id_registers(void **state)
 	assert_int_equal(guest_read(PMSLATFR_EL1), 0xffff);
 }
 
-/* 3.5: PMBIRQ is a level driven by PMBSR_EL1.S: a direct write of S = 1 asserts it, S = 0
+/* SPE 3.5: PMBIRQ is a level driven by PMBSR_EL1.S: a direct write of S = 1 asserts it, S = 0
  * deasserts it. */
 static void test_pmbirq_level(void **state)
 {

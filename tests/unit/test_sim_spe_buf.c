@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * The Profiling Buffer: buffer full exactly when fewer than 2^MaxSize bytes remain (SPE
- * supplement 3.5.2), stage 1 and stage 2 faults with FSC and the DL rule (3.5.3), external
- * aborts reported synchronously and asynchronously (3.5.4), the Alignment fault and padding
- * (Table 6, 4.3.1), the pointer rule of 3.4.1, discard mode (D17.5.5), PMBIRQ and restart, and
- * AT S1E1W / S12E1W (PAR_EL1). PMBSR_EL1 values are composed by hand from 4.3.4:
- * EC [31:26], DL [19], EA [18], S [17], COLL [16], MSS [15:0].
+ * SPE 3.5.2), stage 1 and stage 2 faults with FSC and the DL rule (SPE 3.5.3), external
+ * aborts reported synchronously and asynchronously (SPE 3.5.4), the Alignment fault and padding
+ * (Table 6, SPE 4.3.1), the pointer rule of SPE 3.4.1, discard mode (Arm DDI 0487 K.a D17.5.5),
+ * PMBIRQ and restart, and AT S1E1W / S12E1W (PAR_EL1). PMBSR_EL1 values are composed by hand from
+ * SPE 4.3.4: EC [31:26], DL [19], EA [18], S [17], COLL [16], MSS [15:0].
  */
 #include <string.h>
 
 #include "cmocka_wrap.h"
 #include "sim_spe_util.h"
 
-#define LIMIT	 (T_BUF_VA + T_BUF_SIZE)
-#define PAGE1_VA (T_BUF_VA + 0x1000)
+#define LIMIT	 T_BUF_LIMIT
+#define PAGE1_VA T_BUF_PAGE1_VA
 
 static int setup(void **state)
 {
@@ -35,7 +35,7 @@ static void test_full_boundary_no_event(void **state)
 }
 
 /* After the record 63 bytes remain: buffer full (EC 0, BSC 1, DL unchanged), PMBPTR at the
- * first byte after the record, PMBIRQ high; the record queued behind it is discarded (3.5) and
+ * first byte after the record, PMBIRQ high; the record queued behind it is discarded (SPE 3.5) and
  * profiling is off: no population, PMSICR_EL1 frozen. */
 static void test_full_boundary_event(void **state)
 {
@@ -95,7 +95,7 @@ static void test_stage1_translation_fault(void **state)
 	assert_int_equal(sim_at_s1e1w(0, PAGE1_VA), 0x80f);
 }
 
-/* Stage 1 Permission fault: the page is read-only (writes are privileged writes, 3.5.3). */
+/* Stage 1 Permission fault: the page is read-only (writes are privileged writes, SPE 3.5.3). */
 static void test_stage1_permission_fault(void **state)
 {
 	(void)state;
@@ -107,7 +107,7 @@ static void test_stage1_permission_fault(void **state)
 }
 
 /* Stage 2 fault at the first byte of a record: EC 0b100101, DL 0 - the hypervisor can map the
- * page and restart from PMBPTR (3.4.1). AT S1E1W still succeeds (stage 1 only: the IPA);
+ * page and restart from PMBPTR (SPE 3.4.1). AT S1E1W still succeeds (stage 1 only: the IPA);
  * AT S12E1W reports the stage 2 fault (S = 1). */
 static void test_stage2_fault_dl0(void **state)
 {
@@ -142,7 +142,7 @@ static void test_stage2_fault_dl1(void **state)
 }
 
 /* PMBSR_EL1 of an external abort on the write: EC is "one of" stage 1 or stage 2 Data Abort
- * (3.5.4; the seed picks, test_sim_spe_rules). Returns the value with EC as stage 1. */
+ * (SPE 3.5.4; the seed picks, test_sim_spe_rules). Returns the value with EC as stage 1. */
 static uint64_t either_stage(uint64_t pmbsr)
 {
 	uint64_t ec = pmbsr >> 26 & 0x3f;
@@ -190,7 +190,7 @@ static void test_async_external_abort(void **state)
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA - 10 + T_LOAD_REC_LEN);
 }
 
-/* The abort on the write comes when the write is made, at the DSB after PSB CSYNC (3.6: "the
+/* The abort on the write comes when the write is made, at the DSB after PSB CSYNC (SPE 3.6: "the
  * synchronization rules apply only after the write has completed"). PSB CSYNC, ISB, read: the
  * pointer is past the record and PMBSR_EL1 shows nothing, though the bytes never reach memory
  * (the wrong sequence); the DSB then brings the abort, seen after an ISB. PSB CSYNC, DSB, ISB,
@@ -224,7 +224,7 @@ static void test_write_abort_at_dsb(void **state)
 	assert_int_equal(either_stage(guest_read(PMBSR_EL1)), 0x90060010);
 }
 
-/* An abort arriving after a first event (3.5: "might not be received until after a first
+/* An abort arriving after a first event (SPE 3.5: "might not be received until after a first
  * Profiling Buffer management event has set PMBSR_EL1.S to 1"): the record fills the buffer
  * (EC 0, BSC 1) and its write aborts at the DSB: EA is added, no new event, EC and BSC kept. */
 static void test_write_abort_after_full(void **state)
@@ -245,8 +245,8 @@ static void test_write_abort_after_full(void **state)
 }
 
 /* CONTEXTIDR_EL2 changed after the record's operation (a hypervisor switching VMs): without
- * PSB CSYNC first, the write may reach the record's Context packet (3.6), and the model lets it;
- * after PSB CSYNC it may not. */
+ * PSB CSYNC first, the write may reach the record's Context packet (SPE 3.6), and the model lets
+ * it; after PSB CSYNC it may not. */
 static void test_contextidr2_needs_psb(void **state)
 {
 	(void)state;
@@ -298,18 +298,15 @@ static void test_alignment(void **state)
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + 4);
 }
 
-/* 3.4.1 broken: profiling enabled with the pointer less than a record below the limit. With
+/* SPE 3.4.1 broken: profiling enabled with the pointer less than a record below the limit. With
  * the UNPREDICTABLE "buffer full" outcome (the others: test_sim_spe_rules) nothing is written
  * past the limit; DL is the seed's. */
 static void test_pointer_rule(void **state)
 {
-	struct sim_spe_options o;
 	uint8_t got[20];
 
 	(void)state;
-	sim_spe_default_options(&o);
-	o.wptr = SIM_SPE_WPTR_FULL;
-	sim_spe_set_options(&o);
+	t_set_wptr(SIM_SPE_WPTR_FULL);
 	t_guest_start(LIMIT - 20, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
 	t_one_record();
 	t_drain();
@@ -322,7 +319,7 @@ static void test_pointer_rule(void **state)
 
 /* Discard mode (PMBLIMITR_EL1.FM = 0b10, SPEv1p2, D17.5.5): filtered records counted by
  * SAMPLE_FILTRATE, nothing written, the pointer still, no event. On SPEv1 the value is
- * reserved and behaves as 0b00 (4.3.2): the record is written. */
+ * reserved and behaves as 0b00 (SPE 4.3.2): the record is written. */
 static void test_discard_mode(void **state)
 {
 	(void)state;

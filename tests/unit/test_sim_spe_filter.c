@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * SPECollectRecord truth tables: by type (SPE supplement Table 4, D17.5.1 with and without
- * FEAT_SPE_EFT), by events (FE with PMSEVFR_EL1, FnE with PMSNEVFR_EL1, D17.5.2), by latency
- * (FL, D17.5.3), by data source (FDS, D17.5.4), the CONSTRAINED UNPREDICTABLE cases, and the
- * worked example D17-1 both on the filter and end to end through the buffer.
+ * SPECollectRecord truth tables: by type (SPE supplement Table 4, Arm DDI 0487 K.a D17.5.1 with and
+ * without FEAT_SPE_EFT), by events (FE with PMSEVFR_EL1, FnE with PMSNEVFR_EL1, D17.5.2), by
+ * latency (FL, D17.5.3), by data source (FDS, D17.5.4), the CONSTRAINED UNPREDICTABLE cases, and
+ * the worked example D17-1 both on the filter and end to end through the buffer.
  */
 #include <string.h>
 
@@ -11,7 +11,7 @@
 #include "sim_spe_util.h"
 #include "spe_internal.h"
 
-/* PMSFCR_EL1 and PMSIDR_EL1 bits, by hand (4.3.9, 4.3.11, spe_internal.h's sources). */
+/* PMSFCR_EL1 and PMSIDR_EL1 bits, by hand (SPE 4.3.9, 4.3.11, spe_internal.h's sources). */
 #define FE	0x1ull
 #define FT	0x2ull
 #define FL	0x4ull
@@ -60,7 +60,7 @@ static int setup(void **state)
 }
 
 /* Table 4, row by row: FT LD ST B -> Load Store Branch Other (1 = collected). The all-zero
- * row is CONSTRAINED UNPREDICTABLE (4.3.9) and tested below. */
+ * row is CONSTRAINED UNPREDICTABLE (SPE 4.3.9) and tested below. */
 static void test_type_table4(void **state)
 {
 	static const struct {
@@ -89,7 +89,7 @@ static void test_type_table4(void **state)
 	assert_false(collect(FT | B, 0, SPE_OPF_LD | SPE_OPF_ST, E_RETIRED, 10));
 }
 
-/* The all-zero selections are CONSTRAINED UNPREDICTABLE (4.3.9 FT/FE/FL): discarded or
+/* The all-zero selections are CONSTRAINED UNPREDICTABLE (SPE 4.3.9 FT/FE/FL): discarded or
  * collected as if the filter were off. The model lets the seed choose, so both outcomes show. */
 static void test_constrained_unpredictable(void **state)
 {
@@ -107,7 +107,7 @@ static void test_constrained_unpredictable(void **state)
 	}
 }
 
-/* FE: every selected event must be 1 (D17.5.2, 4.3.8). Only the filterable events count:
+/* FE: every selected event must be 1 (D17.5.2, SPE 4.3.8). Only the filterable events count:
  * E[2] (L1D access) is not one, so a PMSEVFR_EL1 bit there selects nothing. */
 static void test_event_filter(void **state)
 {
@@ -266,10 +266,9 @@ static void test_worked_example(void **state)
 
 /* The same example end to end: the guest programs PMSFCR/PMSEVFR/PMSLATFR, four sampled ops
  * (rows 0-3 above as micro-ops), and only the first reaches the buffer; SAMPLE_FEED counts all
- * four, SAMPLE_FILTRATE one (2.6). */
+ * four, SAMPLE_FILTRATE one (SPE 2.6). */
 static void test_worked_example_end_to_end(void **state)
 {
-	const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
 	struct sim_uop ops[4];
 	uint8_t got[T_LOAD_REC_LEN + 1];
 
@@ -291,8 +290,8 @@ static void test_worked_example_end_to_end(void **state)
 	guest_write(PMSCR_EL1, T_PMSCR_E1SPE);
 	isb();
 	for (int i = 0; i < 4; i++)
-		t_run_sampling(&filler, 256, &ops[i]);
-	t_guest_stop();
+		t_run_sampling(&t_filler, 256, &ops[i]);
+	sim_guest_spe_disable_and_drain();
 	assert_int_equal(sim_spe_stats(0)->feed, 4);
 	assert_int_equal(sim_spe_stats(0)->filtrate, 1);
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * A buffer owned by EL2 (MDCR_EL2.E2PB = 0b00: the hypervisor profiles itself, XENPMU_MODE_HV /
- * ALL) parked around a guest that owns the buffer (E2PB = 0b11), as DESIGN.md section 5 says:
+ * ALL) parked around a guest that owns the buffer (E2PB = 0b11), as docs/vspe.md describes:
  *   park:    PMSCR_EL2 = 0 -> ISB -> PSB CSYNC -> DSB NSH -> save PMBPTR -> PMBLIMITR = 0 -> ISB
  *            -> E2PB = 0b11 -> the guest's registers
  *   restore: the guest drained and its buffer off -> E2PB = 0b00 -> PMBPTR -> PMBLIMITR ->
  *            PMSCR_EL2 -> ISB
  * Each buffer then holds only its owner's records. Parking without the drain loses records for
- * some seeds (3.6.1), handing the buffer to EL1 before it is drained is reported, and the EL2
- * regime's translations are cached like the guest's (3.4.4): remapping the host buffer needs
+ * some seeds (SPE 3.6.1), handing the buffer to EL1 before it is drained is reported, and the EL2
+ * regime's translations are cached like the guest's (SPE 3.4.4): remapping the host buffer needs
  * TLBI ALLE2IS + DSB.
  */
 #include <string.h>
@@ -24,7 +24,7 @@
 #define HOST_SIZE   0x4000ull
 #define HOST_PC	    0x7000ull
 #define GUEST_PC    0x400000ull
-#define T_E2SPE	    0x02ull /* PMSCR_EL2.E2SPE, 4.3.7 */
+#define T_E2SPE	    0x02ull /* PMSCR_EL2.E2SPE, SPE 4.3.7 */
 #define GUEST_LIMIT (T_BUF_VA + T_BUF_SIZE)
 
 static struct {
@@ -62,7 +62,7 @@ static void park(bool drain)
 	if (drain) {
 		psb_csync();
 		dsb_nsh();
-		isb(); /* the indirect writes visible to the direct read (3.6) */
+		isb(); /* the indirect writes visible to the direct read (SPE 3.6) */
 	}
 	host.ptr = read_sysreg(PMBPTR_EL1);
 	write_sysreg(0, PMBLIMITR_EL1);
@@ -109,7 +109,7 @@ static void test_host_buffer_parked_around_guest(void **state)
 	park(true);
 	t_guest_start(T_BUF_VA, GUEST_LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
 	records(1, GUEST_PC, 3);
-	t_guest_stop();
+	sim_guest_spe_disable_and_drain();
 	unpark();
 	records(2, HOST_PC, 1);
 	isb();
@@ -123,7 +123,7 @@ static void test_host_buffer_parked_around_guest(void **state)
 }
 
 /* Bad: parked without PSB CSYNC + DSB: PMBLIMITR = 0 finds the host's records unsynchronized
- * and the seed picks among the outcomes of 3.6.1: for some seeds they are lost (silently, or
+ * and the seed picks among the outcomes of SPE 3.6.1: for some seeds they are lost (silently, or
  * with a DL event), so the saved pointer and the memory disagree. */
 static void test_park_without_drain(void **state)
 {
@@ -175,7 +175,7 @@ static void host_remap(bool tlbi)
 	isb();
 	psb_csync();
 	dsb_nsh();
-	isb(); /* the indirect writes visible to direct reads (3.6) */
+	isb(); /* the indirect writes visible to direct reads (SPE 3.6) */
 }
 
 static void test_host_remap_needs_tlbi(void **state)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * PMBIRQ end to end (SPE supplement 3.5): a buffer management event raised by the profiling
+ * PMBIRQ end to end (SPE 3.5): a buffer management event raised by the profiling
  * operation while the guest runs drives PMBIRQ, a level PPI (INTID 21), through the model's GIC
  * to the hypervisor at EL2 (HCR_EL2.IMO = 1), in the middle of guest_run. The handler vSPE will
  * need: stop the buffer, take PMBSR_EL1, clear it (the line drops), EOI: one delivery. A handler
@@ -64,7 +64,7 @@ static void setup_irq(bool clear)
 	isb();
 	hyp = (__typeof__(hyp)){ .clear = clear };
 	ops_run = 0;
-	/* 98 bytes: after the first record 63 are left, fewer than 2^MaxSize (3.5.2). */
+	/* 98 bytes: after the first record 63 are left, fewer than 2^MaxSize (SPE 3.5.2). */
 	t_guest_start(LIMIT - 98, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
 }
 

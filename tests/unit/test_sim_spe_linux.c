@@ -6,7 +6,7 @@
  * arm_spe_pmu_disable_and_drain_local) over a load loop, under a hypervisor that gives it the
  * buffer (MDCR_EL2.E2PB = 0b11) and allows PA and physical time (PMSCR_EL2.PA, PCT). The buffer
  * is decoded with the codec's record iterator and compared with the loop: which operations are
- * sampled follows from 3.1.2 (one in INTERVAL * 256 + 1), which are kept from the load filter.
+ * sampled follows from SPE 3.1.2 (one in INTERVAL * 256 + 1), which are kept from the load filter.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +143,7 @@ static void test_linux_driver_load_loop(void **state)
 		if (j % PERIOD == 0 && op.type == SIM_UOP_LOAD && nexp < MAX_SAMPLE)
 			expect[nexp++] = j;
 	}
-	t_guest_stop();
+	sim_guest_spe_disable_and_drain();
 	end = guest_read(PMBPTR_EL1);
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
 	assert_in_range(nexp, 10, MAX_SAMPLE - 1);

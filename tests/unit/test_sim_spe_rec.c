@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The model's SPE sampling and records: the interval counter (SPE supplement 3.1), the sample
- * population and the EL rules (3.2.1, 3.6), collisions (3.1.4), the SAMPLE_* PMU events (2.6),
- * and records byte for byte (D18.2, collection controls 3.3). Expected bytes are written out by
- * hand from D18.2 in the comments next to them.
+ * The model's SPE sampling and records: the interval counter (SPE 3.1), the sample
+ * population and the EL rules (SPE 3.2.1, 3.6), collisions (SPE 3.1.4), the SAMPLE_* PMU events
+ * (SPE 2.6),
+ * and records byte for byte (Arm DDI 0487 K.a D18.2, collection controls SPE 3.3). Expected bytes
+ * are written out by hand from D18.2 in the comments next to them.
  */
 #include <string.h>
 
@@ -11,8 +12,6 @@
 #include "sim_spe_util.h"
 
 #define LIMIT (T_BUF_VA + T_BUF_SIZE)
-
-static const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
 
 static void start(uint64_t pmscr)
 {
@@ -39,8 +38,8 @@ static void test_load_record(void **state)
 	(void)state;
 	t_init(1, 1);
 	start(T_PMSCR_E1SPE);
-	t_run_sampling(&filler, 256, &ld);
-	t_guest_stop();
+	t_run_sampling(&t_filler, 256, &ld);
+	sim_guest_spe_disable_and_drain();
 	assert_int_equal(guest_read(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);
 	assert_buf(t_load_rec, T_LOAD_REC_LEN);
 	assert_int_equal(sim_spe_stats(0)->written, 1);
@@ -48,7 +47,7 @@ static void test_load_record(void **state)
 }
 
 /* A store with every collection control on: CONTEXTIDR_EL1/EL2 (CX in PMSCR_EL1 and
- * PMSCR_EL2), physical address (PA in both, 3.3), physical timestamp (TS in PMSCR_EL1, the
+ * PMSCR_EL2), physical address (PA in both, SPE 3.3), physical timestamp (TS in PMSCR_EL1, the
  * owner's, PCT in both), a tagged VA, refills, and a total latency above the 12-bit maximum. */
 static void test_store_record_all_controls(void **state)
 {
@@ -133,13 +132,13 @@ static void test_store_record_all_controls(void **state)
 	write_sysreg(T_PMSCR_CX | T_PMSCR_PA | T_PMSCR_PCT, PMSCR_EL2);
 	start(T_PMSCR_E1SPE | T_PMSCR_CX | T_PMSCR_PA | T_PMSCR_TS | T_PMSCR_PCT);
 	sim_spe_set_time(0, 1000, 300);
-	t_run_sampling(&filler, 256, &st);
-	t_guest_stop();
+	t_run_sampling(&t_filler, 256, &st);
+	sim_guest_spe_disable_and_drain();
 	assert_int_equal(sizeof(want), 60);
 	assert_buf(want, sizeof(want));
 }
 
-/* Collection controls combine (3.3.1): PA needs PMSCR_EL2.PA too when EL1 owns the buffer; PCT
+/* Collection controls combine (SPE 3.3.1): PA needs PMSCR_EL2.PA too when EL1 owns the buffer; PCT
  * needs both, else the virtual count (CNTPCT - CNTVOFF) is collected. */
 static void test_collection_needs_el2(void **state)
 {
@@ -151,8 +150,8 @@ static void test_collection_needs_el2(void **state)
 	write_sysreg(0, PMSCR_EL2);
 	start(T_PMSCR_E1SPE | T_PMSCR_PA | T_PMSCR_TS | T_PMSCR_PCT);
 	sim_spe_set_time(0, 1000, 300);
-	t_run_sampling(&filler, 256, &ld);
-	t_guest_stop();
+	t_run_sampling(&t_filler, 256, &ld);
+	sim_guest_spe_disable_and_drain();
 	/* The load record without PA, ended by a Timestamp instead of End: CNTVCT = 1000 + 256 +
 	 * 20 - 300 = 976 = 0x3d0. */
 	t_buf_read(0, got, sizeof(got));
@@ -182,7 +181,7 @@ static void test_branch_records(void **state)
 		0xb0, 0x10, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0xa0, /* PC */
 		0x4a, 0x01,					      /* CLASS 2 branch, COND */
 		0x52, 0x82, 0x00,				      /* retired, mispredicted */
-		0x98, 0x02, 0x00, 0x99, 0x01, 0x00,		      /* total 2, issue 1 */
+		0x98, 0x02, 0x00, 0x99, 0x01, 0x00,		      /* total 2, issue lat 1 */
 		0xb1, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0xa0, /* target, NS, EL1 */
 		0x01, 0xb0, 0x10, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00,
 		0xa0, 0x4a, 0x01, 0x52, 0x42, 0x00, /* retired, not taken */
@@ -193,14 +192,14 @@ static void test_branch_records(void **state)
 	(void)state;
 	t_init(1, 1);
 	start(T_PMSCR_E1SPE);
-	t_run_sampling(&filler, 256, &br);
-	t_run_sampling(&filler, 256, &nt);
-	t_guest_stop();
+	t_run_sampling(&t_filler, 256, &br);
+	t_run_sampling(&t_filler, 256, &nt);
+	sim_guest_spe_disable_and_drain();
 	assert_buf(want, sizeof(want));
 }
 
 /* EL0 with PMSCR_EL1.E0SPE: the PC packet says EL0 (byte 7 = NS only). E1SPE alone does not
- * sample EL0 (3.2.1, Table 3). */
+ * sample EL0 (SPE 3.2.1, Table 3). */
 static void test_el0_sampling(void **state)
 {
 	struct sim_uop ld = t_load(0x400000, 0x12345678, 20);
@@ -210,15 +209,15 @@ static void test_el0_sampling(void **state)
 	t_init(1, 1);
 	start(T_PMSCR_E1SPE);
 	sim_set_el(0);
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	assert_int_equal(sim_spe_stats(0)->pop, 0);
 	sim_set_el(1);
 	guest_write(PMSCR_EL1, T_PMSCR_E0SPE);
 	isb();
 	sim_set_el(0);
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	sim_set_el(1);
-	t_guest_stop();
+	sim_guest_spe_disable_and_drain();
 	t_buf_read(0, got, sizeof(got));
 	assert_int_equal(got[8], 0x80);
 	got[8] = 0xa0;
@@ -227,7 +226,7 @@ static void test_el0_sampling(void **state)
 
 /* EL2 owns the buffer (E2PB = 0b00): the hypervisor profiles the guest from outside, through
  * the EL2 regime; EL2 itself is sampled with PMSCR_EL2.E2SPE (PC EL = 2). When EL1 owns the
- * buffer, EL2 is never sampled (3.6: higher than the owning EL), whatever PMSCR_EL2 says. */
+ * buffer, EL2 is never sampled (SPE 3.6: higher than the owning EL), whatever PMSCR_EL2 says. */
 static void test_el2_owner(void **state)
 {
 	struct sim_uop ld = t_load(0x400000, 0x12345678, 20);
@@ -242,7 +241,7 @@ static void test_el2_owner(void **state)
 	write_sysreg(T_PMSCR_E1SPE, PMSCR_EL2);
 	isb();
 	sim_set_el(2);
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	assert_int_equal(sim_spe_stats(0)->pop, 0);
 	/* EL2 owner. */
 	write_sysreg(MDCR_EL2_E2PB_EL2, MDCR_EL2);
@@ -250,10 +249,10 @@ static void test_el2_owner(void **state)
 	write_sysreg((va + 0x2000) | T_PMBLIMITR_E, PMBLIMITR_EL1);
 	write_sysreg(0, PMSICR_EL1);
 	isb();
-	t_run_sampling(&filler, 256, &ld); /* at EL2 */
+	t_run_sampling(&t_filler, 256, &ld); /* at EL2 */
 	sim_set_el(1);
-	t_run_sampling(&filler, 256, &ld); /* at EL1, PMSCR_EL1.E1SPE */
-	isb(); /* the operations before it are what PSB CSYNC synchronizes (3.6) */
+	t_run_sampling(&t_filler, 256, &ld); /* at EL1, PMSCR_EL1.E1SPE */
+	isb(); /* the operations before it are what PSB CSYNC synchronizes (SPE 3.6) */
 	psb_csync();
 	dsb_nsh();
 	isb();
@@ -266,7 +265,7 @@ static void test_el2_owner(void **state)
 }
 
 /* Table 3 with HCR_EL2.TGE = 1 and EL2 owning the buffer (a host): EL0 is sampled under
- * PMSCR_EL2.E0HSPE, not PMSCR_EL1.E0SPE, and CONTEXTIDR_EL1 is not collected (3.3.1). */
+ * PMSCR_EL2.E0HSPE, not PMSCR_EL1.E0SPE, and CONTEXTIDR_EL1 is not collected (SPE 3.3.1). */
 static void test_host_el0(void **state)
 {
 	struct sim_uop ld = t_load(0x400000, 0x12345678, 20);
@@ -284,11 +283,11 @@ static void test_host_el0(void **state)
 	write_sysreg(T_PMSCR_E0SPE | T_PMSCR_CX, PMSCR_EL1);
 	isb();
 	sim_set_el(0);
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	assert_int_equal(sim_spe_stats(0)->pop, 0);
 	write_sysreg(T_PMSCR_E0SPE, PMSCR_EL2); /* E0HSPE */
 	isb();
-	t_run_sampling(&filler, 256, &ld);
+	t_run_sampling(&t_filler, 256, &ld);
 	isb();
 	psb_csync();
 	dsb_nsh();
@@ -299,7 +298,7 @@ static void test_host_el0(void **state)
 	assert_memory_equal(got + 9, t_load_rec + 9, T_LOAD_REC_LEN - 9);
 }
 
-/* ---- the interval counter (3.1) ---------------------------------------------------------- */
+/* ---- the interval counter (SPE 3.1) ---------------------------------------------------------- */
 
 static uint64_t pmsicr(void)
 {
@@ -308,28 +307,28 @@ static uint64_t pmsicr(void)
 
 /* RND = 0: loaded with INTERVAL:0x00 when profiling becomes enabled with PMSICR_EL1 = 0; one
  * decrement per op; the op that finds it at zero is sampled and reloads it: one op in
- * INTERVAL * 256 + 1. While profiling is disabled the counter keeps its value (3.1.3); a
- * non-zero value is where sampling restarts (3.1.1). */
+ * INTERVAL * 256 + 1. While profiling is disabled the counter keeps its value (SPE 3.1.3); a
+ * non-zero value is where sampling restarts (SPE 3.1.1). */
 static void test_interval_counter(void **state)
 {
 	(void)state;
 	t_init(1, 1);
 	start(T_PMSCR_E1SPE);
 	assert_int_equal(pmsicr(), 0);
-	guest_run(&filler, 1);
+	guest_run(&t_filler, 1);
 	assert_int_equal(pmsicr(), 0xff);
 	for (int i = 0; i < 255; i++)
-		guest_run(&filler, 1);
+		guest_run(&t_filler, 1);
 	assert_int_equal(pmsicr(), 0);
 	assert_int_equal(sim_spe_stats(0)->feed, 0);
-	guest_run(&filler, 1); /* op 257 */
+	guest_run(&t_filler, 1); /* op 257 */
 	assert_int_equal(sim_spe_stats(0)->feed, 1);
 	assert_int_equal(pmsicr(), 0x100);
 	/* Disabled (E1SPE = 0, seen after an ISB): nothing moves. */
 	guest_write(PMSCR_EL1, 0);
 	isb();
 	for (int i = 0; i < 1000; i++)
-		guest_run(&filler, 1);
+		guest_run(&t_filler, 1);
 	assert_int_equal(pmsicr(), 0x100);
 	assert_int_equal(sim_spe_stats(0)->pop, 257);
 	/* Restart from a non-zero value: 5 means the 6th op is sampled. */
@@ -337,9 +336,9 @@ static void test_interval_counter(void **state)
 	guest_write(PMSCR_EL1, T_PMSCR_E1SPE);
 	isb();
 	for (int i = 0; i < 5; i++)
-		guest_run(&filler, 1);
+		guest_run(&t_filler, 1);
 	assert_int_equal(sim_spe_stats(0)->feed, 1);
-	guest_run(&filler, 1);
+	guest_run(&t_filler, 1);
 	assert_int_equal(sim_spe_stats(0)->feed, 2);
 	assert_int_equal(pmsicr(), 0x100);
 }
@@ -351,7 +350,7 @@ static void sample_positions(uint64_t *pos, unsigned int n, unsigned int max_ops
 	uint64_t before = sim_spe_stats(0)->feed;
 
 	for (unsigned int i = 1; i <= max_ops && got < n; i++) {
-		guest_run(&filler, 1);
+		guest_run(&t_filler, 1);
 		if (sim_spe_stats(0)->feed != before + got)
 			pos[got++] = i;
 	}
@@ -406,7 +405,7 @@ static void test_interval_ernd(void **state)
 
 /* Ops of latency 300 with one sample per 257 ops: the sample at op 514 finds the one of op 257
  * still in flight (until op 557): SAMPLE_COLLISION, no SAMPLE_FEED, and PMBSR_EL1.COLL, which
- * is only guaranteed visible after a context synchronization event (3.1.4); the model makes it
+ * is only guaranteed visible after a context synchronization event (SPE 3.1.4); the model makes it
  * visible exactly then. The sample at op 771 is taken. */
 static void test_collision(void **state)
 {
@@ -425,7 +424,7 @@ static void test_collision(void **state)
 	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
 }
 
-/* The SAMPLE_* events reach the PMU (2.6, event numbers 0x4000-0x4003): counters 0-3 count
+/* The SAMPLE_* events reach the PMU (SPE 2.6, event numbers 0x4000-0x4003): counters 0-3 count
  * POP, FEED, FILTRATE, COLLISION at EL1. 771 slow ops, loads only kept by the filter (FT, LD):
  * POP 771, FEED 2, FILTRATE 0 (the samples are not loads), COLLISION 1. */
 static void test_sample_events_counted(void **state)

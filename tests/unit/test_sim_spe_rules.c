@@ -1,66 +1,56 @@
 // SPDX-License-Identifier: MIT
 /*
  * The rules where the architecture leaves the PE a choice, and the model's adversarial picks:
- *   - the write-pointer rules of SPE supplement 3.4.1 (at most 2^MaxSize below the limit when
+ *   - the write-pointer rules of SPE 3.4.1 (at most 2^MaxSize below the limit when
  *     profiling becomes enabled, PTR[63:56] == LIMIT[63:56], no restart from the pointer of a
  *     DL = 1 event) and their UNPREDICTABLE outcomes, also when a direct write of the limit is
- *     seen before the pointer's (3.6.1);
- *   - external aborts on a translation table walk (3.5.4) with the stage's EC and the level in
+ *     seen before the pointer's (SPE 3.6.1);
+ *   - external aborts on a translation table walk (SPE 3.5.4) with the stage's EC and the level in
  *     FSC 0b0101LL, and external aborts on the write with either EC;
- *   - PMSICR_EL1.ECOUNT drawn in 0x00..0xFF, 0 included (3.1.2).
- * PMBSR_EL1 values are composed from 4.3.4: EC [31:26], DL [19], EA [18], S [17], MSS [15:0].
+ *   - PMSICR_EL1.ECOUNT drawn in 0x00..0xFF, 0 included (SPE 3.1.2).
+ * PMBSR_EL1 values are composed from SPE 4.3.4: EC [31:26], DL [19], EA [18], S [17], MSS [15:0].
  */
 #include <string.h>
 
 #include "cmocka_wrap.h"
 #include "sim_spe_util.h"
 
-#define LIMIT	 (T_BUF_VA + T_BUF_SIZE)
-#define PAGE1_VA (T_BUF_VA + 0x1000)
+#define LIMIT	 T_BUF_LIMIT
+#define PAGE1_VA T_BUF_PAGE1_VA
 #define EC(v)	 ((v) >> 26 & 0x3f)
 #define FSC(v)	 ((v)&0x3f)
 #define EC_S1_DA 0x24
 #define EC_S2_DA 0x25
 #define NSEEDS	 48
 
-static const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
-
-static void set_wptr(enum sim_spe_wptr w)
-{
-	struct sim_spe_options o;
-
-	sim_spe_default_options(&o);
-	o.wptr = w;
-	sim_spe_set_options(&o);
-}
-
+/* The buffer at offset holds t_load_rec. */
 static bool record_at(uint64_t offset)
 {
-	uint8_t got[T_LOAD_REC_LEN];
+	return t_load_rec_at(T_BUF_PA + offset);
+}
 
-	t_buf_read(offset, got, sizeof(got));
-	return memcmp(got, t_load_rec, sizeof(got)) == 0;
+/* A fresh SPEv1 PE with the write-pointer outcome w; the guest profiles into [ptr, limit) and
+ * one load record is collected and drained. */
+static void one_record_with(enum sim_spe_wptr w, uint64_t ptr, uint64_t limit)
+{
+	t_init(1, 1);
+	t_set_wptr(w);
+	t_guest_start(ptr, limit, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
+	t_one_record();
+	t_drain();
 }
 
 /* The boundary of the first rule: PTR = LIMIT - 64 (2^MaxSize) is allowed: the record is
- * written, then buffer full with DL 0 (3.5.2). PTR = LIMIT - 63 breaks it: with the buffer full
+ * written, then buffer full with DL 0 (SPE 3.5.2). PTR = LIMIT - 63 breaks it: with the buffer full
  * outcome nothing is written. */
 static void test_pointer_boundary(void **state)
 {
 	(void)state;
-	t_init(1, 1);
-	set_wptr(SIM_SPE_WPTR_FULL);
-	t_guest_start(LIMIT - 64, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	t_one_record();
-	t_drain();
+	one_record_with(SIM_SPE_WPTR_FULL, LIMIT - 64, LIMIT);
 	assert_true(record_at(T_BUF_SIZE - 64));
 	assert_int_equal(guest_read(PMBSR_EL1), T_PMBSR_S | 1);
 
-	t_init(1, 1);
-	set_wptr(SIM_SPE_WPTR_FULL);
-	t_guest_start(LIMIT - 63, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	t_one_record();
-	t_drain();
+	one_record_with(SIM_SPE_WPTR_FULL, LIMIT - 63, LIMIT);
 	assert_false(record_at(T_BUF_SIZE - 63));
 	assert_int_equal(guest_read(PMBSR_EL1) & ~T_PMBSR_DL, T_PMBSR_S | 1);
 	assert_int_equal(sim_spe_stats(0)->written, 0);
@@ -72,11 +62,7 @@ static void test_pointer_boundary(void **state)
 static void test_write_past_limit(void **state)
 {
 	(void)state;
-	t_init(1, 1);
-	set_wptr(SIM_SPE_WPTR_WRITE);
-	t_guest_start(PAGE1_VA - 20, PAGE1_VA, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
-	t_one_record();
-	t_drain();
+	one_record_with(SIM_SPE_WPTR_WRITE, PAGE1_VA - 20, PAGE1_VA);
 	assert_true(record_at(0x1000 - 20));
 	assert_int_equal(guest_read(PMBPTR_EL1), PAGE1_VA - 20 + T_LOAD_REC_LEN);
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
@@ -134,13 +120,13 @@ static void test_broken_rules_every_outcome(void **state)
 }
 
 /* Restarting after a management event: a stage 2 fault at the first byte of a record (DL 0)
- * may restart from the saved pointer once the page is mapped (3.4.1). After one in the middle of
- * a record (DL 1) it must not: with the model's Translation fault outcome the restarted buffer
+ * may restart from the saved pointer once the page is mapped (SPE 3.4.1). After one in the middle
+ * of a record (DL 1) it must not: with the model's Translation fault outcome the restarted buffer
  * faults at once; a fresh pointer works. */
 static void restart(uint64_t ptr, bool fresh)
 {
 	t_init(1, 1);
-	set_wptr(SIM_SPE_WPTR_FAULT);
+	t_set_wptr(SIM_SPE_WPTR_FAULT);
 	sim_mem_unmap_s2(T_VMID, T_BUF_IPA + 0x1000, 0x1000);
 	t_guest_start(ptr, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
 	t_one_record();
@@ -176,12 +162,13 @@ static void test_restart_rules(void **state)
 
 /* The buffer is enabled by direct writes while PMBPTR_EL1 still holds a stale pointer (another
  * VM's, above this limit). Before the context synchronization event the profiling operation may
- * see the new PMBLIMITR_EL1.E already (3.6.1): writing the limit first enables profiling with the
- * stale pointer, a broken 3.4.1 rule, for some seeds. Writing the pointer first never does. */
+ * see the new PMBLIMITR_EL1.E already (SPE 3.6.1): writing the limit first enables profiling with
+ * the stale pointer, a broken SPE 3.4.1 rule, for some seeds. Writing the pointer first never
+ * does. */
 static bool enable_breaks(bool limit_first, uint64_t seed)
 {
 	t_init(1, seed);
-	set_wptr(SIM_SPE_WPTR_FULL);
+	t_set_wptr(SIM_SPE_WPTR_FULL);
 	guest_write(PMBPTR_EL1, LIMIT + 0x10000);
 	guest_write(PMSIRR_EL1, T_INTERVAL_1);
 	guest_write(PMSICR_EL1, 0);
@@ -248,7 +235,7 @@ static void test_walk_external_abort(void **state)
 	assert_true(levels & (levels - 1));
 }
 
-/* An external abort on the write itself: EC "one of" stage 1 or stage 2 (3.5.4); the seed
+/* An external abort on the write itself: EC "one of" stage 1 or stage 2 (SPE 3.5.4); the seed
  * gives both, so a hypervisor that restarts on every stage 2 EC without checking EA is caught. */
 static void test_write_abort_either_ec(void **state)
 {
@@ -270,7 +257,7 @@ static void test_write_abort_either_ec(void **state)
 	assert_true(seen[0] && seen[1]);
 }
 
-/* 3.1.2: ECOUNT is set to a value "in the range 0x00 to 0xFF". From a fresh counter (COUNT =
+/* SPE 3.1.2: ECOUNT is set to a value "in the range 0x00 to 0xFF". From a fresh counter (COUNT =
  * 256 after INTERVAL 1) the op that finds COUNT at zero is op 257: it reloads COUNT and draws
  * ECOUNT. When the draw is 0 that op itself is sampled and PMSICR_EL1 reads ECOUNT 0 with COUNT
  * reloaded; otherwise the sample comes exactly ECOUNT ops later. Some seed draws 0. */
@@ -289,7 +276,7 @@ static void test_ecount_zero(void **state)
 		t_init_cfg(&cfg);
 		t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1 | 1);
 		for (int i = 0; i < 257; i++)
-			guest_run(&filler, 1);
+			guest_run(&t_filler, 1);
 		icr = guest_read(PMSICR_EL1);
 		ecount = icr >> 56;
 		assert_int_equal(icr & 0xffffffffull, 0x100);
@@ -300,7 +287,7 @@ static void test_ecount_zero(void **state)
 		}
 		for (uint64_t i = 0; i < ecount; i++) {
 			assert_int_equal(sim_spe_stats(0)->feed, 0);
-			guest_run(&filler, 1);
+			guest_run(&t_filler, 1);
 		}
 		assert_int_equal(sim_spe_stats(0)->feed, 1);
 		later = true;

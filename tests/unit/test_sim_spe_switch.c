@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The vCPU switch of DESIGN.md section 5 against the SPE model, before vSPE implements it: a
+ * The vCPU switch of docs/vspe.md against the SPE model, before vSPE implements it: a
  * reference hypervisor in this file switches two SPE guests and a guest without SPE (whose load
  * touches no SPE register, as a lazy switch does) over seeded schedules, and the model must find
  * nothing wrong with the documented sequence:
  *   put:  (exception entry) PSB CSYNC -> DSB NSH -> ISB -> read PMBSR, PMBPTR, the sampling
  *         registers -> clear a set PMBSR -> PMBLIMITR = 0 -> ISB -> DSB NSH -> stage 2 switch
  *   load: sampling registers -> PMBPTR -> PMBSR = 0 -> PMBLIMITR -> PMSCR_EL1 -> ERET
- * Then each of the wrong sequences vSPE's mutation tests will use (issue 10) must fail for some
+ * Then each of the wrong sequences vSPE's mutation tests use (tests/mutate) must fail for some
  * seed: no PSB CSYNC, no DSB, PMBLIMITR restored before PMBPTR, the hardware PMBSR never
  * cleared, the buffer left enabled at put. What "fail" means: a model error, a record lost
  * outside an architected buffer-full discard, a record in the wrong VM's buffer, a management
@@ -47,7 +47,7 @@ struct vm {
 static struct vm vms[NVM];
 static unsigned int failures; /* what went wrong in this schedule */
 
-/* VM 1's buffer sits above VM 2's, so VM 1's pointer breaks VM 2's limit (3.4.1). */
+/* VM 1's buffer sits above VM 2's, so VM 1's pointer breaks VM 2's limit (SPE 3.4.1). */
 static void vm_init(void)
 {
 	static const struct vm init[NVM] = {
@@ -114,7 +114,7 @@ static void guest_handles_event(struct vm *v)
 
 static void put(struct vm *v, unsigned int mut)
 {
-	sim_enter_el2(0); /* sampling stopped: the owner, EL1, is below EL2 (3.6) */
+	sim_enter_el2(0); /* sampling stopped: the owner, EL1, is below EL2 (SPE 3.6) */
 	if (v->spe) {
 		if (!(mut & NO_PSB))
 			psb_csync();
@@ -181,7 +181,7 @@ static void finish(struct vm *v, unsigned int mut)
 	uint64_t discarded = s->discarded;
 
 	load(v, mut);
-	t_guest_stop();
+	sim_guest_spe_disable_and_drain();
 	v->discarded += s->discarded - discarded;
 	v->pmbsr = guest_read(PMBSR_EL1);
 	if (v->pmbsr & T_PMBSR_S)

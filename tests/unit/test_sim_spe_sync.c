@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The adversary (SPE supplement 3.6, 3.6.1): each test runs a wrong hypervisor or guest sequence
+ * The adversary (SPE 3.6, 3.6.1): each test runs a wrong hypervisor or guest sequence
  * and shows what goes wrong, then the right sequence and shows that it works.
  *   - reading PMBPTR_EL1 without PSB CSYNC + DSB gives a stale pointer;
  *   - PSB CSYNC only synchronizes operations before a context synchronization event;
@@ -16,33 +16,31 @@
 #include "cmocka_wrap.h"
 #include "sim_spe_util.h"
 
-#define LIMIT	 (T_BUF_VA + T_BUF_SIZE)
+#define LIMIT	 T_BUF_LIMIT
 #define VM2	 2
 #define VM2_PA	 0x48000000ull
 #define TWO_RECS (2 * T_LOAD_REC_LEN)
-
-static const struct sim_uop filler = { .pc = 0x1000, .latency = 1, .type = SIM_UOP_OTHER };
 
 static void records(unsigned int n)
 {
 	struct sim_uop ld = t_load(0x400000, 0x12345678, 20);
 
 	for (unsigned int i = 0; i < n; i++)
-		t_run_sampling(&filler, 256, &ld);
-}
-
-static void set_unpred(enum sim_spe_unpred u)
-{
-	struct sim_spe_options o;
-
-	sim_spe_default_options(&o);
-	o.unpred = u;
-	sim_spe_set_options(&o);
+		t_run_sampling(&t_filler, 256, &ld);
 }
 
 static void start(void)
 {
 	t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
+}
+
+/* A fresh SPEv1 PE, the guest profiling into its buffer, n records collected (still in the
+ * SPU: nothing synchronized them). */
+static void start_with_records(unsigned int n)
+{
+	t_init(1, 1);
+	start();
+	records(n);
 }
 
 /* Bytes [0, n) of the buffer hold n / 35 load records and the byte after is zero. */
@@ -63,9 +61,7 @@ static bool buffer_holds(uint64_t pa, unsigned int nrec)
 static void test_stale_pmbptr(void **state)
 {
 	(void)state;
-	t_init(1, 1);
-	start();
-	records(3);
+	start_with_records(3);
 	isb(); /* exception entry */
 	assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA);
 	assert_true(buffer_holds(T_BUF_PA, 0));
@@ -79,13 +75,11 @@ static void test_stale_pmbptr(void **state)
 }
 
 /* PSB CSYNC, DSB, read: the records are processed and in memory, but the direct read needs
- * the context synchronization event after the PSB CSYNC to see the pointer move (3.6). */
+ * the context synchronization event after the PSB CSYNC to see the pointer move (SPE 3.6). */
 static void test_read_needs_isb_after_psb(void **state)
 {
 	(void)state;
-	t_init(1, 1);
-	start();
-	records(3);
+	start_with_records(3);
 	isb(); /* exception entry */
 	psb_csync();
 	dsb_nsh();
@@ -98,14 +92,12 @@ static void test_read_needs_isb_after_psb(void **state)
 
 /* PSB CSYNC synchronizes only the operations before the last context synchronization event:
  * without the ISB (or exception entry) before it, the DSB waits for nothing. PSB CSYNC and a
- * context synchronization event are enough for the direct read of PMBPTR_EL1 (3.4.1), but not
- * for the bytes below it: only the DSB completes the writes (3.6). */
+ * context synchronization event are enough for the direct read of PMBPTR_EL1 (SPE 3.4.1), but not
+ * for the bytes below it: only the DSB completes the writes (SPE 3.6). */
 static void test_psb_needs_prior_context_sync(void **state)
 {
 	(void)state;
-	t_init(1, 1);
-	start();
-	records(2);
+	start_with_records(2);
 	psb_csync();
 	dsb_nsh();
 	isb();
@@ -121,7 +113,7 @@ static void test_psb_needs_prior_context_sync(void **state)
 	assert_int_equal(sim_spe_in_flight(0), 0);
 }
 
-/* VM 1's vCPU is switched out (vperf's sequence, DESIGN.md section 5) and VM 2's stage 2 comes
+/* VM 1's vCPU is switched out (vperf's sequence, docs/vspe.md) and VM 2's stage 2 comes
  * in; dsb says whether the DSB NSH after PSB CSYNC is there. */
 static void switch_out(bool dsb)
 {
@@ -142,17 +134,13 @@ static void switch_out(bool dsb)
 static void test_switch_out_needs_dsb(void **state)
 {
 	(void)state;
-	t_init(1, 1);
-	start();
-	records(2);
+	start_with_records(2);
 	switch_out(false);
 	assert_int_equal(sim_error_count(), 1);
 	assert_non_null(strstr(sim_error_at(0)->what, "VMID"));
 	assert_true(buffer_holds(T_BUF_PA, 0));
 
-	t_init(1, 1);
-	start();
-	records(2);
+	start_with_records(2);
 	switch_out(true);
 	assert_int_equal(sim_error_count(), 0);
 	assert_true(buffer_holds(T_BUF_PA, 2));
@@ -191,13 +179,13 @@ static void test_land_seed(void **state)
 }
 
 /* Bad: PMBLIMITR_EL1 = 0 and ISB before draining. ProfilingBufferEnabled() turns FALSE with
- * two records unwritten; each outcome of 3.6.1 in turn. */
+ * two records unwritten; each outcome of SPE 3.6.1 in turn. */
 static void test_disable_before_drain(void **state)
 {
 	(void)state;
 	/* Silently discarded: nothing in memory, the pointer unmoved, no event. */
 	t_init(1, 1);
-	set_unpred(SIM_SPE_UNPRED_DISCARD);
+	t_set_unpred(SIM_SPE_UNPRED_DISCARD);
 	start();
 	records(2);
 	isb();
@@ -211,7 +199,7 @@ static void test_disable_before_drain(void **state)
 	assert_int_equal(sim_spe_stats(0)->discarded, 2);
 	/* Discarded with a management event: S, DL, EC 0, BSC 0, and PMBIRQ. */
 	t_init(1, 1);
-	set_unpred(SIM_SPE_UNPRED_DL);
+	t_set_unpred(SIM_SPE_UNPRED_DL);
 	start();
 	records(2);
 	isb();
@@ -222,7 +210,7 @@ static void test_disable_before_drain(void **state)
 	assert_true(buffer_holds(T_BUF_PA, 0));
 	/* Written: the lucky outcome. */
 	t_init(1, 1);
-	set_unpred(SIM_SPE_UNPRED_WRITE);
+	t_set_unpred(SIM_SPE_UNPRED_WRITE);
 	start();
 	records(2);
 	isb();
@@ -241,7 +229,7 @@ static void test_drain_then_disable(void **state)
 	(void)state;
 	for (size_t i = 0; i < VPERF_ARRAY_SIZE(all); i++) {
 		t_init(1, 1);
-		set_unpred(all[i]);
+		t_set_unpred(all[i]);
 		start();
 		records(2);
 		isb();
@@ -288,18 +276,25 @@ static void map_vm2(void)
 	assert_int_equal(sim_mem_map_s2(VM2, T_BUF_IPA, VM2_PA, T_BUF_SIZE, SIM_PERM_RW), VPERF_OK);
 }
 
-/* Bad: PSB CSYNC, then the stage 2 switch (VMID 2), then the DSB: the model reports the switch
- * with records not written, and processes them with the new VMID (the outcome that shows the
- * missing drain most clearly): they land in VM 2's memory. Good: the DSB first. */
-static void test_stage2_switch_before_dsb(void **state)
+/* A fresh PE with VM 2 mapped too; VM 1's guest collected two records, synchronized by ISB and
+ * PSB CSYNC but not yet written (no DSB). */
+static void vm2_mapped_two_records_synced(void)
 {
-	(void)state;
 	t_init(1, 1);
 	map_vm2();
 	start();
 	records(2);
 	isb();
 	psb_csync();
+}
+
+/* Bad: PSB CSYNC, then the stage 2 switch (VMID 2), then the DSB: the model reports the switch
+ * with records not written, and processes them with the new VMID (the outcome that shows the
+ * missing drain most clearly): they land in VM 2's memory. Good: the DSB first. */
+static void test_stage2_switch_before_dsb(void **state)
+{
+	(void)state;
+	vm2_mapped_two_records_synced();
 	sim_mem_set_vmid(0, VM2);
 	dsb_nsh();
 	assert_true(buffer_holds(VM2_PA, 2));
@@ -307,12 +302,7 @@ static void test_stage2_switch_before_dsb(void **state)
 	assert_int_equal(sim_error_count(), 1);
 	assert_non_null(strstr(sim_error_at(0)->what, "another VM"));
 
-	t_init(1, 1);
-	map_vm2();
-	start();
-	records(2);
-	isb();
-	psb_csync();
+	vm2_mapped_two_records_synced();
 	dsb_nsh();
 	sim_mem_set_vmid(0, VM2);
 	assert_true(buffer_holds(T_BUF_PA, 2));
@@ -325,9 +315,7 @@ static void test_stage2_switch_before_dsb(void **state)
 static void test_owner_switch_before_drain(void **state)
 {
 	(void)state;
-	t_init(1, 1);
-	start();
-	records(1);
+	start_with_records(1);
 	isb();
 	write_sysreg(MDCR_EL2_E2PB_EL2, MDCR_EL2);
 	isb();
@@ -337,9 +325,7 @@ static void test_owner_switch_before_drain(void **state)
 	assert_non_null(strstr(sim_error_at(0)->what, "owning Exception level"));
 	assert_true(buffer_holds(T_BUF_PA, 0));
 
-	t_init(1, 1);
-	start();
-	records(1);
+	start_with_records(1);
 	isb();
 	psb_csync();
 	dsb_nsh();
@@ -350,7 +336,7 @@ static void test_owner_switch_before_drain(void **state)
 }
 
 /* A direct write of PMSCR_EL1 reaches the profiling operation's indirect reads only after a
- * context synchronization event (3.6): enabling without it samples nothing, disabling without
+ * context synchronization event (SPE 3.6): enabling without it samples nothing, disabling without
  * it keeps sampling. */
 static void test_pmscr_needs_context_sync(void **state)
 {

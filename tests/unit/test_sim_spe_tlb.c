@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Translation caching for the Profiling Buffer (SPE supplement 3.4.4): the buffer's writes use
+ * Translation caching for the Profiling Buffer (SPE 3.4.4): the buffer's writes use
  * cached translations until a TLB maintenance instruction that covers them is completed by a
  * DSB. Each test runs a wrong hypervisor sequence (a stage 2 remap with missing or insufficient
  * TLB maintenance) and shows the record going to the old page with the model's report, then the
@@ -13,16 +13,8 @@
 #include "cmocka_wrap.h"
 #include "sim_spe_util.h"
 
-#define LIMIT  (T_BUF_VA + T_BUF_SIZE)
+#define LIMIT  T_BUF_LIMIT
 #define NEW_PA 0x50000000ull /* where the hypervisor moves the buffer's first page */
-
-static bool record_at(uint64_t pa)
-{
-	uint8_t got[T_LOAD_REC_LEN];
-
-	sim_mem_read(pa, got, sizeof(got));
-	return memcmp(got, t_load_rec, sizeof(got)) == 0;
-}
 
 /* The guest writes one record (the translation of page 0 is now cached) and the hypervisor
  * moves page 0 of the buffer's IPA range to NEW_PA. */
@@ -32,7 +24,7 @@ static void record_then_remap(void)
 	t_guest_start(T_BUF_VA, LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
 	t_one_record();
 	t_drain();
-	assert_true(record_at(T_BUF_PA));
+	assert_true(t_load_rec_at(T_BUF_PA));
 	assert_int_equal(sim_mem_tlb_entries(0), 1);
 	assert_int_equal(sim_mem_map_s2(T_VMID, T_BUF_IPA, NEW_PA, 0x1000, SIM_PERM_RW), VPERF_OK);
 }
@@ -41,8 +33,8 @@ static void assert_stale_write(void)
 {
 	t_one_record();
 	t_drain();
-	assert_true(record_at(T_BUF_PA + T_LOAD_REC_LEN));
-	assert_false(record_at(NEW_PA + T_LOAD_REC_LEN));
+	assert_true(t_load_rec_at(T_BUF_PA + T_LOAD_REC_LEN));
+	assert_false(t_load_rec_at(NEW_PA + T_LOAD_REC_LEN));
 	assert_int_equal(sim_error_count(), 1);
 	assert_non_null(strstr(sim_error_at(0)->what, "stale cached translation"));
 }
@@ -51,8 +43,8 @@ static void assert_new_page(void)
 {
 	t_one_record();
 	t_drain();
-	assert_true(record_at(NEW_PA + T_LOAD_REC_LEN));
-	assert_false(record_at(T_BUF_PA + T_LOAD_REC_LEN));
+	assert_true(t_load_rec_at(NEW_PA + T_LOAD_REC_LEN));
+	assert_false(t_load_rec_at(T_BUF_PA + T_LOAD_REC_LEN));
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -106,7 +98,7 @@ static void test_unmap_needs_tlbi(void **state)
 	sim_mem_unmap_s2(T_VMID, T_BUF_IPA, 0x1000);
 	t_one_record();
 	t_drain();
-	assert_true(record_at(T_BUF_PA + T_LOAD_REC_LEN));
+	assert_true(t_load_rec_at(T_BUF_PA + T_LOAD_REC_LEN));
 	assert_int_equal(sim_error_count(), 1);
 
 	record_then_remap();
@@ -120,7 +112,7 @@ static void test_unmap_needs_tlbi(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* 3.4.4: TLBI + DSB does not complete before the records translated with the invalidated
+/* SPE 3.4.4: TLBI + DSB does not complete before the records translated with the invalidated
  * translation are written, PSB CSYNC or not. A plain DSB leaves an unsynchronized record in
  * flight. */
 static void test_tlbi_dsb_completes_records(void **state)
@@ -141,7 +133,7 @@ static void test_tlbi_dsb_completes_records(void **state)
 			tlbi_vmalls12e1is();
 		dsb_nsh();
 		assert_int_equal(sim_spe_in_flight(0), tlbi ? 0 : 1);
-		assert_int_equal(record_at(T_BUF_PA), tlbi);
+		assert_int_equal(t_load_rec_at(T_BUF_PA), tlbi);
 	}
 }
 

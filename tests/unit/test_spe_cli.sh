@@ -73,7 +73,7 @@ expect_in "$dir/out" '^  opaque      25 packets'
 expect_rc 0 sh -c "'$tool' -j <'$dir/gen.bin'"
 [ "$(wc -l <"$dir/out")" -eq 100 ] || fail "json from stdin: wrong line count"
 
-# Malformed: a record, 0xc5 (no packet has this header, SPE supplement 5.2.1) at offset 3,
+# Malformed: a record, 0xc5 (no packet has this header, SPE 5.2.1) at offset 3,
 # then a record after the End at 6.
 printf '\111\000\001\305\356\356\001\111\001\001' >"$dir/bad.bin"
 expect_rc 1 "$tool" --json "$dir/bad.bin"

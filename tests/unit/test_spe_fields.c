@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Typed views of SPE payloads: the Operation Type payload (D18.2.7) over every CLASS and byte,
- * with golden values from its SUBCLASS tables, and the Address payload (D18.2.1) over every
- * INDEX and byte 7 value.
+ * Typed views of SPE payloads: the Operation Type payload (Arm DDI 0487 K.a D18.2.7) over every
+ * CLASS and byte, with golden values from its SUBCLASS tables, and the Address payload (D18.2.1)
+ * over every INDEX and byte 7 value.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * SPE packet codec: golden vectors written by hand from the bit tables of D18.2 and the SPE
- * supplement section 5 (each byte's derivation is in the comment next to it), header-space
- * counts derived from the 5.2 encoding tables, and encode/decode round trips.
+ * SPE packet codec: golden vectors written by hand from the bit tables of Arm DDI 0487 K.a D18.2
+ * and the SPE SPE 5 (each byte's derivation is in the comment next to it), header-space
+ * counts derived from the SPE 5.2 encoding tables, and encode/decode round trips.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,7 +55,7 @@ static void test_golden_framing(void **state)
 	assert_int_equal(p.kind, VPERF_SPE_PKT_PAD);
 	p = DEC(0x01);
 	assert_int_equal(p.kind, VPERF_SPE_PKT_END);
-	/* D18.2.9: header 0b01 SZ=11 0001 = 0x71, TS bytes <7:0> little-endian (5.1.3) */
+	/* D18.2.9: header 0b01 SZ=11 0001 = 0x71, TS bytes <7:0> little-endian (SPE 5.1.3) */
 	p = DEC(0x71, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11);
 	assert_int_equal(p.kind, VPERF_SPE_PKT_TIMESTAMP);
 	assert_int_equal(p.size, 8);
@@ -256,7 +256,7 @@ static void test_golden_events(void **state)
 			assert_non_null(vperf_spe_event_name(bit));
 }
 
-/* SPE supplement 5.3.2: 0b0010 SIZE, 0x00; the next protocol byte is 2^(SIZE+1)-aligned. */
+/* SPE 5.3.2: 0b0010 SIZE, 0x00; the next protocol byte is 2^(SIZE+1)-aligned. */
 static void test_golden_alignment(void **state)
 {
 	static const uint8_t b[] = { 0x21, 0x00, 0xee, 0xee, 0x00, 0x00, 0x22,
@@ -295,7 +295,7 @@ static void test_golden_alignment(void **state)
 	assert_int_equal(p.flags, VPERF_SPE_PKTF_EXT | VPERF_SPE_PKTF_RESERVED);
 }
 
-/* 5.1.4: headers of a sized form naming no packet are skipped with their SZ. */
+/* SPE 5.1.4: headers of a sized form naming no packet are skipped with their SZ. */
 static void test_golden_unknown(void **state)
 {
 	struct vperf_spe_pkt p;
@@ -349,7 +349,7 @@ static void test_malformed(void **state)
 	assert_string_equal(vperf_spe_reason_str(VPERF_SPE_NREASONS), "unknown error");
 }
 
-/* Every first header byte, classified against the 5.2.1 table (Figure 5) counts. */
+/* Every first header byte, classified against the SPE 5.2.1 table (Figure 5) counts. */
 static void test_header_space_8bit(void **state)
 {
 	unsigned int count[VPERF_SPE_PKT_NKINDS] = { 0 }, bad = 0, trunc = 0;
@@ -392,7 +392,7 @@ static void test_header_space_8bit(void **state)
 	assert_int_equal(bad, 30 + 64); /* 0x02-0x1f, 0xc0-0xff */
 }
 
-/* Every 16-bit header against the 5.2.2 table (Figure 6). */
+/* Every 16-bit header against the SPE 5.2.2 table (Figure 6). */
 static void test_header_space_16bit(void **state)
 {
 	unsigned int addr = 0, cnt = 0, align = 0, unknown = 0, bad = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * SPE sample records: a hand-written buffer (two records framed as SPE supplement 5.1.2 shows,
+ * SPE sample records: a hand-written buffer (two records framed as SPE 5.1.2 shows,
  * with Padding and an Alignment command between them), malformed buffers with the offsets and
  * resynchronization points the rules in spe_rec.h give, and encoder-written buffers.
  */

@@ -38,7 +38,7 @@ static void test_notices_rate_limited(void **state)
 	assert_int_equal(guest_read(PMCCFILTR_EL0), 0);
 }
 
-/* The fast path (vpmu_regs.c, issue 14) answers only what the full path would: with the state
+/* The fast path (vpmu_regs.c) answers only what the full path would: with the state
  * in the hardware, a syndrome from EL0 that its PMUSERENR_EL0 (0) refuses is UNDEF, the counter
  * one beyond the guest's N is UNDEF, and a PMEVTYPER write with RES0 bits is counted, logged and
  * kept without them. */
@@ -79,7 +79,7 @@ static void test_pmcr(void **state)
 
 	(void)state;
 	hv_enter(a, 0);
-	/* N = the guest's 3 counters, LC RES1 (I5.3.21). */
+	/* N = the guest's 3 counters, LC RES1 (Arm DDI 0487 K.a I5.3.21). */
 	assert_int_equal(guest_read(PMCR_EL0), 3u << 11 | VPERF_BIT(6));
 	/* P and C act and read as 0; bit 8 is RES0 (counted as bad input, ignored); LP exists
 	 * from PMUv3p5 only (RES0 before: read as 0 and never written to the hardware). */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The vPMU against the stricter model (issue 12): PMU versions without PMCR_EL0.LP, Rt = 31, the
- * PMU interrupt arriving late (across a switch, after the guest cleared its flag, for a
+ * The vPMU against the stricter model (docs/model.md): PMU versions without PMCR_EL0.LP, Rt = 31,
+ * the PMU interrupt arriving late (across a switch, after the guest cleared its flag, for a
  * descheduled XENPMU_MODE_ALL vCPU), the virtual PPI through the model's list registers, the
  * Secure world and EL3 counting while a vCPU is loaded, the synchronization window, UNKNOWN
  * reset values, and the gaps the mutation runs found. Each test fails on the wrong code it names.
@@ -17,9 +17,9 @@
 #include "hv.h"
 #include "vpmu_util.h"
 
-/* The PMCR_EL0.LP bug on a PMUv3p4 host (I5.3.21: LP is RES0 before PMUv3p5): the guest reads
- * LP back as 0, and vperf never writes it to the hardware, where the model reports an EL2 write
- * of a RES0 field. A blob saved with LP on a PMUv3p5 host does not restore here. */
+/* The PMCR_EL0.LP bug on a PMUv3p4 host (Arm DDI 0487 K.a I5.3.21: LP is RES0 before PMUv3p5): the
+ * guest reads LP back as 0, and vperf never writes it to the hardware, where the model reports an
+ * EL2 write of a RES0 field. A blob saved with LP on a PMUv3p5 host does not restore here. */
 static void test_pmcr_lp_pmuv3p4(void **state)
 {
 	struct sim_pe_config cfg;
@@ -43,7 +43,7 @@ static void test_pmcr_lp_pmuv3p4(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* The guest-writable masks are derived once per pCPU initialisation (core.c, issue 14), not per
+/* The guest-writable masks are derived once per pCPU initialisation (core.c), not per
  * access: a pCPU initialised after a VM, with an older PMU (PMUv3p4: no LP), must take LP out
  * of what that VM keeps at once. Fails if the cached masks went stale. */
 static void test_pmcr_mask_follows_pcpu_init(void **state)
@@ -75,8 +75,8 @@ static void test_pmcr_mask_follows_pcpu_init(void **state)
 	hv_leave(0);
 }
 
-/* Rt = 31 end to end (facts.md: XZR): MSR from XZR writes zero, MRS to XZR discards the value
- * and changes no GPR (the model checks every GPR), each one trap with the PC advanced. */
+/* Rt = 31 end to end (Rt = 31: XZR, D24.2.40): MSR from XZR writes zero, MRS to XZR discards the
+ * value and changes no GPR (the model checks every GPR), each one trap with the PC advanced. */
 static void test_xzr(void **state)
 {
 	struct hv_vcpu *a = hv_vcpu(0, 0);

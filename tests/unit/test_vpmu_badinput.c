@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bad input from outside (issue 15): policies that are not policies, interrupts where no PMU is,
- * an external agent's interrupt, and state the direct partition must carry across a switch.
+ * Bad input from outside (docs/fuzzing.md): policies that are not policies, interrupts where no PMU
+ * is, an external agent's interrupt, and state the direct partition must carry across a switch.
  * Each test failed on the code before its fix. Defects 6 and 7 are in test_fdt.c and
  * test_trap.c, 9-11 in test_vpmu_emulated.c and test_vpmu_blob.c.
  */
@@ -144,7 +144,8 @@ static void test_direct_pmselr(void **state)
 
 /* Defect 8: what the hardware keeps of a direct guest's PMCR_EL0 (X, FZO) and PMUSERENR_EL0
  * ([6:4]) survives a put and a load. The model is a PMUv3p7 PE with an event export bus, so that
- * it implements X and FZO (I5.3.21); D is RES0 on a PE without AArch32, as the model is. */
+ * it implements X and FZO (Arm DDI 0487 K.a I5.3.21); D is RES0 on a PE without AArch32, as the
+ * model is. */
 static void test_direct_keeps_hw_fields(void **state)
 {
 	const uint64_t pmcr = PMCR_E | VPERF_BIT(4) | VPERF_BIT(9);

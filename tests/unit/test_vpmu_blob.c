@@ -124,9 +124,9 @@ static void expect_rejected(struct hv_vcpu *b, size_t len)
 }
 
 /* A direct-partition guest's types live in the hardware, so a blob may give it only the fields
- * the PE implements (I5.3.2, I5.3.30): NSK with EL3, not the Realm filter RLH [20] (FEAT_RME,
- * which the model's PE lacks). Before, vperf took every field the architecture defines, showed
- * the guest RLH while trapped and lost it once the hardware held its state. */
+ * the PE implements (Arm DDI 0487 K.a I5.3.2, I5.3.30): NSK with EL3, not the Realm filter RLH [20]
+ * (FEAT_RME, which the model's PE lacks). Before, vperf took every field the architecture defines,
+ * showed the guest RLH while trapped and lost it once the hardware held its state. */
 static void test_direct_type_fields_by_pe(void **state)
 {
 	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,

@@ -2,7 +2,7 @@
 /*
  * The vSPE's policy and registers on the model: which VMs get SPE, MDCR_EL2 while they run, the
  * ID registers they see, RES0 masking of every trapped register, and the write pointer rules of
- * the SPE supplement 3.4.1 with the outcome a guest breaking them gets.
+ * SPE 3.4.1 with the outcome a guest breaking them gets.
  */
 #include <stdlib.h>
 
@@ -86,7 +86,7 @@ static void test_mdcr(void **state)
 	hv_enter(a, 0);
 	assert_int_equal(V_MDCR_E2PB(peek(VPERF_ENC_MDCR_EL2)), 2);
 	assert_true(peek(VPERF_ENC_MDCR_EL2) & V_MDCR_TPMS);
-	sim_set_el(0); /* SPE registers are UNDEFINED at EL0, before any trap (3.2.3, 3.4.6) */
+	sim_set_el(0); /* SPE registers are UNDEFINED at EL0, before any trap (SPE 3.2.3, 3.4.6) */
 	guest_read(PMSIDR_EL1);
 	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
 	guest_write(PMBPTR_EL1, V_BUF_VA);
@@ -138,7 +138,7 @@ static void test_id_regs(void **state)
 	assert_int_equal(guest_read(PMBIDR_EL1) & 0x10, 0); /* never trapped: P = 0 as owner */
 }
 
-/* What each register keeps of all-ones, from the field lists of 4.3 (SPEv1, 12-bit counters,
+/* What each register keeps of all-ones, from the field lists of SPE 4.3 (SPEv1, 12-bit counters,
  * no ERnd): PMSCR E0SPE, E1SPE, CX, PA, TS, PCT; PMSICR COUNT; PMSIRR INTERVAL, RND; PMSFCR
  * FE, FT, FL, B, LD, ST; PMSEVFR E[63:48,31:24,15:12,7,5,3,1]; PMSLATFR MINLAT[11:0]; PMBPTR
  * all; PMBLIMITR LIMIT, FM, E; PMBSR EC, DL, EA, S, COLL, MSS. */
@@ -174,8 +174,8 @@ static void test_res0(void **state)
 		assert_int_equal(guest_mrs(masks[i].enc), masks[i].keep);
 		assert_int_equal(hv.vm[0].stats.bad_value, before + (masks[i].keep != ~0ull));
 	}
-	/* PMBSR_EL1.S written by the guest raises its line (3.5); clearing it with the buffer
-	 * still enabled at PMBPTR = ~0, beyond the limit, is a new event (3.4.1) ... */
+	/* PMBSR_EL1.S written by the guest raises its line (SPE 3.5); clearing it with the buffer
+	 * still enabled at PMBPTR = ~0, beyond the limit, is a new event (SPE 3.4.1) ... */
 	assert_true(vc->spe_irq_level);
 	guest_write(PMBSR_EL1, 0);
 	assert_true(vc->spe_irq_level);
@@ -203,7 +203,7 @@ static uint64_t enable_with(struct hv_vcpu *vc, uint64_t ptr, uint64_t limit)
 	return pmbsr;
 }
 
-/* 3.4.1 and Table 6 with PMBIDR_EL1.Align = 3 (8 bytes) and MaxSize 64 bytes. */
+/* SPE 3.4.1 and Table 6 with PMBIDR_EL1.Align = 3 (8 bytes) and MaxSize 64 bytes. */
 static void test_buffer_rules(void **state)
 {
 	const uint64_t va = V_BUF_VA, lim = V_BUF_VA + V_BUF_SIZE;
@@ -274,7 +274,7 @@ static void test_random_values(void **state)
 }
 
 /* Records of a guest that asks for physical addresses and physical time (PMSCR_EL1.PA, PCT,
- * TS): what it gets follows its VM's policy through PMSCR_EL2 (3.3: both must be set). */
+ * TS): what it gets follows its VM's policy through PMSCR_EL2 (SPE 3.3: both must be set). */
 static void check_pa_pct(bool allow)
 {
 	const struct vperf_vm_config spe = { .spe = true, .spe_pa = allow, .spe_pct = allow };
@@ -337,7 +337,7 @@ static unsigned int pa_records(const struct lx_spe *lx)
 /*
  * Without host_spe vperf leaves PMSCR_EL2 as the last guest with a live buffer had it (PA, PCT of
  * its policy): no write at put for a register nothing reads until the next acquire. Harmless,
- * as this shows: PMSCR_EL2 acts only while profiling is enabled (3.2.3, 3.3); E2SPE stays 0, so
+ * as this shows: PMSCR_EL2 acts only while profiling is enabled (SPE 3.2.3, 3.3); E2SPE stays 0, so
  * EL2 is never sampled; a guest without vSPE runs with E2PB = 0b00, PMSCR_EL1 = 0 and the buffer
  * off (the put cleared both) and cannot change them (UNDEF); and every guest that samples got
  * its own policy's PMSCR_EL2 at acquire, before its buffer and PMSCR_EL1.

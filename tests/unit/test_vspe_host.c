@@ -3,7 +3,8 @@
  * A host profiling itself with its own EL2-owned Profiling Buffer (vperf_pcpu_config.host_spe)
  * while a vSPE guest runs on the same pCPU: vperf parks the host's buffer before MDCR_EL2.E2PB
  * gives the buffer to EL1 and restores it after. Every record lands in its owner's buffer; the
- * model reports any record written through the wrong owner's translation regime.
+ * model reports any record written through the wrong owner's translation regime. Packet layouts:
+ * Arm DDI 0487 K.a D18.2.
  */
 #include <stdlib.h>
 
@@ -147,7 +148,7 @@ static void test_host_buffer_lazy_guest(void **state)
 /* The host samples its EL2 code, vperf's included, right up to the park: vperf stops that
  * sampling first (PMSCR_EL2 = 0, ISB), so that the PSB CSYNC after it synchronizes every record
  * and none is generated after the registers are saved (SPE 3.6). 8 seeds x 64 switches at
- * varying phases of the interval counter: no record lost (3.6.1's discard outcomes), none
+ * varying phases of the interval counter: no record lost (SPE 3.6.1's discard outcomes), none
  * written past the pointer vperf saved, none left for the guest's owning regime. */
 static void test_host_samples_vperf(void **state)
 {

@@ -56,7 +56,7 @@ static void test_stage2_restart(void **state)
 }
 
 /* The page after the first one taken back: the record that crosses into it is cut (DL = 1,
- * 3.5.3). The guest sees a buffer full event with DL = 1, a truncation for arm_spe_pmu, not a
+ * SPE 3.5.3). The guest sees a buffer full event with DL = 1, a truncation for arm_spe_pmu, not a
  * fault that would end its session. */
 static void test_stage2_truncation(void **state)
 {
@@ -184,7 +184,7 @@ static void test_abort_in_flight_at_put(void **state)
 	assert_true(vc->spe_irq_level);
 	pmbsr = lx_pmbsr();
 	assert_int_equal(pmbsr & (V_PMBSR_S | V_PMBSR_EA), V_PMBSR_S | V_PMBSR_EA);
-	assert_int_equal(guest_read(PMBPTR_EL1), V_BUF_VA); /* the aborted address (3.5.4) */
+	assert_int_equal(guest_read(PMBPTR_EL1), V_BUF_VA); /* the aborted address (SPE 3.5.4) */
 	assert_int_equal(hv.vm[0].stats.spe_events, 1);
 	assert_int_equal(sim_error_count(), 0);
 }
@@ -192,7 +192,7 @@ static void test_abort_in_flight_at_put(void **state)
 /* A buffer full event (EC 0, BSC 1) raises PMBIRQ while the writes of earlier records, to a page
  * that aborts, are still in flight. The PMBIRQ entry's PSB CSYNC + DSB bring the abort in before
  * PMBSR_EL1 is read: EA joins the buffer full event, which the guest sees once, as the hardware
- * would show it (3.5: the abort "might not be received until after a first" event). Read before
+ * would show it (SPE 3.5: the abort "might not be received until after a first" event). Read before
  * the writes complete, the abort would arrive later as a second event, turning the guest's
  * buffer full into a fault. */
 static void test_abort_in_flight_at_irq(void **state)

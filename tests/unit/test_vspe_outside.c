@@ -17,7 +17,7 @@
 #define HOST_SIZE 0x20000ull
 #define HOST_CTX  0x77u /* the host's own CONTEXTIDR_EL2 */
 #define VM_CTX(i) (0x100u + (i))
-#define CTX2	  1 /* Context packet INDEX 1: CONTEXTIDR_EL2 (D18.2.2) */
+#define CTX2	  1 /* Context packet INDEX 1: CONTEXTIDR_EL2 (Arm DDI 0487 K.a D18.2.2) */
 
 static struct lx_spe lx;
 
@@ -146,7 +146,7 @@ static void test_attribution(void **state)
 }
 
 /* The guest of a VM profiled from outside has no SPE: PMSVer 0, every PMS* and PMB* access
- * UNDEF (its controls untouched), PMBIDR_EL1.P = 1 (the buffer is EL2's, 4.3.1), MDCR_EL2 with
+ * UNDEF (its controls untouched), PMBIDR_EL1.P = 1 (the buffer is EL2's, SPE 4.3.1), MDCR_EL2 with
  * E2PB = 0b00 and TPMS = 1, no SPE node in its device tree. */
 static void test_guest_sees_no_spe(void **state)
 {

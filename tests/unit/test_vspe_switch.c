@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * vcpu_put / vcpu_load with SPE (DESIGN.md section 5) on the model, whose Profiling Buffer keeps
+ * vcpu_put / vcpu_load with SPE (docs/vspe.md) on the model, whose Profiling Buffer keeps
  * records until a DSB follows the PSB CSYNC that synchronized them and writes them through the
  * VMID current at that time: guests driving SPE as Linux's arm_spe_pmu driver does, switched
  * against each other, a PMU-only guest and an idle one, on one and two pCPUs, under seeded
@@ -119,7 +119,7 @@ static void test_put_leaves_nothing(void **state)
 }
 
 /* A hardware PMBSR_EL1.S left by someone else (the host, a previous owner) does not keep the
- * guest's buffer off: load clears it (3.5: S = 1 disables the buffer). */
+ * guest's buffer off: load clears it (SPE 3.5: S = 1 disables the buffer). */
 static void test_stale_pmbsr(void **state)
 {
 	struct hv_vcpu *a, *b;
@@ -260,7 +260,8 @@ static void run_schedule(const struct sched_cfg *cfg, uint64_t seed)
 	assert_int_equal(hv.vm[0].stats.spe_dl + hv.vm[1].stats.spe_dl, 0);
 	assert_true(hv.vm[0].stats.spe_live_puts + hv.vm[1].stats.spe_live_puts >= 2);
 	assert_true(hv.max_irq_burst <= 1);
-	/* Records are dropped only by a buffer management event (3.5), here only buffer full. */
+	/* Records are dropped only by a buffer management event (SPE 3.5), here only buffer
+	 * full. */
 	if (!lx[0].irqs && !lx[1].irqs)
 		assert_int_equal(discarded, 0);
 	assert_int_equal(sim_error_count(), 0);

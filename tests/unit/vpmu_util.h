@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the vPMU tests on the model share (test_vpmu.c, test_vpmu_adversary.c): event numbers and
- * PMEVTYPER filter bits (I5.3.30), the two-VM world, and peeks at the hardware the guest cannot
- * make.
+ * PMEVTYPER filter bits (Arm DDI 0487 K.a I5.3.30), the two-VM world, and peeks at the hardware the
+ * guest cannot make.
  */
 #ifndef VPERF_TEST_VPMU_UTIL_H
 #define VPERF_TEST_VPMU_UTIL_H

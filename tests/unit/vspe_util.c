@@ -175,20 +175,9 @@ void lx_start(struct lx_spe *lx)
 	isb(); /* the exception return into the profiled code */
 }
 
-/* arm_spe_pmu_disable_and_drain_local. */
-static void disable_and_drain(void)
-{
-	guest_write(PMSCR_EL1, 0);
-	isb();
-	psb_csync();
-	dsb_nsh();
-	guest_write(PMBLIMITR_EL1, 0);
-	isb();
-}
-
 void lx_stop(struct lx_spe *lx)
 {
-	disable_and_drain();
+	sim_guest_spe_disable_and_drain();
 	aux_end(lx);
 }
 
@@ -210,7 +199,7 @@ void lx_irq(struct lx_spe *lx)
 	if (((pmbsr >> 26) & 0x3f) != 0 || (pmbsr & 0x3f) != 1) {
 		lx->fatal++; /* "Unexpected buffer fault" / "Unknown buffer status code" */
 		aux_end(lx);
-		disable_and_drain();
+		sim_guest_spe_disable_and_drain();
 	} else {
 		aux_end(lx);
 		if (!(pmbsr & V_PMBSR_DL)) {

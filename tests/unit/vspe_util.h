@@ -9,12 +9,13 @@
 #define VPERF_TEST_VSPE_UTIL_H
 
 #include <arch/barrier.h>
+#include <sim/guest_spe.h>
 #include <sim/mem.h>
 #include <sim/spe.h>
 
 #include "hv.h"
 
-/* Field values written out from the SPE supplement 4.3, not taken from vperf. */
+/* Field values written out from SPE 4.3, not taken from vperf. */
 #define V_PMSCR_E0SPE  0x01ull
 #define V_PMSCR_E1SPE  0x02ull
 #define V_PMSCR_CX     0x08ull

@@ -16,6 +16,7 @@
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
 #include <sim/gic.h>
+#include <sim/guest_spe.h>
 #include <sim/mem.h>
 #include <sim/spe.h>
 #include <vperf/spe_rec.h>
@@ -109,12 +110,7 @@ static unsigned int guest_consume(void)
 	unsigned int n = 0;
 	uint64_t len;
 
-	guest_write(PMSCR_EL1, 0);
-	isb();
-	psb_csync();
-	dsb_nsh();
-	guest_write(PMBLIMITR_EL1, 0);
-	isb();
+	sim_guest_spe_disable_and_drain();
 	len = guest_read(PMBPTR_EL1) - BUF_VA(cur);
 	if (len > BUF_SIZE)
 		fail("a write pointer outside the buffer");

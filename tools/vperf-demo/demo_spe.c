@@ -10,6 +10,8 @@
 #include <stdlib.h>
 
 #include <arch/barrier.h>
+#include <arch/sysreg.h>
+#include <sim/guest_spe.h>
 #include <sim/mem.h>
 #include <sim/spe.h>
 #include <vperf/spe_rec.h>
@@ -53,12 +55,7 @@ void demo_spe_start(void)
 /* arm_spe_pmu_disable_and_drain_local, then what lies below PMBPTR_EL1 is the session's. */
 static size_t stop(void)
 {
-	guest_write(PMSCR_EL1, 0);
-	isb();
-	psb_csync();
-	dsb_nsh();
-	guest_write(PMBLIMITR_EL1, 0);
-	isb();
+	sim_guest_spe_disable_and_drain();
 	return (size_t)(guest_read(PMBPTR_EL1) - BUF_VA);
 }
 

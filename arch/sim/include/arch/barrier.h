@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Synchronization primitives of the seam, simulated: each is an event the model sees, in
- * program order with the register accesses (SPE supplement 3.6). */
+ * program order with the register accesses (SPE 3.6). */
 #ifndef VPERF_ARCH_BARRIER_H
 #define VPERF_ARCH_BARRIER_H
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The accessor seam, simulated: the same API as arch/arm64, routed by numeric encoding into the
- * register file of the current simulated physical CPU (arch/sim/regfile.c), behind which the
+ * register file of the current simulated physical CPU (arch/sim/core/regfile.c), behind which the
  * executable architecture model plugs in.
  */
 #ifndef VPERF_ARCH_SYSREG_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* TLB maintenance of the seam, simulated: the model's TLB of SPE buffer translations acts on
- * it, in program order with the register accesses and barriers (SPE supplement 3.4.4). */
+ * it, in program order with the register accesses and barriers (SPE 3.4.4). */
 #ifndef VPERF_ARCH_TLB_H
 #define VPERF_ARCH_TLB_H
 

@@ -1,15 +1,109 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The model's own description of every System register it implements: encoding, direction,
- * what traps it to EL2, which feature makes it present, and its RES0 bits. Written from the
- * architecture text (arch/sim/arch_regs.c cites where), not from vperf's register database, so
- * that a misreading in include/vperf/sysregs.def is not repeated by the model that tests vperf;
+ * what traps it to EL2, which feature makes it present, its RES0 bits, which family of the model
+ * gives it behaviour and, for the PMU, which kind of register it is. Written from the
+ * architecture text (arch/sim/core/arch_regs.c cites where).
+ *
+ * This independence is deliberate: the model is the oracle that judges vperf, so it must not
+ * read vperf's register database (include/vperf/sysregs.def, virt/regdb.c). Every lookup,
+ * access rule, RES0 mask and family dispatch of the model comes from this table; a misreading
+ * in vperf's database is then not repeated by the model that tests it.
  * tests/unit/test_sim_regs.c compares the two line by line.
+ *
+ * Only the packing of an encoding into 16 bits (op0:op1:CRn:CRm:op2, SIM_ENC below) is shared
+ * with vperf: it is the format of the accessor seam (arch/sim/include/arch/sysreg.h) through
+ * which vperf's accesses reach the model.
  */
 #ifndef VPERF_SIM_ARCH_REGS_H
 #define VPERF_SIM_ARCH_REGS_H
 
 #include <vperf/types.h>
+
+#define SIM_ENC(op0, op1, crn, crm, op2)                                                         \
+	((uint32_t)(((uint32_t)(op0) << 14) | ((uint32_t)(op1) << 11) | ((uint32_t)(crn) << 7) | \
+		    ((uint32_t)(crm) << 3) | (uint32_t)(op2)))
+#define SIM_ENC_OP0(enc) (((enc) >> 14) & 0x3u)
+#define SIM_ENC_OP1(enc) (((enc) >> 11) & 0x7u)
+#define SIM_ENC_CRN(enc) (((enc) >> 7) & 0xfu)
+#define SIM_ENC_CRM(enc) (((enc) >> 3) & 0xfu)
+#define SIM_ENC_OP2(enc) ((enc)&0x7u)
+
+/* The registers the model names in its own code (the indexed families are below). Encodings
+ * from the Arm DDI 0487 K.a System register index and the SPE supplement's Table 7 (SPE 4.1). */
+enum sim_enc {
+	SIM_ENC_ID_AA64PFR0_EL1 = SIM_ENC(3, 0, 0, 4, 0),
+	SIM_ENC_ID_AA64DFR0_EL1 = SIM_ENC(3, 0, 0, 5, 0),
+	SIM_ENC_PMSCR_EL1 = SIM_ENC(3, 0, 9, 9, 0),
+	SIM_ENC_PMSNEVFR_EL1 = SIM_ENC(3, 0, 9, 9, 1),
+	SIM_ENC_PMSICR_EL1 = SIM_ENC(3, 0, 9, 9, 2),
+	SIM_ENC_PMSIRR_EL1 = SIM_ENC(3, 0, 9, 9, 3),
+	SIM_ENC_PMSFCR_EL1 = SIM_ENC(3, 0, 9, 9, 4),
+	SIM_ENC_PMSEVFR_EL1 = SIM_ENC(3, 0, 9, 9, 5),
+	SIM_ENC_PMSLATFR_EL1 = SIM_ENC(3, 0, 9, 9, 6),
+	SIM_ENC_PMSIDR_EL1 = SIM_ENC(3, 0, 9, 9, 7),
+	SIM_ENC_PMBLIMITR_EL1 = SIM_ENC(3, 0, 9, 10, 0),
+	SIM_ENC_PMBPTR_EL1 = SIM_ENC(3, 0, 9, 10, 1),
+	SIM_ENC_PMBSR_EL1 = SIM_ENC(3, 0, 9, 10, 3),
+	SIM_ENC_PMSDSFR_EL1 = SIM_ENC(3, 0, 9, 10, 4),
+	SIM_ENC_PMBIDR_EL1 = SIM_ENC(3, 0, 9, 10, 7),
+	SIM_ENC_PMINTENSET_EL1 = SIM_ENC(3, 0, 9, 14, 1),
+	SIM_ENC_PMINTENCLR_EL1 = SIM_ENC(3, 0, 9, 14, 2),
+	SIM_ENC_PMMIR_EL1 = SIM_ENC(3, 0, 9, 14, 6),
+	SIM_ENC_PMCR_EL0 = SIM_ENC(3, 3, 9, 12, 0),
+	SIM_ENC_PMCNTENSET_EL0 = SIM_ENC(3, 3, 9, 12, 1),
+	SIM_ENC_PMCNTENCLR_EL0 = SIM_ENC(3, 3, 9, 12, 2),
+	SIM_ENC_PMOVSCLR_EL0 = SIM_ENC(3, 3, 9, 12, 3),
+	SIM_ENC_PMSWINC_EL0 = SIM_ENC(3, 3, 9, 12, 4),
+	SIM_ENC_PMSELR_EL0 = SIM_ENC(3, 3, 9, 12, 5),
+	SIM_ENC_PMCEID0_EL0 = SIM_ENC(3, 3, 9, 12, 6),
+	SIM_ENC_PMCEID1_EL0 = SIM_ENC(3, 3, 9, 12, 7),
+	SIM_ENC_PMCCNTR_EL0 = SIM_ENC(3, 3, 9, 13, 0),
+	SIM_ENC_PMXEVTYPER_EL0 = SIM_ENC(3, 3, 9, 13, 1),
+	SIM_ENC_PMXEVCNTR_EL0 = SIM_ENC(3, 3, 9, 13, 2),
+	SIM_ENC_PMZR_EL0 = SIM_ENC(3, 3, 9, 13, 4),
+	SIM_ENC_PMUSERENR_EL0 = SIM_ENC(3, 3, 9, 14, 0),
+	SIM_ENC_PMOVSSET_EL0 = SIM_ENC(3, 3, 9, 14, 3),
+	SIM_ENC_PMCCFILTR_EL0 = SIM_ENC(3, 3, 14, 15, 7),
+	SIM_ENC_HCR_EL2 = SIM_ENC(3, 4, 1, 1, 0),
+	SIM_ENC_MDCR_EL2 = SIM_ENC(3, 4, 1, 1, 1),
+	SIM_ENC_PMSCR_EL2 = SIM_ENC(3, 4, 9, 9, 0),
+	SIM_ENC_CONTEXTIDR_EL2 = SIM_ENC(3, 4, 13, 0, 1),
+	SIM_ENC_ICH_HCR_EL2 = SIM_ENC(3, 4, 12, 11, 0),
+	SIM_ENC_ICH_VTR_EL2 = SIM_ENC(3, 4, 12, 11, 1),
+	SIM_ENC_ICH_MISR_EL2 = SIM_ENC(3, 4, 12, 11, 2),
+	SIM_ENC_ICH_EISR_EL2 = SIM_ENC(3, 4, 12, 11, 3),
+	SIM_ENC_ICH_ELRSR_EL2 = SIM_ENC(3, 4, 12, 11, 5),
+	SIM_ENC_ICH_VMCR_EL2 = SIM_ENC(3, 4, 12, 11, 7),
+};
+
+/* PMEVCNTR<n>_EL0 (3,3,14,0b10:n[4:3],n[2:0]) and PMEVTYPER<n>_EL0 (3,3,14,0b11:n[4:3],n[2:0])
+ * for n < 31, ICH_LR<n>_EL2 (3,4,12,12+n[3],n[2:0]) for n < 16 (Arm ARM System register
+ * index), and n back from the encoding. */
+static inline uint32_t sim_enc_pmevcntr(unsigned int n)
+{
+	return SIM_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
+}
+
+static inline uint32_t sim_enc_pmevtyper(unsigned int n)
+{
+	return SIM_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
+}
+
+static inline uint32_t sim_enc_ich_lr(unsigned int n)
+{
+	return SIM_ENC(3, 4, 12, 12 + (n >> 3), n & 7);
+}
+
+static inline unsigned int sim_pmev_index(uint32_t enc)
+{
+	return (unsigned int)((SIM_ENC_CRM(enc) & 3u) << 3 | SIM_ENC_OP2(enc));
+}
+
+static inline unsigned int sim_lr_index(uint32_t enc)
+{
+	return (unsigned int)((SIM_ENC_CRM(enc) & 1u) << 3 | SIM_ENC_OP2(enc));
+}
 
 enum sim_dir { SIM_DIR_RO = 1, SIM_DIR_WO = 2, SIM_DIR_RW = 3 };
 
@@ -35,18 +129,51 @@ enum sim_feature {
 	SIM_FEAT_GICV3,
 };
 
+/* The family of the model that gives a register its behaviour (the core alone stores the ID
+ * registers and HCR_EL2). MDCR_EL2 is the PMU's: HPMN, HPME, HPMD, HCCD, HLP govern counting;
+ * its TPM/TPMS/E2PB trap fields are read by the rules of each family. */
+enum sim_family_id { SIM_FAM_CORE, SIM_FAM_PMU, SIM_FAM_SPE, SIM_FAM_GIC, SIM_NR_FAMILIES };
+
+/* The PMU registers by role (one kind per SET/CLR pair): the PMU family dispatches on it. */
+enum sim_reg_kind {
+	SIM_KIND_OTHER,
+	SIM_KIND_PMCR,
+	SIM_KIND_PMCNTEN,
+	SIM_KIND_PMINTEN,
+	SIM_KIND_PMOVS,
+	SIM_KIND_PMSWINC,
+	SIM_KIND_PMSELR,
+	SIM_KIND_PMCEID,
+	SIM_KIND_PMCCNTR,
+	SIM_KIND_PMXEVTYPER,
+	SIM_KIND_PMXEVCNTR,
+	SIM_KIND_PMZR,
+	SIM_KIND_PMUSERENR,
+	SIM_KIND_PMMIR,
+	SIM_KIND_PMEVCNTR,
+	SIM_KIND_PMEVTYPER,
+	SIM_KIND_PMCCFILTR,
+};
+
 struct sim_arch_reg {
 	const char *name;
-	uint32_t enc;  /* VPERF_SYSREG_ENC(op0, op1, CRn, CRm, op2) */
-	uint8_t dir;   /* enum sim_dir */
-	uint8_t trap;  /* enum sim_trap_class */
-	uint8_t feat;  /* enum sim_feature */
-	uint64_t res0; /* RES0 in every version (feature-dependent fields are not RES0 here) */
+	uint32_t enc;	/* SIM_ENC(op0, op1, CRn, CRm, op2) */
+	uint8_t dir;	/* enum sim_dir */
+	uint8_t trap;	/* enum sim_trap_class */
+	uint8_t feat;	/* enum sim_feature */
+	uint8_t family; /* enum sim_family_id */
+	uint8_t kind;	/* enum sim_reg_kind */
+	uint64_t res0;	/* RES0 in every version (not the feature-dependent fields) */
 };
+
+/* How many registers the table holds: the register file has one slot each. */
+#define SIM_NR_REGS 121u
 
 /* The register at enc, or NULL when the model has no such register. */
 const struct sim_arch_reg *sim_arch_reg(uint32_t enc);
-/* Every register, in no particular order: i = 0, 1, ... until NULL. */
+/* Every register: i = 0 .. SIM_NR_REGS - 1, then NULL. Its register-file slot is i. */
 const struct sim_arch_reg *sim_arch_reg_at(unsigned int i);
+/* The register-file slot of enc, or -1 when the model has no such register. */
+int sim_arch_reg_slot(uint32_t enc);
 
 #endif /* VPERF_SIM_ARCH_REGS_H */

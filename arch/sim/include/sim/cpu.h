@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The simulated physical CPUs behind the sim accessor seam. Each has a register file holding
- * every database register, counts of what vperf did to it (the lazy-switch tests assert these),
- * a short trace of the last accesses in program order (the sequence tests read it), and an
- * optional model hook that gives registers their architectural behaviour.
+ * every register of the model's table (sim/arch_regs.h), counts of what vperf did to it (the
+ * lazy-switch tests assert these), a short trace of the last accesses in program order (the
+ * sequence tests read it), and an optional model hook that gives registers their architectural
+ * behaviour.
  */
 #ifndef VPERF_SIM_CPU_H
 #define VPERF_SIM_CPU_H
 
-#include <vperf/sysreg.h>
+#include <sim/arch_regs.h>
 
 #define SIM_MAX_CPUS  8
 #define SIM_TRACE_LEN 256
@@ -33,9 +34,9 @@ struct sim_hooks {
 };
 
 struct sim_cpu {
-	uint64_t regs[VPERF_SR_COUNT];
+	uint64_t regs[SIM_NR_REGS]; /* by sim_arch_reg_slot() */
 	uint64_t nr_reads, nr_writes, nr_barriers;
-	uint64_t nr_unknown; /* accesses to encodings outside the database: a vperf bug */
+	uint64_t nr_unknown; /* accesses to encodings the model lacks: a vperf bug */
 	struct sim_event trace[SIM_TRACE_LEN];
 	uint64_t trace_len; /* events ever recorded; trace[] keeps the last SIM_TRACE_LEN */
 };

@@ -26,7 +26,7 @@
 
 #include <sim/model.h>
 
-/* ---- ICH_LR<n>_EL2 (GICv3 spec IHI 0069; /work/shared/spec/facts.md) ------------------------- */
+/* ---- ICH_LR<n>_EL2 (GICv3 specification Arm IHI 0069, ICH_LR<n>_EL2) ------------------------ */
 
 #define SIM_LR_VINTID_MASK  0xffffffffull
 #define SIM_LR_PINTID_SHIFT 32
@@ -168,11 +168,8 @@ bool sim_gic_ppi_running(unsigned int cpu, uint32_t intid);
 /* PMUIRQ is asserted, enabled and not active, but not taken yet (its latency runs). */
 bool sim_gic_pmuirq_delayed(unsigned int cpu);
 
-/* List register n as stored (no access counted), and the first valid one holding vintid (-1:
- * none). */
+/* List register n as stored (no access counted). */
 uint64_t sim_gic_lr(unsigned int cpu, unsigned int n);
-int sim_gic_find_lr(unsigned int cpu, uint32_t vintid);
-unsigned int sim_gic_nr_lrs(unsigned int cpu);
 /* The virtual running priority (0xff: idle), from the model's active-priority bits. */
 uint8_t sim_gic_virt_running_prio(unsigned int cpu);
 

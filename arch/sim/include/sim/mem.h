@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Simulated physical memory and address translation, for the SPE Profiling Buffer (SPE
- * supplement 3.4) and for the hypervisor's own translations (AT S1E1W / PAR_EL1).
+ * SPE 3.4) and for the hypervisor's own translations (AT S1E1W / PAR_EL1).
  *
  * - Physical memory is sparse: 4 KB pages come into existence on the first write and read as
- *   zero before. A page range can be marked to return an external abort on write (3.5.4).
+ *   zero before. A page range can be marked to return an external abort on write (SPE 3.5.4).
  * - Stage 1 maps VA -> IPA with read/write permissions, one map per translation regime: the
  *   EL2 regime, and an EL1&0 regime per VMID (a VM's stage 1 tables are its own; the model
  *   selects them with the current VMID, as a hypervisor switches TTBR0/1_EL1 with VTTBR_EL2).
  * - Stage 2 maps IPA -> PA per VMID; it applies to the EL1&0 regime when HCR_EL2.VM is 1.
  * - The current VMID (VTTBR_EL2.VMID, which is not in the register database) is set per CPU
  *   with sim_mem_set_vmid(). Like any direct write, it is seen by the SPE's translations as soon
- *   as it is made: the model takes the new value whenever the architecture allows it (3.6.1).
+ *   as it is made: the model takes the new value whenever the architecture allows it (SPE 3.6.1).
  *
  * A missing page is a Translation fault at level 3; an address outside the 48-bit VA (or IPA)
  * space is a Translation fault at level 0; a write without write permission is a Permission
  * fault at level 3. Fault status codes are those of ESR_ELx.DFSC, PMBSR_EL1.FSC (SPE supplement
- * 4.3.4) and PAR_EL1.FST.
+ * SPE 4.3.4) and PAR_EL1.FST.
  */
 #ifndef VPERF_SIM_MEM_H
 #define VPERF_SIM_MEM_H
@@ -35,7 +35,7 @@ enum sim_regime {
 #define SIM_PERM_W  2u
 #define SIM_PERM_RW (SIM_PERM_R | SIM_PERM_W)
 
-/* Fault status codes (SPE supplement 4.3.4, PMBSR_EL1.FSC; the same as ESR_ELx.DFSC). */
+/* Fault status codes (SPE 4.3.4, PMBSR_EL1.FSC; the same as ESR_ELx.DFSC). */
 #define SIM_FSC_ADDR_SIZE(level)   (0x00u + (level))
 #define SIM_FSC_TRANSLATION(level) (0x04u + (level))
 #define SIM_FSC_ACCESS_FLAG(level) (0x08u + (level))
@@ -47,8 +47,8 @@ enum sim_regime {
 #define SIM_FSC_WALK_EXT_ABORT(level)  (0x14u + (level))
 #define SIM_FSC_IS_WALK_EXT_ABORT(fsc) (((fsc)&0x3cu) == 0x14u)
 
-/* PAR_EL1 (64-bit format, Arm ARM D24.2.142): F [0]; on success SH [8:7], NS [9], RES1 [11],
- * PA [47:12], ATTR [63:56]; on a fault FST [6:1], PTW [8], S [9], RES1 [11]. */
+/* PAR_EL1 (64-bit format, Arm DDI 0487 K.a D24.2.142): F [0]; on success SH [8:7], NS [9], RES1
+ * [11], PA [47:12], ATTR [63:56]; on a fault FST [6:1], PTW [8], S [9], RES1 [11]. */
 #define SIM_PAR_F	  VPERF_BIT(0)
 #define SIM_PAR_FST_SHIFT 1
 #define SIM_PAR_FST_MASK  VPERF_GENMASK(6, 1)
@@ -92,7 +92,7 @@ struct sim_xlat sim_mem_translate(unsigned int cpu, enum sim_regime regime, uint
 struct sim_xlat sim_mem_translate_s2(uint16_t vmid, uint64_t ipa, bool write);
 
 /*
- * The SPE's translations are cached (SPE supplement 3.4.4): a per-CPU TLB of combined stage 1 +
+ * The SPE's translations are cached (SPE 3.4.4): a per-CPU TLB of combined stage 1 +
  * stage 2 entries, filled by the Profiling Buffer's writes. A cached entry keeps being used after
  * the tables change, until a TLB maintenance instruction that covers it is followed by a DSB on
  * the CPU that issued it. Using an entry whose stage 2 part (or, for the EL2 regime, whose stage
@@ -125,7 +125,7 @@ unsigned int sim_mem_tlb_entries(unsigned int cpu);
 uint64_t sim_at_s1e1w(unsigned int cpu, uint64_t va);
 uint64_t sim_at_s12e1w(unsigned int cpu, uint64_t va);
 
-/* Mark the walks that translate [in, in + size) to end in an external abort (3.5.4: "including
+/* Mark the walks that translate [in, in + size) to end in an external abort (SPE 3.5.4: "including
  * an external abort on a translation table walk"): stage 1 of a regime (vmid for EL1&0) or, with
  * stage = 2, stage 2 of vmid. The abort is at table level 0..3, or at a level the seed picks on
  * each walk when level is SIM_WALK_LEVEL_SEED; SIM_WALK_NO_ABORT clears the mark. The mark is
@@ -143,6 +143,5 @@ bool sim_mem_aborts(uint64_t pa);
  * false; unwritten memory reads as zero. */
 bool sim_mem_write(uint64_t pa, const void *src, size_t n);
 void sim_mem_read(uint64_t pa, void *dst, size_t n);
-uint64_t sim_mem_read64(uint64_t pa);
 
 #endif /* VPERF_SIM_MEM_H */

@@ -7,13 +7,13 @@
  * calls the EL2 handler the test hypervisor registered.
  *
  * The model is adversarial: where the architecture allows a choice, it takes the one most
- * likely to expose a hypervisor bug, driven by the seed (DESIGN.md section 6).
+ * likely to expose a hypervisor bug, driven by the seed (docs/model.md).
  */
 #ifndef VPERF_SIM_MODEL_H
 #define VPERF_SIM_MODEL_H
 
 #include <sim/cpu.h>
-#include <vperf/sysreg.h>
+#include <sim/arch_regs.h>
 
 /* ---- configuration ---------------------------------------------------------------------- */
 
@@ -130,6 +130,8 @@ void guest_msr(uint32_t enc, uint64_t val);
 /* The same with Rt = 31, XZR: MRS discards the value, MSR writes zero (ESR_EL2.ISS.Rt = 31). */
 void guest_mrs_xzr(uint32_t enc);
 void guest_msr_xzr(uint32_t enc);
+/* Guest code in tests names registers as vperf's seam does (VPERF_ENC_<name>: include
+ * <arch/sysreg.h>); the model itself never uses those names (sim/arch_regs.h). */
 #define guest_read(name)       guest_mrs(VPERF_ENC_##name)
 #define guest_write(name, val) guest_msr(VPERF_ENC_##name, (val))
 const struct sim_guest_stats *sim_guest_stats(unsigned int cpu);
@@ -185,9 +187,9 @@ bool sim_secure(void);
  * exception entry or return since): EL2 execution may still be counted with the old values. */
 bool sim_pmu_window_open(unsigned int cpu);
 
-/* ---- families: the PMU, SPE and GIC parts of the model (arch/sim/model_family.h) -------------- */
+/* ---- families: the PMU, SPE and GIC parts of the model (arch/sim/core/family.h) -------------- */
 
-/* Architectural events the PMU counts (Arm ARM D14 / SPE supplement 2.6). */
+/* Architectural events the PMU counts (Arm DDI 0487 K.a D14 / SPE 2.6). */
 enum sim_pmu_event {
 	SIM_EV_SW_INCR = 0x00,
 	SIM_EV_L1D_CACHE_REFILL = 0x03,

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The SPE family of the executable model (SPE supplement sections 2-5, Arm ARM D17.5 and D18.2):
+ * The SPE family of the executable model (SPE 2-5, Arm DDI 0487 K.a D17.5 and D18.2):
  * what tests and the demo use beyond the register seam and guest_run().
  *
- * The profiling operation is modelled as a separate observer (3.6): sample records wait in an
+ * The profiling operation is modelled as a separate observer (SPE 3.6): sample records wait in an
  * internal queue and are processed (PMBPTR_EL1 moved past them) when the model decides, at the
  * latest at a direct read of PMBPTR/PMBSR after the PSB CSYNC that synchronized them and a
  * context synchronization event; their bytes reach memory only at a DSB after that PSB CSYNC
- * (or after a TLBI, 3.4.4). The indirect reads of the control registers
+ * (or after a TLBI, SPE 3.4.4). The indirect reads of the control registers
  * (PMSCR_ELx, PMSFCR/PMSEVFR/PMSNEVFR/PMSLATFR/PMSDSFR/PMSIRR_EL1, PMBLIMITR/PMBPTR/PMBSR_EL1,
  * MDCR_EL2, HCR_EL2) see a direct write only after a context synchronization event (an ISB, or
  * exception entry/return). Where the architecture leaves a choice the model takes the one most
  * likely to expose a hypervisor bug, or the one the seed picks.
  *
- * Records are written through the owning translation regime (3.4.2) with sim/mem.h and its
+ * Records are written through the owning translation regime (SPE 3.4.2) with sim/mem.h and its
  * TLB; a stage 2 (VMID) or owning Exception level change with records of the old context not in
  * memory, and a record written through a stale cached translation, are reported with
  * sim_report_error().
@@ -33,7 +33,7 @@ uint64_t sim_spe_default_pmbidr(void);
 void sim_spe_default_config(struct sim_pe_config *cfg, uint8_t pmsver);
 
 /* The CONSTRAINED UNPREDICTABLE outcome when ProfilingBufferEnabled() turns FALSE with records
- * not yet written (3.6.1). */
+ * not yet written (SPE 3.6.1). */
 enum sim_spe_unpred {
 	SIM_SPE_UNPRED_SEED,	/* picked by the seed, per event */
 	SIM_SPE_UNPRED_WRITE,	/* written to memory */
@@ -41,14 +41,15 @@ enum sim_spe_unpred {
 	SIM_SPE_UNPRED_DL,	/* discarded, with a buffer management event: DL=1, EC=0, BSC=0 */
 };
 
-/* When a processed record's bytes reach memory (3.6; spe_flight.c). */
+/* When a processed record's bytes reach memory (SPE 3.6; arch/sim/spe/spe_flight.c). */
 enum sim_spe_land {
 	SIM_SPE_LAND_LATE, /* at the DSB that must complete them, not before (the default) */
 	SIM_SPE_LAND_SEED, /* per record, the seed picks: at once, or late */
 };
 
-/* The CONSTRAINED UNPREDICTABLE outcome of a write pointer that broke the rules of 3.4.1 when
- * profiling became enabled (spe_wptr.c); data loss and fault level are the seed's. */
+/* The CONSTRAINED UNPREDICTABLE outcome of a write pointer that broke the rules of SPE 3.4.1 when
+ * profiling became enabled
+ * (arch/sim/spe/spe_wptr.c); data loss and fault level are the seed's. */
 enum sim_spe_wptr {
 	SIM_SPE_WPTR_SEED,  /* picked by the seed, per enable */
 	SIM_SPE_WPTR_WRITE, /* records written from PMBPTR_EL1 on, past the limit */
@@ -62,7 +63,7 @@ struct sim_spe_options {
 	enum sim_spe_unpred unpred;
 	enum sim_spe_land land;
 	enum sim_spe_wptr wptr;
-	bool async_ext_abort; /* external aborts reported asynchronously (3.5.4) */
+	bool async_ext_abort; /* external aborts reported asynchronously (SPE 3.5.4) */
 };
 
 /* The defaults (hold 16, SEED, LATE, SEED, synchronous external aborts); sim_model_init() restores
@@ -75,7 +76,6 @@ void sim_spe_set_options(const struct sim_spe_options *o);
  * minus CNTVOFF_EL2). */
 void sim_spe_set_contextidr(unsigned int cpu, uint32_t el1, uint32_t el2);
 void sim_spe_set_time(unsigned int cpu, uint64_t cntpct, uint64_t cntvoff);
-uint64_t sim_spe_cntpct(unsigned int cpu);
 
 /* What the SPU did, independent of the PMU (the SAMPLE_* events are also signalled to it). */
 struct sim_spe_stats {
@@ -88,7 +88,7 @@ struct sim_spe_stats {
 	uint64_t discarded; /* records discarded after filtering (buffer event, disable, discard
 			     * mode) */
 	uint64_t dropped;   /* ... of which dropped because the buffer was disabled before they
-			     * were synchronized (3.6.1: the discard outcomes) */
+			     * were synchronized (SPE 3.6.1: the discard outcomes) */
 	uint64_t events;    /* Profiling Buffer management events */
 };
 const struct sim_spe_stats *sim_spe_stats(unsigned int cpu);

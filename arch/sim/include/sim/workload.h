@@ -56,7 +56,7 @@
 
 /* SPE Data Source values a load carries (the encoding Arm Neoverse cores and Linux's
  * arm_spe decoder use: 0x0 L1D, 0xe DRAM; Data Source packets are IMPLEMENTATION DEFINED,
- * SPE supplement / Arm ARM D18.2). */
+ * SPE supplement / Arm DDI 0487 K.a D18.2). */
 #define SIM_WL_DS_L1D  0x0u
 #define SIM_WL_DS_DRAM 0xeu
 

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The model's start and its EL2 side: sim_model_init() resets the PEs and the families, and the
+ * hooks under the accessor seam give vperf's own System register accesses and barriers at EL2
+ * their architectural behaviour. The guest side (EL0/EL1 accesses and traps) is trap.c. See
+ * sim/model.h.
+ */
+#include <sim/arch_regs.h>
+
+#include "../core/pe.h"
+
+static const struct sim_family *const families[SIM_NR_FAMILIES] = {
+	[SIM_FAM_PMU] = &sim_pmu_family,
+	[SIM_FAM_SPE] = &sim_spe_family,
+	[SIM_FAM_GIC] = &sim_gic_family,
+};
+
+/* ---- EL2 accesses through the seam (vperf's own) --------------------------------------------- */
+
+/* Each access or barrier is an instruction vperf executes: at EL2 the SPE may sample it. */
+static void el2_instruction(unsigned int cpu)
+{
+	if (sim_pe(cpu)->el == 2 && sim_model_config()->pmsver)
+		sim_spe_el2_instruction(cpu);
+}
+
+/* The register file calls the hooks only for encodings of the model's table (sim_arch_reg()
+ * is never NULL here); any other encoding it counts as unknown, a vperf bug. */
+static uint64_t hook_read(void *ctx, unsigned int cpu, uint32_t enc, uint64_t stored)
+{
+	const struct sim_arch_reg *r = sim_arch_reg(enc);
+	const struct sim_family *f = sim_family_of(r);
+
+	(void)ctx;
+	el2_instruction(cpu);
+	if (r && !sim_implemented(enc)) {
+		sim_report_error(cpu, "EL2 read of a register the PE does not implement (UNDEF)");
+		return 0;
+	}
+	return f && f->read ? f->read(cpu, 2, r, stored) : stored;
+}
+
+static uint64_t hook_write(void *ctx, unsigned int cpu, uint32_t enc, uint64_t old, uint64_t val)
+{
+	const struct sim_arch_reg *r = sim_arch_reg(enc);
+	const struct sim_family *f = sim_family_of(r);
+
+	(void)ctx;
+	el2_instruction(cpu);
+	if (r && !sim_implemented(enc)) {
+		sim_report_error(cpu, "EL2 write of a register the PE does not implement (UNDEF)");
+		return old;
+	}
+	if (r && !sim_has_dir(enc, false)) {
+		sim_report_error(cpu, "EL2 write of a read-only register (UNDEF)");
+		return old;
+	}
+	return f && f->write ? f->write(cpu, 2, r, old, val) : val;
+}
+
+static void hook_barrier(void *ctx, unsigned int cpu, enum sim_event_kind kind)
+{
+	(void)ctx;
+	el2_instruction(cpu);
+	sim_families_barrier(cpu, kind);
+}
+
+/* ---- set-up ------------------------------------------------------------------------------------ */
+
+/* ID_AA64PFR0_EL1: EL0, EL1 and EL2 in AArch64 (1), EL3 when configured (Arm DDI 0487 K.a,
+ * ID_AA64PFR0_EL1 in D24.2). */
+static uint64_t initial_pfr0(const struct sim_pe_config *cfg)
+{
+	return 0x111ull | (cfg->el3 ? 0x1000ull : 0);
+}
+
+static uint64_t initial_dfr0(const struct sim_pe_config *cfg)
+{
+	uint64_t dfr0 = (uint64_t)cfg->pmuver << SIM_ID_DFR0_PMUVER_SHIFT;
+
+	dfr0 |= (uint64_t)cfg->pmsver << SIM_ID_DFR0_PMSVER_SHIFT;
+	if (cfg->hpmn0)
+		dfr0 |= 1ull << SIM_ID_DFR0_HPMN0_SHIFT;
+	return dfr0;
+}
+
+void sim_model_init(const struct sim_pe_config *cfg)
+{
+	static const struct sim_hooks hooks = {
+		.read = hook_read,
+		.write = hook_write,
+		.barrier = hook_barrier,
+	};
+
+	sim_reset();
+	sim_pe_reset(cfg, families);
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		sim_set_reg(cpu, SIM_ENC_ID_AA64DFR0_EL1, initial_dfr0(cfg));
+		sim_set_reg(cpu, SIM_ENC_ID_AA64PFR0_EL1, initial_pfr0(cfg));
+		for (size_t i = 0; i < SIM_NR_FAMILIES; i++)
+			if (families[i] && families[i]->reset)
+				families[i]->reset(cpu, cfg);
+	}
+	sim_set_hooks(&hooks);
+}

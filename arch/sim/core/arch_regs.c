@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The model's register table (sim/arch_regs.h), written from the architecture text: Arm DDI
+ * 0487 K.a and the SPE supplement (Arm DDI 0586A).
+ *
+ * Deliberately independent of vperf: the model is the oracle that judges vperf's register
+ * handling, so nothing here comes from include/vperf/sysregs.def or virt/regdb.c. The model
+ * looks up, checks, masks and dispatches every access with this table alone;
+ * tests/unit/test_sim_regs.c holds it against vperf's database, line by line.
+ *
+ *   encodings and directions: the System register index (the assembler checks vperf's
+ *     database, tests/unit/test_sim_regs.c this table against it), SPE 4.1 (Table 7) for the
+ *     SPE registers;
+ *   traps: MDCR_EL2.TPM covers every PMU register, TPMCR PMCR_EL0 too (D13.1, MDCR_EL2 in
+ *     D24.2); TPMS the PMS* sampling registers and E2PB the PMB* buffer registers but
+ *     PMBIDR_EL1 (SPE 3.4.2, 3.4.6, 4.3.1 "Traps and enables: None"); HCR_EL2.TID3 the ID
+ *     registers;
+ *   RES0: the field lists of I5.3 (PMCR_EL0 I5.3.21, PMCNTEN/PMINTEN/PMOVS I5.3.18-20,
+ *     I5.3.36-38, I5.3.43-45, PMEVTYPER I5.3.30, PMCCFILTR I5.3.2, PMSWINC I5.3.55, PMZR
+ *     I5.3.58, PMUSERENR_EL0 and PMSELR_EL0 in D24.5). Fields that exist with a later feature
+ *     (PMCR_EL0.FZS, the instruction counter bit 32, PMEVTYPER TC/TE/SYNC/VS/TLC/TH...) are not
+ *     RES0 here; the families mask them by version. The SPE registers' bits are the SPE
+ *     family's (spe/spe_regs.c), the EL2 and GIC registers' the core's and the GIC family's: 0
+ *     here.
+ */
+#include <sim/arch_regs.h>
+
+#define REG(nm, dir, trap, feat, fam, kind, res0)                                                  \
+	{                                                                                          \
+#nm, SIM_ENC_##nm, SIM_DIR_##dir, SIM_TRAP_##trap, SIM_FEAT_##feat, SIM_FAM_##fam, \
+			SIM_KIND_##kind, res0                                                      \
+	}
+
+#define BITS_63_33 0xfffffffe00000000ull /* counters 0-30, C; bit 32 is FEAT_PMUv3_ICNTR's */
+
+static const struct sim_arch_reg singles[] = {
+	REG(ID_AA64PFR0_EL1, RO, TID3, ALWAYS, CORE, OTHER, 0),
+	REG(ID_AA64DFR0_EL1, RO, TID3, ALWAYS, CORE, OTHER, 0),
+	REG(PMSCR_EL1, RW, TPMS, SPE, SPE, OTHER, 0),
+	REG(PMSNEVFR_EL1, RW, TPMS, SPEV1P2, SPE, OTHER, 0),
+	REG(PMSICR_EL1, RW, TPMS, SPE, SPE, OTHER, 0),
+	REG(PMSIRR_EL1, RW, TPMS, SPE, SPE, OTHER, 0),
+	REG(PMSFCR_EL1, RW, TPMS, SPE, SPE, OTHER, 0),
+	REG(PMSEVFR_EL1, RW, TPMS, SPE, SPE, OTHER, 0),
+	REG(PMSLATFR_EL1, RW, TPMS, SPE, SPE, OTHER, 0),
+	REG(PMSIDR_EL1, RO, TPMS, SPE, SPE, OTHER, 0),
+	REG(PMBLIMITR_EL1, RW, E2PB, SPE, SPE, OTHER, 0),
+	REG(PMBPTR_EL1, RW, E2PB, SPE, SPE, OTHER, 0),
+	REG(PMBSR_EL1, RW, E2PB, SPE, SPE, OTHER, 0),
+	REG(PMSDSFR_EL1, RW, TPMS, SPE_FDS, SPE, OTHER, 0),
+	REG(PMBIDR_EL1, RO, NONE, SPE, SPE, OTHER, 0),
+	REG(PMINTENSET_EL1, RW, TPM, PMUV3, PMU, PMINTEN, BITS_63_33),
+	REG(PMINTENCLR_EL1, RW, TPM, PMUV3, PMU, PMINTEN, BITS_63_33),
+	REG(PMMIR_EL1, RO, TPM, PMUV3P4, PMU, PMMIR, 0),
+	/* PMCR_EL0: [63:33], bit 10 and bit 8 are RES0 in every version (I5.3.21). */
+	REG(PMCR_EL0, RW, TPM_TPMCR, PMUV3, PMU, PMCR, BITS_63_33 | 1ull << 10 | 1ull << 8),
+	REG(PMCNTENSET_EL0, RW, TPM, PMUV3, PMU, PMCNTEN, BITS_63_33),
+	REG(PMCNTENCLR_EL0, RW, TPM, PMUV3, PMU, PMCNTEN, BITS_63_33),
+	REG(PMOVSCLR_EL0, RW, TPM, PMUV3, PMU, PMOVS, BITS_63_33),
+	REG(PMSWINC_EL0, WO, TPM, PMUV3, PMU, PMSWINC, 0xffffffff80000000ull),
+	REG(PMSELR_EL0, RW, TPM, PMUV3, PMU, PMSELR, ~0x1full),
+	REG(PMCEID0_EL0, RO, TPM, PMUV3, PMU, PMCEID, 0),
+	REG(PMCEID1_EL0, RO, TPM, PMUV3, PMU, PMCEID, 0),
+	REG(PMCCNTR_EL0, RW, TPM, PMUV3, PMU, PMCCNTR, 0),
+	REG(PMXEVTYPER_EL0, RW, TPM, PMUV3, PMU, PMXEVTYPER, 0),
+	REG(PMXEVCNTR_EL0, RW, TPM, PMUV3, PMU, PMXEVCNTR, 0),
+	REG(PMZR_EL0, WO, TPM, PMUV3P9, PMU, PMZR, BITS_63_33),
+	/* PMUSERENR_EL0: EN, SW, CR, ER [3:0], and UEN, IR, TID [6:4] of later features. */
+	REG(PMUSERENR_EL0, RW, TPM, PMUV3, PMU, PMUSERENR, ~0x7full),
+	REG(PMOVSSET_EL0, RW, TPM, PMUV3, PMU, PMOVS, BITS_63_33),
+	/* PMCCFILTR_EL0 (I5.3.2): [63:58], [55:32], bit 25, bit 23 and [19:0] are RES0. */
+	REG(PMCCFILTR_EL0, RW, TPM, PMUV3, PMU, PMCCFILTR,
+	    0xfc00000000000000ull | 0x00ffffff00000000ull | 1ull << 25 | 1ull << 23 | 0xfffffull),
+	REG(HCR_EL2, RW, EL2_ONLY, ALWAYS, CORE, OTHER, 0),
+	REG(MDCR_EL2, RW, EL2_ONLY, ALWAYS, PMU, OTHER, 0),
+	REG(PMSCR_EL2, RW, EL2_ONLY, SPE, SPE, OTHER, 0),
+	/* CONTEXTIDR_EL2 (FEAT_VHE, which the model's PE has): PROCID [31:0], [63:32] RES0. */
+	REG(CONTEXTIDR_EL2, RW, EL2_ONLY, ALWAYS, SPE, OTHER, 0xffffffff00000000ull),
+	REG(ICH_HCR_EL2, RW, EL2_ONLY, GICV3, GIC, OTHER, 0),
+	REG(ICH_VTR_EL2, RO, EL2_ONLY, GICV3, GIC, OTHER, 0),
+	REG(ICH_MISR_EL2, RO, EL2_ONLY, GICV3, GIC, OTHER, 0),
+	REG(ICH_EISR_EL2, RO, EL2_ONLY, GICV3, GIC, OTHER, 0),
+	REG(ICH_ELRSR_EL2, RO, EL2_ONLY, GICV3, GIC, OTHER, 0),
+	REG(ICH_VMCR_EL2, RW, EL2_ONLY, GICV3, GIC, OTHER, 0),
+};
+
+/* PMEVTYPER<n>_EL0 (I5.3.30): bit 59, [53:44], bit 23 and [19:16] are RES0. */
+#define EVTYPER_RES0 (1ull << 59 | 0x003ff00000000000ull | 1ull << 23 | 0xf0000ull)
+
+/* The indexed families: PMEVCNTR<n>_EL0, PMEVTYPER<n>_EL0 for n = 0-30, ICH_LR<n>_EL2 for
+ * n = 0-15 (encodings: sim_enc_pmevcntr() and friends in sim/arch_regs.h). */
+#define NR_SINGLES VPERF_ARRAY_SIZE(singles)
+static struct sim_arch_reg indexed[31 + 31 + 16];
+static char names[31 + 31 + 16][20];
+
+_Static_assert(VPERF_ARRAY_SIZE(singles) + VPERF_ARRAY_SIZE(indexed) == SIM_NR_REGS,
+	       "SIM_NR_REGS counts the table");
+
+static void name_of(char *out, const char *prefix, unsigned int n, const char *suffix)
+{
+	unsigned int i = 0;
+
+	while (*prefix)
+		out[i++] = *prefix++;
+	if (n >= 10)
+		out[i++] = (char)('0' + n / 10);
+	out[i++] = (char)('0' + n % 10);
+	while (*suffix)
+		out[i++] = *suffix++;
+	out[i] = '\0';
+}
+
+static struct sim_arch_reg indexed_reg(const char *name, uint32_t enc, uint8_t trap, uint8_t feat,
+				       uint8_t family, uint8_t kind, uint64_t res0)
+{
+	return (struct sim_arch_reg){ .name = name,
+				      .enc = enc,
+				      .dir = SIM_DIR_RW,
+				      .trap = trap,
+				      .feat = feat,
+				      .family = family,
+				      .kind = kind,
+				      .res0 = res0 };
+}
+
+static void build_indexed(void)
+{
+	for (unsigned int n = 0; n < 31; n++) {
+		name_of(names[n], "PMEVCNTR", n, "_EL0");
+		indexed[n] = indexed_reg(names[n], sim_enc_pmevcntr(n), SIM_TRAP_TPM,
+					 SIM_FEAT_PMUV3, SIM_FAM_PMU, SIM_KIND_PMEVCNTR, 0);
+		name_of(names[31 + n], "PMEVTYPER", n, "_EL0");
+		indexed[31 + n] =
+			indexed_reg(names[31 + n], sim_enc_pmevtyper(n), SIM_TRAP_TPM,
+				    SIM_FEAT_PMUV3, SIM_FAM_PMU, SIM_KIND_PMEVTYPER, EVTYPER_RES0);
+	}
+	for (unsigned int n = 0; n < 16; n++) {
+		name_of(names[62 + n], "ICH_LR", n, "_EL2");
+		indexed[62 + n] = indexed_reg(names[62 + n], sim_enc_ich_lr(n), SIM_TRAP_EL2_ONLY,
+					      SIM_FEAT_GICV3, SIM_FAM_GIC, SIM_KIND_OTHER, 0);
+	}
+}
+
+const struct sim_arch_reg *sim_arch_reg_at(unsigned int i)
+{
+	if (!indexed[0].name)
+		build_indexed();
+	if (i < NR_SINGLES)
+		return &singles[i];
+	i -= (unsigned int)NR_SINGLES;
+	return i < VPERF_ARRAY_SIZE(indexed) ? &indexed[i] : NULL;
+}
+
+/* Encodings are 16 bits (op0:op1:CRn:CRm:op2): the register-file slot + 1 of each encoding, 0
+ * where the model has no register, built once. */
+static uint8_t slot_of[1u << 16];
+
+_Static_assert(SIM_NR_REGS < 255, "slot_of holds a slot + 1 in a byte");
+
+int sim_arch_reg_slot(uint32_t enc)
+{
+	static bool built;
+
+	if (!built) {
+		for (unsigned int i = 0; i < SIM_NR_REGS; i++)
+			slot_of[sim_arch_reg_at(i)->enc & 0xffffu] = (uint8_t)(i + 1);
+		built = true;
+	}
+	return enc <= 0xffffu ? (int)slot_of[enc] - 1 : -1;
+}
+
+const struct sim_arch_reg *sim_arch_reg(uint32_t enc)
+{
+	int slot = sim_arch_reg_slot(enc);
+
+	return slot < 0 ? NULL : sim_arch_reg_at((unsigned int)slot);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fields of the EL2 and ID registers the model reads, from Arm DDI 0487 K.a (HCR_EL2,
+ * MDCR_EL2 and ID_AA64DFR0_EL1 in D24.2) and the SPE supplement (MDCR_EL2.E2PB, TPMS: SPE
+ * SPE 3.4.6, 3.2.3). Written here and not taken from vperf's include/vperf/mdcr.h: the model is the
+ * oracle, and a wrong bit position in vperf must not be repeated in the model that judges it.
+ * The SIM_ prefix keeps them apart from vperf's names in the tests that include both.
+ */
+#ifndef VPERF_SIM_CORE_FIELDS_H
+#define VPERF_SIM_CORE_FIELDS_H
+
+#include <vperf/types.h>
+
+#define SIM_HCR_EL2_VM	 VPERF_BIT(0)
+#define SIM_HCR_EL2_IMO	 VPERF_BIT(4)
+#define SIM_HCR_EL2_TID3 VPERF_BIT(18)
+#define SIM_HCR_EL2_TGE	 VPERF_BIT(27)
+
+#define SIM_MDCR_EL2_HPMN_MASK	VPERF_GENMASK(4, 0)
+#define SIM_MDCR_EL2_TPMCR	VPERF_BIT(5)
+#define SIM_MDCR_EL2_TPM	VPERF_BIT(6)
+#define SIM_MDCR_EL2_HPME	VPERF_BIT(7)
+#define SIM_MDCR_EL2_TDE	VPERF_BIT(8)
+#define SIM_MDCR_EL2_TDA	VPERF_BIT(9)
+#define SIM_MDCR_EL2_TDOSA	VPERF_BIT(10)
+#define SIM_MDCR_EL2_TDRA	VPERF_BIT(11)
+#define SIM_MDCR_EL2_E2PB_SHIFT 12
+#define SIM_MDCR_EL2_E2PB_MASK	VPERF_GENMASK(13, 12)
+#define SIM_MDCR_EL2_TPMS	VPERF_BIT(14)
+#define SIM_MDCR_EL2_HPMD	VPERF_BIT(17)
+#define SIM_MDCR_EL2_HCCD	VPERF_BIT(23)
+#define SIM_MDCR_EL2_HLP	VPERF_BIT(26)
+#define SIM_MDCR_EL2_HPMFZO	VPERF_BIT(29)
+
+#define SIM_ID_DFR0_PMUVER_SHIFT  8
+#define SIM_ID_DFR0_PMSVER_SHIFT  32
+#define SIM_ID_DFR0_HPMN0_SHIFT	  60
+#define SIM_ID_DFR0_PMUVER_IMPDEF 0xfu
+
+#endif /* VPERF_SIM_CORE_FIELDS_H */

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The core of the model: the configuration, the state of each PE (Exception level, interrupt
+ * lines, statistics), errors, the adversary's randomness, which registers the configured PE
+ * implements, exception entry to and return from EL2, and the hand-off of events to the
+ * families. It sits below the families: they call it by name, it reaches them only through the
+ * table access/model.c gives it at reset. See sim/model.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pe.h"
+
+#define MAX_ERRORS	  64
+#define DEFAULT_PMU_INTID 23
+#define DEFAULT_SPE_INTID 21
+
+static struct sim_pe_config config;
+static struct sim_pe pes[SIM_MAX_CPUS];
+static struct sim_handlers handlers;
+static struct sim_error errors[MAX_ERRORS];
+static unsigned int nr_errors;
+static const struct sim_family *families[SIM_NR_FAMILIES];
+
+void sim_default_config(struct sim_pe_config *cfg)
+{
+	static const struct sim_pe_config defaults = {
+		.pmuver = 6,
+		.nr_counters = 6,
+		.el2_trap_cycles = 20,
+		.el3 = true,
+		.nr_lrs = 4,
+		.seed = 1,
+	};
+
+	*cfg = defaults;
+}
+
+const struct sim_pe_config *sim_model_config(void)
+{
+	return &config;
+}
+
+struct sim_pe *sim_pe(unsigned int cpu)
+{
+	return &pes[cpu % SIM_MAX_CPUS];
+}
+
+void sim_pe_reset(const struct sim_pe_config *cfg,
+		  const struct sim_family *const fams[SIM_NR_FAMILIES])
+{
+	static const struct sim_handlers none;
+	static const struct sim_pe zero;
+
+	config = *cfg;
+	handlers = none;
+	nr_errors = 0;
+	for (unsigned int i = 0; i < SIM_NR_FAMILIES; i++)
+		families[i] = fams[i];
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		pes[cpu] = zero;
+		pes[cpu].el = 1;
+		pes[cpu].rng = (cfg->seed ^ 0x9e3779b97f4a7c15ull) * (cpu + 1) | 1;
+	}
+}
+
+/* ---- errors and randomness ------------------------------------------------------------------- */
+
+/* SIM_VERBOSE=1 in the environment prints each error as it is reported (debugging a test). */
+void sim_report_error(unsigned int cpu, const char *what)
+{
+	if (getenv("SIM_VERBOSE"))
+		fprintf(stderr, "sim: cpu%u: %s\n", cpu, what);
+	if (nr_errors < MAX_ERRORS) {
+		errors[nr_errors].cpu = cpu;
+		errors[nr_errors].what = what;
+	}
+	nr_errors++;
+}
+
+unsigned int sim_error_count(void)
+{
+	return nr_errors;
+}
+
+const struct sim_error *sim_error_at(unsigned int i)
+{
+	return i < nr_errors && i < MAX_ERRORS ? &errors[i] : NULL;
+}
+
+/* xorshift64* (Vigna): small, deterministic, good enough to pick adversarial choices. */
+uint64_t sim_random(unsigned int cpu)
+{
+	uint64_t x = pes[cpu % SIM_MAX_CPUS].rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	pes[cpu % SIM_MAX_CPUS].rng = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+/* ---- which registers exist ------------------------------------------------------------------- */
+
+/* From the model's own table (sim/arch_regs.h), not from vperf's database: an encoding the
+ * model does not know is not implemented. */
+bool sim_implemented(uint32_t enc)
+{
+	const struct sim_arch_reg *r = sim_arch_reg(enc);
+	bool pmu = config.pmuver != 0 && config.pmuver != SIM_ID_DFR0_PMUVER_IMPDEF;
+
+	if (!r)
+		return false;
+	switch (r->feat) {
+	case SIM_FEAT_PMUV3:
+		return pmu;
+	case SIM_FEAT_PMUV3P4:
+		return pmu && config.pmuver >= 5;
+	case SIM_FEAT_PMUV3P9:
+		return pmu && config.pmuver >= 9;
+	case SIM_FEAT_SPE:
+		return config.pmsver >= 1;
+	case SIM_FEAT_SPEV1P2:
+		return config.pmsver >= 3;
+	case SIM_FEAT_SPE_FDS:
+		return config.pmsver >= 5;
+	default:
+		return true;
+	}
+}
+
+bool sim_has_dir(uint32_t enc, bool read)
+{
+	const struct sim_arch_reg *r = sim_arch_reg(enc);
+
+	return r && (r->dir & (read ? SIM_DIR_RO : SIM_DIR_WO));
+}
+
+/* ---- the families ---------------------------------------------------------------------------- */
+
+const struct sim_family *sim_family_of(const struct sim_arch_reg *reg)
+{
+	return reg && reg->family < SIM_NR_FAMILIES ? families[reg->family] : NULL;
+}
+
+void sim_families_barrier(unsigned int cpu, enum sim_event_kind kind)
+{
+	for (size_t i = 0; i < SIM_NR_FAMILIES; i++)
+		if (families[i] && families[i]->barrier)
+			families[i]->barrier(cpu, kind);
+}
+
+void sim_families_step(unsigned int cpu, const struct sim_uop *op)
+{
+	for (size_t i = 0; i < SIM_NR_FAMILIES; i++)
+		if (families[i] && families[i]->step)
+			families[i]->step(cpu, op);
+}
+
+void sim_families_poll(unsigned int cpu)
+{
+	for (size_t i = 0; i < SIM_NR_FAMILIES; i++)
+		if (families[i] && families[i]->poll)
+			families[i]->poll(cpu);
+}
+
+/* ---- the PE's state -------------------------------------------------------------------------- */
+
+void sim_set_handlers(const struct sim_handlers *h)
+{
+	static const struct sim_handlers none;
+
+	handlers = h ? *h : none;
+}
+
+const struct sim_handlers *sim_model_handlers(void)
+{
+	return &handlers;
+}
+
+void sim_set_el(unsigned int el)
+{
+	pes[sim_current_cpu()].el = el > 2 ? 2 : el;
+}
+
+unsigned int sim_el(void)
+{
+	return pes[sim_current_cpu()].el;
+}
+
+unsigned int sim_trap_el(void)
+{
+	return pes[sim_current_cpu()].trap_el;
+}
+
+bool sim_secure(void)
+{
+	return pes[sim_current_cpu()].secure;
+}
+
+const struct sim_guest_stats *sim_guest_stats(unsigned int cpu)
+{
+	return &pes[cpu % SIM_MAX_CPUS].stats;
+}
+
+void sim_set_line(unsigned int cpu, enum sim_line line, bool level)
+{
+	pes[cpu % SIM_MAX_CPUS].lines[line] = level;
+}
+
+bool sim_line(unsigned int cpu, enum sim_line line)
+{
+	return pes[cpu % SIM_MAX_CPUS].lines[line];
+}
+
+uint32_t sim_line_intid(enum sim_line line)
+{
+	return line == SIM_LINE_PMUIRQ ? DEFAULT_PMU_INTID : DEFAULT_SPE_INTID;
+}
+
+/* ---- exceptions to EL2 ----------------------------------------------------------------------- */
+
+/* Exception entry to EL2: a context synchronization event, then the hypervisor's own cycles,
+ * which counters and SPE see as EL2 execution. */
+void sim_enter_el2(unsigned int cpu)
+{
+	const struct sim_uop el2_code = {
+		.pc = 0xffff800000000000ull,
+		.latency = config.el2_trap_cycles ? config.el2_trap_cycles : 1,
+		.type = SIM_UOP_OTHER,
+	};
+
+	pes[cpu].saved_el = pes[cpu].el;
+	pes[cpu].el = 2;
+	sim_families_barrier(cpu, SIM_ISB);
+	if (config.el2_trap_cycles)
+		sim_families_step(cpu, &el2_code);
+}
+
+/* ERET back to where the exception came from: a context synchronization event. The handler's
+ * last EL2 cycles (el2_exit_cycles) run before it, inside any window its writes opened. */
+void sim_exit_el2(unsigned int cpu)
+{
+	const struct sim_uop el2_tail = {
+		.pc = 0xffff800000000100ull,
+		.latency = config.el2_exit_cycles,
+		.type = SIM_UOP_OTHER,
+	};
+
+	if (config.el2_exit_cycles)
+		sim_families_step(cpu, &el2_tail);
+	sim_families_barrier(cpu, SIM_ISB);
+	pes[cpu].el = pes[cpu].saved_el;
+}
+
+void sim_advance_pc(void)
+{
+	struct sim_pe *pe = &pes[sim_current_cpu()];
+
+	pe->decision = SIM_PE_ADVANCED;
+	pe->decisions++;
+}
+
+void sim_inject_undef(void)
+{
+	struct sim_pe *pe = &pes[sim_current_cpu()];
+
+	pe->decision = SIM_PE_UNDEFINED_BY_EL2;
+	pe->decisions++;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The GIC family's per-CPU state, shared by its three parts: the ICH_* registers (gic.c), the
+ * physical PPIs (gic_phys.c) and the virtual CPU interface (gic_virt.c). The list registers,
+ * ICH_HCR_EL2 and ICH_VMCR_EL2 live in the register file; this is what has no register.
+ */
+#ifndef VPERF_SIM_GIC_CPU_H
+#define VPERF_SIM_GIC_CPU_H
+
+#include <sim/gic.h>
+
+#include "../core/family.h"
+
+#define GIC_MAX_LRS 16u
+
+struct gic_cpu {
+	unsigned int nr_lrs;
+	uint32_t enabled; /* physical SGI/PPI enables, by INTID (GICR_ISENABLER0) */
+	uint32_t active;  /* physical active state (GICR_ISACTIVER0) */
+	uint32_t running; /* acknowledged and priority not dropped (ICC_AP1R0_EL1, one level) */
+	uint32_t vap1r;	  /* virtual active priorities, bit n = group priority n << 3 (ICH_AP1R0) */
+	bool in_guest_irq;  /* the guest's IRQ handler runs: PSTATE.I = 1 at EL1 */
+	bool guest_masked;  /* PSTATE.I the guest set itself */
+	bool dup_reported;  /* a duplicate vINTID was already reported (until it goes away) */
+	bool pmu_armed;	    /* PMUIRQ is asserted and its delivery delay is drawn */
+	bool pmu_wait_trap; /* ... it waits for the guest's next trap to EL2 */
+	uint32_t pmu_wait;  /* ... poll points left (a bound when waiting for a trap) */
+	uint64_t pmu_traps; /* the guest's EL2 trap count when it was armed */
+	struct sim_gic_stats stats;
+};
+
+struct gic_cpu *gic_cpu(unsigned int cpu);
+
+/* List register n of the register file (no hooks, no counts). */
+uint64_t gic_lr(unsigned int cpu, unsigned int n);
+void gic_set_lr(unsigned int cpu, unsigned int n, uint64_t lr);
+
+/* ICH_MISR_EL2, derived from list register state (IHI 0069). */
+uint64_t gic_misr(unsigned int cpu);
+/* Store the derived registers so that sim_peek sees current values too. */
+void gic_sync(unsigned int cpu);
+
+/* The physical side (gic_phys.c). */
+bool gic_phys_take(unsigned int cpu);
+bool gic_phys_deliverable(unsigned int cpu);
+void gic_phys_hw_deactivate(unsigned int cpu, uint32_t pintid);
+
+/* The virtual side (gic_virt.c). */
+bool gic_virt_take(unsigned int cpu);
+
+#endif /* VPERF_SIM_GIC_CPU_H */

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PMU family: which PMUv3 System register accesses are UNDEFINED, trap to EL1 or trap to
+ * EL2, and the counter ranges. Register semantics are in pmu_regs.c, counting in pmu_count.c.
+ *
+ * Priority of the rules (Arm ARM D19 PMU register accessibility pseudocode; I5.3 for the
+ * ranges): an event counter at or above the counters accessible at the current EL is UNDEFINED
+ * first; then, at EL0, PMUSERENR_EL0 traps to EL1; then MDCR_EL2.TPM (and TPMCR for PMCR_EL0)
+ * traps to EL2; then PMXEVCNTR/PMXEVTYPER with PMSELR_EL0.SEL out of range are UNDEFINED.
+ */
+#include "pmu_internal.h"
+
+unsigned int pmu_num(void)
+{
+	return sim_model_config()->nr_counters;
+}
+
+/* PMCCR.EPMN (I5.3.47): NUM_PMU_COUNTERS without FEAT_PMUv3_EXTPMN; values above it are
+ * reserved, and the model takes the largest legal effective value. */
+unsigned int pmu_epmn(void)
+{
+	const struct sim_pe_config *cfg = sim_model_config();
+
+	return cfg->extpmn && cfg->epmn < pmu_num() ? cfg->epmn : pmu_num();
+}
+
+/* MDCR_EL2.HPMN; a value above EPMN is CONSTRAINED UNPREDICTABLE: the model treats it as EPMN
+ * (no second range), the choice that gives a mistaken hypervisor no host counters. */
+unsigned int pmu_hpmn(unsigned int cpu)
+{
+	unsigned int hpmn = (unsigned int)(sim_reg(cpu, SIM_ENC_MDCR_EL2) & SIM_MDCR_EL2_HPMN_MASK);
+
+	return hpmn > pmu_epmn() ? pmu_epmn() : hpmn;
+}
+
+unsigned int pmu_accessible(unsigned int cpu, unsigned int el)
+{
+	return el < 2 ? pmu_hpmn(cpu) : pmu_epmn();
+}
+
+uint64_t pmu_visible_mask(unsigned int cpu, unsigned int el)
+{
+	return (VPERF_BIT(pmu_accessible(cpu, el)) - 1) | VPERF_BIT(PMU_CYCLE_BIT);
+}
+
+static bool is_event_counter_reg(const struct sim_arch_reg *reg)
+{
+	return reg->kind == SIM_KIND_PMEVCNTR || reg->kind == SIM_KIND_PMEVTYPER;
+}
+
+/* EL0 access with PMUSERENR_EL0 (its description in Arm DDI 0487 K.a D24.5): EN enables
+ * everything at EL0, SW PMSWINC, CR reads of PMCCNTR, ER reads of event counters and PMSELR.
+ * EL1-only registers are UNDEFINED. */
+static enum sim_access el0_rule(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
+{
+	uint64_t u = sim_reg(cpu, SIM_ENC_PMUSERENR_EL0);
+	bool en = u & PMUSERENR_EN, ok;
+
+	switch (reg->kind) {
+	case SIM_KIND_PMINTEN:
+	case SIM_KIND_PMMIR:
+		return SIM_ACC_UNDEF;
+	case SIM_KIND_PMUSERENR:
+		return read ? SIM_ACC_OK : SIM_ACC_UNDEF;
+	case SIM_KIND_PMSWINC:
+		ok = en || (u & PMUSERENR_SW);
+		break;
+	case SIM_KIND_PMCCNTR:
+		ok = en || (read && (u & PMUSERENR_CR));
+		break;
+	case SIM_KIND_PMEVCNTR:
+	case SIM_KIND_PMXEVCNTR:
+		ok = en || (read && (u & PMUSERENR_ER));
+		break;
+	case SIM_KIND_PMSELR:
+		ok = en || (u & PMUSERENR_ER);
+		break;
+	default:
+		ok = en;
+		break;
+	}
+	if (ok)
+		return SIM_ACC_OK;
+	/* With HCR_EL2.TGE the EL1 trap goes to EL2 instead (a host process at EL0). */
+	return sim_reg(cpu, SIM_ENC_HCR_EL2) & SIM_HCR_EL2_TGE ? SIM_ACC_TRAP_EL2
+							       : SIM_ACC_TRAP_EL1;
+}
+
+static bool selected_out_of_range(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg)
+{
+	unsigned int sel = (unsigned int)(sim_reg(cpu, SIM_ENC_PMSELR_EL0) & 0x1f);
+
+	if (reg->kind != SIM_KIND_PMXEVCNTR && reg->kind != SIM_KIND_PMXEVTYPER)
+		return false;
+	/* SEL = 31 selects PMCCFILTR_EL0 for PMXEVTYPER; for PMXEVCNTR it is CONSTRAINED
+	 * UNPREDICTABLE, and the model takes UNDEFINED. */
+	if (sel == PMU_CYCLE_BIT)
+		return reg->kind == SIM_KIND_PMXEVCNTR;
+	return sel >= pmu_accessible(cpu, el);
+}
+
+static enum sim_access check(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
+			     bool read)
+{
+	uint64_t mdcr = sim_reg(cpu, SIM_ENC_MDCR_EL2);
+
+	if (is_event_counter_reg(reg) && sim_pmev_index(reg->enc) >= pmu_accessible(cpu, el))
+		return SIM_ACC_UNDEF;
+	if (el == 0) {
+		enum sim_access acc = el0_rule(cpu, reg, read);
+
+		if (acc != SIM_ACC_OK)
+			return acc;
+	}
+	if (mdcr & SIM_MDCR_EL2_TPM)
+		return SIM_ACC_TRAP_EL2;
+	if (reg->trap == SIM_TRAP_TPM_TPMCR && (mdcr & SIM_MDCR_EL2_TPMCR))
+		return SIM_ACC_TRAP_EL2;
+	return selected_out_of_range(cpu, el, reg) ? SIM_ACC_UNDEF : SIM_ACC_OK;
+}
+
+/* PMCEID0_EL0 (I5.3.6): bit e for common event e < 32, bit 32 + i for event 0x4000 + i. */
+static uint64_t pmceid0(const struct sim_pe_config *cfg)
+{
+	static const unsigned int events[] = { SIM_EV_SW_INCR,	   SIM_EV_L1D_CACHE_REFILL,
+					       SIM_EV_L1D_CACHE,   SIM_EV_INST_RETIRED,
+					       SIM_EV_BR_MIS_PRED, SIM_EV_CPU_CYCLES,
+					       SIM_EV_MEM_ACCESS,  SIM_EV_CHAIN };
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < VPERF_ARRAY_SIZE(events); i++)
+		v |= VPERF_BIT(events[i]);
+	if (cfg->pmsver)
+		v |= VPERF_GENMASK(35, 32); /* SAMPLE_POP, _FEED, _FILTRATE, _COLLISION */
+	return v;
+}
+
+/* Reset: UNKNOWN registers get seeded garbage, the rest 0 (PMCR_EL0.N is supplied by the read
+ * hook); PMCEID from the events the model counts. */
+static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
+{
+	pmu_reset_unknown(cpu);
+	pmu_sync_reset(cpu);
+	sim_set_reg(cpu, SIM_ENC_PMCEID0_EL0, pmceid0(cfg));
+	pmu_update_irq(cpu);
+}
+
+const struct sim_family sim_pmu_family = {
+	.name = "pmu",
+	.reset = reset,
+	.check = check,
+	.read = pmu_read,
+	.write = pmu_write,
+	.barrier = pmu_sync_barrier,
+	.step = pmu_step,
+};

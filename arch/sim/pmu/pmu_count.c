@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PMUv3 counting engine: which counters count an event at an Exception level, counter
+ * widths and overflow, CHAIN, and the PMUIRQ level (Arm DDI 0487 K.a I5.3: PMCR_EL0 E/LP, MDCR_EL2
+ * HPMN/HPME/HPMD/HCCD/HLP, PMCCR EPMN/EPME, PMEVTYPER<n> P/U/NSH, PMOVSSET, PMINTENSET).
+ */
+#include "pmu_internal.h"
+
+#define PMCCR_RANGE3 3u
+
+/* MDCR_EL2.HPMN as counting at el sees it (the synchronization window, pmu_sync.c). */
+static unsigned int counting_hpmn(unsigned int cpu, unsigned int el)
+{
+	unsigned int hpmn = (unsigned int)(pmu_counting_reg(cpu, el, SIM_ENC_MDCR_EL2) &
+					   SIM_MDCR_EL2_HPMN_MASK);
+
+	return hpmn > pmu_epmn() ? pmu_epmn() : hpmn;
+}
+
+static bool counter_enabled_by_range(unsigned int cpu, unsigned int n, unsigned int el)
+{
+	uint64_t mdcr = pmu_counting_reg(cpu, el, SIM_ENC_MDCR_EL2);
+
+	/* PMCR_EL0.E enables the first range and the cycle counter, MDCR_EL2.HPME the second,
+	 * PMCCR.EPME the third (I5.3.21, I5.3.47). */
+	if (n == PMU_CYCLE_BIT || n < counting_hpmn(cpu, el))
+		return pmu_counting_reg(cpu, el, SIM_ENC_PMCR_EL0) & PMCR_E;
+	if (n < pmu_epmn())
+		return mdcr & SIM_MDCR_EL2_HPME;
+	return sim_model_config()->epme;
+}
+
+#define EVTYPER_NSK VPERF_BIT(29)
+#define EVTYPER_NSU VPERF_BIT(28)
+#define EVTYPER_M   VPERF_BIT(26)
+
+static bool bit(uint64_t v, uint64_t b)
+{
+	return (v & b) != 0;
+}
+
+/* Filtering by Exception level and Security state (PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 field
+ * descriptions, I5.3.30 / I5.3.2): P excludes EL1 and U EL0; with EL3, Non-secure EL1 (EL0) is
+ * counted when NSK (NSU) equals P (U), Secure EL1/EL0 by P/U alone, EL3 when M equals P; NSH
+ * includes EL2. */
+static bool filter_allows(uint64_t t, unsigned int el)
+{
+	bool el3 = sim_model_config()->el3, secure = sim_secure();
+
+	switch (el) {
+	case 3:
+		return el3 && bit(t, EVTYPER_M) == bit(t, EVTYPER_P);
+	case 2:
+		return bit(t, EVTYPER_NSH);
+	case 1:
+		return el3 && !secure ? bit(t, EVTYPER_NSK) == bit(t, EVTYPER_P)
+				      : !bit(t, EVTYPER_P);
+	default:
+		return el3 && !secure ? bit(t, EVTYPER_NSU) == bit(t, EVTYPER_U)
+				      : !bit(t, EVTYPER_U);
+	}
+}
+
+/* Event counting is prohibited at EL3 and in Secure state unless MDCR_EL3.SPME is 1; the cycle
+ * counter only when PMCR_EL0.DP is 1 (I5.3.21 DP). */
+static bool prohibited_secure(unsigned int cpu, unsigned int n)
+{
+	if (!(sim_secure() || sim_el() == 3) || sim_model_config()->mdcr_el3_spme)
+		return false;
+	return n != PMU_CYCLE_BIT || (sim_reg(cpu, SIM_ENC_PMCR_EL0) & PMCR_DP);
+}
+
+/* Counting prohibited at EL2: first-range event counters when MDCR_EL2.HPMD is 1 (PMUv3p1);
+ * the cycle counter when MDCR_EL2.HCCD is 1 (PMUv3p5), or when PMCR_EL0.DP is 1 and event
+ * counting is prohibited. */
+static bool prohibited_at_el2(unsigned int cpu, unsigned int n)
+{
+	uint64_t mdcr = pmu_counting_reg(cpu, 2, SIM_ENC_MDCR_EL2);
+	uint8_t ver = sim_model_config()->pmuver;
+	bool hpmd = ver >= 4 && (mdcr & SIM_MDCR_EL2_HPMD);
+
+	if (n == PMU_CYCLE_BIT)
+		return (ver >= 6 && (mdcr & SIM_MDCR_EL2_HCCD)) ||
+		       (hpmd && (pmu_counting_reg(cpu, 2, SIM_ENC_PMCR_EL0) & PMCR_DP));
+	return n < counting_hpmn(cpu, 2) && hpmd;
+}
+
+bool pmu_counts(unsigned int cpu, unsigned int n, unsigned int el)
+{
+	if (n != PMU_CYCLE_BIT && n >= pmu_num())
+		return false;
+	if (!(pmu_counting_reg(cpu, el, SIM_ENC_PMCNTENSET_EL0) & VPERF_BIT(n)))
+		return false;
+	if (!counter_enabled_by_range(cpu, n, el) || !filter_allows(pmu_evtyper(cpu, n), el))
+		return false;
+	if (prohibited_secure(cpu, n))
+		return false;
+	return el != 2 || !prohibited_at_el2(cpu, n);
+}
+
+/* Overflow width: 64 bits for the cycle counter (LC is RES1 without AArch32) and the third
+ * range; PMCR_EL0.LP for the first range and MDCR_EL2.HLP for the second (PMUv3p5); 32 bits
+ * before PMUv3p5. */
+static unsigned int overflow_width(unsigned int cpu, unsigned int n)
+{
+	if (n == PMU_CYCLE_BIT)
+		return 64;
+	if (sim_model_config()->pmuver < 6)
+		return 32;
+	if (n < pmu_hpmn(cpu))
+		return sim_reg(cpu, SIM_ENC_PMCR_EL0) & PMCR_LP ? 64 : 32;
+	if (n < pmu_epmn())
+		return sim_reg(cpu, SIM_ENC_MDCR_EL2) & SIM_MDCR_EL2_HLP ? 64 : 32;
+	return 64;
+}
+
+static bool is_chain(unsigned int cpu, unsigned int n)
+{
+	return n < pmu_num() && (pmu_evtyper(cpu, n) & 0xffff) == SIM_EV_CHAIN;
+}
+
+void pmu_add(unsigned int cpu, unsigned int n, uint64_t k)
+{
+	uint64_t old = pmu_counter(cpu, n), val = old + k;
+	unsigned int width = overflow_width(cpu, n);
+	bool overflow = width == 64 ? val < old : (old & 0xffffffffull) + k > 0xffffffffull;
+
+	pmu_set_counter(cpu, n, val);
+	if (!overflow)
+		return;
+	sim_set_reg(cpu, SIM_ENC_PMOVSSET_EL0, sim_reg(cpu, SIM_ENC_PMOVSSET_EL0) | VPERF_BIT(n));
+	/* CHAIN (0x1E) on the odd counter of a pair counts the even counter's 32-bit overflows;
+	 * it counts whenever the odd counter is enabled, whatever its filters (D14 CHAIN). */
+	if (n != PMU_CYCLE_BIT && !(n & 1) && width == 32 && is_chain(cpu, n + 1) &&
+	    (sim_reg(cpu, SIM_ENC_PMCNTENSET_EL0) & VPERF_BIT(n + 1)) &&
+	    counter_enabled_by_range(cpu, n + 1, sim_el()))
+		pmu_add(cpu, n + 1, 1);
+}
+
+void pmu_update_irq(unsigned int cpu)
+{
+	uint64_t pending =
+		sim_reg(cpu, SIM_ENC_PMOVSSET_EL0) & sim_reg(cpu, SIM_ENC_PMINTENSET_EL1);
+	bool level = false;
+
+	for (unsigned int n = 0; n < 32 && !level; n++)
+		level = (pending & VPERF_BIT(n)) && (n == PMU_CYCLE_BIT || n < pmu_num()) &&
+			counter_enabled_by_range(cpu, n, 0);
+	sim_set_line(cpu, SIM_LINE_PMUIRQ, level);
+}
+
+static void count_event(unsigned int cpu, unsigned int el, uint32_t ev, uint64_t k)
+{
+	if (!k)
+		return;
+	for (unsigned int n = 0; n < pmu_num(); n++)
+		if ((pmu_evtyper(cpu, n) & 0xffff) == ev && pmu_counts(cpu, n, el))
+			pmu_add(cpu, n, k);
+	if (ev == SIM_EV_CPU_CYCLES && pmu_counts(cpu, PMU_CYCLE_BIT, el))
+		pmu_add(cpu, PMU_CYCLE_BIT, k);
+}
+
+void sim_pmu_event(enum sim_pmu_event ev, uint64_t n)
+{
+	unsigned int cpu = sim_current_cpu();
+
+	count_event(cpu, sim_el(), (uint32_t)ev, n);
+	pmu_update_irq(cpu);
+}
+
+/* The architectural events of one micro-op (D14.1: INST_RETIRED counts each architecturally
+ * executed instruction; MEM_ACCESS and L1D_CACHE each data access; LD_SPEC/ST_SPEC the
+ * speculatively executed loads/stores, which the model equates with executed ones). */
+void pmu_step(unsigned int cpu, const struct sim_uop *op)
+{
+	unsigned int el = sim_el();
+	bool load = op->type == SIM_UOP_LOAD, store = op->type == SIM_UOP_STORE;
+
+	count_event(cpu, el, SIM_EV_INST_RETIRED, 1);
+	count_event(cpu, el, SIM_EV_CPU_CYCLES, op->latency ? op->latency : 1);
+	count_event(cpu, el, SIM_EV_MEM_ACCESS, load || store);
+	count_event(cpu, el, SIM_EV_L1D_CACHE, load || store);
+	count_event(cpu, el, SIM_EV_L1D_CACHE_REFILL,
+		    (load || store) && (op->flags & SIM_UOP_L1D_REFILL));
+	count_event(cpu, el, SIM_EV_BR_MIS_PRED,
+		    op->type == SIM_UOP_BRANCH && (op->flags & SIM_UOP_MISPRED));
+	count_event(cpu, el, SIM_EV_LD_SPEC, load);
+	count_event(cpu, el, SIM_EV_ST_SPEC, store);
+	pmu_update_irq(cpu);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* The PMU family's internals shared by pmu.c (rules), pmu_regs.c (register semantics) and
+ * pmu_count.c (counting engine). Counter values live in the register file. */
+#ifndef VPERF_SIM_PMU_INTERNAL_H
+#define VPERF_SIM_PMU_INTERNAL_H
+
+#include <sim/arch_regs.h>
+#include "../core/family.h"
+
+#define PMU_CYCLE_BIT 31u
+#define PMU_LC	      VPERF_BIT(6)
+#define EVTYPER_P     VPERF_BIT(31)
+#define EVTYPER_U     VPERF_BIT(30)
+#define EVTYPER_NSH   VPERF_BIT(27)
+/* PMCR_EL0 (Arm DDI 0487 K.a I5.3.21) and PMUSERENR_EL0 (D24.5) fields the family reads. */
+#define PMCR_E	     VPERF_BIT(0)
+#define PMCR_P	     VPERF_BIT(1)
+#define PMCR_C	     VPERF_BIT(2)
+#define PMCR_DP	     VPERF_BIT(5)
+#define PMCR_LP	     VPERF_BIT(7)
+#define PMCR_N_SHIFT 11
+#define PMUSERENR_EN VPERF_BIT(0)
+#define PMUSERENR_SW VPERF_BIT(1)
+#define PMUSERENR_CR VPERF_BIT(2)
+#define PMUSERENR_ER VPERF_BIT(3)
+
+/* NUM_PMU_COUNTERS, and the range boundaries (MDCR_EL2.HPMN; PMCCR.EPMN, I5.3.47). */
+unsigned int pmu_num(void);
+unsigned int pmu_epmn(void);
+unsigned int pmu_hpmn(unsigned int cpu);
+/* Event counters that System register accesses at el can reach: HPMN at EL0/EL1, EPMN at EL2
+ * (the third range is reachable at no Exception level, I5.3.47). */
+unsigned int pmu_accessible(unsigned int cpu, unsigned int el);
+/* Bits of PMCNTEN/PMINTEN/PMOVS/PMSWINC/PMZR an access at el reaches: counters [0,
+ * accessible) and the cycle counter; the rest are RAZ/WI. */
+uint64_t pmu_visible_mask(unsigned int cpu, unsigned int el);
+
+uint64_t pmu_counter(unsigned int cpu, unsigned int n);
+void pmu_set_counter(unsigned int cpu, unsigned int n, uint64_t val);
+uint64_t pmu_evtyper(unsigned int cpu, unsigned int n);
+void pmu_set_evtyper(unsigned int cpu, unsigned int n, uint64_t val);
+
+/* Fields the configured PE implements (pmu_fields.c): the PMCR_EL0 bits that hold a value,
+ * the PMEVTYPER<n> (cycle: PMCCFILTR) bits; MDCR_EL2 and PMCR_EL0 writes checked at EL2. */
+uint64_t pmu_pmcr_writable(void);
+uint64_t pmu_evtyper_writable(bool cycle);
+uint64_t pmu_write_mdcr(unsigned int cpu, uint64_t val);
+uint64_t pmu_write_pmcr_bits(unsigned int cpu, unsigned int el, uint64_t val);
+/* The synchronization window (pmu_sync.c): an EL2 write of a counting control opens it, a
+ * context synchronization event closes it; meanwhile EL2 counting may see the old values. */
+void pmu_sync_before_write(unsigned int cpu, unsigned int el, uint32_t enc);
+void pmu_sync_barrier(unsigned int cpu, enum sim_event_kind kind);
+void pmu_sync_reset(unsigned int cpu);
+uint64_t pmu_counting_reg(unsigned int cpu, unsigned int el, uint32_t enc);
+/* Seeded garbage in the registers the architecture resets to UNKNOWN. */
+void pmu_reset_unknown(unsigned int cpu);
+
+/* Add k to counter n (PMU_CYCLE_BIT: the cycle counter), setting its overflow flag on unsigned
+ * overflow of the counter's width and feeding a CHAIN counter. */
+void pmu_add(unsigned int cpu, unsigned int n, uint64_t k);
+/* Does counter n count at el now (range enable, PMCNTENSET, filters, EL2 prohibition)? */
+bool pmu_counts(unsigned int cpu, unsigned int n, unsigned int el);
+/* Recompute the PMUIRQ line from PMOVSSET, PMINTENSET and the range enables. */
+void pmu_update_irq(unsigned int cpu);
+
+uint64_t pmu_read(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
+		  uint64_t stored);
+uint64_t pmu_write(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg, uint64_t old,
+		   uint64_t val);
+void pmu_step(unsigned int cpu, const struct sim_uop *op);
+
+#endif

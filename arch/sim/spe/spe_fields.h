@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SPE fields the model uses: the System register fields of the Statistical Profiling
+ * Extension and the model's own sample record with its packet fields.
+ *
+ * Deliberately independent of vperf: the model is the oracle that judges vperf's vSPE and SPE
+ * codec, so nothing here comes from vperf's headers or its codec (virt/spe); a misreading of
+ * the supplement in vperf is then not repeated by the model. tests/unit/test_sim_spe_enc.c
+ * decodes the model's records with vperf's codec and compares.
+ *
+ * Sources: SPE 4.3 for the registers it describes, as
+ * "SPE 4.3.n"; the fields added by later versions (PMSFCR_EL1.{FnE, FDS, FP, SIMD, Bm, LDm, STm,
+ * FPm, SIMDm}, PMSIDR_EL1.{FnE, FDS, EFT, FPF}, PMSLATFR_EL1.MINLAT[15:0] with 16-bit counters,
+ * PMBLIMITR_EL1.FM = 0b10 discard mode, PMSCR_EL1.PCT[7]) from the register descriptions of Arm
+ * DDI 0487 K.a (Arm DDI 0487 K.a D24.5); the packet formats from D18.2.
+ */
+#ifndef VPERF_SIM_SPE_FIELDS_H
+#define VPERF_SIM_SPE_FIELDS_H
+
+#include <vperf/types.h>
+
+/* PMSCR_EL1 / PMSCR_EL2 (SPE 4.3.5, 4.3.7) */
+#define PMSCR_E0SPE VPERF_BIT(0) /* PMSCR_EL2: E0HSPE */
+#define PMSCR_E1SPE VPERF_BIT(1) /* PMSCR_EL2: E2SPE */
+#define PMSCR_CX    VPERF_BIT(3)
+#define PMSCR_PA    VPERF_BIT(4)
+#define PMSCR_TS    VPERF_BIT(5)
+#define PMSCR_PCT   VPERF_BIT(6)
+#define PMSCR_PCT1  VPERF_BIT(7) /* PCT[1], FEAT_SPEv1p2 */
+
+/* PMSICR_EL1 (SPE 4.3.10) */
+#define PMSICR_COUNT_MASK   VPERF_GENMASK(31, 0)
+#define PMSICR_ECOUNT_SHIFT 56
+#define PMSICR_ECOUNT_MASK  VPERF_GENMASK(63, 56)
+
+/* PMSIRR_EL1 (SPE 4.3.12) */
+#define PMSIRR_RND	     VPERF_BIT(0)
+#define PMSIRR_INTERVAL_MASK VPERF_GENMASK(31, 8)
+
+/* PMSFCR_EL1 (SPE 4.3.9; D17.5) */
+#define PMSFCR_FE	  VPERF_BIT(0)
+#define PMSFCR_FT	  VPERF_BIT(1)
+#define PMSFCR_FL	  VPERF_BIT(2)
+#define PMSFCR_FNE	  VPERF_BIT(3)
+#define PMSFCR_FDS	  VPERF_BIT(4)
+#define PMSFCR_B	  VPERF_BIT(16)
+#define PMSFCR_LD	  VPERF_BIT(17)
+#define PMSFCR_ST	  VPERF_BIT(18)
+#define PMSFCR_FP	  VPERF_BIT(19)
+#define PMSFCR_SIMD	  VPERF_BIT(20)
+#define PMSFCR_CTRL_SHIFT 16 /* {SIMD, FP, ST, LD, B} at [20:16] */
+#define PMSFCR_MASK_SHIFT 48 /* {SIMDm, FPm, STm, LDm, Bm} at [52:48] */
+
+/* PMSEVFR_EL1 / PMSNEVFR_EL1: the events a filter can select (SPE 3.2.3 CollectRecord:
+ * events<63:48,31:24,15:12,7,5,3,1>). */
+#define SPE_FILTER_EVENTS                                                                       \
+	(VPERF_GENMASK(63, 48) | VPERF_GENMASK(31, 24) | VPERF_GENMASK(15, 12) | VPERF_BIT(7) | \
+	 VPERF_BIT(5) | VPERF_BIT(3) | VPERF_BIT(1))
+
+/* PMSIDR_EL1 (SPE 4.3.11) */
+#define PMSIDR_FE		VPERF_BIT(0)
+#define PMSIDR_FT		VPERF_BIT(1)
+#define PMSIDR_FL		VPERF_BIT(2)
+#define PMSIDR_ARCHINST		VPERF_BIT(3)
+#define PMSIDR_LDS		VPERF_BIT(4)
+#define PMSIDR_ERND		VPERF_BIT(5)
+#define PMSIDR_FNE		VPERF_BIT(6)
+#define PMSIDR_FDS		VPERF_BIT(7)
+#define PMSIDR_INTERVAL_SHIFT	8
+#define PMSIDR_MAXSIZE_SHIFT	12
+#define PMSIDR_COUNTSIZE_SHIFT	16
+#define PMSIDR_EFT		VPERF_BIT(26)
+#define PMSIDR_FPF		VPERF_BIT(27)
+#define PMSIDR_COUNTSIZE_12_SAT 2u
+#define PMSIDR_COUNTSIZE_16_SAT 3u
+
+/* PMBIDR_EL1 (SPE 4.3.1) */
+#define PMBIDR_ALIGN_MASK VPERF_GENMASK(3, 0)
+#define PMBIDR_P	  VPERF_BIT(4)
+#define PMBIDR_F	  VPERF_BIT(5)
+
+/* PMBLIMITR_EL1 (SPE 4.3.2) */
+#define PMBLIMITR_E	     VPERF_BIT(0)
+#define PMBLIMITR_FM_SHIFT   1
+#define PMBLIMITR_FM_MASK    VPERF_GENMASK(2, 1)
+#define PMBLIMITR_FM_DISCARD 2u /* D17.5.5, FEAT_SPEv1p2 */
+#define PMBLIMITR_LIMIT_MASK VPERF_GENMASK(63, 12)
+
+/* PMBSR_EL1 (SPE 4.3.4) */
+#define PMBSR_EC_SHIFT 26
+#define PMBSR_EC_MASK  VPERF_GENMASK(31, 26)
+#define PMBSR_DL       VPERF_BIT(19)
+#define PMBSR_EA       VPERF_BIT(18)
+#define PMBSR_S	       VPERF_BIT(17)
+#define PMBSR_COLL     VPERF_BIT(16)
+#define PMBSR_MSS_MASK VPERF_GENMASK(15, 0)
+#define PMBSR_EC_OTHER 0x00u
+#define PMBSR_EC_S1_DA 0x24u
+#define PMBSR_EC_S2_DA 0x25u
+#define PMBSR_BSC_FULL 0x01u
+#define PMBSR_WRITABLE (PMBSR_EC_MASK | PMBSR_DL | PMBSR_EA | PMBSR_S | PMBSR_COLL | PMBSR_MSS_MASK)
+
+/*
+ * The model's sample record, in the terms of D18.2 and independent of vperf's codec
+ * (virt/spe): which packets it has and their fields. spe_record.c fills it from a micro-op,
+ * spe_packet.c writes it as bytes.
+ */
+#define SPE_MR_CTX1    VPERF_BIT(0) /* Context packet, INDEX 0: CONTEXTIDR_EL1 */
+#define SPE_MR_CTX2    VPERF_BIT(1) /* Context packet, INDEX 1: CONTEXTIDR_EL2 */
+#define SPE_MR_TGT     VPERF_BIT(2) /* Address, INDEX 1: branch target */
+#define SPE_MR_DATA_VA VPERF_BIT(3) /* Address, INDEX 2 */
+#define SPE_MR_DATA_PA VPERF_BIT(4) /* Address, INDEX 3 */
+#define SPE_MR_XLAT    VPERF_BIT(5) /* Counter, INDEX 2: translation latency */
+#define SPE_MR_DSRC    VPERF_BIT(6) /* Data Source packet */
+#define SPE_MR_TS      VPERF_BIT(7) /* ends with a Timestamp packet, else with End */
+
+/* D18.2.7 payload types the model produces, and their one-bit fields. */
+enum spe_mop {
+	SPE_MOP_OTHER,
+	SPE_MOP_LDST_GP,
+	SPE_MOP_LDST_SIMD_FP,
+	SPE_MOP_LDST_EXT,
+	SPE_MOP_BRANCH
+};
+#define SPE_MOPF_ST   VPERF_BIT(0) /* load/store: a store */
+#define SPE_MOPF_COND VPERF_BIT(1) /* other, branch: conditional */
+#define SPE_MOPF_FP   VPERF_BIT(2) /* other: floating-point (FEAT_SPE_FPF) */
+#define SPE_MOPF_ASE  VPERF_BIT(3) /* other: Advanced SIMD (FEAT_SPE_FPF) */
+#define SPE_MOPF_AR   VPERF_BIT(4) /* load/store extended: acquire/release */
+#define SPE_MOPF_EXCL VPERF_BIT(5) /* ... exclusive */
+#define SPE_MOPF_AT   VPERF_BIT(6) /* ... atomic */
+#define SPE_MOPF_IND  VPERF_BIT(7) /* branch: indirect */
+
+/* D18.2.6 event bits the model sets. */
+#define SPE_EV_RETIRED	  1
+#define SPE_EV_L1D_ACCESS 2
+#define SPE_EV_L1D_REFILL 3
+#define SPE_EV_TLB_ACCESS 4
+#define SPE_EV_TLB_WALK	  5
+#define SPE_EV_NOT_TAKEN  6
+#define SPE_EV_MISPRED	  7
+#define SPE_EV_ALIGNMENT  11
+
+struct spe_maddr {
+	uint64_t addr; /* bits [55:0] */
+	uint8_t el;    /* instruction addresses: the EL */
+	uint8_t ns;    /* instruction addresses and the data PA: NS */
+	uint8_t tag;   /* data VA: bits [63:56] */
+};
+
+struct spe_mrec {
+	uint32_t have; /* SPE_MR_*; the PC, Operation Type, Events and the total and issue
+			* latency Counters are in every record */
+	uint32_t ctx[2];
+	struct spe_maddr pc, tgt, data_va, data_pa;
+	uint8_t op;	     /* enum spe_mop */
+	uint8_t opf;	     /* SPE_MOPF_* */
+	uint8_t events_size; /* Events payload bytes: 1, 2, 4 or 8 */
+	uint8_t dsrc_size;   /* Data Source payload bytes: 1 or 2 */
+	uint64_t events;
+	uint16_t cnt[3]; /* total, issue, translation latency */
+	uint16_t dsrc;
+	uint64_t ts;
+};
+
+#endif /* VPERF_SIM_SPE_FIELDS_H */
