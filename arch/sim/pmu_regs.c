@@ -22,7 +22,7 @@ static uint32_t evtyper_enc(unsigned int n)
 
 static uint64_t width_mask(void)
 {
-	return sim_model_config()->pmuver >= 6 ? ~0ull : 0xffffffffull;
+	return sim_pmu_version() >= 6 ? ~0ull : 0xffffffffull;
 }
 
 uint64_t pmu_counter(unsigned int cpu, unsigned int n)
@@ -205,6 +205,8 @@ static uint64_t write_reg(unsigned int cpu, unsigned int el, const struct vperf_
 			       : old;
 	case VPERF_SLOT_PMCCFILTR:
 		return val & pmu_evtyper_writable(true);
+	case VPERF_SLOT_PMUSERENR:
+		return val & pmu_userenr_writable();
 	case VPERF_SLOT_PMCEID:
 	case VPERF_SLOT_PMMIR:
 		return old;

@@ -47,7 +47,8 @@ enum vperf_partition {
 /* What the hypervisor tells vperf about one physical CPU. */
 struct vperf_pcpu_config {
 	uint64_t host_mdcr;	/* the hypervisor's own MDCR_EL2 bits (debug traps etc.); vperf
-				* only ever changes the fields in MDCR_EL2_VPERF_MASK */
+				* only ever changes the fields in MDCR_EL2_VPERF_MASK; a bit
+				* the PE does not implement fails vperf_pcpu_init, logged */
 	uint8_t host_counters;	/* counters the host keeps for itself: [N - host_counters - agent,
 				* N - agent); guests get [0, HPMN) */
 	uint8_t agent_counters; /* the third range [EPMN, N) of an external agent (PMCCR.EPMN,
@@ -124,7 +125,8 @@ struct vperf_vm_config {
 	bool spe_pa;			  /* the guest may collect physical addresses (host PAs:
 					   * PMSCR_EL2.PA); off by default */
 	bool spe_pct;			  /* the guest may collect physical time (PMSCR_EL2.PCT) */
-	uint32_t pmu_virq; /* virtual INTIDs; 0 means CONFIG_VPERF_VPMU_PPI / CONFIG_VPERF_VSPE_PPI */
+	uint32_t
+		pmu_virq; /* virtual INTIDs; 0 means CONFIG_VPERF_VPMU_PPI / CONFIG_VPERF_VSPE_PPI */
 	uint32_t spe_virq;
 	uint32_t spe_context; /* VPERF_SPE_BUF_EL2: CONTEXTIDR_EL2 while the VM runs, so that the
 			       * host's records of it carry this id in their Context packets */
