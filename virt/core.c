@@ -29,7 +29,7 @@ static uint32_t vperf_mdcr_epoch;
 /* The guest-writable masks derived from the above, recomputed whenever they change (vperf_init,
  * vperf_pcpu_init): the trap path reads them on every PMCR_EL0 and type access. */
 static struct {
-	uint64_t pmcr_writable, pmcr_direct_extra, type_direct[2];
+	uint64_t pmcr_writable, pmcr_direct_extra, type_direct[2], type_trapped;
 } vperf_masks;
 
 static void derive_masks(void);
@@ -106,6 +106,44 @@ static uint64_t host_mdcr(const struct vperf_pcpu *pcpu)
 	return mdcr;
 }
 
+/*
+ * The MDCR_EL2 fields outside vperf's that this PE implements (Arm DDI 0487 D24.2, MDCR_EL2):
+ * the debug traps TDE, TDA, TDOSA and TDRA on every PE with EL2; HLP from PMUv3p5, HPMFZO from
+ * PMUv3p7; TTRF with FEAT_TRF (ID_AA64DFR0_EL1.TraceFilt, bits [43:40]); E2TB with FEAT_TRBE
+ * (TraceBuffer, bits [47:44]). vperf writes the host's bits at every switch, so a bit the PE
+ * lacks is refused here, once, rather than written RES0 on every vCPU load.
+ */
+static uint64_t host_mdcr_fields(const struct vperf_pcpu_caps *caps)
+{
+	uint64_t f = MDCR_EL2_TDE | MDCR_EL2_TDA | MDCR_EL2_TDOSA | MDCR_EL2_TDRA;
+
+	if (caps->pmuver >= 6)
+		f |= MDCR_EL2_HLP;
+	if (caps->pmuver >= 7)
+		f |= MDCR_EL2_HPMFZO;
+	if (VPERF_FIELD_GET(caps->dfr0, 43, 40))
+		f |= MDCR_EL2_TTRF;
+	if (VPERF_FIELD_GET(caps->dfr0, 47, 44))
+		f |= MDCR_EL2_E2TB_MASK;
+	return f;
+}
+
+static bool host_mdcr_ok(const struct vperf_pcpu *pcpu)
+{
+	uint64_t bad = pcpu->cfg.host_mdcr & ~MDCR_EL2_VPERF_MASK & ~host_mdcr_fields(&pcpu->caps);
+	char buf[96];
+	struct fmt f;
+
+	if (!bad)
+		return true;
+	vperf_fmt_init(&f, buf, sizeof(buf));
+	vperf_fmt_str(&f, "vperf: pcpu_init: host_mdcr sets MDCR_EL2 bits ");
+	vperf_fmt_hex(&f, bad, 1);
+	vperf_fmt_str(&f, " this PE does not implement");
+	vperf_log(VPERF_LOG_ERR, buf);
+	return false;
+}
+
 int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg)
 {
 	static const struct vperf_pcpu zero;
@@ -114,7 +152,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	*pcpu = zero;
 	pcpu->cfg = *cfg;
 	probe(&pcpu->caps);
-	if (reserved > pcpu->caps.nr_counters)
+	if (reserved > pcpu->caps.nr_counters || !host_mdcr_ok(pcpu))
 		return VPERF_EINVAL;
 	pcpu->epmn = (uint8_t)(pcpu->caps.nr_counters - cfg->agent_counters);
 	pcpu->hpmn = (uint8_t)(pcpu->caps.nr_counters - reserved);
@@ -205,6 +243,18 @@ static uint64_t pmcr_direct_extra(void)
 }
 
 /*
+ * PMEVTYPER<n>_EL0.evtCount (Arm DDI 0487 I5.3.30): bits [9:0] on every PMUv3, bits [15:10]
+ * from PMUv3p1 only (RES0 on PMUv3p0, whose hardware drops them). A type is judged by the
+ * event the hardware will count, so every guest value is cut to this width first: on a
+ * PMUv3p0 PE event 0x2008 is event 0x008, INST_RETIRED, whatever the filter says of 0x2008.
+ */
+static uint64_t event_number_mask(void)
+{
+	return vperf_min_pmuver_set && vperf_min_pmuver >= 4 ? VPMU_EVTYPER_EVT
+							     : VPERF_GENMASK(9, 0);
+}
+
+/*
  * The PMEVTYPER<n>_EL0 (cycle: PMCCFILTR_EL0) fields a direct-partition guest holds, since it
  * writes the hardware's own (I5.3.30, I5.3.2): P, U, NSH and the event number (bits [15:10]
  * from PMUv3p1), and NSK, NSU and M where every pCPU has EL3. The fields of later features (SH,
@@ -218,10 +268,7 @@ static uint64_t type_direct(bool cycle)
 
 	if (vperf_min_pmuver_set && !vperf_any_no_el3)
 		w |= VPMU_EVTYPER_NSK | VPMU_EVTYPER_NSU | VPMU_EVTYPER_M;
-	if (!cycle)
-		w |= vperf_min_pmuver_set && vperf_min_pmuver >= 4 ? VPMU_EVTYPER_EVT
-								   : VPERF_GENMASK(9, 0);
-	return w;
+	return cycle ? w : w | event_number_mask();
 }
 
 static void derive_masks(void)
@@ -230,6 +277,7 @@ static void derive_masks(void)
 	vperf_masks.pmcr_direct_extra = pmcr_direct_extra();
 	vperf_masks.type_direct[0] = type_direct(false);
 	vperf_masks.type_direct[1] = type_direct(true);
+	vperf_masks.type_trapped = VPMU_EVTYPER_P | VPMU_EVTYPER_U | event_number_mask();
 }
 
 uint64_t vperf_vpmu_pmcr_writable(void)
@@ -245,6 +293,11 @@ uint64_t vperf_vpmu_pmcr_direct_extra(void)
 uint64_t vperf_vpmu_type_direct(bool cycle)
 {
 	return vperf_masks.type_direct[cycle];
+}
+
+uint64_t vperf_vpmu_type_trapped(void)
+{
+	return vperf_masks.type_trapped;
 }
 
 #ifdef CONFIG_VPERF_VPMU

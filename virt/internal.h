@@ -60,7 +60,6 @@ static inline void vperf_mdcr_stale(struct vperf_vcpu *vcpu)
 void vperf_log_notice(struct vperf_vm *vm, const char *msg);
 void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg *a);
 /* A guest wrote RES0 bits: it gets them ignored, the host a line saying which. */
-void vperf_log_bad_value(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val);
 /* The same for bits the VM's features make RES0 (bad: the bits that were ignored). */
 void vperf_log_bad_bits(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val,
 			uint64_t bad);

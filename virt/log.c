@@ -86,11 +86,6 @@ void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg
 }
 
 /* "vperf: guest wrote RES0 bits 0x100 of PMCR_EL0 (value 0x141): ignored" */
-void vperf_log_bad_value(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val)
-{
-	vperf_log_bad_bits(vm, desc, val, val & desc->res0);
-}
-
 void vperf_log_bad_bits(struct vperf_vm *vm, const struct vperf_sysreg_desc *desc, uint64_t val,
 			uint64_t bad)
 {

@@ -27,7 +27,6 @@
 #define VPMU_EVTYPER_NSH      VPERF_BIT(27)
 #define VPMU_EVTYPER_M	      VPERF_BIT(26)
 #define VPMU_EVTYPER_EVT      VPERF_GENMASK(15, 0)
-#define VPMU_EVTYPER_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U | VPMU_EVTYPER_EVT)
 #define VPMU_CCFILTR_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U)
 #define VPMU_CYCLE_BIT	      VPERF_BIT(VPERF_CYCLE_IDX)
 #define VPMU_EVENT_SW_INCR    0x00u
@@ -142,6 +141,9 @@ uint64_t vperf_vpmu_pmcr_writable(void);
 uint64_t vperf_vpmu_pmcr_direct_extra(void);
 /* The type fields a direct-partition guest holds (core.c). */
 uint64_t vperf_vpmu_type_direct(bool cycle);
+/* The PMEVTYPER<n>_EL0 fields a trapped or emulated guest keeps: P, U and the event number as
+ * wide as every pCPU's PMU counts it (core.c). */
+uint64_t vperf_vpmu_type_trapped(void);
 
 /* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);
@@ -154,10 +156,17 @@ static inline uint64_t vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)
 	       (vpmu_direct_vm(vcpu) ? vperf_vpmu_pmcr_direct_extra() : 0);
 }
 
+/*
+ * PMUSERENR_EL0: EN, SW, CR and ER (Arm DDI 0487, PMUSERENR_EL0), for every partition. UEN and
+ * TID (FEAT_PMUv3p9) and IR (FEAT_PMUv3_ICNTR) are not offered: vperf probes neither feature
+ * nor switches PMUACR_EL1, which UEN hands EL0 to, so a direct guest that sets them keeps them
+ * only until its next put, and a blob holding them is refused rather than put into a PE that
+ * may not implement them.
+ */
 static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
 {
-	return vpmu_direct_vm(vcpu) ? ~vperf_sysregs[VPERF_SR_PMUSERENR_EL0].res0
-				    : VPMU_USERENR_WRITABLE;
+	(void)vcpu;
+	return VPMU_USERENR_WRITABLE;
 }
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);

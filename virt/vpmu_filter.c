@@ -63,7 +63,9 @@ static bool has_el3(const struct vperf_vcpu *vcpu)
 
 uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
-	uint32_t event = (uint32_t)(guest & VPMU_EVTYPER_EVT);
+	/* The event the hardware will count: cut to the PMU's event-number width (core.c), so a
+	 * type kept from a wider PE is judged, and programmed, as the narrower one counts it. */
+	uint32_t event = (uint32_t)(guest & VPMU_EVTYPER_EVT & vperf_vpmu_type_trapped());
 	bool allowed = event < 64 ? vpmu_common_event_allowed(vcpu->vm, event)
 				  : vperf_vpmu_event_allowed(vcpu->vm, event);
 

@@ -144,7 +144,7 @@ uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n)
 {
 	if (vpmu_direct_vm(vcpu))
 		return vperf_vpmu_type_direct(n == VPERF_CYCLE_IDX);
-	return n == VPERF_CYCLE_IDX ? VPMU_CCFILTR_WRITABLE : VPMU_EVTYPER_WRITABLE;
+	return n == VPERF_CYCLE_IDX ? VPMU_CCFILTR_WRITABLE : vperf_vpmu_type_trapped();
 }
 
 static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
@@ -292,12 +292,30 @@ static void write_selr(struct vperf_vcpu *vcpu, uint64_t val)
 		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 }
 
+/* The RES0 bits of a register as this VM's PEs have it: the database's, plus the fields of
+ * features vperf does not offer: for an event type the event-number bits the PMU lacks
+ * (evtCount[15:10] before PMUv3p1, I5.3.30), for PMUSERENR_EL0 UEN, IR and TID (vpmu.h). */
+static uint64_t res0_here(const struct vperf_access *acc)
+{
+	switch (acc->desc->slot) {
+	case VPERF_SLOT_PMEVTYPER:
+	case VPERF_SLOT_PMXEVTYPER:
+		return acc->desc->res0 | (VPMU_EVTYPER_EVT & ~vperf_vpmu_type_trapped());
+	case VPERF_SLOT_PMUSERENR:
+		return acc->desc->res0 | ~VPMU_USERENR_WRITABLE;
+	default:
+		return acc->desc->res0;
+	}
+}
+
 static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 {
-	if (acc->read || !(acc->val & acc->desc->res0))
+	uint64_t res0 = res0_here(acc);
+
+	if (acc->read || !(acc->val & res0))
 		return false;
 	STAT_INC(&vcpu->vm->stats, bad_value);
-	vperf_log_bad_value(vcpu->vm, acc->desc, acc->val);
+	vperf_log_bad_bits(vcpu->vm, acc->desc, acc->val, acc->val & res0);
 	return true;
 }
 
@@ -367,7 +385,7 @@ bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 		return false;
 	/* RES0 bits written as 1 are ignored (the architecture's outcome), and counted. */
 	if (bad_value(vcpu, acc))
-		acc->val &= ~acc->desc->res0;
+		acc->val &= ~res0_here(acc);
 	/* Steady state: the state is in this pCPU's hardware already (the first access after a
 	 * load brings it there). */
 	vcpu->pmu.active = true;
@@ -408,10 +426,12 @@ static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsi
 		       unsigned int el)
 {
 	if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
-	    n < vcpu->vm->cfg.nr_counters && !(val & vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0)) {
+	    n < vcpu->vm->cfg.nr_counters &&
+	    !(val & (vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0 |
+		     (VPMU_EVTYPER_EVT & ~vperf_vpmu_type_trapped())))) {
 		/* write_evtyper() in the trapped partition: what a trapped guest keeps
 		 * (vperf_vpmu_evtyper_keep), and its counter n is physical counter n. */
-		vcpu->pmu.evtyper[n] = val & VPMU_EVTYPER_WRITABLE;
+		vcpu->pmu.evtyper[n] = val & vperf_vpmu_type_trapped();
 		write_pmevtyper(n, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
 		return true;
 	}

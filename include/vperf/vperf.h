@@ -47,7 +47,8 @@ enum vperf_partition {
 /* What the hypervisor tells vperf about one physical CPU. */
 struct vperf_pcpu_config {
 	uint64_t host_mdcr;	/* the hypervisor's own MDCR_EL2 bits (debug traps etc.); vperf
-				* only ever changes the fields in MDCR_EL2_VPERF_MASK */
+				* only ever changes the fields in MDCR_EL2_VPERF_MASK; a bit
+				* the PE does not implement fails vperf_pcpu_init, logged */
 	uint8_t host_counters;	/* counters the host keeps for itself: [N - host_counters - agent,
 				* N - agent); guests get [0, HPMN) */
 	uint8_t agent_counters; /* the third range [EPMN, N) of an external agent (PMCCR.EPMN,

@@ -2,7 +2,7 @@
 /*
  * Fuzz target for vperf_vcpu_restore, on the executable model with the unit tests' hypervisor.
  * Register fields from Arm DDI 0487 K.a and the SPE supplement.
- * An input picks a PE (PMUv3p4 or v3p5, counters, the host's and an external agent's ranges; with
+ * An input picks a PE (PMUv3p0, v3p4 or v3p5, counters, the host's and an external agent's ranges; with
  * SPEv1 or SPEv1p2 and a PMBIDR_EL1.Align when the VM has SPE), a VM policy (a guest-owned
  * Profiling Buffer, trapped or not, or none: blob version 2 or 1), and a blob: the raw bytes of the input, or (structure-aware) the blob vperf saved
  * from a vCPU the input programmed, with words the input overwrites and, unless it says not to,
@@ -38,7 +38,7 @@
 		      * PMBLIMITR PMBSR */
 #define PMCR_VP	  (PMCR_E | VPERF_BIT(5) | PMCR_LP)			 /* E, DP, LP (I5.3.21) */
 #define PMCR_HW	  (PMCR_VP | VPERF_BIT(3) | VPERF_BIT(4) | VPERF_BIT(9)) /* D, X, FZO */
-#define TYPE_VP	  (VPERF_BIT(31) | VPERF_BIT(30) | 0xffffull)		 /* P, U, evtCount */
+#define TYPE_VP	  (VPERF_BIT(31) | VPERF_BIT(30))			 /* P, U (+ evtCount) */
 #define CCFILT_VP (VPERF_BIT(31) | VPERF_BIT(30))
 
 /* The VM's SPE buffer: its stage 1 maps BUF_VA to its RAM at BUF_IPA. */
@@ -108,7 +108,8 @@ static uint64_t pmcr_ok(unsigned int pmuver)
 
 static bool regs_ok(const uint64_t *w, uint64_t guest, unsigned int pmuver)
 {
-	uint64_t userenr = direct() ? 0x7f : 0xf; /* EN SW CR ER; a direct guest [6:0] */
+	/* EN SW CR ER; UEN, IR and TID belong to features vperf does not offer (PMUv3p9, ICNTR) */
+	uint64_t userenr = 0xf;
 	/* a direct guest: the fields the PE implements, as the model states them */
 	uint64_t ccf = direct() ? sim_pmu_type_fields(true) : CCFILT_VP;
 
@@ -168,7 +169,9 @@ static bool spe_ok(const uint64_t *w)
 static bool oracle(const uint8_t *b, size_t len, unsigned int pmuver)
 {
 	uint64_t w[WORDS], guest = (VPERF_BIT(vmc.nr_counters) - 1) | VPERF_BIT(31);
-	uint64_t type = direct() ? sim_pmu_type_fields(false) : TYPE_VP;
+	/* evtCount is [9:0] on PMUv3p0, [15:0] from PMUv3p1 (I5.3.30) */
+	uint64_t type = direct() ? sim_pmu_type_fields(false)
+				 : TYPE_VP | (pmuver >= 4 ? 0xffffull : 0x3ffull);
 	uint64_t width = pmuver >= 6 ? ~0ull : 0xffffffffull;
 	uint64_t version = vmc.spe ? 2 : 1;
 
@@ -209,6 +212,9 @@ static bool make_world(struct fuzz_in *in, unsigned int pmuver, unsigned int spe
 {
 	struct vperf_pcpu_config pcfg = { 0 };
 	uint8_t b = in_u8(in);
+	/* the hypervisor's own MDCR_EL2 bits: the debug traps, HLP (PMUv3p5), TTRF (FEAT_TRF,
+	 * which the model lacks); vperf_pcpu_init refuses exactly the bits the PE lacks */
+	bool ttrf = (b & 0xc0) == 0xc0, fits = !ttrf && (!(b & 0x40) || pmuver >= 6);
 
 	sim_default_config(&model);
 	if (spe & 1) {
@@ -219,10 +225,13 @@ static bool make_world(struct fuzz_in *in, unsigned int pmuver, unsigned int spe
 	model.nr_counters = (uint8_t)(3 + b % 8);
 	pcfg.host_counters = (uint8_t)(b >> 3 & 1);
 	pcfg.agent_counters = (uint8_t)(b >> 4 & 1);
+	pcfg.host_mdcr = MDCR_EL2_TDA | (b & 0x40 ? MDCR_EL2_HLP : 0) | (ttrf ? MDCR_EL2_TTRF : 0);
 	hv_init(&model, 0);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		sim_set_cpu(cpu);
-		FUZZ_CHECK(vperf_pcpu_init(&hv.pcpu[cpu], &pcfg) == VPERF_OK);
+		FUZZ_CHECK((vperf_pcpu_init(&hv.pcpu[cpu], &pcfg) == VPERF_OK) == fits);
+		if (!fits)
+			return false;
 		hv_host_boot(cpu);
 	}
 	sim_set_cpu(0);
@@ -382,7 +391,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
 	uint8_t b = in_u8(&in);
-	unsigned int pmuver = b & 1 ? 5 : 6;
+	/* bit 6 without SPE: a PMUv3p0 PE (the 10-bit event number of Cortex-A53/A57/A72) */
+	unsigned int pmuver = (b & 0xc0) == 0x40 ? 1 : b & 1 ? 5 : 6;
 	struct hv_vcpu *vc;
 	const uint8_t *src;
 	size_t len;

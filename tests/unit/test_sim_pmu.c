@@ -603,6 +603,12 @@ static void test_mdcr_checked(void **state)
 		{ 5, false, 6 | MDCR_EL2_HLP, 1 },
 		{ 1, false, 6 | MDCR_EL2_HPMD, 1 },
 		{ 6, false, 6 | MDCR_EL2_TPMS, 1 },
+		/* PMUVer 0xF: an IMPLEMENTATION DEFINED PMU, no PMUv3, so HPMN is RES0 (0 is
+		 * right, FEAT_HPMN0 or not) and no field of a PMUv3 version exists */
+		{ 0xf, false, 0, 0 },
+		{ 0xf, false, MDCR_EL2_HPMD, 1 },
+		{ 0xf, false, MDCR_EL2_HLP, 1 },
+		{ 0xf, false, MDCR_EL2_HPMFZO, 1 },
 	};
 
 	(void)state;

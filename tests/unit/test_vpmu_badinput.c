@@ -75,6 +75,28 @@ static void test_irq_without_pmu(void **state)
 #endif
 }
 
+/* PMUVer 0xF is an IMPLEMENTATION DEFINED PMU, not a PMUv3 of a high version: vperf sees no
+ * PMUv3 on the pCPU (no counters, no access to its registers), refuses a vPMU, shows a VM's
+ * ID_AA64DFR0_EL1 no PMU, and a PMUIRQ entry there touches nothing. */
+static void test_impdef_pmu_is_no_pmuv3(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, VPERF_PART_TRAPPED, 1);
+	struct vperf_vm_config off = policy(VPERF_PMU_OFF, VPERF_PART_TRAPPED, 0);
+	struct sim_pe_config model;
+
+	(void)state;
+	sim_default_config(&model);
+	model.pmuver = 0xf;
+	hv_init(&model, 0);
+	assert_int_equal(hv.pcpu[0].caps.pmuver, 0);
+	assert_int_equal(hv.pcpu[0].caps.nr_counters, 0);
+	assert_int_not_equal(hv_vm(0, &cfg), VPERF_OK);
+	assert_int_equal(hv_vm(0, &off), VPERF_OK);
+	assert_int_equal(VPERF_FIELD_GET(vperf_vcpu_id_dfr0(&hv_vcpu(0, 0)->v, 0xf00), 11, 8), 0);
+	assert_false(vperf_handle_pmu_irq(&hv.pcpu[0]));
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* Defect 4: the external agent's counter overflows with its interrupt enabled. vperf may not
  * clear the agent's flag, but the line must drop (no storm); reported once, counted. */
 static void test_agent_overflow_no_storm(void **state)
@@ -142,10 +164,10 @@ static void test_direct_pmselr(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* Defect 8: what the hardware keeps of a direct guest's PMCR_EL0 (X, FZO) and PMUSERENR_EL0
- * ([6:4]) survives a put and a load. The model is a PMUv3p7 PE with an event export bus, so that
- * it implements X and FZO (Arm DDI 0487 K.a I5.3.21); D is RES0 on a PE without AArch32, as the
- * model is. */
+/* What the hardware keeps of a direct guest's PMCR_EL0 (X, FZO) and PMUSERENR_EL0 survives a
+ * put and a load. The model is a PMUv3p7 PE with an event export bus, so that it implements X and
+ * FZO (Arm DDI 0487 K.a I5.3.21); D is RES0 on a PE without AArch32, as the model is; PMUSERENR_EL0's UEN, IR and
+ * TID (bits [6:4]) are RES0 before PMUv3p9 and FEAT_PMUv3_ICNTR, so the guest reads [3:0]. */
 static void test_direct_keeps_hw_fields(void **state)
 {
 	const uint64_t pmcr = PMCR_E | VPERF_BIT(4) | VPERF_BIT(9);
@@ -163,8 +185,8 @@ static void test_direct_keeps_hw_fields(void **state)
 	hv_enter(a, 0);
 	guest_write(PMCR_EL0, pmcr);
 	guest_write(PMUSERENR_EL0, 0x7f);
-	userenr = guest_read(PMUSERENR_EL0); /* what the model keeps of [6:0] */
-	assert_true(userenr & 0x70);
+	userenr = guest_read(PMUSERENR_EL0);
+	assert_int_equal(userenr, 0xf);
 	assert_int_equal(guest_read(PMCR_EL0) & pmcr, pmcr);
 	hv_enter(b, 0);
 	(void)guest_read(PMCR_EL0);
@@ -213,6 +235,98 @@ static void test_direct_el0_beyond_n(void **state)
 	}
 }
 
+/*
+ * An event filter that holds on PMUv3p0 too: evtCount[15:10] is RES0 there (I5.3.30) and the
+ * hardware drops it, so event 0x2008 is INST_RETIRED (0x08). A guest whose policy denies
+ * INST_RETIRED writes 0x2008 through PMEVTYPER0_EL0 (the full path, then the fast path once its
+ * state is in the hardware) and PMXEVTYPER_EL0: it reads the type back as 0x008, the RES0 bits
+ * are counted, and its counters count nothing.
+ */
+static void test_event_width_pmuv3p0(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, VPERF_PART_TRAPPED, 3);
+	struct sim_pe_config model;
+
+	(void)state;
+	hv_default_config(&model);
+	model.pmuver = 1;
+	hv_init(&model, 2);
+	vperf_pmu_filter_set(&cfg.filter, 0x08, false);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMEVTYPER0_EL0, 0x2008);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), 0x008);
+	assert_string_equal(hv.last_log, "vperf: guest wrote RES0 bits 0x2000 of PMEVTYPER0_EL0 "
+					 "(value 0x2008): ignored");
+	guest_write(PMEVTYPER0_EL0, 0x2008); /* state in the hardware: the fast path */
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), 0x008);
+	guest_write(PMSELR_EL0, 1);
+	guest_write(PMXEVTYPER_EL0, 0xfc08);
+	assert_int_equal(guest_read(PMEVTYPER1_EL0), 0x008);
+	assert_int_equal(hv.vm[0].stats.bad_value, 3);
+	guest_write(PMCNTENSET_EL0, 3);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op1, 100);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The same write on PMUv3p1, where evtCount is 16 bits: 0x2008 is an event of its own, kept and
+ * read back, and not INST_RETIRED. */
+static void test_event_width_pmuv3p1(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, VPERF_PART_TRAPPED, 3);
+	struct sim_pe_config model;
+
+	(void)state;
+	hv_default_config(&model);
+	model.pmuver = 4;
+	hv_init(&model, 2);
+	vperf_pmu_filter_set(&cfg.filter, 0x08, false);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMEVTYPER0_EL0, 0x2008);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), 0x2008);
+	assert_int_equal(hv.vm[0].stats.bad_value, 0);
+	guest_write(PMEVTYPER1_EL0, 0x0008);
+	guest_write(PMCNTENSET_EL0, 3);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op1, 100);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * The hypervisor's own MDCR_EL2 bits are written at every switch, so a bit the PE does not
+ * implement fails vperf_pcpu_init, with a log line naming it: HLP needs PMUv3p5, HPMFZO
+ * PMUv3p7, TTRF FEAT_TRF and E2TB FEAT_TRBE (the model has neither); the debug traps are
+ * always there.
+ */
+static void test_host_mdcr_unimplemented(void **state)
+{
+	static const uint64_t bad[] = { MDCR_EL2_HLP, MDCR_EL2_HPMFZO, MDCR_EL2_TTRF,
+					MDCR_EL2_E2TB_MASK, VPERF_BIT(31) };
+	struct vperf_pcpu_config cfg = { .host_counters = 2 };
+	struct sim_pe_config model;
+
+	(void)state;
+	hv_default_config(&model);
+	model.pmuver = 5;
+	hv_init(&model, 2);
+	cfg.host_mdcr = MDCR_EL2_TDA | MDCR_EL2_TDRA | MDCR_EL2_TDOSA | MDCR_EL2_TDE;
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &cfg), VPERF_OK);
+	hv_host_boot(0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cfg.host_mdcr = MDCR_EL2_TDA | bad[i];
+		assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &cfg), VPERF_EINVAL);
+	}
+	assert_string_equal(hv.last_log,
+			    "vperf: pcpu_init: host_mdcr sets MDCR_EL2 bits 0x80000000 "
+			    "this PE does not implement");
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +338,10 @@ int main(void)
 		cmocka_unit_test(test_direct_keeps_hw_fields),
 		cmocka_unit_test(test_direct_el0_beyond_n),
 		cmocka_unit_test(test_direct_x_without_export_bus),
+		cmocka_unit_test(test_event_width_pmuv3p0),
+		cmocka_unit_test(test_impdef_pmu_is_no_pmuv3),
+		cmocka_unit_test(test_event_width_pmuv3p1),
+		cmocka_unit_test(test_host_mdcr_unimplemented),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_badinput", tests, NULL, NULL);

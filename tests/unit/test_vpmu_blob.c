@@ -148,6 +148,58 @@ static void test_direct_type_fields_by_pe(void **state)
 	expect_rejected(d, sizeof(blob));
 }
 
+/* A direct guest's PMUSERENR_EL0 holds EN, SW, CR and ER only: UEN, IR and TID (bits [6:4]) are
+ * fields of PMUv3p9 and FEAT_PMUv3_ICNTR, which vperf does not probe for, so a blob holding one
+ * is refused rather than written into a PE that may not implement it. */
+static void test_direct_userenr_fields_by_pe(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_DIRECT,
+				       .nr_counters = 3 };
+	struct hv_vcpu *d;
+
+	(void)state;
+	world_v(7);
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	assert_int_equal(hv_vm(1, &cfg), VPERF_OK);
+	d = hv_vcpu(1, 1);
+	assert_int_equal(vperf_vcpu_save(&d->v, blob, sizeof(blob)), VPERF_VPMU_BLOB_SIZE);
+	store64(7, PMUSERENR_ER | PMUSERENR_EN);
+	reseal();
+	assert_int_equal(vperf_vcpu_restore(&d->v, blob, sizeof(blob)), VPERF_OK);
+	for (unsigned int bit = 4; bit <= 6; bit++) {
+		store64(7, PMUSERENR_EN | VPERF_BIT(bit));
+		reseal();
+		expect_rejected(d, sizeof(blob));
+	}
+}
+
+/* Migration to a PMUv3p0 host: evtCount[15:10] exists from PMUv3p1 only (I5.3.30), so a type
+ * whose event number needs those bits is refused there (event 0x2008 would count 0x008), and
+ * the same type without them is accepted. */
+static void test_restore_event_width(void **state)
+{
+	struct hv_vcpu *a, *b;
+	uint8_t good[VPERF_VPMU_BLOB_SIZE];
+
+	(void)state;
+	world_v(4);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, 0x2008);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), 0x2008);
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_save(&a->v, good, sizeof(good)), VPERF_VPMU_BLOB_SIZE);
+	world_v(1);
+	b = hv_vcpu(1, 0);
+	memcpy(blob, good, sizeof(blob));
+	expect_rejected(b, sizeof(blob));
+	store64(11, 0x0008);
+	reseal();
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* Every single-byte corruption is caught (the checksum), and nothing is applied. */
 static void test_every_byte_flip_rejected(void **state)
 {
@@ -278,6 +330,8 @@ int main(void)
 		cmocka_unit_test(test_restore_on_older_pmu),
 		cmocka_unit_test(test_restore_lowers_line),
 		cmocka_unit_test(test_direct_type_fields_by_pe),
+		cmocka_unit_test(test_direct_userenr_fields_by_pe),
+		cmocka_unit_test(test_restore_event_width),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_blob", tests, NULL, NULL);

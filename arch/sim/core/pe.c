@@ -102,12 +102,17 @@ uint64_t sim_random(unsigned int cpu)
 
 /* ---- which registers exist ------------------------------------------------------------------- */
 
+uint8_t sim_pmu_version(void)
+{
+	return config.pmuver == SIM_ID_DFR0_PMUVER_IMPDEF ? 0 : config.pmuver;
+}
+
 /* From the model's own table (sim/arch_regs.h), not from vperf's database: an encoding the
  * model does not know is not implemented. */
 bool sim_implemented(uint32_t enc)
 {
 	const struct sim_arch_reg *r = sim_arch_reg(enc);
-	bool pmu = config.pmuver != 0 && config.pmuver != SIM_ID_DFR0_PMUVER_IMPDEF;
+	bool pmu = sim_pmu_version() != 0;
 
 	if (!r)
 		return false;
@@ -115,9 +120,9 @@ bool sim_implemented(uint32_t enc)
 	case SIM_FEAT_PMUV3:
 		return pmu;
 	case SIM_FEAT_PMUV3P4:
-		return pmu && config.pmuver >= 5;
+		return sim_pmu_version() >= 5;
 	case SIM_FEAT_PMUV3P9:
-		return pmu && config.pmuver >= 9;
+		return sim_pmu_version() >= 9;
 	case SIM_FEAT_SPE:
 		return config.pmsver >= 1;
 	case SIM_FEAT_SPEV1P2:

@@ -76,7 +76,7 @@ static bool prohibited_secure(unsigned int cpu, unsigned int n)
 static bool prohibited_at_el2(unsigned int cpu, unsigned int n)
 {
 	uint64_t mdcr = pmu_counting_reg(cpu, 2, SIM_ENC_MDCR_EL2);
-	uint8_t ver = sim_model_config()->pmuver;
+	uint8_t ver = sim_pmu_version();
 	bool hpmd = ver >= 4 && (mdcr & SIM_MDCR_EL2_HPMD);
 
 	if (n == PMU_CYCLE_BIT)
@@ -105,7 +105,7 @@ static unsigned int overflow_width(unsigned int cpu, unsigned int n)
 {
 	if (n == PMU_CYCLE_BIT)
 		return 64;
-	if (sim_model_config()->pmuver < 6)
+	if (sim_pmu_version() < 6)
 		return 32;
 	if (n < pmu_hpmn(cpu))
 		return sim_reg(cpu, SIM_ENC_PMCR_EL0) & PMCR_LP ? 64 : 32;

@@ -23,7 +23,7 @@
 
 static uint8_t pmuver(void)
 {
-	return sim_model_config()->pmuver;
+	return sim_pmu_version();
 }
 
 /*
@@ -68,6 +68,16 @@ uint64_t pmu_evtyper_writable(bool cycle)
 	if (cycle)
 		return w;
 	return w | EVTYPER_EVT_LOW | (pmuver() >= 4 ? EVTYPER_EVT_HI : 0);
+}
+
+/*
+ * PMUSERENR_EL0: EN, SW, CR and ER on every PMUv3; UEN and TID only from PMUv3p9, IR only with
+ * FEAT_PMUv3_ICNTR (Arm DDI 0487, PMUSERENR_EL0), which the model does not implement: RES0
+ * before, so a write of them is ignored on the model's PEs (PMUVer at most 8).
+ */
+uint64_t pmu_userenr_writable(void)
+{
+	return pmuver() >= 9 ? 0x5full : 0xfull;
 }
 
 uint64_t sim_pmu_type_fields(bool cycle)

@@ -44,6 +44,7 @@ void pmu_set_evtyper(unsigned int cpu, unsigned int n, uint64_t val);
  * the PMEVTYPER<n> (cycle: PMCCFILTR) bits; MDCR_EL2 and PMCR_EL0 writes checked at EL2. */
 uint64_t pmu_pmcr_writable(void);
 uint64_t pmu_evtyper_writable(bool cycle);
+uint64_t pmu_userenr_writable(void);
 uint64_t pmu_write_mdcr(unsigned int cpu, uint64_t val);
 uint64_t pmu_write_pmcr_bits(unsigned int cpu, unsigned int el, uint64_t val);
 /* The synchronization window (pmu_sync.c): an EL2 write of a counting control opens it, a

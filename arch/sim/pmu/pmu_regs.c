@@ -21,7 +21,7 @@ static uint32_t evtyper_enc(unsigned int n)
 
 static uint64_t width_mask(void)
 {
-	return sim_model_config()->pmuver >= 6 ? ~0ull : 0xffffffffull;
+	return sim_pmu_version() >= 6 ? ~0ull : 0xffffffffull;
 }
 
 uint64_t pmu_counter(unsigned int cpu, unsigned int n)
@@ -204,6 +204,8 @@ static uint64_t write_reg(unsigned int cpu, unsigned int el, const struct sim_ar
 			       : old;
 	case SIM_KIND_PMCCFILTR:
 		return val & pmu_evtyper_writable(true);
+	case SIM_KIND_PMUSERENR:
+		return val & pmu_userenr_writable();
 	case SIM_KIND_PMCEID:
 	case SIM_KIND_PMMIR:
 		return old;

@@ -61,6 +61,9 @@ void sim_default_config(struct sim_pe_config *cfg);
  * PMCR_EL0.N, PMSIDR/PMBIDR, ICH_VTR_EL2, and the model's hooks on the register files. */
 void sim_model_init(const struct sim_pe_config *cfg);
 const struct sim_pe_config *sim_model_config(void);
+/* The PE's PMUv3 version, ID_AA64DFR0_EL1.PMUVer, with 0xF (an IMPLEMENTATION DEFINED PMU, no
+ * PMUv3) read as 0: every version comparison of the model goes through it. */
+uint8_t sim_pmu_version(void);
 
 /* ---- execution state --------------------------------------------------------------------- */
 
