@@ -1,5 +1,5 @@
 # virt/: the virtualization logic, identical source for every ARCH.
-lib-y += virt/regdb.c virt/esr.c virt/trap.c virt/core.c virt/log.c virt/fmt.c
+lib-y += virt/esr.c virt/trap.c virt/core.c virt/log.c virt/fmt.c
 lib-$(CONFIG_VPERF_VPMU) += virt/vpmu_regs.c virt/vpmu_switch.c virt/vpmu_filter.c virt/vpmu_irq.c \
 	virt/vpmu_blob.c virt/vpmu_map.c
 lib-$(CONFIG_VPERF_VSPE) += virt/vspe_regs.c virt/vspe_switch.c virt/vspe_irq.c \
@@ -17,4 +17,3 @@ $(obj)/include/xenabi/xen:
 	$(Q)test -f $(XEN_INCLUDE)/pmu.h || { echo "libxen-dev missing: make deps" >&2; exit 1; }
 	$(Q)ln -sfn $(XEN_INCLUDE) $@
 
--include $(srctree)/virt/spe/build.mk

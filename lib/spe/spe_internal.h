@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Helpers shared by the SPE codec files (virt/spe/); not part of the public API. */
+/* Helpers shared by the SPE codec files (lib/spe/); not part of the public API. */
 #ifndef VPERF_SPE_INTERNAL_H
 #define VPERF_SPE_INTERNAL_H
 
