@@ -9,6 +9,7 @@
 
 #include <arch/sysreg.h>
 #include <sim/arch_regs.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
 
 #include "model_family.h"

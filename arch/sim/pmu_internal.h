@@ -6,6 +6,7 @@
 
 #include <sim/arch_regs.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #include "model_family.h"
 

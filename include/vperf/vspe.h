@@ -56,14 +56,14 @@ struct vperf_vspe {
 
 /* The host's own Profiling Buffer and sampling controls (an EL2-owned buffer) while they are
  * parked around a vCPU with vSPE: PMSCR_EL2, PMSIRR, PMSFCR, PMSEVFR, PMSLATFR, PMSNEVFR,
- * PMSICR, PMBPTR, PMBSR, PMBLIMITR (virt/vspe_host.c). */
+ * PMSICR, PMBPTR, PMBSR, PMBLIMITR (virt/vspe/host.c). */
 #define VPERF_VSPE_HOST_REGS 10
 
 struct vperf_pcpu_vspe {
 	uint64_t host[VPERF_VSPE_HOST_REGS];
 	bool parked;
 	/* The host's PMSCR_EL2 and CONTEXTIDR_EL2 while a VM it profiles from outside runs
-	 * (VPERF_SPE_BUF_EL2, virt/vspe_outside.c). */
+	 * (VPERF_SPE_BUF_EL2, virt/vspe/outside.c). */
 	uint64_t out_pmscr2, out_ctx2;
 };
 

@@ -11,6 +11,7 @@
 #include <arch/sysreg.h>
 #include <sim/spe.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 /* Field values, written out from the SPE supplement 4.3 (not taken from the model). */
 #define T_PMSCR_E0SPE 0x01ull

@@ -6,7 +6,9 @@
 #include "cmocka_wrap.h"
 
 #include <sim/cpu.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 #include <vperf/vperf.h>
 
 #include "fake_hyp.h"

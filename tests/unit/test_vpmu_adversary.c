@@ -12,7 +12,9 @@
 
 #include <arch/sysreg.h>
 #include <sim/gic.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #include "hv.h"
 #include "vpmu_util.h"

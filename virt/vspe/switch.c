@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Where a vCPU's SPE state lives, and moving it (DESIGN.md section 5).
+ * Where a vCPU's SPE state lives, and moving it (docs/vspe.md, "Switching"). The SPE supplement
+ * (Arm DDI 0586A) is cited as "SPE <section>".
  *
  * Lazy: the state enters the hardware when the guest enables its buffer (a trapped PMBLIMITR_EL1
  * or PMBSR_EL1 write), stays there while the vCPU runs, and leaves it at put through the drain
- * sequence of the SPE supplement 3.6. A vCPU whose buffer is disabled at put is idle: its next
+ * sequence of SPE 3.6. A vCPU whose buffer is disabled at put is idle: its next
  * load and put cost no SPE register access. Every PMS* access traps (MDCR_EL2.TPMS), so the
  * shadow holds every control; only PMSICR_EL1 and PMBPTR_EL1, which the profiling operation
  * changes, and the hardware's PMBSR_EL1 are read back at put.
@@ -23,25 +24,6 @@ enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)
 #else
 	return VPERF_SPE_BUF_EL1_TRAPPED;
 #endif
-}
-
-/*
- * MDCR_EL2 for a vCPU with a vSPE, on top of the trapping base (core.c: TPMS = 1, E2PB = 0b00):
- *   E2PB = 0b10: Non-secure EL1 owns the Profiling Buffer (3.4.2), so its records are written
- *          through the guest's own EL1&0 regime, its stage 1 and this VM's stage 2, never outside
- *          the VM's memory; its PMB* accesses trap (3.4.6), so vperf sees every pointer before
- *          the hardware uses it and keeps the virtual PMBSR_EL1 authoritative;
- *   E2PB = 0b11: the same owner without PMB* traps, for VPERF_SPE_BUF_EL1 while the guest's
- *          buffer is live in the hardware (direct);
- *   TPMS = 1 (kept from the base): the sampling controls trap (3.2.3), so PMSIDR_EL1 shows only
- *          what the VM may use, PMSCR_EL1 keeps only its SPE version's fields and the state can
- *          be switched lazily.
- */
-uint64_t vperf_vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base)
-{
-	uint64_t mdcr = base & ~MDCR_EL2_E2PB_MASK;
-
-	return mdcr | (vcpu->spe.direct ? MDCR_EL2_E2PB_EL1 : MDCR_EL2_E2PB_EL1_TRAP);
 }
 
 /* 4.2: PMBLIMITR_EL1.E resets to 0; the rest is IMPLEMENTATION DEFINED, vperf picks 0. */
@@ -80,7 +62,7 @@ void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr)
 }
 
 /*
- * Switch-in (DESIGN.md section 5). MDCR_EL2 (the owning Exception level) and stage 2 are already
+ * Switch-in. MDCR_EL2 (the owning Exception level) and stage 2 are already
  * this vCPU's: the hypervisor switched stage 2 before load, and load wrote MDCR_EL2 first. No
  * ISB: the ERET into the guest is the context synchronization event after which the profiling
  * operation sees all of it (3.6); at EL2 nothing is sampled, EL2 being above the owner.
@@ -175,7 +157,7 @@ void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu)
 void vperf_vspe_load(struct vperf_vcpu *vcpu)
 {
 	if (vcpu->spe.active) {
-		/* A restored live buffer (vspe_blob.c): stage 2 is this VM's already, and the
+		/* A restored live buffer (../blob.c): stage 2 is this VM's already, and the
 		 * buffer is not yet enabled, so the mappings are in place before its first write. */
 		if (vcpu->spe.prefault) {
 			vcpu->spe.prefault = false;
@@ -189,26 +171,33 @@ void vperf_vspe_load(struct vperf_vcpu *vcpu)
 }
 
 /*
- * Switch-out (DESIGN.md section 5). Sampling already stopped at the exception to EL2: profiling
- * is disabled above the owning Exception level (3.6), and that exception was a context
- * synchronization event.
+ * Switch-out, in two steps that mirror vperf_vspe_acquire. Sampling already stopped at the
+ * exception to EL2: profiling is disabled above the owning Exception level (SPE 3.6), and that
+ * exception was a context synchronization event.
+ *
+ * Drain: every record of the guest's profiling is in the guest's buffer, and the hardware's
+ * PMBPTR_EL1 / PMBSR_EL1 say how far it got.
  */
-void vperf_vspe_put(struct vperf_vcpu *vcpu)
+static void drain(void)
 {
-	uint64_t *r = vcpu->spe.reg, pmbsr;
-
-	if (!vcpu->spe.in_hw)
-		return;
-	STAT_INC(&vcpu->vm->stats, spe_live_puts);
 	/* PSB CSYNC after that context synchronization event synchronizes the profiling
-	 * operations of every instruction the guest executed (3.6). */
+	 * operations of every instruction the guest executed (SPE 3.6). */
 	psb_csync();
-	/* The DSB completes their writes to the guest's buffer (3.6): none may reach memory
+	/* The DSB completes their writes to the guest's buffer (SPE 3.6): none may reach memory
 	 * after stage 2 and the VMID belong to another VM. */
 	dsb_nsh();
 	/* The ISB makes their indirect writes to PMBPTR_EL1 / PMBSR_EL1 visible to the direct
-	 * reads that follow (3.6, 3.4.1 "PSB CSYNC and a context synchronization event"). */
+	 * reads that follow (SPE 3.6, SPE 3.4.1 "PSB CSYNC and a context synchronization
+	 * event"). */
 	isb();
+}
+
+/* Save: what the profiling operation changed goes to the shadow (an event it raised taken), and
+ * the buffer and sampling are turned off for whoever runs next on this pCPU. */
+static void save(struct vperf_vcpu *vcpu)
+{
+	uint64_t *r = vcpu->spe.reg, pmbsr;
+
 	pmbsr = vcpu->spe.direct ? sync_from_hw(vcpu) : read_sysreg(PMBSR_EL1);
 	if (pmbsr & PMBSR_S)
 		vperf_vspe_take_event(vcpu, pmbsr);
@@ -221,11 +210,20 @@ void vperf_vspe_put(struct vperf_vcpu *vcpu)
 	 * for whoever runs next on this pCPU (whose owning EL may be EL2: E2PB = 0b00). */
 	write_sysreg(0, PMBLIMITR_EL1);
 	write_sysreg(0, PMSCR_EL1);
-	/* The disable reaches the profiling operation (3.6) ... */
+	/* The disable reaches the profiling operation (SPE 3.6) ... */
 	isb();
-	/* ... and whatever it still wrote when the buffer turned off (3.6.1 lets it write records
-	 * it held) completes before the hypervisor switches stage 2 and MDCR_EL2. */
+	/* ... and whatever it still wrote when the buffer turned off (SPE 3.6.1 lets it write
+	 * records it held) completes before the hypervisor switches stage 2 and MDCR_EL2. */
 	dsb_nsh();
 	vcpu->spe.in_hw = false;
 	vcpu->spe.active = vspe_buffer_on(vcpu);
+}
+
+void vperf_vspe_put(struct vperf_vcpu *vcpu)
+{
+	if (!vcpu->spe.in_hw)
+		return;
+	STAT_INC(&vcpu->vm->stats, spe_live_puts);
+	drain();
+	save(vcpu);
 }

@@ -1,42 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* The vPMU's internals, shared by vpmu_regs.c (register emulation), vpmu_switch.c (hardware
- * ownership, load/put), vpmu_irq.c (overflow) and vpmu_blob.c (save/restore). */
+/*
+ * The vPMU's internals, shared by regs.c and fast.c (register emulation: the full and the fast
+ * path), switch.c (hardware ownership, load/put, the virtual PMUIRQ), irq.c (the physical
+ * PMUIRQ), map.c (the emulated partition's placement), filter.c (the event filter), caps.c (what
+ * the pCPUs let a guest hold) and ../blob.c (save/restore). Field names: vperf/pmu_regs.h.
+ */
 #ifndef VPERF_VIRT_VPMU_H
 #define VPERF_VIRT_VPMU_H
 
-#include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
-#include "internal.h"
+#include "../internal.h"
 
-#define VPMU_PMCR_DP VPERF_BIT(5)
-/* PMCR_EL0 fields only a direct-partition guest holds (I5.3.21): D [3], X [4], FZO [9];
- * which of them the PEs have: vperf_vpmu_pmcr_direct_extra(). */
-#define VPMU_PMCR_D   VPERF_BIT(3)
-#define VPMU_PMCR_X   VPERF_BIT(4)
-#define VPMU_PMCR_FZO VPERF_BIT(9)
-/* PMUSERENR_EL0: a trapped guest has EN, SW, CR, ER (facts.md); a direct one the hardware's
- * fields up to bit 6 (the database's RES0 mask leaves [6:0]). */
-#define VPMU_USERENR_WRITABLE 0xfull
-/* What a guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number. To the
- * guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0 (I5.3.30). */
-#define VPMU_EVTYPER_P VPERF_BIT(31)
-#define VPMU_EVTYPER_U VPERF_BIT(30)
-/* The EL3 and EL2 filters the hardware's copy carries (vpmu_filter.c), and a direct guest's. */
-#define VPMU_EVTYPER_NSK      VPERF_BIT(29)
-#define VPMU_EVTYPER_NSU      VPERF_BIT(28)
-#define VPMU_EVTYPER_NSH      VPERF_BIT(27)
-#define VPMU_EVTYPER_M	      VPERF_BIT(26)
-#define VPMU_EVTYPER_EVT      VPERF_GENMASK(15, 0)
-#define VPMU_EVTYPER_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U | VPMU_EVTYPER_EVT)
-#define VPMU_CCFILTR_WRITABLE (VPMU_EVTYPER_P | VPMU_EVTYPER_U)
+/* PMUSERENR_EL0: a trapped guest has EN, SW, CR, ER; a direct one the hardware's fields up to
+ * bit 6 (the database's RES0 mask leaves [6:0]). */
+#define VPMU_USERENR_WRITABLE (PMUSERENR_EN | PMUSERENR_SW | PMUSERENR_CR | PMUSERENR_ER)
+/* What a trapped guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number.
+ * To the guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0
+ * (I5.3.30); the hardware's copy carries the EL3 and EL2 filters vperf chooses (filter.c). */
+#define VPMU_EVTYPER_WRITABLE (PMEVTYPER_P | PMEVTYPER_U | PMEVTYPER_EVT)
+#define VPMU_CCFILTR_WRITABLE (PMEVTYPER_P | PMEVTYPER_U)
 #define VPMU_CYCLE_BIT	      VPERF_BIT(VPERF_CYCLE_IDX)
 #define VPMU_EVENT_SW_INCR    0x00u
 #define VPMU_EVENT_CHAIN      0x1eu
-
-static inline bool vpmu_on(const struct vperf_vcpu *vcpu)
-{
-	return vcpu->vm->cfg.pmu_mode != VPERF_PMU_OFF;
-}
 
 /* The guest's counters as bits of PMCNTEN/PMINTEN/PMOVS: [0, N) and the cycle counter. */
 static inline uint64_t vpmu_mask(const struct vperf_vcpu *vcpu)
@@ -79,7 +65,7 @@ static inline bool vpmu_emulated_vm(const struct vperf_vcpu *vcpu)
 }
 
 /* Guest counter n's physical counter while in hardware, -1 when it has none: itself outside
- * the emulated partition, else its placement (vpmu_map.c). Inline: the trap and switch paths ask
+ * the emulated partition, else its placement (map.c). Inline: the trap and switch paths ask
  * for every counter they touch. */
 static inline int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n)
 {
@@ -108,7 +94,7 @@ static inline uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint
 }
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
-/* At the vCPU's put: move its rotation point when it is multiplexed (rule in vpmu_map.c). */
+/* At the vCPU's put: move its rotation point when it is multiplexed (rule in map.c). */
 void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p);
 /* Give back the physical counters of guest counters just disabled (emulated partition). */
@@ -116,14 +102,11 @@ void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest);
 int vperf_vpmu_map_one(struct vperf_vcpu *vcpu, unsigned int n);
 
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
-/* MDCR_EL2 for a vCPU with a vPMU, from the trapping base value. */
-uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu,
-			 uint64_t base);
 /* Direct partition: leave the untrapped state (overflow, put), or enter it (after a trap). */
 void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
-void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
-void vperf_vpmu_put(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
+void vperf_vpmu_load(struct vperf_vcpu *vcpu);
+void vperf_vpmu_put(struct vperf_vcpu *vcpu);
 /* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu);
 /* Counter n (VPERF_CYCLE_IDX: the cycle counter) wherever it lives. */
@@ -134,13 +117,16 @@ uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu);
 /* Recompute the virtual PMUIRQ level and push it on change. */
 void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
 
+/* What the pCPUs let a guest hold (caps.c), derived again whenever the platform changes
+ * (vperf_init, vperf_pcpu_init). */
+void vperf_vpmu_derive_masks(void);
 /* Every initialised pCPU has 64-bit event counters (PMUv3p5). */
 bool vperf_vpmu_wide_counters(void);
-/* What a guest may set in PMCR_EL0, from what every pCPU implements (core.c). */
+/* What a guest may set in PMCR_EL0, from what every pCPU implements. */
 uint64_t vperf_vpmu_pmcr_writable(void);
-/* ... and what a direct-partition guest holds beyond it (core.c). */
+/* ... and what a direct-partition guest holds beyond it. */
 uint64_t vperf_vpmu_pmcr_direct_extra(void);
-/* The type fields a direct-partition guest holds (core.c). */
+/* The type fields a direct-partition guest holds. */
 uint64_t vperf_vpmu_type_direct(bool cycle);
 
 /* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
@@ -161,9 +147,10 @@ static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
 }
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
-/* The hottest trapped accesses answered straight from the syndrome (vpmu_regs.c); false: take
- * every other access goes on to the full path (vperf_handle_sysreg_full), which decides it. */
-enum vperf_trap_result vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr,
-					      uint64_t gprs[31]);
+/* A guest's PMSWINC_EL0 write at el (regs.c, and the fast path's). */
+void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el);
+/* The hottest trapped accesses answered straight from the syndrome (fast.c): true when answered
+ * (the PC advanced); false: the trap entry takes the full path, which decides it. */
+bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31]);
 
 #endif /* VPERF_VIRT_VPMU_H */

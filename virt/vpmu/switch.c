@@ -21,41 +21,6 @@ static uint64_t first_range_mask(const struct vperf_pcpu *pcpu)
 	return (VPERF_BIT(pcpu->hpmn) - 1) | VPMU_CYCLE_BIT;
 }
 
-/*
- * MDCR_EL2 fields for a vCPU with a vPMU, on top of the trapping base (core.c):
- *   HPMD = 1 (PMUv3p1): the guest's first-range counters do not count at EL2, so the
- *          hypervisor's own work never shows in a guest's counts;
- *   HCCD = 1 (PMUv3p5): likewise for the cycle counter, which the guest owns;
- *   HPME = 1 only in XENPMU_MODE_HV: the host's second range counts while the guest runs (the
- *          hypervisor profiles); in SELF it pauses, so the host sees no guest activity.
- * Direct partition: HPMN = N, so that the hardware itself shows the guest N counters and makes
- * the rest UNDEFINED or RAZ/WI; trapped too (after a load, until the state is back in the
- * hardware), or an EL0 access to a counter in [N, first range) would trap to the guest's EL1
- * (PMUSERENR_EL0) instead of being UNDEFINED, depending on the schedule. While running untrapped,
- * TPM = TPMCR = 0 (no trap at all).
- */
-uint64_t vperf_vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu,
-			 uint64_t base)
-{
-	uint64_t mdcr = base;
-
-	if (vpmu_all_vm(vcpu))
-		return mdcr; /* EL2 counted; the host's counters run as the host set them */
-	if (pcpu->caps.pmuver >= 4)
-		mdcr |= MDCR_EL2_HPMD;
-	if (pcpu->caps.pmuver >= 6)
-		mdcr |= MDCR_EL2_HCCD;
-	if (vcpu->vm->cfg.pmu_mode != VPERF_PMU_HV)
-		mdcr &= ~MDCR_EL2_HPME;
-	if (vpmu_direct_vm(vcpu)) {
-		mdcr &= ~MDCR_EL2_HPMN_MASK;
-		mdcr |= vcpu->vm->cfg.nr_counters;
-	}
-	if (vcpu->pmu.direct)
-		mdcr &= ~(MDCR_EL2_TPM | MDCR_EL2_TPMCR);
-	return mdcr;
-}
-
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu)
 {
 	static const struct vperf_vpmu zero;
@@ -288,9 +253,8 @@ static bool idle(const struct vperf_vcpu *vcpu)
 	return (!(s->pmcr & PMCR_E) || !(s->cnten & vpmu_mask(vcpu))) && !s->ovs && !s->userenr;
 }
 
-void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 {
-	(void)pcpu;
 	if (vcpu->pmu.active) {
 		vperf_vpmu_acquire(vcpu);
 		if (vpmu_direct_vm(vcpu))
@@ -300,9 +264,8 @@ void vperf_vpmu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 		vperf_vpmu_update_irq(vcpu);
 }
 
-void vperf_vpmu_put(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+void vperf_vpmu_put(struct vperf_vcpu *vcpu)
 {
-	(void)pcpu;
 	if (!vpmu_in_hw(vcpu))
 		return;
 	if (vcpu->pmu.direct) {
@@ -312,4 +275,28 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	}
 	save(vcpu);
 	vcpu->pmu.active = !idle(vcpu);
+}
+
+/* The guest's PMUIRQ, a level like the physical one (irq.c): PMCR_EL0.E and a flag whose
+ * interrupt is enabled, counting the flags still in the hardware (raised while their interrupt was
+ * disabled), so the level never depends on when the physical interrupt is taken. Pushed only on
+ * change, except after a reset or a restore (irq_dirty set by them): then the vGIC may hold any
+ * level for this line, and the next push happens whatever vperf last pushed. A vCPU that is not
+ * loaded gets it at its next load. */
+void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t pending = s->inten & vpmu_mask(vcpu);
+	bool level = (s->pmcr & PMCR_E) && pending &&
+		     (((s->ovs & pending) != 0) || (vperf_vpmu_ovs(vcpu) & pending) != 0);
+
+	if (!vcpu->pcpu) {
+		s->irq_dirty |= level != s->irq_level;
+		return;
+	}
+	if (level == s->irq_level && !s->irq_dirty)
+		return;
+	s->irq_dirty = false;
+	s->irq_level = level;
+	vperf_ops->set_irq_line(vcpu->hv_vcpu, vperf_vm_pmu_virq(vcpu->vm), level);
 }

@@ -40,19 +40,18 @@ bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event)
  */
 static uint64_t hw_filter(uint64_t guest, bool allowed, bool all, bool el3)
 {
-	uint64_t pu = allowed ? guest & (VPMU_EVTYPER_P | VPMU_EVTYPER_U)
-			      : VPMU_EVTYPER_P | VPMU_EVTYPER_U;
+	uint64_t pu = allowed ? guest & (PMEVTYPER_P | PMEVTYPER_U) : PMEVTYPER_P | PMEVTYPER_U;
 	uint64_t hw = pu;
 
-	if (all && !(pu & VPMU_EVTYPER_P))
-		hw |= VPMU_EVTYPER_NSH;
+	if (all && !(pu & PMEVTYPER_P))
+		hw |= PMEVTYPER_NSH;
 	if (!el3)
 		return hw;
-	hw |= VPMU_EVTYPER_P | VPMU_EVTYPER_U;
-	if (!(pu & VPMU_EVTYPER_P))
-		hw |= VPMU_EVTYPER_NSK;
-	if (!(pu & VPMU_EVTYPER_U))
-		hw |= VPMU_EVTYPER_NSU;
+	hw |= PMEVTYPER_P | PMEVTYPER_U;
+	if (!(pu & PMEVTYPER_P))
+		hw |= PMEVTYPER_NSK;
+	if (!(pu & PMEVTYPER_U))
+		hw |= PMEVTYPER_NSU;
 	return hw;
 }
 
@@ -63,7 +62,7 @@ static bool has_el3(const struct vperf_vcpu *vcpu)
 
 uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
-	uint32_t event = (uint32_t)(guest & VPMU_EVTYPER_EVT);
+	uint32_t event = (uint32_t)(guest & PMEVTYPER_EVT);
 	bool allowed = event < 64 ? vpmu_common_event_allowed(vcpu->vm, event)
 				  : vperf_vpmu_event_allowed(vcpu->vm, event);
 

@@ -3,17 +3,16 @@
  * Emulation of the guest's PMUv3 registers in the trapped modes (MDCR_EL2.TPM = 1). The guest
  * sees N = its counter count; guest counter i is physical counter i; counters, and overflow
  * flags the hardware raised, live in the hardware while the vCPU owns it; every control lives
- * in the shadow and is mirrored to the hardware. Field rules: Arm ARM I5.3 (the System register
- * views have the same fields).
+ * in the shadow and is mirrored to the hardware. Field rules: Arm DDI 0487 K.a, I5.3 (the System
+ * register views have the same fields). The hottest accesses take a fast path first (fast.c).
  */
 #include <arch/sysreg.h>
-#include <vperf/esr.h>
 
 #include "vpmu.h"
 
 #define PMSELR_SEL_MASK 0x1full
 
-/* EL0 access rights from the guest's PMUSERENR_EL0 (facts.md: EN, SW, CR, ER). The hardware
+/* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER). The hardware
  * applies the same register first (the physical PMUSERENR_EL0 mirrors the guest's while it runs),
  * so an access refused here means the mirror was wrong: it is still refused. */
 static bool el0_allowed(const struct vperf_vcpu *vcpu, const struct vperf_access *acc)
@@ -175,7 +174,7 @@ static bool counts_at(const struct vperf_vcpu *vcpu, unsigned int n, unsigned in
 	const struct vperf_vpmu *s = &vcpu->pmu;
 
 	return (s->pmcr & PMCR_E) && (s->cnten & VPERF_BIT(n)) &&
-	       !(s->evtyper[n] & (el == 0 ? VPMU_EVTYPER_U : VPMU_EVTYPER_P));
+	       !(s->evtyper[n] & (el == 0 ? PMEVTYPER_U : PMEVTYPER_P));
 }
 
 /* Add one to guest counter n with the architected overflow: at bit 31, or bit 63 with
@@ -193,7 +192,7 @@ static void increment(struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
 		return;
 	vcpu->pmu.ovs |= VPERF_BIT(n);
 	if (!wide && !(n & 1) && n + 1 < vcpu->vm->cfg.nr_counters &&
-	    (vcpu->pmu.evtyper[n + 1] & VPMU_EVTYPER_EVT) == VPMU_EVENT_CHAIN &&
+	    (vcpu->pmu.evtyper[n + 1] & PMEVTYPER_EVT) == VPMU_EVENT_CHAIN &&
 	    (vcpu->pmu.cnten & VPERF_BIT(n + 1)) && (vcpu->pmu.pmcr & PMCR_E))
 		increment(vcpu, n + 1, el);
 }
@@ -205,7 +204,7 @@ static void increment(struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
  * Only the written bits of enabled counters are visited (usually one), and the virtual line can
  * only change when one of them overflowed.
  */
-static void write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
+void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
 {
 	uint64_t bits = val & vcpu->pmu.cnten & vpmu_mask(vcpu) & ~VPMU_CYCLE_BIT;
 	uint64_t ovs = vcpu->pmu.ovs;
@@ -218,7 +217,7 @@ static void write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
 		/* ctz is inline on AArch64 (RBIT, CLZ), unlike popcount (SIMD). */
 		unsigned int n = (unsigned int)__builtin_ctzll(bits);
 
-		if ((vcpu->pmu.evtyper[n] & VPMU_EVTYPER_EVT) == VPMU_EVENT_SW_INCR &&
+		if ((vcpu->pmu.evtyper[n] & PMEVTYPER_EVT) == VPMU_EVENT_SW_INCR &&
 		    counts_at(vcpu, n, el))
 			increment(vcpu, n, el);
 	}
@@ -323,7 +322,7 @@ static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 			write_pmcr(vcpu, acc->val);
 		return true;
 	case VPERF_SLOT_PMSWINC:
-		write_swinc(vcpu, acc->val, vperf_ops->guest_el(vcpu->hv_vcpu));
+		vperf_vpmu_write_swinc(vcpu, acc->val, vperf_ops->guest_el(vcpu->hv_vcpu));
 		return true;
 	case VPERF_SLOT_PMSELR:
 		if (acc->read)
@@ -379,96 +378,4 @@ bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	if (vpmu_direct_vm(vcpu))
 		vperf_vpmu_try_direct(vcpu);
 	return ok;
-}
-
-/*
- * The fast path (issue 14; docs/performance.md): the accesses a perf-using guest makes all the
- * time, from EL1, on a trapped-partition vPMU whose state is in this pCPU's hardware, recognised
- * from the syndrome itself (Rt masked out) and answered in one function: counter reads,
- * PMOVSSET_EL0, PMSWINC_EL0 and PMEVTYPER<n>_EL0 writes. Everything else, and every case where
- * a check would refuse or count something (EL0 and its PMUSERENR_EL0 rights, a counter at or
- * above the guest's N, RES0 bits written as 1, a state not yet in the hardware, the other
- * partitions), returns false and takes the full path, which decides it as before. The
- * syndrome layout: vperf/esr.h; its ISS fields: Arm ARM D24.2.40 (EC 0x18).
- */
-#define ESR_SYSREG(enc, read)                                                             \
-	(ESR_EC_SYSREG << ESR_EC_SHIFT | (uint32_t)ESR_IL | VPERF_ENC_OP0(enc) << 20 |    \
-	 VPERF_ENC_OP2(enc) << 17 | VPERF_ENC_OP1(enc) << 14 | VPERF_ENC_CRN(enc) << 10 | \
-	 VPERF_ENC_CRM(enc) << 1 | (read))
-#define ESR_RT_MASK (0x1fu << 5)
-/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0: n = CRm[1:0]:Op2. */
-#define ESR_PMEV_IDX ((0x3u << 1) | (0x7u << 17))
-
-static unsigned int esr_pmev_index(uint32_t esr)
-{
-	return ((esr >> 1) & 3u) << 3 | ((esr >> 17) & 7u);
-}
-
-static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsigned int n,
-		       unsigned int el)
-{
-	if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
-	    n < vcpu->vm->cfg.nr_counters && !(val & vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0)) {
-		/* write_evtyper() in the trapped partition: what a trapped guest keeps
-		 * (vperf_vpmu_evtyper_keep), and its counter n is physical counter n. */
-		vcpu->pmu.evtyper[n] = val & VPMU_EVTYPER_WRITABLE;
-		write_pmevtyper(n, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
-		return true;
-	}
-	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0)) {
-		if (val & vperf_sysregs[VPERF_SR_PMSWINC_EL0].res0)
-			return false;
-		write_swinc(vcpu, val, el);
-		return true;
-	}
-	return false;
-}
-
-static bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *val, unsigned int n)
-{
-	if (key == ESR_SYSREG(VPERF_ENC_PMCCNTR_EL0, 1))
-		*val = read_sysreg(PMCCNTR_EL0);
-	else if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVCNTR0_EL0, 1) &&
-		 n < vcpu->vm->cfg.nr_counters)
-		*val = read_pmevcntr(n);
-	else if (key == ESR_SYSREG(VPERF_ENC_PMOVSSET_EL0, 1))
-		/* vperf_vpmu_ovs() in the trapped partition: guest bit n is physical bit n. */
-		*val = vcpu->pmu.ovs | (read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu));
-	else
-		return false;
-	return true;
-}
-
-static bool fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
-{
-	uint32_t key = (uint32_t)esr & ~ESR_RT_MASK;
-	unsigned int rt = (unsigned int)(esr >> 5) & 31u, n = esr_pmev_index((uint32_t)esr);
-	uint64_t val = 0;
-	unsigned int el;
-
-	/* In the hardware means loaded (acquire at or after load, save at put): pcpu is set. */
-	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED)
-		return false;
-	el = vperf_ops->guest_el(vcpu->hv_vcpu);
-	if (el == 0)
-		return false;
-	if (key & 1u) {
-		if (!fast_read(vcpu, key, &val, n))
-			return false;
-		if (rt != ESR_RT_XZR)
-			gprs[rt] = val;
-	} else if (!fast_write(vcpu, key, rt == ESR_RT_XZR ? 0 : gprs[rt], n, el)) {
-		return false;
-	}
-	STAT_INC(&vcpu->vm->stats, traps);
-	vperf_ops->advance_pc(vcpu->hv_vcpu);
-	return true;
-}
-
-enum vperf_trap_result vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr,
-					      uint64_t gprs[31])
-{
-	if (fast_access(vcpu, esr, gprs))
-		return VPERF_TRAP_HANDLED;
-	return vperf_handle_sysreg_full(vcpu, esr, gprs);
 }
