@@ -1,5 +1,5 @@
 # Compilers and flags. The strict warning set applies to every C file vperf owns; -Wconversion
-# applies to the library (virt/, arch/), where a silent truncation of a guest value is a bug.
+# applies to the library (lib/, virt/, arch/), where a silent truncation of a guest value is a bug.
 
 HOSTCC ?= gcc
 CROSS_COMPILE ?= aarch64-linux-gnu-

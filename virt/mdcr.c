@@ -36,6 +36,7 @@ uint64_t vperf_mdcr_host(const struct vperf_pcpu *pcpu)
 	return mdcr;
 }
 
+#ifdef CONFIG_VPERF_VPMU
 /*
  * The fields a vPMU adds to the trapping base:
  *   HPMD = 1 (PMUv3p1): the guest's first-range counters do not count at EL2, so the
@@ -71,6 +72,9 @@ static uint64_t vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 	return mdcr;
 }
 
+#endif
+
+#ifdef CONFIG_VPERF_VSPE
 /*
  * The fields a vSPE changes in the trapping base (TPMS = 1, E2PB = 0b00):
  *   E2PB = 0b10: Non-secure EL1 owns the Profiling Buffer (SPE 3.4.2), so its records are written
@@ -89,6 +93,8 @@ static uint64_t vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base)
 
 	return mdcr | (vcpu->spe.direct ? MDCR_EL2_E2PB_EL1 : MDCR_EL2_E2PB_EL1_TRAP);
 }
+
+#endif
 
 /*
  * MDCR_EL2 while a vCPU runs, from the host's value (HPMN = first host counter, HPME for the

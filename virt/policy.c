@@ -89,7 +89,8 @@ static int check_policy(const struct vperf_vm_config *cfg)
 	if (err)
 		return err;
 	/* Whatever the mode: a partition that is one of the enum's, and counts a PMU can have
-	 * (PMCR_EL0.N is 5 bits, at most 31 event counters, I5.3.21). Every mask vperf builds from
+	 * (PMCR_EL0.N is 5 bits, at most 31 event counters, Arm DDI 0487 K.a
+	 * I5.3.21). Every mask vperf builds from
 	 * them relies on it, an OFF VM's blob restore included. */
 	if ((unsigned int)cfg->partition > VPERF_PART_EMULATED ||
 	    cfg->nr_counters > VPERF_PMU_MAX_COUNTERS || cfg->emu_slots > VPERF_PMU_MAX_COUNTERS)

@@ -51,7 +51,8 @@ struct vperf_pcpu_config {
 	uint8_t host_counters;	/* counters the host keeps for itself: [N - host_counters - agent,
 				* N - agent); guests get [0, HPMN) */
 	uint8_t agent_counters; /* the third range [EPMN, N) of an external agent (PMCCR.EPMN,
-				 * I5.3.47), when FEAT_PMUv3_EXTPMN; 0 otherwise */
+				 * Arm DDI 0487 K.a I5.3.47), when FEAT_PMUv3_EXTPMN; 0
+				 * otherwise */
 	bool hpmn_unenforced;	/* the PE does not fully enforce MDCR_EL2.HPMN at EL1 (QEMU 7.2
 				 * does not, docs/qemu.md): no direct partition */
 	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * SPE packet decoder: header classification (SPE supplement 5.2), payload extraction (5.1.3) and
- * the reserved/IMPLEMENTATION DEFINED marking of D18.2. Never reads outside buf[off..len).
+ * SPE packet decoder: header classification (SPE 5.2), payload extraction (SPE 5.1.3) and
+ * the reserved/IMPLEMENTATION DEFINED marking of Arm DDI 0487 K.a, D18.2. Never reads outside buf[off..len).
  */
 #include "spe_internal.h"
 
@@ -72,14 +72,14 @@ static uint8_t field_flags(const struct vperf_spe_pkt *pkt)
 		return op_flags(pkt->index, pkt->payload);
 	case VPERF_SPE_PKT_DATA_SOURCE: /* D18.2.4: SZ 0b00 and 0b01 only */
 		return pkt->size > 2 ? VPERF_SPE_PKTF_RESERVED : 0;
-	case VPERF_SPE_PKT_ALIGN: /* 5.3.2: SIZE 0b0000 is not listed */
+	case VPERF_SPE_PKT_ALIGN: /* SPE 5.3.2: SIZE 0b0000 is not listed */
 		return pkt->index == 0 ? VPERF_SPE_PKTF_RESERVED : 0;
 	default:
 		return 0;
 	}
 }
 
-/* An 8-bit header of a sized form (5.2.1, Figure 5). */
+/* An 8-bit header of a sized form (SPE 5.2.1, Figure 5). */
 static void classify_short(struct vperf_spe_pkt *pkt, uint8_t h)
 {
 	pkt->size = spe_hdr_size(h);
@@ -107,7 +107,7 @@ static void classify_short(struct vperf_spe_pkt *pkt, uint8_t h)
 }
 
 /*
- * Byte 1 of a 16-bit header with a sized form (5.2.2, Figure 6; D18.2.1 and D18.2.3: byte 0 is
+ * Byte 1 of a 16-bit header with a sized form (SPE 5.2.2, Figure 6; D18.2.1 and D18.2.3: byte 0 is
  * 0b001000 INDEX[4:3], byte 1 is the short header with INDEX[2:0]).
  */
 static void classify_ext(struct vperf_spe_pkt *pkt, uint8_t h0, uint8_t h1)
@@ -151,7 +151,7 @@ static enum vperf_spe_reason decode_header(const uint8_t *buf, size_t len, size_
 	pkt->hdr1 = buf[off + 1];
 	pkt->len = 2;
 	if (pkt->hdr1 == 0 && (h0 & SPE_MASK_ALIGN) == SPE_HDR_ALIGN) {
-		pkt->kind = VPERF_SPE_PKT_ALIGN; /* 5.3.2 */
+		pkt->kind = VPERF_SPE_PKT_ALIGN; /* SPE 5.3.2 */
 		pkt->index = h0 & 0x0fu;
 		pkt->flags = VPERF_SPE_PKTF_EXT;
 		return VPERF_SPE_OK;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * SPE sample records: group packets into records (SPE supplement 5.1.2: a record ends with an
+ * SPE sample records: group packets into records (SPE 5.1.2: a record ends with an
  * End packet or a Timestamp packet) and report malformed input with resynchronization.
  */
 #include <vperf/spe_rec.h>

@@ -74,7 +74,7 @@ enum vperf_err vperf_spe_rec_encode(const struct vperf_spe_record *rec, uint8_t 
 	if (!rec || !buf || !out_len)
 		return VPERF_EINVAL;
 	put_body(&w, rec);
-	/* SPE supplement 5.1.2: the record ends with a Timestamp packet or an End packet. */
+	/* SPE 5.1.2: the record ends with a Timestamp packet or an End packet. */
 	if (rec->have & VPERF_SPE_HAVE_TS)
 		put(&w, VPERF_SPE_PKT_TIMESTAMP, 0, 8, rec->timestamp);
 	else

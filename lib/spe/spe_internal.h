@@ -5,7 +5,7 @@
 
 #include <vperf/spe_pkt.h>
 
-/* Fixed header bytes and masks, SPE supplement 5.2.1 (Figure 5) and 5.2.2 (Figure 6). */
+/* Fixed header bytes and masks, SPE 5.2.1 (Figure 5) and SPE 5.2.2 (Figure 6). */
 #define SPE_HDR_PAD	      0x00u
 #define SPE_HDR_END	      0x01u
 #define SPE_HDR_TIMESTAMP     0x71u /* 0b01110001 */
@@ -24,7 +24,7 @@
 #define SPE_MASK_ALIGN	      0xf0u
 #define SPE_PREFIX_INDEX_MASK 0x03u /* prefix bits [1:0] = INDEX[4:3]; bits [4:2] RAZ */
 
-/* A header byte of the sized forms 0b01xxxxxx and 0b10xxxxxx (5.1.1, 5.1.4). */
+/* A header byte of the sized forms 0b01xxxxxx and 0b10xxxxxx (SPE 5.1.1, SPE 5.1.4). */
 static inline bool spe_hdr_sized(uint8_t h)
 {
 	return (h & 0xc0u) == 0x40u || (h & 0xc0u) == 0x80u;
@@ -53,7 +53,7 @@ static inline uint8_t spe_size_to_sz(uint8_t size)
 	}
 }
 
-/* Little-endian load of n <= 8 bytes (5.1.3); the caller checked the bounds. */
+/* Little-endian load of n <= 8 bytes (SPE 5.1.3); the caller checked the bounds. */
 static inline uint64_t spe_le_get(const uint8_t *p, unsigned int n)
 {
 	uint64_t v = 0;
@@ -69,7 +69,7 @@ static inline void spe_le_put(uint8_t *p, uint64_t v, unsigned int n)
 		p[i] = (uint8_t)v;
 }
 
-/* Bytes an Alignment command with SIZE size takes when it starts at off (5.3.2). */
+/* Bytes an Alignment command with SIZE size takes when it starts at off (SPE 5.3.2). */
 static inline size_t spe_align_len(size_t off, uint8_t size)
 {
 	size_t align = (size_t)1 << (size + 1u);

@@ -301,6 +301,43 @@ static void test_xen_modes(void **state)
 }
 #endif
 
+/* The save/restore blob follows what is configured, not the vPMU alone: with CONFIG_VPERF_VSPE a
+ * VM with SPE and its PMU OFF saves a version 2 blob whose vPMU words (3-73) are 0, and restores
+ * it; with neither a vPMU nor a vSPE configured there is no blob at all. */
+static void test_blob_follows_config(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_OFF, .spe = true };
+	static uint8_t blob[VPERF_VSPE_BLOB_SIZE];
+	struct vperf_pcpu pcpu;
+	struct vperf_vcpu vcpu;
+	struct vperf_vm vm;
+
+	(void)state;
+	sim_poke(0, VPERF_ENC_ID_AA64DFR0_EL1,
+		 PMUVER_V3P5 << ID_DFR0_PMUVER_SHIFT | 1ull << ID_DFR0_PMSVER_SHIFT);
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+#ifdef CONFIG_VPERF_VSPE
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_save(&vcpu, blob, sizeof(blob)), VPERF_VSPE_BLOB_SIZE);
+	for (size_t i = 8 * 3; i < 8 * 74; i++)
+		assert_int_equal(blob[i], 0);
+	assert_int_equal(vperf_vcpu_restore(&vcpu, blob, sizeof(blob)), VPERF_OK);
+	blob[8 * 3] ^= 1; /* PMCR_EL0.E of a vPMU the VM does not have (checksum broken too) */
+	assert_int_equal(vperf_vcpu_restore(&vcpu, blob, sizeof(blob)), VPERF_EINVAL);
+#else
+	cfg.spe = false;
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, NULL), VPERF_OK);
+#ifdef CONFIG_VPERF_VPMU
+	assert_int_equal(vperf_vcpu_save(&vcpu, blob, sizeof(blob)), VPERF_ENODEV); /* no state */
+#else
+	assert_int_equal(vperf_vcpu_save(&vcpu, blob, sizeof(blob)), VPERF_ENOTSUP);
+#endif
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +348,7 @@ int main(void)
 		cmocka_unit_test_setup(test_vm_policy, setup),
 		cmocka_unit_test_setup(test_load_put_mdcr, setup),
 		cmocka_unit_test_setup(test_mdcr_cache_epoch, setup),
+		cmocka_unit_test_setup(test_blob_follows_config, setup),
 #ifdef CONFIG_VPERF_VPMU
 		cmocka_unit_test_setup(test_pmu_irq_host_flags, setup),
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Which physical counter holds which guest counter. In the trapped and direct partitions guest
- * counter n is physical counter n. In the emulated partition (DESIGN.md section 3, mode 3) the
+ * counter n is physical counter n. In the emulated partition (docs/vpmu.md, the three partitions) the
  * guest's counters are shadows, and those it has enabled are placed on the physical counters the
  * VM is given (emu_slots of the first range [0, HPMN)) while it runs; when it enables more than
  * that, they are multiplexed round robin, like perf's own rotation, and undercount by design.
@@ -15,7 +15,7 @@
  */
 #include "vpmu.h"
 
-uint64_t vperf_vpmu_emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
+static uint64_t emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
 	uint64_t hw;
 
@@ -30,7 +30,7 @@ uint64_t vperf_vpmu_emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
 	return hw;
 }
 
-uint64_t vperf_vpmu_emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
+static uint64_t emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
 {
 	uint64_t guest = hw & VPMU_CYCLE_BIT;
 
@@ -41,6 +41,16 @@ uint64_t vperf_vpmu_emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
 			guest |= VPERF_BIT(n);
 	}
 	return guest;
+}
+
+uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
+{
+	return vpmu_emulated_vm(vcpu) ? emu_hw_bits(vcpu, guest) : guest & vpmu_mask(vcpu);
+}
+
+uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
+{
+	return vpmu_emulated_vm(vcpu) ? emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
 }
 
 static unsigned int slots(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)

@@ -52,7 +52,7 @@ void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t va
 {
 	int p = live(vcpu, n);
 
-	/* Before PMUv3p5 event counters are 32 bits wide (I5.3, PMEVCNTR<n>): a shadow keeps no
+	/* Before PMUv3p5 event counters are 32 bits wide (Arm DDI 0487 K.a, I5.3, PMEVCNTR<n>): a shadow keeps no
 	 * more than the hardware would, so the guest never reads [63:32] back. */
 	if (n != VPERF_CYCLE_IDX && !vperf_vpmu_wide_counters())
 		val &= 0xffffffffull;

@@ -17,7 +17,7 @@
 #define VPMU_USERENR_WRITABLE (PMUSERENR_EN | PMUSERENR_SW | PMUSERENR_CR | PMUSERENR_ER)
 /* What a trapped guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number.
  * To the guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0
- * (I5.3.30); the hardware's copy carries the EL3 and EL2 filters vperf chooses (filter.c). */
+ * (Arm DDI 0487 K.a, I5.3.30); the hardware's copy carries the EL3 and EL2 filters vperf chooses (filter.c). */
 #define VPMU_EVTYPER_WRITABLE (PMEVTYPER_P | PMEVTYPER_U | PMEVTYPER_EVT)
 #define VPMU_CCFILTR_WRITABLE (PMEVTYPER_P | PMEVTYPER_U)
 #define VPMU_CYCLE_BIT	      VPERF_BIT(VPERF_CYCLE_IDX)
@@ -78,20 +78,10 @@ static inline int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n)
 }
 
 /* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back; the identity on
- * the guest's counters outside the emulated partition, a walk of the placement inside it. */
-uint64_t vperf_vpmu_emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
-uint64_t vperf_vpmu_emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
-
-static inline uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
-{
-	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_hw_bits(vcpu, guest)
-				      : guest & vpmu_mask(vcpu);
-}
-
-static inline uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
-{
-	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
-}
+ * the guest's counters outside the emulated partition, a walk of the placement inside it
+ * (map.c). */
+uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
+uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
 /* At the vCPU's put: move its rotation point when it is multiplexed (rule in map.c). */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The guest's Profiling Buffer as memory: the write pointer rules checked when it is enabled
- * (SPE supplement 3.4.1), and its stage 2 mappings made ahead of the hardware (prefault) or when
- * it faulted (3.5.3), with no page pinned. PMBPTR_EL1 and PMBLIMITR_EL1 are virtual addresses of
- * the guest's own stage 1 (3.4, the owning translation regime): vperf translates them through the
+ * (SPE 3.4.1), and its stage 2 mappings made ahead of the hardware (prefault) or when
+ * it faulted (SPE 3.5.3), with no page pinned. PMBPTR_EL1 and PMBLIMITR_EL1 are virtual addresses of
+ * the guest's own stage 1 (SPE 3.4, the owning translation regime): vperf translates them through the
  * ops contract and asks the hypervisor for the stage 2 mapping, which only the VM's own memory
  * can get.
  */
@@ -12,12 +12,12 @@
 #include "vspe.h"
 
 /*
- * The rules of 3.4.1 on a buffer being enabled. Broken, the PE "might write sample records to any
+ * The rules of SPE 3.4.1 on a buffer being enabled. Broken, the PE "might write sample records to any
  * writeable address": vperf never enables the hardware then and gives the guest one of the
- * outcomes 3.4.1 and Table 6 list instead: an Alignment fault for a pointer below PMBIDR_EL1.Align,
+ * outcomes SPE 3.4.1 and Table 6 list instead: an Alignment fault for a pointer below PMBIDR_EL1.Align,
  * a buffer full event for no room for a record, with DL = 1 when the pointer lies outside the
  * buffer or in another tagged half (PTR[63:56] != LIMIT[63:56]). vperf_vspe_buffer_fault names
- * the event (0: the rules hold); a restored blob is held to the same rules (vpmu_blob.c).
+ * the event (0: the rules hold); a restored blob is held to the same rules (../blob.c).
  */
 uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t ptr, uint64_t limitr)
 {
@@ -79,7 +79,7 @@ void vperf_vspe_prefault(struct vperf_vcpu *vcpu, uint64_t from)
 		map_page(vcpu, va);
 }
 
-/* A stage 2 fault on the buffer: PMBPTR_EL1 holds the faulting address (3.5.3). The pages after
+/* A stage 2 fault on the buffer: PMBPTR_EL1 holds the faulting address (SPE 3.5.3). The pages after
  * it are prefaulted too, so a buffer the hypervisor unmapped does not fault at every page. */
 bool vperf_vspe_fix_stage2(struct vperf_vcpu *vcpu)
 {

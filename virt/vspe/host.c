@@ -3,7 +3,8 @@
  * A host that profiles with its own Profiling Buffer (owned by EL2: MDCR_EL2.E2PB = 0b00 while no
  * vCPU runs, vperf_pcpu_config.host_spe) shares every SPE register but PMSCR_EL2 with the guests:
  * there is one PMBPTR_EL1, one PMSICR_EL1... So around a vCPU with vSPE its buffer is parked
- * (DESIGN.md section 5: PMSCR = 0, ISB, PSB CSYNC, DSB NSH, PMBLIMITR = 0, ISB) before
+ * (docs/vspe.md, "A host-owned buffer around guests": PMSCR = 0, ISB, PSB CSYNC, DSB NSH,
+ * PMBLIMITR = 0, ISB) before
  * MDCR_EL2.E2PB gives the buffer to EL1, and restored in reverse once E2PB is the host's again.
  * Its records are all in its own buffer before the owner changes: none goes through a guest's
  * translation regime.
@@ -37,7 +38,7 @@ void vperf_vspe_park_host(struct vperf_pcpu *pcpu)
 	h[0] = read_sysreg(PMSCR_EL2);
 	/* Stop sampling EL2 ... */
 	write_sysreg(0, PMSCR_EL2);
-	/* ... as seen by the profiling operation (3.6); */
+	/* ... as seen by the profiling operation (SPE 3.6); */
 	isb();
 	/* synchronize the host's profiling operations, complete their writes to its buffer, and
 	 * make their indirect writes to PMBPTR_EL1 / PMBSR_EL1 visible to the reads below. */
@@ -48,7 +49,7 @@ void vperf_vspe_park_host(struct vperf_pcpu *pcpu)
 		if (present(pcpu, host_regs[i]))
 			h[i] = read_sysreg_enc(host_regs[i]);
 	/* The buffer off before E2PB gives it to EL1, and a pending event of the host's put
-	 * aside (its PMBIRQ comes back when PMBSR_EL1 is restored, 3.5). */
+	 * aside (its PMBIRQ comes back when PMBSR_EL1 is restored, SPE 3.5). */
 	write_sysreg(0, PMBLIMITR_EL1);
 	write_sysreg(0, PMBSR_EL1);
 	isb();

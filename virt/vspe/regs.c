@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Emulation of the guest's SPE registers. MDCR_EL2.TPMS = 1 traps every PMS* access and
- * MDCR_EL2.E2PB = 0b10 every PMB* access (SPE supplement 3.2.3 CheckStatisticalProfilingAccess,
- * 3.4.6 CheckProfilingBufferAccess). The shadow is the truth for every control; while the state
+ * MDCR_EL2.E2PB = 0b10 every PMB* access (SPE 3.2.3 CheckStatisticalProfilingAccess,
+ * SPE 3.4.6 CheckProfilingBufferAccess). The shadow is the truth for every control; while the state
  * is in the hardware (the guest's buffer is enabled), each write is mirrored there, and PMSICR_EL1
  * and PMBPTR_EL1, which the profiling operation changes, are read from there. PMBSR_EL1 is
- * virtual: the hardware's events reach it through vspe_irq.c. Field rules: 4.3.
+ * virtual: the hardware's events reach it through vperf_vspe_take_event (switch.c). Field rules: SPE 4.3.
  */
 #include <arch/sysreg.h>
 
@@ -27,7 +27,7 @@ static unsigned int vm_pmsver(const struct vperf_vcpu *vcpu)
 	return vperf_vspe_pmsver(vcpu->pcpu->caps.dfr0);
 }
 
-/* PMSIDR_EL1 (4.3.11) with only the fields the VM's SPE version defines: filters, ArchInst, LDS,
+/* PMSIDR_EL1 (SPE 4.3.11) with only the fields the VM's SPE version defines: filters, ArchInst, LDS,
  * ERnd, Interval, MaxSize and CountSize, and FnE from SPEv1p2. Later features (FDS, EFT, ...) are
  * hidden: their registers are UNDEF here. */
 static uint64_t pmsidr_of(const struct vperf_pcpu_caps *caps)
@@ -45,14 +45,14 @@ uint64_t vperf_vspe_pmsidr(const struct vperf_vcpu *vcpu)
 	return pmsidr_of(&vcpu->pcpu->caps);
 }
 
-/* PMBIDR_EL1 (4.3.1) never traps; were a syndrome to claim it, the guest owns its buffer: P = 0. */
+/* PMBIDR_EL1 (SPE 4.3.1) never traps; were a syndrome to claim it, the guest owns its buffer: P = 0. */
 static uint64_t guest_pmbidr(const struct vperf_vcpu *vcpu)
 {
 	return vcpu->pcpu->caps.pmbidr & (PMBIDR_ALIGN | PMBIDR_F);
 }
 
 /* The bits of each register a guest keeps on a PE with caps; the rest is RES0 for its SPE
- * version (4.3). */
+ * version (SPE 4.3). */
 uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg r)
 {
 	uint64_t idr = pmsidr_of(caps);
@@ -72,7 +72,7 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
 		return PMSEVFR_EVENTS;
 	case VPERF_VSPE_PMSNEVFR: /* SPEv1p2 */
 		return vperf_vspe_pmsver(caps->dfr0) >= 3 ? PMSEVFR_EVENTS : 0;
-	case VPERF_VSPE_PMSLATFR: /* MINLAT as wide as the counters (4.3.13) */
+	case VPERF_VSPE_PMSLATFR: /* MINLAT as wide as the counters (SPE 4.3.13) */
 		return (idr & PMSIDR_COUNTSIZE) == PMSIDR_COUNTSIZE_16 ? 0xffffu : 0xfffu;
 	case VPERF_VSPE_PMBLIMITR:
 		return PMBLIMITR_LIMIT | PMBLIMITR_FM | PMBLIMITR_E;
@@ -129,7 +129,7 @@ static uint64_t read_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 		return hw;
 	case VPERF_VSPE_PMBSR:
 		/* An event the PMBIRQ has not brought yet is the guest's to see now; a collision
-		 * (COLL, 3.1.4) sets the bit without an event. */
+		 * (COLL, SPE 3.1.4) sets the bit without an event. */
 		hw = read_sysreg(PMBSR_EL1);
 		if (hw & PMBSR_S)
 			vperf_vspe_take_event(vcpu, hw);
@@ -141,7 +141,7 @@ static uint64_t read_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 	}
 }
 
-/* A change of PMBPTR, PMBLIMITR or PMBSR: the rules of 3.4.1 are checked when the buffer is
+/* A change of PMBPTR, PMBLIMITR or PMBSR: the rules of SPE 3.4.1 are checked when the buffer is
  * (re)enabled, and the hardware follows, taking the state in at the first enable. */
 static void buffer_changed(struct vperf_vcpu *vcpu)
 {
@@ -168,7 +168,7 @@ static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
 	*vspe_reg(vcpu, r) = acc->val & keep;
 	switch (r) {
 	case VPERF_VSPE_PMBSR:
-		/* The hardware's event state was cleared when it moved here (vspe_irq.c); a
+		/* The hardware's event state was cleared when it moved here (vperf_vspe_take_event); a
 		 * collision bit it set since is the guest's to clear. */
 		if (vcpu->spe.in_hw)
 			write_sysreg(0, PMBSR_EL1);
@@ -195,7 +195,7 @@ bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 {
 	enum vperf_vspe_reg r;
 
-	/* Every SPE register is UNDEFINED at EL0 before any trap (3.2.3, 3.4.6): a syndrome that
+	/* Every SPE register is UNDEFINED at EL0 before any trap (SPE 3.2.3, SPE 3.4.6): a syndrome that
 	 * says otherwise gets UNDEF. */
 	if (!vspe_on(vcpu) || !vcpu->pcpu || vperf_ops->guest_el(vcpu->hv_vcpu) == 0)
 		return false;

@@ -26,7 +26,7 @@ enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)
 #endif
 }
 
-/* 4.2: PMBLIMITR_EL1.E resets to 0; the rest is IMPLEMENTATION DEFINED, vperf picks 0. */
+/* SPE 4.2: PMBLIMITR_EL1.E resets to 0; the rest is IMPLEMENTATION DEFINED, vperf picks 0. */
 void vperf_vspe_reset(struct vperf_vcpu *vcpu)
 {
 	static const struct vperf_vspe zero;
@@ -35,8 +35,8 @@ void vperf_vspe_reset(struct vperf_vcpu *vcpu)
 }
 
 /*
- * PMSCR_EL2 while a guest owns the buffer (4.3.7): E2SPE and E0HSPE are RES0 and TS is ignored
- * with E2PB != 0b00; PA and PCT are ANDed with the guest's own PMSCR_EL1.PA / PCT (3.3,
+ * PMSCR_EL2 while a guest owns the buffer (SPE 4.3.7): E2SPE and E0HSPE are RES0 and TS is ignored
+ * with E2PB != 0b00; PA and PCT are ANDed with the guest's own PMSCR_EL1.PA / PCT (SPE 3.3,
  * CollectPhysicalAddress, CollectTimeStamp), so the VM's policy decides whether host physical
  * addresses and physical time may reach its records; CX = 0, as CONTEXTIDR_EL2 is the host's.
  */
@@ -46,26 +46,10 @@ static uint64_t guest_pmscr_el2(const struct vperf_vm *vm)
 }
 
 /*
- * Bytes written (stats): the hardware moves PMBPTR_EL1 past each record it writes (3.4.1), so the
- * pointer's advance between two values vperf knows is what was written, with no decoding. vperf
- * knows the value it restores or the guest writes through a trap, and the value it reads after a
- * drain (put, PMBIRQ) or for a trapped read. A guest that moves its pointer unseen (untrapped, or
- * a trapped write with no read since the last record) makes the count approximate: docs/vspe.md.
- */
-void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr)
-{
-#ifdef CONFIG_VPERF_STATS
-	if (ptr > vcpu->spe.ptr_seen)
-		vcpu->vm->stats.spe_bytes += ptr - vcpu->spe.ptr_seen;
-#endif
-	vcpu->spe.ptr_seen = ptr;
-}
-
-/*
  * Switch-in. MDCR_EL2 (the owning Exception level) and stage 2 are already
  * this vCPU's: the hypervisor switched stage 2 before load, and load wrote MDCR_EL2 first. No
  * ISB: the ERET into the guest is the context synchronization event after which the profiling
- * operation sees all of it (3.6); at EL2 nothing is sampled, EL2 being above the owner.
+ * operation sees all of it (SPE 3.6); at EL2 nothing is sampled, EL2 being above the owner.
  */
 void vperf_vspe_acquire(struct vperf_vcpu *vcpu)
 {
@@ -78,18 +62,18 @@ void vperf_vspe_acquire(struct vperf_vcpu *vcpu)
 	write_sysreg(r[VPERF_VSPE_PMSLATFR], PMSLATFR_EL1);
 	if (vcpu->pcpu->caps.pmsver >= 3)
 		write_sysreg(r[VPERF_VSPE_PMSNEVFR], PMSNEVFR_EL1);
-	/* Opaque (4.3.10): the saved value resumes the interval where it stopped. */
+	/* Opaque (SPE 4.3.10): the saved value resumes the interval where it stopped. */
 	write_sysreg(r[VPERF_VSPE_PMSICR], PMSICR_EL1);
 	/* The pointer before the limit: a buffer enabled first would, at any context
 	 * synchronization in between, write at the previous owner's pointer. */
 	write_sysreg(r[VPERF_VSPE_PMBPTR], PMBPTR_EL1);
 	vcpu->spe.ptr_seen = r[VPERF_VSPE_PMBPTR];
 	/* The guest's events live in its virtual PMBSR_EL1: the hardware one must have S clear,
-	 * or the buffer would stay disabled and PMBIRQ asserted (3.5). Untrapped, the guest reads
+	 * or the buffer would stay disabled and PMBIRQ asserted (SPE 3.5). Untrapped, the guest reads
 	 * the hardware's: it holds the rest of the guest's value (S is 0 whenever direct). */
 	write_sysreg(vcpu->spe.direct ? r[VPERF_VSPE_PMBSR] : 0, PMBSR_EL1);
 	/* Enabled only while the virtual PMBSR_EL1.S is 0: a guest that has not yet served its
-	 * event must not sample (3.5: S = 1 disables the buffer). */
+	 * event must not sample (SPE 3.5: S = 1 disables the buffer). */
 	write_sysreg(vspe_buffer_on(vcpu) ? r[VPERF_VSPE_PMBLIMITR] : 0, PMBLIMITR_EL1);
 	/* The sampling enables last: nothing is sampled into a half-restored state. */
 	write_sysreg(r[VPERF_VSPE_PMSCR], PMSCR_EL1);
@@ -124,6 +108,54 @@ void vperf_vspe_leave_direct(struct vperf_vcpu *vcpu)
 		return;
 	sync_from_hw(vcpu);
 	vperf_update_mdcr(vcpu);
+}
+
+/*
+ * A hardware buffer management event of the vCPU whose state is in this pCPU's hardware
+ * (SPE 3.5): taken at put, at PMBIRQ (irq.c) or when the guest reads PMBSR_EL1 (regs.c). A stage 2
+ * fault is the hypervisor's: the page is mapped through the ops contract and, with no data lost,
+ * profiling resumes from the write pointer with no trace in the guest (SPE 3.4.1 allows the
+ * restart); with data lost the guest sees a buffer full event with DL = 1, which Linux's
+ * arm_spe_pmu driver handles as a truncated buffer (a fault would end its session). A guest's own
+ * event (buffer full, a stage 1 fault, an external abort) moves into its virtual PMBSR_EL1; the
+ * hardware buffer is disabled and its PMBSR_EL1 cleared, so the physical line drops at once,
+ * and the virtual line stays high until the guest clears its PMBSR_EL1.S.
+ */
+/* What the guest sees of a stage 2 fault: nothing (DL = 0, restarted), a truncation (DL = 1),
+ * or, when the address is not the VM's memory, an external abort on the write (SPE 3.5.4), which
+ * it cannot tell from a bad address of its own. Returns 0 when nothing is to be shown. */
+static uint64_t stage2_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
+{
+	uint64_t keep = pmbsr & (PMBSR_COLL | PMBSR_DL);
+
+	if (!vperf_vspe_fix_stage2(vcpu))
+		return keep | PMBSR_EA | PMBSR_EC_VAL(PMBSR_EC_S1_DA) | PMBSR_FSC_SEA;
+	STAT_INC(&vcpu->vm->stats, spe_s2_fixed);
+	if (!(pmbsr & PMBSR_DL))
+		return 0;
+	return keep | PMBSR_BSC_FULL;
+}
+
+void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
+{
+	bool stage2 = vperf_pmbsr_ec(pmbsr) == PMBSR_EC_S2_DA && !(pmbsr & PMBSR_EA);
+
+	if (stage2) {
+		pmbsr = stage2_event(vcpu, pmbsr);
+		if (!pmbsr) {
+			/* Restart from the write pointer, the first byte after the last complete
+			 * record (DL = 0, SPE 3.5.3): clearing S re-enables the buffer at the next
+			 * context synchronization event, the ERET into the guest. */
+			write_sysreg(0, PMBSR_EL1);
+			return;
+		}
+	}
+	vperf_vspe_leave_direct(vcpu);
+	/* The hardware buffer stays off until the guest has served its event ... */
+	write_sysreg(0, PMBLIMITR_EL1);
+	/* ... and PMBIRQ, a level on PMBSR_EL1.S (SPE 3.5), drops now. */
+	write_sysreg(0, PMBSR_EL1);
+	vperf_vspe_guest_event(vcpu, pmbsr);
 }
 
 /* VPERF_SPE_BUF_EL1: with its buffer live in the hardware and no event to show, the guest runs

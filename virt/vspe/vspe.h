@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The vSPE's internals, shared by regs.c (register emulation), switch.c (hardware ownership,
- * load/put), buffer.c (the buffer's rules, stage 2), irq.c (PMBIRQ, buffer events), host.c (a
+ * load/put, the hardware's buffer events), buffer.c (the buffer's rules, stage 2), event.c (the
+ * guest's view of buffer events: virtual PMBSR and PMBIRQ), irq.c (the physical PMBIRQ), host.c (a
  * host-owned buffer parked around guests), outside.c (a VM profiled from outside) and ../blob.c
  * (save/restore). The SPE supplement (Arm DDI 0586A) is cited as "SPE <section>".
  */
@@ -53,7 +54,7 @@ static inline const struct vperf_pcpu_caps *vperf_vspe_ref_caps(void)
 }
 
 /* The hardware's write pointer seen at ptr (CONFIG_VPERF_STATS): its advance since vperf last
- * wrote or read it counts as bytes written (switch.c). */
+ * wrote or read it counts as bytes written (event.c). */
 void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr);
 
 bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
@@ -94,12 +95,13 @@ void vperf_vspe_try_direct(struct vperf_vcpu *vcpu);
 void vperf_vspe_prefault(struct vperf_vcpu *vcpu, uint64_t from);
 bool vperf_vspe_fix_stage2(struct vperf_vcpu *vcpu);
 
-/* A buffer management event for the guest: into its virtual PMBSR, line raised (irq.c). */
+/* A buffer management event for the guest: into its virtual PMBSR, line raised (event.c). */
 void vperf_vspe_guest_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
-/* Take a hardware event (PMBSR_EL1.S read as 1) of the vCPU whose state is in hardware:
- * stage-2 faults fixed, the guest's own events moved into its virtual PMBSR. The hardware
- * PMBSR_EL1 is 0 on return. */
-void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
+/* Push the virtual PMBIRQ level on change (event.c). */
 void vperf_vspe_update_irq(struct vperf_vcpu *vcpu);
+/* Take a hardware event (PMBSR_EL1.S read as 1) of the vCPU whose state is in hardware
+ * (switch.c): stage-2 faults fixed, the guest's own events moved into its virtual PMBSR. The
+ * hardware PMBSR_EL1 is 0 on return. */
+void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
 
 #endif /* VPERF_VIRT_VSPE_H */
