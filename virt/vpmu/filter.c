@@ -9,7 +9,7 @@
 #define SAMPLE_POP	 0x4000u
 #define SAMPLE_COLLISION 0x4003u
 
-bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event)
+static bool event_allowed(const struct vperf_vm *vm, uint32_t event)
 {
 	const struct vperf_pmu_filter *f = &vm->cfg.filter;
 
@@ -64,7 +64,7 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
 	uint32_t event = (uint32_t)(guest & PMEVTYPER_EVT);
 	bool allowed = event < 64 ? vpmu_common_event_allowed(vcpu->vm, event)
-				  : vperf_vpmu_event_allowed(vcpu->vm, event);
+				  : event_allowed(vcpu->vm, event);
 
 	/* A direct-partition guest writes the hardware itself: it gets back what it wrote. */
 	if (vpmu_direct_vm(vcpu))
@@ -87,9 +87,9 @@ uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw
 	uint64_t allowed = 0;
 
 	for (uint32_t i = 0; i < 32; i++) {
-		if (vperf_vpmu_event_allowed(vcpu->vm, base + i))
+		if (event_allowed(vcpu->vm, base + i))
 			allowed |= VPERF_BIT(i);
-		if (vperf_vpmu_event_allowed(vcpu->vm, 0x4000u + base + i))
+		if (event_allowed(vcpu->vm, 0x4000u + base + i))
 			allowed |= VPERF_BIT(32 + i);
 	}
 	return hw & allowed;

@@ -36,9 +36,7 @@ static inline bool vpmu_in_hw(const struct vperf_vcpu *vcpu)
 	return vcpu->pmu.where == VPERF_VPMU_HW;
 }
 
-bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event);
-
-/* vperf_vpmu_event_allowed() for a common event (< 64, which needs nothing but the filter's
+/* The filter's answer (filter.c) for a common event (< 64, which needs nothing but the filter's
  * bit): inline for the paths that ask on every access (a type write, PMSWINC). */
 static inline bool vpmu_common_event_allowed(const struct vperf_vm *vm, uint32_t event)
 {

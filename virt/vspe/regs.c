@@ -40,7 +40,7 @@ static uint64_t pmsidr_of(const struct vperf_pcpu_caps *caps)
 	return caps->pmsidr & keep;
 }
 
-uint64_t vperf_vspe_pmsidr(const struct vperf_vcpu *vcpu)
+static uint64_t vm_pmsidr(const struct vperf_vcpu *vcpu)
 {
 	return pmsidr_of(&vcpu->pcpu->caps);
 }
@@ -200,8 +200,7 @@ bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	if (!vspe_on(vcpu) || !vcpu->pcpu || vperf_ops->guest_el(vcpu->hv_vcpu) == 0)
 		return false;
 	if (acc->enc == VPERF_ENC_PMSIDR_EL1 || acc->enc == VPERF_ENC_PMBIDR_EL1) {
-		acc->val = acc->enc == VPERF_ENC_PMSIDR_EL1 ? vperf_vspe_pmsidr(vcpu)
-							    : guest_pmbidr(vcpu);
+		acc->val = acc->enc == VPERF_ENC_PMSIDR_EL1 ? vm_pmsidr(vcpu) : guest_pmbidr(vcpu);
 		return true;
 	}
 	r = reg_of(vcpu, acc->enc);

@@ -102,7 +102,7 @@ static uint64_t sync_from_hw(struct vperf_vcpu *vcpu)
 	return pmbsr;
 }
 
-void vperf_vspe_leave_direct(struct vperf_vcpu *vcpu)
+static void leave_direct(struct vperf_vcpu *vcpu)
 {
 	if (!vcpu->spe.direct)
 		return;
@@ -150,7 +150,7 @@ void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 			return;
 		}
 	}
-	vperf_vspe_leave_direct(vcpu);
+	leave_direct(vcpu);
 	/* The hardware buffer stays off until the guest has served its event ... */
 	write_sysreg(0, PMBLIMITR_EL1);
 	/* ... and PMBIRQ, a level on PMBSR_EL1.S (SPE 3.5), drops now. */

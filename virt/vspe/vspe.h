@@ -34,7 +34,6 @@ static inline unsigned int vperf_vspe_min_pmsver(void)
 
 /* ID values the VM sees (regs.c). */
 unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0);
-uint64_t vperf_vspe_pmsidr(const struct vperf_vcpu *vcpu);
 
 /* The guest's buffer is enabled as far as it can tell: PMBLIMITR_EL1.E and not the virtual
  * PMBSR_EL1.S (ProfilingBufferEnabled(), SPE 3.4.6). */
@@ -84,8 +83,8 @@ void vperf_vspe_put(struct vperf_vcpu *vcpu);
 void vperf_vspe_acquire(struct vperf_vcpu *vcpu);
 /* The hardware PMBLIMITR_EL1 after a change of the guest's buffer controls (state in hw). */
 void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu);
-/* Untrapped mode: leave E2PB = 0b11 (copy the hardware's PMB* to the shadow), or enter it. */
-void vperf_vspe_leave_direct(struct vperf_vcpu *vcpu);
+/* Untrapped mode (E2PB = 0b11): enter it when the buffer is live and shows no event (leaving it
+ * copies the hardware's PMB* back to the shadow, switch.c). */
 void vperf_vspe_try_direct(struct vperf_vcpu *vcpu);
 
 /* Make up to VSPE_PREFAULT_BYTES of the enabled buffer from its write pointer mapped at stage 2
