@@ -59,7 +59,8 @@ static void probe(struct vperf_pcpu_caps *caps)
 		caps->pmcr_id = pmcr & VPERF_GENMASK(31, 16);
 #ifdef CONFIG_VPERF_VPMU
 		/* PMCR_EL0.X is RAZ/WI without an event export bus, which no ID register names
-		 * (Arm DDI 0487 K.a, I5.3.21): set it and see whether it sticks, then put the host's value back. */
+		 * (Arm DDI 0487 K.a, I5.3.21): set it and see whether it sticks, then put the
+		 * host's value back. */
 		write_sysreg(pmcr | PMCR_X, PMCR_EL0);
 		caps->export_bus = (read_sysreg(PMCR_EL0) & PMCR_X) != 0;
 		write_sysreg(pmcr, PMCR_EL0);

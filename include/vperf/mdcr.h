@@ -2,8 +2,9 @@
 /*
  * MDCR_EL2, the register through which vperf traps and partitions the PMU and SPE: field
  * positions from its description in Arm DDI 0487 K.a (E2PB and TPMS also in SPE 3.4.2 and
- * 3.4.6). tests/unit/test_regdb.c checks them against the values the database and the model use. The PMU registers' fields are in
- * vperf/pmu_regs.h, the ID registers' in vperf/id_regs.h, the SPE registers' in vperf/spe_regs.h.
+ * SPE 3.4.6). tests/unit/test_regdb.c checks them against the values the database and the model
+ * use. The PMU registers' fields are in vperf/pmu_regs.h, the ID registers' in vperf/id_regs.h,
+ * the SPE registers' in vperf/spe_regs.h.
  */
 #ifndef VPERF_MDCR_H
 #define VPERF_MDCR_H

@@ -3,8 +3,9 @@
  * SPE packet codec: one Statistical Profiling Extension packet <-> one struct vperf_spe_pkt.
  * Freestanding (no libc, no allocation): used by the model, the arm64 library and host tools.
  *
- * Sources: Arm DDI 0487 K.a, D18.2 (every packet) and the SPE supplement section 5 (profile format; its
- * SPE 5.2 tables give the header encodings, SPE 5.3.2 the Alignment command that D18.2 no longer lists).
+ * Sources: Arm DDI 0487 K.a, D18.2 (every packet) and the SPE supplement section 5 (profile format;
+ * its SPE 5.2 tables give the header encodings, SPE 5.3.2 the Alignment command that D18.2 no
+ * longer lists).
  *
  * Grammar accepted by vperf_spe_pkt_decode() (SPE 5.1.1, SPE 5.2):
  *   0x00                       Padding (D18.2.8)
@@ -15,9 +16,9 @@
  *   0b01xxxxxx, 0b10xxxxxx     8-bit header, payload of 1 << SZ bytes, SZ = header bits [5:4]
  * Any other header byte (0x02-0x1f, 0xc0-0xff, a prefix followed by 0b00xxxxxx other than an
  * Alignment command, or 0b11xxxxxx) has no size rule and is malformed. A header of a valid form
- * that names no packet of SPE 5.2.1/SPE 5.2.2 decodes as VPERF_SPE_PKT_UNKNOWN: "software must ignore
- * unknown packets, using the size field that is encoded in the header" (SPE 5.1.4). A known packet
- * with a reserved value in a field decodes with VPERF_SPE_PKTF_RESERVED set (same rule).
+ * that names no packet of SPE 5.2.1/SPE 5.2.2 decodes as VPERF_SPE_PKT_UNKNOWN: "software must
+ * ignore unknown packets, using the size field that is encoded in the header" (SPE 5.1.4). A known
+ * packet with a reserved value in a field decodes with VPERF_SPE_PKTF_RESERVED set (same rule).
  *
  * All multi-byte payloads are little-endian (SPE 5.1.3). The decoder reads only buf[off..len).
  */

@@ -3,7 +3,8 @@
  * Field layouts of the SPE System registers vperf emulates or programs, from the SPE supplement
  * section 4.3 (register descriptions); the fields later versions added (PMSIDR_EL1.FnE [6],
  * PMSFCR_EL1.FnE [3], PMSCR_EL1.PCT [7:6] from SPEv1p2) from the SPE register descriptions of
- * Arm DDI 0487 K.a and as docs/model.md lists them. Encodings live in the register database (sysregs.def), not here.
+ * Arm DDI 0487 K.a and as docs/model.md lists them. Encodings live in the register database
+ * (sysregs.def), not here.
  */
 #ifndef VPERF_SPE_REGS_H
 #define VPERF_SPE_REGS_H

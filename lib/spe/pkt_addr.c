@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Address packet payloads (Arm DDI 0487 K.a, D18.2.1; SPE 5.3.1) and the INDEX classification of the
- * Address and Counter packets, which share one layout (D18.2.1, D18.2.3).
+ * Address packet payloads (Arm DDI 0487 K.a, D18.2.1; SPE 5.3.1) and the INDEX classification of
+ * the Address and Counter packets, which share one layout (D18.2.1, D18.2.3).
  */
 #include "spe_internal.h"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * SPE packet decoder: header classification (SPE 5.2), payload extraction (SPE 5.1.3) and
- * the reserved/IMPLEMENTATION DEFINED marking of Arm DDI 0487 K.a, D18.2. Never reads outside buf[off..len).
+ * SPE packet decoder: header classification (SPE 5.2), payload extraction (SPE 5.1.3) and the
+ * reserved/IMPLEMENTATION DEFINED marking of Arm DDI 0487 K.a, D18.2. Never reads outside
+ * buf[off..len).
  */
 #include "spe_internal.h"
 

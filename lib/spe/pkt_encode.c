@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * SPE packet encoder: the inverse of pkt_decode.c. Header bytes follow SPE 5.2.1 and
- * SPE 5.2.2 and the per-packet header figures of Arm DDI 0487 K.a, D18.2; payloads are little-endian (SPE 5.1.3).
+ * SPE packet encoder: the inverse of pkt_decode.c. Header bytes follow SPE 5.2.1 and SPE 5.2.2 and
+ * the per-packet header figures of Arm DDI 0487 K.a, D18.2; payloads are little-endian (SPE 5.1.3).
  */
 #include "spe_internal.h"
 

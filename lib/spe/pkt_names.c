@@ -86,7 +86,8 @@ const char *vperf_spe_cnt_index_name(uint32_t index)
 	return pick(s, VPERF_ARRAY_SIZE(s), index, "reserved");
 }
 
-/* Arm DDI 0487 K.a, D18.2.6: the named events; IMPDEF (12-15, 26-31, 48-63) and RAZ (32-47) bits have none. */
+/* Arm DDI 0487 K.a, D18.2.6: the named events; IMPDEF (12-15, 26-31, 48-63) and RAZ (32-47) bits
+ * have none. */
 const char *vperf_spe_event_name(uint32_t bit)
 {
 	static const char *const s[26] = {

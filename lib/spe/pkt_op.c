@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Operation Type packet payloads (Arm DDI 0487 K.a, D18.2.7; SPE 5.3.8 for the original subset). Each
- * payload type is one row: the CLASS, the SUBCLASS bits that identify it (mask, match) and the
+ * Operation Type packet payloads (Arm DDI 0487 K.a, D18.2.7; SPE 5.3.8 for the original subset).
+ * Each payload type is one row: the CLASS, the SUBCLASS bits that identify it (mask, match) and the
  * one-bit fields it defines. EVL, ETS and CR, the multi-bit fields, are handled by type.
  */
 #include "spe_internal.h"

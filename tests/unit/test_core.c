@@ -220,7 +220,7 @@ static void test_load_put_mdcr(void **state)
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), host);
 }
 
-/* A vCPU's MDCR_EL2 is cached between its loads (virt/core.c): a pCPU initialised again (here
+/* A vCPU's MDCR_EL2 is cached between its loads (virt/mdcr.c): a pCPU initialised again (here
  * with one more host counter, so HPMN 4 -> 3) or its VM initialised again (PMU OFF -> a vPMU
  * in SELF, which clears HPME) must not load the value of the old configuration. */
 static void test_mdcr_cache_epoch(void **state)

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The fast path (docs/performance.md), which the trap entry (../trap.c) tries first: the accesses a perf-using guest makes all the
- * time, from EL1, on a trapped-partition vPMU whose state is in this pCPU's hardware, recognised
- * from the syndrome itself (Rt masked out) and answered in one function: counter reads,
- * PMOVSSET_EL0, PMSWINC_EL0 and PMEVTYPER<n>_EL0 writes. Everything else, and every case where
- * a check would refuse or count something (EL0 and its PMUSERENR_EL0 rights, a counter at or
- * above the guest's N, RES0 bits written as 1, a state not yet in the hardware, the other
- * partitions), returns false and the trap entry takes the full path (regs.c), which decides it.
- * The syndrome layout: vperf/esr.h (the ISS of an exception from MSR, MRS or System instruction
+ * The fast path (docs/performance.md), which the trap entry (../trap.c) tries first: the accesses a
+ * perf-using guest makes all the time, from EL1, on a trapped-partition vPMU whose state is in this
+ * pCPU's hardware, recognised from the syndrome itself (Rt masked out) and answered in one
+ * function: counter reads, PMOVSSET_EL0, PMSWINC_EL0 and PMEVTYPER<n>_EL0 writes. Everything else,
+ * and every case where a check would refuse or count something (EL0 and its PMUSERENR_EL0 rights, a
+ * counter at or above the guest's N, RES0 bits written as 1, a state not yet in the hardware, the
+ * other partitions), returns false and the trap entry takes the full path (regs.c), which decides
+ * it. The syndrome layout: vperf/esr.h (the ISS of an exception from MSR, MRS or System instruction
  * execution, EC 0x18, in the ESR_EL2 description of Arm DDI 0487 K.a).
  */
 #include <arch/sysreg.h>

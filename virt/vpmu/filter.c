@@ -27,8 +27,8 @@ static bool event_allowed(const struct vperf_vm *vm, uint32_t event)
 }
 
 /*
- * Exception-level filtering as the hardware needs it (PMEVTYPER<n>_EL0, Arm DDI 0487 K.a, I5.3.30). A denied event
- * is excluded everywhere the guest's P/U would count.
+ * Exception-level filtering as the hardware needs it (PMEVTYPER<n>_EL0, Arm DDI 0487 K.a, I5.3.30).
+ * A denied event is excluded everywhere the guest's P/U would count.
  *
  * Without EL3, P and U filter EL1 and EL0 directly and NSK, NSU and M are RES0: the hardware gets
  * the guest's P and U. With EL3, P and U filter Secure EL1/EL0 too, and Non-secure EL1 (EL0) is

@@ -4,11 +4,11 @@
  *
  * PMUIRQ is level-sensitive: it stays asserted while any counter has its overflow flag, its
  * interrupt enable and its range enable set (PMOVSSET_EL0, PMINTENSET_EL1, PMCR_EL0.E or
- * MDCR_EL2.HPME; Arm DDI 0487 K.a, I5.3.36-45). Every flag this entry claims is therefore cleared in the
- * hardware before it returns, so the line drops and there is no interrupt storm: the host's flags
- * after they are handed to ops->host_pmu_overflow, a guest's after they are moved into its shadow
- * PMOVSSET, where the guest reads and clears them. The guest's virtual line is a level computed
- * from that shadow and pushed to the vGIC only when it changes.
+ * MDCR_EL2.HPME; Arm DDI 0487 K.a, I5.3.36-45). Every flag this entry claims is therefore cleared
+ * in the hardware before it returns, so the line drops and there is no interrupt storm: the host's
+ * flags after they are handed to ops->host_pmu_overflow, a guest's after they are moved into its
+ * shadow PMOVSSET, where the guest reads and clears them. The guest's virtual line is a level
+ * computed from that shadow and pushed to the vGIC only when it changes.
  */
 #include <arch/sysreg.h>
 

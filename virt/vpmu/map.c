@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Which physical counter holds which guest counter. In the trapped and direct partitions guest
- * counter n is physical counter n. In the emulated partition (docs/vpmu.md, the three partitions) the
- * guest's counters are shadows, and those it has enabled are placed on the physical counters the
- * VM is given (emu_slots of the first range [0, HPMN)) while it runs; when it enables more than
- * that, they are multiplexed round robin, like perf's own rotation, and undercount by design.
- * The guest never learns which physical counter it uses. The cycle counter is always PMCCNTR_EL0.
+ * counter n is physical counter n. In the emulated partition (docs/vpmu.md, the three partitions)
+ * the guest's counters are shadows, and those it has enabled are placed on the physical counters
+ * the VM is given (emu_slots of the first range [0, HPMN)) while it runs; when it enables more than
+ * that, they are multiplexed round robin, like perf's own rotation, and undercount by design. The
+ * guest never learns which physical counter it uses. The cycle counter is always PMCCNTR_EL0.
  *
  * The rotation rule: where a slice starts (pmu.rotate) belongs to the vCPU alone. It moves only
  * when one of the vCPU's own runs ends (its put) with more counters enabled than slots, to the

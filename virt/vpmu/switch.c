@@ -52,8 +52,8 @@ void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t va
 {
 	int p = live(vcpu, n);
 
-	/* Before PMUv3p5 event counters are 32 bits wide (Arm DDI 0487 K.a, I5.3, PMEVCNTR<n>): a shadow keeps no
-	 * more than the hardware would, so the guest never reads [63:32] back. */
+	/* Before PMUv3p5 event counters are 32 bits wide (Arm DDI 0487 K.a, I5.3, PMEVCNTR<n>): a
+	 * shadow keeps no more than the hardware would, so the guest never reads [63:32] back. */
 	if (n != VPERF_CYCLE_IDX && !vperf_vpmu_wide_counters())
 		val &= 0xffffffffull;
 
@@ -200,11 +200,11 @@ static void save(struct vperf_vcpu *vcpu)
 	s->where = VPERF_VPMU_SHADOW;
 	/* A flag raised but not yet taken as an interrupt counts from now on (computed from the
 	 * shadow, which now holds every flag: no second PMOVSSET_EL0 read). Without a new flag the
-	 * level is the one last pushed: every trapped change of PMCR_EL0.E, the enables or the flags
-	 * pushes it, and the hardware's flags only grow in between (vperf clears them only where it
-	 * pushes next). A direct-partition guest runs untrapped only with no flag and its line low
-	 * (vperf_vpmu_try_direct): whatever it changed untrapped, its level is low until a flag
-	 * comes up, which the copy above brings to the shadow. */
+	 * level is the one last pushed: every trapped change of PMCR_EL0.E, the enables or the
+	 * flags pushes it, and the hardware's flags only grow in between (vperf clears them only
+	 * where it pushes next). A direct-partition guest runs untrapped only with no flag and its
+	 * line low (vperf_vpmu_try_direct): whatever it changed untrapped, its level is low until a
+	 * flag comes up, which the copy above brings to the shadow. */
 	if (s->ovs != ovs || s->irq_dirty)
 		vperf_vpmu_update_irq(vcpu);
 }

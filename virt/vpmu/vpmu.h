@@ -15,9 +15,10 @@
 /* PMUSERENR_EL0: a trapped guest has EN, SW, CR, ER; a direct one the hardware's fields up to
  * bit 6 (the database's RES0 mask leaves [6:0]). */
 #define VPMU_USERENR_WRITABLE (PMUSERENR_EN | PMUSERENR_SW | PMUSERENR_CR | PMUSERENR_ER)
-/* What a trapped guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number.
- * To the guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0
- * (Arm DDI 0487 K.a, I5.3.30); the hardware's copy carries the EL3 and EL2 filters vperf chooses (filter.c). */
+/* What a trapped guest may set in PMEVTYPER<n>_EL0 / PMCCFILTR_EL0: P, U and the event number. To
+ * the guest there is no EL2 or EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0
+ * (Arm DDI 0487 K.a, I5.3.30); the hardware's copy carries the EL3 and EL2 filters vperf chooses
+ * (filter.c). */
 #define VPMU_EVTYPER_WRITABLE (PMEVTYPER_P | PMEVTYPER_U | PMEVTYPER_EVT)
 #define VPMU_CCFILTR_WRITABLE (PMEVTYPER_P | PMEVTYPER_U)
 #define VPMU_CYCLE_BIT	      VPERF_BIT(VPERF_CYCLE_IDX)

@@ -1,23 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
  * The guest's Profiling Buffer as memory: the write pointer rules checked when it is enabled
- * (SPE 3.4.1), and its stage 2 mappings made ahead of the hardware (prefault) or when
- * it faulted (SPE 3.5.3), with no page pinned. PMBPTR_EL1 and PMBLIMITR_EL1 are virtual addresses of
- * the guest's own stage 1 (SPE 3.4, the owning translation regime): vperf translates them through the
- * ops contract and asks the hypervisor for the stage 2 mapping, which only the VM's own memory
- * can get.
+ * (SPE 3.4.1), and its stage 2 mappings made ahead of the hardware (prefault) or when it faulted
+ * (SPE 3.5.3), with no page pinned. PMBPTR_EL1 and PMBLIMITR_EL1 are virtual addresses of the
+ * guest's own stage 1 (SPE 3.4, the owning translation regime): vperf translates them through the
+ * ops contract and asks the hypervisor for the stage 2 mapping, which only the VM's own memory can
+ * get.
  */
 #include <arch/sysreg.h>
 
 #include "vspe.h"
 
 /*
- * The rules of SPE 3.4.1 on a buffer being enabled. Broken, the PE "might write sample records to any
- * writeable address": vperf never enables the hardware then and gives the guest one of the
- * outcomes SPE 3.4.1 and Table 6 list instead: an Alignment fault for a pointer below PMBIDR_EL1.Align,
- * a buffer full event for no room for a record, with DL = 1 when the pointer lies outside the
- * buffer or in another tagged half (PTR[63:56] != LIMIT[63:56]). vperf_vspe_buffer_fault names
- * the event (0: the rules hold); a restored blob is held to the same rules (../blob.c).
+ * The rules of SPE 3.4.1 on a buffer being enabled. Broken, the PE "might write sample records to
+ * any writeable address": vperf never enables the hardware then and gives the guest one of the
+ * outcomes SPE 3.4.1 and Table 6 list instead: an Alignment fault for a pointer below
+ * PMBIDR_EL1.Align, a buffer full event for no room for a record, with DL = 1 when the pointer lies
+ * outside the buffer or in another tagged half (PTR[63:56] != LIMIT[63:56]).
+ * vperf_vspe_buffer_fault names the event (0: the rules hold); a restored blob is held to the same
+ * rules (../blob.c).
  */
 uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t ptr, uint64_t limitr)
 {

@@ -38,11 +38,11 @@ void vperf_vspe_update_irq(struct vperf_vcpu *vcpu)
 }
 
 /*
- * Bytes written (stats): the hardware moves PMBPTR_EL1 past each record it writes (SPE 3.4.1), so the
- * pointer's advance between two values vperf knows is what was written, with no decoding. vperf
+ * Bytes written (stats): the hardware moves PMBPTR_EL1 past each record it writes (SPE 3.4.1), so
+ * the pointer's advance between two values vperf knows is what was written, with no decoding. vperf
  * knows the value it restores or the guest writes through a trap, and the value it reads after a
- * drain (put, PMBIRQ) or for a trapped read. A guest that moves its pointer unseen (untrapped, or
- * a trapped write with no read since the last record) makes the count approximate: docs/vspe.md.
+ * drain (put, PMBIRQ) or for a trapped read. A guest that moves its pointer unseen (untrapped, or a
+ * trapped write with no read since the last record) makes the count approximate: docs/vspe.md.
  */
 void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr)
 {

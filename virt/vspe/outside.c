@@ -11,9 +11,9 @@
  *
  * Attribution: records of the guest's operations carry a Context packet with CONTEXTIDR_EL2
  * (SPE 3.3.1 CollectContextIDR2: PMSCR_EL2.CX), which holds the VM's spe_context while it runs;
- * their PC packet says EL0 or EL1 (Arm DDI 0487 K.a, D18.2.1). A record whose PC is at EL2 is the host's own,
- * whatever its Context says: the host's sampling of itself is not synchronized around the
- * switch of CONTEXTIDR_EL2.
+ * their PC packet says EL0 or EL1 (Arm DDI 0487 K.a, D18.2.1). A record whose PC is at EL2 is the
+ * host's own, whatever its Context says: the host's sampling of itself is not synchronized around
+ * the switch of CONTEXTIDR_EL2.
  */
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
@@ -29,8 +29,8 @@ void vperf_vspe_outside_load(struct vperf_vcpu *vcpu)
 
 	p->out_pmscr2 = read_sysreg(PMSCR_EL2);
 	p->out_ctx2 = read_sysreg(CONTEXTIDR_EL2);
-	/* CX: every record carries CONTEXTIDR_EL2 in a Context packet (SPE 3.3.1); the rest (PA, TS,
-	 * PCT, the host's own E2SPE) is the host's choice for its buffer. */
+	/* CX: every record carries CONTEXTIDR_EL2 in a Context packet (SPE 3.3.1); the rest (PA,
+	 * TS, PCT, the host's own E2SPE) is the host's choice for its buffer. */
 	write_sysreg(p->out_pmscr2 | PMSCR_CX, PMSCR_EL2);
 	write_sysreg(vcpu->vm->cfg.spe_context, CONTEXTIDR_EL2);
 	/* With EL2 owning the buffer and HCR_EL2.TGE = 0, PMSCR_EL1.E1SPE and E0SPE select the

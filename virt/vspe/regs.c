@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Emulation of the guest's SPE registers. MDCR_EL2.TPMS = 1 traps every PMS* access and
- * MDCR_EL2.E2PB = 0b10 every PMB* access (SPE 3.2.3 CheckStatisticalProfilingAccess,
- * SPE 3.4.6 CheckProfilingBufferAccess). The shadow is the truth for every control; while the state
- * is in the hardware (the guest's buffer is enabled), each write is mirrored there, and PMSICR_EL1
- * and PMBPTR_EL1, which the profiling operation changes, are read from there. PMBSR_EL1 is
- * virtual: the hardware's events reach it through vperf_vspe_take_event (switch.c). Field rules: SPE 4.3.
+ * MDCR_EL2.E2PB = 0b10 every PMB* access (SPE 3.2.3 CheckStatisticalProfilingAccess, SPE 3.4.6
+ * CheckProfilingBufferAccess). The shadow is the truth for every control; while the state is in the
+ * hardware (the guest's buffer is enabled), each write is mirrored there, and PMSICR_EL1 and
+ * PMBPTR_EL1, which the profiling operation changes, are read from there. PMBSR_EL1 is virtual: the
+ * hardware's events reach it through vperf_vspe_take_event (switch.c). Field rules: SPE 4.3.
  */
 #include <arch/sysreg.h>
 
@@ -27,9 +27,9 @@ static unsigned int vm_pmsver(const struct vperf_vcpu *vcpu)
 	return vperf_vspe_pmsver(vcpu->pcpu->caps.dfr0);
 }
 
-/* PMSIDR_EL1 (SPE 4.3.11) with only the fields the VM's SPE version defines: filters, ArchInst, LDS,
- * ERnd, Interval, MaxSize and CountSize, and FnE from SPEv1p2. Later features (FDS, EFT, ...) are
- * hidden: their registers are UNDEF here. */
+/* PMSIDR_EL1 (SPE 4.3.11) with only the fields the VM's SPE version defines: filters, ArchInst,
+ * LDS, ERnd, Interval, MaxSize and CountSize, and FnE from SPEv1p2. Later features (FDS, EFT, ...)
+ * are hidden: their registers are UNDEF here. */
 static uint64_t pmsidr_of(const struct vperf_pcpu_caps *caps)
 {
 	uint64_t keep = PMSIDR_FE | PMSIDR_FT | PMSIDR_FL | PMSIDR_ARCHINST | PMSIDR_LDS |
@@ -45,7 +45,8 @@ static uint64_t vm_pmsidr(const struct vperf_vcpu *vcpu)
 	return pmsidr_of(&vcpu->pcpu->caps);
 }
 
-/* PMBIDR_EL1 (SPE 4.3.1) never traps; were a syndrome to claim it, the guest owns its buffer: P = 0. */
+/* PMBIDR_EL1 (SPE 4.3.1) never traps; were a syndrome to claim it, the guest owns its buffer: P
+ * = 0. */
 static uint64_t guest_pmbidr(const struct vperf_vcpu *vcpu)
 {
 	return vcpu->pcpu->caps.pmbidr & (PMBIDR_ALIGN | PMBIDR_F);
@@ -168,8 +169,8 @@ static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
 	*vspe_reg(vcpu, r) = acc->val & keep;
 	switch (r) {
 	case VPERF_VSPE_PMBSR:
-		/* The hardware's event state was cleared when it moved here (vperf_vspe_take_event); a
-		 * collision bit it set since is the guest's to clear. */
+		/* The hardware's event state was cleared when it moved here
+		 * (vperf_vspe_take_event); a collision bit it set since is the guest's to clear. */
 		if (vcpu->spe.in_hw)
 			write_sysreg(0, PMBSR_EL1);
 		buffer_changed(vcpu);
@@ -195,8 +196,8 @@ bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 {
 	enum vperf_vspe_reg r;
 
-	/* Every SPE register is UNDEFINED at EL0 before any trap (SPE 3.2.3, SPE 3.4.6): a syndrome that
-	 * says otherwise gets UNDEF. */
+	/* Every SPE register is UNDEFINED at EL0 before any trap (SPE 3.2.3, SPE 3.4.6): a syndrome
+	 * that says otherwise gets UNDEF. */
 	if (!vspe_on(vcpu) || !vcpu->pcpu || vperf_ops->guest_el(vcpu->hv_vcpu) == 0)
 		return false;
 	if (acc->enc == VPERF_ENC_PMSIDR_EL1 || acc->enc == VPERF_ENC_PMBIDR_EL1) {
