@@ -127,7 +127,7 @@ static bool pmu_values_ok(const struct vperf_vcpu *vcpu, const uint64_t *w)
 	uint64_t width = vperf_vpmu_wide_counters() ? ~0ull : 0xffffffffull;
 	unsigned int nr = vcpu->vm->cfg.nr_counters;
 
-	if ((w[W_REGS] & ~vpmu_pmcr_keep(vcpu)) || (w[W_REGS + 1] & ~mask) ||
+	if ((w[W_REGS] & ~vperf_vpmu_pmcr_keep(vcpu)) || (w[W_REGS + 1] & ~mask) ||
 	    (w[W_REGS + 2] & ~mask) || (w[W_REGS + 3] & ~mask) ||
 	    (w[W_REGS + 4] & ~vpmu_userenr_keep(vcpu)) || w[W_REGS + 5] > 31 ||
 	    (w[W_REGS + 6] & ~vperf_vpmu_evtyper_keep(vcpu, VPERF_CYCLE_IDX)))

@@ -84,14 +84,9 @@ void vperf_vpmu_derive_masks(void)
 	masks.type_direct[1] = type_direct(p, true);
 }
 
-uint64_t vperf_vpmu_pmcr_writable(void)
+uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)
 {
-	return masks.pmcr_writable;
-}
-
-uint64_t vperf_vpmu_pmcr_direct_extra(void)
-{
-	return masks.pmcr_direct_extra;
+	return masks.pmcr_writable | (vpmu_direct_vm(vcpu) ? masks.pmcr_direct_extra : 0);
 }
 
 uint64_t vperf_vpmu_type_direct(bool cycle)

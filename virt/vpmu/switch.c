@@ -144,7 +144,7 @@ static void sync_from_hw(struct vperf_vcpu *vcpu)
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t mask = vpmu_mask(vcpu);
 
-	s->pmcr = read_sysreg(PMCR_EL0) & vpmu_pmcr_keep(vcpu);
+	s->pmcr = read_sysreg(PMCR_EL0) & vperf_vpmu_pmcr_keep(vcpu);
 	s->cnten = read_sysreg(PMCNTENSET_EL0) & mask;
 	s->inten = read_sysreg(PMINTENSET_EL1) & mask;
 	s->userenr = read_sysreg(PMUSERENR_EL0) & vpmu_userenr_keep(vcpu);

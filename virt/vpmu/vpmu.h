@@ -111,10 +111,6 @@ void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
 void vperf_vpmu_derive_masks(void);
 /* Every initialised pCPU has 64-bit event counters (PMUv3p5). */
 bool vperf_vpmu_wide_counters(void);
-/* What a guest may set in PMCR_EL0, from what every pCPU implements. */
-uint64_t vperf_vpmu_pmcr_writable(void);
-/* ... and what a direct-partition guest holds beyond it. */
-uint64_t vperf_vpmu_pmcr_direct_extra(void);
 /* The type fields a direct-partition guest holds. */
 uint64_t vperf_vpmu_type_direct(bool cycle);
 
@@ -122,12 +118,8 @@ uint64_t vperf_vpmu_type_direct(bool cycle);
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);
 
 /* The bits of PMCR_EL0 and PMUSERENR_EL0 a guest keeps: what the register emulation stores, the
- * switch carries and a blob may hold. */
-static inline uint64_t vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)
-{
-	return vperf_vpmu_pmcr_writable() |
-	       (vpmu_direct_vm(vcpu) ? vperf_vpmu_pmcr_direct_extra() : 0);
-}
+ * switch carries and a blob may hold (PMCR_EL0: what every pCPU implements, caps.c). */
+uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu);
 
 static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
 {
