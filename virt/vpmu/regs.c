@@ -10,8 +10,6 @@
 
 #include "vpmu.h"
 
-#define PMSELR_SEL_MASK 0x1full
-
 /* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER). The hardware
  * applies the same register first (the physical PMUSERENR_EL0 mirrors the guest's while it runs),
  * so an access refused here means the mirror was wrong: it is still refused. */
@@ -229,7 +227,7 @@ void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int 
  * the counter (vperf: UNDEF); a SEL beyond the guest's counters is UNDEF (I5.3, PMSELR). */
 static bool selected(const struct vperf_vcpu *vcpu, bool counter, unsigned int *n)
 {
-	*n = (unsigned int)(vcpu->pmu.selr & PMSELR_SEL_MASK);
+	*n = (unsigned int)(vcpu->pmu.selr & PMSELR_SEL);
 	if (*n == VPERF_CYCLE_IDX)
 		return !counter;
 	return *n < vcpu->vm->cfg.nr_counters;
@@ -286,7 +284,7 @@ static bool access_pair(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 /* The direct partition's untrapped PMXEV* use the hardware's selection: keep it the guest's. */
 static void write_selr(struct vperf_vcpu *vcpu, uint64_t val)
 {
-	vcpu->pmu.selr = val & PMSELR_SEL_MASK;
+	vcpu->pmu.selr = val & PMSELR_SEL;
 	if (vpmu_direct_vm(vcpu) && vpmu_in_hw(vcpu))
 		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 }

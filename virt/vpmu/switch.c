@@ -148,7 +148,7 @@ static void sync_from_hw(struct vperf_vcpu *vcpu)
 	s->cnten = read_sysreg(PMCNTENSET_EL0) & mask;
 	s->inten = read_sysreg(PMINTENSET_EL1) & mask;
 	s->userenr = read_sysreg(PMUSERENR_EL0) & vpmu_userenr_keep(vcpu);
-	s->selr = read_sysreg(PMSELR_EL0) & 0x1full;
+	s->selr = read_sysreg(PMSELR_EL0) & PMSELR_SEL;
 	s->ccfiltr = read_sysreg(PMCCFILTR_EL0) & ~vperf_sysregs[VPERF_SR_PMCCFILTR_EL0].res0;
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
 		s->evtyper[n] = read_sysreg_enc(vperf_pmevtyper_enc(n)) &
