@@ -8,7 +8,7 @@
 
 /*
  * virt/ in three layers, each calling only the ones below it:
- *   entry points   pcpu.c, policy.c, vcpu.c, trap.c, blob.c: the public API;
+ *   entry points   pcpu.c, policy.c, vcpu.c, trap.c, blob.c, fdt.c, xen_abi.c: the public API;
  *   features       vpmu/ and vspe/ (their own vpmu.h, vspe.h);
  *   base           this header, platform.c, mdcr.c, log.c, fmt.c, esr.c.
  * The features call the base (the ops, the platform, MDCR_EL2 recomputed when their trap state
