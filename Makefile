@@ -13,7 +13,12 @@ MAKEFLAGS += --no-builtin-rules --no-print-directory
 Q := $(if $(V),,@)
 
 # ---- configuration (kconfig-frontends) --------------------------------------------------------
-KCONFIG_ENV := KCONFIG_CONFIG=.config srctree=$(srctree)
+# The generated header is include/generated/vperf/autoconf.h under $(O), not the usual
+# generated/autoconf.h: a hypervisor that includes vperf's headers has a header of that name
+# of its own, which would shadow vperf's (include/vperf/config.h includes this one).
+autoconf-h := $(obj)/include/generated/vperf/autoconf.h
+KCONFIG_ENV := KCONFIG_CONFIG=.config KCONFIG_AUTOHEADER=include/generated/vperf/autoconf.h \
+	srctree=$(srctree)
 kconf = cd $(obj) && $(KCONFIG_ENV) kconfig-$(1) $(2) $(srctree)/Kconfig
 
 config_goals := defconfig menuconfig olddefconfig savedefconfig help deps clean distclean check-fresh \
@@ -43,19 +48,19 @@ DEPS ?= build
 deps:
 	$(call deps_for,$(DEPS))
 
-$(obj)/include/config $(obj)/include/generated:
+$(obj)/include/config $(obj)/include/generated/vperf:
 	$(Q)mkdir -p $@
 
 DEFCONFIG ?= $(ARCH)_defconfig
-defconfig: deps | $(obj)/include/config $(obj)/include/generated
+defconfig: deps | $(obj)/include/config $(obj)/include/generated/vperf
 	$(Q)$(call kconf,conf,--defconfig=$(srctree)/configs/$(DEFCONFIG)) >/dev/null
 	$(Q)$(call kconf,conf,--silentoldconfig)
 	@echo "  CONFIG  $(O)/.config from configs/$(DEFCONFIG)"
 
-olddefconfig: deps | $(obj)/include/config $(obj)/include/generated
+olddefconfig: deps | $(obj)/include/config $(obj)/include/generated/vperf
 	$(Q)$(call kconf,conf,--olddefconfig)
 
-menuconfig: deps | $(obj)/include/config $(obj)/include/generated
+menuconfig: deps | $(obj)/include/config $(obj)/include/generated/vperf
 	$(Q)$(call kconf,mconf,)
 
 savedefconfig: deps
@@ -66,8 +71,8 @@ savedefconfig: deps
 $(obj)/.config:
 	$(Q)$(MAKE) -f $(srctree)/Makefile O=$(O) ARCH=$(ARCH) defconfig
 
-$(obj)/include/config/auto.conf $(obj)/include/generated/autoconf.h: $(obj)/.config $(srctree)/Kconfig \
-		| $(obj)/include/config $(obj)/include/generated
+$(obj)/include/config/auto.conf $(autoconf-h): $(obj)/.config $(srctree)/Kconfig \
+		| $(obj)/include/config $(obj)/include/generated/vperf
 	$(Q)$(call kconf,conf,--silentoldconfig)
 
 # ---- toolchain and flags ----------------------------------------------------------------------
@@ -80,6 +85,7 @@ hostprogs-y :=
 simprogs-y :=
 tests-y :=
 test-extra-y :=
+include $(srctree)/lib/build.mk
 include $(srctree)/virt/build.mk
 include $(srctree)/arch/$(ARCH)/build.mk
 include $(srctree)/tools/build.mk
@@ -93,7 +99,7 @@ include $(srctree)/mk/rules.mk
 all: $(obj)/libvperf.a $(if $(CONFIG_VPERF_ARCH_SIM),$(tests-bin) $(simprogs-bin)) $(hostprogs-bin)
 
 clean:
-	$(Q)rm -rf $(obj)/virt $(obj)/arch $(obj)/tests $(obj)/host $(obj)/tools $(obj)/libvperf.a
+	$(Q)rm -rf $(obj)/lib $(obj)/virt $(obj)/arch $(obj)/tests $(obj)/host $(obj)/tools $(obj)/libvperf.a
 
 distclean:
 	$(Q)rm -rf $(obj)

@@ -1,5 +1,5 @@
 # Compilers and flags. The strict warning set applies to every C file vperf owns; -Wconversion
-# applies to the library (virt/, arch/), where a silent truncation of a guest value is a bug.
+# applies to the library (lib/, virt/, arch/), where a silent truncation of a guest value is a bug.
 
 HOSTCC ?= gcc
 CROSS_COMPILE ?= aarch64-linux-gnu-
@@ -12,7 +12,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 LIB_WARN := -Wconversion -Wsign-conversion
 
 INCLUDES := -I$(srctree)/include -I$(srctree)/arch/$(ARCH)/include -I$(obj)/include \
-	-include $(obj)/include/generated/autoconf.h
+	-include $(autoconf-h)
 BASE_CFLAGS := -std=c11 $(WARN) -O2 -g -fno-common -MMD -MP
 
 ifeq ($(ARCH),arm64)
@@ -41,4 +41,4 @@ LDFLAGS_TEST := $(SAN_FLAGS)
 # Host programs (tools/) are always built for the build machine, whatever ARCH is; they compile
 # freestanding-clean library sources (e.g. the SPE codec) again for the host.
 HOST_CFLAGS := -std=c11 $(WARN) -O2 -g -MMD -MP -D_DEFAULT_SOURCE -I$(srctree)/include \
-	-I$(srctree)/arch/sim/include -I$(obj)/include -include $(obj)/include/generated/autoconf.h
+	-I$(srctree)/arch/sim/include -I$(obj)/include -include $(autoconf-h)

@@ -4,7 +4,7 @@ lib-objs := $(patsubst %.c,$(obj)/%.o,$(lib-y))
 host-lib-objs := $(patsubst %.c,$(obj)/host/%.o,$(host-lib-y))
 hostprogs-bin := $(addprefix $(obj)/host/bin/,$(hostprogs-y))
 tests-bin := $(addprefix $(obj)/tests/bin/,$(tests-y))
-autoconf := $(obj)/include/generated/autoconf.h
+autoconf := $(autoconf-h)
 
 $(obj)/%.o: $(srctree)/%.c $(autoconf)
 	@mkdir -p $(@D)

@@ -23,7 +23,8 @@ arm64-check: $(obj)/libvperf.a
 sub = $(MAKE) -f $(srctree)/Makefile
 
 # Everything CI runs: the sim build (ASan/UBSan, cmocka), the same with every optional feature
-# configured out (the public headers' stubs), the arm64 cross build, and the QEMU suite (its
+# configured out (the public headers' stubs), a vSPE without a vPMU (test_core alone: its VMs'
+# save/restore blob), the arm64 cross build, and the QEMU suite (its
 # failures are counted by summary.sh, hence the '-'; `test` fails when a test does, and the
 # stages after it still run so that the summary counts everything).
 check:
@@ -33,12 +34,15 @@ check:
 	-$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-minimal ARCH=sim DEFCONFIG=sim_minimal_defconfig defconfig
 	-$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
+	$(Q)$(sub) O=$(O)/check-vspe-only ARCH=sim DEFCONFIG=sim_vspe_only_defconfig defconfig
+	-$(Q)$(sub) O=$(O)/check-vspe-only SANITIZE=1 core-test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
 	$(Q)$(sub) O=$(O)/check-arm64 arm64-check format-test
 	$(Q)rm -f $(obj)/check-qemu/test-results.txt
 	-$(Q)$(sub) O=$(O)/check-qemu qemu-check
 	$(Q)$(srctree)/scripts/summary.sh $(obj)/check-sim/test-results.txt \
-		$(obj)/check-minimal/test-results.txt $(obj)/check-arm64/test-results.txt \
+		$(obj)/check-minimal/test-results.txt $(obj)/check-vspe-only/test-results.txt \
+		$(obj)/check-arm64/test-results.txt \
 		$(obj)/check-qemu/test-results.txt
 
 # The README's quick start on a pristine Debian 12 root (scripts/check-fresh.sh, docs/build.md).
@@ -113,7 +117,8 @@ help:
 	@echo '  test                        run the unit tests of a sim configuration; ends with'
 	@echo '                              "test: N passed, N failed", non-zero exit if one failed'
 	@echo '  check                       everything CI runs: sim build + cmocka under'
-	@echo '                              ASan/UBSan (default and minimal configuration),'
+	@echo '                              ASan/UBSan (default and minimal configuration;'
+	@echo '                              test_core also with a vSPE and no vPMU: core-test),'
 	@echo '                              arm64 cross build + symbol check, QEMU suite'
 	@echo '  check-fresh                 the README quick start (make run, make check) inside a'
 	@echo '                              pristine Debian 12 root (debootstrap; root only)'

@@ -1,9 +1,15 @@
-# virt/: the virtualization logic, identical source for every ARCH.
-lib-y += virt/regdb.c virt/esr.c virt/trap.c virt/core.c virt/log.c virt/fmt.c
-lib-$(CONFIG_VPERF_VPMU) += virt/vpmu_regs.c virt/vpmu_switch.c virt/vpmu_filter.c virt/vpmu_irq.c \
-	virt/vpmu_blob.c virt/vpmu_map.c
-lib-$(CONFIG_VPERF_VSPE) += virt/vspe_regs.c virt/vspe_switch.c virt/vspe_irq.c \
-	virt/vspe_buffer.c virt/vspe_host.c virt/vspe_outside.c virt/vspe_blob.c
+# virt/: the virtualization logic, identical source for every ARCH, over lib/. Its layers
+# (virt/internal.h): the entry points, the vPMU and vSPE features in their folders, the base.
+lib-y += virt/platform.c virt/mdcr.c virt/log.c virt/fmt.c virt/esr.c \
+	virt/pcpu.c virt/policy.c virt/vcpu.c virt/trap.c
+lib-$(CONFIG_VPERF_VPMU) += virt/vpmu/caps.c virt/vpmu/regs.c virt/vpmu/fast.c \
+	virt/vpmu/switch.c virt/vpmu/irq.c virt/vpmu/filter.c virt/vpmu/map.c
+lib-$(CONFIG_VPERF_VSPE) += virt/vspe/regs.c virt/vspe/switch.c virt/vspe/irq.c \
+	virt/vspe/buffer.c virt/vspe/event.c virt/vspe/host.c virt/vspe/outside.c
+# One blob for both versions: a VM with a vPMU, a vSPE or both saves and restores its state.
+ifneq ($(CONFIG_VPERF_VPMU)$(CONFIG_VPERF_VSPE),)
+lib-y += virt/blob.c
+endif
 lib-$(CONFIG_VPERF_XEN_ABI) += virt/xen_abi.c
 lib-$(CONFIG_VPERF_FDT) += virt/fdt.c
 
@@ -17,4 +23,3 @@ $(obj)/include/xenabi/xen:
 	$(Q)test -f $(XEN_INCLUDE)/pmu.h || { echo "libxen-dev missing: make deps" >&2; exit 1; }
 	$(Q)ln -sfn $(XEN_INCLUDE) $@
 
--include $(srctree)/virt/spe/build.mk

@@ -4,9 +4,10 @@
 
 #define ISS_DIR_READ VPERF_BIT(0)
 
-/* The ISS holds Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10], CRm [4:1] (Arm ARM D24.2.40,
- * EC 0x18); VPERF_SYSREG_ENC packs Op0 [15:14], Op1 [13:11], CRn [10:7], CRm [6:3], Op2 [2:0]. Op1
- * and CRn are adjacent in both, so the encoding is four masked shifts (this runs on every trap). */
+/* The ISS holds Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10], CRm [4:1] (Arm DDI 0487 K.a,
+ * D24.2.40, EC 0x18); VPERF_SYSREG_ENC packs Op0 [15:14], Op1 [13:11], CRn [10:7], CRm [6:3], Op2
+ * [2:0]. Op1 and CRn are adjacent in both, so the encoding is four masked shifts (this runs on
+ * every trap). */
 bool vperf_esr_decode_sysreg(uint64_t esr, struct vperf_esr_sysreg *out)
 {
 	if (VPERF_FIELD_GET(esr, 31, 26) != ESR_EC_SYSREG)

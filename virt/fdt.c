@@ -14,7 +14,7 @@
  *
  * The GIC binding's interrupt specifier is <type number flags>: type 1 is a PPI numbered from
  * INTID 16, flags 4 is level-high (DT_IRQ_TYPE_LEVEL_HIGH in Xen's device_tree_defs.h); the
- * PMU's interrupt is level-sensitive (Arm ARM, PMUIRQ), PMBIRQ too (SPE supplement 3.5), and so
+ * PMU's interrupt is level-sensitive (Arm DDI 0487 K.a, PMUIRQ), PMBIRQ too (SPE 3.5), and so
  * are vperf's virtual lines. The SPE node is the one Linux's arm_spe_pmu driver probes.
  */
 #include "fdt_api.h"

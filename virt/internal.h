@@ -6,7 +6,81 @@
 #include <vperf/esr.h>
 #include <vperf/vperf.h>
 
+/*
+ * virt/ in three layers, each calling only the ones below it:
+ *   entry points   pcpu.c, policy.c, vcpu.c, trap.c, blob.c, fdt.c, xen_abi.c: the public API;
+ *   features       vpmu/ and vspe/ (their own vpmu.h, vspe.h);
+ *   base           this header, platform.c, mdcr.c, log.c, fmt.c, esr.c.
+ * The features call the base (the ops, the platform, MDCR_EL2 recomputed when their trap state
+ * changes, the log) and never an entry point; the base calls no feature.
+ */
+
+/* The hypervisor's ops, given to vperf_init (platform.c). */
 extern const struct vperf_hyp_ops *vperf_ops;
+
+/* What every pCPU initialised since vperf_init offers (platform.c): the VM policies, the
+ * guest-writable masks and the vSPE's ID values rest on it, so that a vCPU can move between
+ * pCPUs and find the same PMU and SPE everywhere. */
+struct vperf_platform {
+	bool any;	       /* a pCPU was initialised: the rest means something */
+	uint8_t min_hpmn;      /* the smallest first range */
+	uint8_t min_pmuver;    /* the lowest PMUVer (0: a pCPU without PMUv3) */
+	uint8_t min_pmsver;    /* the lowest PMSVer (0: a pCPU without SPE) */
+	bool any_unenforced;   /* a pCPU does not enforce MDCR_EL2.HPMN at EL1 */
+	bool any_aarch64_only; /* a pCPU has no AArch32 at EL0 (no PMCR_EL0.D) */
+	bool any_no_el3;       /* a pCPU has no EL3 (no PMEVTYPER NSK, NSU, M) */
+	bool any_no_host_spe;  /* a pCPU has no host-owned Profiling Buffer (host_spe) */
+	bool any_no_export;    /* a pCPU has no event export bus (PMCR_EL0.X RAZ/WI) */
+	struct vperf_pcpu_caps first_caps; /* the first initialised pCPU's (blob checks) */
+};
+
+const struct vperf_platform *vperf_platform(void);
+/* vperf_init: these ops, and no pCPU yet. */
+void vperf_platform_reset(const struct vperf_hyp_ops *ops);
+/* vperf_pcpu_init: one more pCPU, probed and configured. */
+void vperf_platform_add(const struct vperf_pcpu *pcpu);
+
+/* What the VM was given (vperf_vm_init checked it). A vPMU: */
+static inline bool vpmu_on(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.pmu_mode != VPERF_PMU_OFF;
+}
+
+/* A vSPE of its own (the guest owns a Profiling Buffer): */
+static inline bool vspe_on(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.spe && vcpu->vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2;
+}
+
+/* SPE from outside: the hypervisor profiles the VM into its own buffer; the guest sees no SPE. */
+static inline bool vspe_outside(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.spe && vcpu->vm->cfg.spe_buffer == VPERF_SPE_BUF_EL2;
+}
+
+/*
+ * MDCR_EL2 (mdcr.c, the one file that decides its value). A vCPU's value is cached with the pCPU
+ * and the configuration epoch it was computed for; every vperf_init, vperf_pcpu_init and
+ * vperf_vm_init starts a new epoch.
+ */
+void vperf_mdcr_new_epoch(void);
+/* The host's MDCR_EL2 while no vCPU runs on pcpu (pcpu->hpmn and cfg set). */
+uint64_t vperf_mdcr_host(const struct vperf_pcpu *pcpu);
+/* False, logged, when the hypervisor's host_mdcr sets a field the PE does not implement. */
+bool vperf_mdcr_host_ok(const struct vperf_pcpu *pcpu);
+/* Recompute the loaded vCPU's MDCR_EL2 and write it if it changed: its trap state changed. */
+void vperf_update_mdcr(struct vperf_vcpu *vcpu);
+/* At load: the cached value when still valid, else a recomputed one. */
+void vperf_mdcr_load(struct vperf_vcpu *vcpu);
+/* At put: the host's value back where it matters at EL2. */
+void vperf_mdcr_put(struct vperf_pcpu *pcpu);
+
+/* One of the vCPU's MDCR_EL2 inputs changed while it is not loaded (its trap state, e.g. at
+ * put): its next load computes the value again instead of reusing the cached one. */
+static inline void vperf_mdcr_stale(struct vperf_vcpu *vcpu)
+{
+	vcpu->mdcr_pcpu = NULL;
+}
 
 #ifdef CONFIG_VPERF_STATS
 #define STAT_INC(stats, field) ((stats)->field++)
@@ -44,18 +118,6 @@ void vperf_fmt_dec(struct fmt *f, uint64_t v);
 void vperf_fmt_hex(struct fmt *f, uint64_t v, unsigned int min_digits);
 
 void vperf_log(enum vperf_log_level level, const char *msg);
-/* vperf_handle_sysreg() without the fast path (virt/trap.c). */
-enum vperf_trap_result vperf_handle_sysreg_full(struct vperf_vcpu *vcpu, uint64_t esr,
-						uint64_t gprs[31]);
-/* Recompute the loaded vCPU's MDCR_EL2 and write it if it changed. */
-void vperf_update_mdcr(struct vperf_vcpu *vcpu);
-
-/* One of the vCPU's MDCR_EL2 inputs changed while it is not loaded (its trap state, e.g. at
- * put): its next load computes the value again instead of reusing the cached one. */
-static inline void vperf_mdcr_stale(struct vperf_vcpu *vcpu)
-{
-	vcpu->mdcr_pcpu = NULL;
-}
 /* A guest mistake with its architectural outcome: counted by the caller, logged rate-limited. */
 void vperf_log_notice(struct vperf_vm *vm, const char *msg);
 void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg *a);

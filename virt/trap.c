@@ -9,13 +9,13 @@
 #include "internal.h"
 
 #ifdef CONFIG_VPERF_VPMU
-#include "vpmu.h"
+#include "vpmu/vpmu.h"
 #define VPMU(slot) [VPERF_SLOT_##slot] = vperf_vpmu_access
 #else
 #define VPMU(slot) [VPERF_SLOT_##slot] = NULL
 #endif
 #ifdef CONFIG_VPERF_VSPE
-#include "vspe.h"
+#include "vspe/vspe.h"
 #define VSPE(slot) [VPERF_SLOT_##slot] = vperf_vspe_access
 #else
 #define VSPE(slot) [VPERF_SLOT_##slot] = NULL
@@ -36,7 +36,7 @@ static enum vperf_trap_result undef(struct vperf_vcpu *vcpu)
 	return VPERF_TRAP_UNDEF;
 }
 
-/* MRS of a write-only register or MSR of a read-only one is UNDEFINED (Arm ARM C5.2: the
+/* MRS of a write-only register or MSR of a read-only one is UNDEFINED (Arm DDI 0487 K.a, C5.2: the
  * register's accessibility pseudocode has no such direction). Hardware does not trap these; a
  * syndrome that claims one is treated as the instruction it names. */
 static bool direction_exists(const struct vperf_sysreg_desc *desc, bool read)
@@ -64,8 +64,7 @@ enum vperf_trap_result vperf_perform_access(struct vperf_vcpu *vcpu,
 }
 
 /* The full path: every access the fast path does not answer. */
-enum vperf_trap_result vperf_handle_sysreg_full(struct vperf_vcpu *vcpu, uint64_t esr,
-						uint64_t gprs[31])
+static enum vperf_trap_result handle_full(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
 {
 	const struct vperf_sysreg_desc *desc;
 	struct vperf_esr_sysreg a;
@@ -82,13 +81,13 @@ enum vperf_trap_result vperf_handle_sysreg_full(struct vperf_vcpu *vcpu, uint64_
 	return vperf_perform_access(vcpu, desc, &a, gprs, slot_handlers[desc->slot]);
 }
 
-/* The fast path first (virt/vpmu_regs.c); it hands every access it does not answer to the full
- * path itself, as a tail call: the hot accesses pay for no frame here. */
+/* The fast path first (vpmu/fast.c), which answers the hottest accesses from the syndrome and
+ * calls nothing back here; every access it leaves goes through the full path. */
 enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
 {
 #ifdef CONFIG_VPERF_VPMU
-	return vperf_vpmu_fast_access(vcpu, esr, gprs);
-#else
-	return vperf_handle_sysreg_full(vcpu, esr, gprs);
+	if (vperf_vpmu_fast_access(vcpu, esr, gprs))
+		return VPERF_TRAP_HANDLED;
 #endif
+	return handle_full(vcpu, esr, gprs);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The Xen ABI vperf adopts (DESIGN.md section 4): per-VM PMU modes are Xen's XENPMU_MODE_*
+ * The Xen ABI vperf adopts (docs/design.md, "Xen ABI"): per-VM PMU modes are Xen's XENPMU_MODE_*
  * values (xen/pmu.h) and the per-domain enable is XEN_DOMCTL_CDF_vpmu (xen/domctl.h). Built
  * with -std=gnu11 -D__XEN_TOOLS__ because Xen's domctl.h requires both; the headers come from
  * Debian's libxen-dev, linked into the build tree as $(O)/include/xenabi/xen.

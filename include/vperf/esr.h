@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ESR_EL2 for a trapped MSR/MRS (EC = 0x18). Layout (Arm ARM D24.2.40, ISS encoding for an
- * exception from MSR, MRS or System instruction execution; ../shared/spec/facts.md):
+ * ESR_EL2 for a trapped MSR/MRS (EC = 0x18). Layout (Arm DDI 0487 K.a, D24.2.40, ISS encoding
+ * for an exception from MSR, MRS or System instruction execution):
  *   EC [31:26], IL [25], Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10], Rt [9:5],
  *   CRm [4:1], Direction [0] (1 = read, MRS; 0 = write, MSR).
  */

@@ -32,7 +32,7 @@ struct vperf_hyp_ops {
 	/* Optional (VSPE). Make [ipa, ipa + size) of the VM mapped and writable at stage 2 so the
 	 * Profiling Buffer does not fault; return 0, or a negative vperf_err when the range is not
 	 * the VM's memory. Any TLB maintenance the change needs (TLBI, then DSB) is complete on
-	 * return: the Profiling Buffer caches translations like the PE (SPE supplement 3.4.4). */
+	 * return: the Profiling Buffer caches translations like the PE (SPE 3.4.4). */
 	int (*stage2_map)(void *hv_vm, uint64_t ipa, uint64_t size);
 	/* Optional (VSPE). The IPA the vCPU's current stage 1 (EL1&0 regime) gives the virtual
 	 * address va for a privileged write, as AT S1E1W would; return 0 or a negative vperf_err.

@@ -3,23 +3,24 @@
  * SPE packet codec: one Statistical Profiling Extension packet <-> one struct vperf_spe_pkt.
  * Freestanding (no libc, no allocation): used by the model, the arm64 library and host tools.
  *
- * Sources: Arm ARM D18.2 (every packet) and the SPE supplement section 5 (profile format; its
- * 5.2 tables give the header encodings, 5.3.2 the Alignment command that D18.2 no longer lists).
+ * Sources: Arm DDI 0487 K.a, D18.2 (every packet) and the SPE supplement section 5 (profile format;
+ * its SPE 5.2 tables give the header encodings, SPE 5.3.2 the Alignment command that D18.2 no
+ * longer lists).
  *
- * Grammar accepted by vperf_spe_pkt_decode() (SPE supplement 5.1.1, 5.2):
+ * Grammar accepted by vperf_spe_pkt_decode() (SPE 5.1.1, SPE 5.2):
  *   0x00                       Padding (D18.2.8)
  *   0x01                       End (D18.2.5)
  *   0b001xxxxx B1              16-bit header: B1 == 0x00 with byte 0 = 0b0010SSSS is an Alignment
- *                              command (5.3.2); B1 = 0b01xxxxxx or 0b10xxxxxx is a packet whose
+ *                              command (SPE 5.3.2); B1 = 0b01xxxxxx or 0b10xxxxxx is a packet whose
  *                              payload size is 1 << B1[5:4] (Address, Counter, or unknown)
  *   0b01xxxxxx, 0b10xxxxxx     8-bit header, payload of 1 << SZ bytes, SZ = header bits [5:4]
  * Any other header byte (0x02-0x1f, 0xc0-0xff, a prefix followed by 0b00xxxxxx other than an
  * Alignment command, or 0b11xxxxxx) has no size rule and is malformed. A header of a valid form
- * that names no packet of 5.2.1/5.2.2 decodes as VPERF_SPE_PKT_UNKNOWN: "software must ignore
- * unknown packets, using the size field that is encoded in the header" (5.1.4). A known packet
- * with a reserved value in a field decodes with VPERF_SPE_PKTF_RESERVED set (same rule).
+ * that names no packet of SPE 5.2.1/SPE 5.2.2 decodes as VPERF_SPE_PKT_UNKNOWN: "software must
+ * ignore unknown packets, using the size field that is encoded in the header" (SPE 5.1.4). A known
+ * packet with a reserved value in a field decodes with VPERF_SPE_PKTF_RESERVED set (same rule).
  *
- * All multi-byte payloads are little-endian (5.1.3). The decoder reads only buf[off..len).
+ * All multi-byte payloads are little-endian (SPE 5.1.3). The decoder reads only buf[off..len).
  */
 #ifndef VPERF_SPE_PKT_H
 #define VPERF_SPE_PKT_H
@@ -36,8 +37,8 @@ enum vperf_spe_pkt_kind {
 	VPERF_SPE_PKT_OP_TYPE,	   /* D18.2.7, index = CLASS (0-3) */
 	VPERF_SPE_PKT_EVENTS,	   /* D18.2.6, 1, 2, 4 or 8 payload bytes */
 	VPERF_SPE_PKT_DATA_SOURCE, /* D18.2.4, 1 or 2 payload bytes (4, 8: reserved SZ) */
-	VPERF_SPE_PKT_ALIGN,	   /* SPE supplement 5.3.2 Alignment command, index = SIZE */
-	VPERF_SPE_PKT_UNKNOWN,	   /* sized header naming no packet (5.1.4): hdr0/hdr1 verbatim */
+	VPERF_SPE_PKT_ALIGN,	   /* SPE 5.3.2 Alignment command, index = SIZE */
+	VPERF_SPE_PKT_UNKNOWN, /* sized header naming no packet (SPE 5.1.4): hdr0/hdr1 verbatim */
 	VPERF_SPE_PKT_NKINDS,
 };
 
@@ -78,7 +79,7 @@ enum vperf_spe_op_class {
 	VPERF_SPE_CLASS_BRANCH = 2,
 };
 
-/* Events packet bits (D18.2.6, SPE supplement 5.3.7). */
+/* Events packet bits (D18.2.6, SPE 5.3.7). */
 enum vperf_spe_event {
 	VPERF_SPE_EV_EXCEPTION = 0,  /* generated exception */
 	VPERF_SPE_EV_RETIRED = 1,    /* architecturally retired */
@@ -128,7 +129,7 @@ struct vperf_spe_pkt {
 /* Why a buffer is malformed. vperf_spe_reason_str() gives a static string for each. */
 enum vperf_spe_reason {
 	VPERF_SPE_OK = 0,
-	VPERF_SPE_E_BAD_HDR,	   /* byte 0 has no encoding in 5.2.1/5.2.2 */
+	VPERF_SPE_E_BAD_HDR,	   /* byte 0 has no encoding in SPE 5.2.1/SPE 5.2.2 */
 	VPERF_SPE_E_BAD_EXT_HDR,   /* byte 1 of a 16-bit header has none */
 	VPERF_SPE_E_TRUNC_HDR,	   /* the buffer ends inside a 16-bit header */
 	VPERF_SPE_E_TRUNC_PAYLOAD, /* the buffer ends inside a payload */

@@ -3,10 +3,10 @@
  * SPE sample records on top of the packet codec (vperf/spe_pkt.h). Freestanding, no allocation.
  *
  * A sample record is the sequence of packets that ends with an End packet or a Timestamp packet
- * (SPE supplement 5.1.2, D18.2.5, D18.2.9). Padding and Alignment commands may sit between
- * records (5.1.4) and are skipped wherever they appear. The iterator collects each record's
+ * (SPE 5.1.2; Arm DDI 0487 K.a, D18.2.5, D18.2.9). Padding and Alignment commands may sit between
+ * records (SPE 5.1.4) and are skipped wherever they appear. The iterator collects each record's
  * packets into one typed struct; IMPLEMENTATION DEFINED packets, packets with reserved field
- * values and unknown packets are kept opaque (5.1.4: software ignores them).
+ * values and unknown packets are kept opaque (SPE 5.1.4: software ignores them).
  *
  * Malformed input (vperf_spe_pkt_decode() failed, or the buffer ends inside a record) is reported
  * with its offset and reason; the partial record is dropped and the iterator resynchronizes:

@@ -2,15 +2,16 @@
 /*
  * Field layouts of the SPE System registers vperf emulates or programs, from the SPE supplement
  * section 4.3 (register descriptions); the fields later versions added (PMSIDR_EL1.FnE [6],
- * PMSFCR_EL1.FnE [3], PMSCR_EL1.PCT [7:6] from SPEv1p2) as listed in ../shared/spec/facts.md and
- * docs/model.md. Encodings live in the register database (sysregs.def), not here.
+ * PMSFCR_EL1.FnE [3], PMSCR_EL1.PCT [7:6] from SPEv1p2) from the SPE register descriptions of
+ * Arm DDI 0487 K.a and as docs/model.md lists them. Encodings live in the register database
+ * (sysregs.def), not here.
  */
 #ifndef VPERF_SPE_REGS_H
 #define VPERF_SPE_REGS_H
 
 #include <vperf/types.h>
 
-/* PMSCR_EL1 (4.3.5) and PMSCR_EL2 (4.3.7: E0HSPE at [0], E2SPE at [1]) */
+/* PMSCR_EL1 (SPE 4.3.5) and PMSCR_EL2 (SPE 4.3.7: E0HSPE at [0], E2SPE at [1]) */
 #define PMSCR_E0SPE VPERF_BIT(0)
 #define PMSCR_E1SPE VPERF_BIT(1)
 #define PMSCR_CX    VPERF_BIT(3)
@@ -19,15 +20,15 @@
 #define PMSCR_PCT   VPERF_BIT(6)
 #define PMSCR_PCT1  VPERF_BIT(7) /* PCT[1], SPEv1p2 */
 
-/* PMSICR_EL1 (4.3.10): COUNT [31:0], ECOUNT [63:56] when PMSIDR_EL1.ERnd */
+/* PMSICR_EL1 (SPE 4.3.10): COUNT [31:0], ECOUNT [63:56] when PMSIDR_EL1.ERnd */
 #define PMSICR_COUNT  VPERF_GENMASK(31, 0)
 #define PMSICR_ECOUNT VPERF_GENMASK(63, 56)
 
-/* PMSIRR_EL1 (4.3.12) */
+/* PMSIRR_EL1 (SPE 4.3.12) */
 #define PMSIRR_RND	VPERF_BIT(0)
 #define PMSIRR_INTERVAL VPERF_GENMASK(31, 8)
 
-/* PMSFCR_EL1 (4.3.9) */
+/* PMSFCR_EL1 (SPE 4.3.9) */
 #define PMSFCR_FE  VPERF_BIT(0)
 #define PMSFCR_FT  VPERF_BIT(1)
 #define PMSFCR_FL  VPERF_BIT(2)
@@ -36,12 +37,12 @@
 #define PMSFCR_LD  VPERF_BIT(17)
 #define PMSFCR_ST  VPERF_BIT(18)
 
-/* PMSEVFR_EL1 / PMSNEVFR_EL1 (4.3.8): the events a filter can name */
+/* PMSEVFR_EL1 / PMSNEVFR_EL1 (SPE 4.3.8): the events a filter can name */
 #define PMSEVFR_EVENTS                                                                          \
 	(VPERF_GENMASK(63, 48) | VPERF_GENMASK(31, 24) | VPERF_GENMASK(15, 12) | VPERF_BIT(7) | \
 	 VPERF_BIT(5) | VPERF_BIT(3) | VPERF_BIT(1))
 
-/* PMSIDR_EL1 (4.3.11) */
+/* PMSIDR_EL1 (SPE 4.3.11) */
 #define PMSIDR_FE	     VPERF_BIT(0)
 #define PMSIDR_FT	     VPERF_BIT(1)
 #define PMSIDR_FL	     VPERF_BIT(2)
@@ -55,17 +56,17 @@
 #define PMSIDR_COUNTSIZE     VPERF_GENMASK(19, 16)
 #define PMSIDR_COUNTSIZE_16  (3ull << 16) /* 16-bit saturating counters */
 
-/* PMBIDR_EL1 (4.3.1) */
+/* PMBIDR_EL1 (SPE 4.3.1) */
 #define PMBIDR_ALIGN VPERF_GENMASK(3, 0)
 #define PMBIDR_P     VPERF_BIT(4)
 #define PMBIDR_F     VPERF_BIT(5)
 
-/* PMBLIMITR_EL1 (4.3.2) */
+/* PMBLIMITR_EL1 (SPE 4.3.2) */
 #define PMBLIMITR_E	VPERF_BIT(0)
 #define PMBLIMITR_FM	VPERF_GENMASK(2, 1)
 #define PMBLIMITR_LIMIT VPERF_GENMASK(63, 12)
 
-/* PMBSR_EL1 (4.3.4) */
+/* PMBSR_EL1 (SPE 4.3.4) */
 #define PMBSR_EC_SHIFT	 26
 #define PMBSR_EC	 VPERF_GENMASK(31, 26)
 #define PMBSR_DL	 VPERF_BIT(19)

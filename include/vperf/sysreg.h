@@ -111,7 +111,7 @@ extern const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT];
 const struct vperf_sysreg_desc *vperf_sysreg_lookup(uint32_t enc);
 
 /* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 (n < 31) by index: CRm = 0b10:n[4:3] (0b11 for the
- * types), op2 = n[2:0] (Arm ARM D24.5). */
+ * types), op2 = n[2:0] (Arm DDI 0487 K.a, D24.5). */
 static inline uint32_t vperf_pmevcntr_enc(unsigned int n)
 {
 	return VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
@@ -133,7 +133,7 @@ static inline unsigned int vperf_pmev_index(uint32_t enc)
  * and SPE System registers, all op0=3:
  *   op1=0, CRn=9, CRm 9, 10   SPE sampling controls and Profiling Buffer (SPE supplement 4.1);
  *   op1=0, CRn=9, CRm 13, 14  PMU EL1 registers (PMSSCR_EL1; PMINTENSET/CLR_EL1, PMMIR_EL1...);
- *   op1=3, CRn=9, CRm 12-14   PMU EL0 registers (facts.md);
+ *   op1=3, CRn=9, CRm 12-14   PMU EL0 registers (checked with aarch64-linux-gnu-as);
  *   op1=3, CRn=14, CRm 8-15   PMEVCNTR<n>, PMEVTYPER<n>, PMCCFILTR_EL0.
  * Not op1=0 CRm 11: the trace buffer (FEAT_TRBE, TRBLIMITR_EL1 = S3_0_C9_C11_0 ...), which a
  * hypervisor may handle itself. An access in the space that the database does not know is UNDEF;

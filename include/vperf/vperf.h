@@ -52,9 +52,10 @@ struct vperf_pcpu_config {
 	uint8_t host_counters;	/* counters the host keeps for itself: [N - host_counters - agent,
 				* N - agent); guests get [0, HPMN) */
 	uint8_t agent_counters; /* the third range [EPMN, N) of an external agent (PMCCR.EPMN,
-				 * I5.3.47), when FEAT_PMUv3_EXTPMN; 0 otherwise */
+				 * Arm DDI 0487 K.a I5.3.47), when FEAT_PMUv3_EXTPMN; 0
+				 * otherwise */
 	bool hpmn_unenforced;	/* the PE does not fully enforce MDCR_EL2.HPMN at EL1 (QEMU 7.2
-				 * does not, DESIGN.md section 3): no direct partition */
+				 * does not, docs/qemu.md): no direct partition */
 	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it
 				 * its MDCR_EL2 back at every put, not only when counting differs */
 	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
@@ -144,7 +145,7 @@ struct vperf_vcpu {
 	void *hv_vcpu;
 	struct vperf_pcpu *pcpu; /* where it is loaded, or NULL */
 	uint64_t mdcr;		 /* MDCR_EL2 while this vCPU runs */
-	/* mdcr was computed for this pCPU in this configuration epoch (virt/core.c); NULL: to be
+	/* mdcr was computed for this pCPU in this configuration epoch (virt/mdcr.c); NULL: to be
 	 * computed at the next load. */
 	const struct vperf_pcpu *mdcr_pcpu;
 	uint32_t mdcr_epoch;
@@ -207,9 +208,9 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 #define VPERF_VPMU_BLOB_SIZE 600
 #define VPERF_VSPE_BLOB_SIZE 688
 
-#ifdef CONFIG_VPERF_VPMU
+#if defined(CONFIG_VPERF_VPMU) || defined(CONFIG_VPERF_VSPE)
 /* Serialise a vCPU's vPMU and vSPE state (migration, snapshot) into buf: a flat, versioned,
- * byte-order-independent blob (layout in virt/vpmu_blob.c). The vCPU must not be loaded (its
+ * byte-order-independent blob (layout in virt/blob.c). The vCPU must not be loaded (its
  * put drained its SPE records into its memory). Returns the size written (VPERF_VPMU_BLOB_SIZE,
  * or VPERF_VSPE_BLOB_SIZE for a VM with SPE), VPERF_ENOSPC for a short buffer, VPERF_EBUSY
  * while loaded, VPERF_ENODEV for a VM with neither a vPMU nor a vSPE (no state). A VM with SPE

@@ -9,7 +9,7 @@
 #include <vperf/types.h>
 
 /*
- * Who owns the Profiling Buffer while a VM with SPE runs (MDCR_EL2.E2PB, SPE supplement 3.4.2).
+ * Who owns the Profiling Buffer while a VM with SPE runs (MDCR_EL2.E2PB, SPE 3.4.2).
  * A VM without SPE (vperf_vm_config.spe false) has E2PB = 0b00 and every PMS* or PMB* access
  * UNDEF.
  */
@@ -38,6 +38,40 @@ enum vperf_vspe_reg {
 	VPERF_VSPE_NR_REGS
 };
 
+/*
+ * Where a vCPU's SPE state is, as five flags (virt/vspe/switch.c moves it). Three of them name
+ * the state; irq_dirty and prefault are work left for the next load.
+ *
+ *   state          in_hw active direct  meaning
+ *   IDLE             0     0     0      shadow only, buffer off at the last put: load and put
+ *                                       touch no SPE register
+ *   PARKED           0     1     0      shadow only, buffer on at the last put: the next load
+ *                                       restores it
+ *   LIVE_TRAPPED     1     1     0      in this pCPU's hardware, PMB* accesses trap (E2PB 0b10)
+ *   LIVE_DIRECT      1     1     1      in hardware, PMB* untrapped (E2PB 0b11,
+ *                                       VPERF_SPE_BUF_EL1): the hardware's PMB* are the truth
+ *
+ *   from           event                                              to
+ *   any, put       vperf_vcpu_reset                                   IDLE
+ *   any, put       vperf_vcpu_restore                                 PARKED if its buffer is
+ *                                                                     on (prefault set), else
+ *                                                                     IDLE
+ *   IDLE, loaded   trapped write enabling the buffer (acquire, then   LIVE_TRAPPED or
+ *                  try_direct)                                        LIVE_DIRECT
+ *   PARKED         load (acquire; direct set first for                LIVE_TRAPPED or
+ *                  VPERF_SPE_BUF_EL1 with the buffer on)              LIVE_DIRECT
+ *   LIVE_TRAPPED   buffer on with no event to show (try_direct,       LIVE_DIRECT
+ *                  VPERF_SPE_BUF_EL1 only)
+ *   LIVE_DIRECT    a buffer event taken at PMBIRQ (leave_direct)      LIVE_TRAPPED
+ *   LIVE_*         put (drain, then save; direct cleared)             PARKED if the buffer is
+ *                                                                     on, else IDLE
+ *
+ * prefault: set by a restore with the buffer on; the next load maps the buffer at stage 2
+ * before it acquires, then clears it. irq_dirty: the virtual PMBIRQ level changed (or, after a
+ * restore, may differ from the vGIC's) while the vCPU was not loaded; the next load pushes it.
+ * direct is only ever set with in_hw, but for the moment between vperf_vspe_before_mdcr and the
+ * acquire that follows it in the same load.
+ */
 struct vperf_vspe {
 	/* What the guest reads: its writes with RES0 bits cleared; PMBSR is the virtual one
 	 * (the hardware's events moved in by vperf). While the state is in hardware, PMSICR and
@@ -56,14 +90,14 @@ struct vperf_vspe {
 
 /* The host's own Profiling Buffer and sampling controls (an EL2-owned buffer) while they are
  * parked around a vCPU with vSPE: PMSCR_EL2, PMSIRR, PMSFCR, PMSEVFR, PMSLATFR, PMSNEVFR,
- * PMSICR, PMBPTR, PMBSR, PMBLIMITR (virt/vspe_host.c). */
+ * PMSICR, PMBPTR, PMBSR, PMBLIMITR (virt/vspe/host.c). */
 #define VPERF_VSPE_HOST_REGS 10
 
 struct vperf_pcpu_vspe {
 	uint64_t host[VPERF_VSPE_HOST_REGS];
 	bool parked;
 	/* The host's PMSCR_EL2 and CONTEXTIDR_EL2 while a VM it profiles from outside runs
-	 * (VPERF_SPE_BUF_EL2, virt/vspe_outside.c). */
+	 * (VPERF_SPE_BUF_EL2, virt/vspe/outside.c). */
 	uint64_t out_pmscr2, out_ctx2;
 };
 

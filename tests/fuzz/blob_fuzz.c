@@ -20,6 +20,7 @@
 
 #include <arch/sysreg.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #include <sim/mem.h>
 #include <sim/spe.h>

@@ -1,4 +1,4 @@
-# Fuzzing with libFuzzer (clang -fsanitize=fuzzer,address,undefined): the SPE decoder (virt/spe)
+# Fuzzing with libFuzzer (clang -fsanitize=fuzzer,address,undefined): the SPE decoder (lib/spe)
 # and, on the sim build, vperf's entry points for untrusted input (tests/fuzz/vperf.mk: the trap
 # entry, blob restore, the device tree).
 #   make fuzz [FUZZ_TIME=seconds]  the long run of each; a crash is written to tests/fuzz/regressions/
@@ -17,8 +17,8 @@ FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize
 
 fuzz-dir := $(obj)/fuzz
 spe-fuzz-bin := $(fuzz-dir)/spe_fuzz
-spe-fuzz-srcs := $(wildcard $(srctree)/virt/spe/*.c) $(srctree)/tests/fuzz/spe_fuzz.c
-spe-fuzz-hdrs := $(wildcard $(srctree)/virt/spe/*.h) $(srctree)/tests/fuzz/spe_fuzz.h \
+spe-fuzz-srcs := $(wildcard $(srctree)/lib/spe/*.c) $(srctree)/tests/fuzz/spe_fuzz.c
+spe-fuzz-hdrs := $(wildcard $(srctree)/lib/spe/*.h) $(srctree)/tests/fuzz/spe_fuzz.h \
 	$(srctree)/include/vperf/spe_pkt.h $(srctree)/include/vperf/spe_rec.h \
 	$(srctree)/include/vperf/types.h
 spe-fuzz-inputs := $(srctree)/tests/fuzz/corpus $(srctree)/tests/fuzz/regressions

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzz target for the SPE decoder (virt/spe). Beyond "no crash, no out-of-bounds read" (ASan,
+ * Fuzz target for the SPE decoder (lib/spe). Beyond "no crash, no out-of-bounds read" (ASan,
  * UBSan), every input is checked against the codec's contracts, and a violated contract aborts:
  *  - packet walk: a decoded packet lies inside the buffer and re-encodes to the same bytes; its
  *    typed view (Address, Operation Type) packs back to the same payload; an error names the

@@ -21,14 +21,14 @@ vfuzz-lib-objs := $(patsubst %.c,$(fuzz-dir)/obj/%.o,$(vfuzz-lib-srcs))
 vfuzz-cflags := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -D_DEFAULT_SOURCE -I$(srctree)/include \
 	-I$(srctree)/arch/sim/include -I$(obj)/include \
-	-include $(obj)/include/generated/autoconf.h -MMD -MP
+	-include $(autoconf-h) -MMD -MP
 vfuzz-ldlibs := $(if $(CONFIG_VPERF_FDT),-lfdt)
 # What each harness links beside its own file.
 trap-fuzz-extra := tests/fuzz/trap_world.c tests/unit/hv.c
 blob-fuzz-extra := tests/unit/hv.c
 fdt-fuzz-extra :=
 
-$(fuzz-dir)/obj/%.o: $(srctree)/%.c $(obj)/include/generated/autoconf.h
+$(fuzz-dir)/obj/%.o: $(srctree)/%.c $(autoconf-h)
 	$(Q)$(srctree)/scripts/deps.sh fuzz
 	@mkdir -p $(@D)
 	@echo "  FUZZCC  $*.c"

@@ -22,7 +22,7 @@ qemu-cflags := -std=c11 $(WARN) -O2 -g -ffreestanding -nostdlib -mgeneral-regs-o
 	-fno-stack-protector -fno-pic -fno-pie -fno-asynchronous-unwind-tables -mstrict-align \
 	-fno-common -MMD -MP -D__XEN_TOOLS__ -I$(QEMU_LIBFDT)/usr/include -isystem $(qemu-out)/include
 qemu-hyp-cflags := $(qemu-cflags) -I$(srctree)/include -I$(obj)/qemu-lib/include \
-	-include $(obj)/qemu-lib/include/generated/autoconf.h
+	-include $(obj)/qemu-lib/include/generated/vperf/autoconf.h
 qemu-ldflags := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack \
 	-Wl,--no-warn-rwx-segments
 

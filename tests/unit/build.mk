@@ -55,6 +55,15 @@ $(obj)/tests/bin/test_regdb: | $(REGDB_BIN)
 CFLAGS_test_regdb := -DREGDB_BIN='"$(REGDB_BIN)"'
 CFLAGS_test_trap := -I$(srctree)/virt
 CFLAGS_test_core := -I$(srctree)/virt
+
+# The library in one more configuration, for what only it can show, and test_core there: make
+# check builds configs/sim_vspe_only_defconfig (a vSPE without a vPMU, whose VMs still save and
+# restore their state) and runs this.
+core-test: $(obj)/tests/bin/test_core
+	$(Q)rm -f $(results)
+	$(Q)$(runtests) $(results) $<
+	$(Q)$(srctree)/scripts/summary.sh --label test $(results)
+.PHONY: core-test
 endif
 
 -include $(srctree)/tests/unit/spe.mk

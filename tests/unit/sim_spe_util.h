@@ -12,6 +12,7 @@
 #include <sim/guest_spe.h>
 #include <sim/spe.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 /* Field values, written out from SPE 4.3 (not taken from the model). */
 #define T_PMSCR_E0SPE 0x01ull

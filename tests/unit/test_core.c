@@ -6,7 +6,9 @@
 #include "cmocka_wrap.h"
 
 #include <sim/cpu.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 #include <vperf/vperf.h>
 
 #include "fake_hyp.h"
@@ -218,7 +220,7 @@ static void test_load_put_mdcr(void **state)
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), host);
 }
 
-/* A vCPU's MDCR_EL2 is cached between its loads (virt/core.c): a pCPU initialised again (here
+/* A vCPU's MDCR_EL2 is cached between its loads (virt/mdcr.c): a pCPU initialised again (here
  * with one more host counter, so HPMN 4 -> 3) or its VM initialised again (PMU OFF -> a vPMU
  * in SELF, which clears HPME) must not load the value of the old configuration. */
 static void test_mdcr_cache_epoch(void **state)
@@ -299,6 +301,43 @@ static void test_xen_modes(void **state)
 }
 #endif
 
+/* The save/restore blob follows what is configured, not the vPMU alone: with CONFIG_VPERF_VSPE a
+ * VM with SPE and its PMU OFF saves a version 2 blob whose vPMU words (3-73) are 0, and restores
+ * it; with neither a vPMU nor a vSPE configured there is no blob at all. */
+static void test_blob_follows_config(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_OFF, .spe = true };
+	static uint8_t blob[VPERF_VSPE_BLOB_SIZE];
+	struct vperf_pcpu pcpu;
+	struct vperf_vcpu vcpu;
+	struct vperf_vm vm;
+
+	(void)state;
+	sim_poke(0, VPERF_ENC_ID_AA64DFR0_EL1,
+		 PMUVER_V3P5 << ID_DFR0_PMUVER_SHIFT | 1ull << ID_DFR0_PMSVER_SHIFT);
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+#ifdef CONFIG_VPERF_VSPE
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_save(&vcpu, blob, sizeof(blob)), VPERF_VSPE_BLOB_SIZE);
+	for (size_t i = 8 * 3; i < 8 * 74; i++)
+		assert_int_equal(blob[i], 0);
+	assert_int_equal(vperf_vcpu_restore(&vcpu, blob, sizeof(blob)), VPERF_OK);
+	blob[8 * 3] ^= 1; /* PMCR_EL0.E of a vPMU the VM does not have (checksum broken too) */
+	assert_int_equal(vperf_vcpu_restore(&vcpu, blob, sizeof(blob)), VPERF_EINVAL);
+#else
+	cfg.spe = false;
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, NULL), VPERF_OK);
+#ifdef CONFIG_VPERF_VPMU
+	assert_int_equal(vperf_vcpu_save(&vcpu, blob, sizeof(blob)), VPERF_ENODEV); /* no state */
+#else
+	assert_int_equal(vperf_vcpu_save(&vcpu, blob, sizeof(blob)), VPERF_ENOTSUP);
+#endif
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +348,7 @@ int main(void)
 		cmocka_unit_test_setup(test_vm_policy, setup),
 		cmocka_unit_test_setup(test_load_put_mdcr, setup),
 		cmocka_unit_test_setup(test_mdcr_cache_epoch, setup),
+		cmocka_unit_test_setup(test_blob_follows_config, setup),
 #ifdef CONFIG_VPERF_VPMU
 		cmocka_unit_test_setup(test_pmu_irq_host_flags, setup),
 #endif

@@ -12,6 +12,7 @@
 #include <arch/sysreg.h>
 #include <sim/model.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #define EV_CYCLES  0x11
 #define EV_INST	   0x08

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Independence of the model's record builder (arch/sim/spe/spe_packet.c, written from Arm DDI
- * 0487 K.a D18.2) and vperf's codec (virt/spe): seeded random records in the model's vocabulary (every
+ * 0487 K.a D18.2) and vperf's codec (lib/spe): seeded random records in the model's vocabulary (every
  * packet the model writes, every field value they can hold) are written by both and compared byte
  * for byte, and vperf's decoder reads the model's bytes back into the same record. A misreading of
  * the packet format in either one fails here.

@@ -12,7 +12,9 @@
 
 #include <arch/sysreg.h>
 #include <sim/gic.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #include "hv.h"
 #include "vpmu_util.h"
@@ -43,7 +45,7 @@ static void test_pmcr_lp_pmuv3p4(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* The guest-writable masks are derived once per pCPU initialisation (core.c), not per
+/* The guest-writable masks are derived once per pCPU initialisation (virt/vpmu/caps.c), not per
  * access: a pCPU initialised after a VM, with an older PMU (PMUv3p4: no LP), must take LP out
  * of what that VM keeps at once. Fails if the cached masks went stale. */
 static void test_pmcr_mask_follows_pcpu_init(void **state)

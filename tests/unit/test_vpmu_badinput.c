@@ -11,6 +11,7 @@
 
 #include <arch/sysreg.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #include "hv.h"
 

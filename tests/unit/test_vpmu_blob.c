@@ -8,6 +8,7 @@
 #include "cmocka_wrap.h"
 
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #include "hv.h"
 

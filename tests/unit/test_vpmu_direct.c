@@ -9,6 +9,7 @@
 
 #include <arch/sysreg.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #include "hv.h"
 
@@ -100,7 +101,7 @@ static void test_untrapped_after_first_touch(void **state)
 }
 
 /* Put while untrapped, the vCPU loads trapped again (MDCR_EL2.TPM), not with the untrapped
- * MDCR_EL2 cached since it became direct (virt/core.c): idle at its put, it is not brought back
+ * MDCR_EL2 cached since it became direct (virt/mdcr.c): idle at its put, it is not brought back
  * into the hardware at load, so it traps until its next access. */
 static void test_put_untrapped_loads_trapped(void **state)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The vSPE state in the save/restore blob (version 2, virt/vpmu_blob.c and virt/vspe_blob.c):
+ * The vSPE state in the save/restore blob (version 2, virt/blob.c):
  * a guest sampling with SPE, saved while its buffer is live, restored into another VM whose
  * memory got a copy of the first one's, carries on writing where it stopped, for each buffer
  * policy; every value no guest could have left is refused with nothing applied; version 1 stays

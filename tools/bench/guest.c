@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What the guests do: program the PMU the way Linux perf does (armv8pmu_enable_event). */
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #include "bench.h"
 

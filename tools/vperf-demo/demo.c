@@ -19,6 +19,7 @@
 #include <sim/spe.h>
 #include <sim/workload.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 #include <vperf/vperf.h>
 
 #include "demo.h"

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vperf_init and the physical CPUs: probing what each one's PMU and SPE offer, splitting its
+ * counters between the guests, the host and an external agent, and forgetting a vCPU.
+ *
+ * Until a VM is given a vPMU or a vSPE, its PMU and SPE are OFF (XENPMU_MODE_OFF): every access
+ * traps and is UNDEF, and the host's counters keep counting undisturbed.
+ */
+#include <arch/sysreg.h>
+#include <vperf/id_regs.h>
+#include <vperf/pmu_regs.h>
+
+#include "internal.h"
+#ifdef CONFIG_VPERF_VPMU
+#include "vpmu/vpmu.h"
+#endif
+
+int vperf_init(const struct vperf_hyp_ops *ops)
+{
+	if (!ops || !ops->inject_undef || !ops->advance_pc || !ops->guest_el)
+		return VPERF_EINVAL;
+#if defined(CONFIG_VPERF_VPMU) || defined(CONFIG_VPERF_VSPE)
+	if (!ops->set_irq_line)
+		return VPERF_EINVAL;
+#endif
+	vperf_platform_reset(ops);
+	vperf_sysreg_space_init();
+#ifdef CONFIG_VPERF_VPMU
+	vperf_vpmu_derive_masks();
+#endif
+	vperf_mdcr_new_epoch();
+	return VPERF_OK;
+}
+
+/* ID_AA64DFR0_EL1.PMUVer, with "IMPLEMENTATION DEFINED PMU" (0xF) read as no PMUv3. */
+static uint8_t dfr0_pmuver(uint64_t dfr0)
+{
+	uint64_t v = VPERF_FIELD_GET(dfr0, 11, 8);
+
+	return v == ID_DFR0_PMUVER_IMPDEF ? 0 : (uint8_t)v;
+}
+
+static void probe(struct vperf_pcpu_caps *caps)
+{
+	uint64_t pfr0;
+
+	caps->dfr0 = read_sysreg(ID_AA64DFR0_EL1);
+	pfr0 = read_sysreg(ID_AA64PFR0_EL1);
+	caps->pmuver = dfr0_pmuver(caps->dfr0);
+	caps->pmsver = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 35, 32);
+	caps->hpmn0 = VPERF_FIELD_GET(caps->dfr0, 63, 60) != 0;
+	caps->el3 = (pfr0 & ID_PFR0_EL3_MASK) != 0;
+	caps->aarch32 = VPERF_FIELD_GET(pfr0, ID_PFR0_EL0_SHIFT + 3, ID_PFR0_EL0_SHIFT) ==
+			ID_PFR0_EL0_AARCH32;
+	if (caps->pmuver) {
+		uint64_t pmcr = read_sysreg(PMCR_EL0);
+
+		caps->nr_counters = (uint8_t)VPERF_FIELD_GET(pmcr, 15, 11);
+		caps->pmcr_id = pmcr & VPERF_GENMASK(31, 16);
+#ifdef CONFIG_VPERF_VPMU
+		/* PMCR_EL0.X is RAZ/WI without an event export bus, which no ID register names
+		 * (Arm DDI 0487 K.a, I5.3.21): set it and see whether it sticks, then put the
+		 * host's value back. */
+		write_sysreg(pmcr | PMCR_X, PMCR_EL0);
+		caps->export_bus = (read_sysreg(PMCR_EL0) & PMCR_X) != 0;
+		write_sysreg(pmcr, PMCR_EL0);
+#endif
+	}
+	caps->pmsidr = caps->pmsver ? read_sysreg(PMSIDR_EL1) : 0;
+	caps->pmbidr = caps->pmsver ? read_sysreg(PMBIDR_EL1) : 0;
+}
+
+int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg)
+{
+	static const struct vperf_pcpu zero;
+	unsigned int reserved = (unsigned int)cfg->host_counters + cfg->agent_counters;
+
+	*pcpu = zero;
+	pcpu->cfg = *cfg;
+	probe(&pcpu->caps);
+	if (reserved > pcpu->caps.nr_counters || !vperf_mdcr_host_ok(pcpu))
+		return VPERF_EINVAL;
+	pcpu->epmn = (uint8_t)(pcpu->caps.nr_counters - cfg->agent_counters);
+	pcpu->hpmn = (uint8_t)(pcpu->caps.nr_counters - reserved);
+	/* HPMN = 0 is only valid with FEAT_HPMN0 (MDCR_EL2.HPMN description). */
+	if (pcpu->caps.pmuver && pcpu->hpmn == 0 && !pcpu->caps.hpmn0)
+		return VPERF_EINVAL;
+	pcpu->host_mdcr = vperf_mdcr_host(pcpu);
+	pcpu->cur_mdcr = ~0ull; /* unknown: the first load writes it */
+#ifdef CONFIG_VPERF_VPMU
+	/* PMUSERENR_EL0's fields reset to architecturally UNKNOWN values (its description in Arm
+	 * DDI 0487; the model's reset, docs/model.md). The PE applies it to a guest's EL0 before
+	 * any trap to EL2, and a vCPU that never granted EL0 access runs on it as it is (no access
+	 * at load, vpmu/switch.c): it must hold 0, what every put leaves. */
+	if (pcpu->caps.pmuver)
+		write_sysreg(0, PMUSERENR_EL0);
+#endif
+	vperf_platform_add(pcpu);
+#ifdef CONFIG_VPERF_VPMU
+	vperf_vpmu_derive_masks();
+#endif
+	vperf_mdcr_new_epoch();
+	return VPERF_OK;
+}
+
+void vperf_pcpu_forget(struct vperf_pcpu *pcpu, const struct vperf_vcpu *vcpu)
+{
+	if (pcpu->loaded == vcpu) {
+		STAT_INC(&pcpu->stats, misuse);
+		vperf_log(VPERF_LOG_ERR, "vperf: pcpu_forget of a loaded vCPU (put it first)");
+		return;
+	}
+	/* Its state is in its shadow since its put; the hardware copy is only a cache. */
+	if (pcpu->pmu_owner == vcpu)
+		pcpu->pmu_owner = NULL;
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A VM's policy (vperf_vm_init), checked against what every initialised pCPU can give, and the
+ * ID register view that follows from it.
+ */
+#include <vperf/id_regs.h>
+
+#include "internal.h"
+#ifdef CONFIG_VPERF_VSPE
+#include "vspe/vspe.h"
+#endif
+
+#ifdef CONFIG_VPERF_VPMU
+static bool filter_allows_all(const struct vperf_pmu_filter *f)
+{
+	return f->allow[0] == ~0ull && f->allow[1] == ~0ull && f->allow_other;
+}
+
+/*
+ * The direct partition (docs/design.md, "The three partitions") hands the first range to the
+ * guest with no trap, so the hardware must do all the isolating: enforce HPMN at EL1 (counters
+ * >= HPMN UNDEFINED, their SET/CLR bits RAZ/WI, PMCR.P limited to them), keep the guest's
+ * counters out of EL2 (HPMD, PMUv3p1, and HCCD for the cycle counter, PMUv3p5) and give 64-bit
+ * counters (v3p5), and the guest can program any event, so no event filter can be enforced
+ * without FEAT_FGT.
+ */
+static bool direct_possible(const struct vperf_vm_config *cfg)
+{
+	const struct vperf_platform *p = vperf_platform();
+
+	return p->min_pmuver >= 6 && !p->any_unenforced && filter_allows_all(&cfg->filter) &&
+	       cfg->nr_counters >= 1;
+}
+#endif
+
+/* SPE for a VM: every initialised pCPU has it, the PPI is a PPI; a VM profiled from outside
+ * (VPERF_SPE_BUF_EL2) needs the hypervisor's own buffer on every pCPU (host_spe), which vperf
+ * parks around the guests that own one. */
+static int check_spe(const struct vperf_vm_config *cfg)
+{
+#ifndef CONFIG_VPERF_VSPE
+	(void)cfg;
+	return VPERF_ENOTSUP;
+#else
+	const struct vperf_platform *p = vperf_platform();
+
+	if (!p->any || !p->min_pmsver)
+		return VPERF_ENODEV;
+	if (cfg->spe_buffer == VPERF_SPE_BUF_EL2 && p->any_no_host_spe)
+		return VPERF_EINVAL;
+	if (cfg->spe_buffer > VPERF_SPE_BUF_EL2)
+		return VPERF_EINVAL;
+	if (cfg->spe_virq && (cfg->spe_virq < 16 || cfg->spe_virq > 31))
+		return VPERF_EINVAL;
+	return VPERF_OK;
+#endif
+}
+
+/* The vPMU part of a policy whose mode is not OFF. */
+static int check_vpmu(const struct vperf_vm_config *cfg)
+{
+#ifndef CONFIG_VPERF_VPMU
+	(void)cfg;
+	return VPERF_ENOTSUP;
+#else
+	const struct vperf_platform *p = vperf_platform();
+
+	if (!p->any || !p->min_pmuver)
+		return VPERF_ENODEV; /* no pCPU with a PMUv3 initialised */
+	if (cfg->partition == VPERF_PART_DIRECT && !direct_possible(cfg))
+		return VPERF_EINVAL;
+	/* N can never exceed HPMN: at EL1 an event counter at or above MDCR_EL2.HPMN is UNDEFINED
+	 * before MDCR_EL2.TPM is considered, so no emulation could answer for it. */
+	if (cfg->nr_counters > p->min_hpmn || cfg->emu_slots > p->min_hpmn)
+		return VPERF_EINVAL;
+	if (cfg->pmu_virq && (cfg->pmu_virq < 16 || cfg->pmu_virq > 31))
+		return VPERF_EINVAL;
+	return VPERF_OK;
+#endif
+}
+
+/* A policy every initialised pCPU can give. A policy the pCPUs cannot give (the ALL mode outside
+ * the trapped partition, the direct partition where HPMN is not enforced, more counters than the
+ * first range) is VPERF_EINVAL; SPE is as check_spe() says. */
+static int check_policy(const struct vperf_vm_config *cfg)
+{
+	int err = cfg->spe ? check_spe(cfg) : VPERF_OK;
+
+	if (err)
+		return err;
+	/* Whatever the mode: a partition that is one of the enum's, and counts a PMU can have
+	 * (PMCR_EL0.N is 5 bits, at most 31 event counters, Arm DDI 0487 K.a
+	 * I5.3.21). Every mask vperf builds from
+	 * them relies on it, an OFF VM's blob restore included. */
+	if ((unsigned int)cfg->partition > VPERF_PART_EMULATED ||
+	    cfg->nr_counters > VPERF_PMU_MAX_COUNTERS || cfg->emu_slots > VPERF_PMU_MAX_COUNTERS)
+		return VPERF_EINVAL;
+	switch (cfg->pmu_mode) {
+	case VPERF_PMU_OFF:
+		return VPERF_OK;
+	case VPERF_PMU_SELF:
+	case VPERF_PMU_HV:
+		break;
+	case VPERF_PMU_ALL:
+		/* The privileged VM's counters stay in the hardware while others run: that needs
+		 * the trapped partition's one-to-one counters. */
+		if (cfg->partition != VPERF_PART_TRAPPED)
+			return VPERF_EINVAL;
+		break;
+	default:
+		return VPERF_EINVAL;
+	}
+	return check_vpmu(cfg);
+}
+
+int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *hv_vm)
+{
+	static const struct vperf_vm zero;
+	int err = check_policy(cfg);
+
+	if (err)
+		return err;
+	*vm = zero;
+	vm->cfg = *cfg;
+	vm->hv_vm = hv_vm;
+	vperf_mdcr_new_epoch();
+	return VPERF_OK;
+}
+
+/* ID_AA64DFR0_EL1 as the VM sees it: PMUVer 0 without a vPMU, else the hardware's up to PMUv3p5
+ * (what vperf emulates); PMSVer 0 without a vSPE, else the hardware's up to SPEv1p2
+ * (vspe/regs.c); no FEAT_HPMN0, as the guest has no EL2. */
+uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
+{
+	uint64_t pmuver = VPERF_FIELD_GET(hw, 11, 8);
+	uint64_t v = hw & ~(ID_DFR0_PMUVER_MASK | ID_DFR0_PMSVER_MASK | ID_DFR0_HPMN0_MASK);
+
+	if (pmuver == ID_DFR0_PMUVER_IMPDEF || vcpu->vm->cfg.pmu_mode == VPERF_PMU_OFF)
+		pmuver = 0;
+	if (pmuver > 6)
+		pmuver = 6;
+	v |= pmuver << ID_DFR0_PMUVER_SHIFT;
+#ifdef CONFIG_VPERF_VSPE
+	if (vspe_on(vcpu)) /* not a VM profiled from outside: it has no SPE */
+		v |= (uint64_t)vperf_vspe_pmsver(hw) << ID_DFR0_PMSVER_SHIFT;
+#endif
+	return v;
+}

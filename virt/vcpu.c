@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A vCPU's life: init, reset, and every run between load and put. Load and put fix the order of
+ * the steps around MDCR_EL2 (mdcr.c decides its value); the vPMU and the vSPE move their own
+ * state (vpmu/switch.c, vspe/switch.c).
+ */
+#include "internal.h"
+#ifdef CONFIG_VPERF_VPMU
+#include "vpmu/vpmu.h"
+#endif
+#ifdef CONFIG_VPERF_VSPE
+#include "vspe/vspe.h"
+#endif
+
+int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu)
+{
+	static const struct vperf_vcpu zero;
+
+	if (!vm)
+		return VPERF_EINVAL;
+	*vcpu = zero;
+	vcpu->vm = vm;
+	vcpu->hv_vcpu = hv_vcpu;
+	return vperf_vcpu_reset(vcpu);
+}
+
+int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->pcpu)
+		return VPERF_EBUSY;
+	vcpu->mdcr = 0;
+	vperf_mdcr_stale(vcpu);
+#ifdef CONFIG_VPERF_VPMU
+	vperf_vpmu_reset(vcpu);
+#endif
+#ifdef CONFIG_VPERF_VSPE
+	vperf_vspe_reset(vcpu);
+#endif
+	return VPERF_OK;
+}
+
+void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	/* A load without the put of the previous run is a hypervisor bug that loses the vCPU's
+	 * counts (its state may still be in another pCPU's hardware): say so loudly. */
+	if (vcpu->pcpu || pcpu->loaded) {
+		STAT_INC(&pcpu->stats, misuse);
+		vperf_log(VPERF_LOG_ERR, "vperf: vcpu_load without vcpu_put (vCPU or pCPU still "
+					 "loaded)");
+	}
+	vcpu->pcpu = pcpu;
+	pcpu->loaded = vcpu;
+#ifdef CONFIG_VPERF_VSPE
+	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
+	if (vspe_on(vcpu))
+		vperf_vspe_before_mdcr(vcpu);
+#endif
+	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can
+	 * count. */
+	vperf_mdcr_load(vcpu);
+#ifdef CONFIG_VPERF_VPMU
+	if (vpmu_on(vcpu))
+		vperf_vpmu_load(vcpu);
+#endif
+#ifdef CONFIG_VPERF_VSPE
+	if (vspe_on(vcpu))
+		vperf_vspe_load(vcpu);
+	if (vspe_outside(vcpu))
+		vperf_vspe_outside_load(vcpu);
+#endif
+}
+
+void vperf_vcpu_put(struct vperf_vcpu *vcpu)
+{
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+
+	if (!pcpu)
+		return;
+#ifdef CONFIG_VPERF_VSPE
+	/* SPE first: its drain ends with the DSB that must precede the MDCR_EL2 switch. */
+	if (vspe_on(vcpu))
+		vperf_vspe_put(vcpu);
+	if (vspe_outside(vcpu))
+		vperf_vspe_outside_put(vcpu);
+#endif
+#ifdef CONFIG_VPERF_VPMU
+	if (vpmu_on(vcpu))
+		vperf_vpmu_put(vcpu);
+#endif
+	vperf_mdcr_put(pcpu);
+#ifdef CONFIG_VPERF_VSPE
+	/* E2PB is the host's again (0b00): its buffer comes back. */
+	vperf_vspe_unpark_host(pcpu);
+#endif
+	pcpu->loaded = NULL;
+	vcpu->pcpu = NULL;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the pCPUs let a guest hold in its PMU registers: the guest-writable masks, derived from
+ * what every initialised pCPU implements (the platform, ../platform.c) whenever it changes, and
+ * cached, since the trap path reads them on every PMCR_EL0 and type access.
+ */
+#include "vpmu.h"
+
+static struct {
+	uint64_t pmcr_writable, pmcr_direct_extra, type_direct[2], type_trapped;
+} masks;
+
+bool vperf_vpmu_wide_counters(void)
+{
+	const struct vperf_platform *p = vperf_platform();
+
+	return p->any && p->min_pmuver >= 6;
+}
+
+/*
+ * PMCR_EL0 fields a guest may set (Arm DDI 0487 K.a, I5.3.21): E always; DP from PMUv3p1 (a PE
+ * with EL2 has it from there; vperf does not look for EL3, which gives it to PMUv3p0 too); LP
+ * only from PMUv3p5, RES0 before, so a guest on an older PE reads it as 0 and vperf never writes
+ * it to the hardware. X (export bus) and D (AArch32) are not offered. P and C are actions,
+ * N, IMP and IDCODE read-only, LC RES1 without AArch32.
+ */
+static uint64_t pmcr_writable(const struct vperf_platform *p)
+{
+	uint64_t w = PMCR_E;
+
+	if (p->any && p->min_pmuver >= 4)
+		w |= PMCR_DP;
+	if (vperf_vpmu_wide_counters())
+		w |= PMCR_LP;
+	return w;
+}
+
+/*
+ * What a direct-partition guest also holds in PMCR_EL0, since it writes the hardware's own
+ * (I5.3.21), and so what vperf carries across a switch and accepts in a blob for it: X only
+ * with an event export bus (RAZ/WI otherwise: kept in the shadow while the guest is trapped, it
+ * would read back 1 there and 0 once the hardware has its state), D only with AArch32 at EL0
+ * (RES0 otherwise), FZO from PMUv3p7 (RES0 before); on every initialised pCPU.
+ */
+static uint64_t pmcr_direct_extra(const struct vperf_platform *p)
+{
+	uint64_t w = 0;
+
+	if (p->any && !p->any_no_export)
+		w |= PMCR_X;
+	if (p->any && !p->any_aarch64_only)
+		w |= PMCR_D;
+	if (p->any && p->min_pmuver >= 7)
+		w |= PMCR_FZO;
+	return w;
+}
+
+/*
+ * PMEVTYPER<n>_EL0.evtCount (I5.3.30): bits [9:0] on every PMUv3, bits [15:10] from PMUv3p1 only
+ * (RES0 on PMUv3p0, whose hardware drops them). A type is judged by the event the hardware will
+ * count, so every guest value is cut to this width first: on a PMUv3p0 PE event 0x2008 is event
+ * 0x008, INST_RETIRED, whatever the filter says of 0x2008.
+ */
+static uint64_t event_number_mask(const struct vperf_platform *p)
+{
+	return p->any && p->min_pmuver >= 4 ? PMEVTYPER_EVT : VPERF_GENMASK(9, 0);
+}
+
+/*
+ * The PMEVTYPER<n>_EL0 (cycle: PMCCFILTR_EL0) fields a direct-partition guest holds, since it
+ * writes the hardware's own (I5.3.30, I5.3.2): P, U, NSH and the event number (bits [15:10]
+ * from PMUv3p1), and NSK, NSU and M where every pCPU has EL3. The fields of later features (SH,
+ * the Realm filters, thresholds) are not offered: vperf does not probe for them, and a restored
+ * blob must not put into the hardware a field it may not implement, nor show the guest one
+ * the hardware would then drop.
+ */
+static uint64_t type_direct(const struct vperf_platform *p, bool cycle)
+{
+	uint64_t w = PMEVTYPER_P | PMEVTYPER_U | PMEVTYPER_NSH;
+
+	if (p->any && !p->any_no_el3)
+		w |= PMEVTYPER_NSK | PMEVTYPER_NSU | PMEVTYPER_M;
+	return cycle ? w : w | event_number_mask(p);
+}
+
+void vperf_vpmu_derive_masks(void)
+{
+	const struct vperf_platform *p = vperf_platform();
+
+	masks.pmcr_writable = pmcr_writable(p);
+	masks.pmcr_direct_extra = pmcr_direct_extra(p);
+	masks.type_direct[0] = type_direct(p, false);
+	masks.type_direct[1] = type_direct(p, true);
+	masks.type_trapped = PMEVTYPER_P | PMEVTYPER_U | event_number_mask(p);
+}
+
+uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)
+{
+	return masks.pmcr_writable | (vpmu_direct_vm(vcpu) ? masks.pmcr_direct_extra : 0);
+}
+
+uint64_t vperf_vpmu_type_direct(bool cycle)
+{
+	return masks.type_direct[cycle];
+}
+
+uint64_t vperf_vpmu_type_trapped(void)
+{
+	return masks.type_trapped;
+}

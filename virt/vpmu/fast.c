@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fast path (docs/performance.md), which the trap entry (../trap.c) tries first: the accesses a
+ * perf-using guest makes all the time, from EL1, on a trapped-partition vPMU whose state is in this
+ * pCPU's hardware, recognised from the syndrome itself (Rt masked out) and answered in one
+ * function: counter reads, PMOVSSET_EL0, PMSWINC_EL0 and PMEVTYPER<n>_EL0 writes. Everything else,
+ * and every case where a check would refuse or count something (EL0 and its PMUSERENR_EL0 rights, a
+ * counter at or above the guest's N, RES0 bits written as 1, a state not yet in the hardware, the
+ * other partitions), returns false and the trap entry takes the full path (regs.c), which decides
+ * it. The syndrome layout: vperf/esr.h (the ISS of an exception from MSR, MRS or System instruction
+ * execution, EC 0x18, in the ESR_EL2 description of Arm DDI 0487 K.a).
+ */
+#include <arch/sysreg.h>
+#include <vperf/esr.h>
+
+#include "vpmu.h"
+
+#define ESR_SYSREG(enc, read)                                                             \
+	(ESR_EC_SYSREG << ESR_EC_SHIFT | (uint32_t)ESR_IL | VPERF_ENC_OP0(enc) << 20 |    \
+	 VPERF_ENC_OP2(enc) << 17 | VPERF_ENC_OP1(enc) << 14 | VPERF_ENC_CRN(enc) << 10 | \
+	 VPERF_ENC_CRM(enc) << 1 | (read))
+#define ESR_RT_MASK (0x1fu << 5)
+/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0: n = CRm[1:0]:Op2. */
+#define ESR_PMEV_IDX ((0x3u << 1) | (0x7u << 17))
+
+static unsigned int esr_pmev_index(uint32_t esr)
+{
+	return ((esr >> 1) & 3u) << 3 | ((esr >> 17) & 7u);
+}
+
+static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsigned int n,
+		       unsigned int el)
+{
+	if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
+	    n < vcpu->vm->cfg.nr_counters &&
+	    !(val & (vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0 |
+		     (PMEVTYPER_EVT & ~vperf_vpmu_type_trapped())))) {
+		/* write_evtyper() in the trapped partition: what a trapped guest keeps
+		 * (vperf_vpmu_evtyper_keep), and its counter n is physical counter n. */
+		vcpu->pmu.evtyper[n] = val & vperf_vpmu_type_trapped();
+		write_pmevtyper(n, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+		return true;
+	}
+	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0)) {
+		if (val & vperf_sysregs[VPERF_SR_PMSWINC_EL0].res0)
+			return false;
+		vperf_vpmu_write_swinc(vcpu, val, el);
+		return true;
+	}
+	return false;
+}
+
+static bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *val, unsigned int n)
+{
+	if (key == ESR_SYSREG(VPERF_ENC_PMCCNTR_EL0, 1))
+		*val = read_sysreg(PMCCNTR_EL0);
+	else if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVCNTR0_EL0, 1) &&
+		 n < vcpu->vm->cfg.nr_counters)
+		*val = read_pmevcntr(n);
+	else if (key == ESR_SYSREG(VPERF_ENC_PMOVSSET_EL0, 1))
+		/* vperf_vpmu_ovs() in the trapped partition: guest bit n is physical bit n. */
+		*val = vcpu->pmu.ovs | (read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu));
+	else
+		return false;
+	return true;
+}
+
+bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
+{
+	uint32_t key = (uint32_t)esr & ~ESR_RT_MASK;
+	unsigned int rt = (unsigned int)(esr >> 5) & 31u, n = esr_pmev_index((uint32_t)esr);
+	uint64_t val = 0;
+	unsigned int el;
+
+	/* In the hardware means loaded (acquire at or after load, save at put): pcpu is set. */
+	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED)
+		return false;
+	el = vperf_ops->guest_el(vcpu->hv_vcpu);
+	if (el == 0)
+		return false;
+	if (key & 1u) {
+		if (!fast_read(vcpu, key, &val, n))
+			return false;
+		if (rt != ESR_RT_XZR)
+			gprs[rt] = val;
+	} else if (!fast_write(vcpu, key, rt == ESR_RT_XZR ? 0 : gprs[rt], n, el)) {
+		return false;
+	}
+	STAT_INC(&vcpu->vm->stats, traps);
+	vperf_ops->advance_pc(vcpu->hv_vcpu);
+	return true;
+}

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Emulation of the guest's PMUv3 registers in the trapped modes (MDCR_EL2.TPM = 1). The guest
+ * sees N = its counter count; guest counter i is physical counter i; counters, and overflow
+ * flags the hardware raised, live in the hardware while the vCPU owns it; every control lives
+ * in the shadow and is mirrored to the hardware. Field rules: Arm DDI 0487 K.a, I5.3 (the System
+ * register views have the same fields). The hottest accesses take a fast path first (fast.c).
+ */
+#include <arch/sysreg.h>
+
+#include "vpmu.h"
+
+/* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER). The hardware
+ * applies the same register first (the physical PMUSERENR_EL0 mirrors the guest's while it runs),
+ * so an access refused here means the mirror was wrong: it is still refused. */
+static bool el0_allowed(const struct vperf_vcpu *vcpu, const struct vperf_access *acc)
+{
+	uint64_t u = vcpu->pmu.userenr;
+
+	if (u & PMUSERENR_EN)
+		return acc->desc->slot != VPERF_SLOT_PMINTEN &&
+		       acc->desc->slot != VPERF_SLOT_PMMIR &&
+		       (acc->read || acc->desc->slot != VPERF_SLOT_PMUSERENR);
+	switch (acc->desc->slot) {
+	case VPERF_SLOT_PMUSERENR:
+		return acc->read;
+	case VPERF_SLOT_PMSWINC:
+		return u & PMUSERENR_SW;
+	case VPERF_SLOT_PMCCNTR:
+		return acc->read && (u & PMUSERENR_CR);
+	case VPERF_SLOT_PMEVCNTR:
+	case VPERF_SLOT_PMXEVCNTR:
+		return acc->read && (u & PMUSERENR_ER);
+	case VPERF_SLOT_PMSELR:
+		return u & PMUSERENR_ER;
+	default:
+		return false;
+	}
+}
+
+static uint64_t read_pmcr(const struct vperf_vcpu *vcpu)
+{
+	const struct vperf_pcpu *pcpu = vcpu->pcpu;
+
+	return (vcpu->pmu.pmcr & vperf_vpmu_pmcr_keep(vcpu)) | VPERF_BIT(6) /* LC: RES1 */ |
+	       (uint64_t)vcpu->vm->cfg.nr_counters << PMCR_N_SHIFT |
+	       (pcpu ? pcpu->caps.pmcr_id : 0);
+}
+
+/* P and C reset the guest's own counters one by one: PMCR_EL0.P written at EL2 would reset
+ * the host's counters too (I5.3.21: at EL2 it affects the first and second ranges). */
+static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
+{
+	if (val & PMCR_P)
+		for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
+			vperf_vpmu_set_counter(vcpu, n, 0);
+	if (val & PMCR_C)
+		vperf_vpmu_set_counter(vcpu, VPERF_CYCLE_IDX, 0);
+	vcpu->pmu.pmcr = val & vperf_vpmu_pmcr_keep(vcpu);
+	if (vpmu_in_hw(vcpu))
+		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
+	vperf_vpmu_update_irq(vcpu);
+}
+
+static void place_new(struct vperf_vcpu *vcpu, uint64_t bits)
+{
+	if (!vpmu_emulated_vm(vcpu))
+		return;
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+		int p;
+
+		if (!(bits & VPERF_BIT(n)) || vperf_vpmu_phys(vcpu, n) >= 0)
+			continue;
+		p = vperf_vpmu_map_one(vcpu, n);
+		if (p < 0)
+			return;
+		vperf_vpmu_place(vcpu, n, (unsigned int)p);
+		if (vcpu->pmu.inten & VPERF_BIT(n))
+			write_sysreg(VPERF_BIT(p), PMINTENSET_EL1);
+	}
+}
+
+/* Emulated partition: counters the guest disabled give their physical counters back, and
+ * enabled counters still waiting for one take them now, so the placement never depends on
+ * which counters were enabled first. */
+static void release(struct vperf_vcpu *vcpu, uint64_t bits)
+{
+	uint64_t before;
+
+	vperf_vpmu_release(vcpu, bits);
+	before = vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten);
+	place_new(vcpu, vcpu->pmu.cnten);
+	if (vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten) & ~before)
+		write_sysreg(vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten) & ~before, PMCNTENSET_EL0);
+}
+
+/* A SET/CLR pair: the shadow is the truth; the hardware gets the same bits, SET and CLR being
+ * exactly the registers that change only the written bits. */
+static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, uint64_t *shadow)
+{
+	bool set = acc->enc == VPERF_ENC_PMCNTENSET_EL0 || acc->enc == VPERF_ENC_PMINTENSET_EL1;
+	bool cnten = acc->desc->slot == VPERF_SLOT_PMCNTEN;
+	uint64_t bits = acc->val & vpmu_mask(vcpu), hw;
+
+	*shadow = set ? *shadow | bits : *shadow & ~bits;
+	if (!vpmu_in_hw(vcpu) || !bits)
+		goto out;
+	/* Emulated partition: a counter enabled now takes a free physical counter if one is left;
+	 * without one it waits for its multiplexing slice. */
+	if (set && cnten)
+		place_new(vcpu, bits);
+	hw = vperf_vpmu_hw_bits(vcpu, bits);
+	if (hw)
+		write_sysreg_enc(acc->enc, hw);
+	if (!set && cnten)
+		release(vcpu, bits);
+out:
+	vperf_vpmu_update_irq(vcpu);
+}
+
+/* Overflow flags: a guest SET goes to the shadow only (the virtual line follows it); a CLR
+ * clears both, so a flag the hardware raised but whose interrupt was not yet taken goes too. */
+static void write_ovs(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
+{
+	uint64_t bits = acc->val & vpmu_mask(vcpu);
+
+	if (acc->enc == VPERF_ENC_PMOVSSET_EL0) {
+		vcpu->pmu.ovs |= bits;
+	} else {
+		vcpu->pmu.ovs &= ~bits;
+		bits = vpmu_in_hw(vcpu) ? vperf_vpmu_hw_bits(vcpu, bits) : 0;
+		if (bits)
+			write_sysreg(bits, PMOVSCLR_EL0);
+	}
+	vperf_vpmu_update_irq(vcpu);
+}
+
+/* What a guest keeps of a type it writes: a trapped guest sees no EL2 or EL3 (P, U and the
+ * event); a direct-partition guest has the hardware's fields, as it would untrapped. */
+uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	if (vpmu_direct_vm(vcpu))
+		return vperf_vpmu_type_direct(n == VPERF_CYCLE_IDX);
+	return n == VPERF_CYCLE_IDX ? VPMU_CCFILTR_WRITABLE : vperf_vpmu_type_trapped();
+}
+
+static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
+{
+	int p;
+
+	val &= vperf_vpmu_evtyper_keep(vcpu, n);
+	if (n == VPERF_CYCLE_IDX) {
+		vcpu->pmu.ccfiltr = val;
+		if (vpmu_in_hw(vcpu))
+			write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, vcpu->pmu.ccfiltr), PMCCFILTR_EL0);
+		return;
+	}
+	vcpu->pmu.evtyper[n] = val;
+	p = vpmu_in_hw(vcpu) ? vperf_vpmu_phys(vcpu, n) : -1;
+	if (p >= 0)
+		write_pmevtyper((unsigned int)p, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+}
+
+static uint64_t read_evtyper(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccfiltr : vcpu->pmu.evtyper[n];
+}
+
+/* Does guest counter n count an event the guest caused at el (enables and P/U filters)? */
+static bool counts_at(const struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
+{
+	const struct vperf_vpmu *s = &vcpu->pmu;
+
+	return (s->pmcr & PMCR_E) && (s->cnten & VPERF_BIT(n)) &&
+	       !(s->evtyper[n] & (el == 0 ? PMEVTYPER_U : PMEVTYPER_P));
+}
+
+/* Add one to guest counter n with the architected overflow: at bit 31, or bit 63 with
+ * PMCR_EL0.LP on 64-bit counters (I5.3.21); the flag goes to the shadow like a taken interrupt's,
+ * and an odd neighbour counting CHAIN counts the 32-bit overflow. */
+static void increment(struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
+{
+	uint64_t old = vperf_vpmu_counter(vcpu, n);
+	bool wide_pe = vperf_vpmu_wide_counters();
+	bool wide = (vcpu->pmu.pmcr & PMCR_LP) && wide_pe;
+	bool overflow = wide ? old == ~0ull : (old & 0xffffffffull) == 0xffffffffull;
+
+	vperf_vpmu_set_counter(vcpu, n, wide_pe ? old + 1 : (old + 1) & 0xffffffffull);
+	if (!overflow)
+		return;
+	vcpu->pmu.ovs |= VPERF_BIT(n);
+	if (!wide && !(n & 1) && n + 1 < vcpu->vm->cfg.nr_counters &&
+	    (vcpu->pmu.evtyper[n + 1] & PMEVTYPER_EVT) == VPMU_EVENT_CHAIN &&
+	    (vcpu->pmu.cnten & VPERF_BIT(n + 1)) && (vcpu->pmu.pmcr & PMCR_E))
+		increment(vcpu, n + 1, el);
+}
+
+/*
+ * PMSWINC is emulated in software: written by EL2 on the guest's behalf the hardware would
+ * attribute SW_INCR to EL2, where the guest's counters do not count (HPMD, NSH = 0). Counters
+ * whose event is SW_INCR, that are enabled and whose filter admits the guest's EL count one.
+ * Only the written bits of enabled counters are visited (usually one), and the virtual line can
+ * only change when one of them overflowed.
+ */
+void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
+{
+	uint64_t bits = val & vcpu->pmu.cnten & vpmu_mask(vcpu) & ~VPMU_CYCLE_BIT;
+	uint64_t ovs = vcpu->pmu.ovs;
+
+	if (!bits || !(vcpu->pmu.pmcr & PMCR_E))
+		return;
+	if (!vpmu_common_event_allowed(vcpu->vm, VPMU_EVENT_SW_INCR))
+		return;
+	for (; bits; bits &= bits - 1) {
+		/* ctz is inline on AArch64 (RBIT, CLZ), unlike popcount (SIMD). */
+		unsigned int n = (unsigned int)__builtin_ctzll(bits);
+
+		if ((vcpu->pmu.evtyper[n] & PMEVTYPER_EVT) == VPMU_EVENT_SW_INCR &&
+		    counts_at(vcpu, n, el))
+			increment(vcpu, n, el);
+	}
+	if (vcpu->pmu.ovs != ovs)
+		vperf_vpmu_update_irq(vcpu);
+}
+
+/* PMXEVTYPER/PMXEVCNTR: SEL = 31 is PMCCFILTR for the type and CONSTRAINED UNPREDICTABLE for
+ * the counter (vperf: UNDEF); a SEL beyond the guest's counters is UNDEF (I5.3, PMSELR). */
+static bool selected(const struct vperf_vcpu *vcpu, bool counter, unsigned int *n)
+{
+	*n = (unsigned int)(vcpu->pmu.selr & PMSELR_SEL);
+	if (*n == VPERF_CYCLE_IDX)
+		return !counter;
+	return *n < vcpu->vm->cfg.nr_counters;
+}
+
+static bool access_counter(struct vperf_vcpu *vcpu, struct vperf_access *acc, unsigned int n)
+{
+	if (acc->read)
+		acc->val = vperf_vpmu_counter(vcpu, n);
+	else
+		vperf_vpmu_set_counter(vcpu, n, acc->val);
+	return true;
+}
+
+static bool access_evtyper(struct vperf_vcpu *vcpu, struct vperf_access *acc, unsigned int n)
+{
+	if (acc->read)
+		acc->val = read_evtyper(vcpu, n);
+	else
+		write_evtyper(vcpu, n, acc->val);
+	return true;
+}
+
+static bool access_indexed(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	unsigned int n = vperf_pmev_index(acc->enc);
+
+	if (acc->desc->slot == VPERF_SLOT_PMXEVCNTR || acc->desc->slot == VPERF_SLOT_PMXEVTYPER) {
+		if (!selected(vcpu, acc->desc->slot == VPERF_SLOT_PMXEVCNTR, &n))
+			return false;
+	} else if (n >= vcpu->vm->cfg.nr_counters) {
+		return false; /* counters at or above the guest's N are UNDEFINED */
+	}
+	if (acc->desc->slot == VPERF_SLOT_PMEVCNTR || acc->desc->slot == VPERF_SLOT_PMXEVCNTR)
+		return access_counter(vcpu, acc, n);
+	return access_evtyper(vcpu, acc, n);
+}
+
+static bool access_pair(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	uint64_t *shadow = acc->desc->slot == VPERF_SLOT_PMCNTEN   ? &vcpu->pmu.cnten
+			   : acc->desc->slot == VPERF_SLOT_PMINTEN ? &vcpu->pmu.inten
+								   : NULL;
+
+	if (acc->read)
+		acc->val = shadow ? *shadow : vperf_vpmu_ovs(vcpu);
+	else if (shadow)
+		write_pair(vcpu, acc, shadow);
+	else
+		write_ovs(vcpu, acc);
+	return true;
+}
+
+/* The direct partition's untrapped PMXEV* use the hardware's selection: keep it the guest's. */
+static void write_selr(struct vperf_vcpu *vcpu, uint64_t val)
+{
+	vcpu->pmu.selr = val & PMSELR_SEL;
+	if (vpmu_direct_vm(vcpu) && vpmu_in_hw(vcpu))
+		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
+}
+
+/* The RES0 bits of a register as this VM's PEs have it: the database's, plus the fields of
+ * features vperf does not offer: for an event type the event-number bits the PMU lacks
+ * (evtCount[15:10] before PMUv3p1, I5.3.30), for PMUSERENR_EL0 UEN, IR and TID (vpmu.h). */
+static uint64_t res0_here(const struct vperf_access *acc)
+{
+	switch (acc->desc->slot) {
+	case VPERF_SLOT_PMEVTYPER:
+	case VPERF_SLOT_PMXEVTYPER:
+		return acc->desc->res0 | (PMEVTYPER_EVT & ~vperf_vpmu_type_trapped());
+	case VPERF_SLOT_PMUSERENR:
+		return acc->desc->res0 | ~VPMU_USERENR_WRITABLE;
+	default:
+		return acc->desc->res0;
+	}
+}
+
+static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
+{
+	uint64_t res0 = res0_here(acc);
+
+	if (acc->read || !(acc->val & res0))
+		return false;
+	STAT_INC(&vcpu->vm->stats, bad_value);
+	vperf_log_bad_bits(vcpu->vm, acc->desc, acc->val, acc->val & res0);
+	return true;
+}
+
+/* One switch on the database slot, so every register is one indirect jump from the trap. */
+static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	switch (acc->desc->slot) {
+	case VPERF_SLOT_PMCCNTR:
+		return access_counter(vcpu, acc, VPERF_CYCLE_IDX);
+	case VPERF_SLOT_PMEVCNTR:
+	case VPERF_SLOT_PMEVTYPER:
+	case VPERF_SLOT_PMXEVCNTR:
+	case VPERF_SLOT_PMXEVTYPER:
+		return access_indexed(vcpu, acc);
+	case VPERF_SLOT_PMCNTEN:
+	case VPERF_SLOT_PMINTEN:
+	case VPERF_SLOT_PMOVS:
+		return access_pair(vcpu, acc);
+	case VPERF_SLOT_PMCR:
+		if (acc->read)
+			acc->val = read_pmcr(vcpu);
+		else
+			write_pmcr(vcpu, acc->val);
+		return true;
+	case VPERF_SLOT_PMSWINC:
+		vperf_vpmu_write_swinc(vcpu, acc->val, vperf_ops->guest_el(vcpu->hv_vcpu));
+		return true;
+	case VPERF_SLOT_PMSELR:
+		if (acc->read)
+			acc->val = vcpu->pmu.selr;
+		else
+			write_selr(vcpu, acc->val);
+		return true;
+	case VPERF_SLOT_PMUSERENR:
+		if (acc->read)
+			acc->val = vcpu->pmu.userenr;
+		else
+			vcpu->pmu.userenr = acc->val & vpmu_userenr_keep(vcpu);
+		if (!acc->read && vpmu_in_hw(vcpu))
+			write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
+		return true;
+	case VPERF_SLOT_PMCEID:
+		acc->val = vperf_vpmu_pmceid(vcpu, acc->enc == VPERF_ENC_PMCEID1_EL0,
+					     read_sysreg_enc(acc->enc));
+		return true;
+	case VPERF_SLOT_PMCCFILTR:
+		return access_evtyper(vcpu, acc, VPERF_CYCLE_IDX);
+	case VPERF_SLOT_PMMIR:
+		/* It exists from PMUv3p4, which the guest sees when the PE has it (PMUVer is capped
+		 * at v3p5): the PE's own value, a description of its pipeline. */
+		if (vcpu->pcpu->caps.pmuver < 5)
+			return false;
+		acc->val = read_sysreg(PMMIR_EL1);
+		return true;
+	default:
+		return false; /* PMZR_EL0: PMUv3p9, above the v3p5 a guest sees */
+	}
+}
+
+bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	bool ok;
+
+	if (!vpmu_on(vcpu) || !vcpu->pcpu)
+		return false;
+	if (vperf_ops->guest_el(vcpu->hv_vcpu) == 0 && !el0_allowed(vcpu, acc))
+		return false;
+	/* RES0 bits written as 1 are ignored (the architecture's outcome), and counted. */
+	if (bad_value(vcpu, acc))
+		acc->val &= ~res0_here(acc);
+	/* Steady state: the state is in this pCPU's hardware already (the first access after a
+	 * load brings it there). */
+	vcpu->pmu.active = true;
+	if (!vpmu_in_hw(vcpu))
+		vperf_vpmu_acquire(vcpu);
+	ok = emulate(vcpu, acc);
+	/* A direct-partition guest traps only until its state is back in the hardware and no
+	 * overflow waits for it to see. */
+	if (vpmu_direct_vm(vcpu))
+		vperf_vpmu_try_direct(vcpu);
+	return ok;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The vPMU's internals, shared by regs.c and fast.c (register emulation: the full and the fast
+ * path), switch.c (hardware ownership, load/put, the virtual PMUIRQ), irq.c (the physical
+ * PMUIRQ), map.c (the emulated partition's placement), filter.c (the event filter), caps.c (what
+ * the pCPUs let a guest hold) and ../blob.c (save/restore). Field names: vperf/pmu_regs.h.
+ */
+#ifndef VPERF_VIRT_VPMU_H
+#define VPERF_VIRT_VPMU_H
+
+#include <vperf/pmu_regs.h>
+
+#include "../internal.h"
+
+/* PMUSERENR_EL0: EN, SW, CR and ER, for every partition (vpmu_userenr_keep). */
+#define VPMU_USERENR_WRITABLE (PMUSERENR_EN | PMUSERENR_SW | PMUSERENR_CR | PMUSERENR_ER)
+/* What a trapped guest may set in PMCCFILTR_EL0: P and U (PMEVTYPER<n>_EL0: also the event
+ * number as wide as the PEs count it, vperf_vpmu_type_trapped). To the guest there is no EL2 or
+ * EL3, so NSK, NSU, NSH, M, SH and the Realm bits are RES0 (Arm DDI 0487 K.a, I5.3.30); the
+ * hardware's copy carries the EL3 and EL2 filters vperf chooses (filter.c). */
+#define VPMU_CCFILTR_WRITABLE (PMEVTYPER_P | PMEVTYPER_U)
+#define VPMU_CYCLE_BIT	      VPERF_BIT(VPERF_CYCLE_IDX)
+#define VPMU_EVENT_SW_INCR    0x00u
+#define VPMU_EVENT_CHAIN      0x1eu
+
+/* The guest's counters as bits of PMCNTEN/PMINTEN/PMOVS: [0, N) and the cycle counter. */
+static inline uint64_t vpmu_mask(const struct vperf_vcpu *vcpu)
+{
+	return (VPERF_BIT(vcpu->vm->cfg.nr_counters) - 1) | VPMU_CYCLE_BIT;
+}
+
+/* The vCPU's state is in this pCPU's hardware. */
+static inline bool vpmu_in_hw(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->pmu.where == VPERF_VPMU_HW;
+}
+
+/* The filter's answer (filter.c) for a common event (< 64, which needs nothing but the filter's
+ * bit): inline for the paths that ask on every access (a type write, PMSWINC). */
+static inline bool vpmu_common_event_allowed(const struct vperf_vm *vm, uint32_t event)
+{
+	return vm->cfg.filter.allow[0] & VPERF_BIT(event);
+}
+uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest);
+uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest);
+uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw);
+
+/* XENPMU_MODE_ALL: the privileged VM profiles everyone (its counters count other VMs and EL2). */
+static inline bool vpmu_all_vm(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.pmu_mode == VPERF_PMU_ALL;
+}
+
+static inline bool vpmu_direct_vm(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.partition == VPERF_PART_DIRECT;
+}
+
+static inline bool vpmu_emulated_vm(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.partition == VPERF_PART_EMULATED;
+}
+
+/* Guest counter n's physical counter while in hardware, -1 when it has none: itself outside
+ * the emulated partition, else its placement (map.c). Inline: the trap and switch paths ask
+ * for every counter they touch. */
+static inline int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	uint8_t p;
+
+	if (n == VPERF_CYCLE_IDX || !vpmu_emulated_vm(vcpu))
+		return (int)n;
+	p = vcpu->pmu.map[n];
+	return p == VPERF_VPMU_NOT_LIVE ? -1 : p;
+}
+
+/* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back; the identity on
+ * the guest's counters outside the emulated partition, a walk of the placement inside it
+ * (map.c). */
+uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
+uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
+void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
+bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
+/* At the vCPU's put: move its rotation point when it is multiplexed (rule in map.c). */
+void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
+void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p);
+/* Give back the physical counters of guest counters just disabled (emulated partition). */
+void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest);
+int vperf_vpmu_map_one(struct vperf_vcpu *vcpu, unsigned int n);
+
+void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
+/* Direct partition: leave the untrapped state (overflow, put), or enter it (after a trap). */
+void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu);
+void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
+void vperf_vpmu_load(struct vperf_vcpu *vcpu);
+void vperf_vpmu_put(struct vperf_vcpu *vcpu);
+/* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
+void vperf_vpmu_acquire(struct vperf_vcpu *vcpu);
+/* Counter n (VPERF_CYCLE_IDX: the cycle counter) wherever it lives. */
+uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n);
+void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val);
+/* Overflow flags: the shadow's and, while in hardware, the hardware's. */
+uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu);
+/* Recompute the virtual PMUIRQ level and push it on change. */
+void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
+
+/* What the pCPUs let a guest hold (caps.c), derived again whenever the platform changes
+ * (vperf_init, vperf_pcpu_init). */
+void vperf_vpmu_derive_masks(void);
+/* Every initialised pCPU has 64-bit event counters (PMUv3p5). */
+bool vperf_vpmu_wide_counters(void);
+/* The type fields a direct-partition guest holds. */
+uint64_t vperf_vpmu_type_direct(bool cycle);
+/* The PMEVTYPER<n>_EL0 fields a trapped or emulated guest keeps: P, U and the event number as
+ * wide as every pCPU's PMU counts it. */
+uint64_t vperf_vpmu_type_trapped(void);
+
+/* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
+uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);
+
+/* The bits of PMCR_EL0 and PMUSERENR_EL0 a guest keeps: what the register emulation stores, the
+ * switch carries and a blob may hold (PMCR_EL0: what every pCPU implements, caps.c). */
+uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu);
+
+/*
+ * PMUSERENR_EL0: EN, SW, CR and ER (Arm DDI 0487, PMUSERENR_EL0), for every partition. UEN and
+ * TID (FEAT_PMUv3p9) and IR (FEAT_PMUv3_ICNTR) are not offered: vperf probes neither feature
+ * nor switches PMUACR_EL1, which UEN hands EL0 to, so a direct guest that sets them keeps them
+ * only until its next put, and a blob holding them is refused rather than put into a PE that
+ * may not implement them.
+ */
+static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
+{
+	(void)vcpu;
+	return VPMU_USERENR_WRITABLE;
+}
+
+bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
+/* A guest's PMSWINC_EL0 write at el (regs.c, and the fast path's). */
+void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el);
+/* The hottest trapped accesses answered straight from the syndrome (fast.c): true when answered
+ * (the PC advanced); false: the trap entry takes the full path, which decides it. */
+bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31]);
+
+#endif /* VPERF_VIRT_VPMU_H */

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Emulation of the guest's SPE registers. MDCR_EL2.TPMS = 1 traps every PMS* access and
+ * MDCR_EL2.E2PB = 0b10 every PMB* access (SPE 3.2.3 CheckStatisticalProfilingAccess, SPE 3.4.6
+ * CheckProfilingBufferAccess). The shadow is the truth for every control; while the state is in the
+ * hardware (the guest's buffer is enabled), each write is mirrored there, and PMSICR_EL1 and
+ * PMBPTR_EL1, which the profiling operation changes, are read from there. PMBSR_EL1 is virtual: the
+ * hardware's events reach it through vperf_vspe_take_event (switch.c). Field rules: SPE 4.3.
+ */
+#include <arch/sysreg.h>
+
+#include "vspe.h"
+
+/* ID_AA64DFR0_EL1.PMSVer a VM with SPE sees: the hardware's, no more than any pCPU it may run on
+ * has, at most SPEv1p2. */
+unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0)
+{
+	unsigned int v = (unsigned int)VPERF_FIELD_GET(hw_dfr0, 35, 32);
+
+	if (v > vperf_vspe_min_pmsver())
+		v = vperf_vspe_min_pmsver();
+	return v > VSPE_MAX_PMSVER ? VSPE_MAX_PMSVER : v;
+}
+
+static unsigned int vm_pmsver(const struct vperf_vcpu *vcpu)
+{
+	return vperf_vspe_pmsver(vcpu->pcpu->caps.dfr0);
+}
+
+/* PMSIDR_EL1 (SPE 4.3.11) with only the fields the VM's SPE version defines: filters, ArchInst,
+ * LDS, ERnd, Interval, MaxSize and CountSize, and FnE from SPEv1p2. Later features (FDS, EFT, ...)
+ * are hidden: their registers are UNDEF here. */
+static uint64_t pmsidr_of(const struct vperf_pcpu_caps *caps)
+{
+	uint64_t keep = PMSIDR_FE | PMSIDR_FT | PMSIDR_FL | PMSIDR_ARCHINST | PMSIDR_LDS |
+			PMSIDR_ERND | PMSIDR_INTERVAL | PMSIDR_MAXSIZE | PMSIDR_COUNTSIZE;
+
+	if (vperf_vspe_pmsver(caps->dfr0) >= 3)
+		keep |= PMSIDR_FNE;
+	return caps->pmsidr & keep;
+}
+
+static uint64_t vm_pmsidr(const struct vperf_vcpu *vcpu)
+{
+	return pmsidr_of(&vcpu->pcpu->caps);
+}
+
+/* PMBIDR_EL1 (SPE 4.3.1) never traps; were a syndrome to claim it, the guest owns its buffer: P
+ * = 0. */
+static uint64_t guest_pmbidr(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->pcpu->caps.pmbidr & (PMBIDR_ALIGN | PMBIDR_F);
+}
+
+/* The bits of each register a guest keeps on a PE with caps; the rest is RES0 for its SPE
+ * version (SPE 4.3). */
+uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg r)
+{
+	uint64_t idr = pmsidr_of(caps);
+
+	switch (r) {
+	case VPERF_VSPE_PMSCR: /* PCT[7] from SPEv1p2 */
+		return PMSCR_E0SPE | PMSCR_E1SPE | PMSCR_CX | PMSCR_PA | PMSCR_TS | PMSCR_PCT |
+		       (vperf_vspe_pmsver(caps->dfr0) >= 3 ? PMSCR_PCT1 : 0);
+	case VPERF_VSPE_PMSICR: /* ECOUNT only with ERnd */
+		return PMSICR_COUNT | (idr & PMSIDR_ERND ? PMSICR_ECOUNT : 0);
+	case VPERF_VSPE_PMSIRR:
+		return PMSIRR_INTERVAL | PMSIRR_RND;
+	case VPERF_VSPE_PMSFCR:
+		return PMSFCR_FE | PMSFCR_FT | PMSFCR_FL | PMSFCR_B | PMSFCR_LD | PMSFCR_ST |
+		       (idr & PMSIDR_FNE ? PMSFCR_FNE : 0);
+	case VPERF_VSPE_PMSEVFR:
+		return PMSEVFR_EVENTS;
+	case VPERF_VSPE_PMSNEVFR: /* SPEv1p2 */
+		return vperf_vspe_pmsver(caps->dfr0) >= 3 ? PMSEVFR_EVENTS : 0;
+	case VPERF_VSPE_PMSLATFR: /* MINLAT as wide as the counters (SPE 4.3.13) */
+		return (idr & PMSIDR_COUNTSIZE) == PMSIDR_COUNTSIZE_16 ? 0xffffu : 0xfffu;
+	case VPERF_VSPE_PMBLIMITR:
+		return PMBLIMITR_LIMIT | PMBLIMITR_FM | PMBLIMITR_E;
+	case VPERF_VSPE_PMBSR:
+		return PMBSR_WRITABLE;
+	case VPERF_VSPE_PMBPTR:
+	default:
+		return ~0ull;
+	}
+}
+
+/* The shadow of an encoding, or VPERF_VSPE_NR_REGS for one the VM does not have (UNDEF):
+ * PMSNEVFR_EL1 before SPEv1p2, PMSDSFR_EL1 (FEAT_SPE_FDS) always. */
+static enum vperf_vspe_reg reg_of(const struct vperf_vcpu *vcpu, uint32_t enc)
+{
+	switch (enc) {
+	case VPERF_ENC_PMSCR_EL1:
+		return VPERF_VSPE_PMSCR;
+	case VPERF_ENC_PMSICR_EL1:
+		return VPERF_VSPE_PMSICR;
+	case VPERF_ENC_PMSIRR_EL1:
+		return VPERF_VSPE_PMSIRR;
+	case VPERF_ENC_PMSFCR_EL1:
+		return VPERF_VSPE_PMSFCR;
+	case VPERF_ENC_PMSEVFR_EL1:
+		return VPERF_VSPE_PMSEVFR;
+	case VPERF_ENC_PMSLATFR_EL1:
+		return VPERF_VSPE_PMSLATFR;
+	case VPERF_ENC_PMSNEVFR_EL1:
+		return vm_pmsver(vcpu) >= 3 ? VPERF_VSPE_PMSNEVFR : VPERF_VSPE_NR_REGS;
+	case VPERF_ENC_PMBPTR_EL1:
+		return VPERF_VSPE_PMBPTR;
+	case VPERF_ENC_PMBLIMITR_EL1:
+		return VPERF_VSPE_PMBLIMITR;
+	case VPERF_ENC_PMBSR_EL1:
+		return VPERF_VSPE_PMBSR;
+	default:
+		return VPERF_VSPE_NR_REGS;
+	}
+}
+
+static uint64_t read_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
+{
+	uint64_t hw;
+
+	if (!vcpu->spe.in_hw)
+		return *vspe_reg(vcpu, r);
+	switch (r) {
+	case VPERF_VSPE_PMSICR: /* the interval counter counts in the hardware */
+		return read_sysreg(PMSICR_EL1);
+	case VPERF_VSPE_PMBPTR:
+		hw = read_sysreg(PMBPTR_EL1);
+		vperf_vspe_saw_ptr(vcpu, hw);
+		return hw;
+	case VPERF_VSPE_PMBSR:
+		/* An event the PMBIRQ has not brought yet is the guest's to see now; a collision
+		 * (COLL, SPE 3.1.4) sets the bit without an event. */
+		hw = read_sysreg(PMBSR_EL1);
+		if (hw & PMBSR_S)
+			vperf_vspe_take_event(vcpu, hw);
+		else
+			*vspe_reg(vcpu, r) |= hw & PMBSR_COLL;
+		return *vspe_reg(vcpu, r);
+	default:
+		return *vspe_reg(vcpu, r);
+	}
+}
+
+/* A change of PMBPTR, PMBLIMITR or PMBSR: the rules of SPE 3.4.1 are checked when the buffer is
+ * (re)enabled, and the hardware follows, taking the state in at the first enable. */
+static void buffer_changed(struct vperf_vcpu *vcpu)
+{
+	if (vspe_buffer_on(vcpu) && vperf_vspe_check_buffer(vcpu))
+		vperf_vspe_prefault(vcpu, vcpu->spe.reg[VPERF_VSPE_PMBPTR]);
+	if (vcpu->spe.in_hw) {
+		vperf_vspe_apply_buffer(vcpu);
+	} else if (vspe_buffer_on(vcpu)) {
+		vperf_vspe_acquire(vcpu);
+		vperf_vspe_try_direct(vcpu);
+	}
+	vperf_vspe_update_irq(vcpu);
+}
+
+static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
+		      enum vperf_vspe_reg r)
+{
+	uint64_t keep = vperf_vspe_keep(&vcpu->pcpu->caps, r);
+
+	if (acc->val & ~keep) {
+		STAT_INC(&vcpu->vm->stats, bad_value);
+		vperf_log_bad_bits(vcpu->vm, acc->desc, acc->val, acc->val & ~keep);
+	}
+	*vspe_reg(vcpu, r) = acc->val & keep;
+	switch (r) {
+	case VPERF_VSPE_PMBSR:
+		/* The hardware's event state was cleared when it moved here
+		 * (vperf_vspe_take_event); a collision bit it set since is the guest's to clear. */
+		if (vcpu->spe.in_hw)
+			write_sysreg(0, PMBSR_EL1);
+		buffer_changed(vcpu);
+		break;
+	case VPERF_VSPE_PMBPTR:
+		if (vcpu->spe.in_hw) {
+			write_sysreg(*vspe_reg(vcpu, r), PMBPTR_EL1);
+			vcpu->spe.ptr_seen = *vspe_reg(vcpu, r);
+		}
+		buffer_changed(vcpu);
+		break;
+	case VPERF_VSPE_PMBLIMITR:
+		buffer_changed(vcpu);
+		break;
+	default: /* PMSCR_EL1 and the sampling controls: the hardware takes them as written */
+		if (vcpu->spe.in_hw)
+			write_sysreg_enc(acc->enc, *vspe_reg(vcpu, r));
+		break;
+	}
+}
+
+bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
+{
+	enum vperf_vspe_reg r;
+
+	/* Every SPE register is UNDEFINED at EL0 before any trap (SPE 3.2.3, SPE 3.4.6): a syndrome
+	 * that says otherwise gets UNDEF. */
+	if (!vspe_on(vcpu) || !vcpu->pcpu || vperf_ops->guest_el(vcpu->hv_vcpu) == 0)
+		return false;
+	if (acc->enc == VPERF_ENC_PMSIDR_EL1 || acc->enc == VPERF_ENC_PMBIDR_EL1) {
+		acc->val = acc->enc == VPERF_ENC_PMSIDR_EL1 ? vm_pmsidr(vcpu) : guest_pmbidr(vcpu);
+		return true;
+	}
+	r = reg_of(vcpu, acc->enc);
+	if (r == VPERF_VSPE_NR_REGS)
+		return false;
+	if (acc->read)
+		acc->val = read_reg(vcpu, r);
+	else
+		write_reg(vcpu, acc, r);
+	return true;
+}

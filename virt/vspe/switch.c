@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where a vCPU's SPE state lives, and moving it (docs/vspe.md, "Switching"). The SPE supplement
+ * (Arm DDI 0586A) is cited as "SPE <section>".
+ *
+ * Lazy: the state enters the hardware when the guest enables its buffer (a trapped PMBLIMITR_EL1
+ * or PMBSR_EL1 write), stays there while the vCPU runs, and leaves it at put through the drain
+ * sequence of SPE 3.6. A vCPU whose buffer is disabled at put is idle: its next
+ * load and put cost no SPE register access. Every PMS* access traps (MDCR_EL2.TPMS), so the
+ * shadow holds every control; only PMSICR_EL1 and PMBPTR_EL1, which the profiling operation
+ * changes, and the hardware's PMBSR_EL1 are read back at put.
+ */
+#include <arch/barrier.h>
+#include <arch/sysreg.h>
+
+#include "vspe.h"
+
+enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)
+{
+	if (vm->cfg.spe_buffer != VPERF_SPE_BUF_DEFAULT)
+		return vm->cfg.spe_buffer;
+#ifdef CONFIG_VPERF_VSPE_BUFFER_UNTRAPPED
+	return VPERF_SPE_BUF_EL1;
+#else
+	return VPERF_SPE_BUF_EL1_TRAPPED;
+#endif
+}
+
+/* SPE 4.2: PMBLIMITR_EL1.E resets to 0; the rest is IMPLEMENTATION DEFINED, vperf picks 0. */
+void vperf_vspe_reset(struct vperf_vcpu *vcpu)
+{
+	static const struct vperf_vspe zero;
+
+	vcpu->spe = zero;
+}
+
+/*
+ * PMSCR_EL2 while a guest owns the buffer (SPE 4.3.7): E2SPE and E0HSPE are RES0 and TS is ignored
+ * with E2PB != 0b00; PA and PCT are ANDed with the guest's own PMSCR_EL1.PA / PCT (SPE 3.3,
+ * CollectPhysicalAddress, CollectTimeStamp), so the VM's policy decides whether host physical
+ * addresses and physical time may reach its records; CX = 0, as CONTEXTIDR_EL2 is the host's.
+ */
+static uint64_t guest_pmscr_el2(const struct vperf_vm *vm)
+{
+	return (vm->cfg.spe_pa ? PMSCR_PA : 0) | (vm->cfg.spe_pct ? PMSCR_PCT : 0);
+}
+
+/*
+ * Switch-in. MDCR_EL2 (the owning Exception level) and stage 2 are already
+ * this vCPU's: the hypervisor switched stage 2 before load, and load wrote MDCR_EL2 first. No
+ * ISB: the ERET into the guest is the context synchronization event after which the profiling
+ * operation sees all of it (SPE 3.6); at EL2 nothing is sampled, EL2 being above the owner.
+ */
+void vperf_vspe_acquire(struct vperf_vcpu *vcpu)
+{
+	const uint64_t *r = vcpu->spe.reg;
+
+	write_sysreg(guest_pmscr_el2(vcpu->vm), PMSCR_EL2);
+	write_sysreg(r[VPERF_VSPE_PMSIRR], PMSIRR_EL1);
+	write_sysreg(r[VPERF_VSPE_PMSFCR], PMSFCR_EL1);
+	write_sysreg(r[VPERF_VSPE_PMSEVFR], PMSEVFR_EL1);
+	write_sysreg(r[VPERF_VSPE_PMSLATFR], PMSLATFR_EL1);
+	if (vcpu->pcpu->caps.pmsver >= 3)
+		write_sysreg(r[VPERF_VSPE_PMSNEVFR], PMSNEVFR_EL1);
+	/* Opaque (SPE 4.3.10): the saved value resumes the interval where it stopped. */
+	write_sysreg(r[VPERF_VSPE_PMSICR], PMSICR_EL1);
+	/* The pointer before the limit: a buffer enabled first would, at any context
+	 * synchronization in between, write at the previous owner's pointer. */
+	write_sysreg(r[VPERF_VSPE_PMBPTR], PMBPTR_EL1);
+	vcpu->spe.ptr_seen = r[VPERF_VSPE_PMBPTR];
+	/* The guest's events live in its virtual PMBSR_EL1: the hardware one must have S clear,
+	 * or the buffer would stay disabled and PMBIRQ asserted (SPE 3.5). Untrapped, the guest reads
+	 * the hardware's: it holds the rest of the guest's value (S is 0 whenever direct). */
+	write_sysreg(vcpu->spe.direct ? r[VPERF_VSPE_PMBSR] : 0, PMBSR_EL1);
+	/* Enabled only while the virtual PMBSR_EL1.S is 0: a guest that has not yet served its
+	 * event must not sample (SPE 3.5: S = 1 disables the buffer). */
+	write_sysreg(vspe_buffer_on(vcpu) ? r[VPERF_VSPE_PMBLIMITR] : 0, PMBLIMITR_EL1);
+	/* The sampling enables last: nothing is sampled into a half-restored state. */
+	write_sysreg(r[VPERF_VSPE_PMSCR], PMSCR_EL1);
+	vcpu->spe.in_hw = true;
+	vcpu->spe.active = true;
+}
+
+/* Trapped mode: the hardware buffer follows the guest's, only while the rules hold. */
+void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu)
+{
+	write_sysreg(vspe_buffer_on(vcpu) ? vcpu->spe.reg[VPERF_VSPE_PMBLIMITR] : 0, PMBLIMITR_EL1);
+	vperf_vspe_try_direct(vcpu);
+}
+
+/* Untrapped, the guest wrote the hardware's PMB* directly: copy the controls back. Returns the
+ * hardware's PMBSR_EL1, whose S, if set, is the caller's event to take. */
+static uint64_t sync_from_hw(struct vperf_vcpu *vcpu)
+{
+	uint64_t *r = vcpu->spe.reg, pmbsr = read_sysreg(PMBSR_EL1);
+
+	r[VPERF_VSPE_PMBLIMITR] =
+		read_sysreg(PMBLIMITR_EL1) & (PMBLIMITR_LIMIT | PMBLIMITR_FM | PMBLIMITR_E);
+	r[VPERF_VSPE_PMBSR] = pmbsr & PMBSR_WRITABLE & ~PMBSR_S;
+	vcpu->spe.direct = false;
+	vperf_mdcr_stale(vcpu);
+	return pmbsr;
+}
+
+static void leave_direct(struct vperf_vcpu *vcpu)
+{
+	if (!vcpu->spe.direct)
+		return;
+	sync_from_hw(vcpu);
+	vperf_update_mdcr(vcpu);
+}
+
+/*
+ * A hardware buffer management event of the vCPU whose state is in this pCPU's hardware
+ * (SPE 3.5): taken at put, at PMBIRQ (irq.c) or when the guest reads PMBSR_EL1 (regs.c). A stage 2
+ * fault is the hypervisor's: the page is mapped through the ops contract and, with no data lost,
+ * profiling resumes from the write pointer with no trace in the guest (SPE 3.4.1 allows the
+ * restart); with data lost the guest sees a buffer full event with DL = 1, which Linux's
+ * arm_spe_pmu driver handles as a truncated buffer (a fault would end its session). A guest's own
+ * event (buffer full, a stage 1 fault, an external abort) moves into its virtual PMBSR_EL1; the
+ * hardware buffer is disabled and its PMBSR_EL1 cleared, so the physical line drops at once,
+ * and the virtual line stays high until the guest clears its PMBSR_EL1.S.
+ */
+/* What the guest sees of a stage 2 fault: nothing (DL = 0, restarted), a truncation (DL = 1),
+ * or, when the address is not the VM's memory, an external abort on the write (SPE 3.5.4), which
+ * it cannot tell from a bad address of its own. Returns 0 when nothing is to be shown. */
+static uint64_t stage2_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
+{
+	uint64_t keep = pmbsr & (PMBSR_COLL | PMBSR_DL);
+
+	if (!vperf_vspe_fix_stage2(vcpu))
+		return keep | PMBSR_EA | PMBSR_EC_VAL(PMBSR_EC_S1_DA) | PMBSR_FSC_SEA;
+	STAT_INC(&vcpu->vm->stats, spe_s2_fixed);
+	if (!(pmbsr & PMBSR_DL))
+		return 0;
+	return keep | PMBSR_BSC_FULL;
+}
+
+void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
+{
+	bool stage2 = vperf_pmbsr_ec(pmbsr) == PMBSR_EC_S2_DA && !(pmbsr & PMBSR_EA);
+
+	if (stage2) {
+		pmbsr = stage2_event(vcpu, pmbsr);
+		if (!pmbsr) {
+			/* Restart from the write pointer, the first byte after the last complete
+			 * record (DL = 0, SPE 3.5.3): clearing S re-enables the buffer at the next
+			 * context synchronization event, the ERET into the guest. */
+			write_sysreg(0, PMBSR_EL1);
+			return;
+		}
+	}
+	leave_direct(vcpu);
+	/* The hardware buffer stays off until the guest has served its event ... */
+	write_sysreg(0, PMBLIMITR_EL1);
+	/* ... and PMBIRQ, a level on PMBSR_EL1.S (SPE 3.5), drops now. */
+	write_sysreg(0, PMBSR_EL1);
+	vperf_vspe_guest_event(vcpu, pmbsr);
+}
+
+/* VPERF_SPE_BUF_EL1: with its buffer live in the hardware and no event to show, the guest runs
+ * with E2PB = 0b11. Until then (and after an event, until it clears PMBSR_EL1.S) it traps. */
+void vperf_vspe_try_direct(struct vperf_vcpu *vcpu)
+{
+	if (vperf_vspe_buffer(vcpu->vm) != VPERF_SPE_BUF_EL1 || vcpu->spe.direct ||
+	    !vcpu->spe.in_hw || !vspe_buffer_on(vcpu))
+		return;
+	/* From now on the guest reads PMBSR_EL1 from the hardware: its value goes there (S = 0
+	 * as the buffer is on; a collision the hardware flagged since stays flagged). */
+	write_sysreg(vcpu->spe.reg[VPERF_VSPE_PMBSR] | (read_sysreg(PMBSR_EL1) & PMBSR_COLL),
+		     PMBSR_EL1);
+	vcpu->spe.direct = true;
+	vperf_update_mdcr(vcpu);
+}
+
+/* The state of an active vCPU is restored right after MDCR_EL2 (vperf_vspe_load), still at EL2:
+ * with E2PB = 0b11 from the first write, an untrapped vCPU costs one MDCR_EL2 write, not two. */
+void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu)
+{
+	bool direct = vcpu->spe.active && vspe_buffer_on(vcpu) &&
+		      vperf_vspe_buffer(vcpu->vm) == VPERF_SPE_BUF_EL1;
+
+	vperf_vspe_park_host(vcpu->pcpu);
+	if (direct != vcpu->spe.direct)
+		vperf_mdcr_stale(vcpu);
+	vcpu->spe.direct = direct;
+}
+
+void vperf_vspe_load(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->spe.active) {
+		/* A restored live buffer (../blob.c): stage 2 is this VM's already, and the
+		 * buffer is not yet enabled, so the mappings are in place before its first write. */
+		if (vcpu->spe.prefault) {
+			vcpu->spe.prefault = false;
+			vperf_vspe_prefault(vcpu, vcpu->spe.reg[VPERF_VSPE_PMBPTR]);
+		}
+		vperf_vspe_acquire(vcpu);
+		vperf_vspe_try_direct(vcpu);
+	}
+	if (vcpu->spe.irq_dirty)
+		vperf_vspe_update_irq(vcpu);
+}
+
+/*
+ * Switch-out, in two steps that mirror vperf_vspe_acquire. Sampling already stopped at the
+ * exception to EL2: profiling is disabled above the owning Exception level (SPE 3.6), and that
+ * exception was a context synchronization event.
+ *
+ * Drain: every record of the guest's profiling is in the guest's buffer, and the hardware's
+ * PMBPTR_EL1 / PMBSR_EL1 say how far it got.
+ */
+static void drain(void)
+{
+	/* PSB CSYNC after that context synchronization event synchronizes the profiling
+	 * operations of every instruction the guest executed (SPE 3.6). */
+	psb_csync();
+	/* The DSB completes their writes to the guest's buffer (SPE 3.6): none may reach memory
+	 * after stage 2 and the VMID belong to another VM. */
+	dsb_nsh();
+	/* The ISB makes their indirect writes to PMBPTR_EL1 / PMBSR_EL1 visible to the direct
+	 * reads that follow (SPE 3.6, SPE 3.4.1 "PSB CSYNC and a context synchronization
+	 * event"). */
+	isb();
+}
+
+/* Save: what the profiling operation changed goes to the shadow (an event it raised taken), and
+ * the buffer and sampling are turned off for whoever runs next on this pCPU. */
+static void save(struct vperf_vcpu *vcpu)
+{
+	uint64_t *r = vcpu->spe.reg, pmbsr;
+
+	pmbsr = vcpu->spe.direct ? sync_from_hw(vcpu) : read_sysreg(PMBSR_EL1);
+	if (pmbsr & PMBSR_S)
+		vperf_vspe_take_event(vcpu, pmbsr);
+	else
+		r[VPERF_VSPE_PMBSR] |= pmbsr & PMBSR_COLL;
+	r[VPERF_VSPE_PMBPTR] = read_sysreg(PMBPTR_EL1);
+	vperf_vspe_saw_ptr(vcpu, r[VPERF_VSPE_PMBPTR]);
+	r[VPERF_VSPE_PMSICR] = read_sysreg(PMSICR_EL1);
+	/* Nothing of this guest samples or is written once it has left: buffer and sampling off
+	 * for whoever runs next on this pCPU (whose owning EL may be EL2: E2PB = 0b00). */
+	write_sysreg(0, PMBLIMITR_EL1);
+	write_sysreg(0, PMSCR_EL1);
+	/* The disable reaches the profiling operation (SPE 3.6) ... */
+	isb();
+	/* ... and whatever it still wrote when the buffer turned off (SPE 3.6.1 lets it write
+	 * records it held) completes before the hypervisor switches stage 2 and MDCR_EL2. */
+	dsb_nsh();
+	vcpu->spe.in_hw = false;
+	vcpu->spe.active = vspe_buffer_on(vcpu);
+}
+
+void vperf_vspe_put(struct vperf_vcpu *vcpu)
+{
+	if (!vcpu->spe.in_hw)
+		return;
+	STAT_INC(&vcpu->vm->stats, spe_live_puts);
+	drain();
+	save(vcpu);
+}

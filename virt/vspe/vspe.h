@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The vSPE's internals, shared by regs.c (register emulation), switch.c (hardware ownership,
+ * load/put, the hardware's buffer events), buffer.c (the buffer's rules, stage 2), event.c (the
+ * guest's view of buffer events: virtual PMBSR and PMBIRQ), irq.c (the physical PMBIRQ), host.c (a
+ * host-owned buffer parked around guests), outside.c (a VM profiled from outside) and ../blob.c
+ * (save/restore). The SPE supplement (Arm DDI 0586A) is cited as "SPE <section>".
+ */
+#ifndef VPERF_VIRT_VSPE_H
+#define VPERF_VIRT_VSPE_H
+
+#include <vperf/spe_regs.h>
+
+#include "../internal.h"
+
+/* The SPE version a VM sees at most: SPEv1p2 (PMSVer 3, PMSNEVFR_EL1 and FnE). Later versions
+ * add registers vperf does not emulate (PMSDSFR_EL1, FEAT_SPE_FDS) and are hidden. */
+#define VSPE_MAX_PMSVER 3u
+
+static inline uint64_t *vspe_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
+{
+	return &vcpu->spe.reg[r];
+}
+
+/* The VM's Profiling Buffer policy with the Kconfig default resolved. */
+enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm);
+
+/* The lowest PMSVer of the initialised pCPUs: a VM migrating between them must find the same
+ * SPE version everywhere. */
+static inline unsigned int vperf_vspe_min_pmsver(void)
+{
+	return vperf_platform()->min_pmsver;
+}
+
+/* ID values the VM sees (regs.c). */
+unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0);
+
+/* The guest's buffer is enabled as far as it can tell: PMBLIMITR_EL1.E and not the virtual
+ * PMBSR_EL1.S (ProfilingBufferEnabled(), SPE 3.4.6). */
+static inline bool vspe_buffer_on(const struct vperf_vcpu *vcpu)
+{
+	return (vcpu->spe.reg[VPERF_VSPE_PMBLIMITR] & PMBLIMITR_E) &&
+	       !(vcpu->spe.reg[VPERF_VSPE_PMBSR] & PMBSR_S);
+}
+
+/* The bits of register r a guest keeps on a PE with caps (the rest is RES0 for it). */
+uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg r);
+/* The caps a restored vSPE state is checked against: the first initialised pCPU's, its PMSVer
+ * capped at every pCPU's (vperf_vspe_pmsver). */
+static inline const struct vperf_pcpu_caps *vperf_vspe_ref_caps(void)
+{
+	return &vperf_platform()->first_caps;
+}
+
+/* The hardware's write pointer seen at ptr (CONFIG_VPERF_STATS): its advance since vperf last
+ * wrote or read it counts as bytes written (event.c). */
+void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr);
+
+bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
+/* The buffer management event the rules of SPE 3.4.1 give an enabled buffer (ptr, limitr) on a
+ * PE with caps, 0 when they hold. */
+uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t ptr, uint64_t limitr);
+/* Check the rules of SPE 3.4.1 on an enabled buffer; a violation becomes a buffer management
+ * event in the virtual PMBSR (true: the buffer may run). */
+bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu);
+
+/* The host's own EL2-owned buffer around a vCPU with vSPE (host.c): parked before MDCR_EL2
+ * gives the buffer to EL1, restored after it is the host's again. */
+void vperf_vspe_park_host(struct vperf_pcpu *pcpu);
+void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu);
+
+/* VPERF_SPE_BUF_EL2 (outside.c): the VM sampled into the host's buffer with its id. */
+void vperf_vspe_outside_load(struct vperf_vcpu *vcpu);
+void vperf_vspe_outside_put(struct vperf_vcpu *vcpu);
+
+void vperf_vspe_reset(struct vperf_vcpu *vcpu);
+/* Load, before MDCR_EL2 is written: the host's buffer parked, and an untrapped vCPU whose
+ * buffer is live given E2PB = 0b11 at once. */
+void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu);
+void vperf_vspe_load(struct vperf_vcpu *vcpu);
+void vperf_vspe_put(struct vperf_vcpu *vcpu);
+/* Bring the vCPU's state into the hardware of the pCPU it is loaded on (first enable). */
+void vperf_vspe_acquire(struct vperf_vcpu *vcpu);
+/* The hardware PMBLIMITR_EL1 after a change of the guest's buffer controls (state in hw). */
+void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu);
+/* Untrapped mode (E2PB = 0b11): enter it when the buffer is live and shows no event (leaving it
+ * copies the hardware's PMB* back to the shadow, switch.c). */
+void vperf_vspe_try_direct(struct vperf_vcpu *vcpu);
+
+/* Make up to VSPE_PREFAULT_BYTES of the enabled buffer from its write pointer mapped at stage 2
+ * (buffer.c); map the page a stage 2 fault hit (true: done). */
+#define VSPE_PAGE	    4096ull
+#define VSPE_PREFAULT_BYTES (64 * VSPE_PAGE)
+void vperf_vspe_prefault(struct vperf_vcpu *vcpu, uint64_t from);
+bool vperf_vspe_fix_stage2(struct vperf_vcpu *vcpu);
+
+/* A buffer management event for the guest: into its virtual PMBSR, line raised (event.c). */
+void vperf_vspe_guest_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
+/* Push the virtual PMBIRQ level on change (event.c). */
+void vperf_vspe_update_irq(struct vperf_vcpu *vcpu);
+/* Take a hardware event (PMBSR_EL1.S read as 1) of the vCPU whose state is in hardware
+ * (switch.c): stage-2 faults fixed, the guest's own events moved into its virtual PMBSR. The
+ * hardware PMBSR_EL1 is 0 on return. */
+void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
+
+#endif /* VPERF_VIRT_VSPE_H */
