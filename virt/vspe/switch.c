@@ -5,10 +5,11 @@
  *
  * Lazy: the state enters the hardware when the guest enables its buffer (a trapped PMBLIMITR_EL1
  * or PMBSR_EL1 write), stays there while the vCPU runs, and leaves it at put through the drain
- * sequence of SPE 3.6. A vCPU whose buffer is disabled at put is idle: its next
- * load and put cost no SPE register access. Every PMS* access traps (MDCR_EL2.TPMS), so the
- * shadow holds every control; only PMSICR_EL1 and PMBPTR_EL1, which the profiling operation
- * changes, and the hardware's PMBSR_EL1 are read back at put.
+ * sequence of SPE 3.6. A vCPU whose buffer is disabled at put is idle: its next load and put
+ * cost no SPE register access. Every PMS* access traps (MDCR_EL2.TPMS), so the shadow holds
+ * every control; only PMSICR_EL1 and PMBPTR_EL1, which the profiling operation changes, and the
+ * hardware's PMBSR_EL1 are read back at put. The states and their transitions: the table at
+ * struct vperf_vspe (vperf/vspe.h).
  */
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
@@ -110,17 +111,6 @@ static void leave_direct(struct vperf_vcpu *vcpu)
 	vperf_update_mdcr(vcpu);
 }
 
-/*
- * A hardware buffer management event of the vCPU whose state is in this pCPU's hardware
- * (SPE 3.5): taken at put, at PMBIRQ (irq.c) or when the guest reads PMBSR_EL1 (regs.c). A stage 2
- * fault is the hypervisor's: the page is mapped through the ops contract and, with no data lost,
- * profiling resumes from the write pointer with no trace in the guest (SPE 3.4.1 allows the
- * restart); with data lost the guest sees a buffer full event with DL = 1, which Linux's
- * arm_spe_pmu driver handles as a truncated buffer (a fault would end its session). A guest's own
- * event (buffer full, a stage 1 fault, an external abort) moves into its virtual PMBSR_EL1; the
- * hardware buffer is disabled and its PMBSR_EL1 cleared, so the physical line drops at once,
- * and the virtual line stays high until the guest clears its PMBSR_EL1.S.
- */
 /* What the guest sees of a stage 2 fault: nothing (DL = 0, restarted), a truncation (DL = 1),
  * or, when the address is not the VM's memory, an external abort on the write (SPE 3.5.4), which
  * it cannot tell from a bad address of its own. Returns 0 when nothing is to be shown. */
@@ -136,6 +126,17 @@ static uint64_t stage2_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 	return keep | PMBSR_BSC_FULL;
 }
 
+/*
+ * A hardware buffer management event of the vCPU whose state is in this pCPU's hardware
+ * (SPE 3.5): taken at put, at PMBIRQ (irq.c) or when the guest reads PMBSR_EL1 (regs.c). A stage 2
+ * fault is the hypervisor's: the page is mapped through the ops contract and, with no data lost,
+ * profiling resumes from the write pointer with no trace in the guest (SPE 3.4.1 allows the
+ * restart); with data lost the guest sees a buffer full event with DL = 1, which Linux's
+ * arm_spe_pmu driver handles as a truncated buffer (a fault would end its session). A guest's own
+ * event (buffer full, a stage 1 fault, an external abort) moves into its virtual PMBSR_EL1; the
+ * hardware buffer is disabled and its PMBSR_EL1 cleared, so the physical line drops at once,
+ * and the virtual line stays high until the guest clears its PMBSR_EL1.S.
+ */
 void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 {
 	bool stage2 = vperf_pmbsr_ec(pmbsr) == PMBSR_EC_S2_DA && !(pmbsr & PMBSR_EA);
