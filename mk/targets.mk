@@ -3,43 +3,58 @@
 results := $(obj)/test-results.txt
 runtests := $(srctree)/scripts/run-tests.sh
 
-# Run the unit tests of the current (sim) configuration; every test runs, then the summary line
-# "test: N passed, N failed" and a non-zero exit status when one failed.
+# Run the unit tests of the current (sim) configuration; every test runs (a failed one does not
+# stop the others: -k), then the summary line "test: N passed, N failed" and a non-zero exit
+# status when one failed or a check could not be built.
 test: all
-	$(Q)rm -f $(results)
-	$(Q)$(runtests) $(results) $(tests-bin)
-	$(Q)$(if $(test-extra-y),$(sub) O=$(O) $(test-extra-y))
-	$(Q)$(srctree)/scripts/summary.sh --label test $(results)
+	$(Q)rm -f $(results); status=0; \
+	$(runtests) $(results) $(tests-bin) || status=1; \
+	$(if $(test-extra-y),$(sub) -k O=$(O) $(test-extra-y) || status=1;) \
+	$(srctree)/scripts/summary.sh --label test $(results) && [ $$status -eq 0 ]
 
 # The arm64 build's own checks: the library links with nothing but the ops contract.
+# Both run, and both count, whichever fails.
 arm64-check: $(obj)/libvperf.a
-	$(Q)$(runtests) --script $(results) "undefined-symbols" \
+	$(Q)status=0; \
+	$(runtests) --script $(results) "undefined-symbols" \
 		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a \
 		$(if $(CONFIG_VPERF_FDT),fdt_path_offset fdt_add_subnode fdt_setprop fdt_del_node \
-			fdt_check_header fdt_check_full)
-	$(Q)$(runtests) --script $(results) "public-headers-nostdinc" \
-		$(srctree)/scripts/check-headers.sh $(CROSS_COMPILE)gcc $(srctree) $(obj)
+			fdt_check_header fdt_check_full) || status=1; \
+	$(runtests) --script $(results) "public-headers-nostdinc" \
+		$(srctree)/scripts/check-headers.sh $(CROSS_COMPILE)gcc $(srctree) $(obj) || status=1; \
+	exit $$status
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
 # Everything CI runs: the sim build (ASan/UBSan, cmocka), the same with every optional feature
-# configured out (the public headers' stubs), the arm64 cross build, and the QEMU suite (its
-# failures are counted by summary.sh, hence the '-'; `test` fails when a test does, and the
-# stages after it still run so that the summary counts everything).
+# configured out (the public headers' stubs), the arm64 cross build, the QEMU suite, the README's
+# commands (make demo, make run, the vperf-spe examples), and last that the source tree is as
+# check found it. Each stage's failures are counted by summary.sh, hence the '-': the stages
+# after a failed one still run so that the summary counts everything; a stage that fails before
+# any of its tests recorded a failure (a build error) counts as one failure (run-tests.sh --stage).
+check-results := $(foreach s,sim minimal arm64 qemu readme,$(obj)/check-$(s)/test-results.txt)
+stage = $(runtests) --stage $(obj)/check-$(1)/test-results.txt check-$(1)
 check:
 	$(call deps_for,build qemu linux fuzz format)
-	$(Q)rm -f $(obj)/check-*/test-results.txt
+	$(Q)mkdir -p $(obj)/check-readme
+	$(Q)$(srctree)/scripts/tree-state.sh snapshot $(srctree) $(obj)/check-tree-state
+	$(Q)rm -f $(check-results)
 	$(Q)$(sub) O=$(O)/check-sim ARCH=sim defconfig
-	-$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
+	-$(Q)$(call stage,sim) $(sub) O=$(O)/check-sim SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-minimal ARCH=sim DEFCONFIG=sim_minimal_defconfig defconfig
-	-$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
+	-$(Q)$(call stage,minimal) $(sub) O=$(O)/check-minimal SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
-	$(Q)$(sub) O=$(O)/check-arm64 arm64-check format-test
-	$(Q)rm -f $(obj)/check-qemu/test-results.txt
-	-$(Q)$(sub) O=$(O)/check-qemu qemu-check
-	$(Q)$(srctree)/scripts/summary.sh $(obj)/check-sim/test-results.txt \
-		$(obj)/check-minimal/test-results.txt $(obj)/check-arm64/test-results.txt \
-		$(obj)/check-qemu/test-results.txt
+	-$(Q)$(call stage,arm64) $(sub) -k O=$(O)/check-arm64 arm64-check format-test docs-snippets
+	-$(Q)$(call stage,qemu) $(sub) O=$(O)/check-qemu qemu-check
+	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:make-demo \
+		$(sub) O=$(O)/check-readme demo
+	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:vperf-spe \
+		$(srctree)/scripts/readme-spe.sh $(srctree) $(obj)/check-readme/demo
+	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:make-run \
+		$(sub) O=$(O)/check-qemu run
+	-$(Q)$(srctree)/scripts/tree-state.sh compare $(srctree) $(obj)/check-tree-state \
+		$(obj)/check-readme/test-results.txt
+	$(Q)$(srctree)/scripts/summary.sh $(check-results)
 
 # The README's quick start on a pristine Debian 12 root (scripts/check-fresh.sh, docs/build.md).
 check-fresh:
@@ -53,17 +68,28 @@ mutate:
 	$(Q)$(srctree)/scripts/mutate.sh $(srctree) $(obj)/mutate $(MUTATE)
 
 # The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
-# each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md).
+# each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md). The build's output
+# goes to $(O)/run-build.log, one line a stage (V=1 shows it).
+quiet = V=$(V) $(srctree)/scripts/quiet.sh
 run:
 	$(call deps_for,build qemu)
-	$(Q)$(sub) O=$(O) qemu-run
+	$(Q)rm -f $(obj)/run-build.log
+	$(Q)$(quiet) $(obj)/run-build.log "building vperf for arm64 ($(O)/qemu-lib)" \
+		$(sub) O=$(O) qemu-lib
+	$(Q)$(quiet) $(obj)/run-build.log "building the reference hypervisor and its guests ($(O)/qemu)" \
+		$(sub) O=$(O) qemu-images
+	$(Q)$(sub) -s O=$(O) qemu-run
 
-# The same story on the executable model (tools/vperf-demo, docs/model.md).
+# The same story on the executable model (tools/vperf-demo, docs/model.md): only the demo and
+# the vperf-spe decoder are built; each tenant's raw SPE buffer is left in $(O)/demo/spe/.
 demo:
 	$(call deps_for,build)
-	$(Q)test -f $(obj)/demo/.config || $(sub) O=$(O)/demo ARCH=sim defconfig
-	$(Q)$(sub) O=$(O)/demo all
-	$(Q)$(obj)/demo/tools/bin/vperf-demo
+	$(Q)rm -f $(obj)/demo-build.log
+	$(Q)test -f $(obj)/demo/.config || $(quiet) $(obj)/demo-build.log "configuring $(O)/demo" \
+		$(sub) O=$(O)/demo ARCH=sim defconfig
+	$(Q)$(quiet) $(obj)/demo-build.log "building vperf-demo and vperf-spe ($(O)/demo)" \
+		$(sub) O=$(O)/demo $(obj)/demo/tools/bin/vperf-demo $(obj)/demo/host/bin/vperf-spe
+	$(Q)mkdir -p $(obj)/demo/spe && $(obj)/demo/tools/bin/vperf-demo $(obj)/demo/spe
 
 # The C files .clang-format covers: git's list in a checkout; in an exported tree (git archive,
 # as make check-fresh uses) every .c/.h outside the build output (build/, */include/generated).

@@ -139,8 +139,11 @@ static void setup(void)
 			printf("VM %d refused\n", i);
 		vperf_vcpu_init(&guests[i].vcpu, &vms[i], &guests[i]);
 	}
-	/* The host counts instructions at EL1/EL0 on its counter 4: guests of HV VMs only. */
+	/* The host counts instructions at EL1/EL0 on its counter 4: guests of HV VMs only. It starts
+	 * the counter as a host driver does: event, value 0, enable. A counter's reset value is
+	 * UNKNOWN (Arm DDI 0487 K.a I5.3.28), and the model makes it so. */
 	write_sysreg(0x08, PMEVTYPER4_EL0);
+	write_sysreg(0, PMEVCNTR4_EL0);
 	write_sysreg(VPERF_BIT(4), PMCNTENSET_EL0);
 }
 
@@ -197,12 +200,14 @@ static bool report(struct guest *g)
 	return ok;
 }
 
-int main(void)
+/* vperf-demo [DIR]: with DIR (an existing directory), each tenant's raw SPE buffer is left there. */
+int main(int argc, char **argv)
 {
 	const struct sim_cpu *c = sim_cpu(0);
 	uint64_t before;
 	bool ok = true;
 
+	demo_spe_dir = argc > 1 ? argv[1] : NULL;
 	setup();
 	for (int i = 0; i < 2; i++) {
 		enter(&guests[i]);
