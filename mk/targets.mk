@@ -91,6 +91,22 @@ demo:
 		$(sub) O=$(O)/demo $(obj)/demo/tools/bin/vperf-demo $(obj)/demo/host/bin/vperf-spe
 	$(Q)mkdir -p $(obj)/demo/spe && $(obj)/demo/tools/bin/vperf-demo $(obj)/demo/spe
 
+# The README's integration skeleton (the block after its "make check compiles" marker), built as a
+# hypervisor builds against vperf: the public headers, the arch seam, this configuration's
+# generated autoconf.h; every vperf_* symbol it calls must be in libvperf.a (a result line).
+skeleton := $(obj)/docs/integration-skeleton
+docs-snippets: $(obj)/libvperf.a
+	$(Q)mkdir -p $(obj)/docs && awk '/^<!-- make check compiles/ { m = 1; next } \
+		m && /^```c/ { c = 1; next } c && /^```/ { exit } c' $(srctree)/README.md >$(skeleton).c
+	$(Q)$(runtests) --script $(results) readme:integration-skeleton sh -c \
+		'test -s $(skeleton).c && \
+		$(CC) $(BASE_CFLAGS) $(ARCH_CFLAGS) $(INCLUDES) -Wno-missing-prototypes \
+			-Wno-missing-declarations -c $(skeleton).c -o $(skeleton).o && \
+		for s in $$($(NM) -u $(skeleton).o | awk "/ vperf_/ { print \$$2 }"); do \
+			$(NM) --defined-only $(obj)/libvperf.a | grep -q " T $$s$$" || \
+				{ echo "$$s: not in libvperf.a"; exit 1; }; \
+		done'
+
 # The C files .clang-format covers: git's list in a checkout; in an exported tree (git archive,
 # as make check-fresh uses) every .c/.h outside the build output (build/, */include/generated).
 c-sources = cd $(srctree) && { git ls-files '*.c' '*.h' 2>/dev/null || \
@@ -165,4 +181,5 @@ help:
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check check-fresh run demo mutate format format-check format-test help
+.PHONY: test arm64-check check check-fresh run demo mutate format format-check format-test help \
+	docs-snippets
