@@ -148,7 +148,8 @@ static void setup(void)
 }
 
 /* A switch runs in an exception to EL2: the entry is the context synchronization event the SPE
- * drain at put relies on (SPE supplement 3.6), the ERET the one after load. */
+ * drain at put relies on (SPE 3.6: the SPE supplement, Arm DDI 0586A), the ERET the one
+ * after load. */
 static void enter(struct guest *g)
 {
 	sim_enter_el2(0);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Guest PMU accessors: one MRS/MSR per counter number (the encodings differ per n: facts.md,
- * PMEVCNTR<n>_EL0 = 3, 3, 14, 0b10:n[4:3], n[2:0]). Generated switch tables, kept explicit so
+/* Guest PMU accessors: one MRS/MSR per counter number (the encodings differ per n: Arm
+ * DDI 0487 K.a, PMEVCNTR<n>_EL0 = 3, 3, 14, 0b10:n[4:3], n[2:0]). Generated switch tables, kept explicit so
  * the instruction a test executes is exactly the one it names. */
 #include "pmu.h"
 

@@ -26,7 +26,7 @@
 #define IMAGE_SLOT_SIZE	 0x08000000ull
 #define NR_IMAGE_SLOTS	 4
 
-/* INTIDs (facts.md: PPI n = INTID 16 + n). */
+/* INTIDs (GICv3, Arm IHI 0069: PPI n = INTID 16 + n). */
 #define INTID_KICK     0  /* physical SGI: another pCPU made an interrupt pending for our vCPU */
 #define INTID_MAINT    25 /* GIC maintenance interrupt */
 #define INTID_HYPTIM   26 /* EL2 physical timer (CNTHP) */

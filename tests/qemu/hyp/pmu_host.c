@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The hypervisor's side of vperf: the ops contract, the counters the host keeps for itself in
- * the second range [HPMN, N) (MDCR_EL2.HPMN; DESIGN.md section 3), the checks that those
+ * the second range [HPMN, N) (MDCR_EL2.HPMN; docs/design.md, "Counter ranges"), the checks that those
  * counters were never disturbed by a guest, and the EL2 instruction counts `make bench` reports.
  *
  * Host counter roles, from HPMN up (PMEVTYPER: P [31] excludes EL1, U [30] excludes EL0, NSH
@@ -170,7 +170,7 @@ void pmu_host_init(void)
 /* On each pCPU, running on it. */
 void pmu_host_cpu_init(void)
 {
-	/* QEMU 7.2 enforces MDCR_EL2.HPMN only partly at EL1 (DESIGN.md section 3, docs/qemu.md):
+	/* QEMU 7.2 enforces MDCR_EL2.HPMN only partly at EL1 (docs/qemu.md):
 	 * say so, and vperf refuses the direct partition, which would not isolate here. */
 	struct vperf_pcpu_config cfg = { .host_counters = (uint8_t)hyp.host_counters,
 					 .hpmn_unenforced = !hyp.hpmn_enforced,

@@ -21,7 +21,7 @@
 
 #include <xen/xen.h>
 
-#define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (facts.md) */
+#define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (booting.rst) */
 #define DTB_MAX		  0x10000u
 #define SLICE_US_MIN	  10u /* a slice lets a guest run at least this long after its entry */
 
