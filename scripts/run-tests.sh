@@ -5,22 +5,34 @@
 #   run-tests.sh --script RESULTS NAME CMD [ARG...] one command that passes or fails as a whole
 #   run-tests.sh --stage RESULTS NAME CMD [ARG...]  a command whose tests write RESULTS themselves
 # Exit status: 0 when everything passed, 1 when something failed (every binary still runs), 2 on
-# a usage error: RESULTS missing or empty (an empty make variable would otherwise shift the
-# arguments: NAME taken for the results file, the command for NAME, and nothing run).
+# a usage error: RESULTS empty or not a path (no '/'), or its directory missing. An empty make
+# variable in its place vanishes from the command line and shifts the arguments: NAME would be
+# taken for the results file (a stray file named after the test in the current directory), the
+# command's first word for NAME, and its options for the command, which fails for a reason that
+# has nothing to do with the test.
 # RUN_TESTS_TAG=t in the environment names the binaries' results "name@t" (the same tests run
 # again in another configuration).
 set -u
 
+# check_results PATH NAME: PATH can be the results file.
+check_results() {
+	case "$1" in
+	*/*) [ -d "$(dirname "$1")" ] || usage "no directory for the results file $1" ;;
+	'') usage "empty RESULTS path${2:+ (for $2)}" ;;
+	*) usage "RESULTS '$1' is not a path: an empty results variable before the test's name?" ;;
+	esac
+}
+
 usage() {
 	echo "run-tests.sh: $1" >&2
-	echo "usage: run-tests.sh RESULTS BIN... | run-tests.sh --script RESULTS NAME CMD [ARG...]" >&2
+	echo "usage: run-tests.sh RESULTS BIN... | run-tests.sh --script|--stage RESULTS NAME CMD [ARG...]" >&2
 	exit 2
 }
 
 if [ "${1:-}" = "--script" ]; then
 	[ $# -ge 4 ] || usage "--script needs RESULTS, NAME and a command"
 	results=$2 name=$3
-	[ -n "$results" ] || usage "empty RESULTS path (for $name)"
+	check_results "$results" "$name"
 	shift 3
 	if "$@"; then
 		echo "[  PASSED  ] $name"
@@ -37,7 +49,7 @@ fi
 if [ "${1:-}" = "--stage" ]; then
 	[ $# -ge 4 ] || usage "--stage needs RESULTS, NAME and a command"
 	results=$2 name=$3
-	[ -n "$results" ] || usage "empty RESULTS path (for $name)"
+	check_results "$results" "$name"
 	shift 3
 	"$@" && exit 0
 	rc=$?
@@ -48,7 +60,8 @@ if [ "${1:-}" = "--stage" ]; then
 	exit 1
 fi
 
-[ $# -ge 1 ] && [ -n "$1" ] || usage "empty RESULTS path"
+[ $# -ge 1 ] || usage "no RESULTS path"
+check_results "$1"
 results=$1
 shift
 status=0
