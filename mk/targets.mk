@@ -3,47 +3,61 @@
 results := $(obj)/test-results.txt
 runtests := $(srctree)/scripts/run-tests.sh
 
-# Run the unit tests of the current (sim) configuration; every test runs, then the summary line
-# "test: N passed, N failed" and a non-zero exit status when one failed.
+# Run the unit tests of the current (sim) configuration; every test runs (a failed one does not
+# stop the others: -k), then the summary line "test: N passed, N failed" and a non-zero exit
+# status when one failed or a check could not be built.
 test: all
-	$(Q)rm -f $(results)
-	$(Q)$(runtests) $(results) $(tests-bin)
-	$(Q)$(if $(test-extra-y),$(sub) O=$(O) $(test-extra-y))
-	$(Q)$(srctree)/scripts/summary.sh --label test $(results)
+	$(Q)rm -f $(results); status=0; \
+	$(runtests) $(results) $(tests-bin) || status=1; \
+	$(if $(test-extra-y),$(sub) -k O=$(O) $(test-extra-y) || status=1;) \
+	$(srctree)/scripts/summary.sh --label test $(results) && [ $$status -eq 0 ]
 
 # The arm64 build's own checks: the library links with nothing but the ops contract.
+# Both run, and both count, whichever fails.
 arm64-check: $(obj)/libvperf.a
-	$(Q)$(runtests) --script $(results) "undefined-symbols" \
+	$(Q)status=0; \
+	$(runtests) --script $(results) "undefined-symbols" \
 		$(srctree)/scripts/check-undef-syms.sh $(CROSS_COMPILE) $(obj)/libvperf.a \
 		$(if $(CONFIG_VPERF_FDT),fdt_path_offset fdt_add_subnode fdt_setprop fdt_del_node \
-			fdt_check_header fdt_check_full)
-	$(Q)$(runtests) --script $(results) "public-headers-nostdinc" \
-		$(srctree)/scripts/check-headers.sh $(CROSS_COMPILE)gcc $(srctree) $(obj)
+			fdt_check_header fdt_check_full) || status=1; \
+	$(runtests) --script $(results) "public-headers-nostdinc" \
+		$(srctree)/scripts/check-headers.sh $(CROSS_COMPILE)gcc $(srctree) $(obj) || status=1; \
+	exit $$status
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
 # Everything CI runs: the sim build (ASan/UBSan, cmocka), the same with every optional feature
 # configured out (the public headers' stubs), a vSPE without a vPMU (test_core alone: its VMs'
-# save/restore blob), the arm64 cross build, and the QEMU suite (its
-# failures are counted by summary.sh, hence the '-'; `test` fails when a test does, and the
-# stages after it still run so that the summary counts everything).
+# save/restore blob), the arm64 cross build, the QEMU suite, the README's
+# commands (make demo, make run, the vperf-spe examples), and last that the source tree is as
+# check found it. Each stage's failures are counted by summary.sh, hence the '-': the stages
+# after a failed one still run so that the summary counts everything; a stage that fails before
+# any of its tests recorded a failure (a build error) counts as one failure (run-tests.sh --stage).
+check-results := $(foreach s,sim minimal vspe-only arm64 qemu readme,$(obj)/check-$(s)/test-results.txt)
+stage = $(runtests) --stage $(obj)/check-$(1)/test-results.txt check-$(1)
 check:
 	$(call deps_for,build qemu linux fuzz format)
-	$(Q)rm -f $(obj)/check-*/test-results.txt
+	$(Q)mkdir -p $(obj)/check-readme
+	$(Q)$(srctree)/scripts/tree-state.sh snapshot $(srctree) $(obj)/check-tree-state
+	$(Q)rm -f $(check-results)
 	$(Q)$(sub) O=$(O)/check-sim ARCH=sim defconfig
-	-$(Q)$(sub) O=$(O)/check-sim SANITIZE=1 test
+	-$(Q)$(call stage,sim) $(sub) O=$(O)/check-sim SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-minimal ARCH=sim DEFCONFIG=sim_minimal_defconfig defconfig
-	-$(Q)$(sub) O=$(O)/check-minimal SANITIZE=1 test
+	-$(Q)$(call stage,minimal) $(sub) O=$(O)/check-minimal SANITIZE=1 test
 	$(Q)$(sub) O=$(O)/check-vspe-only ARCH=sim DEFCONFIG=sim_vspe_only_defconfig defconfig
-	-$(Q)$(sub) O=$(O)/check-vspe-only SANITIZE=1 core-test
+	-$(Q)$(call stage,vspe-only) $(sub) O=$(O)/check-vspe-only SANITIZE=1 core-test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
-	$(Q)$(sub) O=$(O)/check-arm64 arm64-check format-test
-	$(Q)rm -f $(obj)/check-qemu/test-results.txt
-	-$(Q)$(sub) O=$(O)/check-qemu qemu-check
-	$(Q)$(srctree)/scripts/summary.sh $(obj)/check-sim/test-results.txt \
-		$(obj)/check-minimal/test-results.txt $(obj)/check-vspe-only/test-results.txt \
-		$(obj)/check-arm64/test-results.txt \
-		$(obj)/check-qemu/test-results.txt
+	-$(Q)$(call stage,arm64) $(sub) -k O=$(O)/check-arm64 arm64-check format-test docs-snippets
+	-$(Q)$(call stage,qemu) $(sub) O=$(O)/check-qemu qemu-check
+	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:make-demo \
+		$(sub) O=$(O)/check-readme demo
+	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:vperf-spe \
+		$(srctree)/scripts/readme-spe.sh $(srctree) $(obj)/check-readme/demo
+	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:make-run \
+		$(sub) O=$(O)/check-qemu run
+	-$(Q)$(srctree)/scripts/tree-state.sh compare $(srctree) $(obj)/check-tree-state \
+		$(obj)/check-readme/test-results.txt
+	$(Q)$(srctree)/scripts/summary.sh $(check-results)
 
 # The README's quick start on a pristine Debian 12 root (scripts/check-fresh.sh, docs/build.md).
 check-fresh:
@@ -57,17 +71,44 @@ mutate:
 	$(Q)$(srctree)/scripts/mutate.sh $(srctree) $(obj)/mutate $(MUTATE)
 
 # The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
-# each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md).
+# each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md). The build's output
+# goes to $(O)/run-build.log, one line a stage (V=1 shows it).
+quiet = V=$(V) $(srctree)/scripts/quiet.sh
 run:
 	$(call deps_for,build qemu)
-	$(Q)$(sub) O=$(O) qemu-run
+	$(Q)rm -f $(obj)/run-build.log
+	$(Q)$(quiet) $(obj)/run-build.log "building vperf for arm64 ($(O)/qemu-lib)" \
+		$(sub) O=$(O) qemu-lib
+	$(Q)$(quiet) $(obj)/run-build.log "building the reference hypervisor and its guests ($(O)/qemu)" \
+		$(sub) O=$(O) qemu-images
+	$(Q)$(sub) -s O=$(O) qemu-run
 
-# The same story on the executable model (tools/vperf-demo, docs/model.md).
+# The same story on the executable model (tools/vperf-demo, docs/model.md): only the demo and
+# the vperf-spe decoder are built; each tenant's raw SPE buffer is left in $(O)/demo/spe/.
 demo:
 	$(call deps_for,build)
-	$(Q)test -f $(obj)/demo/.config || $(sub) O=$(O)/demo ARCH=sim defconfig
-	$(Q)$(sub) O=$(O)/demo all
-	$(Q)$(obj)/demo/tools/bin/vperf-demo
+	$(Q)rm -f $(obj)/demo-build.log
+	$(Q)test -f $(obj)/demo/.config || $(quiet) $(obj)/demo-build.log "configuring $(O)/demo" \
+		$(sub) O=$(O)/demo ARCH=sim defconfig
+	$(Q)$(quiet) $(obj)/demo-build.log "building vperf-demo and vperf-spe ($(O)/demo)" \
+		$(sub) O=$(O)/demo $(obj)/demo/tools/bin/vperf-demo $(obj)/demo/host/bin/vperf-spe
+	$(Q)mkdir -p $(obj)/demo/spe && $(obj)/demo/tools/bin/vperf-demo $(obj)/demo/spe
+
+# The README's integration skeleton (the block after its "make check compiles" marker), built as a
+# hypervisor builds against vperf: the public headers, the arch seam, this configuration's
+# generated autoconf.h; every vperf_* symbol it calls must be in libvperf.a (a result line).
+skeleton := $(obj)/docs/integration-skeleton
+docs-snippets: $(obj)/libvperf.a
+	$(Q)mkdir -p $(obj)/docs && awk '/^<!-- make check compiles/ { m = 1; next } \
+		m && /^```c/ { c = 1; next } c && /^```/ { exit } c' $(srctree)/README.md >$(skeleton).c
+	$(Q)$(runtests) --script $(results) readme:integration-skeleton sh -c \
+		'test -s $(skeleton).c && \
+		$(CC) $(BASE_CFLAGS) $(ARCH_CFLAGS) $(INCLUDES) -Wno-missing-prototypes \
+			-Wno-missing-declarations -c $(skeleton).c -o $(skeleton).o && \
+		for s in $$($(NM) -u $(skeleton).o | awk "/ vperf_/ { print \$$2 }"); do \
+			$(NM) --defined-only $(obj)/libvperf.a | grep -q " T $$s$$" || \
+				{ echo "$$s: not in libvperf.a"; exit 1; }; \
+		done'
 
 # The C files .clang-format covers: git's list in a checkout; in an exported tree (git archive,
 # as make check-fresh uses) every .c/.h outside the build output (build/, */include/generated).
@@ -102,10 +143,12 @@ help:
 	@echo 'Build and test:'
 	@echo '  all (default)               libvperf.a for the configured ARCH, host tools, tests (sim)'
 	@echo '  run                         the main job: two guests on the reference EL2 hypervisor'
-	@echo '                              in QEMU, each measuring itself with its vPMU'
+	@echo '                              in QEMU, each measuring itself with its vPMU (the build'
+	@echo '                              goes to $$(O)/run-build.log, one line a stage; V=1 shows it)'
 	@echo '  demo                        two tenants on one pCPU of the executable model (no QEMU):'
 	@echo '                              vPMU counts, each tenant'"'"'s SPE records decoded into a'
-	@echo '                              profile, the isolation verdict'
+	@echo '                              profile, the isolation verdict; raw SPE buffers left in'
+	@echo '                              $$(O)/demo/spe for $$(O)/demo/host/bin/vperf-spe'
 	@echo '  bench                       traps, System register accesses and callgrind instructions'
 	@echo '                              per guest PMU access, per switch and per PMUIRQ, against a'
 	@echo '                              naive full save and an always-trap emulation; vSPE switch,'
@@ -113,13 +156,16 @@ help:
 	@echo '                              QEMU -icount EL2 instructions per trapped access, switch'
 	@echo '                              and PMUIRQ (vperf share and whole path) against the empty'
 	@echo '                              trap (an HVC without vperf), and'
-	@echo '                              the issue-14 targets table: docs/performance.md'
+	@echo '                              the targets table: docs/performance.md'
 	@echo '  test                        run the unit tests of a sim configuration; ends with'
 	@echo '                              "test: N passed, N failed", non-zero exit if one failed'
 	@echo '  check                       everything CI runs: sim build + cmocka under'
 	@echo '                              ASan/UBSan (default and minimal configuration;'
 	@echo '                              test_core also with a vSPE and no vPMU: core-test),'
-	@echo '                              arm64 cross build + symbol check, QEMU suite'
+	@echo '                              arm64 cross build + symbol check, QEMU suite, the'
+	@echo '                              README'"'"'s commands (make demo, make run, vperf-spe, the'
+	@echo '                              integration skeleton), the source tree left as found;'
+	@echo '                              ends with "check: N passed, N failed"'
 	@echo '  check-fresh                 the README quick start (make run, make check) inside a'
 	@echo '                              pristine Debian 12 root (debootstrap; root only)'
 	@echo '  qemu-check / qemu-images    the QEMU suite alone / its hypervisor and guest images'
@@ -144,4 +190,5 @@ help:
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check check-fresh run demo mutate format format-check format-test help
+.PHONY: test arm64-check check check-fresh run demo mutate format format-check format-test help \
+	docs-snippets

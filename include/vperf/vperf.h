@@ -126,8 +126,7 @@ struct vperf_vm_config {
 	bool spe_pa;			  /* the guest may collect physical addresses (host PAs:
 					   * PMSCR_EL2.PA); off by default */
 	bool spe_pct;			  /* the guest may collect physical time (PMSCR_EL2.PCT) */
-	uint32_t
-		pmu_virq; /* virtual INTIDs; 0 means CONFIG_VPERF_VPMU_PPI / CONFIG_VPERF_VSPE_PPI */
+	uint32_t pmu_virq; /* virtual INTIDs; 0: CONFIG_VPERF_VPMU_PPI, CONFIG_VPERF_VSPE_PPI */
 	uint32_t spe_virq;
 	uint32_t spe_context; /* VPERF_SPE_BUF_EL2: CONTEXTIDR_EL2 while the VM runs, so that the
 			       * host's records of it carry this id in their Context packets */

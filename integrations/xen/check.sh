@@ -26,13 +26,13 @@ tree=$out/src
 # Xen does not link.
 xen_kcflags="-mcpu=generic -mno-outline-atomics -fno-pie"
 machine=virt,virtualization=on,gic-version=3
+suite=xen
 mkdir -p "$logs"
+. "$srctree/scripts/verdict.sh"
 
 # A guest's console line: a domU's through Xen's vpl011 ("(XEN) DOMn: ..."), dom0's (hvc0)
 # as it is.
 G='\(DOM[0-9]*: \|^\)'
-trim() { sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
-configs() { grep -v '^[[:space:]]*#' "$here/configs.txt" | grep '|'; }
 field() { echo "$1" | cut -d'|' -f"$2" | trim; }
 
 # ---- source, library, hypervisor ---------------------------------------------------------------
@@ -194,18 +194,12 @@ mkdtb() {
 	} >"$dtb.dts" && dtc -q -I dts -O dtb -o "$dtb" "$dtb.dts"
 }
 
-infra_verdict() {
-	echo "[  FAILED  ] xen:$1: infrastructure failure: $2 (log: $logs/$1.log)"
-	echo "0 1 xen:$1" >>"$results"
-	return 1
-}
-
 # judge NAME LOG FLAGS RC SECS NDOM: the verdict, in qemu-check's form.
 judge() {
 	name=$1 log=$2 flags=$3 rc=$4 secs=$5 ndom=$6
 	pass=$(grep -c "$G"'RESULT [^ ]* PASS' "$log")
 	skip=$(grep -c "$G"'RESULT [^ ]* SKIP' "$log")
-	xfail=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^xfail=//p' | tr ',' ' ')
+	xfail=$(xfail_tests "$flags")
 	fails="" xfailed=""
 	for t in $(grep "$G"'RESULT [^ ]* FAIL' "$log" | sed 's/.*RESULT \([^ ]*\) FAIL.*/\1/' | sort -u); do
 		case " $xfail " in *" $t "*) xfailed="$xfailed $t" ;; *) fails="$fails $t" ;; esac
@@ -242,17 +236,8 @@ judge() {
 	# The isolation verdict: the quiet guest's iso-* tests and the noisy one's iso-noisy-irqs.
 	iso_pass=$(grep -c "$G"'RESULT iso-[^ ]* PASS' "$log")
 	iso_fail=$(grep -c "$G"'RESULT iso-[^ ]* FAIL' "$log")
-	case " $flags " in
-	*" must-fail "*)
-		if [ -n "$fails$spe_broken" ]; then
-			echo "[  PASSED  ] xen:$name (breakage caught: $(echo $fails$spe_broken))"
-			echo "1 0 xen:$name" >>"$results"
-			return 0
-		fi
-		echo "[  FAILED  ] xen:$name (the suite did not notice the broken integration:$unexpected)"
-		echo "0 1 xen:$name" >>"$results"
-		return 1 ;;
-	esac
+	has_flag "$flags" must-fail &&
+		{ verdict_must_fail "$name" "$fails$spe_broken" "$unexpected"; return; }
 	grep "$G"'\(RESULT \|SUITE DONE\)' "$log" | sed 's/^(XEN) /  /; s/^\(RESULT\|SUITE DONE\)/  dom0: \1/'
 	if [ $((iso_pass + iso_fail)) -gt 0 ]; then
 		# the quiet guest's four iso tests at least (the noisy one adds iso-noisy-irqs)
@@ -263,24 +248,22 @@ judge() {
 		fi
 	fi
 	if [ -z "$(echo "$unexpected" | tr -d ' ')" ] && [ "$pass" -gt 0 ]; then
-		echo "[  PASSED  ] xen:$name ($pass tests passed, $skip skipped${xfailed:+, xfail:$xfailed}, $ndom domUs, $secs s)"
-		echo "$pass 0 xen:$name" >>"$results"
+		verdict_pass "$name" "$pass" \
+			"$pass tests passed, $skip skipped${xfailed:+, xfail:$xfailed}, $ndom domUs, $secs s"
 		return 0
 	fi
-	echo "[  FAILED  ] xen:$name:$unexpected (log: $log)"
-	echo "$pass 1 xen:$name" >>"$results"
-	return 1
+	verdict_fail "$name" "$pass" 1 "$unexpected"
 }
 
 run_config() {
 	line=$1
 	name=$(field "$line" 1) variant=$(field "$line" 2) xenargs=$(field "$line" 3)
 	domus=$(field "$line" 4) flags=$(field "$line" 5)
-	tmo=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^timeout=//p')
+	tmo=$(flag_value "$flags" timeout)
 	log=$logs/$name.log dtb=$out/dtb/$name.dtb
 	mkdir -p "$out/dtb"
-	command -v "$qemu" >/dev/null || { infra_verdict "$name" "$qemu not found"; return; }
-	[ -f "$out/xen-$variant" ] || { infra_verdict "$name" "no Xen build $out/xen-$variant"; return; }
+	command -v "$qemu" >/dev/null || { verdict_infra "$name" "$qemu not found"; return; }
+	[ -f "$out/xen-$variant" ] || { verdict_infra "$name" "no Xen build $out/xen-$variant"; return; }
 	set --
 	ndom=0
 	tmp_specs=$(mktemp)
@@ -288,7 +271,7 @@ run_config() {
 	while IFS= read -r spec; do
 		img=$(echo "$spec" | cut -d' ' -f1) initrd=$(spec_get "$spec" initrd)
 		for f in $img $initrd; do
-			[ -e "$images/$f.bin" ] || { rm -f "$tmp_specs"; infra_verdict "$name" "image missing: $f.bin"; return; }
+			[ -e "$images/$f.bin" ] || { rm -f "$tmp_specs"; verdict_infra "$name" "image missing: $f.bin"; return; }
 		done
 		set -- "$@" -device "loader,file=$images/$img.bin,addr=$(slot_addr $((2 * ndom))),force-raw=on"
 		[ -z "$initrd" ] ||
@@ -300,13 +283,12 @@ run_config() {
 	linux_smp=$(echo "$domus" | tr ';' '\n' | trim | grep -c '^linux .*cpus=2')
 	# spe-refused: the domUs asking for SPE are expected not to be created.
 	spe_refused=0
-	case " $flags " in
-	*" spe-refused "*) spe_refused=$(echo "$domus" | tr ';' '\n' | grep -c '[[:space:]]spe=1\([[:space:]]\|$\)') ;;
-	esac
-	smp=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^smp=//p')
+	has_flag "$flags" spe-refused &&
+		spe_refused=$(echo "$domus" | tr ';' '\n' | grep -c '[[:space:]]spe=1\([[:space:]]\|$\)')
+	smp=$(flag_value "$flags" smp)
 	mkdtb "$name" "$xenargs" "$domus" "$dtb" "${smp:-1}" ||
-		{ infra_verdict "$name" "building $dtb failed"; return; }
-	case " $flags " in *" icount "*) set -- "$@" -icount shift=0 ;; esac
+		{ verdict_infra "$name" "building $dtb failed"; return; }
+	has_flag "$flags" icount && set -- "$@" -icount shift=0
 	# Empty the log before QEMU starts: the loop below must not read a previous run's.
 	: >"$log"
 	t0=$(date +%s)
@@ -330,39 +312,24 @@ run_config() {
 	fi
 	secs=$(($(date +%s) - t0))
 	qemu_msg=$(grep -m 1 "^$(basename "$qemu"): " "$log" | grep -v ': warning: \|terminating on signal')
-	[ -z "$qemu_msg" ] || { infra_verdict "$name" "QEMU refused to start: $qemu_msg"; return; }
-	grep -q '(XEN) Xen version' "$log" || { infra_verdict "$name" "no Xen banner"; return; }
+	[ -z "$qemu_msg" ] || { verdict_infra "$name" "QEMU refused to start: $qemu_msg"; return; }
+	grep -q '(XEN) Xen version' "$log" || { verdict_infra "$name" "no Xen banner"; return; }
 	started=$(grep -c '(XEN) \*\*\* LOADING DOMU' "$log")
 	ndom=$((ndom - spe_refused))
 	[ "$started" -ge $((ndom - ndom0)) ] ||
-		{ infra_verdict "$name" "domUs not created ($started of $((ndom - ndom0)))"; return; }
+		{ verdict_infra "$name" "domUs not created ($started of $((ndom - ndom0)))"; return; }
 	judge "$name" "$log" "$flags" $rc $secs $ndom
 }
 
-selected() { configs | awk -F'|' -v p="${1:-}" 'index($1, p)'; }
-
 check() {
-	start=$(date +%s)
 	build_all "${1:-}" || { echo "0 1 xen:build" >>"$results"; echo "xen: 0 passed, 1 failed"; return 1; }
-	okc=0 badc=0
-	tmp=$(mktemp)
-	selected "${1:-}" >"$tmp"
-	while IFS= read -r line; do
-		if run_config "$line"; then okc=$((okc + 1)); else badc=$((badc + 1)); fi
-	done <"$tmp"
-	rm -f "$tmp"
-	echo "xen: $okc configurations passed, $badc failed in $(($(date +%s) - start)) s (logs: $logs)"
-	echo "xen: $okc passed, $badc failed"
-	[ "$badc" -eq 0 ]
+	run_selected "${1:-}"
 }
 
 case "${1:-check}" in
 check) check "${2:-}" ;;
 build) build_all ;;
-one)
-	line=$(configs | awk -F'|' -v n="$2" '{ g = $1; gsub(/[ \t]/, "", g); if (g == n) print }')
-	[ -n "$line" ] || { echo "check.sh: no configuration '$2'" >&2; exit 2; }
-	build_all "$2" && run_config "$line"
-	cat "$logs/$2.log" ;;
+one) [ -n "$(config_named "${2:-}")" ] || { echo "xen: no configuration '${2:-}'" >&2; exit 2; }
+	build_all "$2" && run_named "$2" ;;
 *) echo "usage: check.sh check [PART] | build | one NAME" >&2; exit 2 ;;
 esac

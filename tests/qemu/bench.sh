@@ -66,7 +66,7 @@ section=$(mktemp)
 	echo "    qemu-system-aarch64 -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=pmu-suite.bin,addr=0x90000000,force-raw=on -append '$a_args'"
 	echo "    qemu-system-aarch64 -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=demo.bin,addr=0x90000000,force-raw=on -append '$b_args'"
 	echo
-	echo "### Targets (issue 14): EL2 instructions inside vperf"
+	echo "### Targets: EL2 instructions inside vperf"
 	echo
 	echo "QEMU: EL2 instructions inside vperf, the measuring (${probe} instructions, below) taken"
 	echo "out; sim: x86-64 instructions of virt/ per operation from the callgrind tables above"

@@ -50,6 +50,7 @@ qemu-deps:
 $(qemu-lib): qemu-deps
 	$(Q)test -f $(obj)/qemu-lib/.config || $(sub) O=$(O)/qemu-lib ARCH=arm64 defconfig
 	$(Q)$(sub) O=$(O)/qemu-lib all
+qemu-lib: $(qemu-lib)
 
 # Hypervisor objects see vperf's headers and the arm64 library's configuration.
 $(qemu-out)/obj/hyp/%.o: $(qemu-src)/%.c | $(qemu-lib) $(qemu-out)/include/xen
@@ -108,6 +109,6 @@ qemu-bench: qemu-images
 
 include $(qemu-src)/linux/build.mk
 
-.PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps
+.PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps qemu-lib
 
 -include $(shell find $(qemu-out)/obj -name '*.d' 2>/dev/null)

@@ -18,9 +18,9 @@ out=${QEMU_OUT:?QEMU_OUT}
 results=${QEMU_RESULTS:-/dev/null}
 qemu=${QEMU:-qemu-system-aarch64}
 logs=$out/logs
+suite=qemu
 mkdir -p "$logs"
-
-trim() { sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
+. "$here/../../scripts/verdict.sh"
 
 # qemu_cmd HOW IMAGES ARGS EXTRA...: run QEMU for one configuration.
 qemu_cmd() {
@@ -79,18 +79,11 @@ infra_failure() {
 	fi
 }
 
-# infra_verdict NAME REASON: report an infrastructure failure (counted as a failure).
-infra_verdict() {
-	echo "[  FAILED  ] qemu:$1: infrastructure failure: $2 (log: $logs/$1.log)"
-	echo "0 1 qemu:$1" >>"$results"
-	return 1
-}
-
 # judge NAME LOG FLAGS HOW RC SECS: print the verdict, append the results line, return 0 if it
 # passed.
 judge() {
 	name=$1 log=$2 flags=$3 how=$4 rc=$5 secs=$6
-	xfail=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^xfail=//p' | tr ',' ' ')
+	xfail=$(xfail_tests "$flags")
 	pass=$(grep -c 'RESULT [^ ]* [^ ]* PASS\|RESULT [^ ]* PASS' "$log")
 	skip=$(grep -c 'RESULT .* SKIP' "$log")
 	fails=$(grep 'RESULT .* FAIL' "$log" | sed 's/.*RESULT \(host \)\{0,1\}\([^ ]*\) FAIL.*/\2/')
@@ -117,36 +110,19 @@ judge() {
 			grep -o '[0-9]* counters available' | sed 's/ available//' | paste -sd, -)"
 	fi
 	[ "$rc" -eq 124 ] && unexpected="$unexpected (timeout)"
-	case " $flags " in
-	*" must-fail "*)
-		# Caught means a test said FAIL: a hang or a missing finish alone proves nothing.
-		if [ -n "$(echo "$unexpected" | tr -d ' ' | sed 's/([^)]*)//g')" ]; then
-			echo "[  PASSED  ] qemu:$name (breakage caught:$unexpected)"
-			echo "1 0 qemu:$name" >>"$results"
-			return 0
-		fi
-		echo "[  FAILED  ] qemu:$name (the suite did not notice the broken integration:$unexpected)"
-		echo "0 1 qemu:$name" >>"$results"
-		return 1 ;;
-	esac
+	# Caught means a test said FAIL: a hang or a missing finish alone proves nothing.
+	has_flag "$flags" must-fail &&
+		{ verdict_must_fail "$name" "$(echo "$unexpected" | sed 's/([^)]*)//g')" "$unexpected"; return; }
 	if [ "$bad" -eq 0 ] && grep -q 'RESULT host vm[0-9]-policy SKIP' "$log"; then
 		echo "[  SKIPPED ] qemu:$name (vperf_vm_init: VPERF_ENOTSUP, configured out of this vperf)"
 		return 0
 	fi
 	if [ "$bad" -eq 0 ] && [ "$pass" -gt 0 ]; then
-		echo "[  PASSED  ] qemu:$name ($pass tests passed, $skip skipped$info, $secs s)"
-		echo "$pass 0 qemu:$name" >>"$results"
+		verdict_pass "$name" "$pass" "$pass tests passed, $skip skipped$info, $secs s"
 		return 0
 	fi
-	echo "[  FAILED  ] qemu:$name:$unexpected (log: $log)"
-	echo "$pass $bad qemu:$name" >>"$results"
-	return 1
+	verdict_fail "$name" "$pass" "$bad" "$unexpected"
 }
-
-configs() { grep -v '^[[:space:]]*#' "$here/configs.txt" | grep '|'; }
-
-# The configurations whose name contains $1 (all without it).
-selected() { configs | awk -F'|' -v p="${1:-}" 'index($1, p)'; }
 
 run_config() {
 	line=$1
@@ -155,48 +131,29 @@ run_config() {
 	images=$(echo "$line" | cut -d'|' -f3 | trim)
 	args=$(echo "$line" | cut -d'|' -f4 | trim)
 	flags=$(echo "$line" | cut -d'|' -f5 | trim)
-	tmo=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^timeout=//p')
+	tmo=$(flag_value "$flags" timeout)
 	log=$logs/$name.log
 	extra=""
-	case " $flags " in *" icount "*) extra="-icount shift=0" ;; esac
-	shift_n=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^icount=//p')
+	has_flag "$flags" icount && extra="-icount shift=0"
+	shift_n=$(flag_value "$flags" icount)
 	[ -n "$shift_n" ] && extra="-icount shift=$shift_n"
-	smp=$(echo "$flags" | tr ' ' '\n' | sed -n 's/^smp=//p')
+	smp=$(flag_value "$flags" smp)
 	[ -n "$smp" ] && extra="$extra -smp $smp"
-	command -v "$qemu" >/dev/null || { infra_verdict "$name" "$qemu not found"; return; }
+	command -v "$qemu" >/dev/null || { verdict_infra "$name" "$qemu not found"; return; }
 	missing=$(images_missing "$images")
-	[ -z "$missing" ] || { infra_verdict "$name" "image missing:$missing"; return; }
+	[ -z "$missing" ] || { verdict_infra "$name" "image missing:$missing"; return; }
 	t0=$(date +%s)
 	# shellcheck disable=SC2086
 	qemu_cmd "$how" "$images" "$args" "${tmo:-60}" $extra >"$log"
 	rc=$?
 	why=$(infra_failure "$log" "$how" "$args" $rc)
-	[ -z "$why" ] || { infra_verdict "$name" "$why"; return; }
+	[ -z "$why" ] || { verdict_infra "$name" "$why"; return; }
 	judge "$name" "$log" "$flags" "$how" $rc $(($(date +%s) - t0))
 }
 
-check() {
-	start=$(date +%s)
-	okc=0 badc=0
-	tmp=$(mktemp)
-	# "manual" configurations run only by name (run.sh one NAME)
-	selected "${1:-}" | awk -F'|' '!index(" " $5 " ", " manual ")' >"$tmp"
-	while IFS= read -r line; do
-		if run_config "$line"; then okc=$((okc + 1)); else badc=$((badc + 1)); fi
-	done <"$tmp"
-	rm -f "$tmp"
-	echo "qemu: $okc configurations passed, $badc failed in $(($(date +%s) - start)) s (logs: $logs)"
-	echo "qemu: $okc passed, $badc failed"
-	[ "$badc" -eq 0 ]
-}
-
 case "${1:-check}" in
-check) check "${2:-}" ;;
-one)
-	line=$(configs | awk -F'|' -v n="$2" '{ g = $1; gsub(/[ \t]/, "", g); if (g == n) print }')
-	[ -n "$line" ] || { echo "run.sh: no configuration '$2'" >&2; exit 2; }
-	run_config "$line"
-	cat "$logs/$2.log" ;;
+check) run_selected "${2:-}" ;;
+one) run_named "$2" ;;
 demo) . "$here/demo.sh" ;;
 bench) . "$here/bench.sh" ;;
 *) echo "usage: run.sh check|one NAME|demo|bench FILE" >&2; exit 2 ;;

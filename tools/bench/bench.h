@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vperf-bench: what vperf costs, counted on the simulated PE (DESIGN.md section 7). A small
+ * vperf-bench: what vperf costs, counted on the simulated PE (docs/performance.md). A small
  * hypervisor of its own (harness.c) links vperf the way an EL2 hypervisor does; the scenarios
  * count traps per guest PMU operation (ops.c), System register accesses per vCPU switch
  * (switch.c) and, under callgrind, instructions per trapped access and per switch (cg.c), next

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the vSPE costs (DESIGN.md section 7): System register accesses, barriers and (under
+ * What the vSPE costs (docs/performance.md): System register accesses, barriers and (under
  * callgrind) instructions per switch of two vCPUs with vSPE on one pCPU, trapped and untrapped
  * PMB*, idle (never enabled their buffer) and active (buffer live); instructions from the
  * PMBIRQ entry to the virtual interrupt (the ops call that writes the list register); and the
@@ -8,7 +8,7 @@
  *
  * The VM has SPE and no vPMU (PMU OFF), so the counts are the vSPE's and MDCR_EL2's. A switch
  * runs in an exception to EL2, as a hypervisor's does: the entry is the context
- * synchronization event the drain at put relies on (SPE supplement 3.6).
+ * synchronization event the drain at put relies on (SPE 3.6: the SPE supplement, Arm DDI 0586A).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@
 #define BUF_PA(i) (0x40000000ull + (uint64_t)(i)*0x100000ull)
 #define BUF_SIZE  0x10000ull
 
-/* Fields written out from the SPE supplement 4.3. */
+/* Fields written out from SPE 4.3. */
 #define PMBLIMITR_E 0x1ull
 #define PMSCR_E1SPE 0x2ull
 #define INTERVAL_1  0x100ull /* one operation in 257 */

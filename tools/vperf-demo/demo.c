@@ -140,13 +140,17 @@ static void setup(void)
 			printf("VM %d refused\n", i);
 		vperf_vcpu_init(&guests[i].vcpu, &vms[i], &guests[i]);
 	}
-	/* The host counts instructions at EL1/EL0 on its counter 4: guests of HV VMs only. */
+	/* The host counts instructions at EL1/EL0 on its counter 4: guests of HV VMs only. It starts
+	 * the counter as a host driver does: event, value 0, enable. A counter's reset value is
+	 * UNKNOWN (Arm DDI 0487 K.a I5.3.28), and the model makes it so. */
 	write_sysreg(0x08, PMEVTYPER4_EL0);
+	write_sysreg(0, PMEVCNTR4_EL0);
 	write_sysreg(VPERF_BIT(4), PMCNTENSET_EL0);
 }
 
 /* A switch runs in an exception to EL2: the entry is the context synchronization event the SPE
- * drain at put relies on (SPE supplement 3.6), the ERET the one after load. */
+ * drain at put relies on (SPE 3.6: the SPE supplement, Arm DDI 0586A), the ERET the one
+ * after load. */
 static void enter(struct guest *g)
 {
 	sim_enter_el2(0);
@@ -198,12 +202,14 @@ static bool report(struct guest *g)
 	return ok;
 }
 
-int main(void)
+/* vperf-demo [DIR]: with DIR (an existing directory), each tenant's raw SPE buffer is left there. */
+int main(int argc, char **argv)
 {
 	const struct sim_cpu *c = sim_cpu(0);
 	uint64_t before;
 	bool ok = true;
 
+	demo_spe_dir = argc > 1 ? argv[1] : NULL;
 	setup();
 	for (int i = 0; i < 2; i++) {
 		enter(&guests[i]);

@@ -14,6 +14,8 @@ void demo_spe_map(unsigned int i);
 void demo_spe_start(void);
 /* In the loaded tenant: stop, decode and print its profile; true when every record is its own. */
 bool demo_spe_report(unsigned int i, const char *name, uint64_t code);
+/* Where demo_spe_report leaves each tenant's raw buffer ("DIR/guest-A.spe"); NULL: nowhere. */
+extern const char *demo_spe_dir;
 /* Every record the model wrote was decoded from a tenant's buffer, none discarded. */
 bool demo_spe_nothing_lost(void);
 

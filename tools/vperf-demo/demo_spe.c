@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
@@ -87,6 +88,31 @@ static unsigned int foreign(const uint8_t *buf, size_t len, uint64_t code, unsig
 
 static unsigned int decoded; /* records decoded from every tenant's buffer */
 
+const char *demo_spe_dir;
+
+/* The raw buffer as vperf-spe reads it: "guest A" into DIR/guest-A.spe. */
+static void save(const char *name, const uint8_t *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+	int n;
+
+	if (!demo_spe_dir)
+		return;
+	n = snprintf(path, sizeof(path), "%s/%s.spe", demo_spe_dir, name);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return;
+	for (char *c = path + strlen(demo_spe_dir) + 1; *c; c++)
+		if (*c == ' ')
+			*c = '-';
+	f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		printf("  (could not write %s)\n", path);
+		return;
+	}
+	printf("raw buffer: %s (decode it: vperf-spe --summary %s)\n", path, path);
+}
+
 /* Called with the tenant's vCPU loaded: stop its session, print its profile, and say whether
  * every record is its own. */
 bool demo_spe_report(unsigned int i, const char *name, uint64_t code)
@@ -100,6 +126,7 @@ bool demo_spe_report(unsigned int i, const char *name, uint64_t code)
 	sim_mem_read(BUF_PA(i), buf, in.len);
 	printf("\n--- %s: its SPE buffer, decoded by vperf-spe ---\n", name);
 	spe_summary(&in, &opts, stdout);
+	save(name, buf, in.len);
 	bad = foreign(buf, in.len, code, &n);
 	decoded += n;
 	printf("SPE isolation: %u records, %u not of its own code: %s\n", n, bad,

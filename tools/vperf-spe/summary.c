@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * vperf-spe --summary: a profile of the buffer: record counts, operation types, top PCs, top
- * data addresses, a total-latency histogram, per-counter means and maxima, event counts.
+ * vperf-spe --summary: a profile of the buffer: the top PCs by samples, a total-latency histogram
+ * with per-counter means and maxima, operation types, event counts, top data addresses, then the
+ * decoder's diagnostics (how records ended, malformed spots, opaque and duplicate packets).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -147,7 +148,7 @@ static void print_top(FILE *out, const char *what, struct table *t, unsigned int
 	struct slot *rows = malloc((t->used ? t->used : 1) * sizeof(*rows));
 	size_t n = 0;
 
-	fprintf(out, "\ntop %u %s (%zu distinct%s):\n", top, what, t->used,
+	fprintf(out, "\ntop %u %s (%zu distinct%s): samples, share, address\n", top, what, t->used,
 		t->oom ? ", out of memory: partial" : "");
 	if (!rows)
 		return;
@@ -165,7 +166,14 @@ static void print_hist(FILE *out, const struct profile *p)
 {
 	unsigned long most = 0;
 
-	fprintf(out, "\ntotal latency histogram (cycles, %lu records):\n", p->with_total);
+	fprintf(out, "\nlatency (cycles):\n");
+	for (unsigned int i = 0; i < VPERF_SPE_CNT_NDEF; i++)
+		if (p->cnt_n[i])
+			fprintf(out, "  %-9s mean %.1f max %u (%" PRIu64 " records)\n",
+				vperf_spe_cnt_index_name(i),
+				(double)p->cnt_sum[i] / (double)p->cnt_n[i], p->cnt_max[i],
+				p->cnt_n[i]);
+	fprintf(out, "total latency histogram (%lu records):\n", p->with_total);
 	for (unsigned int b = 0; b < NBUCKETS; b++)
 		if (p->hist[b] > most)
 			most = p->hist[b];
@@ -181,12 +189,6 @@ static void print_hist(FILE *out, const struct profile *p)
 			fputc('#', out);
 		fputc('\n', out);
 	}
-	for (unsigned int i = 0; i < VPERF_SPE_CNT_NDEF; i++)
-		if (p->cnt_n[i])
-			fprintf(out, "  %-9s mean %.1f max %u (%" PRIu64 " records)\n",
-				vperf_spe_cnt_index_name(i),
-				(double)p->cnt_sum[i] / (double)p->cnt_n[i], p->cnt_max[i],
-				p->cnt_n[i]);
 }
 
 static void print_counts(FILE *out, const struct profile *p)
@@ -230,17 +232,20 @@ unsigned long spe_summary(const struct input *in, const struct tool_opts *o, FIL
 		else
 			report_malformed(in, o, &err);
 	}
-	fprintf(out, "%s: %zu bytes\n", in->name, in->len);
+	/* What a person reads first: where the samples fall and what they cost; the decoder's own
+	 * diagnostics last. */
+	fprintf(out, "%s: %zu bytes, %lu records\n", in->name, in->len, p->records);
+	print_top(out, "PCs", &p->pcs, o->top, p->records);
+	print_hist(out, p);
+	print_counts(out, p);
+	print_top(out, "data virtual addresses", &p->data, o->top, p->records);
+	fprintf(out, "\ndecoder:\n");
 	fprintf(out, "  records     %lu (ended by Timestamp %lu, by End %lu)\n", p->records,
 		p->by_ts, p->by_end);
 	fprintf(out, "  malformed   %u spots, %zu bytes skipped\n", it.nerrors, it.nskipped);
 	fprintf(out, "  opaque      %lu packets (IMPDEF, reserved or unknown: ignored)\n",
 		p->opaque);
 	fprintf(out, "  duplicates  %lu packets (a field set twice in one record)\n", p->dups);
-	print_counts(out, p);
-	print_top(out, "PCs", &p->pcs, o->top, p->records);
-	print_top(out, "data virtual addresses", &p->data, o->top, p->records);
-	print_hist(out, p);
 	errors = it.nerrors;
 	free(p->pcs.slots);
 	free(p->data.slots);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Entry of the guest payloads: a Linux arm64 boot-protocol Image (header fields and entry
- * state: Linux Documentation/arch/arm64/booting.rst; facts.md), so QEMU, the reference
+ * state: Linux Documentation/arch/arm64/booting.rst), so QEMU, the reference
  * hypervisor or any other hypervisor boots it unmodified. Entered with x0 = DTB, MMU off, at
  * EL1 (or EL2, which is left for EL1 at once with every PMU counter given to EL1).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Guest PMU accessors: one MRS/MSR per counter number (the encodings differ per n: facts.md,
- * PMEVCNTR<n>_EL0 = 3, 3, 14, 0b10:n[4:3], n[2:0]). Generated switch tables, kept explicit so
+/* Guest PMU accessors: one MRS/MSR per counter number (the encodings differ per n: Arm
+ * DDI 0487 K.a, PMEVCNTR<n>_EL0 = 3, 3, 14, 0b10:n[4:3], n[2:0]). Generated switch tables, kept explicit so
  * the instruction a test executes is exactly the one it names. */
 #include "pmu.h"
 
@@ -366,9 +366,11 @@ void pmu_quiesce(void)
 	unsigned int n = pmu_n();
 
 	write_sysreg(read_sysreg(pmcr_el0) & ~PMCR_E, pmcr_el0);
-	write_sysreg(~0ull, pmcntenclr_el0);
-	write_sysreg(~0ull, pmintenclr_el1);
-	write_sysreg(~0ull, pmovsclr_el0);
+	/* Bits [31:0] only: [63:32] are RES0 in the set/clear registers (Arm DDI 0487 K.a I5.3),
+	 * and vperf counts a guest that sets them as a bad value. */
+	write_sysreg(0xffffffffull, pmcntenclr_el0);
+	write_sysreg(0xffffffffull, pmintenclr_el1);
+	write_sysreg(0xffffffffull, pmovsclr_el0);
 	write_sysreg(0, pmuserenr_el0);
 	for (unsigned int i = 0; i < n; i++) {
 		pmu_set_evtyper(i, 0);

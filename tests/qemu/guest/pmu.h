@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* PMUv3 from the guest's side (Arm ARM D19 PMU registers; field positions in facts.md). */
+/* PMUv3 from the guest's side (Arm DDI 0487 K.a D19 and the
+ * PMU register descriptions of I5.3, which give the field positions). */
 #ifndef GUEST_PMU_H
 #define GUEST_PMU_H
 

@@ -5,7 +5,7 @@
  * any), the vCPUs with PSCI over HVC, the architected timer, the GICv3 at Xen's guest addresses,
  * a PL011 at QEMU virt's address, and, for a VM with a vPMU, vperf's "arm,armv8-pmuv3" node with
  * PPI 7 (INTID 23). Interrupt specifiers: <1 (PPI) n flags> or <0 (SPI) n flags> with flags from
- * xen/device_tree_defs.h (facts.md).
+ * Xen's public xen/include/public/device_tree_defs.h.
  */
 #include "hyp.h"
 

@@ -2,7 +2,7 @@
 /*
  * Entry of the reference hypervisor. QEMU (-M virt,virtualization=on) enters a raw image that
  * carries the Linux arm64 header at EL2 with the MMU off and x0 = the host DTB (Linux
- * Documentation/arch/arm64/booting.rst: header fields; facts.md). We keep x0, take a stack,
+ * Documentation/arch/arm64/booting.rst: header fields). We keep x0, take a stack,
  * clear .bss, build a one-level identity map and turn the EL2 MMU and caches on, then call C.
  */
 #include "asm.h"

@@ -26,7 +26,7 @@
 #define IMAGE_SLOT_SIZE	 0x08000000ull
 #define NR_IMAGE_SLOTS	 4
 
-/* INTIDs (facts.md: PPI n = INTID 16 + n). */
+/* INTIDs (GICv3, Arm IHI 0069: PPI n = INTID 16 + n). */
 #define INTID_KICK     0  /* physical SGI: another pCPU made an interrupt pending for our vCPU */
 #define INTID_MAINT    25 /* GIC maintenance interrupt */
 #define INTID_HYPTIM   26 /* EL2 physical timer (CNTHP) */
@@ -156,6 +156,7 @@ struct hyp {
 	unsigned int host_counters;
 	bool hpmn_enforced; /* see vm.c: false on QEMU 7.2 unless a test overrides it */
 	bool bench;
+	enum vperf_log_level loglevel; /* loglevel=N: vperf's lines printed up to N (default 0) */
 	uint64_t ticks;
 };
 
@@ -180,6 +181,9 @@ void fpsimd_restore(const struct fpsimd *fp);
 /* main.c */
 void hyp_panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void hyp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* vm.c: the name of a XENPMU mode as the banners print it (OFF, SELF, HV, ALL). */
+const char *pmu_mode_name(enum vperf_pmu_mode mode);
 struct vcpu_regs *hyp_trap(struct vcpu_regs *regs, unsigned int kind);
 void hyp_panic_exception(unsigned int kind) __attribute__((noreturn));
 void hyp_shutdown(void) __attribute__((noreturn));

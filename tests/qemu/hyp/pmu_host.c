@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The hypervisor's side of vperf: the ops contract, the counters the host keeps for itself in
- * the second range [HPMN, N) (MDCR_EL2.HPMN; DESIGN.md section 3), the checks that those
+ * the second range [HPMN, N) (MDCR_EL2.HPMN; docs/design.md, "Counter ranges"), the checks that those
  * counters were never disturbed by a guest, and the EL2 instruction counts `make bench` reports.
  *
  * Host counter roles, from HPMN up (PMEVTYPER: P [31] excludes EL1, U [30] excludes EL0, NSH
@@ -125,20 +125,30 @@ static void op_host_overflow(uint64_t ovs)
 	host.overflows++;
 }
 
-/* Notices (a guest wrote something it should not have, and got the architectural outcome) are
- * capped: Linux writes its event number into PMCCFILTR_EL0's RES0 bits whenever it schedules a
- * cycles event onto the cycle counter, and a console line each time would slow the guest down.
- * Errors are always printed; the suppressed notices are counted in the final report. */
+/* vperf's log lines, each naming the VM whose vCPU this pCPU runs. Errors are always printed.
+ * Notices (a guest wrote something it should not have and got the architectural outcome: the
+ * conformance suite's deliberate RES0 writes, Linux's event number in PMCCFILTR_EL0's RES0 bits
+ * at every schedule) are counted in the VM's bad-value statistic, printed at the end, and shown
+ * one by one only with loglevel=1 (loglevel=2: debug lines too), the first 8 then: a console
+ * line each time would slow the guest down. */
 #define LOG_NOTICES_SHOWN 8
 
 static void op_log(enum vperf_log_level level, const char *msg)
 {
+	static const char *const level_name[] = { "error", "notice", "debug" };
+	const struct vcpu *v = this_pcpu()->current;
+	char who[8] = "host";
+
+	if (level > hyp.loglevel)
+		return;
 	if (level != VPERF_LOG_ERR && ++host.notices > LOG_NOTICES_SHOWN) {
 		if (host.notices == LOG_NOTICES_SHOWN + 1)
 			hyp_log("vperf: further notices not shown (counted at the end)");
 		return;
 	}
-	hyp_log("vperf[%d]: %s", (int)level, msg);
+	if (v)
+		snprintf(who, sizeof(who), "vm%u", v->vm->id);
+	hyp_log("%s: vperf %s: %s", who, level <= VPERF_LOG_DEBUG ? level_name[level] : "?", msg);
 }
 
 const struct vperf_hyp_ops hyp_vperf_ops = {
@@ -160,7 +170,7 @@ void pmu_host_init(void)
 /* On each pCPU, running on it. */
 void pmu_host_cpu_init(void)
 {
-	/* QEMU 7.2 enforces MDCR_EL2.HPMN only partly at EL1 (DESIGN.md section 3, docs/qemu.md):
+	/* QEMU 7.2 enforces MDCR_EL2.HPMN only partly at EL1 (docs/qemu.md):
 	 * say so, and vperf refuses the direct partition, which would not isolate here. */
 	struct vperf_pcpu_config cfg = { .host_counters = (uint8_t)hyp.host_counters,
 					 .hpmn_unenforced = !hyp.hpmn_enforced,
@@ -381,8 +391,8 @@ static void report_counters(void)
 							: "self");
 		/* HV and ALL: the host's counter counts the guest; SELF: it must see none of it. */
 		result(name, sees == (guest_cycles[i] != 0),
-		       "host EL1/EL0 cycles during the guest %lu (mode %u)", guest_cycles[i],
-		       (unsigned int)vm->cfg.pmu);
+		       "host EL1/EL0 cycles during the guest %lu (%s)", guest_cycles[i],
+		       pmu_mode_name(vm->cfg.pmu));
 	}
 }
 
@@ -394,6 +404,8 @@ void pmu_host_report(void)
 		hyp_log("vm%u vperf stats: traps %lu undef %lu unknown %lu bad-value %lu", i,
 			s->traps, s->undef, s->unknown_enc, s->bad_value);
 	}
+	hyp_log("  (bad-value: guest writes of RES0 bits or out-of-range values, ignored as the "
+		"architecture says; loglevel=1 prints each)");
 	hyp_log("host PMU overflows %lu, stray %lu", host.overflows,
 		this_pcpu()->vperf.stats.stray_overflows);
 	if (host.notices > LOG_NOTICES_SHOWN)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * PSCI 1.0 for guests over HVC or SMC (SMC Calling Convention; function IDs in facts.md), and
+ * PSCI 1.0 for guests over HVC or SMC (SMC Calling Convention, Arm DEN 0028; function IDs
+ * from PSCI, Arm DEN 0022), and
  * the hypervisor's own vendor calls (SMCCC vendor-specific hypervisor service range 0xc6xxxxxx)
  * that the benchmarks use to mark a measured region.
  */

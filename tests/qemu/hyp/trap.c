@@ -14,7 +14,7 @@
 #define EC_SYSREG   0x18
 #define EC_SVE	    0x19
 #define EC_DABT	    0x24
-#define XEN_HVC_IMM 0xea1 /* Xen's hypercall immediate (facts.md) */
+#define XEN_HVC_IMM 0xea1 /* Xen's hypercall immediate (XEN_HYPERCALL_TAG) */
 #define XEN_ENOSYS  38
 
 /* ID registers trapped by HCR_EL2.TID3: op0 = 3, op1 = 0, CRn = 0, CRm = 1..7 (Arm ARM D19.1). */

@@ -2,7 +2,7 @@
 /*
  * The virtual CPU interface: each vCPU's SGIs and PPIs reach it through the GICv3 list
  * registers (ICH_LR<n>_EL2: vINTID [31:0], Priority [55:48], Group [60], HW [61], State
- * [63:62]; facts.md). Level-sensitive lines (the vPMU's PPI 23, the virtual timer) are levels
+ * [63:62]; GICv3, Arm IHI 0069). Level-sensitive lines (the vPMU's PPI 23, the virtual timer) are levels
  * kept here; a list register holding one asks for an EOI maintenance interrupt (bit 41, HW = 0)
  * so the line is resampled when the guest deactivates it.
  */

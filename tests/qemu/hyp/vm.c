@@ -21,7 +21,7 @@
 
 #include <xen/xen.h>
 
-#define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (facts.md) */
+#define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (booting.rst) */
 #define DTB_MAX		  0x10000u
 #define SLICE_US_MIN	  10u /* a slice lets a guest run at least this long after its entry */
 
@@ -144,6 +144,8 @@ static void parse_token(const char *t)
 		hyp.migrate_every = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "bench=", &v)) {
 		hyp.bench = parse_u64(v, NULL) != 0;
+	} else if (starts(t, "loglevel=", &v)) {
+		hyp.loglevel = (enum vperf_log_level)parse_u64(v, NULL);
 	} else if (t[0] == 'v' && t[1] == 'm' && t[2] >= '0' && t[2] < '0' + MAX_VMS &&
 		   t[3] == '.') {
 		unsigned int i = (unsigned int)(t[2] - '0');
@@ -152,6 +154,15 @@ static void parse_token(const char *t)
 		if (i + 1 > hyp.nr_vms)
 			hyp.nr_vms = i + 1;
 	}
+}
+
+const char *pmu_mode_name(enum vperf_pmu_mode mode)
+{
+	return mode == VPERF_PMU_OFF	? "OFF"
+	       : mode == VPERF_PMU_SELF ? "SELF"
+	       : mode == VPERF_PMU_HV	? "HV"
+	       : mode == VPERF_PMU_ALL	? "ALL"
+					: "?";
 }
 
 void vm_parse_args(const char *args)
@@ -396,9 +407,9 @@ static void vm_create(struct vm *vm, unsigned int id)
 		v->home = next_home++ % hyp.nr_pcpus; /* vCPUs dealt round the pCPUs */
 	}
 	vm->running = true;
-	hyp_log("vm%u: image slot %d, %lu MiB at %lx, %u vCPU, PMU mode %u, %u counters", id,
-		vm->cfg.image, vm->cfg.mem >> 20, vm->ram_pa, vm->nr_vcpus, vm->cfg.pmu,
-		vm->cfg.counters);
+	hyp_log("vm%u: image slot %d, %lu MiB at %lx, %u vCPU, PMU %s, %u counters", id,
+		vm->cfg.image, vm->cfg.mem >> 20, vm->ram_pa, vm->nr_vcpus,
+		pmu_mode_name(vm->cfg.pmu), vm->cfg.counters);
 	if (vm->initrd_size)
 		hyp_log("vm%u: initramfs from slot %d, %lu bytes at IPA %lx", id, vm->cfg.initrd,
 			vm->initrd_size, vm->initrd_ipa);
