@@ -11,7 +11,7 @@ $(foreach t,$(sim-spe-tests),$(eval CFLAGS_$(t) := -I$(srctree)/arch/sim/spe))
 CFLAGS_sim_spe_util := -I$(srctree)/arch/sim/spe
 endif
 
-# Issue 4's acceptance check end to end: the Linux-driver buffer through the vperf-spe tool.
+# The SPE acceptance check end to end: the Linux-driver buffer through the vperf-spe tool.
 ifeq ($(ARCH),sim)
 test-extra-y += spe-linux-cli
 spe-linux-cli: $(obj)/tests/bin/test_sim_spe_linux $(obj)/host/bin/vperf-spe

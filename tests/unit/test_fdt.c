@@ -113,7 +113,7 @@ static void test_errors(void **state)
 	assert_int_equal(-FDT_ERR_NOSPACE, -VPERF_FDT_ERR_NOSPACE);
 }
 
-/* Issue 15, defect 6: the documented protocol. Whatever point the buffer runs out at, the tree
+/* Bad input from outside: the documented protocol. Whatever point the buffer runs out at, the tree
  * is left as it was, and growing it and retrying gives one complete node. */
 static void test_grow_and_retry(void **state)
 {

@@ -94,7 +94,7 @@ static void test_not_mine(void **state)
 	assert_gprs_untouched(fx);
 }
 
-/* Issue 15, defect 7: the trace buffer's registers (FEAT_TRBE, S3_0_C9_C11_<op2>) sit between the
+/* Bad input from outside: the trace buffer's registers (FEAT_TRBE, S3_0_C9_C11_<op2>) sit between the
  * SPE and PMU groups but are not vperf's: a hypervisor handling TRBE itself gets them. */
 static void test_trbe_not_mine(void **state)
 {

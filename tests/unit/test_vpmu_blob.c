@@ -296,7 +296,7 @@ static void test_restore_on_older_pmu(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* Issue 15, defect 11: restoring a state with nothing pending into a vCPU whose line is high
+/* Bad input from outside: restoring a state with nothing pending into a vCPU whose line is high
  * lowers the line at the next load, as promised whatever the vGIC held; so does a reset. */
 static void test_restore_lowers_line(void **state)
 {

@@ -171,7 +171,7 @@ static void test_overflow_mapped(void **state)
 	assert_int_equal(hv.max_irq_burst, 1);
 }
 
-/* Issue 16: the rotation point is the vCPU's own. A multiplexed guest run in slices (its own
+/* The rotation point is the vCPU's own. A multiplexed guest run in slices (its own
  * loads and puts) observes exactly the same whether or not a neighbour touches the PMU between
  * its slices (which decides whether its hardware state is resumed or restored). */
 static void slices(bool neighbour, uint64_t out[4])
@@ -218,7 +218,7 @@ static void test_rotation_is_the_vcpus_own(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* Issue 15, defect 10: a disabled counter gives its slot back; a counter enabled afterwards
+/* Bad input from outside: a disabled counter gives its slot back; a counter enabled afterwards
  * counts, at once and after a switch. */
 static void test_disable_frees_slot(void **state)
 {
@@ -250,7 +250,7 @@ static void test_disable_frees_slot(void **state)
 	assert_int_equal(counter(1), 10);
 }
 
-/* Issue 15, defect 9: before PMUv3p5 a counter waiting for a slot is 32 bits wide like the
+/* Bad input from outside: before PMUv3p5 a counter waiting for a slot is 32 bits wide like the
  * hardware's, and vperf's own blob of it restores. */
 static void test_32bit_shadow(void **state)
 {
