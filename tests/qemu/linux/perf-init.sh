@@ -96,6 +96,7 @@ check_record() {
 	rc2=$?
 	grep -v '^$' report.txt | head -n 30 | sed 's/^/PERF /'
 	samples=$(sed -n "s/^# Samples: \([0-9kKM]*\) .*/\1/p" report.txt | head -n 1)
+	samples=${samples:-0}
 	major=$(pct report.txt vperf_work_major)
 	minor=$(pct report.txt vperf_work_minor)
 	detail="$samples samples, vperf_work_major $major %, vperf_work_minor $minor %"

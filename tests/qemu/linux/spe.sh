@@ -14,7 +14,9 @@ dev=/sys/bus/event_source/devices/arm_spe_0
 test=linux-tool-spe
 
 if [ ! -d "$dev" ]; then
-	why="SPE absent: no $dev ($(grep -c . /proc/modules 2>/dev/null) modules loaded)"
+	loaded="arm_spe_pmu not loaded"
+	[ -d /sys/module/arm_spe_pmu ] && loaded="arm_spe_pmu loaded: no SPE in the PE or its device tree"
+	why="SPE absent: no $dev ($loaded)"
 	if [ "${spe:-0}" = 1 ]; then
 		echo "RESULT $test FAIL $why, but spe=1"
 	else
