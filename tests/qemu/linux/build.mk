@@ -31,15 +31,18 @@ $(qemu-out)/linux/vperf-work: $(qemu-src)/linux/workload.c | qemu-linux-deps
 	@echo "  CC      qemu/linux/vperf-work"
 	$(Q)$(qemu-cc) $(qemu-linux-cflags) -MF $(qemu-out)/obj/linux/workload.d -MT $@ $< -o $@
 
-# The cached tree's path, rewritten only when it changes (a new perf or busybox in the archive
-# seen by a fresh build directory, or a new kernel): apt is asked only then, its calls cost seconds.
-$(qemu-out)/linux/rootfs.path: $(qemu-src)/linux/mkrootfs.sh $(wildcard $(QEMU_LINUX)/version) | qemu-linux-deps
-	@mkdir -p $(@D)
-	$(Q)VPERF_LINUX_ROOTFS=$(QEMU_LINUX_ROOTFS) $< $@
+# The cached tree's path: mkrootfs.sh rewrites it (and asks apt) only when it names no cached
+# tree, in a fresh build directory, so a new perf or busybox in the archive is seen there.
+$(qemu-out)/linux/rootfs.path: qemu-linux-rootfs
+	@:
+qemu-linux-rootfs: | qemu-linux-deps
+	@mkdir -p $(qemu-out)/linux
+	$(Q)VPERF_LINUX_ROOTFS=$(QEMU_LINUX_ROOTFS) $(qemu-src)/linux/mkrootfs.sh $(qemu-out)/linux/rootfs.path
 
 # The files built here, under their guest paths; the kernel's modules from $(QEMU_LINUX)/root.
 $(qemu-out)/linux-rootfs.bin: $(qemu-out)/linux/rootfs.path $(qemu-out)/linux/vperf-work \
-		$(qemu-src)/linux/perf-init.sh $(qemu-src)/linux/spe.sh $(qemu-src)/linux/mkcpio.sh
+		$(qemu-src)/linux/perf-init.sh $(qemu-src)/linux/spe.sh $(qemu-src)/linux/mkcpio.sh \
+		$(qemu-src)/linux/mkrootfs.sh $(wildcard $(QEMU_LINUX)/version)
 	@echo "  CPIO    qemu/linux-rootfs.bin"
 	$(Q)rm -rf $(qemu-out)/linux/overlay && mkdir -p $(qemu-out)/linux/overlay/usr/bin
 	$(Q)cp $(qemu-out)/linux/vperf-work $(qemu-out)/linux/overlay/usr/bin/vperf-work
@@ -54,4 +57,4 @@ qemu-linux: $(qemu-out)/linux-initrd.bin $(qemu-out)/linux-rootfs.bin | qemu-lin
 qemu-linux-check: qemu-images qemu-linux
 	$(Q)$(qemu-env) $(qemu-runner) check linux
 
-.PHONY: qemu-linux qemu-linux-check qemu-linux-deps
+.PHONY: qemu-linux qemu-linux-check qemu-linux-deps qemu-linux-rootfs

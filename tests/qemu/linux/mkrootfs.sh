@@ -10,15 +10,21 @@
 #
 # The tree is cached outside the source tree, under $VPERF_LINUX_ROOTFS (default
 # /opt/vperf/linux-rootfs), in a directory named after the two packages' versions, so a new perf
-# or busybox in the archive builds a new tree and an unchanged archive costs one apt-cache call.
-# The tree's `packages` file lists every package a kept file came from, with its version.
-#   mkrootfs.sh PATHFILE   build or reuse the tree; write its path into PATHFILE, which is
-#                          rewritten (its time changed) only when the path changes
+# or busybox in the archive builds a new tree. The tree's `packages` file lists every package a
+# kept file came from, with its version.
+#   mkrootfs.sh PATHFILE   when PATHFILE names no cached tree: ask apt for the versions (one
+#                          apt-cache call, seconds), build the tree unless cached, write its
+#                          path into PATHFILE; otherwise nothing (PATHFILE keeps its time)
 set -eu
 pathfile=$1
 base=${VPERF_LINUX_ROOTFS:-/opt/vperf/linux-rootfs}
 roots="linux-perf busybox-static"
 multiarch=aarch64-linux-gnu
+
+old=$(cat "$pathfile" 2>/dev/null || true)
+[ -n "$old" ] && [ -f "$old/packages" ] && exit 0
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
 
 # The candidate versions, "PKG VERSION" per line, in one apt-cache call (each costs seconds).
 # shellcheck disable=SC2046,SC2086 # one word per package
@@ -47,9 +53,14 @@ provider() {
 }
 
 # fetch PKG...: download and unpack each package (arm64, the candidate version) into pkg/NAME.
+# Package lists older than the archive name files it no longer has: update them once, retry.
 fetch() {
 	# shellcheck disable=SC2046 # one word per package
-	(cd "$work/debs" && apt-get download -qq $(printf '%s:arm64 ' "$@"))
+	(cd "$work/debs" && apt-get download -qq $(printf '%s:arm64 ' "$@")) || {
+		$SUDO apt-get update -qq
+		# shellcheck disable=SC2046
+		(cd "$work/debs" && apt-get download -qq $(printf '%s:arm64 ' "$@"))
+	}
 	for p in "$@"; do
 		mkdir -p "$work/pkg/$p"
 		dpkg-deb -x "$work"/debs/"${p}"_*_arm64.deb "$work/pkg/$p"
@@ -93,8 +104,7 @@ next_round() {
 }
 
 build() {
-	mkdir -p "$base"
-	work=$(mktemp -d "$base/.build.XXXXXX")
+	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
 	mkdir -p "$work/debs" "$work/pkg"
 	chmod 755 "$work" # apt's download sandbox user (_apt) writes into debs
@@ -128,10 +138,14 @@ build() {
 		dpkg-deb -W --showformat='${Package} ${Version}\n' "$work"/debs/"${p}"_*_arm64.deb
 	done | sort -u >"$t/packages"
 	echo "mkrootfs.sh: $tree: $(wc -l <"$t/packages") packages ($round rounds), $(du -sk "$t" | cut -f1) KiB"
-	rm -rf "$tree"
-	mv "$t" "$tree"
-	rm -rf "$work"
+	# Into place whole (a rename), unless a concurrent build got there first.
+	$SUDO mkdir -p "$base"
+	[ -f "$tree/packages" ] && return
+	$SUDO rm -rf "$tree.new"
+	$SUDO cp -R "$t" "$tree.new"
+	$SUDO rm -rf "$tree"
+	$SUDO mv "$tree.new" "$tree"
 }
 
 [ -f "$tree/packages" ] || build
-[ "$(cat "$pathfile" 2>/dev/null)" = "$tree" ] || echo "$tree" >"$pathfile"
+echo "$tree" >"$pathfile"
