@@ -27,7 +27,7 @@ fi
 
 cd /tmp || exit 1
 echo "PERF arm_spe_0: type $(cat $dev/type), caps: $(cd $dev/caps 2>/dev/null && grep . ./* | tr '\n' ' ')"
-perf record -e arm_spe_0// -o spe.data -- vperf-work "$iters" >spe-record.out 2>&1
+perf record -e arm_spe_0// --no-bpf-event -N -B -o spe.data -- vperf-work "$iters" >spe-record.out 2>&1
 rc=$?
 sed 's/^/PERF /' spe-record.out
 perf report -i spe.data --stdio --itrace=i1i >spe-report.txt 2>spe-report.err
