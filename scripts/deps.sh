@@ -37,7 +37,10 @@ libfdt_arm64=${VPERF_LIBFDT_ARM64:-/opt/vperf/libfdt-arm64}
 # The Linux guest's kernel: downloaded, not installed (installing it would run the host's boot
 # hooks); its /boot/vmlinuz is unpacked into $linux_arm64 as a raw arm64 Image. The cloud flavour
 # boots fastest (few built-in drivers) and has what the guest needs built in: PL011, GICv3, the
-# architected timer, PSCI and the PMUv3 driver.
+# architected timer, PSCI and the PMUv3 driver. The modules the guest's root file system loads
+# come from the same package (a module loads only into the kernel it was built with), into
+# $linux_arm64/root/lib/modules/: SPE's driver, where the flavour builds it as one (this one
+# does: CONFIG_ARM_SPE_PMU=m).
 linux_arm64=${VPERF_LINUX_ARM64:-/opt/vperf/linux-arm64}
 linux_meta=${VPERF_LINUX_META:-linux-image-cloud-arm64}
 
@@ -62,7 +65,8 @@ for p in $(echo "$want" | tr ' ' '\n' | sort -u); do
 done
 [ -n "$want_libfdt" ] && [ ! -f "$libfdt_arm64/usr/lib/aarch64-linux-gnu/libfdt.a" ] &&
 	missing="$missing (libfdt-dev:arm64)"
-[ -n "$want_linux" ] && [ ! -f "$linux_arm64/Image" ] && missing="$missing ($linux_meta:arm64)"
+linux_missing() { [ ! -f "$linux_arm64/Image" ] || [ ! -d "$linux_arm64/root/lib/modules" ]; }
+[ -n "$want_linux" ] && linux_missing && missing="$missing ($linux_meta:arm64)"
 [ -z "$missing" ] && exit 0
 
 echo "deps.sh: installing from Debian:$missing"
@@ -96,7 +100,7 @@ if [ -n "$want_libfdt" ] && [ ! -f "$libfdt_arm64/usr/lib/aarch64-linux-gnu/libf
 	$SUDO dpkg-deb -x "$tmp"/libfdt-dev_*_arm64.deb "$libfdt_arm64"
 	rm -rf "$tmp"
 fi
-if [ -n "$want_linux" ] && [ ! -f "$linux_arm64/Image" ]; then
+if [ -n "$want_linux" ] && linux_missing; then
 	# The meta package depends on the current ABI's image package (linux-image-6.1.0-N-...).
 	pkg=$(apt-cache depends "$linux_meta:arm64" |
 		sed -n 's/^ *Depends: \(linux-image-[^ :<>]*\).*/\1/p' | head -n 1)
@@ -105,6 +109,10 @@ if [ -n "$want_linux" ] && [ ! -f "$linux_arm64/Image" ]; then
 	download "$pkg:arm64" "$tmp"
 	deb=$(ls "$tmp"/*.deb)
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards './boot/vmlinuz-*' './boot/config-*'
+	mkdir -p "$tmp/lib/modules"
+	grep -qx 'CONFIG_ARM_SPE_PMU=m' "$tmp"/boot/config-* &&
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards \
+			'./lib/modules/*/kernel/drivers/perf/arm_spe_pmu.ko'
 	img=$(ls "$tmp"/boot/vmlinuz-*)
 	# Debian's arm64 vmlinuz is the raw Image (with an EFI stub); a gzip-compressed one (magic
 	# 1f 8b) is decompressed. Either way the result must carry the arm64 Image header's magic
@@ -120,6 +128,9 @@ if [ -n "$want_linux" ] && [ ! -f "$linux_arm64/Image" ]; then
 	fi
 	$SUDO mkdir -p "$linux_arm64"
 	$SUDO cp "$tmp"/boot/config-* "$linux_arm64/config"
+	$SUDO rm -rf "$linux_arm64/root"
+	$SUDO mkdir -p "$linux_arm64/root"
+	$SUDO cp -R "$tmp/lib" "$linux_arm64/root/"
 	echo "$pkg $(dpkg-deb -f "$deb" Version)" | $SUDO tee "$linux_arm64/version" >/dev/null
 	$SUDO cp "$tmp/Image" "$linux_arm64/Image.new"
 	$SUDO mv "$linux_arm64/Image.new" "$linux_arm64/Image"

@@ -5,8 +5,12 @@
 #                     initramfs, as $(qemu-out)/linux.bin and linux-initrd.bin for the runner
 #   qemu-linux-check  only the Linux configurations of tests/qemu/configs.txt
 # The kernel stays outside the tree: linux.bin is a symbolic link to the unpacked Image.
+# The perf guest's initramfs, linux-rootfs.bin: Debian's perf, its libraries and busybox (a tree
+# mkrootfs.sh caches outside the tree, $(QEMU_LINUX_ROOTFS)), the kernel's SPE module, the
+# workload and the two scripts (perf-init.sh as /init, spe.sh as vperf-spe).
 
 QEMU_LINUX ?= /opt/vperf/linux-arm64
+QEMU_LINUX_ROOTFS ?= /opt/vperf/linux-rootfs
 # A normal Linux user program: the cross C library, linked statically, the repository's warnings.
 qemu-linux-cflags := -std=c11 $(WARN) -O2 -g -static -MMD -MP
 
@@ -22,11 +26,35 @@ $(qemu-out)/linux-initrd.bin: $(qemu-out)/linux/init $(qemu-src)/linux/mkcpio.sh
 	@echo "  CPIO    qemu/linux-initrd.bin"
 	$(Q)$(qemu-src)/linux/mkcpio.sh $< $@
 
-qemu-linux: $(qemu-out)/linux-initrd.bin | qemu-linux-deps
+$(qemu-out)/linux/vperf-work: $(qemu-src)/linux/workload.c | qemu-linux-deps
+	@mkdir -p $(@D) $(qemu-out)/obj/linux
+	@echo "  CC      qemu/linux/vperf-work"
+	$(Q)$(qemu-cc) $(qemu-linux-cflags) -MF $(qemu-out)/obj/linux/workload.d -MT $@ $< -o $@
+
+# The cached tree's path: mkrootfs.sh rewrites it (and asks apt) only when it names no cached
+# tree, in a fresh build directory, so a new perf or busybox in the archive is seen there.
+$(qemu-out)/linux/rootfs.path: qemu-linux-rootfs
+	@:
+qemu-linux-rootfs: | qemu-linux-deps
+	@mkdir -p $(qemu-out)/linux
+	$(Q)VPERF_LINUX_ROOTFS=$(QEMU_LINUX_ROOTFS) $(qemu-src)/linux/mkrootfs.sh $(qemu-out)/linux/rootfs.path
+
+# The files built here, under their guest paths; the kernel's modules from $(QEMU_LINUX)/root.
+$(qemu-out)/linux-rootfs.bin: $(qemu-out)/linux/rootfs.path $(qemu-out)/linux/vperf-work \
+		$(qemu-src)/linux/perf-init.sh $(qemu-src)/linux/spe.sh $(qemu-src)/linux/mkcpio.sh \
+		$(qemu-src)/linux/mkrootfs.sh $(wildcard $(QEMU_LINUX)/version)
+	@echo "  CPIO    qemu/linux-rootfs.bin"
+	$(Q)rm -rf $(qemu-out)/linux/overlay && mkdir -p $(qemu-out)/linux/overlay/usr/bin
+	$(Q)cp $(qemu-out)/linux/vperf-work $(qemu-out)/linux/overlay/usr/bin/vperf-work
+	$(Q)cp $(qemu-src)/linux/spe.sh $(qemu-out)/linux/overlay/usr/bin/vperf-spe
+	$(Q)$(qemu-src)/linux/mkcpio.sh $(qemu-src)/linux/perf-init.sh $@ \
+		"$$(cat $(qemu-out)/linux/rootfs.path)" $(qemu-out)/linux/overlay $(QEMU_LINUX)/root
+
+qemu-linux: $(qemu-out)/linux-initrd.bin $(qemu-out)/linux-rootfs.bin | qemu-linux-deps
 	@mkdir -p $(qemu-out)
 	$(Q)ln -sfn $(QEMU_LINUX)/Image $(qemu-out)/linux.bin
 
 qemu-linux-check: qemu-images qemu-linux
 	$(Q)$(qemu-env) $(qemu-runner) check linux
 
-.PHONY: qemu-linux qemu-linux-check qemu-linux-deps
+.PHONY: qemu-linux qemu-linux-check qemu-linux-deps qemu-linux-rootfs
