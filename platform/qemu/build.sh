@@ -78,7 +78,7 @@ ninja -j "$jobs" qemu-system-aarch64 2>&1 | tee build.log | awk '
 	match($0, /^\[[0-9]+\/[0-9]+\]/) {
 		split(substr($0, 2, RLENGTH - 2), n, "/")
 		pct = int(100 * n[1] / n[2])
-		if (pct >= next_pct) { printf "qemu-build: %3d%% (%d/%d)\n", pct, n[1], n[2] > "/dev/stderr"; next_pct = pct - pct % 10 + 10 }
+		if (pct >= next_pct) { printf "qemu-build: %3d%% (%d/%d)\n", pct, n[1], n[2] > "/dev/stderr"; fflush("/dev/stderr"); next_pct = pct - pct % 10 + 10 }
 	}'
 set -e
 [ -x qemu-system-aarch64 ] || { grep -B2 -A20 -m1 'FAILED\|error:' build.log >&2; exit 1; }

@@ -360,6 +360,7 @@ void payload_main(void)
 	test_pmcr_reset();
 	test_overflow();
 	irq_tests();
+	el2_probes();
 	mux_tests();
 	if (arg_str("iso"))
 		iso_tests();
