@@ -131,6 +131,33 @@ static void probe_hpmn_partition(void)
 	      undef ? "UNDEFINED" : "accessible", xev);
 }
 
+/*
+ * PMSWINC_EL0 at EL1 increments the first range only: with counter N - 1 EL2's (HPMN = N - 1,
+ * HPME = 1 enabling it) and counting SW_INCR, a write of its bit leaves it alone, while counter
+ * 0 beside it counts the same write.
+ */
+static void probe_pmswinc(void)
+{
+	unsigned int top = n_all - 1;
+	uint64_t low, high;
+
+	pmu_quiesce();
+	pmu_set_evtyper(0, EVT_SW_INCR);
+	pmu_set_evtyper(top, EVT_SW_INCR);
+	write_sysreg(BIT(0) | BIT(top), pmcntenset_el0);
+	write_sysreg(PMCR_E, pmcr_el0);
+	set_hpmn(top, MDCR_HPME);
+	write_sysreg(BIT(0) | BIT(top), pmswinc_el0);
+	isb();
+	set_hpmn(n_all, 0);
+	low = pmu_evcntr(0);
+	high = el2_call(EL2_CNTR_GET, top, 0);
+	pmu_quiesce();
+	CHECK("el2-pmswinc-hpmn", low == 1 && high == 0,
+	      "PMSWINC at EL1 with HPMN = %u: counter 0 %lu (1), counter %u %lu (0)", top, low, top,
+	      high);
+}
+
 static volatile unsigned int el2_irqs;
 
 /* Overflow flags of EL2's range are cleared at EL2, where the guest's view cannot hide them. */
@@ -184,6 +211,7 @@ void el2_probes(void)
 	probe_tpmcr();
 	probe_pmcr_p();
 	probe_hpmn_partition();
+	probe_pmswinc();
 	if (gi.pmu_intid && gi.gicr)
 		probe_hpme_irq();
 }
