@@ -39,9 +39,9 @@ prefix=$QEMU_CACHE/$id
 bin=$prefix/bin/qemu-system-aarch64
 [ -x "$bin" ] && { echo "$bin"; exit 0; }
 
-# One build per machine at a time: a second caller waits for the first and then finds its binary.
+# One build of a series at a time: a second caller waits for the first and then finds its binary.
 mkdir -p "$QEMU_CACHE"
-exec 9>"$QEMU_CACHE/.lock"
+exec 9>"$QEMU_CACHE/.lock-$id"
 flock 9
 [ -x "$bin" ] && { echo "$bin"; exit 0; }
 
