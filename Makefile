@@ -23,7 +23,8 @@ kconf = cd $(obj) && $(KCONFIG_ENV) kconfig-$(1) $(2) $(srctree)/Kconfig
 
 config_goals := defconfig menuconfig olddefconfig savedefconfig help deps clean distclean check-fresh \
 		format format-check format-test check bench run demo qemu-check qemu-images \
-		qemu-run qemu-bench qemu-deps qemu-lib qemu-linux qemu-linux-check mutate xen-check xen-build
+		qemu-run qemu-bench qemu-deps qemu-lib qemu-linux qemu-linux-check mutate xen-check xen-build \
+		qemu-path qemu-key
 ifeq ($(filter-out $(config_goals),$(MAKECMDGOALS)),)
   skip_config := $(MAKECMDGOALS)
 endif
@@ -92,6 +93,7 @@ include $(srctree)/tools/build.mk
 include $(srctree)/tests/unit/build.mk
 -include $(srctree)/tests/qemu/build.mk
 -include $(srctree)/integrations/xen/build.mk
+include $(srctree)/platform/qemu/build.mk
 
 # ---- rules ------------------------------------------------------------------------------------
 include $(srctree)/mk/rules.mk

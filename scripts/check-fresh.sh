@@ -11,7 +11,9 @@
 # The base root file system is cached outside the source tree ($VPERF_FRESH_CACHE, default
 # /var/cache/vperf/check-fresh), and so are the downloaded .debs (apt's archive directory is
 # bound there), so a repeat costs only the project's own steps: every package is still installed
-# by the project's own scripts/deps.sh inside the fresh root. Needs root (chroot, mounts) and
+# by the project's own scripts/deps.sh inside the fresh root, and `make run` builds the project's
+# QEMU there (platform/qemu: its source from backports, its build into the root's own
+# /var/cache/vperf/qemu), as on a new machine. Needs root (chroot, mounts) and
 # installs debootstrap on the host when it is missing.
 #   scripts/check-fresh.sh [SRCTREE]     (VPERF_FRESH_KEEP=1 keeps the root for inspection)
 set -eu

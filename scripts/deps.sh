@@ -10,16 +10,20 @@ set -eu
 # - qemu: libfdt's libfdt_env.h includes <stdlib.h> and <string.h>, so building the reference
 #   hypervisor against libfdt needs the cross C library's headers (libc6-dev-arm64-cross); libfdt
 #   for arm64 itself is unpacked, not installed (see below).
+# - qemu-build: what platform/qemu/build.sh needs to build the project's QEMU (asked for only
+#   when it builds); "name/backports" entries come from the release's backports suite
+#   (platform/qemu/backports.sh) and count as present when the installed version is a backport.
 # - linux: the static /init links the cross C library; Debian's arm64 kernel is downloaded and
 #   unpacked (see below).
 groups_table() {
 	cat <<'EOF2'
 build  | build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmocka-dev libfdt-dev kconfig-frontends-nox libxen-dev | every build: sim library, unit tests, host tools, arm64 library
 bench  | valgrind | make bench (callgrind)
-qemu   | qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross libxen-dev | make run, qemu-check, make bench: QEMU, the reference hypervisor, its guests
-linux  | qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross | qemu-check's Linux guests: static /init, Debian's arm64 kernel
+qemu   | gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross libxen-dev | make run, qemu-check, make bench: the reference hypervisor, its guests
+qemu-build | build-essential pkgconf ninja-build python3-venv xz-utils libglib2.0-dev zlib1g-dev libfdt-dev meson/backports python3-pycotap/backports | make qemu-path (and every QEMU run, once per machine): the project's QEMU (platform/qemu)
+linux  | gcc-aarch64-linux-gnu libc6-dev-arm64-cross | qemu-check's Linux guests: static /init, Debian's arm64 kernel
 fuzz   | clang libclang-rt-14-dev | make check's short fuzz runs, make fuzz
-xen    | flex bison dpkg-dev patch device-tree-compiler qemu-system-arm gcc-aarch64-linux-gnu | make xen-check: Xen's source package (apt-get source, dpkg-source), its arm64 build (Kconfig: flex, bison), the patch series, the dom0less boot device tree (dtc)
+xen    | flex bison dpkg-dev patch device-tree-compiler gcc-aarch64-linux-gnu | make xen-check: Xen's source package (apt-get source, dpkg-source), its arm64 build (Kconfig: flex, bison), the patch series, the dom0less boot device tree (dtc)
 format | clang-format | make check's format test, make format
 EOF2
 }
@@ -45,7 +49,7 @@ linux_arm64=${VPERF_LINUX_ARM64:-/opt/vperf/linux-arm64}
 linux_meta=${VPERF_LINUX_META:-linux-image-cloud-arm64}
 
 groups=${*:-build}
-case " $groups " in *" all "*) groups="build bench qemu linux fuzz format xen" ;; esac
+case " $groups " in *" all "*) groups="build bench qemu qemu-build linux fuzz format xen" ;; esac
 want="" want_libfdt="" want_linux=""
 for group in $groups; do
 	groups_table | awk '{ print $1 }' | grep -qx "$group" ||
@@ -57,8 +61,15 @@ for group in $groups; do
 	esac
 done
 
-missing=""
+missing="" backports=""
 for p in $(echo "$want" | tr ' ' '\n' | sort -u); do
+	case "$p" in
+	*/backports)
+		p=${p%/backports}
+		dpkg-query -W -f='${Status} ${Version}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed .*~bpo' || backports="$backports $p"
+		continue ;;
+	esac
 	# One status line per installed architecture: present when any line says installed.
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -qx 'install ok installed' ||
 		missing="$missing $p"
@@ -67,9 +78,9 @@ done
 	missing="$missing (libfdt-dev:arm64)"
 linux_missing() { [ ! -f "$linux_arm64/Image" ] || [ ! -d "$linux_arm64/root/lib/modules" ]; }
 [ -n "$want_linux" ] && linux_missing && missing="$missing ($linux_meta:arm64)"
-[ -z "$missing" ] && exit 0
+[ -z "$missing$backports" ] && exit 0
 
-echo "deps.sh: installing from Debian:$missing"
+echo "deps.sh: installing from Debian:$missing${backports:+ (backports:$backports)}"
 if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 else
@@ -85,6 +96,10 @@ $SUDO apt-get update -qq
 if [ -n "$(echo "$pkgs" | tr -d ' ')" ]; then
 	# shellcheck disable=SC2086
 	$SUDO apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+fi
+if [ -n "$backports" ]; then
+	# shellcheck disable=SC2086
+	$SUDO "$(dirname "$0")/../platform/qemu/backports.sh" $backports
 fi
 
 # download PKG DIR: fetch PKG's .deb into DIR (apt's sandbox user must be able to write there).

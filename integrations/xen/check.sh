@@ -15,7 +15,9 @@ srctree=$(cd "$here/../.." && pwd)
 out=${XEN_OUT:?XEN_OUT}
 images=${QEMU_OUT:?QEMU_OUT}
 results=${QEMU_RESULTS:-/dev/null}
-qemu=${QEMU:-qemu-system-aarch64}
+# The project's QEMU (platform/qemu: Debian's QEMU 10 with its patch series), built once per
+# machine into a cache; QEMU=/path/to/qemu-system-aarch64 runs another binary.
+qemu=${QEMU:-$("$srctree/platform/qemu/build.sh")} || { echo "check.sh: building QEMU failed" >&2; exit 1; }
 cross=${CROSS_COMPILE:-aarch64-linux-gnu-}
 mkdir -p "$out" && out=$(cd "$out" && pwd) # Xen's make runs in another directory
 images=$(cd "$images" 2>/dev/null && pwd || echo "$images")

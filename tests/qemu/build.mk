@@ -34,7 +34,7 @@ qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c 
 	guest/smp.c $(qemu-lib-src)
 qemu-guests := pmu-suite demo
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
-	guest/suite_timer.c guest/suite_mux.c guest/bench.c
+	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/bench.c
 demo-src := $(qemu-guest-common) guest/demo.c
 
 qemu-obj = $(patsubst %,$(qemu-out)/obj/$(1)/%.o,$(basename $(2)))

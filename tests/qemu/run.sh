@@ -5,7 +5,8 @@
 #   run.sh demo             the demo (make run)
 #   run.sh bench FILE       -icount shift=0 measurements into FILE's QEMU section
 #   run.sh one NAME         one configuration, log on stdout
-# Environment: QEMU_OUT (images, logs), QEMU_RESULTS (run-tests.sh results file to append to).
+# Environment: QEMU_OUT (images, logs), QEMU_RESULTS (run-tests.sh results file to append to),
+# QEMU (default: the project's QEMU, platform/qemu/build.sh).
 # A configuration passes when every guest printed "SUITE DONE", the hypervisor finished, no
 # test FAILed (but its xfail ones) and nothing timed out; a must-fail one passes only when the
 # hypervisor booted, its guests started, and a test caught the breakage (a test FAILed). An
@@ -16,7 +17,9 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${QEMU_OUT:?QEMU_OUT}
 results=${QEMU_RESULTS:-/dev/null}
-qemu=${QEMU:-qemu-system-aarch64}
+# The project's QEMU (platform/qemu: Debian's QEMU 10 with its patch series), built once per
+# machine into a cache; QEMU=/path/to/qemu-system-aarch64 runs another binary.
+qemu=${QEMU:-$("$here/../../platform/qemu/build.sh")} || { echo "run.sh: building QEMU failed" >&2; exit 1; }
 logs=$out/logs
 suite=qemu
 mkdir -p "$logs"

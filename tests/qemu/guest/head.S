@@ -42,6 +42,16 @@ entry:
 	msr	vpidr_el2, x1
 	mrs	x1, mpidr_el1
 	msr	vmpidr_el2, x1
+	/* EL2 stays reachable by HVC for the EL2 probes (suite_el2.c, el2_vectors below). */
+	adr	x1, el2_vectors
+	msr	vbar_el2, x1
+	adrp	x1, el2_stack_top
+	add	x1, x1, :lo12:el2_stack_top
+	mov	sp, x1
+	msr	tpidr_el2, xzr
+	adrp	x1, entered_el2
+	mov	x2, #1
+	str	x2, [x1, :lo12:entered_el2]
 	mov	x1, #0x3c5
 	msr	spsr_el2, x1
 	adr	x1, el1_entry
@@ -219,7 +229,79 @@ el0_return:
 	ldp	x19, x20, [sp], #96
 	ret
 
+/*
+ * EL2 of a payload entered there (bare-el2): a synchronous exception from EL1 is either an HVC
+ * #0 calling one of the probes' helpers (x0 = function, x1, x2 = arguments, result in x0), or
+ * an access MDCR_EL2 made trap, whose ESR_EL2 is kept in TPIDR_EL2 (function 1 reads it) and
+ * which is skipped. Anything else stops the CPU. MMU off at EL2: the stack is its own.
+ *   0: MDCR_EL2 = x1, returns the previous value
+ *   1: returns the ESR of the last trapped access (0: none) and forgets it
+ *   2: returns PMOVSSET_EL0, then PMOVSCLR_EL0 = x1 and PMOVSSET_EL0 = x2 (every counter)
+ *   3: returns PMEVCNTR<x1>_EL0 read at EL2; 4: PMEVCNTR<x1>_EL0 = x2 at EL2 (via PMSELR_EL0)
+ */
+	.balign	0x800
+el2_vectors:
+	.rept	8
+	.balign	0x80
+	b	.
+	.endr
+	.balign	0x80
+	b	el2_sync_lower		/* lower EL, AArch64, synchronous */
+	.rept	7
+	.balign	0x80
+	b	.
+	.endr
+
+el2_sync_lower:
+	stp	x2, x3, [sp, #-16]!
+	mrs	x3, esr_el2
+	lsr	x3, x3, #26
+	cmp	x3, #0x16		/* HVC from AArch64 */
+	b.eq	1f
+	mrs	x3, esr_el2
+	msr	tpidr_el2, x3
+	mrs	x3, elr_el2
+	add	x3, x3, #4
+	msr	elr_el2, x3
+	b	9f
+1:	cmp	x0, #0
+	b.ne	2f
+	mrs	x0, mdcr_el2
+	msr	mdcr_el2, x1
+	b	9f
+2:	cmp	x0, #1
+	b.ne	3f
+	mrs	x0, tpidr_el2
+	msr	tpidr_el2, xzr
+	b	9f
+3:	cmp	x0, #2
+	b.ne	4f
+	mrs	x0, pmovsset_el0
+	msr	pmovsclr_el0, x1
+	msr	pmovsset_el0, x2
+	b	9f
+4:	msr	pmselr_el0, x1
+	isb
+	cmp	x0, #3
+	b.ne	5f
+	mrs	x0, pmxevcntr_el0
+	b	9f
+5:	msr	pmxevcntr_el0, x2
+9:	isb
+	ldp	x2, x3, [sp], #16
+	eret
+
+	.section .data
+	.balign	8
+	.globl	entered_el2
+entered_el2:				/* 1: entered at EL2, el2_vectors answer HVC #0 */
+	.quad	0
+
 	.section .bss
+	.balign	16
+el2_stack:
+	.space	256
+el2_stack_top:
 	.balign	16
 el0_saved_sp:
 	.quad	0

@@ -308,9 +308,14 @@ static void test_overflow(void)
 	write_sysreg(~0ull - 2000, pmccntr_el0);
 	write_sysreg(CYCLE_BIT, pmcntenset_el0);
 	write_sysreg(PMCR_E | PMCR_LC, pmcr_el0);
-	for (uint64_t end = now() + ms_to_ticks(20); now() < end && !ovs;)
+	/* QEMU raises the flag from a timer of its own, which a guest polling PMOVSSET_EL0 sees
+	 * 20 to 70 ms later on a loaded host (measured bare, 7.2 and 10.0; docs/qemu.md): the
+	 * loop ends at the flag, so a long budget costs nothing when it comes. */
+	uint64_t t0 = now(), end = t0 + ms_to_ticks(1000);
+	while (now() < end && !ovs)
 		ovs = read_sysreg(pmovsset_el0) & CYCLE_BIT;
-	CHECK("overflow-cycles", ovs, "64-bit cycle counter overflow flag");
+	CHECK("overflow-cycles", ovs, "64-bit cycle counter overflow flag after %lu us",
+	      (now() - t0) * 1000 / ms_to_ticks(1));
 	pmu_quiesce();
 }
 
@@ -360,6 +365,7 @@ void payload_main(void)
 	test_pmcr_reset();
 	test_overflow();
 	irq_tests();
+	el2_probes();
 	mux_tests();
 	if (arg_str("iso"))
 		iso_tests();

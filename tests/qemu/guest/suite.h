@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The guest-side PMU conformance suite: register tests (suite.c), overflow and interrupt
- * tests (suite_irq.c), isolation between time-sliced guests (suite_iso.c). */
+ * tests (suite_irq.c), isolation between time-sliced guests (suite_iso.c), EL2 probes of the PE
+ * itself when entered at EL2 (suite_el2.c). */
 #ifndef GUEST_SUITE_H
 #define GUEST_SUITE_H
 
@@ -14,6 +15,9 @@ unsigned int spin_ms(uint64_t ms);
 bool wait_for(volatile unsigned int *count, unsigned int want, uint64_t ms);
 
 void irq_tests(void);
+/* Give the PMU interrupt back to suite_irq.c's handler (after a test took it over). */
+void pmu_irq_install(void);
+void el2_probes(void);
 void iso_tests(void);
 void timer_tests(void);
 void share_test(void);

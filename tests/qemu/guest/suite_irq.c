@@ -112,6 +112,11 @@ void irq_tests(void)
 	pmu_quiesce();
 }
 
+void pmu_irq_install(void)
+{
+	irq_register(gi.pmu_intid, pmu_irq);
+}
+
 unsigned int pmu_irq_count(void);
 unsigned int pmu_irq_count(void)
 {

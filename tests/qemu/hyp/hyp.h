@@ -154,7 +154,7 @@ struct hyp {
 	unsigned int nr_lrs;
 	uint64_t slice_ticks;
 	unsigned int host_counters;
-	bool hpmn_enforced; /* see vm.c: false on QEMU 7.2 unless a test overrides it */
+	bool hpmn_enforced; /* see vm.c: false unless a test overrides it */
 	bool bench;
 	enum vperf_log_level loglevel; /* loglevel=N: vperf's lines printed up to N (default 0) */
 	uint64_t ticks;

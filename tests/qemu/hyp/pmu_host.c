@@ -170,8 +170,9 @@ void pmu_host_init(void)
 /* On each pCPU, running on it. */
 void pmu_host_cpu_init(void)
 {
-	/* QEMU 7.2 enforces MDCR_EL2.HPMN only partly at EL1 (docs/qemu.md):
-	 * say so, and vperf refuses the direct partition, which would not isolate here. */
+	/* Debian's QEMU enforces MDCR_EL2.HPMN only partly at EL1 (docs/vpmu.md,
+	 * docs/qemu.md) and the project's patched one cannot be told from it: say so, and vperf
+	 * refuses the direct partition, which would not isolate there. */
 	struct vperf_pcpu_config cfg = { .host_counters = (uint8_t)hyp.host_counters,
 					 .hpmn_unenforced = !hyp.hpmn_enforced,
 					 .pmu_ppi = INTID_PMU };

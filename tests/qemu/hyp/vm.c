@@ -6,8 +6,9 @@
  *
  *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough
  *   pcpus=N (physical CPUs to use, QEMU -smp N)  migrate_every=N (slices before a vCPU moves on)
- *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: QEMU 7.2 does not, so
- *   vperf refuses the direct partition unless a test asks to measure what QEMU does)
+ *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: Debian's QEMU does not,
+ *   the project's does, and the hypervisor cannot tell them apart, so vperf refuses the direct
+ *   partition unless a test asks to measure what QEMU does)
  *   vmI.img=K (image slot, staged by QEMU -device loader at IMAGE_SLOT_PA(K))
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
