@@ -37,7 +37,7 @@ check-results := $(foreach s,sim minimal vspe-only arm64 qemu readme,$(obj)/chec
 stage = $(runtests) --stage $(obj)/check-$(1)/test-results.txt check-$(1)
 check:
 	$(call deps_for,build qemu linux fuzz format)
-	$(Q)mkdir -p $(obj)/check-readme
+	$(Q)mkdir -p $(dir $(check-results))
 	$(Q)$(srctree)/scripts/tree-state.sh snapshot $(srctree) $(obj)/check-tree-state
 	$(Q)rm -f $(check-results)
 	$(Q)$(sub) O=$(O)/check-sim ARCH=sim defconfig
