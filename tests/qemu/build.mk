@@ -32,10 +32,12 @@ qemu-hyp-src := hyp/head.S hyp/vectors.S hyp/main.c hyp/gic.c hyp/vgic.c hyp/vgi
 	hyp/pmu_host.c $(qemu-lib-src)
 qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c guest/util.c \
 	guest/smp.c $(qemu-lib-src)
-qemu-guests := pmu-suite demo
+qemu-guests := pmu-suite demo spe-smoke
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
 	guest/suite_timer.c guest/suite_mux.c guest/bench.c
 demo-src := $(qemu-guest-common) guest/demo.c
+# FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry.
+spe-smoke-src := spe/head.S spe/smoke.c $(qemu-lib-src)
 
 qemu-obj = $(patsubst %,$(qemu-out)/obj/$(1)/%.o,$(basename $(2)))
 

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+/*
+ * FEAT_SPE smoke test of the project's QEMU (platform/qemu patches, -cpu max,spe=on), run at
+ * EL2 on the virt board with the MMU off. Checks, each as a "RESULT spe-<name> PASS|FAIL" line:
+ * the ID and reset values and RES0 masks of the SPE registers (SPE supplement, Arm DDI 0586A,
+ * 4.3), MDCR_EL2.TPMS and E2PB traps from EL1 (SPE 3.2.3, 3.4.6), PMBIDR_EL1.P, sampling a
+ * loop into the Profiling Buffer (whose bytes go to the console as "SPE-BUF" lines for
+ * tools/vperf-spe: tests/qemu/spe/smoke.sh), records held back until PSB CSYNC (SPE 3.6), the
+ * buffer-full event raising PMBIRQ on PPI INTID 21 (SPE 3.5.2) and a stage 1 fault event
+ * (SPE 3.5.3). Ends with "SUITE DONE".
+ */
+#include <stdint.h>
+
+#include "../lib/lib.h"
+
+/* The SPE registers by encoding (SPE 4.3), so any assembler takes them. */
+#define PMSCR_EL1     "S3_0_C9_C9_0"
+#define PMSCR_EL2     "S3_4_C9_C9_0"
+#define PMSICR_EL1    "S3_0_C9_C9_2"
+#define PMSIRR_EL1    "S3_0_C9_C9_3"
+#define PMSFCR_EL1    "S3_0_C9_C9_4"
+#define PMSEVFR_EL1   "S3_0_C9_C9_5"
+#define PMSLATFR_EL1  "S3_0_C9_C9_6"
+#define PMSIDR_EL1    "S3_0_C9_C9_7"
+#define PMBLIMITR_EL1 "S3_0_C9_C10_0"
+#define PMBPTR_EL1    "S3_0_C9_C10_1"
+#define PMBSR_EL1     "S3_0_C9_C10_3"
+#define PMBIDR_EL1    "S3_0_C9_C10_7"
+
+#define read_sys(r)                                                                                \
+	({                                                                                         \
+		uint64_t v_;                                                                       \
+		__asm__ volatile("mrs %0, " r : "=r"(v_));                                         \
+		v_;                                                                                \
+	})
+#define write_sys(r, v) __asm__ volatile("msr " r ", %0\n\tisb" : : "r"((uint64_t)(v)))
+
+/* PSB CSYNC (HINT #17) then DSB: the records of earlier operations are in memory (SPE 3.6). */
+static void psb_csync(void)
+{
+	__asm__ volatile("hint #17\n\tdsb nsh\n\tisb" ::: "memory");
+}
+
+/* QEMU virt, GICv3: the redistributor's SGI frame of CPU 0; ISPENDR0 shows a PPI's level. */
+#define GICR_ISPENDR0 0x080b0200ul
+#define PMBIRQ_INTID  21
+
+uint64_t trap_esr, trap_count; /* head.S: traps from EL1 */
+static unsigned int failures;
+
+static uint8_t spe_buf[32768] __attribute__((aligned(4096)));
+static volatile uint64_t sink[64];
+
+/* head.S */
+void call_el1(void (*fn)(void));
+void smoke_unexpected(uint64_t esr, uint64_t elr);
+void smoke_main(void);
+
+void smoke_unexpected(uint64_t esr, uint64_t elr)
+{
+	printf("RESULT spe-unexpected FAIL esr=0x%lx elr=0x%lx\n", (unsigned long)esr,
+	       (unsigned long)elr);
+	printf("SUITE DONE\n");
+}
+
+static void result(const char *name, int ok, uint64_t got, uint64_t want)
+{
+	if (!ok)
+		failures++;
+	printf("RESULT spe-%s %s got=0x%lx want=0x%lx\n", name, ok ? "PASS" : "FAIL",
+	       (unsigned long)got, (unsigned long)want);
+}
+
+static void expect(const char *name, uint64_t got, uint64_t want)
+{
+	result(name, got == want, got, want);
+}
+
+static uint32_t pmbirq_level(void)
+{
+	return (*(volatile uint32_t *)GICR_ISPENDR0 >> PMBIRQ_INTID) & 1u;
+}
+
+static void check_ids_and_reset(void)
+{
+	uint64_t dfr0 = read_sys("id_aa64dfr0_el1");
+
+	result("pmsver", ((dfr0 >> 32) & 0xf) >= 1, (dfr0 >> 32) & 0xf, 1);
+	/* FE FT FL ArchInst, Interval 4096, MaxSize 64 B, CountSize 12-bit saturating */
+	expect("pmsidr", read_sys(PMSIDR_EL1), 0x2680f);
+	/* At EL2, owner EL2 (MDCR_EL2.E2PB = 0b00): P = 0; F = 1, Align = 0 */
+	expect("pmbidr-el2", read_sys(PMBIDR_EL1), 0x20);
+	expect("reset-pmscr-el1", read_sys(PMSCR_EL1), 0);
+	expect("reset-pmscr-el2", read_sys(PMSCR_EL2), 0);
+	expect("reset-pmsicr", read_sys(PMSICR_EL1), 0);
+	expect("reset-pmsirr", read_sys(PMSIRR_EL1), 0);
+	expect("reset-pmsfcr", read_sys(PMSFCR_EL1), 0);
+	expect("reset-pmsevfr", read_sys(PMSEVFR_EL1), 0);
+	expect("reset-pmslatfr", read_sys(PMSLATFR_EL1), 0);
+	expect("reset-pmblimitr", read_sys(PMBLIMITR_EL1), 0);
+	expect("reset-pmbptr", read_sys(PMBPTR_EL1), 0);
+	expect("reset-pmbsr", read_sys(PMBSR_EL1), 0);
+	expect("pmbirq-low", pmbirq_level(), 0);
+
+	/* RES0 bits read as zero (SPE 4.3.x field lists) */
+	write_sys(PMSFCR_EL1, ~0ull);
+	expect("res0-pmsfcr", read_sys(PMSFCR_EL1), 0x70007);
+	write_sys(PMSFCR_EL1, 0);
+	write_sys(PMSIRR_EL1, ~0ull);
+	expect("res0-pmsirr", read_sys(PMSIRR_EL1), 0xffffff01);
+	write_sys(PMSIRR_EL1, 0);
+	write_sys(PMSCR_EL1, ~0ull);
+	expect("res0-pmscr-el1", read_sys(PMSCR_EL1), 0x7b);
+	write_sys(PMSCR_EL1, 0);
+	write_sys(PMSLATFR_EL1, ~0ull);
+	expect("res0-pmslatfr", read_sys(PMSLATFR_EL1), 0xfff);
+	write_sys(PMSLATFR_EL1, 0);
+}
+
+/* At EL1: each access below traps to EL2 (head.S counts them) but PMBIDR_EL1. */
+static uint64_t el1_pmbidr;
+static void el1_sampling_regs(void)
+{
+	(void)read_sys(PMSCR_EL1);
+	(void)read_sys(PMSIRR_EL1);
+	__asm__ volatile("hvc #1");
+}
+
+static void el1_buffer_regs(void)
+{
+	(void)read_sys(PMBPTR_EL1);
+	el1_pmbidr = read_sys(PMBIDR_EL1);
+	__asm__ volatile("hvc #1");
+}
+
+static void check_traps(void)
+{
+	uint64_t mdcr = read_sys("mdcr_el2");
+
+	/* MDCR_EL2.TPMS (bit 14): sampling control registers trap (SPE 4.3.5, 4.3.12) */
+	trap_count = 0;
+	write_sys("mdcr_el2", mdcr | (1u << 14));
+	call_el1(el1_sampling_regs);
+	expect("tpms-traps", trap_count, 2);
+	expect("tpms-ec", trap_esr >> 26, 0x18);
+	/* Without TPMS, E1 reads them freely; E2PB = 0b00 traps the buffer registers */
+	trap_count = 0;
+	write_sys("mdcr_el2", mdcr & ~(1u << 14));
+	call_el1(el1_sampling_regs);
+	expect("no-tpms-no-trap", trap_count, 0);
+	call_el1(el1_buffer_regs);
+	expect("e2pb-traps", trap_count, 1);
+	/* PMBIDR_EL1.P from EL1 while EL2 owns the buffer (SPE 4.3.1) */
+	expect("pmbidr-el1-p", el1_pmbidr, 0x30);
+	/* E2PB = 0b11: EL1 owns the buffer and its registers */
+	trap_count = 0;
+	write_sys("mdcr_el2", mdcr | (3u << 12));
+	call_el1(el1_buffer_regs);
+	expect("e2pb-el1-owner", trap_count, 0);
+	expect("pmbidr-el1-owner", el1_pmbidr, 0x20);
+	write_sys("mdcr_el2", mdcr);
+}
+
+/* A loop of loads, stores and branches for the sampler. */
+static void __attribute__((noinline)) workload(unsigned int iters)
+{
+	for (unsigned int i = 0; i < iters; i++)
+		sink[i & 63] = sink[(i * 7) & 63] + i;
+}
+
+static void start_sampling(uint64_t base, uint64_t limit, uint64_t scr)
+{
+	write_sys(PMBSR_EL1, 0);
+	write_sys(PMBPTR_EL1, base);
+	write_sys(PMBLIMITR_EL1, limit | 1); /* E */
+	write_sys(PMSIRR_EL1, 256);	     /* interval 256 operations */
+	write_sys(PMSICR_EL1, 0);
+	write_sys(PMSFCR_EL1, 0);
+	write_sys(PMSCR_EL2, scr);
+}
+
+static void stop_sampling(void)
+{
+	write_sys(PMSCR_EL2, 0);
+	psb_csync();
+	write_sys(PMBLIMITR_EL1, 0);
+}
+
+static void dump_buffer(const uint8_t *p, uint64_t len)
+{
+	for (uint64_t off = 0; off < len; off += 32) {
+		printf("SPE-BUF ");
+		for (uint64_t i = off; i < len && i < off + 32; i++)
+			printf("%02x", p[i]);
+		printf("\n");
+	}
+}
+
+static void check_sampling(void)
+{
+	uint64_t base = (uint64_t)spe_buf;
+	/* E2SPE, PA, TS, PCT: EL2 samples, physical addresses, physical counter timestamps */
+	uint64_t scr = (1u << 1) | (1u << 4) | (1u << 5) | (1u << 6);
+	uint64_t before, after;
+
+	start_sampling(base, base + sizeof(spe_buf), scr);
+	workload(2000);
+	write_sys(PMSCR_EL2, 0);
+	before = read_sys(PMBPTR_EL1);
+	psb_csync();
+	after = read_sys(PMBPTR_EL1);
+	write_sys(PMBLIMITR_EL1, 0);
+	/* Records wait in the PE until PSB CSYNC (SPE 3.6): the write pointer moves there */
+	result("records-held-until-psb", after > before, after - before, 1);
+	result("records-written", after > base && after - base >= 16 * 20, after - base, 320);
+	expect("no-event", read_sys(PMBSR_EL1), 0);
+	/* The first record starts with the PC address packet of EL2 (D18.2.1) */
+	expect("first-packet", spe_buf[0], 0xb0);
+	expect("first-pc-el", (spe_buf[8] >> 5) & 3, 2);
+	dump_buffer(spe_buf, after - base);
+}
+
+static void check_buffer_full(void)
+{
+	uint64_t base = (uint64_t)spe_buf;
+	uint64_t limit = base + 4096;
+	uint64_t sr, ptr;
+
+	start_sampling(base, limit, 1u << 1);
+	workload(20000);
+	sr = read_sys(PMBSR_EL1);
+	ptr = read_sys(PMBPTR_EL1);
+	/* S set, EC 0 (other), BSC 1 (buffer filled), DL clear (SPE 3.5.2) */
+	expect("full-pmbsr", sr, (1u << 17) | 1);
+	result("full-ptr-near-limit", ptr <= limit && limit - ptr < 64, limit - ptr, 63);
+	expect("full-pmbirq-high", pmbirq_level(), 1);
+	write_sys(PMBSR_EL1, 0);
+	expect("pmbirq-cleared", pmbirq_level(), 0);
+	stop_sampling();
+}
+
+static void check_fault(void)
+{
+	/* MMU off at EL2: a VA above the PA range is an Address size fault, level 0 */
+	uint64_t bad = 0xfff0000000000000ull;
+
+	start_sampling(bad, bad + 0x10000, 1u << 1);
+	workload(4000);
+	write_sys(PMSCR_EL2, 0);
+	psb_csync();
+	/* S set, EC 0x24 (stage 1 Data Abort), FSC 0b000000 (SPE 4.3.4) */
+	expect("fault-pmbsr", read_sys(PMBSR_EL1), (0x24ull << 26) | (1u << 17));
+	expect("fault-pmbptr", read_sys(PMBPTR_EL1), bad);
+	expect("fault-pmbirq-high", pmbirq_level(), 1);
+	write_sys(PMBSR_EL1, 0);
+	write_sys(PMBLIMITR_EL1, 0);
+}
+
+/*
+ * The cost of sampling: the same loop with profiling off and on (interval 4096, PMSIDR_EL1's
+ * recommendation, with PA and timestamps), in generic counter ticks. Without -icount the
+ * counter follows the host's time: the ratio is QEMU's slowdown (docs/qemu-spe.md).
+ */
+static void bench(void)
+{
+	uint64_t base = (uint64_t)spe_buf, t0, t1, t2;
+	uint64_t scr = (1u << 1) | (1u << 4) | (1u << 5) | (1u << 6);
+
+	t0 = read_sys("cntpct_el0");
+	workload(2000000);
+	t1 = read_sys("cntpct_el0");
+	start_sampling(base, base + sizeof(spe_buf), scr);
+	write_sys(PMSIRR_EL1, 4096);
+	write_sys(PMBLIMITR_EL1, 0); /* a buffer that never fills: rewind it each pass */
+	for (int pass = 0; pass < 8; pass++) {
+		write_sys(PMBPTR_EL1, base);
+		write_sys(PMBLIMITR_EL1, (base + sizeof(spe_buf)) | 1);
+		workload(250000);
+		write_sys(PMBLIMITR_EL1, 0);
+	}
+	t2 = read_sys("cntpct_el0");
+	stop_sampling();
+	printf("spe-bench: loop of 2000000 iterations: %lu ticks unsampled, %lu ticks sampled\n",
+	       (unsigned long)(t1 - t0), (unsigned long)(t2 - t1));
+}
+
+void smoke_main(void)
+{
+	printf("spe-smoke: EL2, FEAT_SPE\n");
+	check_ids_and_reset();
+	check_traps();
+	check_sampling();
+	check_buffer_full();
+	check_fault();
+	bench();
+	printf("spe-smoke: %u failures\n", failures);
+	printf("SUITE DONE\n");
+}
