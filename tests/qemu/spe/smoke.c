@@ -27,11 +27,11 @@
 #define PMBSR_EL1     "S3_0_C9_C10_3"
 #define PMBIDR_EL1    "S3_0_C9_C10_7"
 
-#define read_sys(r)                                                                                \
-	({                                                                                         \
-		uint64_t v_;                                                                       \
-		__asm__ volatile("mrs %0, " r : "=r"(v_));                                         \
-		v_;                                                                                \
+#define read_sys(r)                                        \
+	({                                                 \
+		uint64_t v_;                               \
+		__asm__ volatile("mrs %0, " r : "=r"(v_)); \
+		v_;                                        \
 	})
 #define write_sys(r, v) __asm__ volatile("msr " r ", %0\n\tisb" : : "r"((uint64_t)(v)))
 
