@@ -220,6 +220,78 @@ static void check_sampling(void)
 	dump_buffer(spe_buf, after - base);
 }
 
+/* The size of the packet whose header is h (D18.2), 0 for one this model never writes. */
+static unsigned int packet_size(uint8_t h)
+{
+	if ((h & 0xf8) == 0xb0 || h == 0x71)
+		return 9; /* Address, Timestamp */
+	if ((h & 0xfc) == 0x48)
+		return 2; /* Operation Type */
+	if (h == 0x52 || (h & 0xf8) == 0x98)
+		return 3; /* Events (halfword), Counter */
+	if ((h & 0xfc) == 0x64)
+		return 5; /* Context */
+	return h == 0x01 ? 1 : 0;
+}
+
+/* How many records [base, end) holds, and whether each one's Operation Type header is op. */
+static unsigned int records_all_of_type(const uint8_t *p, uint64_t len, uint8_t op, int *all)
+{
+	unsigned int n = 0;
+	uint64_t pos = 0;
+
+	*all = 1;
+	while (pos < len) {
+		uint8_t h = p[pos];
+		unsigned int sz = packet_size(h);
+
+		if (!sz) {
+			*all = 0;
+			return n;
+		}
+		if ((h & 0xfc) == 0x48 && h != op)
+			*all = 0;
+		if (h == 0x71 || h == 0x01)
+			n++;
+		pos += sz;
+	}
+	return n;
+}
+
+/* PMSFCR_EL1 filters (D17.5): FT with B keeps branches, FL with MINLAT 4 keeps loads/stores. */
+static void check_filter(const char *name, uint64_t fcr, uint64_t minlat, uint8_t op)
+{
+	uint64_t base = (uint64_t)spe_buf, len;
+	unsigned int n;
+	int all;
+
+	start_sampling(base, base + sizeof(spe_buf), (1u << 1) | (1u << 5));
+	write_sys(PMSFCR_EL1, fcr);
+	write_sys(PMSLATFR_EL1, minlat);
+	workload(2000);
+	stop_sampling();
+	write_sys(PMSFCR_EL1, 0);
+	write_sys(PMSLATFR_EL1, 0);
+	len = read_sys(PMBPTR_EL1) - base;
+	n = records_all_of_type(spe_buf, len, op, &all);
+	result(name, n > 0 && all, n, all);
+}
+
+/* HCR_EL2.E2H: at EL2 PMSCR_EL1 names PMSCR_EL2, PMSCR_EL12 names PMSCR_EL1 (SPE 4.3.6). */
+static void check_e2h_alias(void)
+{
+	uint64_t hcr = read_sys("hcr_el2");
+
+	write_sys("hcr_el2", hcr | (1ull << 34));
+	write_sys(PMSCR_EL1, 0x41);	 /* PMSCR_EL2: PCT, E0HSPE */
+	write_sys("S3_5_C9_C9_0", 0x18); /* PMSCR_EL12: PA, CX */
+	write_sys("hcr_el2", hcr);
+	expect("e2h-pmscr-el1-is-el2", read_sys(PMSCR_EL2), 0x41);
+	expect("e2h-pmscr-el12-is-el1", read_sys(PMSCR_EL1), 0x18);
+	write_sys(PMSCR_EL2, 0);
+	write_sys(PMSCR_EL1, 0);
+}
+
 static void check_buffer_full(void)
 {
 	uint64_t base = (uint64_t)spe_buf;
@@ -290,6 +362,9 @@ void smoke_main(void)
 	check_ids_and_reset();
 	check_traps();
 	check_sampling();
+	check_filter("filter-branch", (1u << 1) | (1u << 16), 0, 0x4a);
+	check_filter("filter-latency", 1u << 2, 4, 0x49);
+	check_e2h_alias();
 	check_buffer_full();
 	check_fault();
 	bench();
