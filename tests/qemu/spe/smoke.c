@@ -220,6 +220,30 @@ static void check_sampling(void)
 	dump_buffer(spe_buf, after - base);
 }
 
+/*
+ * Switching buffers without PSB CSYNC (what a hypervisor must not do, SPE 3.6): the records the
+ * PE still holds are written to whichever buffer is programmed when they leave it.
+ */
+static void check_switch_without_psb(void)
+{
+	uint64_t first = (uint64_t)spe_buf, second = first + sizeof(spe_buf) / 2;
+	uint64_t held;
+
+	start_sampling(first, second, 1u << 1);
+	workload(2000);
+	write_sys(PMSCR_EL2, 0);
+	held = read_sys(PMBPTR_EL1);
+	write_sys(PMBLIMITR_EL1, 0);
+	write_sys(PMBPTR_EL1, second);
+	write_sys(PMBLIMITR_EL1, (second + sizeof(spe_buf) / 2) | 1);
+	psb_csync();
+	result("held-records-reach-next-buffer", read_sys(PMBPTR_EL1) > second,
+	       read_sys(PMBPTR_EL1) - second, 1);
+	result("first-buffer-short", held > first, held - first, 1);
+	expect("next-buffer-starts-with-record", spe_buf[sizeof(spe_buf) / 2], 0xb0);
+	write_sys(PMBLIMITR_EL1, 0);
+}
+
 /* The size of the packet whose header is h (D18.2), 0 for one this model never writes. */
 static unsigned int packet_size(uint8_t h)
 {
@@ -365,6 +389,7 @@ void smoke_main(void)
 	check_filter("filter-branch", (1u << 1) | (1u << 16), 0, 0x4a);
 	check_filter("filter-latency", 1u << 2, 4, 0x49);
 	check_e2h_alias();
+	check_switch_without_psb();
 	check_buffer_full();
 	check_fault();
 	bench();
