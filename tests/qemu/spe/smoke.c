@@ -380,6 +380,61 @@ static void bench(void)
 	       (unsigned long)(t1 - t0), (unsigned long)(t2 - t1));
 }
 
+/*
+ * EL1 owns the buffer (MDCR_EL2.E2PB = 0b11) and samples itself with its MMU off under a stage 2
+ * translation that maps only the 1 GiB block of RAM at IPA 0x40000000: a buffer at IPA
+ * 0x80000000 takes a stage 2 Translation fault, level 1 (EC 0x25, FSC 0b000101, SPE 3.5.3); a
+ * buffer starting 16 bytes below it loses the record that crosses the boundary (DL).
+ */
+static uint64_t s2_table[512] __attribute__((aligned(4096)));
+
+static void el1_workload(void)
+{
+	workload(4000);
+	__asm__ volatile("hvc #1");
+}
+
+static uint64_t stage2_fault_run(uint64_t ptr)
+{
+	uint64_t mdcr = read_sys("mdcr_el2"), hcr = read_sys("hcr_el2");
+	uint64_t sr;
+
+	/* VTCR_EL2: T0SZ 32, SL0 1 (level 1 start), inner/outer WB, inner shareable, 4K, PS 32-bit */
+	write_sys("vtcr_el2", 32 | (1u << 6) | (1u << 8) | (1u << 10) | (3u << 12));
+	write_sys("vttbr_el2", (uint64_t)s2_table);
+	__asm__ volatile("tlbi vmalls12e1\n\tdsb nsh\n\tisb" ::: "memory");
+	write_sys("mdcr_el2", mdcr | (3u << 12));
+	write_sys(PMBSR_EL1, 0);
+	write_sys(PMBPTR_EL1, ptr);
+	write_sys(PMBLIMITR_EL1, 0x80010000ull | 1);
+	write_sys(PMSIRR_EL1, 256);
+	write_sys(PMSICR_EL1, 0);
+	write_sys(PMSCR_EL1, 1u << 1); /* E1SPE */
+	write_sys("hcr_el2", hcr | 1); /* VM */
+	call_el1(el1_workload);
+	write_sys("hcr_el2", hcr);
+	write_sys(PMSCR_EL1, 0);
+	psb_csync();
+	sr = read_sys(PMBSR_EL1);
+	write_sys(PMBSR_EL1, 0);
+	write_sys(PMBLIMITR_EL1, 0);
+	write_sys("mdcr_el2", mdcr);
+	return sr;
+}
+
+static void check_stage2_fault(void)
+{
+	uint64_t want = (0x25ull << 26) | (1u << 17) | 0x05;
+
+	/* Block descriptor: valid, MemAttr normal WB, S2AP RW, inner shareable, AF */
+	s2_table[1] = 0x40000000ull | 0x7fd;
+	expect("s2-fault-pmbsr", stage2_fault_run(0x80000000ull), want);
+	expect("s2-fault-pmbptr", read_sys(PMBPTR_EL1), 0x80000000ull);
+	/* The first record starts at 0x7ffffff0 and is cut at 0x80000000: DL (bit 19) */
+	expect("s2-fault-dl", stage2_fault_run(0x7ffffff0ull), want | (1u << 19));
+	expect("s2-fault-dl-pmbptr", read_sys(PMBPTR_EL1), 0x80000000ull);
+}
+
 void smoke_main(void)
 {
 	printf("spe-smoke: EL2, FEAT_SPE\n");
@@ -392,6 +447,7 @@ void smoke_main(void)
 	check_switch_without_psb();
 	check_buffer_full();
 	check_fault();
+	check_stage2_fault();
 	bench();
 	printf("spe-smoke: %u failures\n", failures);
 	printf("SUITE DONE\n");
