@@ -7,6 +7,7 @@
 #                 from PMUIRQ entry to the list-register write; writes docs/performance.md's
 #                 QEMU section (QEMU_BENCH_OUT=file to write elsewhere)
 #   qemu-linux, qemu-linux-check   the Linux guest (tests/qemu/linux/build.mk)
+#   qemu-spe-check  the FEAT_SPE smoke test of tests/qemu/spe (QEMU= the patched QEMU)
 # Needs scripts/deps.sh qemu (QEMU, the cross compiler, libfdt for arm64, Xen's headers).
 
 qemu-out := $(obj)/qemu
@@ -108,8 +109,12 @@ QEMU_BENCH_OUT ?= $(srctree)/docs/performance.md
 qemu-bench: qemu-images
 	$(Q)$(qemu-env) $(qemu-runner) bench $(QEMU_BENCH_OUT)
 
+# FEAT_SPE smoke test: needs a QEMU with platform/qemu's SPE patches (QEMU=path, -cpu max,spe=on).
+qemu-spe-check: $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe
+	$(Q)$(qemu-src)/spe/smoke.sh $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe
+
 include $(qemu-src)/linux/build.mk
 
-.PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps
+.PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps qemu-spe-check
 
 -include $(shell find $(qemu-out)/obj -name '*.d' 2>/dev/null)
