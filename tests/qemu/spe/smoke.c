@@ -6,8 +6,10 @@
  * 4.3), MDCR_EL2.TPMS and E2PB traps from EL1 (SPE 3.2.3, 3.4.6), PMBIDR_EL1.P, sampling a
  * loop into the Profiling Buffer (whose bytes go to the console as "SPE-BUF" lines for
  * tools/vperf-spe: tests/qemu/spe/smoke.sh), records held back until PSB CSYNC (SPE 3.6), the
- * buffer-full event raising PMBIRQ on PPI INTID 21 (SPE 3.5.2) and a stage 1 fault event
- * (SPE 3.5.3). Ends with "SUITE DONE".
+ * held records landing in the next buffer when software switches without PSB CSYNC, the FT and
+ * FL filters, the PMSCR_EL12 alias, the buffer-full event raising PMBIRQ on PPI INTID 21
+ * (SPE 3.5.2), stage 1 and stage 2 fault events with DL (SPE 3.5.3). Packets and filters:
+ * Arm DDI 0487 K.a D18.2, D17.5. Ends with "SUITE DONE", then PSCI SYSTEM_OFF.
  */
 #include <stdint.h>
 
