@@ -7,6 +7,7 @@
 #                 from PMUIRQ entry to the list-register write; writes docs/performance.md's
 #                 QEMU section (QEMU_BENCH_OUT=file to write elsewhere)
 #   qemu-linux, qemu-linux-check   the Linux guest (tests/qemu/linux/build.mk)
+#   qemu-spe-check  the FEAT_SPE smoke test of tests/qemu/spe (QEMU= the patched QEMU)
 # Needs scripts/deps.sh qemu (QEMU, the cross compiler, libfdt for arm64, Xen's headers).
 
 qemu-out := $(obj)/qemu
@@ -32,10 +33,12 @@ qemu-hyp-src := hyp/head.S hyp/vectors.S hyp/main.c hyp/gic.c hyp/vgic.c hyp/vgi
 	hyp/pmu_host.c $(qemu-lib-src)
 qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c guest/util.c \
 	guest/smp.c $(qemu-lib-src)
-qemu-guests := pmu-suite demo
+qemu-guests := pmu-suite demo spe-smoke
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
 	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/bench.c
 demo-src := $(qemu-guest-common) guest/demo.c
+# FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry.
+spe-smoke-src := spe/head.S spe/smoke.c $(qemu-lib-src)
 
 qemu-obj = $(patsubst %,$(qemu-out)/obj/$(1)/%.o,$(basename $(2)))
 
@@ -107,8 +110,12 @@ QEMU_BENCH_OUT ?= $(srctree)/docs/performance.md
 qemu-bench: qemu-images
 	$(Q)$(qemu-env) $(qemu-runner) bench $(QEMU_BENCH_OUT)
 
+# FEAT_SPE smoke test: needs a QEMU with platform/qemu's SPE patches (QEMU=path, -cpu max,spe=on).
+qemu-spe-check: $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe
+	$(Q)$(qemu-src)/spe/smoke.sh $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe
+
 include $(qemu-src)/linux/build.mk
 
-.PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps qemu-lib
+.PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps qemu-lib qemu-spe-check
 
 -include $(shell find $(qemu-out)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Entry of the FEAT_SPE smoke test (smoke.c): a Linux arm64 Image entered at EL2 (QEMU virt,
+ * virtualization=on) with the MMU off. It stays at EL2, the owner of the Profiling Buffer
+ * (MDCR_EL2.E2PB = 0b00), and visits EL1 only through call_el1() to see the EL2 traps.
+ */
+#include "../lib/boot.inc"
+
+	.section .text.head, "ax"
+	.globl	_start
+_start:
+	b	entry
+	.long	0
+	.quad	0x80000			/* text_offset */
+	.quad	_image_size		/* image_size, .bss included */
+	.quad	0xa			/* little endian, 4K pages, anywhere */
+	.quad	0, 0, 0
+	.ascii	"ARM\x64"
+	.long	0
+
+entry:
+	boot_stack_and_bss stack_top
+	adr	x1, el2_vectors
+	msr	vbar_el2, x1
+	mov	x1, #(1 << 31)		/* HCR_EL2.RW: EL1 is AArch64; no E2H, no TGE */
+	msr	hcr_el2, x1
+	mov	x1, #0x33ff		/* CPTR_EL2: no FP/SIMD trap */
+	msr	cptr_el2, x1
+	isb
+	bl	smoke_main
+	ldr	x0, =0x84000008		/* PSCI SYSTEM_OFF: QEMU exits */
+	smc	#0
+1:	wfi
+	b	1b
+
+/*
+ * call_el1(fn): run fn at EL1h on its own stack with EL2's vectors catching its traps; fn ends
+ * with "hvc #1", which returns here to the caller at EL2. Callee-saved registers survive.
+ */
+	.globl	call_el1
+call_el1:
+	stp	x29, x30, [sp, #-96]!
+	stp	x19, x20, [sp, #16]
+	stp	x21, x22, [sp, #32]
+	stp	x23, x24, [sp, #48]
+	stp	x25, x26, [sp, #64]
+	stp	x27, x28, [sp, #80]
+	adrp	x1, el1_stack_top
+	add	x1, x1, :lo12:el1_stack_top
+	msr	sp_el1, x1
+	msr	elr_el2, x0
+	mov	x1, #0x3c5		/* EL1h, DAIF masked */
+	msr	spsr_el2, x1
+	isb
+	eret
+call_el1_return:
+	ldp	x19, x20, [sp, #16]
+	ldp	x21, x22, [sp, #32]
+	ldp	x23, x24, [sp, #48]
+	ldp	x25, x26, [sp, #64]
+	ldp	x27, x28, [sp, #80]
+	ldp	x29, x30, [sp], #96
+	ret
+
+/* A synchronous exception from EL1: HVC #1 ends call_el1; any other is counted in trap_count,
+ * its ESR kept in trap_esr, and the trapped instruction skipped. */
+el2_sync_lower:
+	stp	x0, x1, [sp, #-16]!
+	mrs	x0, esr_el2
+	lsr	x1, x0, #26
+	cmp	x1, #0x16		/* HVC from AArch64 */
+	b.eq	2f
+	adrp	x1, trap_esr
+	str	x0, [x1, :lo12:trap_esr]
+	adrp	x1, trap_count
+	ldr	x0, [x1, :lo12:trap_count]
+	add	x0, x0, #1
+	str	x0, [x1, :lo12:trap_count]
+	mrs	x0, elr_el2
+	add	x0, x0, #4
+	msr	elr_el2, x0
+	ldp	x0, x1, [sp], #16
+	eret
+2:	add	sp, sp, #16
+	b	call_el1_return
+
+/* Anything else is a bug of the test: report and stop. */
+el2_unexpected:
+	mrs	x0, esr_el2
+	mrs	x1, elr_el2
+	bl	smoke_unexpected
+3:	wfi
+	b	3b
+
+.macro vent target
+	.balign	0x80
+	b	\target
+.endm
+
+	.balign	0x800
+el2_vectors:
+	.rept	8
+	vent	el2_unexpected		/* current EL */
+	.endr
+	vent	el2_sync_lower		/* lower EL, AArch64 */
+	.rept	7
+	vent	el2_unexpected
+	.endr
+
+	.bss
+	.balign	16
+	.space	16384
+stack_top:
+	.space	4096
+el1_stack_top:
