@@ -360,8 +360,8 @@ static void test_event_width_pcpu_joins_later(void **state)
 	hv_host_boot(7);
 	hv_enter(a, 7);
 	guest_write(PMCNTENSET_EL0, 1); /* the state restored on pCPU 7 */
-	assert_int_equal(sim_peek(7, VPERF_ENC_PMEVTYPER0_EL0) & (VPERF_BIT(31) | VPERF_BIT(30) |
-								   0xffff),
+	assert_int_equal(sim_peek(7, VPERF_ENC_PMEVTYPER0_EL0) &
+				 (VPERF_BIT(31) | VPERF_BIT(30) | 0xffff),
 			 VPERF_BIT(31) | VPERF_BIT(30) | 0x008);
 	assert_int_equal(sim_error_count(), 0);
 }
