@@ -15,6 +15,11 @@
 
 #include "hv.h"
 
+static enum sim_access last_access(void)
+{
+	return sim_guest_stats(sim_current_cpu())->last;
+}
+
 static const struct sim_uop op1 = { .pc = 0x4000, .latency = 1, .type = SIM_UOP_OTHER };
 
 static struct vperf_vm_config policy(enum vperf_pmu_mode mode, enum vperf_partition part,
@@ -194,6 +199,34 @@ static void test_direct_keeps_hw_fields(void **state)
 	hv_enter(a, 0);
 	assert_int_equal(guest_read(PMCR_EL0) & pmcr, pmcr);
 	assert_int_equal(guest_read(PMUSERENR_EL0), userenr);
+}
+
+/*
+ * On a PMUv3p9 PE the hardware implements PMUSERENR_EL0.UEN and TID (the model: bits 4 and 6), so
+ * a direct guest writing 0x7f untrapped reads 0x5f back while it runs; vperf offers neither (it
+ * does not switch PMUACR_EL1, vpmu.h), so they are gone after its put: it reads EN, SW, CR, ER.
+ */
+static void test_direct_userenr_later_fields_dropped_at_put(void **state)
+{
+	struct sim_pe_config model;
+	struct hv_vcpu *a, *b;
+
+	(void)state;
+	hv_default_config(&model);
+	model.pmuver = 9;
+	hv_init(&model, 2);
+	a = direct_vcpu(0, 0);
+	b = direct_vcpu(1, 1);
+	hv_enter(a, 0);
+	(void)guest_read(PMCR_EL0); /* the state in the hardware: untrapped from here */
+	guest_write(PMUSERENR_EL0, 0x7f);
+	assert_int_equal(last_access(), SIM_ACC_OK);
+	assert_int_equal(guest_read(PMUSERENR_EL0), 0x5f);
+	hv_enter(b, 0);
+	(void)guest_read(PMCR_EL0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMUSERENR_EL0), 0xf);
+	assert_int_equal(sim_error_count(), 0);
 }
 
 /* Found by the trap fuzzer: PMCR_EL0.X is RAZ/WI without an event export bus (I5.3.21), so a
@@ -425,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_agent_overflow_no_storm),
 		cmocka_unit_test(test_direct_pmselr),
 		cmocka_unit_test(test_direct_keeps_hw_fields),
+		cmocka_unit_test(test_direct_userenr_later_fields_dropped_at_put),
 		cmocka_unit_test(test_direct_el0_beyond_n),
 		cmocka_unit_test(test_direct_x_without_export_bus),
 		cmocka_unit_test(test_event_width_pmuv3p0),
