@@ -15,6 +15,11 @@
 
 #include "hv.h"
 
+static enum sim_access last_access(void)
+{
+	return sim_guest_stats(sim_current_cpu())->last;
+}
+
 static const struct sim_uop op1 = { .pc = 0x4000, .latency = 1, .type = SIM_UOP_OTHER };
 
 static struct vperf_vm_config policy(enum vperf_pmu_mode mode, enum vperf_partition part,
@@ -196,6 +201,34 @@ static void test_direct_keeps_hw_fields(void **state)
 	assert_int_equal(guest_read(PMUSERENR_EL0), userenr);
 }
 
+/*
+ * On a PMUv3p9 PE the hardware implements PMUSERENR_EL0.UEN and TID (the model: bits 4 and 6), so
+ * a direct guest writing 0x7f untrapped reads 0x5f back while it runs; vperf offers neither (it
+ * does not switch PMUACR_EL1, vpmu.h), so they are gone after its put: it reads EN, SW, CR, ER.
+ */
+static void test_direct_userenr_later_fields_dropped_at_put(void **state)
+{
+	struct sim_pe_config model;
+	struct hv_vcpu *a, *b;
+
+	(void)state;
+	hv_default_config(&model);
+	model.pmuver = 9;
+	hv_init(&model, 2);
+	a = direct_vcpu(0, 0);
+	b = direct_vcpu(1, 1);
+	hv_enter(a, 0);
+	(void)guest_read(PMCR_EL0); /* the state in the hardware: untrapped from here */
+	guest_write(PMUSERENR_EL0, 0x7f);
+	assert_int_equal(last_access(), SIM_ACC_OK);
+	assert_int_equal(guest_read(PMUSERENR_EL0), 0x5f);
+	hv_enter(b, 0);
+	(void)guest_read(PMCR_EL0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMUSERENR_EL0), 0xf);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* Found by the trap fuzzer: PMCR_EL0.X is RAZ/WI without an event export bus (I5.3.21), so a
  * direct guest reads it as 0 whether its write reached the hardware or, while a pending overflow
  * flag keeps the vCPU trapped, only vperf's shadow; vperf probes each pCPU for the bus. */
@@ -328,6 +361,94 @@ static void test_host_mdcr_unimplemented(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/*
+ * A type kept while every pCPU was PMUv3p1 (event 0x2008) is judged by the event the narrower PMU
+ * counts once a PMUv3p0 pCPU has joined (0x008, INST_RETIRED, which the policy denies): restored
+ * there, its hardware copy is programmed as event 0x008 with P and U set, counting nothing.
+ */
+static void test_event_width_pcpu_joins_later(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, VPERF_PART_TRAPPED, 3);
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct sim_pe_config model;
+	struct hv_vcpu *a;
+	uint64_t dfr0;
+
+	(void)state;
+	hv_default_config(&model);
+	model.pmuver = 4;
+	hv_init(&model, 2);
+	vperf_pmu_filter_set(&cfg.filter, 0x08, false);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, 0x2008);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), 0x2008);
+	hv_leave(0);
+	/* pCPU 7 reports PMUv3p0 (ID_AA64DFR0_EL1.PMUVer = 1) and is initialised now. */
+	sim_set_cpu(7);
+	dfr0 = sim_peek(7, VPERF_ENC_ID_AA64DFR0_EL1);
+	sim_poke(7, VPERF_ENC_ID_AA64DFR0_EL1, (dfr0 & ~VPERF_GENMASK(11, 8)) | 0x100);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[7], &pcfg), VPERF_OK);
+	hv_host_boot(7);
+	hv_enter(a, 7);
+	guest_write(PMCNTENSET_EL0, 1); /* the state restored on pCPU 7 */
+	assert_int_equal(sim_peek(7, VPERF_ENC_PMEVTYPER0_EL0) &
+				 (VPERF_BIT(31) | VPERF_BIT(30) | 0xffff),
+			 VPERF_BIT(31) | VPERF_BIT(30) | 0x008);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* PMUSERENR_EL0's UEN, IR and TID (bits [6:4]) are not offered to a trapped guest either: a
+ * write of them is counted and logged as RES0 (vpmu.h) and the guest reads EN, SW, CR and ER. */
+static void test_trapped_userenr_later_fields_res0(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, VPERF_PART_TRAPPED, 2);
+
+	(void)state;
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMUSERENR_EL0, 0x7f);
+	assert_int_equal(guest_read(PMUSERENR_EL0), 0xf);
+	assert_int_equal(hv.vm[0].stats.bad_value, 1);
+	assert_string_equal(hv.last_log, "vperf: guest wrote RES0 bits 0x70 of PMUSERENR_EL0 "
+					 "(value 0x7f): ignored");
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * The host_mdcr fields that depend on the PMU version, on each side of their version (Arm DDI
+ * 0487 K.a, MDCR_EL2): HLP from PMUv3p5 (PMUVer 6), HPMFZO from PMUv3p7 (PMUVer 7); the debug
+ * traps TDE, TDA, TDOSA and TDRA on every PE with EL2, each accepted on its own.
+ */
+static void test_host_mdcr_by_version(void **state)
+{
+	static const uint64_t traps[] = { MDCR_EL2_TDE, MDCR_EL2_TDA, MDCR_EL2_TDOSA,
+					  MDCR_EL2_TDRA };
+	struct vperf_pcpu_config cfg = { .host_counters = 2 };
+	struct sim_pe_config model;
+
+	(void)state;
+	for (uint8_t ver = 5; ver <= 7; ver++) {
+		hv_default_config(&model);
+		model.pmuver = ver;
+		hv_init(&model, 2);
+		cfg.host_mdcr = MDCR_EL2_HLP;
+		assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &cfg),
+				 ver >= 6 ? VPERF_OK : VPERF_EINVAL);
+		cfg.host_mdcr = MDCR_EL2_HPMFZO;
+		assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &cfg),
+				 ver >= 7 ? VPERF_OK : VPERF_EINVAL);
+		for (size_t i = 0; i < sizeof(traps) / sizeof(traps[0]); i++) {
+			cfg.host_mdcr = traps[i];
+			assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &cfg), VPERF_OK);
+		}
+		hv_host_boot(0);
+		assert_int_equal(sim_error_count(), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,12 +458,16 @@ int main(void)
 		cmocka_unit_test(test_agent_overflow_no_storm),
 		cmocka_unit_test(test_direct_pmselr),
 		cmocka_unit_test(test_direct_keeps_hw_fields),
+		cmocka_unit_test(test_direct_userenr_later_fields_dropped_at_put),
 		cmocka_unit_test(test_direct_el0_beyond_n),
 		cmocka_unit_test(test_direct_x_without_export_bus),
 		cmocka_unit_test(test_event_width_pmuv3p0),
 		cmocka_unit_test(test_impdef_pmu_is_no_pmuv3),
 		cmocka_unit_test(test_event_width_pmuv3p1),
 		cmocka_unit_test(test_host_mdcr_unimplemented),
+		cmocka_unit_test(test_trapped_userenr_later_fields_res0),
+		cmocka_unit_test(test_event_width_pcpu_joins_later),
+		cmocka_unit_test(test_host_mdcr_by_version),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_badinput", tests, NULL, NULL);

@@ -94,10 +94,15 @@ void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu)
 static uint64_t sync_from_hw(struct vperf_vcpu *vcpu)
 {
 	uint64_t *r = vcpu->spe.reg, pmbsr = read_sysreg(PMBSR_EL1);
+	/* The guest's own fields; with an event pending (S), EC and MSS are the event's (SPE 3.5),
+	 * not the guest's: they reach it only through vperf_vspe_guest_event, and a stage 2 fault
+	 * vperf restarts itself leaves no trace. */
+	uint64_t mine =
+		pmbsr & PMBSR_S ? PMBSR_COLL | PMBSR_DL | PMBSR_EA : PMBSR_WRITABLE & ~PMBSR_S;
 
 	r[VPERF_VSPE_PMBLIMITR] =
 		read_sysreg(PMBLIMITR_EL1) & (PMBLIMITR_LIMIT | PMBLIMITR_FM | PMBLIMITR_E);
-	r[VPERF_VSPE_PMBSR] = pmbsr & PMBSR_WRITABLE & ~PMBSR_S;
+	r[VPERF_VSPE_PMBSR] = (r[VPERF_VSPE_PMBSR] & ~mine) | (pmbsr & mine);
 	vcpu->spe.direct = false;
 	vperf_mdcr_stale(vcpu);
 	return pmbsr;
@@ -127,6 +132,28 @@ static uint64_t stage2_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 }
 
 /*
+ * A stage 2 fault fixed with no data lost: restart from the write pointer, the first byte after
+ * the last complete record (DL = 0, SPE 3.5.3); clearing S re-enables the buffer at the next
+ * context synchronization event, the ERET into the guest. The guest sees its PMBSR_EL1 as before
+ * the fault, with what the hardware set meanwhile: COLL (SPE 3.1.4), DL and EA are not the
+ * fault's (a fault leaves every field but S, EC and MSS unchanged, SPE 3.5). Untrapped, that is
+ * the hardware's PMBSR_EL1, with the EC and MSS the guest held (the fault replaced them);
+ * trapped, the virtual one, and the hardware's is cleared.
+ */
+static void restart(struct vperf_vcpu *vcpu, uint64_t pmbsr)
+{
+	uint64_t *r = &vcpu->spe.reg[VPERF_VSPE_PMBSR];
+	uint64_t hw = pmbsr & (PMBSR_COLL | PMBSR_DL | PMBSR_EA);
+
+	if (vcpu->spe.direct) {
+		write_sysreg((*r & (PMBSR_EC | PMBSR_MSS)) | hw, PMBSR_EL1);
+		return;
+	}
+	*r |= pmbsr & PMBSR_COLL;
+	write_sysreg(0, PMBSR_EL1);
+}
+
+/*
  * A hardware buffer management event of the vCPU whose state is in this pCPU's hardware
  * (SPE 3.5): taken at put, at PMBIRQ (irq.c) or when the guest reads PMBSR_EL1 (regs.c). A stage 2
  * fault is the hypervisor's: the page is mapped through the ops contract and, with no data lost,
@@ -140,23 +167,18 @@ static uint64_t stage2_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 {
 	bool stage2 = vperf_pmbsr_ec(pmbsr) == PMBSR_EC_S2_DA && !(pmbsr & PMBSR_EA);
+	uint64_t ev = stage2 ? stage2_event(vcpu, pmbsr) : pmbsr;
 
-	if (stage2) {
-		pmbsr = stage2_event(vcpu, pmbsr);
-		if (!pmbsr) {
-			/* Restart from the write pointer, the first byte after the last complete
-			 * record (DL = 0, SPE 3.5.3): clearing S re-enables the buffer at the next
-			 * context synchronization event, the ERET into the guest. */
-			write_sysreg(0, PMBSR_EL1);
-			return;
-		}
+	if (!ev) {
+		restart(vcpu, pmbsr);
+		return;
 	}
 	leave_direct(vcpu);
 	/* The hardware buffer stays off until the guest has served its event ... */
 	write_sysreg(0, PMBLIMITR_EL1);
 	/* ... and PMBIRQ, a level on PMBSR_EL1.S (SPE 3.5), drops now. */
 	write_sysreg(0, PMBSR_EL1);
-	vperf_vspe_guest_event(vcpu, pmbsr);
+	vperf_vspe_guest_event(vcpu, ev);
 }
 
 /* VPERF_SPE_BUF_EL1: with its buffer live in the hardware and no event to show, the guest runs
