@@ -49,6 +49,8 @@ check:
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
 	-$(Q)$(call stage,arm64) $(sub) -k O=$(O)/check-arm64 arm64-check format-test docs-snippets
 	-$(Q)$(call stage,qemu) $(sub) O=$(O)/check-qemu qemu-check
+	-$(Q)$(runtests) --script $(obj)/check-qemu/test-results.txt qemu:spe-smoke \
+		$(sub) O=$(O)/check-qemu qemu-spe-check
 	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:make-demo \
 		$(sub) O=$(O)/check-readme demo
 	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:vperf-spe \
@@ -169,6 +171,9 @@ help:
 	@echo '  check-fresh                 the README quick start (make run, make check) inside a'
 	@echo '                              pristine Debian 12 root (debootstrap; root only)'
 	@echo '  qemu-check / qemu-images    the QEMU suite alone / its hypervisor and guest images'
+	@echo '  qemu-spe-check              the FEAT_SPE smoke test of the project'"'"'s QEMU (-cpu max,'
+	@echo '                              spe=on): registers, traps, sampling, PMBIRQ, faults,'
+	@echo '                              records decoded by vperf-spe, deterministic (make check)'
 	@echo '  qemu-path                   the project'"'"'s QEMU 10 (platform/qemu: Debian'"'"'s source and'
 	@echo '                              patches/series), built once per machine into'
 	@echo '                              /var/cache/vperf/qemu; prints qemu-system-aarch64'"'"'s path'

@@ -19,7 +19,7 @@ groups_table() {
 	cat <<'EOF2'
 build  | build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmocka-dev libfdt-dev kconfig-frontends-nox libxen-dev | every build: sim library, unit tests, host tools, arm64 library
 bench  | valgrind | make bench (callgrind)
-qemu   | gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross libxen-dev | make run, qemu-check, make bench: the reference hypervisor, its guests
+qemu   | gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross libxen-dev xxd | make run, qemu-check, make bench: the reference hypervisor, its guests
 qemu-build | build-essential pkgconf ninja-build python3-venv xz-utils libglib2.0-dev zlib1g-dev libfdt-dev meson/backports python3-pycotap/backports | make qemu-path (and every QEMU run, once per machine): the project's QEMU (platform/qemu)
 linux  | gcc-aarch64-linux-gnu libc6-dev-arm64-cross | qemu-check's Linux guests: static /init, Debian's arm64 kernel
 fuzz   | clang libclang-rt-14-dev | make check's short fuzz runs, make fuzz

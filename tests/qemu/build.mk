@@ -110,9 +110,10 @@ QEMU_BENCH_OUT ?= $(srctree)/docs/performance.md
 qemu-bench: qemu-images
 	$(Q)$(qemu-env) $(qemu-runner) bench $(QEMU_BENCH_OUT)
 
-# FEAT_SPE smoke test: needs a QEMU with platform/qemu's SPE patches (QEMU=path, -cpu max,spe=on).
+# FEAT_SPE smoke test of the project's QEMU (-cpu max,spe=on; QEMU=path runs another binary).
 qemu-spe-check: $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe
-	$(Q)$(qemu-src)/spe/smoke.sh $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe
+	$(Q)QEMU=$${QEMU:-$$($(srctree)/platform/qemu/build.sh)} \
+		$(qemu-src)/spe/smoke.sh $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe
 
 include $(qemu-src)/linux/build.mk
 

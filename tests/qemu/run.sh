@@ -49,7 +49,7 @@ qemu_cmd() {
 	esac
 	# -nodefaults: no default NIC (its option ROM is in ipxe-qemu, which nothing here needs),
 	# monitor or other devices; the board's PL011 is the console (-serial stdio).
-	timeout "$tmo" "$qemu" -nodefaults -cpu max -display none -serial stdio -no-reboot \
+	timeout "$tmo" "$qemu" -nodefaults -cpu "${cpu:-max}" -display none -serial stdio -no-reboot \
 		-append "$args" "$@" </dev/null 2>&1
 }
 
@@ -142,6 +142,9 @@ run_config() {
 	[ -n "$shift_n" ] && extra="-icount shift=$shift_n"
 	smp=$(flag_value "$flags" smp)
 	[ -n "$smp" ] && extra="$extra -smp $smp"
+	# spe: the PE has FEAT_SPE (the project's QEMU, platform/qemu: -cpu max,spe=on)
+	cpu=max
+	has_flag "$flags" spe && cpu=max,spe=on
 	command -v "$qemu" >/dev/null || { verdict_infra "$name" "$qemu not found"; return; }
 	missing=$(images_missing "$images")
 	[ -z "$missing" ] || { verdict_infra "$name" "image missing:$missing"; return; }
