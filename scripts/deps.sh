@@ -12,7 +12,9 @@ set -eu
 #   for arm64 itself is unpacked, not installed (see below).
 # - qemu-build: what platform/qemu/build.sh needs to build the project's QEMU (asked for only
 #   when it builds); "name/backports" entries come from the release's backports suite
-#   (platform/qemu/backports.sh) and count as present when the installed version is a backport.
+#   (platform/qemu/backports.sh) and count as present when the installed version is a backport;
+#   what they depend on from the release itself (python3-setuptools for meson) is listed too,
+#   since the private backports view sees only the backports suite.
 # - linux: the static /init links the cross C library; Debian's arm64 kernel is downloaded and
 #   unpacked (see below).
 groups_table() {
@@ -20,7 +22,7 @@ groups_table() {
 build  | build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmocka-dev libfdt-dev kconfig-frontends-nox libxen-dev | every build: sim library, unit tests, host tools, arm64 library
 bench  | valgrind | make bench (callgrind)
 qemu   | gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross libxen-dev xxd | make run, qemu-check, make bench: the reference hypervisor, its guests
-qemu-build | build-essential pkgconf ninja-build python3-venv xz-utils libglib2.0-dev zlib1g-dev libfdt-dev meson/backports python3-pycotap/backports | make qemu-path (and every QEMU run, once per machine): the project's QEMU (platform/qemu)
+qemu-build | build-essential pkgconf ninja-build python3-venv python3-setuptools xz-utils libglib2.0-dev zlib1g-dev libfdt-dev meson/backports python3-pycotap/backports | make qemu-path (and every QEMU run, once per machine): the project's QEMU (platform/qemu)
 linux  | gcc-aarch64-linux-gnu libc6-dev-arm64-cross | qemu-check's Linux guests: static /init, Debian's arm64 kernel
 fuzz   | clang libclang-rt-14-dev | make check's short fuzz runs, make fuzz
 xen    | flex bison dpkg-dev patch device-tree-compiler gcc-aarch64-linux-gnu | make xen-check: Xen's source package (apt-get source, dpkg-source), its arm64 build (Kconfig: flex, bison), the patch series, the dom0less boot device tree (dtc)
