@@ -72,6 +72,13 @@ mutate:
 	$(call deps_for,build)
 	$(Q)$(srctree)/scripts/mutate.sh $(srctree) $(obj)/mutate $(MUTATE)
 
+# Isolation at scale (scripts/soak.sh, docs/model.md "Isolation at scale"): 10^6 seeded
+# schedules of each isolation test on the model and 200 runs of each SMP QEMU configuration;
+# SOAK_SCHEDULES, SOAK_QEMU_RUNS, SOAK_JOBS change that. Hours, so not part of check.
+soak:
+	$(call deps_for,build qemu linux)
+	$(Q)$(srctree)/scripts/soak.sh $(srctree) $(obj)/soak
+
 # The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
 # each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md). The build's output
 # goes to $(O)/run-build.log, one line a stage (V=1 shows it).
@@ -180,6 +187,9 @@ help:
 	@echo '  mutate [MUTATE=text]        apply each mutation of tests/mutate/mutations.txt to a'
 	@echo '                              scratch copy of virt/ and expect the unit tests to fail;'
 	@echo '                              prints survivors, ends "mutate: N passed, N failed"'
+	@echo '  soak                        isolation at scale: 10^6 seeded schedules of each model'
+	@echo '                              isolation test (PMU and SPE VMs) and 200 runs of each SMP'
+	@echo '                              QEMU configuration; failures with their seeds or logs'
 	@echo '  xen-check                   vperf inside Xen 4.17 on Arm: fetch Debian 12'"'"'s Xen source,'
 	@echo '                              apply integrations/xen/patches, build, boot dom0less domUs'
 	@echo '                              and a dom0 running the PMU suite and Linux under QEMU, a'
@@ -198,5 +208,5 @@ help:
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check check-fresh run demo mutate format format-check format-test help \
+.PHONY: test arm64-check check check-fresh run demo mutate soak format format-check format-test help \
 	docs-snippets

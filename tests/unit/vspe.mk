@@ -2,8 +2,20 @@
 # arm_spe_pmu driver does (vspe_util.c).
 ifeq ($(ARCH)$(CONFIG_VPERF_VPMU)$(CONFIG_VPERF_VSPE),simyy)
 vspe-tests := test_vspe test_vspe_switch test_vspe_irq test_vspe_host test_vspe_audit \
-	test_vspe_hostile test_vspe_outside test_vspe_blob
+	test_vspe_hostile test_vspe_outside test_vspe_blob test_isolation_mixed
 tests-y += $(vspe-tests)
 $(foreach t,$(vspe-tests),$(eval $(t)-objs := tests/unit/$(t).c tests/unit/hv.c \
 	tests/unit/vspe_util.c))
+
+# The mixed isolation schedules again on every other SPE version the model offers (the default
+# is SPEv1): SPEv1p1, v1p2 and v1p4, 1000 schedules each; results are named
+# test_isolation_mixed@pmsverN.
+spe-versions := 2 3 5
+test-extra-y += spe-versions
+spe-versions: $(obj)/tests/bin/test_isolation_mixed
+	$(Q)for v in $(spe-versions); do \
+		HV_PMSVER=$$v HV_SCHEDULES=1000 RUN_TESTS_TAG=pmsver$$v \
+			$(runtests) $(results) $<; \
+	done
+.PHONY: spe-versions
 endif

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make soak: isolation at scale, far beyond make check (docs/testing.md, "Soak").
+#   soak.sh SRCTREE OUT
+# 1. The seeded isolation schedules of the model (test_isolation_mixed: PMU and SPE VMs beside
+#    the host's own profiling; test_vpmu_isolation: every PMU partition), SOAK_SCHEDULES of each
+#    (default 10^6), in slices of SOAK_SLICE seeds spread over SOAK_JOBS processes (default: the
+#    CPUs). A slice stops at its first failure and prints it with its seed; the others go on.
+# 2. Each SMP configuration of the QEMU suite (tests/qemu/configs.txt, names containing "smp"),
+#    SOAK_QEMU_RUNS times (default 200; 0 skips), one at a time; a failed run keeps its log as
+#    OUT/qemu/NAME-runK.log.
+# The last line: "soak: N passed, N failed" (slices and QEMU runs); exit 1 if one failed.
+set -u
+
+# soak.sh --slice TEST FIRST (with SOAK_OUT, SOAK_SLICE): one slice, its log in
+# OUT/slices/TEST-FIRST.log, its verdict on stdout.
+if [ "${1:-}" = --slice ]; then
+	log=$SOAK_OUT/slices/$2-$3.log
+	if HV_SEED0=$3 HV_SCHEDULES=$SOAK_SLICE "$SOAK_OUT/sim/tests/bin/$2" >"$log" 2>&1; then
+		echo "PASS $2 seeds $3.."
+	else
+		echo "FAIL $2 seeds $3..: $(grep -m 1 'seed [0-9]*' "$log" || tail -n 1 "$log") ($log)"
+	fi
+	exit 0
+fi
+
+src=$1 out=$2
+schedules=${SOAK_SCHEDULES:-1000000}
+slice=${SOAK_SLICE:-10000}
+jobs=${SOAK_JOBS:-$(nproc)}
+qemu_runs=${SOAK_QEMU_RUNS:-200}
+mkdir -p "$out/slices" "$out/qemu"
+
+echo "soak: building the model's tests without sanitizers ($out/sim)"
+make -s -C "$src" O="$out/sim" ARCH=sim defconfig >/dev/null &&
+	make -s -C "$src" O="$out/sim" -j"$jobs" all >"$out/build.log" 2>&1 ||
+	{ echo "soak: build failed ($out/build.log)"; exit 1; }
+
+t0=$(date +%s)
+for t in test_isolation_mixed test_vpmu_isolation; do
+	first=1
+	while [ "$first" -le "$schedules" ]; do
+		echo "$t $first"
+		first=$((first + slice))
+	done
+done | SOAK_OUT=$out SOAK_SLICE=$slice xargs -P "$jobs" -n 2 "$0" --slice >"$out/slices.txt"
+grep -v '^PASS' "$out/slices.txt"
+passed=$(grep -c '^PASS' "$out/slices.txt") failed=$(grep -c '^FAIL' "$out/slices.txt")
+echo "soak: model schedules: $passed slices passed, $failed failed, $schedules schedules of" \
+	"each test in $(($(date +%s) - t0)) s"
+
+if [ "$qemu_runs" -gt 0 ]; then
+	make -s -C "$src" O="$out/qemu-build" qemu-images qemu-linux >"$out/qemu-build.log" 2>&1 ||
+		{ echo "soak: QEMU images failed ($out/qemu-build.log)"; exit 1; }
+	names=$(awk -F'|' '/^[a-z]/ { gsub(/ /, "", $1); if ($1 ~ /smp/ && $0 !~ /manual/) print $1 }' \
+		"$src/tests/qemu/configs.txt")
+	for name in $names; do
+		t1=$(date +%s) ok=0 bad=0 k=1
+		while [ "$k" -le "$qemu_runs" ]; do
+			log=$out/qemu/$name-run$k.log
+			if QEMU_OUT=$out/qemu-build/qemu "$src/tests/qemu/run.sh" one "$name" >"$log" 2>&1; then
+				ok=$((ok + 1))
+				rm -f "$log"
+			else
+				bad=$((bad + 1))
+				echo "FAIL qemu $name run $k ($log)"
+			fi
+			k=$((k + 1))
+		done
+		echo "soak: qemu $name: $ok of $qemu_runs passed in $(($(date +%s) - t1)) s"
+		passed=$((passed + ok)) failed=$((failed + bad))
+	done
+fi
+echo "soak: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
