@@ -27,12 +27,17 @@ enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)
 #endif
 }
 
-/* SPE 4.2: PMBLIMITR_EL1.E resets to 0; the rest is IMPLEMENTATION DEFINED, vperf picks 0. */
+/* SPE 4.2: PMBLIMITR_EL1.E resets to 0; the rest is IMPLEMENTATION DEFINED, vperf picks 0. With
+ * PMBSR_EL1.S now 0 the virtual PMBIRQ, a level on it (SPE 3.5), drops: through
+ * vperf_vspe_update_irq like any other change, from the level last pushed. */
 void vperf_vspe_reset(struct vperf_vcpu *vcpu)
 {
 	static const struct vperf_vspe zero;
+	bool pushed = vcpu->spe.irq_level;
 
 	vcpu->spe = zero;
+	vcpu->spe.irq_level = pushed;
+	vperf_vspe_update_irq(vcpu);
 }
 
 /*
