@@ -123,6 +123,71 @@ static void test_discard_mode(void **state)
 			discard_mode(v, policies[p]);
 }
 
+#define HOST_VA	  0x0000008000000000ull /* vs_init_host's buffer on pCPU 0, EL2 regime */
+#define HOST_SIZE 0x20000ull
+#define EC_S1_DA  0x24ull
+
+/* PSB CSYNC after a context synchronization event, DSB, ISB: the SPU's indirect writes visible. */
+static void drain_visible(void)
+{
+	isb();
+	psb_csync();
+	dsb_nsh();
+	isb();
+}
+
+/*
+ * The model on its own, an EL2-owned buffer with no vperf in between: enabled in discard mode with
+ * PMBPTR_EL1 at the limit (no room, SPE 3.4.1), it samples, writes nothing and raises no event
+ * (D17.5.5). Leaving discard mode with the buffer still enabled puts the rules back: the model
+ * checks them then and gives the broken rule its outcome (here, by option, a stage 1 fault at
+ * PMBPTR_EL1). Before SPEv1p2 FM = 0b10 is reserved and behaves as 0b00.
+ */
+static void model_discard(uint8_t pmsver)
+{
+	const uint64_t lim = HOST_VA + HOST_SIZE;
+	struct sim_spe_options o;
+	uint64_t pmbsr;
+
+	vs_init_host(pmsver, 4);
+	sim_spe_default_options(&o);
+	o.wptr = SIM_SPE_WPTR_FAULT;
+	sim_spe_set_options(&o);
+	write_sysreg(0, PMBLIMITR_EL1);
+	isb();
+	write_sysreg(lim, PMBPTR_EL1);
+	write_sysreg(lim | V_FM_DISCARD | V_PMBLIMITR_E, PMBLIMITR_EL1);
+	isb();
+	vs_host_run(257 * 8);
+	drain_visible();
+	pmbsr = read_sysreg(PMBSR_EL1);
+	if (pmsver < 3) {
+		assert_int_equal(pmbsr & V_PMBSR_S, V_PMBSR_S);
+		return;
+	}
+	assert_int_equal(pmbsr, 0);
+	assert_int_equal(read_sysreg(PMBPTR_EL1), lim);
+	assert_int_equal(sim_spe_stats(0)->written, 0);
+	assert_true(sim_spe_stats(0)->discarded >= 4);
+	assert_int_equal(sim_spe_stats(0)->events, 0);
+	write_sysreg(lim | V_PMBLIMITR_E, PMBLIMITR_EL1);
+	isb();
+	vs_host_run(257 * 8);
+	drain_visible();
+	pmbsr = read_sysreg(PMBSR_EL1);
+	assert_int_equal(pmbsr & V_PMBSR_S, V_PMBSR_S);
+	assert_int_equal((pmbsr >> 26) & 0x3f, EC_S1_DA);
+	assert_int_equal(sim_spe_stats(0)->events, 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_model_discard_mode(void **state)
+{
+	(void)state;
+	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
+		model_discard(v);
+}
+
 /* ---- the event filter bits of each version (D18.2.6) ---------------------------------------- */
 
 /* What PMSEVFR_EL1 / PMSNEVFR_EL1 keep of all-ones at each PMSVer, written out from the Events
@@ -513,6 +578,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_discard_mode),
+		cmocka_unit_test(test_model_discard_mode),
 		cmocka_unit_test(test_event_filter_bits),
 		cmocka_unit_test(test_filter_misaligned_spev1p1),
 		cmocka_unit_test(test_reset_drops_pmbirq),
