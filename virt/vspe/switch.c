@@ -186,12 +186,22 @@ void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 	vperf_vspe_guest_event(vcpu, ev);
 }
 
-/* VPERF_SPE_BUF_EL1: with its buffer live in the hardware and no event to show, the guest runs
- * with E2PB = 0b11. Until then (and after an event, until it clears PMBSR_EL1.S) it traps. */
+/*
+ * VPERF_SPE_BUF_EL1: with its buffer live and no event to show, the guest runs with E2PB = 0b11.
+ * Not while its PMBSR_EL1 holds DL or EA: a stage 2 fault leaves them as they are when it loses
+ * nothing (SPE 3.5), so in the hardware's PMBSR_EL1 they would make vperf take its own invisible
+ * restart for a truncation or an external abort. Until then (and after an event, until it clears
+ * PMBSR_EL1.S) it traps.
+ */
+static bool direct_ok(const struct vperf_vcpu *vcpu)
+{
+	return vperf_vspe_buffer(vcpu->vm) == VPERF_SPE_BUF_EL1 && vspe_buffer_on(vcpu) &&
+	       !(vcpu->spe.reg[VPERF_VSPE_PMBSR] & (PMBSR_DL | PMBSR_EA));
+}
+
 void vperf_vspe_try_direct(struct vperf_vcpu *vcpu)
 {
-	if (vperf_vspe_buffer(vcpu->vm) != VPERF_SPE_BUF_EL1 || vcpu->spe.direct ||
-	    !vcpu->spe.in_hw || !vspe_buffer_on(vcpu))
+	if (vcpu->spe.direct || !vcpu->spe.in_hw || !direct_ok(vcpu))
 		return;
 	/* From now on the guest reads PMBSR_EL1 from the hardware: its value goes there (S = 0
 	 * as the buffer is on; a collision the hardware flagged since stays flagged). */
@@ -205,8 +215,7 @@ void vperf_vspe_try_direct(struct vperf_vcpu *vcpu)
  * with E2PB = 0b11 from the first write, an untrapped vCPU costs one MDCR_EL2 write, not two. */
 void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu)
 {
-	bool direct = vcpu->spe.active && vspe_buffer_on(vcpu) &&
-		      vperf_vspe_buffer(vcpu->vm) == VPERF_SPE_BUF_EL1;
+	bool direct = vcpu->spe.active && direct_ok(vcpu);
 
 	vperf_vspe_park_host(vcpu->pcpu);
 	if (direct != vcpu->spe.direct)

@@ -88,8 +88,8 @@ void vperf_vspe_put(struct vperf_vcpu *vcpu);
 void vperf_vspe_acquire(struct vperf_vcpu *vcpu);
 /* The hardware PMBLIMITR_EL1 after a change of the guest's buffer controls (state in hw). */
 void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu);
-/* Untrapped mode (E2PB = 0b11): enter it when the buffer is live and shows no event (leaving it
- * copies the hardware's PMB* back to the shadow, switch.c). */
+/* Untrapped mode (E2PB = 0b11): enter it when the buffer is live and its PMBSR_EL1 shows no event,
+ * DL or EA (leaving it copies the hardware's PMB* back to the shadow, switch.c). */
 void vperf_vspe_try_direct(struct vperf_vcpu *vcpu);
 
 /* Make up to VSPE_PREFAULT_BYTES of the enabled buffer from its write pointer mapped at stage 2
