@@ -496,13 +496,15 @@ static void test_restart_keeps_pmbsr(void **state)
 /*
  * Trapped, a guest's write of PMBSR_EL1 with S = 1 asserts its interrupt, whatever EC it names
  * (SPE 3.5), and it reads back what it wrote; nothing is mapped for it. Untrapped (E2PB = 0b11) the
- * write goes to the hardware, and a PMBSR_EL1 with S = 1 and the stage 2 Data Abort EC is what a
- * stage 2 fault of vperf's own leaves too: vperf cannot tell the two apart (docs/vspe.md) and
- * takes it for its fault (the page at PMBPTR_EL1 mapped, profiling resumed, no interrupt).
+ * write goes to the hardware. With the stage 2 Data Abort EC and an FSC no mapping cures (here
+ * 0, an address size fault) it is none of vperf's faults and reaches the guest as written. With a
+ * Translation fault's FSC it is what a stage 2 fault of vperf's own leaves too: vperf cannot tell
+ * the two apart (docs/vspe.md) and takes it for its fault (the page at PMBPTR_EL1 mapped,
+ * profiling resumed, no interrupt).
  */
-static void guest_sets_s(uint8_t pmsver, enum vperf_spe_buffer buf)
+static void guest_sets_s_fsc(uint8_t pmsver, enum vperf_spe_buffer buf, uint64_t fsc)
 {
-	const uint64_t val = V_PMBSR_S | V_PMBSR_EC(EC_S2_DA) | FSC_XLAT_L3;
+	const uint64_t val = V_PMBSR_S | V_PMBSR_EC(EC_S2_DA) | fsc;
 	struct hv_vcpu *vc = setup(pmsver, buf, true, 2);
 
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
@@ -510,7 +512,7 @@ static void guest_sets_s(uint8_t pmsver, enum vperf_spe_buffer buf)
 	run_loads(257 * 2);
 	guest_write(PMBSR_EL1, val);
 	run_loads(4);
-	if (buf == VPERF_SPE_BUF_EL1_TRAPPED) {
+	if (buf == VPERF_SPE_BUF_EL1_TRAPPED || fsc != FSC_XLAT_L3) {
 		assert_true(vc->spe_irq_level);
 		assert_int_equal(guest_read(PMBSR_EL1), val);
 		assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 0);
@@ -526,8 +528,10 @@ static void test_guest_sets_s(void **state)
 {
 	(void)state;
 	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
-		for (unsigned int p = 0; p < VPERF_ARRAY_SIZE(policies); p++)
-			guest_sets_s(v, policies[p]);
+		for (unsigned int p = 0; p < VPERF_ARRAY_SIZE(policies); p++) {
+			guest_sets_s_fsc(v, policies[p], 0);
+			guest_sets_s_fsc(v, policies[p], FSC_XLAT_L3);
+		}
 }
 
 /* ---- a stage 2 fault that lost data (SPE 3.5.2, 3.5.3) -------------------------------------- */

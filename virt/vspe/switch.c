@@ -158,6 +158,17 @@ static void restart(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 	write_sysreg(0, PMBSR_EL1);
 }
 
+/* A stage 2 fault mapping the page can cure: Translation, Access flag or Permission (FSC
+ * 0b0001LL, 0b0010LL, 0b0011LL). Any other stage 2 syndrome without EA is none of vperf's making
+ * (an untrapped guest's own write that sets S, which asserts its interrupt, SPE 3.5) or none it
+ * can cure by mapping (restarting would only fault again): the guest gets it as it is. */
+static bool stage2_mappable(uint64_t pmbsr)
+{
+	uint64_t kind = (pmbsr & PMBSR_BSC_FSC) >> 2;
+
+	return kind >= 1 && kind <= 3;
+}
+
 /*
  * A hardware buffer management event of the vCPU whose state is in this pCPU's hardware
  * (SPE 3.5): taken at put, at PMBIRQ (irq.c) or when the guest reads PMBSR_EL1 (regs.c). A stage 2
@@ -172,7 +183,7 @@ static void restart(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 {
 	bool stage2 = vperf_pmbsr_ec(pmbsr) == PMBSR_EC_S2_DA && !(pmbsr & PMBSR_EA);
-	uint64_t ev = stage2 ? stage2_event(vcpu, pmbsr) : pmbsr;
+	uint64_t ev = stage2 && stage2_mappable(pmbsr) ? stage2_event(vcpu, pmbsr) : pmbsr;
 
 	if (!ev) {
 		restart(vcpu, pmbsr);
