@@ -126,9 +126,11 @@ static bool regs_ok(const uint64_t *w, uint64_t guest, unsigned int pmuver)
  * all; PMBLIMITR_EL1 LIMIT FM E; PMBSR_EL1 EC DL EA S COLL MSS. */
 static uint64_t spe_fields(unsigned int r)
 {
-	static const uint64_t events = 0xffff0000ff00f0aaull;
 	uint64_t idr = model.pmsidr;
 	bool v1p2 = model.pmsver >= 3;
+	/* SPEv1's event bits, SPEv1p1's E[11], E[18:17], SPEv1p2's E[6] (D18.2.6). */
+	uint64_t events =
+		0xffff0000ff00f0aaull | (model.pmsver >= 2 ? 0x60800ull : 0) | (v1p2 ? 0x40ull : 0);
 	const uint64_t f[10] = {
 		0x7bull | (v1p2 ? 0x80ull : 0),
 		0xffffffffull | (idr & 0x20 ? 0xffull << 56 : 0),
@@ -146,12 +148,15 @@ static uint64_t spe_fields(unsigned int r)
 }
 
 /* SPE 3.4.1 on a buffer the guest finds enabled (E = 1, S = 0): the pointer aligned to
- * PMBIDR_EL1.Align, at most the limit, in the same tag byte, MaxSize bytes of room before it. */
+ * PMBIDR_EL1.Align, at most the limit, in the same tag byte, MaxSize bytes of room before it;
+ * none of it in discard mode (FM = 0b10 from SPEv1p2, D17.5.5). */
 static bool buffer_ok(uint64_t ptr, uint64_t limitr, uint64_t pmbsr)
 {
 	uint64_t lim = limitr & ~0xfffull;
 
 	if (!(limitr & 1) || (pmbsr & VPERF_BIT(17)))
+		return true;
+	if (model.pmsver >= 3 && (limitr & 6) == 4)
 		return true;
 	return !(ptr & ((1ull << (model.pmbidr & 0xf)) - 1)) && ptr <= lim &&
 	       ptr >> 56 == lim >> 56 && lim - ptr >= 1ull << ((model.pmsidr >> 12) & 0xf);

@@ -329,8 +329,8 @@ static void test_untrapped_put_with_stage2_fault(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* PMBLIMITR_EL1.FM (SPEv1p2: 0b11 discard mode, SPE 4.3.2) written by an untrapped guest is part
- * of its state: it reads it back after a put and a load. */
+/* PMBLIMITR_EL1.FM (here the reserved 0b11; 0b10 is discard mode from SPEv1p2, SPE 4.3.2) written
+ * by an untrapped guest is part of its state: it reads it back after a put and a load. */
 static void test_untrapped_fm_survives_put(void **state)
 {
 	const uint64_t limitr = (V_BUF_VA + V_BUF_SIZE) | (3ull << 1) | V_PMBLIMITR_E;

@@ -18,14 +18,24 @@
  * PMBIDR_EL1.Align, a buffer full event for no room for a record, with DL = 1 when the pointer lies
  * outside the buffer or in another tagged half (PTR[63:56] != LIMIT[63:56]).
  * vperf_vspe_buffer_fault names the event (0: the rules hold); a restored blob is held to the same
- * rules (../blob.c).
+ * rules (../blob.c). In discard mode (PMBLIMITR_EL1.FM = 0b10, which a VM seeing SPEv1p2 has) the
+ * rules do not apply and no buffer management event is generated (Arm DDI 0487 K.a D17.5.5):
+ * nothing is written, so any pointer and limit are fine, Linux's arm_spe_pmu leaving both 0.
  */
+bool vperf_vspe_discard(const struct vperf_pcpu_caps *caps, uint64_t limitr)
+{
+	return vperf_vspe_pmsver(caps->dfr0) >= 3 &&
+	       VPERF_FIELD_GET(limitr, 2, 1) == PMBLIMITR_FM_DISCARD;
+}
+
 uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t ptr, uint64_t limitr)
 {
 	uint64_t lim = limitr & PMBLIMITR_LIMIT;
 	uint64_t max = 1ull << VPERF_FIELD_GET(caps->pmsidr, 15, 12);
 	uint64_t align = 1ull << (caps->pmbidr & PMBIDR_ALIGN);
 
+	if (vperf_vspe_discard(caps, limitr))
+		return 0;
 	if (ptr & (align - 1))
 		return PMBSR_EC_VAL(PMBSR_EC_S1_DA) | PMBSR_FSC_ALIGN;
 	if (ptr > lim || (ptr >> 56) != (lim >> 56))
@@ -35,11 +45,23 @@ uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t pt
 	return 0;
 }
 
-bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu)
+/* PMBPTR_EL1 as the guest would read it now: while the state is in the hardware the profiling
+ * operation moves the hardware's (SPE 3.4.1), and the shadow is only refreshed at put. */
+uint64_t vperf_vspe_ptr(struct vperf_vcpu *vcpu)
 {
-	const uint64_t *r = vcpu->spe.reg;
-	uint64_t ev = vperf_vspe_buffer_fault(&vcpu->pcpu->caps, r[VPERF_VSPE_PMBPTR],
-					      r[VPERF_VSPE_PMBLIMITR]);
+	uint64_t ptr;
+
+	if (!vcpu->spe.in_hw)
+		return vcpu->spe.reg[VPERF_VSPE_PMBPTR];
+	ptr = read_sysreg(PMBPTR_EL1);
+	vperf_vspe_saw_ptr(vcpu, ptr);
+	return ptr;
+}
+
+bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu, uint64_t ptr)
+{
+	uint64_t ev = vperf_vspe_buffer_fault(&vcpu->pcpu->caps, ptr,
+					      vcpu->spe.reg[VPERF_VSPE_PMBLIMITR]);
 
 	if (!ev)
 		return true;
@@ -71,11 +93,11 @@ static bool map_page(struct vperf_vcpu *vcpu, uint64_t va)
  * cannot be mapped is left to fault, where the guest gets its outcome. */
 void vperf_vspe_prefault(struct vperf_vcpu *vcpu, uint64_t from)
 {
-	uint64_t lim = vcpu->spe.reg[VPERF_VSPE_PMBLIMITR] & PMBLIMITR_LIMIT;
+	uint64_t limitr = vcpu->spe.reg[VPERF_VSPE_PMBLIMITR], lim = limitr & PMBLIMITR_LIMIT;
 	uint64_t end = lim - from > VSPE_PREFAULT_BYTES ? from + VSPE_PREFAULT_BYTES : lim;
 
-	if (!have_ops() || from >= lim)
-		return;
+	if (!have_ops() || from >= lim || vperf_vspe_discard(&vcpu->pcpu->caps, limitr))
+		return; /* discard mode writes nothing (D17.5.5) */
 	for (uint64_t va = from & ~(VSPE_PAGE - 1); va < end; va += VSPE_PAGE)
 		map_page(vcpu, va);
 }

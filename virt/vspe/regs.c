@@ -52,6 +52,21 @@ static uint64_t guest_pmbidr(const struct vperf_vcpu *vcpu)
 	return vcpu->pcpu->caps.pmbidr & (PMBIDR_ALIGN | PMBIDR_F);
 }
 
+/* The events PMSEVFR_EL1 and PMSNEVFR_EL1 select on the VM's SPE version: those of SPEv1 (SPE
+ * 4.3.8), and the Events packet bits each later version defines (Arm DDI 0487 K.a D18.2.6):
+ * SPEv1p1 E[11] (misalignment) and E[18:17] (empty and partial predicate), SPEv1p2 E[6] (not
+ * taken). The same sets as Linux's arm_spe_pmu accepts per PMSVer. */
+#define PMSEVFR_EVENTS_V1P1 (VPERF_BIT(11) | VPERF_BIT(17) | VPERF_BIT(18))
+#define PMSEVFR_EVENTS_V1P2 VPERF_BIT(6)
+
+static uint64_t filter_events(const struct vperf_pcpu_caps *caps)
+{
+	unsigned int v = vperf_vspe_pmsver(caps->dfr0);
+
+	return PMSEVFR_EVENTS | (v >= 2 ? PMSEVFR_EVENTS_V1P1 : 0) |
+	       (v >= 3 ? PMSEVFR_EVENTS_V1P2 : 0);
+}
+
 /* The bits of each register a guest keeps on a PE with caps; the rest is RES0 for its SPE
  * version (SPE 4.3). */
 uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg r)
@@ -70,9 +85,9 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
 		return PMSFCR_FE | PMSFCR_FT | PMSFCR_FL | PMSFCR_B | PMSFCR_LD | PMSFCR_ST |
 		       (idr & PMSIDR_FNE ? PMSFCR_FNE : 0);
 	case VPERF_VSPE_PMSEVFR:
-		return PMSEVFR_EVENTS;
+		return filter_events(caps);
 	case VPERF_VSPE_PMSNEVFR: /* SPEv1p2 */
-		return vperf_vspe_pmsver(caps->dfr0) >= 3 ? PMSEVFR_EVENTS : 0;
+		return vperf_vspe_pmsver(caps->dfr0) >= 3 ? filter_events(caps) : 0;
 	case VPERF_VSPE_PMSLATFR: /* MINLAT as wide as the counters (SPE 4.3.13) */
 		return (idr & PMSIDR_COUNTSIZE) == PMSIDR_COUNTSIZE_16 ? 0xffffu : 0xfffu;
 	case VPERF_VSPE_PMBLIMITR:
@@ -143,11 +158,15 @@ static uint64_t read_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 }
 
 /* A change of PMBPTR, PMBLIMITR or PMBSR: the rules of SPE 3.4.1 are checked when the buffer is
- * (re)enabled, and the hardware follows, taking the state in at the first enable. */
+ * (re)enabled, on the pointer the hardware would start from (after a buffer full event, where it
+ * stopped, not the shadow of the guest's last write), and the hardware follows, taking the state
+ * in at the first enable. */
 static void buffer_changed(struct vperf_vcpu *vcpu)
 {
-	if (vspe_buffer_on(vcpu) && vperf_vspe_check_buffer(vcpu))
-		vperf_vspe_prefault(vcpu, vcpu->spe.reg[VPERF_VSPE_PMBPTR]);
+	uint64_t ptr = vspe_buffer_on(vcpu) ? vperf_vspe_ptr(vcpu) : 0;
+
+	if (vspe_buffer_on(vcpu) && vperf_vspe_check_buffer(vcpu, ptr))
+		vperf_vspe_prefault(vcpu, ptr);
 	if (vcpu->spe.in_hw) {
 		vperf_vspe_apply_buffer(vcpu);
 	} else if (vspe_buffer_on(vcpu)) {

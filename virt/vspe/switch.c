@@ -27,12 +27,17 @@ enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)
 #endif
 }
 
-/* SPE 4.2: PMBLIMITR_EL1.E resets to 0; the rest is IMPLEMENTATION DEFINED, vperf picks 0. */
+/* SPE 4.2: PMBLIMITR_EL1.E resets to 0; the rest is IMPLEMENTATION DEFINED, vperf picks 0. With
+ * PMBSR_EL1.S now 0 the virtual PMBIRQ, a level on it (SPE 3.5), drops: through
+ * vperf_vspe_update_irq like any other change, from the level last pushed. */
 void vperf_vspe_reset(struct vperf_vcpu *vcpu)
 {
 	static const struct vperf_vspe zero;
+	bool pushed = vcpu->spe.irq_level;
 
 	vcpu->spe = zero;
+	vcpu->spe.irq_level = pushed;
+	vperf_vspe_update_irq(vcpu);
 }
 
 /*
@@ -153,6 +158,17 @@ static void restart(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 	write_sysreg(0, PMBSR_EL1);
 }
 
+/* A stage 2 fault mapping the page can cure: Translation, Access flag or Permission (FSC
+ * 0b0001LL, 0b0010LL, 0b0011LL). Any other stage 2 syndrome without EA is none of vperf's making
+ * (an untrapped guest's own write that sets S, which asserts its interrupt, SPE 3.5) or none it
+ * can cure by mapping (restarting would only fault again): the guest gets it as it is. */
+static bool stage2_mappable(uint64_t pmbsr)
+{
+	uint64_t kind = (pmbsr & PMBSR_BSC_FSC) >> 2;
+
+	return kind >= 1 && kind <= 3;
+}
+
 /*
  * A hardware buffer management event of the vCPU whose state is in this pCPU's hardware
  * (SPE 3.5): taken at put, at PMBIRQ (irq.c) or when the guest reads PMBSR_EL1 (regs.c). A stage 2
@@ -167,7 +183,7 @@ static void restart(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 {
 	bool stage2 = vperf_pmbsr_ec(pmbsr) == PMBSR_EC_S2_DA && !(pmbsr & PMBSR_EA);
-	uint64_t ev = stage2 ? stage2_event(vcpu, pmbsr) : pmbsr;
+	uint64_t ev = stage2 && stage2_mappable(pmbsr) ? stage2_event(vcpu, pmbsr) : pmbsr;
 
 	if (!ev) {
 		restart(vcpu, pmbsr);
@@ -181,12 +197,22 @@ void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 	vperf_vspe_guest_event(vcpu, ev);
 }
 
-/* VPERF_SPE_BUF_EL1: with its buffer live in the hardware and no event to show, the guest runs
- * with E2PB = 0b11. Until then (and after an event, until it clears PMBSR_EL1.S) it traps. */
+/*
+ * VPERF_SPE_BUF_EL1: with its buffer live and no event to show, the guest runs with E2PB = 0b11.
+ * Not while its PMBSR_EL1 holds DL or EA: a stage 2 fault leaves them as they are when it loses
+ * nothing (SPE 3.5), so in the hardware's PMBSR_EL1 they would make vperf take its own invisible
+ * restart for a truncation or an external abort. Until then (and after an event, until it clears
+ * PMBSR_EL1.S) it traps.
+ */
+static bool direct_ok(const struct vperf_vcpu *vcpu)
+{
+	return vperf_vspe_buffer(vcpu->vm) == VPERF_SPE_BUF_EL1 && vspe_buffer_on(vcpu) &&
+	       !(vcpu->spe.reg[VPERF_VSPE_PMBSR] & (PMBSR_DL | PMBSR_EA));
+}
+
 void vperf_vspe_try_direct(struct vperf_vcpu *vcpu)
 {
-	if (vperf_vspe_buffer(vcpu->vm) != VPERF_SPE_BUF_EL1 || vcpu->spe.direct ||
-	    !vcpu->spe.in_hw || !vspe_buffer_on(vcpu))
+	if (vcpu->spe.direct || !vcpu->spe.in_hw || !direct_ok(vcpu))
 		return;
 	/* From now on the guest reads PMBSR_EL1 from the hardware: its value goes there (S = 0
 	 * as the buffer is on; a collision the hardware flagged since stays flagged). */
@@ -200,8 +226,7 @@ void vperf_vspe_try_direct(struct vperf_vcpu *vcpu)
  * with E2PB = 0b11 from the first write, an untrapped vCPU costs one MDCR_EL2 write, not two. */
 void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu)
 {
-	bool direct = vcpu->spe.active && vspe_buffer_on(vcpu) &&
-		      vperf_vspe_buffer(vcpu->vm) == VPERF_SPE_BUF_EL1;
+	bool direct = vcpu->spe.active && direct_ok(vcpu);
 
 	vperf_vspe_park_host(vcpu->pcpu);
 	if (direct != vcpu->spe.direct)

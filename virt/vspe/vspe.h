@@ -57,12 +57,17 @@ static inline const struct vperf_pcpu_caps *vperf_vspe_ref_caps(void)
 void vperf_vspe_saw_ptr(struct vperf_vcpu *vcpu, uint64_t ptr);
 
 bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
+/* PMBLIMITR_EL1.FM = 0b10 (discard mode) on a VM that sees SPEv1p2 (buffer.c). */
+#define PMBLIMITR_FM_DISCARD 2u
+bool vperf_vspe_discard(const struct vperf_pcpu_caps *caps, uint64_t limitr);
 /* The buffer management event the rules of SPE 3.4.1 give an enabled buffer (ptr, limitr) on a
  * PE with caps, 0 when they hold. */
 uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t ptr, uint64_t limitr);
-/* Check the rules of SPE 3.4.1 on an enabled buffer; a violation becomes a buffer management
- * event in the virtual PMBSR (true: the buffer may run). */
-bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu);
+/* PMBPTR_EL1 as the guest reads it: the hardware's while the state is there, else the shadow. */
+uint64_t vperf_vspe_ptr(struct vperf_vcpu *vcpu);
+/* Check the rules of SPE 3.4.1 on an enabled buffer whose write pointer is ptr; a violation
+ * becomes a buffer management event in the virtual PMBSR (true: the buffer may run). */
+bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu, uint64_t ptr);
 
 /* The host's own EL2-owned buffer around a vCPU with vSPE (host.c): parked before MDCR_EL2
  * gives the buffer to EL1, restored after it is the host's again. */
@@ -83,8 +88,8 @@ void vperf_vspe_put(struct vperf_vcpu *vcpu);
 void vperf_vspe_acquire(struct vperf_vcpu *vcpu);
 /* The hardware PMBLIMITR_EL1 after a change of the guest's buffer controls (state in hw). */
 void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu);
-/* Untrapped mode (E2PB = 0b11): enter it when the buffer is live and shows no event (leaving it
- * copies the hardware's PMB* back to the shadow, switch.c). */
+/* Untrapped mode (E2PB = 0b11): enter it when the buffer is live and its PMBSR_EL1 shows no event,
+ * DL or EA (leaving it copies the hardware's PMB* back to the shadow, switch.c). */
 void vperf_vspe_try_direct(struct vperf_vcpu *vcpu);
 
 /* Make up to VSPE_PREFAULT_BYTES of the enabled buffer from its write pointer mapped at stage 2

@@ -156,12 +156,14 @@ static void context_sync(unsigned int cpu)
 	struct spe_cpu *st = spe_cpu(cpu);
 	unsigned int owner = spe_owner(cpu);
 	bool was_enabled = spe_buffer_enabled(cpu);
+	bool was_discard = spe_discard_mode(spe_view(cpu, VR_PMBLIMITR));
 
 	if (was_enabled && !enabled_after_sync(cpu))
 		spe_buffer_disabling(cpu); /* SPE 3.6.1, with the old view */
 	spe_sync_view(cpu);
-	if (!was_enabled && spe_buffer_enabled(cpu))
-		spe_wptr_enabling(cpu); /* SPE 3.4.1 */
+	if ((!was_enabled || was_discard) && spe_buffer_enabled(cpu) &&
+	    !spe_discard_mode(spe_view(cpu, VR_PMBLIMITR)))
+		spe_wptr_enabling(cpu); /* SPE 3.4.1, not in discard mode (D17.5.5) */
 	if (spe_owner(cpu) != owner)
 		spe_context_change(
 			cpu, owner, sim_mem_vmid(cpu),

@@ -103,6 +103,10 @@ static void process_record(unsigned int cpu, const struct spe_qrec *q, uint64_t 
 	uint16_t len[2] = { 0, 0 };
 	bool ok, past_limit = false;
 
+	if (spe_discard_mode(limitr)) { /* synchronized in discard mode: no write, no event */
+		st->stats.discarded++;
+		return;
+	}
 	if (ptr & (align - 1)) {
 		spe_event_fault(cpu, 1, SIM_FSC_ALIGNMENT, ptr, false); /* Table 6, Alignment */
 		return;
@@ -141,20 +145,13 @@ static void process_oldest(unsigned int cpu)
 	process_record(cpu, &q, q.synced ? q.limit : spe_view(cpu, VR_PMBLIMITR));
 }
 
-static bool discard_mode(unsigned int cpu)
-{
-	uint64_t fm = VPERF_FIELD_GET(spe_view(cpu, VR_PMBLIMITR), 2, PMBLIMITR_FM_SHIFT);
-
-	return sim_model_config()->pmsver >= 3 && fm == PMBLIMITR_FM_DISCARD;
-}
-
 void spe_enqueue(unsigned int cpu, const uint8_t *bytes, size_t len)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
 	unsigned int hold = spe_options.hold ? spe_options.hold : 1;
 	struct spe_qrec *q;
 
-	if (discard_mode(cpu)) { /* D17.5.5: discarded after filtering, no buffer events */
+	if (spe_discard_mode(spe_view(cpu, VR_PMBLIMITR))) { /* D17.5.5: after filtering */
 		st->stats.discarded++;
 		return;
 	}
@@ -265,7 +262,7 @@ static enum sim_spe_unpred pick(unsigned int cpu)
 
 /* SPE 3.6.1: ProfilingBufferEnabled() is about to read FALSE (the caller still holds the old view)
  * with records that no PSB CSYNC synchronized: write them, drop them, or drop them with a
- * management event (DL = 1, EC = 0, BSC = 0). */
+ * management event (DL = 1, EC = 0, BSC = 0); in discard mode only the drop (no event, D17.5.5). */
 void spe_buffer_disabling(unsigned int cpu)
 {
 	struct spe_cpu *st = spe_cpu(cpu);
@@ -275,7 +272,8 @@ void spe_buffer_disabling(unsigned int cpu)
 		synced++;
 	if (synced == st->qlen)
 		return;
-	switch (pick(cpu)) {
+	switch (spe_discard_mode(spe_view(cpu, VR_PMBLIMITR)) ? SIM_SPE_UNPRED_DISCARD
+							      : pick(cpu)) {
 	case SIM_SPE_UNPRED_WRITE:
 		while (st->qlen && !(pmbsr_now(cpu) & PMBSR_S))
 			process_oldest(cpu);

@@ -51,11 +51,20 @@
 #define PMSFCR_CTRL_SHIFT 16 /* {SIMD, FP, ST, LD, B} at [20:16] */
 #define PMSFCR_MASK_SHIFT 48 /* {SIMDm, FPm, STm, LDm, Bm} at [52:48] */
 
-/* PMSEVFR_EL1 / PMSNEVFR_EL1: the events a filter can select (SPE 3.2.3 CollectRecord:
- * events<63:48,31:24,15:12,7,5,3,1>). */
+/* PMSEVFR_EL1 / PMSNEVFR_EL1: the events a filter can select. SPEv1 (SPE 3.2.3 CollectRecord:
+ * events<63:48,31:24,15:12,7,5,3,1>); each later version makes filterable the Events packet bits
+ * it defines (Arm DDI 0487 K.a D18.2.6): SPEv1p1 E[11] (misalignment) and E[17], E[18] (partial
+ * and empty predicate), SPEv1p2 E[6] (not taken), SPEv1p4 E[2], E[4] (L1D and TLB access),
+ * E[10:8] (last level cache, remote) and E[23:19] (level 2 cache, modified, recently fetched,
+ * snooped), where E[31:26] become RES0. spe_regs.c picks the set of the model's version. */
 #define SPE_FILTER_EVENTS                                                                       \
 	(VPERF_GENMASK(63, 48) | VPERF_GENMASK(31, 24) | VPERF_GENMASK(15, 12) | VPERF_BIT(7) | \
 	 VPERF_BIT(5) | VPERF_BIT(3) | VPERF_BIT(1))
+#define SPE_FILTER_EVENTS_V1P1 (VPERF_BIT(11) | VPERF_BIT(17) | VPERF_BIT(18))
+#define SPE_FILTER_EVENTS_V1P2 VPERF_BIT(6)
+#define SPE_FILTER_EVENTS_V1P4 \
+	(VPERF_BIT(2) | VPERF_BIT(4) | VPERF_GENMASK(10, 8) | VPERF_GENMASK(23, 19))
+#define SPE_FILTER_RES0_V1P4 VPERF_GENMASK(31, 26)
 
 /* PMSIDR_EL1 (SPE 4.3.11) */
 #define PMSIDR_FE		VPERF_BIT(0)

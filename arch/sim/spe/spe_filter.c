@@ -29,19 +29,19 @@ uint8_t spe_op_flags(const struct sim_uop *op)
 /* D17.5.2 and CollectRecord (SPE 3.2.3): with FE, discard unless every selected event is 1. */
 static bool events_ok(unsigned int cpu, const struct spe_filter_in *in)
 {
-	uint64_t e = in->events & SPE_FILTER_EVENTS;
+	uint64_t m = spe_filter_events(), e = in->events & m;
 
 	if (in->pmsfcr & PMSFCR_FE) {
 		if (!in->pmsevfr && spe_unpredictable_bool(cpu)) /* SPE 4.3.9 FE */
 			return false;
-		if (~e & in->pmsevfr & SPE_FILTER_EVENTS)
+		if (~e & in->pmsevfr & m)
 			return false;
 	}
 	/* D17.5.2, FEAT_SPE_FnE: with FnE, discard unless every selected event is 0. */
 	if ((in->pmsidr & PMSIDR_FNE) && (in->pmsfcr & PMSFCR_FNE)) {
 		if (!in->pmsnevfr && spe_unpredictable_bool(cpu))
 			return false;
-		if (e & in->pmsnevfr & SPE_FILTER_EVENTS)
+		if (e & in->pmsnevfr & m)
 			return false;
 	}
 	return true;

@@ -112,6 +112,8 @@ uint64_t spe_read_value(unsigned int cpu, unsigned int el, const struct sim_arch
 unsigned int spe_max_size(unsigned int cpu);
 unsigned int spe_align(unsigned int cpu);
 uint32_t spe_counter_max(unsigned int cpu);
+uint64_t spe_filter_events(void);
+bool spe_discard_mode(uint64_t limitr);
 
 /* spe_ctl.c: the view and the enable/collection pseudocode of SPE 3.2.3, 3.3.1, 3.4.6. */
 void spe_sync_view(unsigned int cpu);

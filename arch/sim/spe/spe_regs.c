@@ -76,6 +76,22 @@ static uint64_t pmsfcr_mask(unsigned int cpu)
 	return m;
 }
 
+/* The events PMSEVFR_EL1 and PMSNEVFR_EL1 can select on the model's SPE version (spe_fields.h):
+ * a bit its Events packet does not define is RES0. */
+uint64_t spe_filter_events(void)
+{
+	uint8_t v = sim_model_config()->pmsver;
+	uint64_t m = SPE_FILTER_EVENTS;
+
+	if (v >= 2)
+		m |= SPE_FILTER_EVENTS_V1P1;
+	if (v >= 3)
+		m |= SPE_FILTER_EVENTS_V1P2;
+	if (v >= 5)
+		m = (m | SPE_FILTER_EVENTS_V1P4) & ~SPE_FILTER_RES0_V1P4;
+	return m;
+}
+
 /* SPE 4.3.10: ECOUNT exists only when PMSIDR_EL1.ERnd is 1. */
 static uint64_t pmsicr_mask(unsigned int cpu)
 {
@@ -88,6 +104,14 @@ static uint64_t pmsicr_mask(unsigned int cpu)
 static uint64_t pmblimitr_mask(void)
 {
 	return PMBLIMITR_LIMIT_MASK | PMBLIMITR_FM_MASK | PMBLIMITR_E;
+}
+
+/* Arm DDI 0487 K.a D17.5.5: discard mode is PMBLIMITR_EL1.FM = 0b10 on a PE with SPEv1p2. */
+bool spe_discard_mode(uint64_t limitr)
+{
+	uint64_t fm = VPERF_FIELD_GET(limitr, 2, PMBLIMITR_FM_SHIFT);
+
+	return sim_model_config()->pmsver >= 3 && fm == PMBLIMITR_FM_DISCARD;
 }
 
 uint64_t spe_write_mask(unsigned int cpu, const struct sim_arch_reg *reg)
@@ -104,7 +128,7 @@ uint64_t spe_write_mask(unsigned int cpu, const struct sim_arch_reg *reg)
 		return pmsfcr_mask(cpu);
 	case SIM_ENC_PMSEVFR_EL1: /* SPE 4.3.8: events the filter supports */
 	case SIM_ENC_PMSNEVFR_EL1:
-		return SPE_FILTER_EVENTS;
+		return spe_filter_events();
 	case SIM_ENC_PMSLATFR_EL1: /* SPE 4.3.13: MINLAT as wide as the counters */
 		return spe_counter_max(cpu);
 	case SIM_ENC_PMBLIMITR_EL1:

@@ -15,6 +15,9 @@
  * first record it processes, with the outcome of the option or of the seed, and for the write
  * outcome keeps writing from PMBPTR_EL1 past the limit, through the owning translation regime
  * (stage 2 still confines a guest's writes: that is what a hypervisor must rely on).
+ * In discard mode the rules do not apply (Arm DDI 0487 K.a D17.5.5): nothing is written and no
+ * buffer management event is generated. A buffer that leaves discard mode while enabled is
+ * checked then, as if it became enabled (spe.c).
  */
 #include "spe_internal.h"
 
@@ -24,6 +27,8 @@ static bool rules_hold(unsigned int cpu, uint64_t ptr, uint64_t limitr)
 	uint64_t limit = limitr & PMBLIMITR_LIMIT_MASK;
 	uint64_t max = 1ull << spe_max_size(cpu);
 
+	if (spe_discard_mode(limitr))
+		return true;
 	if (limit < max || ptr > limit - max)
 		return false;
 	if (ptr >> 56 != limit >> 56)
