@@ -33,6 +33,7 @@
 #define INTID_VTIMER   27 /* EL1 virtual timer (CNTV) */
 #define INTID_PTIMER   30 /* EL1 physical timer (CNTP), the guest's too */
 #define INTID_PMU      23
+#define INTID_SPE      21 /* PMBIRQ: QEMU virt's /spe node, the SBSA's PPI 5 */
 #define INTID_SPURIOUS 1023
 #define VUART_SPI      33 /* the PL011's interrupt in the guest DT: never raised (vgic_mmio.c) */
 
@@ -102,7 +103,9 @@ struct vm_config {
 	unsigned int vcpus;
 	uint64_t mem; /* bytes of guest RAM */
 	bool uart_passthrough;
-	bool spe;	     /* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
+	bool spe; /* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
+	enum vperf_spe_buffer spe_buffer; /* vmI.spe=trapped|untrapped|outside (1: default) */
+	bool s2_lazy;			  /* vmI.s2=lazy: RAM mapped at its first fault (mm.c) */
 	bool expect_refused; /* vmI.expect=refused: the VM must be refused (bootargs, policy) */
 	bool args_too_long;  /* vmI.args did not fit in args[]: the VM is refused */
 	char args[ARGS_MAX]; /* the guest's /chosen/bootargs */
@@ -123,6 +126,9 @@ struct vm {
 	unsigned int line_len;
 	uint64_t dtb_ipa, entry_ipa;
 	uint64_t initrd_ipa, initrd_size; /* in guest RAM, for /chosen (0: none) */
+	/* Stage 2 with vmI.s2=lazy: blocks mapped at the guest's own faults, for vperf (its
+	 * Profiling Buffer: stage2_map), and taken away by s2_scrub (mm.c, spe.c) */
+	uint64_t s2_cpu_maps, s2_spe_maps, s2_walk_maps, s2_unmapped;
 };
 
 /* Deliberately broken integrations (bootargs mutant=...), for proving that the guest suite
@@ -156,6 +162,7 @@ struct hyp {
 	unsigned int host_counters;
 	bool hpmn_enforced; /* see vm.c: false unless a test overrides it */
 	bool bench;
+	unsigned int s2_scrub; /* s2_scrub=N: lazy VMs lose their RAM mappings every N slices */
 	enum vperf_log_level loglevel; /* loglevel=N: vperf's lines printed up to N (default 0) */
 	uint64_t ticks;
 };
@@ -190,7 +197,17 @@ void hyp_shutdown(void) __attribute__((noreturn));
 
 /* mm.c */
 void stage2_build(struct vm *vm);
+bool stage2_map_ram(struct vm *vm, uint64_t ipa, bool *now);
+unsigned int stage2_unmap_ram(struct vm *vm);
 void virt_init_el2(void);
+
+/* spe.c: the SPE side of the ops contract, PMBIRQ, lazy stage 2 */
+int spe_guest_va_to_ipa(void *hv_vcpu, uint64_t va, uint64_t *ipa);
+int spe_stage2_map(void *hv_vm, uint64_t ipa, uint64_t size);
+void spe_pmbirq(void);
+bool s2_lazy_fault(struct vcpu *v, uint64_t ipa);
+void s2_tick(void);
+void spe_report(void);
 
 /* gic.c: the physical GICv3 */
 void gic_init(void);

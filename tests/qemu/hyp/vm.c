@@ -13,6 +13,9 @@
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
  *   vmI.slots=K (emulated partition: physical counters its counters are multiplexed onto)
+ *   vmI.spe=1|trapped|untrapped|outside (SPE, its Profiling Buffer policy; docs/vspe.md)
+ *   vmI.s2=lazy (RAM mapped at stage 2 on its first fault, mm.c)  s2_scrub=N (every N slices the
+ *   lazy VMs' RAM is unmapped again)
  *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces,
  *   %XX is a byte in hexadecimal: %2C a comma; at most ARGS_MAX - 1 bytes, else the VM is refused)
  *   vmI.expect=refused (the VM must be refused, for its bootargs or by vperf for its policy:
@@ -83,6 +86,17 @@ static void parse_part(struct vm_config *c, const char *v)
 					       : VPERF_PART_TRAPPED;
 }
 
+/* vmI.spe=1 (vperf's default buffer policy), trapped (E2PB 0b10), untrapped (0b11) or
+ * outside (0b00: the hypervisor samples the VM into its own buffer; docs/vspe.md). */
+static void parse_spe(struct vm_config *c, const char *v)
+{
+	c->spe = *v != '0';
+	c->spe_buffer = !strncmp(v, "trapped", 7)     ? VPERF_SPE_BUF_EL1_TRAPPED
+			: !strncmp(v, "untrapped", 9) ? VPERF_SPE_BUF_EL1
+			: !strncmp(v, "outside", 7)   ? VPERF_SPE_BUF_EL2
+						      : VPERF_SPE_BUF_DEFAULT;
+}
+
 static void parse_vm_key(struct vm_config *c, const char *k)
 {
 	const char *v;
@@ -104,7 +118,9 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 	else if (starts(k, "mem=", &v))
 		c->mem = parse_u64(v, NULL) << 20;
 	else if (starts(k, "spe=", &v))
-		c->spe = *v == '1';
+		parse_spe(c, v);
+	else if (starts(k, "s2=", &v))
+		c->s2_lazy = !strncmp(v, "lazy", 4);
 	else if (starts(k, "uart=", &v))
 		c->uart_passthrough = !strncmp(v, "pt", 2);
 	else if (starts(k, "expect=", &v))
@@ -143,6 +159,8 @@ static void parse_token(const char *t)
 			hyp_panic("pcpus=%u: 1 to %u", hyp.nr_pcpus, MAX_PCPUS);
 	} else if (starts(t, "migrate_every=", &v)) {
 		hyp.migrate_every = (unsigned int)parse_u64(v, NULL);
+	} else if (starts(t, "s2_scrub=", &v)) {
+		hyp.s2_scrub = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "bench=", &v)) {
 		hyp.bench = parse_u64(v, NULL) != 0;
 	} else if (starts(t, "loglevel=", &v)) {
@@ -315,6 +333,8 @@ static int vperf_policy(struct vm *vm)
 		.nr_counters = (uint8_t)vm->cfg.counters,
 		.pmu_virq = INTID_PMU,
 		.spe = vm->cfg.spe,
+		.spe_buffer = vm->cfg.spe_buffer,
+		.spe_virq = INTID_SPE,
 		.emu_slots = (uint8_t)(vm->cfg.emu_slots > 255 ? 255 : vm->cfg.emu_slots),
 	};
 
