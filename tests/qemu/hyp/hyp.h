@@ -126,7 +126,7 @@ struct vm {
 	unsigned int line_len;
 	uint64_t dtb_ipa, entry_ipa;
 	uint64_t initrd_ipa, initrd_size; /* in guest RAM, for /chosen (0: none) */
-	/* Stage 2 with vmI.s2=lazy: blocks mapped at the guest's own faults, for vperf (its
+	/* Stage 2 with vmI.s2=lazy: pages mapped at the guest's own faults, for vperf (its
 	 * Profiling Buffer: stage2_map), and taken away by s2_scrub (mm.c, spe.c) */
 	uint64_t s2_cpu_maps, s2_spe_maps, s2_walk_maps, s2_unmapped;
 };

@@ -10,12 +10,11 @@
 
 #include <xen/xen.h>
 
-#define SZ_2M	   0x200000ull
 #define DESC_VALID BIT(0)
-#define DESC_TABLE BIT(1)   /* a table (levels 0-2) or a page (level 3) */
-#define DESC_AP2   BIT(7)   /* AP[2]: read-only at every EL */
-#define DESC_DBM   BIT(51)  /* dirty bit modifier: writable-clean with TCR_EL1.HD */
-#define DESC_APT1  BIT(62)  /* APTable[1]: no write below this table */
+#define DESC_TABLE BIT(1)  /* a table (levels 0-2) or a page (level 3) */
+#define DESC_AP2   BIT(7)  /* AP[2]: read-only at every EL */
+#define DESC_DBM   BIT(51) /* dirty bit modifier: writable-clean with TCR_EL1.HD */
+#define DESC_APT1  BIT(62) /* APTable[1]: no write below this table */
 #define DESC_OA	   0x0000fffffffff000ull
 #define TTBR_BADDR 0x0000fffffffffffeull /* BADDR, CnP (bit 0) cleared */
 #define PMBSR_S	   BIT(17)
@@ -106,15 +105,15 @@ int spe_guest_va_to_ipa(void *hv_vcpu, uint64_t va, uint64_t *ipa)
 	return VPERF_EINVAL;
 }
 
-/* The ops contract's stage2_map: [ipa, ipa + size) of the VM's RAM mapped (2 MiB blocks). */
+/* The ops contract's stage2_map: [ipa, ipa + size) of the VM's RAM mapped (4 KiB pages). */
 int spe_stage2_map(void *hv_vm, uint64_t ipa, uint64_t size)
 {
 	struct vm *vm = hv_vm;
 
-	for (uint64_t a = ipa & ~(SZ_2M - 1); a < ipa + size; a += SZ_2M) {
+	for (uint64_t a = ipa & ~0xfffull; a < ipa + size; a += 0x1000) {
 		bool now;
 
-		if (!stage2_map_ram(vm, a < ipa ? ipa : a, &now))
+		if (!stage2_map_ram(vm, a, &now))
 			return VPERF_EINVAL;
 		vm->s2_spe_maps += now;
 	}
@@ -172,13 +171,14 @@ void spe_report(void)
 		if (!vm->cfg.spe && !vm->cfg.s2_lazy)
 			continue;
 		hyp_log("vm%u SPE: events %lu (data lost %lu), stage 2 faults recovered %lu, bytes "
-			"%lu, live puts %lu; stage 2 blocks mapped for the guest %lu, for its "
+			"%lu, live puts %lu; stage 2 pages mapped for the guest %lu, for its "
 			"buffer %lu, for its buffer's stage 1 walk %lu, taken away %lu",
-			i, s->spe_events, s->spe_dl, s->spe_s2_fixed, s->spe_bytes, s->spe_live_puts,
-			vm->s2_cpu_maps, vm->s2_spe_maps, vm->s2_walk_maps, vm->s2_unmapped);
+			i, s->spe_events, s->spe_dl, s->spe_s2_fixed, s->spe_bytes,
+			s->spe_live_puts, vm->s2_cpu_maps, vm->s2_spe_maps, vm->s2_walk_maps,
+			vm->s2_unmapped);
 		if (vm->cfg.spe && vm->cfg.s2_lazy)
 			printf("RESULT host vm%u-spe-s2-recovered %s %lu buffer stage 2 faults "
-			       "recovered, %lu blocks mapped for the buffer, %lu for the guest\n",
+			       "recovered, %lu pages mapped for the buffer, %lu for the guest\n",
 			       i, s->spe_s2_fixed ? "PASS" : "FAIL", s->spe_s2_fixed,
 			       vm->s2_spe_maps, vm->s2_cpu_maps);
 	}
