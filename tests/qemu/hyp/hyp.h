@@ -209,6 +209,13 @@ bool s2_lazy_fault(struct vcpu *v, uint64_t ipa);
 void s2_tick(void);
 void spe_report(void);
 
+/* spe_outside.c: the hypervisor's own Profiling Buffer sampling vmI.spe=outside VMs */
+bool spe_outside_wanted(void);
+uint32_t spe_outside_context(const struct vm *vm);
+void spe_outside_cpu_init(void);
+bool spe_outside_irq(void);
+void spe_outside_report(void);
+
 /* gic.c: the physical GICv3 */
 void gic_init(void);
 void gic_cpu_init(void);

@@ -177,6 +177,7 @@ void pmu_host_cpu_init(void)
 	 * refuses the direct partition, which would not isolate there. */
 	struct vperf_pcpu_config cfg = { .host_counters = (uint8_t)hyp.host_counters,
 					 .hpmn_unenforced = !hyp.hpmn_enforced,
+					 .host_spe = spe_outside_wanted(),
 					 .pmu_ppi = INTID_PMU,
 					 .spe_ppi = INTID_SPE };
 	int err;
@@ -190,6 +191,7 @@ void pmu_host_cpu_init(void)
 	/* The host's MDCR_EL2 (HPMN, HPME) from now on; vperf changes it around guests only. */
 	write_sysreg(this_pcpu()->vperf.host_mdcr, mdcr_el2);
 	isb();
+	spe_outside_cpu_init();
 	for (unsigned int r = 0; r < 3; r++) {
 		if (!has_role(r))
 			continue;
@@ -417,6 +419,7 @@ void pmu_host_report(void)
 			host.notices - LOG_NOTICES_SHOWN);
 	report_counters();
 	spe_report();
+	spe_outside_report();
 	if (!hyp.bench)
 		return;
 	trap_bench_calibrate();

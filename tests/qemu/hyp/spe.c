@@ -145,12 +145,12 @@ void s2_tick(void)
 
 /* PMBIRQ (PPI 21): the loaded guest's buffer event is vperf's (a stage 2 fault it recovers
  * through the ops above, or the guest's own event, moved to its virtual PMBSR_EL1 and its virtual
- * PPI). Otherwise no buffer of this hypervisor's: a stale event is cleared so that the level
- * drops (SPE 3.5). */
+ * PPI); else the hypervisor's own buffer's (spe_outside.c). Otherwise a stale event is cleared so
+ * that the level drops (SPE 3.5). */
 void spe_pmbirq(void)
 {
 	pmbirqs++;
-	if (vperf_handle_spe_irq(&this_pcpu()->vperf))
+	if (vperf_handle_spe_irq(&this_pcpu()->vperf) || spe_outside_irq())
 		return;
 	if (read_sysreg(S3_0_C9_C10_3) & PMBSR_S) { /* PMBSR_EL1 */
 		pmbirq_host++;

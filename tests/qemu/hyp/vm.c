@@ -335,6 +335,7 @@ static int vperf_policy(struct vm *vm)
 		.spe = vm->cfg.spe,
 		.spe_buffer = vm->cfg.spe_buffer,
 		.spe_virq = INTID_SPE,
+		.spe_context = spe_outside_context(vm),
 		.emu_slots = (uint8_t)(vm->cfg.emu_slots > 255 ? 255 : vm->cfg.emu_slots),
 	};
 
