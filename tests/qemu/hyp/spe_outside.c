@@ -18,7 +18,7 @@
 #include "hyp.h"
 
 #define HOST_BUF_SIZE	 0x20000ull /* per pCPU; full, it stops (no wrap: the first records) */
-#define HOST_INTERVAL	 0x1000ull /* PMSIRR_EL1.INTERVAL: one operation in 4096 */
+#define HOST_INTERVAL	 0x1000ull  /* PMSIRR_EL1.INTERVAL: one operation in 4096 */
 #define SPE_CONTEXT_BASE 0x5e00u
 #define PMBLIMITR_E	 BIT(0)
 #define PMBSR_S		 BIT(17)
@@ -163,7 +163,8 @@ void spe_outside_report(void)
 	}
 	printf("RESULT host spe-outside-attribution %s %lu bytes%s, %lu records not of an outside "
 	       "VM at EL0/EL1%s\n",
-	       ok && each && len ? "PASS" : "FAIL", len, host_full[this_pcpu()->id] ? " (full)" : "",
-	       bad, each ? "" : ", an outside VM without records");
+	       ok && each && len ? "PASS" : "FAIL", len,
+	       host_full[this_pcpu()->id] ? " (full)" : "", bad,
+	       each ? "" : ", an outside VM without records");
 	dump(buf, len);
 }
