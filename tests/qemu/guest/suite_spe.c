@@ -10,18 +10,18 @@
 #include "suite.h"
 
 /* SPE registers in the generic spelling any assembler takes; RD/WR expand the name first. */
-#define PMSCR	  s3_0_c9_c9_0
-#define PMSICR	  s3_0_c9_c9_2
-#define PMSIRR	  s3_0_c9_c9_3
-#define PMSFCR	  s3_0_c9_c9_4
-#define PMSLATFR  s3_0_c9_c9_6
-#define PMSIDR	  s3_0_c9_c9_7
-#define PMBLIMITR s3_0_c9_c10_0
-#define PMBPTR	  s3_0_c9_c10_1
-#define PMBSR	  s3_0_c9_c10_3
-#define PMBIDR	  s3_0_c9_c10_7
-#define RD(r)	  read_sysreg(r)
-#define WR(v, r)  write_sysreg(v, r)
+#define PMSCR	    s3_0_c9_c9_0
+#define PMSICR	    s3_0_c9_c9_2
+#define PMSIRR	    s3_0_c9_c9_3
+#define PMSFCR	    s3_0_c9_c9_4
+#define PMSLATFR    s3_0_c9_c9_6
+#define PMSIDR	    s3_0_c9_c9_7
+#define PMBLIMITR   s3_0_c9_c10_0
+#define PMBPTR	    s3_0_c9_c10_1
+#define PMBSR	    s3_0_c9_c10_3
+#define PMBIDR	    s3_0_c9_c10_7
+#define RD(r)	    read_sysreg(r)
+#define WR(v, r)    write_sysreg(v, r)
 #define psb_csync() __asm__ volatile("hint #17" : : : "memory")
 
 #define PMSCR_E1SPE   BIT(1)
@@ -31,11 +31,11 @@
 #define PMBSR_EC(v)   FIELD(v, 31, 26)
 #define PMBSR_BSC(v)  FIELD(v, 5, 0)
 #define BSC_FULL      1u
-#define SPE_INTERVAL  4096u	   /* PMSIRR_EL1.INTERVAL: QEMU's minimum (PMSIDR_EL1.Interval 8) */
+#define SPE_INTERVAL  4096u /* PMSIRR_EL1.INTERVAL: QEMU's minimum (PMSIDR_EL1.Interval 8) */
 #define BUF_IRQ	      0x42000000ull /* 8 KiB: full, re-armed */
 #define BUF_DRAIN     0x42100000ull /* 64 KiB: a few records, drained */
 #define BUF_LAZY      0x42200000ull /* 1 MiB the CPU never touches: beyond vperf's prefault */
-#define SPE_V1_PMSIDR 0xfff3full   /* FE FT FL ArchInst LDS ERnd, Interval, MaxSize, CountSize */
+#define SPE_V1_PMSIDR 0xfff3full    /* FE FT FL ArchInst LDS ERnd, Interval, MaxSize, CountSize */
 
 static volatile unsigned int spe_irqs;
 static volatile uint64_t irq_pmbsr, irq_ptr;

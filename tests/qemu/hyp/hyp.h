@@ -201,7 +201,8 @@ bool stage2_map_ram(struct vm *vm, uint64_t ipa, bool *now);
 unsigned int stage2_unmap_ram(struct vm *vm);
 void virt_init_el2(void);
 
-/* spe.c: the SPE side of the ops contract, PMBIRQ, lazy stage 2 */
+/* spe.c: the SPE side of the ops contract, PMBIRQ, lazy stage 2, vmI.spe= */
+void spe_parse(struct vm_config *c, const char *v);
 int spe_guest_va_to_ipa(void *hv_vcpu, uint64_t va, uint64_t *ipa);
 int spe_stage2_map(void *hv_vm, uint64_t ipa, uint64_t size);
 void spe_pmbirq(void);

@@ -105,6 +105,17 @@ int spe_guest_va_to_ipa(void *hv_vcpu, uint64_t va, uint64_t *ipa)
 	return VPERF_EINVAL;
 }
 
+/* vmI.spe=1 (vperf's default buffer policy), trapped (E2PB 0b10), untrapped (0b11) or
+ * outside (0b00: the hypervisor samples the VM into its own buffer; docs/vspe.md). */
+void spe_parse(struct vm_config *c, const char *v)
+{
+	c->spe = *v != '0';
+	c->spe_buffer = !strncmp(v, "trapped", 7)     ? VPERF_SPE_BUF_EL1_TRAPPED
+			: !strncmp(v, "untrapped", 9) ? VPERF_SPE_BUF_EL1
+			: !strncmp(v, "outside", 7)   ? VPERF_SPE_BUF_EL2
+						      : VPERF_SPE_BUF_DEFAULT;
+}
+
 /* The ops contract's stage2_map: [ipa, ipa + size) of the VM's RAM mapped (4 KiB pages). */
 int spe_stage2_map(void *hv_vm, uint64_t ipa, uint64_t size)
 {

@@ -86,17 +86,6 @@ static void parse_part(struct vm_config *c, const char *v)
 					       : VPERF_PART_TRAPPED;
 }
 
-/* vmI.spe=1 (vperf's default buffer policy), trapped (E2PB 0b10), untrapped (0b11) or
- * outside (0b00: the hypervisor samples the VM into its own buffer; docs/vspe.md). */
-static void parse_spe(struct vm_config *c, const char *v)
-{
-	c->spe = *v != '0';
-	c->spe_buffer = !strncmp(v, "trapped", 7)     ? VPERF_SPE_BUF_EL1_TRAPPED
-			: !strncmp(v, "untrapped", 9) ? VPERF_SPE_BUF_EL1
-			: !strncmp(v, "outside", 7)   ? VPERF_SPE_BUF_EL2
-						      : VPERF_SPE_BUF_DEFAULT;
-}
-
 static void parse_vm_key(struct vm_config *c, const char *k)
 {
 	const char *v;
@@ -118,7 +107,7 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 	else if (starts(k, "mem=", &v))
 		c->mem = parse_u64(v, NULL) << 20;
 	else if (starts(k, "spe=", &v))
-		parse_spe(c, v);
+		spe_parse(c, v);
 	else if (starts(k, "s2=", &v))
 		c->s2_lazy = !strncmp(v, "lazy", 4);
 	else if (starts(k, "uart=", &v))
