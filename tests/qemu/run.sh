@@ -102,6 +102,21 @@ spe_decode() {
 	echo "RESULT host spe-outside-decode $v vperf-spe --summary exit $rc: ${recs:-no records} ($logs/$1.spe.txt)" >>"$2"
 }
 
+# spe_lost LOG: each Linux guest's "AUX data lost" (perf's count of truncated AUX records,
+# linux-tool-spe-aux) against the buffer events with DL vperf showed that VM (the hypervisor's
+# "vmI SPE: ... (data lost D)"): a record cut by a stage 2 fault is the one loss vperf may cause,
+# one truncated AUX record each. Bare runs have no hypervisor line and no verdict.
+spe_lost() {
+	for vm in $(sed -n 's/^\[\(vm[0-9]*\)\] RESULT linux-tool-spe-aux .*/\1/p' "$1"); do
+		lost=$(sed -n "s/^\[$vm\] RESULT linux-tool-spe-aux .* lost \([0-9]*\),.*/\1/p" "$1")
+		dl=$(sed -n "s/^vperf-hyp: $vm SPE: events [0-9]* (data lost \([0-9]*\)).*/\1/p" "$1")
+		[ -n "$dl" ] || continue
+		v=PASS
+		[ "${lost:-0}" -le "$dl" ] || v=FAIL
+		echo "RESULT host $vm-spe-lost-justified $v perf's AUX data lost ${lost:-0} times, vperf's events with DL $dl" >>"$1"
+	done
+}
+
 # judge NAME LOG FLAGS HOW RC SECS: print the verdict, append the results line, return 0 if it
 # passed.
 judge() {
@@ -175,6 +190,7 @@ run_config() {
 	why=$(infra_failure "$log" "$how" "$args" $rc)
 	[ -z "$why" ] || { verdict_infra "$name" "$why"; return; }
 	spe_decode "$name" "$log"
+	spe_lost "$log"
 	judge "$name" "$log" "$flags" "$how" $rc $(($(date +%s) - t0))
 }
 

@@ -132,9 +132,10 @@ struct vm {
 };
 
 /* Deliberately broken integrations (bootargs mutant=...), for proving that the guest suite
- * notices: vperf's emulation removed, its switch skipped, its interrupt dropped, or no vperf at
- * all (the guest touches the physical PMU). Never set in a real configuration. */
-enum mutant { MUT_NONE, MUT_NO_TRAP, MUT_NO_PUT, MUT_NO_IRQ, MUT_PASSTHROUGH };
+ * notices: vperf's emulation removed, its switch skipped, its interrupt dropped, no vperf at
+ * all (the guest touches the physical PMU), or the stage2_map op refusing every range (a
+ * guest's buffer stage 2 fault is then never recovered). Never set in a real configuration. */
+enum mutant { MUT_NONE, MUT_NO_TRAP, MUT_NO_PUT, MUT_NO_IRQ, MUT_PASSTHROUGH, MUT_NO_S2MAP };
 
 /* One physical CPU: what it runs, its vperf object, its redistributor. Touched by its own CPU
  * only, except `current`, which every scheduler reads under hyp.lock. */

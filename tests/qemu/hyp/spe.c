@@ -121,6 +121,8 @@ int spe_stage2_map(void *hv_vm, uint64_t ipa, uint64_t size)
 {
 	struct vm *vm = hv_vm;
 
+	if (hyp.mutant == MUT_NO_S2MAP)
+		return VPERF_EINVAL;
 	for (uint64_t a = ipa & ~0xfffull; a < ipa + size; a += 0x1000) {
 		bool now;
 

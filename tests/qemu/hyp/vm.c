@@ -4,7 +4,7 @@
  * creation: guest RAM, the guest image placed by the Linux arm64 boot protocol, the generated
  * device tree, stage 2, and the VM's vperf policy.
  *
- *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough
+ *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough|no-s2map
  *   pcpus=N (physical CPUs to use, QEMU -smp N)  migrate_every=N (slices before a vCPU moves on)
  *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: Debian's QEMU does not,
  *   the project's does, and the hypervisor cannot tell them apart, so vperf refuses the direct
@@ -138,6 +138,7 @@ static void parse_token(const char *t)
 			     : !strncmp(v, "no-put", 6)	      ? MUT_NO_PUT
 			     : !strncmp(v, "no-irq", 6)	      ? MUT_NO_IRQ
 			     : !strncmp(v, "passthrough", 11) ? MUT_PASSTHROUGH
+			     : !strncmp(v, "no-s2map", 8)     ? MUT_NO_S2MAP
 							      : MUT_NONE;
 		hyp_log("MUTANT %u: a deliberately broken integration", hyp.mutant);
 	} else if (starts(t, "hpmn_enforced=", &v)) {
