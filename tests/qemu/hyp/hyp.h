@@ -133,9 +133,19 @@ struct vm {
 
 /* Deliberately broken integrations (bootargs mutant=...), for proving that the guest suite
  * notices: vperf's emulation removed, its switch skipped, its interrupt dropped, no vperf at
- * all (the guest touches the physical PMU), or the stage2_map op refusing every range (a
- * guest's buffer stage 2 fault is then never recovered). Never set in a real configuration. */
-enum mutant { MUT_NONE, MUT_NO_TRAP, MUT_NO_PUT, MUT_NO_IRQ, MUT_PASSTHROUGH, MUT_NO_S2MAP };
+ * all (the guest touches the physical PMU), the stage2_map op refusing every range (a guest's
+ * buffer stage 2 fault is then never recovered), or every VM profiled from outside given the
+ * same spe_context (its records can no longer be told apart). Never set in a real
+ * configuration. */
+enum mutant {
+	MUT_NONE,
+	MUT_NO_TRAP,
+	MUT_NO_PUT,
+	MUT_NO_IRQ,
+	MUT_PASSTHROUGH,
+	MUT_NO_S2MAP,
+	MUT_SAME_CONTEXT
+};
 
 /* One physical CPU: what it runs, its vperf object, its redistributor. Touched by its own CPU
  * only, except `current`, which every scheduler reads under hyp.lock. */

@@ -50,7 +50,7 @@ bool spe_outside_wanted(void)
 
 uint32_t spe_outside_context(const struct vm *vm)
 {
-	return SPE_CONTEXT_BASE + vm->id;
+	return SPE_CONTEXT_BASE + (hyp.mutant == MUT_SAME_CONTEXT ? 0 : vm->id);
 }
 
 /* This pCPU's buffer on, EL2 owning it (MDCR_EL2.E2PB = 0b00, the host's MDCR_EL2 vperf gave):

@@ -4,7 +4,8 @@
  * creation: guest RAM, the guest image placed by the Linux arm64 boot protocol, the generated
  * device tree, stage 2, and the VM's vperf policy.
  *
- *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough|no-s2map
+ *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough|no-s2map|
+ *   same-context
  *   pcpus=N (physical CPUs to use, QEMU -smp N)  migrate_every=N (slices before a vCPU moves on)
  *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: Debian's QEMU does not,
  *   the project's does, and the hypervisor cannot tell them apart, so vperf refuses the direct
@@ -134,12 +135,13 @@ static void parse_token(const char *t)
 	} else if (starts(t, "host_counters=", &v)) {
 		hyp.host_counters = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "mutant=", &v)) {
-		hyp.mutant = !strncmp(v, "no-trap", 7)	      ? MUT_NO_TRAP
-			     : !strncmp(v, "no-put", 6)	      ? MUT_NO_PUT
-			     : !strncmp(v, "no-irq", 6)	      ? MUT_NO_IRQ
-			     : !strncmp(v, "passthrough", 11) ? MUT_PASSTHROUGH
-			     : !strncmp(v, "no-s2map", 8)     ? MUT_NO_S2MAP
-							      : MUT_NONE;
+		hyp.mutant = !strncmp(v, "no-trap", 7)	       ? MUT_NO_TRAP
+			     : !strncmp(v, "no-put", 6)	       ? MUT_NO_PUT
+			     : !strncmp(v, "no-irq", 6)	       ? MUT_NO_IRQ
+			     : !strncmp(v, "passthrough", 11)  ? MUT_PASSTHROUGH
+			     : !strncmp(v, "no-s2map", 8)      ? MUT_NO_S2MAP
+			     : !strncmp(v, "same-context", 12) ? MUT_SAME_CONTEXT
+							       : MUT_NONE;
 		hyp_log("MUTANT %u: a deliberately broken integration", hyp.mutant);
 	} else if (starts(t, "hpmn_enforced=", &v)) {
 		hyp.hpmn_enforced = parse_u64(v, NULL) != 0;
