@@ -30,12 +30,12 @@ qemu-ldflags := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack
 qemu-lib-src := lib/string.c lib/printf.c lib/uart.c
 qemu-hyp-src := hyp/head.S hyp/vectors.S hyp/main.c hyp/gic.c hyp/vgic.c hyp/vgic_mmio.c \
 	hyp/vcpu.c hyp/sched.c hyp/trap.c hyp/psci.c hyp/vuart.c hyp/mm.c hyp/vm.c hyp/guest_dt.c \
-	hyp/pmu_host.c $(qemu-lib-src)
+	hyp/pmu_host.c hyp/spe.c hyp/spe_outside.c $(qemu-lib-src)
 qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c guest/util.c \
 	guest/smp.c $(qemu-lib-src)
 qemu-guests := pmu-suite demo spe-smoke
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
-	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/bench.c
+	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/bench.c
 demo-src := $(qemu-guest-common) guest/demo.c
 # FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry.
 spe-smoke-src := spe/head.S spe/smoke.c $(qemu-lib-src)
@@ -98,9 +98,9 @@ qemu-images: $(qemu-out)/vperf-hyp.bin $(patsubst %,$(qemu-out)/%.bin,$(qemu-gue
 	$(qemu-out)/pmu-suite-raw.bin
 
 qemu-runner := $(qemu-src)/run.sh
-qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results)
+qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results) VPERF_SPE=$(obj)/host/bin/vperf-spe
 
-qemu-check: qemu-images qemu-linux
+qemu-check: qemu-images qemu-linux $(obj)/host/bin/vperf-spe
 	$(Q)$(qemu-env) $(qemu-runner) check
 
 qemu-run: qemu-images

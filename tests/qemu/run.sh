@@ -6,7 +6,8 @@
 #   run.sh bench FILE       -icount shift=0 measurements into FILE's QEMU section
 #   run.sh one NAME         one configuration, log on stdout
 # Environment: QEMU_OUT (images, logs), QEMU_RESULTS (run-tests.sh results file to append to),
-# QEMU (default: the project's QEMU, platform/qemu/build.sh).
+# QEMU (default: the project's QEMU, platform/qemu/build.sh), VPERF_SPE (tools/vperf-spe, default
+# $QEMU_OUT/../host/bin/vperf-spe: decodes the SPE-BUF lines of a run, spe_decode below).
 # A configuration passes when every guest printed "SUITE DONE", the hypervisor finished, no
 # test FAILed (but its xfail ones) and nothing timed out; a must-fail one passes only when the
 # hypervisor booted, its guests started, and a test caught the breakage (a test FAILed). An
@@ -82,6 +83,40 @@ infra_failure() {
 	fi
 }
 
+# spe_decode NAME LOG: the hypervisor's own Profiling Buffer, printed as SPE-BUF lines (vmI.spe=
+# outside, hyp/spe_outside.c), decoded again by tools/vperf-spe; malformed records (its exit
+# status 1) are a FAIL, appended to the log as the hypervisor's RESULT lines are.
+spe_decode() {
+	grep -q '^SPE-BUF ' "$2" || return 0
+	dec=${VPERF_SPE:-$out/../host/bin/vperf-spe}
+	if [ ! -x "$dec" ]; then
+		echo "RESULT host spe-outside-decode SKIP no vperf-spe at $dec" >>"$2"
+		return 0
+	fi
+	grep '^SPE-BUF ' "$2" | cut -d' ' -f2 | tr -d '\n' | xxd -r -p >"$logs/$1.spe"
+	"$dec" --summary -q "$logs/$1.spe" >"$logs/$1.spe.txt" 2>&1
+	rc=$?
+	recs=$(grep -m 1 -o '[0-9]* records' "$logs/$1.spe.txt")
+	v=PASS
+	[ "$rc" -eq 0 ] || v=FAIL
+	echo "RESULT host spe-outside-decode $v vperf-spe --summary exit $rc: ${recs:-no records} ($logs/$1.spe.txt)" >>"$2"
+}
+
+# spe_lost LOG: each Linux guest's "AUX data lost" (perf's count of truncated AUX records,
+# linux-tool-spe-aux) against the buffer events with DL vperf showed that VM (the hypervisor's
+# "vmI SPE: ... (data lost D)"): a record cut by a stage 2 fault is the one loss vperf may cause,
+# one truncated AUX record each. Bare runs have no hypervisor line and no verdict.
+spe_lost() {
+	for vm in $(sed -n 's/^\[\(vm[0-9]*\)\] RESULT linux-tool-spe-aux .*/\1/p' "$1"); do
+		lost=$(sed -n "s/^\[$vm\] RESULT linux-tool-spe-aux .* lost \([0-9]*\),.*/\1/p" "$1")
+		dl=$(sed -n "s/^vperf-hyp: $vm SPE: events [0-9]* (data lost \([0-9]*\)).*/\1/p" "$1")
+		[ -n "$dl" ] || continue
+		v=PASS
+		[ "${lost:-0}" -le "$dl" ] || v=FAIL
+		echo "RESULT host $vm-spe-lost-justified $v perf's AUX data lost ${lost:-0} times, vperf's events with DL $dl" >>"$1"
+	done
+}
+
 # judge NAME LOG FLAGS HOW RC SECS: print the verdict, append the results line, return 0 if it
 # passed.
 judge() {
@@ -154,6 +189,8 @@ run_config() {
 	rc=$?
 	why=$(infra_failure "$log" "$how" "$args" $rc)
 	[ -z "$why" ] || { verdict_infra "$name" "$why"; return; }
+	spe_decode "$name" "$log"
+	spe_lost "$log"
 	judge "$name" "$log" "$flags" "$how" $rc $(($(date +%s) - t0))
 }
 

@@ -69,6 +69,8 @@ int dt_parse(uint64_t dtb)
 	node = fdt_node_offset_by_compatible(fdt, -1, "arm,armv8-pmuv3");
 	gi.has_pmu = node >= 0;
 	gi.pmu_intid = node >= 0 ? ppi_intid(fdt, node, 0) : 0;
+	node = fdt_node_offset_by_compatible(fdt, -1, "arm,statistical-profiling-extension-v1");
+	gi.spe_intid = node >= 0 ? ppi_intid(fdt, node, 0) : 0;
 	/* "arm,armv8-timer": secure physical, non-secure physical, virtual, hypervisor */
 	node = fdt_node_offset_by_compatible(fdt, -1, "arm,armv8-timer");
 	gi.ptimer_intid = node >= 0 ? ppi_intid(fdt, node, 1) : 0;

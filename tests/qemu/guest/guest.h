@@ -12,6 +12,7 @@ struct guest_info {
 	bool has_pmu;	       /* an "arm,armv8-pmuv3" node */
 	uint32_t pmu_intid;    /* its PPI as an INTID */
 	uint32_t ptimer_intid; /* the EL1 physical timer's (non-secure) PPI, 0: none in the DT */
+	uint32_t spe_intid; /* PMBIRQ: the "arm,statistical-profiling-extension-v1" PPI, 0: none */
 	uint64_t gicd, gicr;
 	uint64_t uart;
 	bool psci_smc;	  /* PSCI conduit: /psci method = "smc" */

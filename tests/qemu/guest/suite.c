@@ -345,6 +345,10 @@ void payload_main(void)
 		return;
 	}
 	test_spe_absent();
+	if (arg_is("spe", "1")) {
+		spe_tests();
+		return;
+	}
 	timer_tests();
 	smp_tests();
 	if (arg_str("min_share"))

@@ -23,6 +23,7 @@ void timer_tests(void);
 void share_test(void);
 void smp_tests(void);
 void mux_tests(void);
+void spe_tests(void);
 unsigned int wfi_sleep_ms(uint64_t ms);
 
 #endif /* GUEST_SUITE_H */

@@ -65,7 +65,7 @@ static uint64_t gicr_find(void)
 /* The per-CPU half: redistributor, PPIs, the CPU interface. */
 void gic_cpu_init(void)
 {
-	static const uint32_t ppis[] = { INTID_KICK,   INTID_PMU,    INTID_MAINT,
+	static const uint32_t ppis[] = { INTID_KICK,   INTID_PMU,    INTID_SPE,	  INTID_MAINT,
 					 INTID_HYPTIM, INTID_VTIMER, INTID_PTIMER };
 
 	this_pcpu()->gicr = gicr_find();

@@ -33,6 +33,7 @@
 #define INTID_VTIMER   27 /* EL1 virtual timer (CNTV) */
 #define INTID_PTIMER   30 /* EL1 physical timer (CNTP), the guest's too */
 #define INTID_PMU      23
+#define INTID_SPE      21 /* PMBIRQ: QEMU virt's /spe node, the SBSA's PPI 5 */
 #define INTID_SPURIOUS 1023
 #define VUART_SPI      33 /* the PL011's interrupt in the guest DT: never raised (vgic_mmio.c) */
 
@@ -102,7 +103,9 @@ struct vm_config {
 	unsigned int vcpus;
 	uint64_t mem; /* bytes of guest RAM */
 	bool uart_passthrough;
-	bool spe;	     /* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
+	bool spe; /* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
+	enum vperf_spe_buffer spe_buffer; /* vmI.spe=trapped|untrapped|outside (1: default) */
+	bool s2_lazy;			  /* vmI.s2=lazy: RAM mapped at its first fault (mm.c) */
 	bool expect_refused; /* vmI.expect=refused: the VM must be refused (bootargs, policy) */
 	bool args_too_long;  /* vmI.args did not fit in args[]: the VM is refused */
 	char args[ARGS_MAX]; /* the guest's /chosen/bootargs */
@@ -123,12 +126,26 @@ struct vm {
 	unsigned int line_len;
 	uint64_t dtb_ipa, entry_ipa;
 	uint64_t initrd_ipa, initrd_size; /* in guest RAM, for /chosen (0: none) */
+	/* Stage 2 with vmI.s2=lazy: pages mapped at the guest's own faults, for vperf (its
+	 * Profiling Buffer: stage2_map), and taken away by s2_scrub (mm.c, spe.c) */
+	uint64_t s2_cpu_maps, s2_spe_maps, s2_walk_maps, s2_unmapped;
 };
 
 /* Deliberately broken integrations (bootargs mutant=...), for proving that the guest suite
- * notices: vperf's emulation removed, its switch skipped, its interrupt dropped, or no vperf at
- * all (the guest touches the physical PMU). Never set in a real configuration. */
-enum mutant { MUT_NONE, MUT_NO_TRAP, MUT_NO_PUT, MUT_NO_IRQ, MUT_PASSTHROUGH };
+ * notices: vperf's emulation removed, its switch skipped, its interrupt dropped, no vperf at
+ * all (the guest touches the physical PMU), the stage2_map op refusing every range (a guest's
+ * buffer stage 2 fault is then never recovered), or every VM profiled from outside given the
+ * same spe_context (its records can no longer be told apart). Never set in a real
+ * configuration. */
+enum mutant {
+	MUT_NONE,
+	MUT_NO_TRAP,
+	MUT_NO_PUT,
+	MUT_NO_IRQ,
+	MUT_PASSTHROUGH,
+	MUT_NO_S2MAP,
+	MUT_SAME_CONTEXT
+};
 
 /* One physical CPU: what it runs, its vperf object, its redistributor. Touched by its own CPU
  * only, except `current`, which every scheduler reads under hyp.lock. */
@@ -156,6 +173,7 @@ struct hyp {
 	unsigned int host_counters;
 	bool hpmn_enforced; /* see vm.c: false unless a test overrides it */
 	bool bench;
+	unsigned int s2_scrub; /* s2_scrub=N: lazy VMs lose their RAM mappings every N slices */
 	enum vperf_log_level loglevel; /* loglevel=N: vperf's lines printed up to N (default 0) */
 	uint64_t ticks;
 };
@@ -190,7 +208,25 @@ void hyp_shutdown(void) __attribute__((noreturn));
 
 /* mm.c */
 void stage2_build(struct vm *vm);
+bool stage2_map_ram(struct vm *vm, uint64_t ipa, bool *now);
+unsigned int stage2_unmap_ram(struct vm *vm);
 void virt_init_el2(void);
+
+/* spe.c: the SPE side of the ops contract, PMBIRQ, lazy stage 2, vmI.spe= */
+void spe_parse(struct vm_config *c, const char *v);
+int spe_guest_va_to_ipa(void *hv_vcpu, uint64_t va, uint64_t *ipa);
+int spe_stage2_map(void *hv_vm, uint64_t ipa, uint64_t size);
+void spe_pmbirq(void);
+bool s2_lazy_fault(struct vcpu *v, uint64_t ipa);
+void s2_tick(void);
+void spe_report(void);
+
+/* spe_outside.c: the hypervisor's own Profiling Buffer sampling vmI.spe=outside VMs */
+bool spe_outside_wanted(void);
+uint32_t spe_outside_context(const struct vm *vm);
+void spe_outside_cpu_init(void);
+bool spe_outside_irq(void);
+void spe_outside_report(void);
 
 /* gic.c: the physical GICv3 */
 void gic_init(void);

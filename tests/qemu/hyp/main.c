@@ -93,7 +93,11 @@ static struct vcpu *handle_irq(struct vcpu *v)
 	switch (intid) {
 	case INTID_HYPTIM:
 		gic_eoi(intid);
+		s2_tick();
 		return sched_tick(v);
+	case INTID_SPE:
+		spe_pmbirq();
+		break;
 	case INTID_PMU:
 		if (hyp.bench)
 			pmu_host_bench_pmuirq();

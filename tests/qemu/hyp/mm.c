@@ -5,6 +5,12 @@
  * redistributors at GUEST_GICV3_GICD_BASE / GUEST_GICV3_GICR0_BASE (left unmapped: emulated on
  * the data abort), and the PL011 at QEMU virt's 0x09000000 (unmapped and emulated, or mapped to
  * the real one with vmN.uart=pt).
+ *
+ * RAM is mapped in 2 MiB blocks, all at creation, or (vmN.s2=lazy) in 4 KiB pages, each on the
+ * first stage 2 fault that touches it: the guest's own accesses (trap.c) or its Profiling Buffer's, which vperf
+ * maps through the stage2_map op (spe.c). s2_scrub=N takes every block of the lazy VMs away again
+ * every N slices, as a hypervisor reclaiming or dirty-logging memory does, so that a Linux guest,
+ * whose perf zeroes its buffer before SPE writes it, still sees its buffer fault.
  */
 #include "hyp.h"
 
@@ -46,6 +52,7 @@ struct s2_tables {
 	uint64_t l2_low[512];
 	uint64_t l3_uart[512];
 	uint64_t l2_ram[512];
+	uint64_t l3_ram[VM_RAM_MAX / SZ_2M][512]; /* a lazy VM's pages */
 } __attribute__((aligned(4096)));
 
 static struct s2_tables s2[MAX_VMS];
@@ -67,12 +74,55 @@ void stage2_build(struct vm *vm)
 	t->l1[ram_ipa / SZ_1G] = (uint64_t)(uintptr_t)t->l2_ram | S2_TABLE;
 	for (uint64_t off = 0; off < vm->cfg.mem; off += SZ_2M)
 		t->l2_ram[(ram_ipa % SZ_1G + off) / SZ_2M] =
-			(vm->ram_pa + off) | S2_NORMAL | S2_BLOCK;
+			vm->cfg.s2_lazy ? (uint64_t)(uintptr_t)t->l3_ram[off / SZ_2M] | S2_TABLE
+					: (vm->ram_pa + off) | S2_NORMAL | S2_BLOCK;
 	if (vm->cfg.uart_passthrough)
 		map_uart(t);
 	dsb(ishst);
 	vm->s2_l1 = t->l1;
 	vm->vttbr = (uint64_t)(uintptr_t)t->l1 | (uint64_t)(vm->id + 1) << 48; /* VMID */
+}
+
+/* The page of RAM holding ipa mapped, if ipa is the VM's RAM (false otherwise; a VM mapped at
+ * creation has it already). An entry that was invalid needs no TLB maintenance: a TLB holds no
+ * entry that faults (Arm DDI 0487 K.a, D8); the DSB makes the entry visible to the walks of
+ * every observer, the Profiling Buffer's included. *now: it was not mapped before. */
+bool stage2_map_ram(struct vm *vm, uint64_t ipa, bool *now)
+{
+	uint64_t off = ipa - GUEST_RAM0_BASE;
+	uint64_t *e;
+
+	*now = false;
+	if (ipa < GUEST_RAM0_BASE || off >= vm->cfg.mem)
+		return false;
+	if (!vm->cfg.s2_lazy)
+		return true;
+	e = &s2[vm->id].l3_ram[off / SZ_2M][(off % SZ_2M) >> 12];
+	if (!*e) {
+		*e = (vm->ram_pa + (off & ~0xfffull)) | S2_NORMAL | S2_PAGE;
+		dsb(ishst);
+		*now = true;
+	}
+	return true;
+}
+
+/* Every page of a lazy VM taken away (s2_scrub): break, then invalidate the stage 1 and 2
+ * entries of every VMID at EL1&0 on every PE (TLBI ALLE1IS, Arm DDI 0487 K.a D8), the
+ * Profiling Buffer's cached translations with them (SPE 3.4.4). Returns the pages removed. */
+unsigned int stage2_unmap_ram(struct vm *vm)
+{
+	unsigned int n = 0;
+
+	for (uint64_t b = 0; b < vm->cfg.mem / SZ_2M; b++)
+		for (unsigned int i = 0; i < 512; i++)
+			if (s2[vm->id].l3_ram[b][i]) {
+				s2[vm->id].l3_ram[b][i] = 0;
+				n++;
+			}
+	dsb(ishst);
+	__asm__ volatile("tlbi alle1is\n\tdsb ish" : : : "memory");
+	isb();
+	return n;
 }
 
 void virt_init_el2(void)

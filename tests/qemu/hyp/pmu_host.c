@@ -156,6 +156,8 @@ const struct vperf_hyp_ops hyp_vperf_ops = {
 	.advance_pc = op_advance_pc,
 	.guest_el = op_guest_el,
 	.set_irq_line = op_set_irq_line,
+	.stage2_map = spe_stage2_map,
+	.guest_va_to_ipa = spe_guest_va_to_ipa,
 	.host_pmu_overflow = op_host_overflow,
 	.log = op_log,
 };
@@ -175,7 +177,9 @@ void pmu_host_cpu_init(void)
 	 * refuses the direct partition, which would not isolate there. */
 	struct vperf_pcpu_config cfg = { .host_counters = (uint8_t)hyp.host_counters,
 					 .hpmn_unenforced = !hyp.hpmn_enforced,
-					 .pmu_ppi = INTID_PMU };
+					 .host_spe = spe_outside_wanted(),
+					 .pmu_ppi = INTID_PMU,
+					 .spe_ppi = INTID_SPE };
 	int err;
 
 	err = vperf_pcpu_init(&this_pcpu()->vperf, &cfg);
@@ -187,6 +191,7 @@ void pmu_host_cpu_init(void)
 	/* The host's MDCR_EL2 (HPMN, HPME) from now on; vperf changes it around guests only. */
 	write_sysreg(this_pcpu()->vperf.host_mdcr, mdcr_el2);
 	isb();
+	spe_outside_cpu_init();
 	for (unsigned int r = 0; r < 3; r++) {
 		if (!has_role(r))
 			continue;
@@ -413,6 +418,8 @@ void pmu_host_report(void)
 		hyp_log("vperf notices: %lu (%lu not shown)", host.notices,
 			host.notices - LOG_NOTICES_SHOWN);
 	report_counters();
+	spe_report();
+	spe_outside_report();
 	if (!hyp.bench)
 		return;
 	trap_bench_calibrate();

@@ -2,7 +2,8 @@
 /*
  * Synchronous exceptions from a guest, by ESR_EL2.EC (Arm ARM D24.2.40): WFI/WFE (0x01), HVC
  * (0x16), trapped SMC (0x17), MSR/MRS (0x18: vperf first, then what the hypervisor itself traps),
- * SVE (0x19) and stage-2 data aborts (0x24: the emulated GIC and PL011).
+ * SVE (0x19), stage-2 instruction aborts (0x20) and data aborts (0x24: RAM of a lazy VM, mapped
+ * then, and the emulated GIC and PL011).
  */
 #include "hyp.h"
 
@@ -13,6 +14,7 @@
 #define EC_SMC64    0x17
 #define EC_SYSREG   0x18
 #define EC_SVE	    0x19
+#define EC_IABT	    0x20
 #define EC_DABT	    0x24
 #define XEN_HVC_IMM 0xea1 /* Xen's hypercall immediate (XEN_HYPERCALL_TAG) */
 #define XEN_ENOSYS  38
@@ -119,14 +121,20 @@ void trap_bench_calibrate(void)
 
 /* Emulated MMIO: ESR ISS with ISV = 1 gives the access (SAS [23:22], SSE [21], SRT [20:16],
  * SF [15], WnR [6]); HPFAR_EL2.FIPA [43:4] is the faulting IPA's page (Arm ARM D24.2.40). */
+static uint64_t fault_ipa(void)
+{
+	return (read_sysreg(hpfar_el2) & 0xfffffffffff0ull) << 8 | (read_sysreg(far_el2) & 0xfff);
+}
+
 static struct vcpu *dabt(struct vcpu *v, uint64_t esr)
 {
-	uint64_t ipa =
-		(read_sysreg(hpfar_el2) & 0xfffffffffff0ull) << 8 | (read_sysreg(far_el2) & 0xfff);
+	uint64_t ipa = fault_ipa();
 	unsigned int size = 1u << FIELD(esr, 23, 22), srt = FIELD(esr, 20, 16);
 	bool write = FIELD(esr, 6, 6) != 0, ok = false;
 	uint64_t val = write && srt != 31 ? v->regs.x[srt] : 0;
 
+	if (s2_lazy_fault(v, ipa))
+		return v; /* RAM of a lazy VM, now mapped: the access runs again */
 	if (!FIELD(esr, 24, 24))
 		return sched_stop_vm(v, "data abort without syndrome");
 	if (size < 8)
@@ -180,6 +188,10 @@ struct vcpu *trap_sync(struct vcpu *v)
 		return undef(v);
 	case EC_DABT:
 		return dabt(v, esr);
+	case EC_IABT:
+		if (s2_lazy_fault(v, fault_ipa()))
+			return v;
+		return sched_stop_vm(v, "instruction abort");
 	default:
 		hyp_log("vm%u: unhandled ESR %lx at PC %lx FAR %lx", v->vm->id, esr, v->regs.elr,
 			read_sysreg(far_el2));

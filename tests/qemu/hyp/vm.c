@@ -4,7 +4,8 @@
  * creation: guest RAM, the guest image placed by the Linux arm64 boot protocol, the generated
  * device tree, stage 2, and the VM's vperf policy.
  *
- *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough
+ *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough|no-s2map|
+ *   same-context
  *   pcpus=N (physical CPUs to use, QEMU -smp N)  migrate_every=N (slices before a vCPU moves on)
  *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: Debian's QEMU does not,
  *   the project's does, and the hypervisor cannot tell them apart, so vperf refuses the direct
@@ -13,6 +14,9 @@
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
  *   vmI.slots=K (emulated partition: physical counters its counters are multiplexed onto)
+ *   vmI.spe=1|trapped|untrapped|outside (SPE, its Profiling Buffer policy; docs/vspe.md)
+ *   vmI.s2=lazy (RAM mapped at stage 2 on its first fault, mm.c)  s2_scrub=N (every N slices the
+ *   lazy VMs' RAM is unmapped again)
  *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces,
  *   %XX is a byte in hexadecimal: %2C a comma; at most ARGS_MAX - 1 bytes, else the VM is refused)
  *   vmI.expect=refused (the VM must be refused, for its bootargs or by vperf for its policy:
@@ -104,7 +108,9 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 	else if (starts(k, "mem=", &v))
 		c->mem = parse_u64(v, NULL) << 20;
 	else if (starts(k, "spe=", &v))
-		c->spe = *v == '1';
+		spe_parse(c, v);
+	else if (starts(k, "s2=", &v))
+		c->s2_lazy = !strncmp(v, "lazy", 4);
 	else if (starts(k, "uart=", &v))
 		c->uart_passthrough = !strncmp(v, "pt", 2);
 	else if (starts(k, "expect=", &v))
@@ -129,11 +135,13 @@ static void parse_token(const char *t)
 	} else if (starts(t, "host_counters=", &v)) {
 		hyp.host_counters = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "mutant=", &v)) {
-		hyp.mutant = !strncmp(v, "no-trap", 7)	      ? MUT_NO_TRAP
-			     : !strncmp(v, "no-put", 6)	      ? MUT_NO_PUT
-			     : !strncmp(v, "no-irq", 6)	      ? MUT_NO_IRQ
-			     : !strncmp(v, "passthrough", 11) ? MUT_PASSTHROUGH
-							      : MUT_NONE;
+		hyp.mutant = !strncmp(v, "no-trap", 7)	       ? MUT_NO_TRAP
+			     : !strncmp(v, "no-put", 6)	       ? MUT_NO_PUT
+			     : !strncmp(v, "no-irq", 6)	       ? MUT_NO_IRQ
+			     : !strncmp(v, "passthrough", 11)  ? MUT_PASSTHROUGH
+			     : !strncmp(v, "no-s2map", 8)      ? MUT_NO_S2MAP
+			     : !strncmp(v, "same-context", 12) ? MUT_SAME_CONTEXT
+							       : MUT_NONE;
 		hyp_log("MUTANT %u: a deliberately broken integration", hyp.mutant);
 	} else if (starts(t, "hpmn_enforced=", &v)) {
 		hyp.hpmn_enforced = parse_u64(v, NULL) != 0;
@@ -143,6 +151,8 @@ static void parse_token(const char *t)
 			hyp_panic("pcpus=%u: 1 to %u", hyp.nr_pcpus, MAX_PCPUS);
 	} else if (starts(t, "migrate_every=", &v)) {
 		hyp.migrate_every = (unsigned int)parse_u64(v, NULL);
+	} else if (starts(t, "s2_scrub=", &v)) {
+		hyp.s2_scrub = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "bench=", &v)) {
 		hyp.bench = parse_u64(v, NULL) != 0;
 	} else if (starts(t, "loglevel=", &v)) {
@@ -315,6 +325,9 @@ static int vperf_policy(struct vm *vm)
 		.nr_counters = (uint8_t)vm->cfg.counters,
 		.pmu_virq = INTID_PMU,
 		.spe = vm->cfg.spe,
+		.spe_buffer = vm->cfg.spe_buffer,
+		.spe_virq = INTID_SPE,
+		.spe_context = spe_outside_context(vm),
 		.emu_slots = (uint8_t)(vm->cfg.emu_slots > 255 ? 255 : vm->cfg.emu_slots),
 	};
 
