@@ -72,6 +72,11 @@ mutate:
 	$(call deps_for,build)
 	$(Q)$(srctree)/scripts/mutate.sh $(srctree) $(obj)/mutate $(MUTATE)
 
+# Where mutations may survive: gcov of virt/ and lib/ under `make test` (scripts/coverage.sh).
+coverage:
+	$(call deps_for,build)
+	$(Q)LIST=$(LIST) $(srctree)/scripts/coverage.sh $(srctree) $(obj)/coverage
+
 # The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
 # each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md). The build's output
 # goes to $(O)/run-build.log, one line a stage (V=1 shows it).
@@ -180,6 +185,8 @@ help:
 	@echo '  mutate [MUTATE=text]        apply each mutation of tests/mutate/mutations.txt to a'
 	@echo '                              scratch copy of virt/ and expect the unit tests to fail;'
 	@echo '                              prints survivors, ends "mutate: N passed, N failed"'
+	@echo '  coverage [LIST=1]           gcov of virt/ and lib/ under the unit tests, one line a'
+	@echo '                              file, least covered last; LIST=1 names the lines'
 	@echo '  xen-check                   vperf inside Xen 4.17 on Arm: fetch Debian 12'"'"'s Xen source,'
 	@echo '                              apply integrations/xen/patches, build, boot dom0less domUs'
 	@echo '                              and a dom0 running the PMU suite and Linux under QEMU, a'
@@ -198,5 +205,5 @@ help:
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check check-fresh run demo mutate format format-check format-test help \
-	docs-snippets
+.PHONY: test arm64-check check check-fresh run demo mutate coverage format format-check format-test \
+	help docs-snippets
