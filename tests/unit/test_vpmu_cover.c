@@ -179,6 +179,7 @@ static void test_virqs_are_ppis(void **state)
 		cfg.pmu_virq = good[i];
 		assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
 	}
+#ifdef CONFIG_VPERF_VSPE
 	cfg = policy(VPERF_PMU_OFF, 0);
 	cfg.spe = true;
 	for (unsigned int i = 0; i < 2; i++) {
@@ -189,6 +190,7 @@ static void test_virqs_are_ppis(void **state)
 		cfg.spe_virq = good[i];
 		assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
 	}
+#endif
 }
 
 /*
