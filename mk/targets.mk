@@ -78,6 +78,10 @@ mutate:
 soak:
 	$(call deps_for,build qemu linux)
 	$(Q)$(srctree)/scripts/soak.sh $(srctree) $(obj)/soak
+# Where mutations may survive: gcov of virt/ and lib/ under `make test` (scripts/coverage.sh).
+coverage:
+	$(call deps_for,build)
+	$(Q)LIST=$(LIST) $(srctree)/scripts/coverage.sh $(srctree) $(obj)/coverage
 
 # The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
 # each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md). The build's output
@@ -190,6 +194,8 @@ help:
 	@echo '  soak                        isolation at scale: 10^6 seeded schedules of each model'
 	@echo '                              isolation test (PMU and SPE VMs) and 200 runs of each SMP'
 	@echo '                              QEMU configuration; failures with their seeds or logs'
+	@echo '  coverage [LIST=1]           gcov of virt/ and lib/ under the unit tests, one line a'
+	@echo '                              file, least covered last; LIST=1 names the lines'
 	@echo '  xen-check                   vperf inside Xen 4.17 on Arm: fetch Debian 12'"'"'s Xen source,'
 	@echo '                              apply integrations/xen/patches, build, boot dom0less domUs'
 	@echo '                              and a dom0 running the PMU suite and Linux under QEMU, a'
@@ -208,5 +214,5 @@ help:
 	@echo 'Variables: O=dir (output), ARCH=sim|arm64 (with defconfig), V=1 (show commands),'
 	@echo '           SANITIZE=1 (sim: ASan+UBSan), CROSS_COMPILE=aarch64-linux-gnu-'
 
-.PHONY: test arm64-check check check-fresh run demo mutate soak format format-check format-test help \
-	docs-snippets
+.PHONY: test arm64-check check check-fresh run demo mutate soak coverage format format-check \
+	format-test help docs-snippets
