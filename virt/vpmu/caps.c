@@ -10,10 +10,10 @@ static struct {
 	uint64_t pmcr_writable, pmcr_direct_extra, type_direct[2], type_trapped;
 } masks;
 
-bool vperf_vpmu_wide_counters(void)
-{
-	const struct vperf_platform *p = vperf_platform();
+bool vperf_vpmu_wide;
 
+static bool wide_counters(const struct vperf_platform *p)
+{
 	return p->any && p->min_pmuver >= 6;
 }
 
@@ -30,7 +30,7 @@ static uint64_t pmcr_writable(const struct vperf_platform *p)
 
 	if (p->any && p->min_pmuver >= 4)
 		w |= PMCR_DP;
-	if (vperf_vpmu_wide_counters())
+	if (wide_counters(p))
 		w |= PMCR_LP;
 	return w;
 }
@@ -92,6 +92,7 @@ void vperf_vpmu_derive_masks(void)
 	masks.type_direct[0] = type_direct(p, false);
 	masks.type_direct[1] = type_direct(p, true);
 	masks.type_trapped = PMEVTYPER_P | PMEVTYPER_U | event_number_mask(p);
+	vperf_vpmu_wide = wide_counters(p);
 }
 
 uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)

@@ -107,8 +107,13 @@ void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
 /* What the pCPUs let a guest hold (caps.c), derived again whenever the platform changes
  * (vperf_init, vperf_pcpu_init). */
 void vperf_vpmu_derive_masks(void);
-/* Every initialised pCPU has 64-bit event counters (PMUv3p5). */
-bool vperf_vpmu_wide_counters(void);
+/* Every initialised pCPU has 64-bit event counters (PMUv3p5): derived with the masks, read
+ * inline by the paths that ask on every access (PMSWINC). */
+extern bool vperf_vpmu_wide;
+static inline bool vperf_vpmu_wide_counters(void)
+{
+	return vperf_vpmu_wide;
+}
 /* The type fields a direct-partition guest holds. */
 uint64_t vperf_vpmu_type_direct(bool cycle);
 /* The PMEVTYPER<n>_EL0 fields a trapped or emulated guest keeps: P, U and the event number as
