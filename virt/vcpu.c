@@ -26,7 +26,7 @@ int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu)
 
 int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 {
-	if (vcpu->pcpu)
+	if (vcpu->pcpu || vperf_vcpu_parked(vcpu))
 		return VPERF_EBUSY;
 	vcpu->mdcr = 0;
 	vperf_mdcr_stale(vcpu);
@@ -70,7 +70,7 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 #endif
 }
 
-void vperf_vcpu_put(struct vperf_vcpu *vcpu)
+static void put(struct vperf_vcpu *vcpu, bool lazy)
 {
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
 
@@ -85,7 +85,9 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 #endif
 #ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
-		vperf_vpmu_put(vcpu);
+		vperf_vpmu_put(vcpu, lazy);
+#else
+	(void)lazy;
 #endif
 	vperf_mdcr_put(pcpu);
 #ifdef CONFIG_VPERF_VSPE
@@ -94,4 +96,35 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 #endif
 	pcpu->loaded = NULL;
 	vcpu->pcpu = NULL;
+}
+
+void vperf_vcpu_put(struct vperf_vcpu *vcpu)
+{
+	put(vcpu, false);
+}
+
+void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
+{
+	put(vcpu, true);
+}
+
+/* Parked: a lazy put left the counters in the hardware of the pCPU it ran on; only that pCPU's
+ * vperf_pcpu_flush, or the vCPU's next load there, brings them back. */
+bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu)
+{
+#ifdef CONFIG_VPERF_VPMU
+	return vcpu->pmu.where == VPERF_VPMU_PARKED;
+#else
+	(void)vcpu;
+	return false;
+#endif
+}
+
+void vperf_pcpu_flush(struct vperf_pcpu *pcpu)
+{
+#ifdef CONFIG_VPERF_VPMU
+	vperf_vpmu_flush(pcpu);
+#else
+	(void)pcpu;
+#endif
 }

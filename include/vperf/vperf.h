@@ -195,6 +195,23 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
 /* The vCPU stops running: save its state and give the host its MDCR_EL2 back. */
 void vperf_vcpu_put(struct vperf_vcpu *vcpu);
 
+/* The same, with the hypervisor's promise that the vCPU's next load is on this same pCPU and
+ * that nothing reads or replaces its state before (it stays on its pCPU, e.g. pinned): its
+ * trapped-partition counters may stay parked in this pCPU's hardware, counting stopped, until
+ * another owner needs them (docs/vpmu.md, "Lazy put"). To break the promise (migrate the vCPU,
+ * save, restore or reset it, take the CPU down), call vperf_pcpu_flush() on that pCPU first:
+ * until then vperf_vcpu_save/restore/reset return VPERF_EBUSY (vperf_vcpu_parked() is true),
+ * and a load on another pCPU is counted as misuse and loses the counts since the put. */
+void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu);
+
+/* A lazy put left this vCPU's counters in a pCPU's hardware, not yet flushed. */
+bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu);
+
+/* On pcpu's own CPU: save the state a lazy put left in its hardware to that vCPU's shadow, so
+ * it may be loaded anywhere, saved, restored or reset. A no-op when nothing is parked there.
+ * Called by vperf itself when another vCPU takes the counters on that pCPU. */
+void vperf_pcpu_flush(struct vperf_pcpu *pcpu);
+
 /* EC=0x18 trap entry. gprs holds the vCPU's x0..x30 (read for MSR, written for MRS; Rt=31 is
  * XZR and never touched). Decodes once, emulates or injects UNDEF, advances the PC only when
  * emulated. Returns VPERF_TRAP_NOT_MINE, touching nothing, for other ECs and for encodings

@@ -10,6 +10,12 @@
  * and nobody took the hardware meanwhile, resuming is one PMCR_EL0 write; otherwise its state
  * is restored from the shadow. A vCPU that never used the PMU, or whose PMU was idle at its last
  * put, costs no System register access at load or put.
+ *
+ * Lazy put (vperf_vcpu_put_lazy, trapped partition): the hypervisor promises that the vCPU's
+ * next load is on this pCPU, so the counters are not even copied: counting stops, the raised
+ * flags are taken, and the state stays PARKED in this pCPU's hardware until an owner change
+ * needs it (another vCPU's acquire on this pCPU, vperf_pcpu_flush on it), which saves it to the
+ * shadow on this pCPU. The invariants: docs/vpmu.md, "Lazy put".
  */
 #include <arch/sysreg.h>
 
@@ -174,9 +180,24 @@ void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu)
 	vperf_update_mdcr(vcpu);
 }
 
-/* Stop counting and copy what the hardware changed by itself (counters, raised overflow flags)
- * to the shadow. Everything else is already there: every write went through vperf. */
-static void save(struct vperf_vcpu *vcpu)
+/* The counters the hardware changed by itself, into the shadow (counting already stopped). */
+static void save_counters(struct vperf_vcpu *vcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+		int p = vperf_vpmu_phys(vcpu, n);
+
+		if (p >= 0)
+			s->evcntr[n] = read_pmevcntr((unsigned int)p);
+	}
+	s->ccntr = read_sysreg(PMCCNTR_EL0);
+}
+
+/* Stop counting and take the overflow flags the hardware raised into the shadow; with
+ * counters, copy them too (an eager put). Everything else is already there: every write went
+ * through vperf. */
+static void save(struct vperf_vcpu *vcpu, bool counters)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t ovs = s->ovs;
@@ -185,19 +206,15 @@ static void save(struct vperf_vcpu *vcpu)
 	 * copy below is for a migration; back on this pCPU it finds the live counters). */
 	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
 		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
-		int p = vperf_vpmu_phys(vcpu, n);
-
-		if (p >= 0)
-			s->evcntr[n] = read_pmevcntr((unsigned int)p);
-	}
-	s->ccntr = read_sysreg(PMCCNTR_EL0);
+	if (counters)
+		save_counters(vcpu);
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
-	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
+	if (counters)
+		vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
-	s->where = VPERF_VPMU_SHADOW;
+	s->where = counters ? VPERF_VPMU_SHADOW : VPERF_VPMU_PARKED;
 	/* A flag raised but not yet taken as an interrupt counts from now on (computed from the
 	 * shadow, which now holds every flag: no second PMOVSSET_EL0 read). Without a new flag the
 	 * level is the one last pushed: every trapped change of PMCR_EL0.E, the enables or the
@@ -207,6 +224,25 @@ static void save(struct vperf_vcpu *vcpu)
 	 * flag comes up, which the copy above brings to the shadow. */
 	if (s->ovs != ovs || s->irq_dirty)
 		vperf_vpmu_update_irq(vcpu);
+}
+
+/* This vCPU's state is parked in pcpu's hardware (a lazy put, nobody has taken it since). */
+static bool parked_here(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	return vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu == pcpu;
+}
+
+/* An owner change on this pCPU: a state a lazy put parked here goes to its shadow first (its
+ * counting stopped and its flags were taken at that put). The hardware copy stays valid, as
+ * after an eager put, until someone else's state is restored over it. */
+void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
+{
+	struct vperf_vcpu *owner = pcpu->pmu_owner;
+
+	if (!owner || !parked_here(owner, pcpu))
+		return;
+	save_counters(owner);
+	owner->pmu.where = VPERF_VPMU_SHADOW;
 }
 
 /* The hardware still holds exactly this vCPU's state: it was the last owner on this pCPU. */
@@ -230,11 +266,21 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.active = true;
 	if (vpmu_in_hw(vcpu))
 		return;
+	/* Loaded elsewhere than where a lazy put parked it, with no vperf_pcpu_flush there first:
+	 * the hypervisor broke its promise, and the counts since that put stay in the other pCPU's
+	 * hardware (lost). That pCPU will not save them over this state: hw_pcpu moves here. */
+	if (vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu != pcpu) {
+		STAT_INC(&pcpu->stats, misuse);
+		vperf_log(VPERF_LOG_ERR,
+			  "vperf: vCPU loaded on another pCPU after a lazy put "
+			  "without vperf_pcpu_flush: its counts since the put are lost");
+	}
 	/* Resumed or restored, the vCPU sees the same: an emulated vCPU whose enabled counters are
 	 * not all placed (multiplexed) is always restored, from its own rotation point. */
 	if (hw_copy_valid(vcpu, pcpu) && vperf_vpmu_map_complete(vcpu)) {
 		resume(vcpu);
 	} else {
+		vperf_vpmu_flush(pcpu); /* the previous owner's parked state, to its shadow */
 		restore(vcpu, pcpu);
 		pcpu->pmu_owner = vcpu;
 		vcpu->pmu.hw_pcpu = pcpu;
@@ -264,7 +310,10 @@ void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 		vperf_vpmu_update_irq(vcpu);
 }
 
-void vperf_vpmu_put(struct vperf_vcpu *vcpu)
+/* lazy: the hypervisor's promise that the vCPU's next load is on this pCPU (vperf_vcpu_put_lazy).
+ * Kept only in the trapped partition outside XENPMU_MODE_ALL: the emulated partition moves its
+ * rotation at every put, the direct one copies its controls back, ALL goes on counting. */
+void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 {
 	if (!vpmu_in_hw(vcpu))
 		return;
@@ -273,7 +322,7 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu)
 		vcpu->pmu.direct = false; /* the next load traps until the state is back */
 		vperf_mdcr_stale(vcpu);
 	}
-	save(vcpu);
+	save(vcpu, !lazy || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu));
 	vcpu->pmu.active = !idle(vcpu);
 }
 

@@ -93,7 +93,9 @@ void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
 void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_load(struct vperf_vcpu *vcpu);
-void vperf_vpmu_put(struct vperf_vcpu *vcpu);
+void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy);
+/* An owner change on pcpu (its CPU): the state a lazy put parked there, to its shadow. */
+void vperf_vpmu_flush(struct vperf_pcpu *pcpu);
 /* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu);
 /* Counter n (VPERF_CYCLE_IDX: the cycle counter) wherever it lives. */

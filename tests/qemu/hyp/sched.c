@@ -99,8 +99,16 @@ static void put(struct vcpu *v)
 	vcpu_ctx_save(v);
 	vgic_save(v);
 	t0 = pmu_host_el2_insns();
-	if (hyp.mutant != MUT_NO_PUT && hyp.mutant != MUT_PASSTHROUGH)
-		vperf_vcpu_put(&v->vperf);
+	/* A runnable vCPU whose home stays this pCPU is loaded here next, and nothing else reads
+	 * its state meanwhile (PSCI CPU_ON resets only a vCPU that is off): its counters may stay
+	 * parked in this pCPU's hardware. One that migrates or stops gets the full save
+	 * (docs/integration.md, "Lazy put"). */
+	if (hyp.mutant != MUT_NO_PUT && hyp.mutant != MUT_PASSTHROUGH) {
+		if (v->state == VCPU_RUNNABLE && v->home == this_pcpu()->id)
+			vperf_vcpu_put_lazy(&v->vperf);
+		else
+			vperf_vcpu_put(&v->vperf);
+	}
 	pmu_host_bench_vperf(false, t0);
 	v->on_pcpu = -1;
 }
