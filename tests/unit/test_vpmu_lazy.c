@@ -271,6 +271,29 @@ static void test_flag_at_lazy_put(void **state)
 	assert_false(a->irq_level);
 }
 
+/* The pCPU is reset and initialised again while a vCPU is parked on it, without the flush the
+ * hypervisor owed it: the vCPU's counts since its put are lost, but it never resumes on what the
+ * reset hardware holds (UNKNOWN values): it is restored from its shadow. */
+static void test_pcpu_reset_while_parked(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 1);
+
+	(void)state;
+	hv_enter(a, 0);
+	program(1000);
+	hv_enter(b, 0);
+	guest_read(PMCR_EL0); /* a saved: its shadow holds 1000 */
+	hv_enter(a, 0);
+	hv_run_n(&op3, 10);
+	hv_leave(0);
+	sim_poke(0, VPERF_ENC_PMEVCNTR0_EL0, 0xbad);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv_host_boot(0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 1000);
+}
+
 /* Only the trapped partition parks: an emulated vCPU moves its rotation point at every put, a
  * direct one copies its controls back, and XENPMU_MODE_ALL's counters go on counting: their
  * lazy put is an eager one (their state is in the shadow after it). */
@@ -312,6 +335,7 @@ int main(void)
 		cmocka_unit_test_setup(test_blob_and_reset_need_flush, setup_lazy),
 		cmocka_unit_test(test_flag_at_lazy_put),
 		cmocka_unit_test_setup(test_only_trapped_parks, setup_lazy),
+		cmocka_unit_test_setup(test_pcpu_reset_while_parked, setup_lazy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -194,10 +194,9 @@ static void save_counters(struct vperf_vcpu *vcpu)
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
 }
 
-/* Stop counting and take the overflow flags the hardware raised into the shadow; with
- * counters, copy them too (an eager put). Everything else is already there: every write went
- * through vperf. */
-static void save(struct vperf_vcpu *vcpu, bool counters)
+/* Stop counting and copy what the hardware changed by itself (counters, raised overflow flags)
+ * to the shadow. Everything else is already there: every write went through vperf. */
+static void save(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t ovs = s->ovs;
@@ -206,15 +205,13 @@ static void save(struct vperf_vcpu *vcpu, bool counters)
 	 * copy below is for a migration; back on this pCPU it finds the live counters). */
 	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
 		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
-	if (counters)
-		save_counters(vcpu);
+	save_counters(vcpu);
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
-	if (counters)
-		vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
+	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
-	s->where = counters ? VPERF_VPMU_SHADOW : VPERF_VPMU_PARKED;
+	s->where = VPERF_VPMU_SHADOW;
 	/* A flag raised but not yet taken as an interrupt counts from now on (computed from the
 	 * shadow, which now holds every flag: no second PMOVSSET_EL0 read). Without a new flag the
 	 * level is the one last pushed: every trapped change of PMCR_EL0.E, the enables or the
@@ -222,6 +219,24 @@ static void save(struct vperf_vcpu *vcpu, bool counters)
 	 * where it pushes next). A direct-partition guest runs untrapped only with no flag and its
 	 * line low (vperf_vpmu_try_direct): whatever it changed untrapped, its level is low until a
 	 * flag comes up, which the copy above brings to the shadow. */
+	if (s->ovs != ovs || s->irq_dirty)
+		vperf_vpmu_update_irq(vcpu);
+}
+
+/* The lazy put (trapped partition, outside XENPMU_MODE_ALL): save() without the counters, which
+ * stay parked in the hardware; the flags, the EL0 grant and the line exactly as save() leaves
+ * them. Guest counter n is physical counter n: the flags need no mapping. */
+static void park(struct vperf_vcpu *vcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t ovs = s->ovs;
+
+	if (s->pmcr & PMCR_E)
+		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
+	s->ovs |= read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu);
+	if (s->userenr)
+		write_sysreg(0, PMUSERENR_EL0);
+	s->where = VPERF_VPMU_PARKED;
 	if (s->ovs != ovs || s->irq_dirty)
 		vperf_vpmu_update_irq(vcpu);
 }
@@ -301,12 +316,19 @@ static bool idle(const struct vperf_vcpu *vcpu)
 
 void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 {
-	if (vcpu->pmu.active) {
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	/* Parked here by a lazy put, and nobody took the counters since: resume (acquire's own
+	 * answer for this case, without its other checks). */
+	if (s->active && parked_here(vcpu, vcpu->pcpu) && vcpu->pcpu->pmu_owner == vcpu) {
+		resume(vcpu);
+		s->where = VPERF_VPMU_HW;
+	} else if (s->active) {
 		vperf_vpmu_acquire(vcpu);
 		if (vpmu_direct_vm(vcpu))
 			vperf_vpmu_try_direct(vcpu);
 	}
-	if (vcpu->pmu.irq_dirty)
+	if (s->irq_dirty)
 		vperf_vpmu_update_irq(vcpu);
 }
 
@@ -317,12 +339,16 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 {
 	if (!vpmu_in_hw(vcpu))
 		return;
-	if (vcpu->pmu.direct) {
-		sync_from_hw(vcpu);
-		vcpu->pmu.direct = false; /* the next load traps until the state is back */
-		vperf_mdcr_stale(vcpu);
+	if (lazy && vcpu->vm->cfg.partition == VPERF_PART_TRAPPED && !vpmu_all_vm(vcpu)) {
+		park(vcpu);
+	} else {
+		if (vcpu->pmu.direct) {
+			sync_from_hw(vcpu);
+			vcpu->pmu.direct = false; /* the next load traps until the state is back */
+			vperf_mdcr_stale(vcpu);
+		}
+		save(vcpu);
 	}
-	save(vcpu, !lazy || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu));
 	vcpu->pmu.active = !idle(vcpu);
 }
 

@@ -95,16 +95,19 @@ static bool any_work(void)
 static void put(struct vcpu *v)
 {
 	uint64_t t0;
+	bool lazy;
 
 	vcpu_ctx_save(v);
 	vgic_save(v);
-	t0 = pmu_host_el2_insns();
 	/* A runnable vCPU whose home stays this pCPU is loaded here next, and nothing else reads
 	 * its state meanwhile (PSCI CPU_ON resets only a vCPU that is off): its counters may stay
 	 * parked in this pCPU's hardware. One that migrates or stops gets the full save
-	 * (docs/integration.md, "Lazy put"). */
+	 * (docs/integration.md, "Lazy put"). Decided before the measuring: it is the
+	 * hypervisor's work, not vperf's. */
+	lazy = v->state == VCPU_RUNNABLE && v->home == this_pcpu()->id;
+	t0 = pmu_host_el2_insns();
 	if (hyp.mutant != MUT_NO_PUT && hyp.mutant != MUT_PASSTHROUGH) {
-		if (v->state == VCPU_RUNNABLE && v->home == this_pcpu()->id)
+		if (lazy)
 			vperf_vcpu_put_lazy(&v->vperf);
 		else
 			vperf_vcpu_put(&v->vperf);
