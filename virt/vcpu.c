@@ -50,6 +50,16 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	}
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
+	/* A VM without SPE (neither its own nor profiled from outside): MDCR_EL2, then the vPMU,
+	 * and nothing of the vSPE's to check. */
+	if (!vcpu->vm->cfg.spe) {
+		vperf_mdcr_load(vcpu);
+#ifdef CONFIG_VPERF_VPMU
+		if (vpmu_on(vcpu))
+			vperf_vpmu_load(vcpu);
+#endif
+		return;
+	}
 #ifdef CONFIG_VPERF_VSPE
 	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
 	if (vspe_on(vcpu))
@@ -105,6 +115,18 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 
 void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 {
+#ifdef CONFIG_VPERF_VPMU
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+
+	/* The common case alone: a VM without SPE (so no vSPE state to drain and no host buffer
+	 * parked for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). */
+	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park(vcpu)) {
+		pcpu->loaded = NULL;
+		vcpu->pcpu = NULL;
+		vperf_mdcr_put(pcpu);
+		return;
+	}
+#endif
 	put(vcpu, true);
 }
 

@@ -294,6 +294,28 @@ static void test_pcpu_reset_while_parked(void **state)
 	assert_int_equal(guest_read(PMEVCNTR0_EL0), 1000);
 }
 
+/* A vCPU that granted its EL0 access (PMUSERENR_EL0) and was put lazily: the next vCPU's EL0
+ * finds 0 in the hardware (a trap to its own EL1), and the grant is back when the first one
+ * resumes. */
+static void test_el0_grant_not_inherited(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 1);
+
+	(void)state;
+	hv_enter(a, 0);
+	program(1000);
+	guest_write(PMUSERENR_EL0, PMUSERENR_ER);
+	hv_enter(b, 0);
+	sim_set_el(0);
+	guest_read(PMEVCNTR0_EL0);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL1);
+	sim_set_el(1);
+	hv_enter(a, 0);
+	sim_set_el(0);
+	assert_int_equal(guest_read(PMEVCNTR2_EL0), 1002);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+}
+
 /* Only the trapped partition parks: an emulated vCPU moves its rotation point at every put, a
  * direct one copies its controls back, and XENPMU_MODE_ALL's counters go on counting: their
  * lazy put is an eager one (their state is in the shadow after it). */
@@ -336,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_flag_at_lazy_put),
 		cmocka_unit_test_setup(test_only_trapped_parks, setup_lazy),
 		cmocka_unit_test_setup(test_pcpu_reset_while_parked, setup_lazy),
+		cmocka_unit_test_setup(test_el0_grant_not_inherited, setup_lazy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

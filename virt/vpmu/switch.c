@@ -223,24 +223,6 @@ static void save(struct vperf_vcpu *vcpu)
 		vperf_vpmu_update_irq(vcpu);
 }
 
-/* The lazy put (trapped partition, outside XENPMU_MODE_ALL): save() without the counters, which
- * stay parked in the hardware; the flags, the EL0 grant and the line exactly as save() leaves
- * them. Guest counter n is physical counter n: the flags need no mapping. */
-static void park(struct vperf_vcpu *vcpu)
-{
-	struct vperf_vpmu *s = &vcpu->pmu;
-	uint64_t ovs = s->ovs;
-
-	if (s->pmcr & PMCR_E)
-		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
-	s->ovs |= read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu);
-	if (s->userenr)
-		write_sysreg(0, PMUSERENR_EL0);
-	s->where = VPERF_VPMU_PARKED;
-	if (s->ovs != ovs || s->irq_dirty)
-		vperf_vpmu_update_irq(vcpu);
-}
-
 /* This vCPU's state is parked in pcpu's hardware (a lazy put, nobody has taken it since). */
 static bool parked_here(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
@@ -303,17 +285,6 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.where = VPERF_VPMU_HW;
 }
 
-/* Idle: nothing counts, no interrupt is pending, and EL0 has no access of its own to give back
- * at load (PMUSERENR_EL0 is mirrored into the hardware only while the state is there: EL0 gating
- * happens before any trap, so an unloaded grant would send the guest's EL0 accesses to its own
- * EL1). Its next load costs nothing. */
-static bool idle(const struct vperf_vcpu *vcpu)
-{
-	const struct vperf_vpmu *s = &vcpu->pmu;
-
-	return (!(s->pmcr & PMCR_E) || !(s->cnten & vpmu_mask(vcpu))) && !s->ovs && !s->userenr;
-}
-
 void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
@@ -332,24 +303,17 @@ void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 		vperf_vpmu_update_irq(vcpu);
 }
 
-/* lazy: the hypervisor's promise that the vCPU's next load is on this pCPU (vperf_vcpu_put_lazy).
- * Kept only in the trapped partition outside XENPMU_MODE_ALL: the emulated partition moves its
- * rotation at every put, the direct one copies its controls back, ALL goes on counting. */
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 {
-	if (!vpmu_in_hw(vcpu))
+	if (!vpmu_in_hw(vcpu) || (lazy && vperf_vpmu_park(vcpu)))
 		return;
-	if (lazy && vcpu->vm->cfg.partition == VPERF_PART_TRAPPED && !vpmu_all_vm(vcpu)) {
-		park(vcpu);
-	} else {
-		if (vcpu->pmu.direct) {
-			sync_from_hw(vcpu);
-			vcpu->pmu.direct = false; /* the next load traps until the state is back */
-			vperf_mdcr_stale(vcpu);
-		}
-		save(vcpu);
+	if (vcpu->pmu.direct) {
+		sync_from_hw(vcpu);
+		vcpu->pmu.direct = false; /* the next load traps until the state is back */
+		vperf_mdcr_stale(vcpu);
 	}
-	vcpu->pmu.active = !idle(vcpu);
+	save(vcpu);
+	vcpu->pmu.active = !vpmu_idle(vcpu);
 }
 
 /* The guest's PMUIRQ, a level like the physical one (irq.c): PMCR_EL0.E and a flag whose

@@ -8,6 +8,7 @@
 #ifndef VPERF_VIRT_VPMU_H
 #define VPERF_VIRT_VPMU_H
 
+#include <arch/sysreg.h>
 #include <vperf/pmu_regs.h>
 
 #include "../internal.h"
@@ -93,6 +94,8 @@ void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
 void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_load(struct vperf_vcpu *vcpu);
+/* lazy: the hypervisor's promise that the vCPU's next load is on this pCPU
+ * (vperf_vcpu_put_lazy, vperf_vpmu_park below). */
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy);
 /* An owner change on pcpu (its CPU): the state a lazy put parked there, to its shadow. */
 void vperf_vpmu_flush(struct vperf_pcpu *pcpu);
@@ -105,6 +108,45 @@ void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t va
 uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu);
 /* Recompute the virtual PMUIRQ level and push it on change. */
 void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
+
+/* Idle: nothing counts, no interrupt is pending, and EL0 has no access of its own to give back
+ * at load (PMUSERENR_EL0 is mirrored into the hardware only while the state is there: EL0 gating
+ * happens before any trap, so an unloaded grant would send the guest's EL0 accesses to its own
+ * EL1). Its next load costs nothing. */
+static inline bool vpmu_idle(const struct vperf_vcpu *vcpu)
+{
+	const struct vperf_vpmu *s = &vcpu->pmu;
+
+	return (!(s->pmcr & PMCR_E) || !(s->cnten & vpmu_mask(vcpu))) && !s->ovs && !s->userenr;
+}
+
+/*
+ * The lazy put's vPMU part (switch.c, docs/vpmu.md "Lazy put"), inline for vperf_vcpu_put_lazy's
+ * common case: the eager put's save() without the counters, which stay parked in the hardware;
+ * counting stopped, the flags, the EL0 grant and the virtual line exactly as save() leaves them
+ * (guest counter n is physical counter n: the flags need no mapping). Only the trapped partition
+ * outside XENPMU_MODE_ALL parks (the emulated partition moves its rotation at every put, the
+ * direct one copies its controls back, ALL goes on counting). False: nothing done, the put saves
+ * as usual.
+ */
+static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t ovs = s->ovs;
+
+	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu))
+		return false;
+	if (s->pmcr & PMCR_E)
+		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
+	s->ovs |= read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu);
+	if (s->userenr)
+		write_sysreg(0, PMUSERENR_EL0);
+	s->where = VPERF_VPMU_PARKED;
+	if (s->ovs != ovs || s->irq_dirty)
+		vperf_vpmu_update_irq(vcpu);
+	s->active = !vpmu_idle(vcpu);
+	return true;
+}
 
 /* What the pCPUs let a guest hold (caps.c), derived again whenever the platform changes
  * (vperf_init, vperf_pcpu_init). */

@@ -95,7 +95,7 @@ static bool any_work(void)
 static void put(struct vcpu *v)
 {
 	uint64_t t0;
-	bool lazy;
+	bool lazy, call;
 
 	vcpu_ctx_save(v);
 	vgic_save(v);
@@ -105,13 +105,12 @@ static void put(struct vcpu *v)
 	 * (docs/integration.md, "Lazy put"). Decided before the measuring: it is the
 	 * hypervisor's work, not vperf's. */
 	lazy = v->state == VCPU_RUNNABLE && v->home == this_pcpu()->id;
+	call = hyp.mutant != MUT_NO_PUT && hyp.mutant != MUT_PASSTHROUGH;
 	t0 = pmu_host_el2_insns();
-	if (hyp.mutant != MUT_NO_PUT && hyp.mutant != MUT_PASSTHROUGH) {
-		if (lazy)
-			vperf_vcpu_put_lazy(&v->vperf);
-		else
-			vperf_vcpu_put(&v->vperf);
-	}
+	if (call && lazy)
+		vperf_vcpu_put_lazy(&v->vperf);
+	else if (call)
+		vperf_vcpu_put(&v->vperf);
 	pmu_host_bench_vperf(false, t0);
 	v->on_pcpu = -1;
 }
@@ -120,6 +119,7 @@ static void load(struct vcpu *v)
 {
 	struct pcpu *pc = this_pcpu();
 	uint64_t t0;
+	bool passthrough;
 
 	if (v->switches && v->last_pcpu != pc->id)
 		migrations++;
@@ -127,8 +127,9 @@ static void load(struct vcpu *v)
 	v->on_pcpu = (int)pc->id;
 	vcpu_ctx_restore(v);
 	vgic_restore(v);
+	passthrough = hyp.mutant == MUT_PASSTHROUGH;
 	t0 = pmu_host_el2_insns();
-	if (hyp.mutant == MUT_PASSTHROUGH)
+	if (passthrough)
 		write_sysreg(pc->vperf.caps.nr_counters, mdcr_el2); /* HPMN = N, no traps */
 	else
 		vperf_vcpu_load(&v->vperf, &pc->vperf);
