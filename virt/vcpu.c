@@ -113,14 +113,32 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 	put(vcpu, false);
 }
 
+#ifdef CONFIG_VPERF_VPMU
+/* The rest of a lazy put once the vPMU parked: the virtual line when it moved (a call the
+ * common path does not make, so that it needs no frame), MDCR_EL2, the loaded pointers. */
+static void __attribute__((noinline))
+put_parked_push(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	vperf_vpmu_update_irq(vcpu);
+	pcpu->loaded = NULL;
+	vcpu->pcpu = NULL;
+	vperf_mdcr_put(pcpu);
+}
+#endif
+
 void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 {
 #ifdef CONFIG_VPERF_VPMU
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
+	bool push;
 
 	/* The common case alone: a VM without SPE (so no vSPE state to drain and no host buffer
 	 * parked for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). */
-	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park(vcpu)) {
+	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park(vcpu, &push)) {
+		if (push) {
+			put_parked_push(vcpu, pcpu);
+			return;
+		}
 		pcpu->loaded = NULL;
 		vcpu->pcpu = NULL;
 		vperf_mdcr_put(pcpu);

@@ -285,28 +285,43 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.where = VPERF_VPMU_HW;
 }
 
+static void __attribute__((noinline)) load_state(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->pmu.active) {
+		vperf_vpmu_acquire(vcpu);
+		if (vpmu_direct_vm(vcpu))
+			vperf_vpmu_try_direct(vcpu);
+	}
+	if (vcpu->pmu.irq_dirty)
+		vperf_vpmu_update_irq(vcpu);
+}
+
 void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 
 	/* Parked here by a lazy put, and nobody took the counters since: resume (acquire's own
-	 * answer for this case, without its other checks). */
-	if (s->active && parked_here(vcpu, vcpu->pcpu) && vcpu->pcpu->pmu_owner == vcpu) {
+	 * answer for this case, without its other checks), a path with no call. */
+	if (s->active && parked_here(vcpu, vcpu->pcpu) && vcpu->pcpu->pmu_owner == vcpu &&
+	    !s->irq_dirty) {
 		resume(vcpu);
 		s->where = VPERF_VPMU_HW;
-	} else if (s->active) {
-		vperf_vpmu_acquire(vcpu);
-		if (vpmu_direct_vm(vcpu))
-			vperf_vpmu_try_direct(vcpu);
+		return;
 	}
-	if (s->irq_dirty)
-		vperf_vpmu_update_irq(vcpu);
+	load_state(vcpu);
 }
 
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 {
-	if (!vpmu_in_hw(vcpu) || (lazy && vperf_vpmu_park(vcpu)))
+	bool push;
+
+	if (!vpmu_in_hw(vcpu))
 		return;
+	if (lazy && vperf_vpmu_park(vcpu, &push)) {
+		if (push)
+			vperf_vpmu_update_irq(vcpu);
+		return;
+	}
 	if (vcpu->pmu.direct) {
 		sync_from_hw(vcpu);
 		vcpu->pmu.direct = false; /* the next load traps until the state is back */

@@ -113,11 +113,14 @@ void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
  * at load (PMUSERENR_EL0 is mirrored into the hardware only while the state is there: EL0 gating
  * happens before any trap, so an unloaded grant would send the guest's EL0 accesses to its own
  * EL1). Its next load costs nothing. */
+static inline bool vpmu_idle_in(const struct vperf_vpmu *s, uint64_t mask)
+{
+	return (!(s->pmcr & PMCR_E) || !(s->cnten & mask)) && !s->ovs && !s->userenr;
+}
+
 static inline bool vpmu_idle(const struct vperf_vcpu *vcpu)
 {
-	const struct vperf_vpmu *s = &vcpu->pmu;
-
-	return (!(s->pmcr & PMCR_E) || !(s->cnten & vpmu_mask(vcpu))) && !s->ovs && !s->userenr;
+	return vpmu_idle_in(&vcpu->pmu, vpmu_mask(vcpu));
 }
 
 /*
@@ -127,24 +130,26 @@ static inline bool vpmu_idle(const struct vperf_vcpu *vcpu)
  * (guest counter n is physical counter n: the flags need no mapping). Only the trapped partition
  * outside XENPMU_MODE_ALL parks (the emulated partition moves its rotation at every put, the
  * direct one copies its controls back, ALL goes on counting). False: nothing done, the put saves
- * as usual.
+ * as usual. True: parked, and *push says whether the caller must push the virtual line
+ * (vperf_vpmu_update_irq) before the vCPU is no longer loaded: a new flag, or a reset's or a
+ * restore's level (left out of here so that the common path makes no call).
  */
-static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu)
+static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
-	uint64_t ovs = s->ovs;
+	uint64_t ovs = s->ovs, mask;
 
 	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu))
 		return false;
+	mask = vpmu_mask(vcpu);
 	if (s->pmcr & PMCR_E)
 		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
-	s->ovs |= read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu);
+	s->ovs |= read_sysreg(PMOVSSET_EL0) & mask;
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
 	s->where = VPERF_VPMU_PARKED;
-	if (s->ovs != ovs || s->irq_dirty)
-		vperf_vpmu_update_irq(vcpu);
-	s->active = !vpmu_idle(vcpu);
+	s->active = !vpmu_idle_in(s, mask);
+	*push = s->ovs != ovs || s->irq_dirty;
 	return true;
 }
 

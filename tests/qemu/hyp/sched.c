@@ -118,6 +118,7 @@ static void put(struct vcpu *v)
 static void load(struct vcpu *v)
 {
 	struct pcpu *pc = this_pcpu();
+	struct vperf_pcpu *vp;
 	uint64_t t0;
 	bool passthrough;
 
@@ -128,11 +129,12 @@ static void load(struct vcpu *v)
 	vcpu_ctx_restore(v);
 	vgic_restore(v);
 	passthrough = hyp.mutant == MUT_PASSTHROUGH;
+	vp = &pc->vperf;
 	t0 = pmu_host_el2_insns();
 	if (passthrough)
-		write_sysreg(pc->vperf.caps.nr_counters, mdcr_el2); /* HPMN = N, no traps */
+		write_sysreg(vp->caps.nr_counters, mdcr_el2); /* HPMN = N, no traps */
 	else
-		vperf_vcpu_load(&v->vperf, &pc->vperf);
+		vperf_vcpu_load(&v->vperf, vp);
 	pmu_host_bench_vperf(true, t0);
 	pc->current = v;
 	pc->new_slice = true;
