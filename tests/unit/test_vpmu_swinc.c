@@ -138,6 +138,12 @@ static void test_chain(void **state)
 		assert_int_equal(guest_read(PMEVCNTR2_EL0), 0x100000000ull);
 		assert_int_equal(guest_read(PMEVCNTR3_EL0), 9);
 		assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+		/* Its 64-bit overflow sets its flag and chains nothing either. */
+		guest_write(PMEVCNTR2_EL0, ~0ull);
+		guest_write(PMSWINC_EL0, 4);
+		assert_int_equal(guest_read(PMEVCNTR2_EL0), 0);
+		assert_int_equal(guest_read(PMEVCNTR3_EL0), 9);
+		assert_int_equal(guest_read(PMOVSSET_EL0), 4);
 		hv_leave(0);
 	}
 }

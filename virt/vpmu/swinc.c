@@ -54,6 +54,15 @@ static void increment(struct vperf_vcpu *vcpu, unsigned int n, bool by_index)
 		increment(vcpu, n + 1, by_index);
 }
 
+void vperf_vpmu_swinc_hw(struct vperf_vcpu *vcpu, unsigned int n)
+{
+	uint64_t ovs = vcpu->pmu.ovs;
+
+	increment(vcpu, n, true);
+	if (vcpu->pmu.ovs != ovs)
+		vperf_vpmu_update_irq(vcpu);
+}
+
 /*
  * PMSWINC is emulated in software (I5.3.55): written by EL2 on the guest's
  * behalf the hardware would attribute SW_INCR to EL2, where the guest's counters do not count

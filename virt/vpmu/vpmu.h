@@ -190,8 +190,12 @@ static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
 }
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
-/* A guest's PMSWINC_EL0 write at el (regs.c, and the fast path's). */
+/* A guest's PMSWINC_EL0 write at el (regs.c, and the fast path's when it does not answer). */
 void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el);
+/* One increment of guest counter n, with every overflow rule and the virtual line, in the
+ * trapped partition with the state in the hardware (the fast path's, for an increment at a
+ * 32-bit boundary). */
+void vperf_vpmu_swinc_hw(struct vperf_vcpu *vcpu, unsigned int n);
 /* The hottest trapped accesses answered straight from the syndrome (fast.c): true when answered
  * (the PC advanced); false: the trap entry takes the full path, which decides it. */
 bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31]);

@@ -36,14 +36,15 @@
 
 /* The event counters and types by index: MRS/MSR take the register as an immediate, so a
  * 31-entry switch (one jump table) instead of read_sysreg_enc()'s switch over the whole
- * database. The trap fast path and the vCPU switch use them; n >= 31 reads 0, ignores writes. */
+ * database. The trap fast path and the vCPU switch use them; n >= 31 reads 0, ignores writes.
+ * Always inline: a call would cost the hot paths more than the jump itself. */
 /* clang-format off */
 #define PMEV_EACH(X)                                                                            \
 	X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) \
 	X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30)
 /* clang-format on */
 
-static inline uint64_t read_pmevcntr(unsigned int n)
+static inline __attribute__((always_inline)) uint64_t read_pmevcntr(unsigned int n)
 {
 	switch (n) {
 #define PMEV_READ(i) \
@@ -56,7 +57,7 @@ static inline uint64_t read_pmevcntr(unsigned int n)
 	}
 }
 
-static inline void write_pmevcntr(unsigned int n, uint64_t val)
+static inline __attribute__((always_inline)) void write_pmevcntr(unsigned int n, uint64_t val)
 {
 	switch (n) {
 #define PMEV_WRITE(i)                                 \
@@ -70,7 +71,7 @@ static inline void write_pmevcntr(unsigned int n, uint64_t val)
 	}
 }
 
-static inline void write_pmevtyper(unsigned int n, uint64_t val)
+static inline __attribute__((always_inline)) void write_pmevtyper(unsigned int n, uint64_t val)
 {
 	switch (n) {
 #define PMEV_WRITE(i)                                  \
