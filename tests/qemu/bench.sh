@@ -53,9 +53,6 @@ target() { # name budget qemu sim
 	[ "$3" -le "$2" ] && met=yes
 	echo "| $1 | <= $2 | $3 | $(ratio "$3") | $4 | $met |"
 }
-nobudget() { # name qemu sim
-	echo "| $1 | - | $2 | $(ratio "$2") | $3 | - |"
-}
 # Paths this QEMU run does not take (no FEAT_SPE in its -cpu max): the sim's figure alone.
 simonly() { # name sim
 	echo "| $1 | - | (no SPE in this run) | - | $2 | - |"
@@ -92,7 +89,7 @@ section=$(mktemp)
 	target "trapped MSR PMEVTYPER0_EL0 (sim: PMEVTYPER1)" 130 "$(vperf_of 4)" "$(sim cg-access 'write PMEVTYPER1_EL0')"
 	target "MSR PMSWINC_EL0" 150 "$(vperf_of 2)" "$(sim cg-access 'write PMSWINC_EL0')"
 	target "put + load, active vCPU back on the same pCPU" 150 "$same" "$(sim cg-switch 'active vCPU, back on the same pCPU')"
-	nobudget "put + load, two active vCPUs alternating" "$alt" "$(sim cg-switch 'active vCPU after another active vCPU')"
+	target "put + load, two active vCPUs alternating on one pCPU" 400 "$alt" "$(sim cg-switch 'active vCPU after another active vCPU')"
 	target "physical PMUIRQ: vperf_handle_pmu_irq to its set_irq_line op (vperf's share)" 200 "$irq_vperf" "$(sim cg-pmu-irq 'counter 0 overflow, interrupt enabled')"
 	echo "| physical PMUIRQ entry to the list-register write (whole hypervisor path, not vperf's) | - | ${irq%.*} | $(ratio "${irq%.*}") | - | - |"
 	simonly "vSPE put + load, buffer live" "$(sim cg-spe-switch 'active (buffer live)' 'trapped PMB* (E2PB 0b10)')"

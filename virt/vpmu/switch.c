@@ -118,24 +118,37 @@ void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest)
 static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	const struct vperf_vpmu *s = &vcpu->pmu;
-	uint64_t all = first_range_mask(pcpu);
+	uint64_t all = first_range_mask(pcpu), cnten, inten;
 
 	write_sysreg(all, PMCNTENCLR_EL0);
 	write_sysreg(all, PMINTENCLR_EL1);
 	write_sysreg(all, PMOVSCLR_EL0);
-	vperf_vpmu_map_all(vcpu, pcpu);
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
-		int p = vperf_vpmu_phys(vcpu, n);
+	if (vpmu_emulated_vm(vcpu)) {
+		vperf_vpmu_map_all(vcpu, pcpu);
+		for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+			int p = vperf_vpmu_phys(vcpu, n);
 
-		if (p >= 0)
-			vperf_vpmu_place(vcpu, n, (unsigned int)p);
+			if (p >= 0)
+				vperf_vpmu_place(vcpu, n, (unsigned int)p);
+		}
+	} else {
+		/* Guest counter n is physical counter n, its bits the guest's own. */
+		uint64_t hw[VPERF_PMU_MAX_COUNTERS];
+		unsigned int nr = vcpu->vm->cfg.nr_counters;
+
+		for (unsigned int n = 0; n < nr; n++)
+			hw[n] = vperf_vpmu_hw_evtyper(vcpu, s->evtyper[n]);
+		write_pmevtypers(nr, hw);
+		write_pmevcntrs(nr, s->evcntr);
 	}
+	cnten = vperf_vpmu_hw_bits(vcpu, s->cnten);
+	inten = vperf_vpmu_hw_bits(vcpu, s->inten);
 	write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, s->ccfiltr), PMCCFILTR_EL0);
 	write_sysreg(s->ccntr, PMCCNTR_EL0);
-	if (vperf_vpmu_hw_bits(vcpu, s->cnten))
-		write_sysreg(vperf_vpmu_hw_bits(vcpu, s->cnten), PMCNTENSET_EL0);
-	if (vperf_vpmu_hw_bits(vcpu, s->inten))
-		write_sysreg(vperf_vpmu_hw_bits(vcpu, s->inten), PMINTENSET_EL1);
+	if (cnten)
+		write_sysreg(cnten, PMCNTENSET_EL0);
+	if (inten)
+		write_sysreg(inten, PMINTENSET_EL1);
 	write_sysreg(s->userenr, PMUSERENR_EL0);
 	/* Only a direct-partition guest uses the hardware's PMSELR_EL0 (untrapped PMXEV*): it must
 	 * find its own selection there, not the previous owner's. */
@@ -184,12 +197,17 @@ void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu)
 static void save_counters(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
+	unsigned int nr = vcpu->vm->cfg.nr_counters;
 
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
-		int p = vperf_vpmu_phys(vcpu, n);
+	if (vpmu_emulated_vm(vcpu)) {
+		for (unsigned int n = 0; n < nr; n++) {
+			int p = vperf_vpmu_phys(vcpu, n);
 
-		if (p >= 0)
-			s->evcntr[n] = read_pmevcntr((unsigned int)p);
+			if (p >= 0)
+				s->evcntr[n] = read_pmevcntr((unsigned int)p);
+		}
+	} else {
+		read_pmevcntrs(nr, s->evcntr); /* guest counter n is physical counter n */
 	}
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
 }

@@ -78,8 +78,19 @@ static inline int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n)
 /* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back; the identity on
  * the guest's counters outside the emulated partition, a walk of the placement inside it
  * (map.c). */
-uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
-uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
+uint64_t vperf_vpmu_emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
+uint64_t vperf_vpmu_emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
+
+static inline uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
+{
+	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_hw_bits(vcpu, guest)
+				      : guest & vpmu_mask(vcpu);
+}
+
+static inline uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
+{
+	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
+}
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
 /* At the vCPU's put: move its rotation point when it is multiplexed (rule in map.c). */
@@ -166,8 +177,13 @@ static inline bool vperf_vpmu_wide_counters(void)
 /* The type fields a direct-partition guest holds. */
 uint64_t vperf_vpmu_type_direct(bool cycle);
 /* The PMEVTYPER<n>_EL0 fields a trapped or emulated guest keeps: P, U and the event number as
- * wide as every pCPU's PMU counts it. */
-uint64_t vperf_vpmu_type_trapped(void);
+ * wide as every pCPU's PMU counts it (derived with the masks; inline for the type write and the
+ * restore, which ask for every type). */
+extern uint64_t vperf_vpmu_trapped_type;
+static inline uint64_t vperf_vpmu_type_trapped(void)
+{
+	return vperf_vpmu_trapped_type;
+}
 
 /* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);
