@@ -179,7 +179,7 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu);
 
 /* Reset an initialised vCPU's PMU/SPE state (guest reset, PSCI CPU_ON). VPERF_EBUSY while it
- * is loaded: put it first. */
+ * is loaded (put it first) or parked by a lazy put (vperf_pcpu_flush on its pCPU first). */
 int vperf_vcpu_reset(struct vperf_vcpu *vcpu);
 
 /* The vCPU is going away (its memory will be reused): drop pcpu's reference to it, on the CPU
@@ -229,7 +229,7 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
  * byte-order-independent blob (layout in virt/blob.c). The vCPU must not be loaded (its
  * put drained its SPE records into its memory). Returns the size written (VPERF_VPMU_BLOB_SIZE,
  * or VPERF_VSPE_BLOB_SIZE for a VM with SPE), VPERF_ENOSPC for a short buffer, VPERF_EBUSY
- * while loaded, VPERF_ENODEV for a VM with neither a vPMU nor a vSPE (no state). A VM with SPE
+ * while loaded or parked by a lazy put (vperf_vcpu_put_lazy), VPERF_ENODEV for a VM with neither a vPMU nor a vSPE (no state). A VM with SPE
  * and its PMU OFF saves version 2 with the vPMU part zero. */
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len);
 
