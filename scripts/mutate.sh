@@ -29,7 +29,7 @@ run_tests() {
 		"$build/tests/bin/$t" >"$log" 2>&1 || { echo "$t"; return 1; }
 	done
 	for v in 1 4 5 7; do
-		for t in test_vpmu test_vpmu_adversary test_vpmu_blob; do
+		for t in test_vpmu test_vpmu_adversary test_vpmu_blob test_vpmu_swinc; do
 			HV_PMUVER=$v "$build/tests/bin/$t" >"$log" 2>&1 || { echo "$t@pmuver$v"; return 1; }
 		done
 	done
@@ -44,6 +44,8 @@ run_tests() {
 		HV_PMUVER=$v HV_SCHEDULES=300 "$build/tests/bin/test_vpmu_isolation" >"$log" 2>&1 ||
 			{ echo "test_vpmu_isolation@pmuver$v"; return 1; }
 	done
+	HV_LAZY_PUT=1 HV_SCHEDULES=300 "$build/tests/bin/test_vpmu_isolation" >"$log" 2>&1 ||
+		{ echo "test_vpmu_isolation@lazy"; return 1; }
 	return 0
 }
 

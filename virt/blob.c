@@ -269,7 +269,7 @@ int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
 		return VPERF_ENOSPC;
 	/* Live state is in hardware: put the vCPU first. The put also drained the guest's
 	 * Profiling Buffer, so its records are all in its memory. */
-	if (vcpu->pcpu)
+	if (vcpu->pcpu || vperf_vcpu_parked(vcpu))
 		return VPERF_EBUSY;
 	w[0] = BLOB_MAGIC;
 	w[1] = blob_version(vcpu) | (uint64_t)vcpu->vm->cfg.nr_counters << 32;
@@ -302,7 +302,7 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 
 	if (!has_state(vcpu))
 		return VPERF_ENODEV;
-	if (vcpu->pcpu)
+	if (vcpu->pcpu || vperf_vcpu_parked(vcpu))
 		return VPERF_EBUSY;
 	if (len != 8 * blob_words(vcpu))
 		return VPERF_EINVAL;

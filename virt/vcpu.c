@@ -26,7 +26,7 @@ int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu)
 
 int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 {
-	if (vcpu->pcpu)
+	if (vcpu->pcpu || vperf_vcpu_parked(vcpu))
 		return VPERF_EBUSY;
 	vcpu->mdcr = 0;
 	vperf_mdcr_stale(vcpu);
@@ -50,6 +50,16 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	}
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
+	/* A VM without SPE (neither its own nor profiled from outside): MDCR_EL2, then the vPMU,
+	 * and nothing of the vSPE's to check. */
+	if (!vcpu->vm->cfg.spe) {
+		vperf_mdcr_load(vcpu);
+#ifdef CONFIG_VPERF_VPMU
+		if (vpmu_on(vcpu))
+			vperf_vpmu_load(vcpu);
+#endif
+		return;
+	}
 #ifdef CONFIG_VPERF_VSPE
 	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
 	if (vspe_on(vcpu))
@@ -70,7 +80,7 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 #endif
 }
 
-void vperf_vcpu_put(struct vperf_vcpu *vcpu)
+static void put(struct vperf_vcpu *vcpu, bool lazy)
 {
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
 
@@ -85,7 +95,9 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 #endif
 #ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
-		vperf_vpmu_put(vcpu);
+		vperf_vpmu_put(vcpu, lazy);
+#else
+	(void)lazy;
 #endif
 	vperf_mdcr_put(pcpu);
 #ifdef CONFIG_VPERF_VSPE
@@ -94,4 +106,65 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 #endif
 	pcpu->loaded = NULL;
 	vcpu->pcpu = NULL;
+}
+
+void vperf_vcpu_put(struct vperf_vcpu *vcpu)
+{
+	put(vcpu, false);
+}
+
+#ifdef CONFIG_VPERF_VPMU
+/* The rest of a lazy put once the vPMU parked: the virtual line when it moved (a call the
+ * common path does not make, so that it needs no frame), MDCR_EL2, the loaded pointers. */
+static void __attribute__((noinline))
+put_parked_push(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	vperf_vpmu_update_irq(vcpu);
+	pcpu->loaded = NULL;
+	vcpu->pcpu = NULL;
+	vperf_mdcr_put(pcpu);
+}
+#endif
+
+void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
+{
+#ifdef CONFIG_VPERF_VPMU
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+	bool push;
+
+	/* The common case alone: a VM without SPE (so no vSPE state to drain and no host buffer
+	 * parked for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). */
+	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park(vcpu, &push)) {
+		if (push) {
+			put_parked_push(vcpu, pcpu);
+			return;
+		}
+		pcpu->loaded = NULL;
+		vcpu->pcpu = NULL;
+		vperf_mdcr_put(pcpu);
+		return;
+	}
+#endif
+	put(vcpu, true);
+}
+
+/* Parked: a lazy put left the counters in the hardware of the pCPU it ran on; only that pCPU's
+ * vperf_pcpu_flush, or the vCPU's next load there, brings them back. */
+bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu)
+{
+#ifdef CONFIG_VPERF_VPMU
+	return vcpu->pmu.where == VPERF_VPMU_PARKED;
+#else
+	(void)vcpu;
+	return false;
+#endif
+}
+
+void vperf_pcpu_flush(struct vperf_pcpu *pcpu)
+{
+#ifdef CONFIG_VPERF_VPMU
+	vperf_vpmu_flush(pcpu);
+#else
+	(void)pcpu;
+#endif
 }

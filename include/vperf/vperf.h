@@ -179,7 +179,7 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu);
 
 /* Reset an initialised vCPU's PMU/SPE state (guest reset, PSCI CPU_ON). VPERF_EBUSY while it
- * is loaded: put it first. */
+ * is loaded (put it first) or parked by a lazy put (vperf_pcpu_flush on its pCPU first). */
 int vperf_vcpu_reset(struct vperf_vcpu *vcpu);
 
 /* The vCPU is going away (its memory will be reused): drop pcpu's reference to it, on the CPU
@@ -194,6 +194,23 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
 
 /* The vCPU stops running: save its state and give the host its MDCR_EL2 back. */
 void vperf_vcpu_put(struct vperf_vcpu *vcpu);
+
+/* The same, with the hypervisor's promise that the vCPU's next load is on this same pCPU and
+ * that nothing reads or replaces its state before (it stays on its pCPU, e.g. pinned): its
+ * trapped-partition counters may stay parked in this pCPU's hardware, counting stopped, until
+ * another owner needs them (docs/vpmu.md, "Lazy put"). To break the promise (migrate the vCPU,
+ * save, restore or reset it, take the CPU down), call vperf_pcpu_flush() on that pCPU first:
+ * until then vperf_vcpu_save/restore/reset return VPERF_EBUSY (vperf_vcpu_parked() is true),
+ * and a load on another pCPU is counted as misuse and loses the counts since the put. */
+void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu);
+
+/* A lazy put left this vCPU's counters in a pCPU's hardware, not yet flushed. */
+bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu);
+
+/* On pcpu's own CPU: save the state a lazy put left in its hardware to that vCPU's shadow, so
+ * it may be loaded anywhere, saved, restored or reset. A no-op when nothing is parked there.
+ * Called by vperf itself when another vCPU takes the counters on that pCPU. */
+void vperf_pcpu_flush(struct vperf_pcpu *pcpu);
 
 /* EC=0x18 trap entry. gprs holds the vCPU's x0..x30 (read for MSR, written for MRS; Rt=31 is
  * XZR and never touched). Decodes once, emulates or injects UNDEF, advances the PC only when
@@ -212,7 +229,7 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
  * byte-order-independent blob (layout in virt/blob.c). The vCPU must not be loaded (its
  * put drained its SPE records into its memory). Returns the size written (VPERF_VPMU_BLOB_SIZE,
  * or VPERF_VSPE_BLOB_SIZE for a VM with SPE), VPERF_ENOSPC for a short buffer, VPERF_EBUSY
- * while loaded, VPERF_ENODEV for a VM with neither a vPMU nor a vSPE (no state). A VM with SPE
+ * while loaded or parked by a lazy put (vperf_vcpu_put_lazy), VPERF_ENODEV for a VM with neither a vPMU nor a vSPE (no state). A VM with SPE
  * and its PMU OFF saves version 2 with the vPMU part zero. */
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len);
 

@@ -48,6 +48,9 @@ static inline void vperf_pmu_filter_set(struct vperf_pmu_filter *f, uint32_t eve
 enum vperf_vpmu_where {
 	VPERF_VPMU_SHADOW, /* in struct vperf_vpmu only */
 	VPERF_VPMU_HW,	   /* live in the physical PMU of the pCPU that owns it */
+	VPERF_VPMU_PARKED, /* left by a lazy put in the physical PMU of pmu.hw_pcpu, counting
+			    * stopped, its flags taken: the counters are there while that
+			    * pCPU's pmu_owner is this vCPU (docs/vpmu.md, "Lazy put") */
 };
 
 struct vperf_pcpu;

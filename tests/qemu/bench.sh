@@ -26,7 +26,7 @@ hvc=$(region 6 | cut -d' ' -f1)
 vperf_of() { set -- $(region "$1"); minus "$2" "$probe"; }
 row() {
 	set -- "$1" "$2" $(region "$2")
-	echo "| $1 | $3 | $(minus "$4" "$probe") | $(minus "$3" "$hvc") |"
+	echo "| $1 | $3 | $(ratio "$3") | $(minus "$4" "$probe") | $(minus "$3" "$hvc") |"
 }
 same=$(minus "$(num vperf-put-same "$logs/bench-a.log")" "$probe")
 same=$((same + $(minus "$(num vperf-load-same "$logs/bench-a.log")" "$probe")))
@@ -38,18 +38,24 @@ irq=$(num pmuirq-to-lr "$logs/bench-b.log")
 irq_vperf=$(minus "$(num pmuirq-vperf "$logs/bench-b.log")" "$probe_b")
 # The sim build's figures for the same paths (make bench passes its cells; trapped/HV, N = 4).
 cells=${BENCH_SIM_CELLS:-}
-sim() {
+sim() { # table row [column, default trapped/HV]
 	if [ -n "$cells" ] && [ -f "$cells" ]; then
-		awk -F '\t' -v t="$1" -v r="$2" '$1 == t && $2 == r && $3 == "trapped/HV" {
+		awk -F '\t' -v t="$1" -v r="$2" -v c="${3:-trapped/HV}" '$1 == t && $2 == r && $3 == c {
 			split($4, v, " "); print v[1] }' "$cells"
 	else
 		echo "(make bench)"
 	fi
 }
+# vperf's part against an empty trap (the hypervisor's own round trip, region 6).
+ratio() { awk -v a="$1" -v b="$hvc" 'BEGIN { printf "%.2f", a / b }'; }
 target() { # name budget qemu sim
 	met=no
 	[ "$3" -le "$2" ] && met=yes
-	echo "| $1 | <= $2 | $3 | $4 | $met |"
+	echo "| $1 | <= $2 | $3 | $(ratio "$3") | $4 | $met |"
+}
+# Paths this QEMU run does not take (no FEAT_SPE in its -cpu max): the sim's figure alone.
+simonly() { # name sim
+	echo "| $1 | - | (no SPE in this run) | - | $2 | - |"
 }
 
 section=$(mktemp)
@@ -69,20 +75,26 @@ section=$(mktemp)
 	echo "### Targets: EL2 instructions inside vperf"
 	echo
 	echo "QEMU: EL2 instructions inside vperf, the measuring (${probe} instructions, below) taken"
-	echo "out; sim: x86-64 instructions of virt/ per operation from the callgrind tables above"
-	echo "(trapped/HV, N = 4). Met: the QEMU figure is within the budget."
+	echo "out; x empty trap: that figure against an empty trap's whole round trip ($hvc EL2"
+	echo "instructions, an HVC the hypervisor answers without vperf, below); sim: x86-64"
+	echo "instructions of virt/ per operation from the callgrind tables above (trapped/HV, N = 4;"
+	echo "vSPE: SPE only, trapped PMB*). Met: the QEMU figure is within the budget; \"-\": no"
+	echo "budget is set for the path."
 	echo
-	echo "| path | budget | QEMU | sim (callgrind) | met |"
-	echo "| --- | --- | --- | --- | --- |"
+	echo "| path | budget | QEMU | x empty trap | sim (callgrind) | met |"
+	echo "| --- | --- | --- | --- | --- | --- |"
 	target "trapped MRS PMCCNTR_EL0" 100 "$(vperf_of 1)" "$(sim cg-access 'read PMCCNTR_EL0')"
 	target "trapped MRS PMEVCNTR0_EL0 (sim: PMEVCNTR1)" 100 "$(vperf_of 3)" "$(sim cg-access 'read PMEVCNTR1_EL0')"
 	target "trapped MRS PMOVSSET_EL0" 100 "$(vperf_of 5)" "$(sim cg-access 'read PMOVSSET_EL0')"
 	target "trapped MSR PMEVTYPER0_EL0 (sim: PMEVTYPER1)" 130 "$(vperf_of 4)" "$(sim cg-access 'write PMEVTYPER1_EL0')"
 	target "MSR PMSWINC_EL0" 150 "$(vperf_of 2)" "$(sim cg-access 'write PMSWINC_EL0')"
 	target "put + load, active vCPU back on the same pCPU" 150 "$same" "$(sim cg-switch 'active vCPU, back on the same pCPU')"
-	echo "| put + load, two active vCPUs alternating (no budget) | - | $alt | $(sim cg-switch 'active vCPU after another active vCPU') | - |"
+	target "put + load, two active vCPUs alternating on one pCPU" 400 "$alt" "$(sim cg-switch 'active vCPU after another active vCPU')"
 	target "physical PMUIRQ: vperf_handle_pmu_irq to its set_irq_line op (vperf's share)" 200 "$irq_vperf" "$(sim cg-pmu-irq 'counter 0 overflow, interrupt enabled')"
-	echo "| physical PMUIRQ entry to the list-register write (whole hypervisor path, no budget of vperf's) | - | ${irq%.*} | - | - |"
+	echo "| physical PMUIRQ entry to the list-register write (whole hypervisor path, not vperf's) | - | ${irq%.*} | $(ratio "${irq%.*}") | - | - |"
+	simonly "vSPE put + load, buffer live" "$(sim cg-spe-switch 'active (buffer live)' 'trapped PMB* (E2PB 0b10)')"
+	simonly "vSPE put + load, buffer never enabled" "$(sim cg-spe-switch 'idle (buffer never enabled)' 'trapped PMB* (E2PB 0b10)')"
+	simonly "physical PMBIRQ: vperf_handle_spe_irq, buffer full event" "$(sim cg-spe-irq 'buffer full event, trapped PMB*' vperf_handle_spe_irq)"
 	echo
 	echo "### EL2 instructions per trapped guest access (trapped partition, XENPMU_MODE_HV, N = 3)"
 	echo
@@ -94,14 +106,14 @@ section=$(mktemp)
 	echo "hypervisor answers without vperf: exception entry, register save, dispatch, vGIC sync and"
 	echo "flush, register restore, ERET): $hvc instructions."
 	echo
-	echo "| guest access | EL2 instructions | of which vperf | above the empty trap |"
-	echo "| --- | --- | --- | --- |"
+	echo "| guest access | EL2 instructions | x empty trap | of which vperf | above the empty trap |"
+	echo "| --- | --- | --- | --- | --- |"
 	row "MRS PMCCNTR_EL0" 1
 	row "MSR PMSWINC_EL0" 2
 	row "MRS PMEVCNTR0_EL0" 3
 	row "MSR PMEVTYPER0_EL0" 4
 	row "MRS PMOVSSET_EL0" 5
-	echo "| HVC PSCI_VERSION (the empty trap: no vperf) | $hvc | 0 | 0 |"
+	echo "| HVC PSCI_VERSION (the empty trap: no vperf) | $hvc | 1.00 | 0 | 0 |"
 	echo
 	echo "### vCPU switch and PMU interrupt"
 	echo

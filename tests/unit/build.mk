@@ -7,7 +7,8 @@ test_fdt-ldlibs := -lfdt
 # Redeclaring libfdt functions is the point here: conflicting types still fail to compile.
 CFLAGS_test_fdt := -I$(srctree)/virt -Wno-redundant-decls
 tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct \
-	test_vpmu_emulated test_vpmu_adversary test_vpmu_badinput test_vpmu_audit test_vpmu_cover
+	test_vpmu_emulated test_vpmu_adversary test_vpmu_badinput test_vpmu_audit test_vpmu_cover \
+	test_vpmu_swinc test_vpmu_lazy
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -23,6 +24,8 @@ test_vpmu_badinput-objs := tests/unit/test_vpmu_badinput.c tests/unit/hv.c
 test_vpmu_adversary-objs := tests/unit/test_vpmu_adversary.c tests/unit/hv.c
 test_vpmu_audit-objs := tests/unit/test_vpmu_audit.c tests/unit/hv.c
 test_vpmu_cover-objs := tests/unit/test_vpmu_cover.c tests/unit/hv.c
+test_vpmu_swinc-objs := tests/unit/test_vpmu_swinc.c tests/unit/hv.c
+test_vpmu_lazy-objs := tests/unit/test_vpmu_lazy.c tests/unit/hv.c
 
 # The vPMU, adversary, blob and isolation tests again on every other PMU version vperf supports (the
 # default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),
@@ -30,7 +33,7 @@ test_vpmu_cover-objs := tests/unit/test_vpmu_cover.c tests/unit/hv.c
 ifeq ($(CONFIG_VPERF_VPMU),y)
 pmu-versions := 1 4 5 7
 pmu-version-tests := $(addprefix $(obj)/tests/bin/,test_vpmu test_vpmu_adversary test_vpmu_blob \
-	test_vpmu_isolation)
+	test_vpmu_isolation test_vpmu_swinc)
 test-extra-y += pmu-versions
 pmu-versions: $(pmu-version-tests)
 	$(Q)for v in $(pmu-versions); do \
@@ -38,6 +41,13 @@ pmu-versions: $(pmu-version-tests)
 			$(runtests) $(results) $(pmu-version-tests); \
 	done
 .PHONY: pmu-versions
+
+# The isolation property again with every put lazy (vperf_vcpu_put_lazy, a migration flushing
+# the pCPU the vCPU was parked on first, as docs/integration.md asks): result test@lazy.
+test-extra-y += lazy-put
+lazy-put: $(obj)/tests/bin/test_vpmu_isolation
+	$(Q)HV_LAZY_PUT=1 HV_SCHEDULES=500 RUN_TESTS_TAG=lazy $(runtests) $(results) $<
+.PHONY: lazy-put
 endif
 
 # The database checked against the assembler: regdb-asm prints one MRS/MSR per database line,

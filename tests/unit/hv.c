@@ -269,6 +269,7 @@ void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counter
 
 	memset(&hv, 0, sizeof(hv));
 	hv.raw_el = -1;
+	hv.lazy_put = getenv("HV_LAZY_PUT") && *getenv("HV_LAZY_PUT") == '1';
 	if (cfg)
 		hv.model = *cfg;
 	else
@@ -323,7 +324,10 @@ static void put(unsigned int cpu)
 	sim_set_cpu(cpu);
 	if (!vc)
 		return;
-	vperf_vcpu_put(&vc->v);
+	if (hv.lazy_put)
+		vperf_vcpu_put_lazy(&vc->v);
+	else
+		vperf_vcpu_put(&vc->v);
 	sim_set_cpu(cpu);
 	vc->lr = sim_gic_lr(cpu, 0);
 	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
@@ -360,6 +364,13 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 	if (switch_at_el2())
 		sim_enter_el2(cpu);
 	put(cpu);
+	/* The lazy put's promise (docs/integration.md): a vCPU that moves has the pCPU it was
+	 * parked on give its state up first, on that pCPU. */
+	if (vperf_vcpu_parked(&vc->v) && vc->cpu != cpu) {
+		sim_set_cpu(vc->cpu);
+		vperf_pcpu_flush(&hv.pcpu[vc->cpu]);
+		sim_set_cpu(cpu);
+	}
 	/* Stage 2 and the VMID are switched between put and load (docs/vspe.md, "Switching"). */
 	sim_mem_set_vmid(cpu, (uint16_t)(vc->v.vm - hv.vm + 1));
 	vc->cpu = cpu;

@@ -57,7 +57,9 @@ struct hv {
 	unsigned int max_irq_burst; /* most PMUIRQs taken in a row with the line left high */
 	unsigned int undefs, pc_advances; /* the ops' decisions, for traps the harness delivers */
 	int raw_el;			  /* guest_el() during hv_raw_trap(), else -1 */
-	char last_log[160];		  /* vperf's last log line */
+	bool lazy_put;	    /* puts are vperf_vcpu_put_lazy, and a vCPU loaded on another pCPU has
+			* that pCPU flushed first, as its hypervisor must (HV_LAZY_PUT=1) */
+	char last_log[160]; /* vperf's last log line */
 };
 
 extern struct hv hv;

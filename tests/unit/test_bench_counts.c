@@ -15,7 +15,9 @@ static const struct bench_mode self = { VPERF_PART_TRAPPED, VPERF_PMU_SELF, "tra
 static const struct bench_mode hv = { VPERF_PART_TRAPPED, VPERF_PMU_HV, "trapped/HV" };
 static const struct bench_mode direct = { VPERF_PART_DIRECT, VPERF_PMU_HV, "direct/HV" };
 
-/* Accesses per switch of the HV VM (SELF adds two MDCR_EL2 writes to every case). */
+/* Accesses per switch of the HV VM (SELF adds two MDCR_EL2 writes to every case). Every put is
+ * lazy (tools/bench/harness.c): back on the same pCPU only the flags are read; another vCPU's
+ * acquire, or the flush before a migration, reads the N counters and the cycle counter. */
 struct expect {
 	enum bench_case c;
 	uint8_t n;
@@ -25,8 +27,8 @@ struct expect {
 static const struct expect contract[] = {
 	{ BENCH_IDLE, 2, 0, 0 },
 	{ BENCH_IDLE, 4, 0, 0 },
-	{ BENCH_SAME, 2, 4, 2 }, /* (N + 2) reads + 2 writes */
-	{ BENCH_SAME, 4, 6, 2 },
+	{ BENCH_SAME, 2, 1, 2 }, /* 1 read + 2 writes */
+	{ BENCH_SAME, 4, 1, 2 },
 	{ BENCH_OTHER, 2, 4, 14 }, /* (N + 2) reads + (2N + 10) writes */
 	{ BENCH_OTHER, 4, 6, 18 },
 	{ BENCH_MIGRATE, 2, 4, 14 },

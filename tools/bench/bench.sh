@@ -23,6 +23,7 @@ toggles="--toggle-collect=vperf_handle_sysreg --toggle-collect=vperf_vcpu_load"
 toggles="$toggles --toggle-collect=vperf_vcpu_put --toggle-collect=naive_handle_sysreg"
 toggles="$toggles --toggle-collect=naive_vcpu_load --toggle-collect=naive_vcpu_put"
 toggles="$toggles --toggle-collect=vperf_handle_spe_irq --toggle-collect=vperf_handle_pmu_irq"
+toggles="$toggles --toggle-collect=vperf_pcpu_flush"
 cg="valgrind --tool=callgrind --collect-atstart=no $toggles"
 cg="$cg --zero-before=bench_cg_measure --dump-after=bench_cg_measure"
 cg="$cg --compress-strings=no --compress-pos=no"
@@ -74,7 +75,9 @@ $(table traps operation)
 ### System register accesses per switch (vcpu_put + vcpu_load)
 
 One put of the vCPU leaving a pCPU and one load of the vCPU entering one, in the steady state;
-total (reads + writes), summed over the pCPUs involved. "MDCR_EL2": the count includes MDCR_EL2
+total (reads + writes), summed over the pCPUs involved. Every put is lazy
+(\`vperf_vcpu_put_lazy\`, as the reference hypervisor's): a migrated vCPU has its old pCPU
+flushed first (\`vperf_pcpu_flush\`, counted here and in the instructions below). "MDCR_EL2": the count includes MDCR_EL2
 writes (a SELF VM pauses the host's counters while it runs: HPME off at load, on at put). The
 naive full save moves every PMU register of a 31-counter PE at every switch.
 
@@ -149,14 +152,15 @@ with the same measuring code (tools/bench/switch.c, ops.c). Trapped partition, p
 | case | HV | SELF |
 | --- | --- | --- |
 | idle vCPU (never touched the PMU) | 0 | 2 writes (MDCR_EL2) |
-| active vCPU, back on the same pCPU | (N + 2) reads + 2 writes | HV + 2 MDCR_EL2 writes |
+| active vCPU, back on the same pCPU | 1 read + 2 writes | HV + 2 MDCR_EL2 writes |
 | active vCPU after another active vCPU | (N + 2) reads + (2N + 10) writes | HV + 2 MDCR_EL2 writes |
 | active vCPU migrated to another pCPU | (N + 2) reads + (2N + 10) writes | HV + 2 MDCR_EL2 writes |
 
 for N = 2 and 4 and a perf-like guest (interrupts enabled, PMUSERENR_EL0 = 0), and one trap per
-guest PMU register access in every operation above. Put of an active vCPU:
-PMCR_EL0.E = 0, N counters, PMCCNTR_EL0, PMOVSSET_EL0 (once: the interrupt level is then
-computed from the shadow); resume on the same pCPU: PMCR_EL0; restore:
+guest PMU register access in every operation above. Lazy put of an active vCPU:
+PMCR_EL0.E = 0, PMOVSSET_EL0 (once: the interrupt level is then computed from the shadow);
+resume on the same pCPU: PMCR_EL0; the save when another vCPU takes the counters, or at the
+flush before a migration: N counters, PMCCNTR_EL0; restore:
 three CLR writes, N types, N counters, PMCCFILTR_EL0, PMCCNTR_EL0, PMCNTENSET_EL0,
 PMINTENSET_EL1, PMUSERENR_EL0, PMCR_EL0. The trap fast path, HV: one read for PMEVCNTR1_EL0,
 PMCCNTR_EL0 and PMOVSSET_EL0, one write for PMEVTYPER1_EL0, none for PMSWINC_EL0 (no SW_INCR

@@ -142,11 +142,13 @@ struct bench_vcpu *bench_vcpu(unsigned int i)
 	return &hv.vcpu[i % BENCH_VCPUS];
 }
 
+/* Every put is lazy, as in the reference hypervisor (tests/qemu/hyp/sched.c): a vCPU that moves
+ * to another pCPU has the one it was parked on flushed first (docs/integration.md). */
 void bench_leave(unsigned int cpu)
 {
 	sim_set_cpu(cpu);
 	if (hv.running[cpu])
-		vperf_vcpu_put(&hv.running[cpu]->v);
+		vperf_vcpu_put_lazy(&hv.running[cpu]->v);
 	hv.running[cpu] = NULL;
 }
 
@@ -154,6 +156,11 @@ void bench_enter(struct bench_vcpu *vc, unsigned int cpu)
 {
 	if (hv.running[cpu] != vc) {
 		bench_leave(cpu);
+		if (vperf_vcpu_parked(&vc->v) && vc->cpu != cpu) {
+			sim_set_cpu(vc->cpu);
+			vperf_pcpu_flush(&hv.pcpu[vc->cpu]);
+			sim_set_cpu(cpu);
+		}
 		vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
 		hv.running[cpu] = vc;
 		vc->cpu = cpu;

@@ -7,13 +7,14 @@
 #include "vpmu.h"
 
 static struct {
-	uint64_t pmcr_writable, pmcr_direct_extra, type_direct[2], type_trapped;
+	uint64_t pmcr_writable, pmcr_direct_extra, type_direct[2];
 } masks;
 
-bool vperf_vpmu_wide_counters(void)
-{
-	const struct vperf_platform *p = vperf_platform();
+bool vperf_vpmu_wide;
+uint64_t vperf_vpmu_trapped_type;
 
+static bool wide_counters(const struct vperf_platform *p)
+{
 	return p->any && p->min_pmuver >= 6;
 }
 
@@ -30,7 +31,7 @@ static uint64_t pmcr_writable(const struct vperf_platform *p)
 
 	if (p->any && p->min_pmuver >= 4)
 		w |= PMCR_DP;
-	if (vperf_vpmu_wide_counters())
+	if (wide_counters(p))
 		w |= PMCR_LP;
 	return w;
 }
@@ -91,7 +92,8 @@ void vperf_vpmu_derive_masks(void)
 	masks.pmcr_direct_extra = pmcr_direct_extra(p);
 	masks.type_direct[0] = type_direct(p, false);
 	masks.type_direct[1] = type_direct(p, true);
-	masks.type_trapped = PMEVTYPER_P | PMEVTYPER_U | event_number_mask(p);
+	vperf_vpmu_trapped_type = PMEVTYPER_P | PMEVTYPER_U | event_number_mask(p);
+	vperf_vpmu_wide = wide_counters(p);
 }
 
 uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)
@@ -102,9 +104,4 @@ uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)
 uint64_t vperf_vpmu_type_direct(bool cycle)
 {
 	return masks.type_direct[cycle];
-}
-
-uint64_t vperf_vpmu_type_trapped(void)
-{
-	return masks.type_trapped;
 }

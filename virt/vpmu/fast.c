@@ -28,6 +28,38 @@ static unsigned int esr_pmev_index(uint32_t esr)
 	return ((esr >> 1) & 3u) << 3 | ((esr >> 17) & 7u);
 }
 
+/*
+ * vperf_vpmu_write_swinc() in the trapped partition with the state in the hardware (swinc.c has
+ * the rules, Arm DDI 0487 K.a D14.5, D14.8, I5.3.55): the written bits of enabled counters, with
+ * PMCR_EL0.E and SW_INCR allowed by the VM's filter, whose type is SW_INCR and whose P (EL1) or U
+ * (EL0) filter admits the writer, count one; guest counter n is physical counter n. An increment
+ * whose bits [31:0] are all ones may overflow (at bit 31, or at bit 63 with PMCR_EL0.LP: both
+ * need them) and chain into the odd neighbour: that one takes every rule in swinc.c, the virtual
+ * line included. No other increment overflows: it raises no flag, the line stays as it is.
+ */
+static void fast_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t bits = val & s->cnten & (VPERF_BIT(vcpu->vm->cfg.nr_counters) - 1);
+	uint64_t skip = PMEVTYPER_EVT | (el == 0 ? PMEVTYPER_U : PMEVTYPER_P);
+
+	if (!bits || !(s->pmcr & PMCR_E) ||
+	    !vpmu_common_event_allowed(vcpu->vm, VPMU_EVENT_SW_INCR))
+		return;
+	for (; bits; bits &= bits - 1) {
+		unsigned int n = (unsigned int)__builtin_ctzll(bits);
+		uint64_t old;
+
+		if ((s->evtyper[n] & skip) != VPMU_EVENT_SW_INCR)
+			continue;
+		old = read_pmevcntr(n);
+		if ((uint32_t)old != 0xffffffffu)
+			write_pmevcntr(n, old + 1);
+		else
+			vperf_vpmu_swinc_hw(vcpu, n);
+	}
+}
+
 static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsigned int n,
 		       unsigned int el)
 {
@@ -44,7 +76,7 @@ static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsi
 	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0)) {
 		if (val & vperf_sysregs[VPERF_SR_PMSWINC_EL0].res0)
 			return false;
-		vperf_vpmu_write_swinc(vcpu, val, el);
+		fast_swinc(vcpu, val, el);
 		return true;
 	}
 	return false;

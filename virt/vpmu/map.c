@@ -43,14 +43,16 @@ static uint64_t emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
 	return guest;
 }
 
-uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
+/* The emulated partition's side of vperf_vpmu_hw_bits/guest_bits (vpmu.h, inline: outside
+ * it the bits are the identity on the guest's counters). */
+uint64_t vperf_vpmu_emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
-	return vpmu_emulated_vm(vcpu) ? emu_hw_bits(vcpu, guest) : guest & vpmu_mask(vcpu);
+	return emu_hw_bits(vcpu, guest);
 }
 
-uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
+uint64_t vperf_vpmu_emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
 {
-	return vpmu_emulated_vm(vcpu) ? emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
+	return emu_guest_bits(vcpu, hw);
 }
 
 static unsigned int slots(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)

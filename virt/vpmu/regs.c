@@ -166,63 +166,6 @@ static uint64_t read_evtyper(const struct vperf_vcpu *vcpu, unsigned int n)
 	return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccfiltr : vcpu->pmu.evtyper[n];
 }
 
-/* Does guest counter n count an event the guest caused at el (enables and P/U filters)? */
-static bool counts_at(const struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
-{
-	const struct vperf_vpmu *s = &vcpu->pmu;
-
-	return (s->pmcr & PMCR_E) && (s->cnten & VPERF_BIT(n)) &&
-	       !(s->evtyper[n] & (el == 0 ? PMEVTYPER_U : PMEVTYPER_P));
-}
-
-/* Add one to guest counter n with the architected overflow: at bit 31, or bit 63 with
- * PMCR_EL0.LP on 64-bit counters (I5.3.21); the flag goes to the shadow like a taken interrupt's,
- * and an odd neighbour counting CHAIN counts the 32-bit overflow. */
-static void increment(struct vperf_vcpu *vcpu, unsigned int n, unsigned int el)
-{
-	uint64_t old = vperf_vpmu_counter(vcpu, n);
-	bool wide_pe = vperf_vpmu_wide_counters();
-	bool wide = (vcpu->pmu.pmcr & PMCR_LP) && wide_pe;
-	bool overflow = wide ? old == ~0ull : (old & 0xffffffffull) == 0xffffffffull;
-
-	vperf_vpmu_set_counter(vcpu, n, wide_pe ? old + 1 : (old + 1) & 0xffffffffull);
-	if (!overflow)
-		return;
-	vcpu->pmu.ovs |= VPERF_BIT(n);
-	if (!wide && !(n & 1) && n + 1 < vcpu->vm->cfg.nr_counters &&
-	    (vcpu->pmu.evtyper[n + 1] & PMEVTYPER_EVT) == VPMU_EVENT_CHAIN &&
-	    (vcpu->pmu.cnten & VPERF_BIT(n + 1)) && (vcpu->pmu.pmcr & PMCR_E))
-		increment(vcpu, n + 1, el);
-}
-
-/*
- * PMSWINC is emulated in software: written by EL2 on the guest's behalf the hardware would
- * attribute SW_INCR to EL2, where the guest's counters do not count (HPMD, NSH = 0). Counters
- * whose event is SW_INCR, that are enabled and whose filter admits the guest's EL count one.
- * Only the written bits of enabled counters are visited (usually one), and the virtual line can
- * only change when one of them overflowed.
- */
-void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
-{
-	uint64_t bits = val & vcpu->pmu.cnten & vpmu_mask(vcpu) & ~VPMU_CYCLE_BIT;
-	uint64_t ovs = vcpu->pmu.ovs;
-
-	if (!bits || !(vcpu->pmu.pmcr & PMCR_E))
-		return;
-	if (!vpmu_common_event_allowed(vcpu->vm, VPMU_EVENT_SW_INCR))
-		return;
-	for (; bits; bits &= bits - 1) {
-		/* ctz is inline on AArch64 (RBIT, CLZ), unlike popcount (SIMD). */
-		unsigned int n = (unsigned int)__builtin_ctzll(bits);
-
-		if ((vcpu->pmu.evtyper[n] & PMEVTYPER_EVT) == VPMU_EVENT_SW_INCR &&
-		    counts_at(vcpu, n, el))
-			increment(vcpu, n, el);
-	}
-	if (vcpu->pmu.ovs != ovs)
-		vperf_vpmu_update_irq(vcpu);
-}
-
 /* PMXEVTYPER/PMXEVCNTR: SEL = 31 is PMCCFILTR for the type and CONSTRAINED UNPREDICTABLE for
  * the counter (vperf: UNDEF); a SEL beyond the guest's counters is UNDEF (I5.3, PMSELR). */
 static bool selected(const struct vperf_vcpu *vcpu, bool counter, unsigned int *n)

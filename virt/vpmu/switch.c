@@ -10,6 +10,12 @@
  * and nobody took the hardware meanwhile, resuming is one PMCR_EL0 write; otherwise its state
  * is restored from the shadow. A vCPU that never used the PMU, or whose PMU was idle at its last
  * put, costs no System register access at load or put.
+ *
+ * Lazy put (vperf_vcpu_put_lazy, trapped partition): the hypervisor promises that the vCPU's
+ * next load is on this pCPU, so the counters are not even copied: counting stops, the raised
+ * flags are taken, and the state stays PARKED in this pCPU's hardware until an owner change
+ * needs it (another vCPU's acquire on this pCPU, vperf_pcpu_flush on it), which saves it to the
+ * shadow on this pCPU. The invariants: docs/vpmu.md, "Lazy put".
  */
 #include <arch/sysreg.h>
 
@@ -112,24 +118,37 @@ void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest)
 static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	const struct vperf_vpmu *s = &vcpu->pmu;
-	uint64_t all = first_range_mask(pcpu);
+	uint64_t all = first_range_mask(pcpu), cnten, inten;
 
 	write_sysreg(all, PMCNTENCLR_EL0);
 	write_sysreg(all, PMINTENCLR_EL1);
 	write_sysreg(all, PMOVSCLR_EL0);
-	vperf_vpmu_map_all(vcpu, pcpu);
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
-		int p = vperf_vpmu_phys(vcpu, n);
+	if (vpmu_emulated_vm(vcpu)) {
+		vperf_vpmu_map_all(vcpu, pcpu);
+		for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
+			int p = vperf_vpmu_phys(vcpu, n);
 
-		if (p >= 0)
-			vperf_vpmu_place(vcpu, n, (unsigned int)p);
+			if (p >= 0)
+				vperf_vpmu_place(vcpu, n, (unsigned int)p);
+		}
+	} else {
+		/* Guest counter n is physical counter n, its bits the guest's own. */
+		uint64_t hw[VPERF_PMU_MAX_COUNTERS];
+		unsigned int nr = vcpu->vm->cfg.nr_counters;
+
+		for (unsigned int n = 0; n < nr; n++)
+			hw[n] = vperf_vpmu_hw_evtyper(vcpu, s->evtyper[n]);
+		write_pmevtypers(nr, hw);
+		write_pmevcntrs(nr, s->evcntr);
 	}
+	cnten = vperf_vpmu_hw_bits(vcpu, s->cnten);
+	inten = vperf_vpmu_hw_bits(vcpu, s->inten);
 	write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, s->ccfiltr), PMCCFILTR_EL0);
 	write_sysreg(s->ccntr, PMCCNTR_EL0);
-	if (vperf_vpmu_hw_bits(vcpu, s->cnten))
-		write_sysreg(vperf_vpmu_hw_bits(vcpu, s->cnten), PMCNTENSET_EL0);
-	if (vperf_vpmu_hw_bits(vcpu, s->inten))
-		write_sysreg(vperf_vpmu_hw_bits(vcpu, s->inten), PMINTENSET_EL1);
+	if (cnten)
+		write_sysreg(cnten, PMCNTENSET_EL0);
+	if (inten)
+		write_sysreg(inten, PMINTENSET_EL1);
 	write_sysreg(s->userenr, PMUSERENR_EL0);
 	/* Only a direct-partition guest uses the hardware's PMSELR_EL0 (untrapped PMXEV*): it must
 	 * find its own selection there, not the previous owner's. */
@@ -174,6 +193,25 @@ void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu)
 	vperf_update_mdcr(vcpu);
 }
 
+/* The counters the hardware changed by itself, into the shadow (counting already stopped). */
+static void save_counters(struct vperf_vcpu *vcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	unsigned int nr = vcpu->vm->cfg.nr_counters;
+
+	if (vpmu_emulated_vm(vcpu)) {
+		for (unsigned int n = 0; n < nr; n++) {
+			int p = vperf_vpmu_phys(vcpu, n);
+
+			if (p >= 0)
+				s->evcntr[n] = read_pmevcntr((unsigned int)p);
+		}
+	} else {
+		read_pmevcntrs(nr, s->evcntr); /* guest counter n is physical counter n */
+	}
+	s->ccntr = read_sysreg(PMCCNTR_EL0);
+}
+
 /* Stop counting and copy what the hardware changed by itself (counters, raised overflow flags)
  * to the shadow. Everything else is already there: every write went through vperf. */
 static void save(struct vperf_vcpu *vcpu)
@@ -185,13 +223,7 @@ static void save(struct vperf_vcpu *vcpu)
 	 * copy below is for a migration; back on this pCPU it finds the live counters). */
 	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
 		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
-		int p = vperf_vpmu_phys(vcpu, n);
-
-		if (p >= 0)
-			s->evcntr[n] = read_pmevcntr((unsigned int)p);
-	}
-	s->ccntr = read_sysreg(PMCCNTR_EL0);
+	save_counters(vcpu);
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
 	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
@@ -207,6 +239,25 @@ static void save(struct vperf_vcpu *vcpu)
 	 * flag comes up, which the copy above brings to the shadow. */
 	if (s->ovs != ovs || s->irq_dirty)
 		vperf_vpmu_update_irq(vcpu);
+}
+
+/* This vCPU's state is parked in pcpu's hardware (a lazy put, nobody has taken it since). */
+static bool parked_here(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	return vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu == pcpu;
+}
+
+/* An owner change on this pCPU: a state a lazy put parked here goes to its shadow first (its
+ * counting stopped and its flags were taken at that put). The hardware copy stays valid, as
+ * after an eager put, until someone else's state is restored over it. */
+void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
+{
+	struct vperf_vcpu *owner = pcpu->pmu_owner;
+
+	if (!owner || !parked_here(owner, pcpu))
+		return;
+	save_counters(owner);
+	owner->pmu.where = VPERF_VPMU_SHADOW;
 }
 
 /* The hardware still holds exactly this vCPU's state: it was the last owner on this pCPU. */
@@ -230,11 +281,21 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.active = true;
 	if (vpmu_in_hw(vcpu))
 		return;
+	/* Loaded elsewhere than where a lazy put parked it, with no vperf_pcpu_flush there first:
+	 * the hypervisor broke its promise, and the counts since that put stay in the other pCPU's
+	 * hardware (lost). That pCPU will not save them over this state: hw_pcpu moves here. */
+	if (vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu != pcpu) {
+		STAT_INC(&pcpu->stats, misuse);
+		vperf_log(VPERF_LOG_ERR,
+			  "vperf: vCPU loaded on another pCPU after a lazy put "
+			  "without vperf_pcpu_flush: its counts since the put are lost");
+	}
 	/* Resumed or restored, the vCPU sees the same: an emulated vCPU whose enabled counters are
 	 * not all placed (multiplexed) is always restored, from its own rotation point. */
 	if (hw_copy_valid(vcpu, pcpu) && vperf_vpmu_map_complete(vcpu)) {
 		resume(vcpu);
 	} else {
+		vperf_vpmu_flush(pcpu); /* the previous owner's parked state, to its shadow */
 		restore(vcpu, pcpu);
 		pcpu->pmu_owner = vcpu;
 		vcpu->pmu.hw_pcpu = pcpu;
@@ -242,18 +303,7 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.where = VPERF_VPMU_HW;
 }
 
-/* Idle: nothing counts, no interrupt is pending, and EL0 has no access of its own to give back
- * at load (PMUSERENR_EL0 is mirrored into the hardware only while the state is there: EL0 gating
- * happens before any trap, so an unloaded grant would send the guest's EL0 accesses to its own
- * EL1). Its next load costs nothing. */
-static bool idle(const struct vperf_vcpu *vcpu)
-{
-	const struct vperf_vpmu *s = &vcpu->pmu;
-
-	return (!(s->pmcr & PMCR_E) || !(s->cnten & vpmu_mask(vcpu))) && !s->ovs && !s->userenr;
-}
-
-void vperf_vpmu_load(struct vperf_vcpu *vcpu)
+static void __attribute__((noinline)) load_state(struct vperf_vcpu *vcpu)
 {
 	if (vcpu->pmu.active) {
 		vperf_vpmu_acquire(vcpu);
@@ -264,17 +314,39 @@ void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 		vperf_vpmu_update_irq(vcpu);
 }
 
-void vperf_vpmu_put(struct vperf_vcpu *vcpu)
+void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 {
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	/* Parked here by a lazy put, and nobody took the counters since: resume (acquire's own
+	 * answer for this case, without its other checks), a path with no call. */
+	if (s->active && parked_here(vcpu, vcpu->pcpu) && vcpu->pcpu->pmu_owner == vcpu &&
+	    !s->irq_dirty) {
+		resume(vcpu);
+		s->where = VPERF_VPMU_HW;
+		return;
+	}
+	load_state(vcpu);
+}
+
+void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
+{
+	bool push;
+
 	if (!vpmu_in_hw(vcpu))
 		return;
+	if (lazy && vperf_vpmu_park(vcpu, &push)) {
+		if (push)
+			vperf_vpmu_update_irq(vcpu);
+		return;
+	}
 	if (vcpu->pmu.direct) {
 		sync_from_hw(vcpu);
 		vcpu->pmu.direct = false; /* the next load traps until the state is back */
 		vperf_mdcr_stale(vcpu);
 	}
 	save(vcpu);
-	vcpu->pmu.active = !idle(vcpu);
+	vcpu->pmu.active = !vpmu_idle(vcpu);
 }
 
 /* The guest's PMUIRQ, a level like the physical one (irq.c): PMCR_EL0.E and a flag whose

@@ -8,6 +8,7 @@
 #ifndef VPERF_VIRT_VPMU_H
 #define VPERF_VIRT_VPMU_H
 
+#include <arch/sysreg.h>
 #include <vperf/pmu_regs.h>
 
 #include "../internal.h"
@@ -77,8 +78,19 @@ static inline int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n)
 /* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back; the identity on
  * the guest's counters outside the emulated partition, a walk of the placement inside it
  * (map.c). */
-uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
-uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
+uint64_t vperf_vpmu_emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
+uint64_t vperf_vpmu_emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
+
+static inline uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
+{
+	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_hw_bits(vcpu, guest)
+				      : guest & vpmu_mask(vcpu);
+}
+
+static inline uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
+{
+	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
+}
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
 /* At the vCPU's put: move its rotation point when it is multiplexed (rule in map.c). */
@@ -93,7 +105,11 @@ void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
 void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_load(struct vperf_vcpu *vcpu);
-void vperf_vpmu_put(struct vperf_vcpu *vcpu);
+/* lazy: the hypervisor's promise that the vCPU's next load is on this pCPU
+ * (vperf_vcpu_put_lazy, vperf_vpmu_park below). */
+void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy);
+/* An owner change on pcpu (its CPU): the state a lazy put parked there, to its shadow. */
+void vperf_vpmu_flush(struct vperf_pcpu *pcpu);
 /* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu);
 /* Counter n (VPERF_CYCLE_IDX: the cycle counter) wherever it lives. */
@@ -104,16 +120,70 @@ uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu);
 /* Recompute the virtual PMUIRQ level and push it on change. */
 void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
 
+/* Idle: nothing counts, no interrupt is pending, and EL0 has no access of its own to give back
+ * at load (PMUSERENR_EL0 is mirrored into the hardware only while the state is there: EL0 gating
+ * happens before any trap, so an unloaded grant would send the guest's EL0 accesses to its own
+ * EL1). Its next load costs nothing. */
+static inline bool vpmu_idle_in(const struct vperf_vpmu *s, uint64_t mask)
+{
+	return (!(s->pmcr & PMCR_E) || !(s->cnten & mask)) && !s->ovs && !s->userenr;
+}
+
+static inline bool vpmu_idle(const struct vperf_vcpu *vcpu)
+{
+	return vpmu_idle_in(&vcpu->pmu, vpmu_mask(vcpu));
+}
+
+/*
+ * The lazy put's vPMU part (switch.c, docs/vpmu.md "Lazy put"), inline for vperf_vcpu_put_lazy's
+ * common case: the eager put's save() without the counters, which stay parked in the hardware;
+ * counting stopped, the flags, the EL0 grant and the virtual line exactly as save() leaves them
+ * (guest counter n is physical counter n: the flags need no mapping). Only the trapped partition
+ * outside XENPMU_MODE_ALL parks (the emulated partition moves its rotation at every put, the
+ * direct one copies its controls back, ALL goes on counting). False: nothing done, the put saves
+ * as usual. True: parked, and *push says whether the caller must push the virtual line
+ * (vperf_vpmu_update_irq) before the vCPU is no longer loaded: a new flag, or a reset's or a
+ * restore's level (left out of here so that the common path makes no call).
+ */
+static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t ovs = s->ovs, mask;
+
+	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu))
+		return false;
+	mask = vpmu_mask(vcpu);
+	if (s->pmcr & PMCR_E)
+		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
+	s->ovs |= read_sysreg(PMOVSSET_EL0) & mask;
+	if (s->userenr)
+		write_sysreg(0, PMUSERENR_EL0);
+	s->where = VPERF_VPMU_PARKED;
+	s->active = !vpmu_idle_in(s, mask);
+	*push = s->ovs != ovs || s->irq_dirty;
+	return true;
+}
+
 /* What the pCPUs let a guest hold (caps.c), derived again whenever the platform changes
  * (vperf_init, vperf_pcpu_init). */
 void vperf_vpmu_derive_masks(void);
-/* Every initialised pCPU has 64-bit event counters (PMUv3p5). */
-bool vperf_vpmu_wide_counters(void);
+/* Every initialised pCPU has 64-bit event counters (PMUv3p5): derived with the masks, read
+ * inline by the paths that ask on every access (PMSWINC). */
+extern bool vperf_vpmu_wide;
+static inline bool vperf_vpmu_wide_counters(void)
+{
+	return vperf_vpmu_wide;
+}
 /* The type fields a direct-partition guest holds. */
 uint64_t vperf_vpmu_type_direct(bool cycle);
 /* The PMEVTYPER<n>_EL0 fields a trapped or emulated guest keeps: P, U and the event number as
- * wide as every pCPU's PMU counts it. */
-uint64_t vperf_vpmu_type_trapped(void);
+ * wide as every pCPU's PMU counts it (derived with the masks; inline for the type write and the
+ * restore, which ask for every type). */
+extern uint64_t vperf_vpmu_trapped_type;
+static inline uint64_t vperf_vpmu_type_trapped(void)
+{
+	return vperf_vpmu_trapped_type;
+}
 
 /* The bits of PMEVTYPER<n> (n = VPERF_CYCLE_IDX: PMCCFILTR) a guest keeps when it writes. */
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n);
@@ -136,8 +206,12 @@ static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
 }
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
-/* A guest's PMSWINC_EL0 write at el (regs.c, and the fast path's). */
+/* A guest's PMSWINC_EL0 write at el (regs.c, and the fast path's when it does not answer). */
 void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el);
+/* One increment of guest counter n, with every overflow rule and the virtual line, in the
+ * trapped partition with the state in the hardware (the fast path's, for an increment at a
+ * 32-bit boundary). */
+void vperf_vpmu_swinc_hw(struct vperf_vcpu *vcpu, unsigned int n);
 /* The hottest trapped accesses answered straight from the syndrome (fast.c): true when answered
  * (the PC advanced); false: the trap entry takes the full path, which decides it. */
 bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31]);

@@ -248,22 +248,32 @@ static void acc(struct bench_acc *a, uint64_t v)
 	a->count++;
 }
 
+/* The end of every measurement of vperf and of its calibration (pmu_host_bench_probe): one
+ * function, so that all count the same instructions around the counter read whatever the
+ * compiler makes of their callers. */
+static uint64_t __attribute__((noinline)) bench_since(uint64_t t0)
+{
+	return pmu_host_el2_insns() - t0;
+}
+
 void pmu_host_bench_switch(uint64_t t0)
 {
-	acc(&host.sw, pmu_host_el2_insns() - t0);
+	acc(&host.sw, bench_since(t0));
 }
 
 void pmu_host_bench_sysreg(uint64_t t0)
 {
-	acc(&host.sysreg, pmu_host_el2_insns() - t0);
+	acc(&host.sysreg, bench_since(t0));
 }
 
 void pmu_host_bench_vperf(bool load, uint64_t t0)
 {
+	uint64_t n = bench_since(t0);
+
 	if (host.reswitch)
-		acc(load ? &host.load_same : &host.put_same, pmu_host_el2_insns() - t0);
+		acc(load ? &host.load_same : &host.put_same, n);
 	else
-		acc(load ? &host.load : &host.put, pmu_host_el2_insns() - t0);
+		acc(load ? &host.load : &host.put, n);
 }
 
 /* vperf's share of a PMUIRQ (make bench): from vperf_handle_pmu_irq()'s call (main.c) to the
@@ -279,7 +289,7 @@ void pmu_host_bench_pmuirq(void)
 static void bench_irq_line(void)
 {
 	if (host.t_pmuirq)
-		acc(&host.irq_vperf, pmu_host_el2_insns() - host.t_pmuirq);
+		acc(&host.irq_vperf, bench_since(host.t_pmuirq));
 	host.t_pmuirq = 0;
 }
 
@@ -287,7 +297,7 @@ static void bench_irq_line(void)
  * counts with nothing in between (trap.c calls it as sysreg() does around vperf). */
 void pmu_host_bench_probe(uint64_t t0)
 {
-	acc(&host.probe, pmu_host_el2_insns() - t0);
+	acc(&host.probe, bench_since(t0));
 }
 
 static void print_avg(const char *name, const struct bench_acc *a)

@@ -95,11 +95,21 @@ static bool any_work(void)
 static void put(struct vcpu *v)
 {
 	uint64_t t0;
+	bool lazy, call;
 
 	vcpu_ctx_save(v);
 	vgic_save(v);
+	/* A runnable vCPU whose home stays this pCPU is loaded here next, and nothing else reads
+	 * its state meanwhile (PSCI CPU_ON resets only a vCPU that is off): its counters may stay
+	 * parked in this pCPU's hardware. One that migrates or stops gets the full save
+	 * (docs/integration.md, "Lazy put"). Decided before the measuring: it is the
+	 * hypervisor's work, not vperf's. */
+	lazy = v->state == VCPU_RUNNABLE && v->home == this_pcpu()->id;
+	call = hyp.mutant != MUT_NO_PUT && hyp.mutant != MUT_PASSTHROUGH;
 	t0 = pmu_host_el2_insns();
-	if (hyp.mutant != MUT_NO_PUT && hyp.mutant != MUT_PASSTHROUGH)
+	if (call && lazy)
+		vperf_vcpu_put_lazy(&v->vperf);
+	else if (call)
 		vperf_vcpu_put(&v->vperf);
 	pmu_host_bench_vperf(false, t0);
 	v->on_pcpu = -1;
@@ -108,7 +118,9 @@ static void put(struct vcpu *v)
 static void load(struct vcpu *v)
 {
 	struct pcpu *pc = this_pcpu();
+	struct vperf_pcpu *vp;
 	uint64_t t0;
+	bool passthrough;
 
 	if (v->switches && v->last_pcpu != pc->id)
 		migrations++;
@@ -116,11 +128,13 @@ static void load(struct vcpu *v)
 	v->on_pcpu = (int)pc->id;
 	vcpu_ctx_restore(v);
 	vgic_restore(v);
+	passthrough = hyp.mutant == MUT_PASSTHROUGH;
+	vp = &pc->vperf;
 	t0 = pmu_host_el2_insns();
-	if (hyp.mutant == MUT_PASSTHROUGH)
-		write_sysreg(pc->vperf.caps.nr_counters, mdcr_el2); /* HPMN = N, no traps */
+	if (passthrough)
+		write_sysreg(vp->caps.nr_counters, mdcr_el2); /* HPMN = N, no traps */
 	else
-		vperf_vcpu_load(&v->vperf, &pc->vperf);
+		vperf_vcpu_load(&v->vperf, vp);
 	pmu_host_bench_vperf(true, t0);
 	pc->current = v;
 	pc->new_slice = true;

@@ -22,4 +22,23 @@ void vperf_arch_write_sysreg_enc(uint32_t enc, uint64_t val);
 #define write_pmevcntr(n, val)	write_sysreg_enc(vperf_pmevcntr_enc(n), (val))
 #define write_pmevtyper(n, val) write_sysreg_enc(vperf_pmevtyper_enc(n), (val))
 
+/* Counters or types [0, nr) from or to vals[], the highest first as arch/arm64 does. */
+static inline void read_pmevcntrs(unsigned int nr, uint64_t *vals)
+{
+	for (unsigned int n = nr; n-- > 0;)
+		vals[n] = read_pmevcntr(n);
+}
+
+static inline void write_pmevcntrs(unsigned int nr, const uint64_t *vals)
+{
+	for (unsigned int n = nr; n-- > 0;)
+		write_pmevcntr(n, vals[n]);
+}
+
+static inline void write_pmevtypers(unsigned int nr, const uint64_t *vals)
+{
+	for (unsigned int n = nr; n-- > 0;)
+		write_pmevtyper(n, vals[n]);
+}
+
 #endif /* VPERF_ARCH_SYSREG_H */
