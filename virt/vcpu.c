@@ -58,6 +58,7 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can
 	 * count. */
 	vperf_mdcr_load(vcpu);
+	vperf_fgt_load(vcpu);
 #ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_load(vcpu);
@@ -88,6 +89,7 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 		vperf_vpmu_put(vcpu);
 #endif
 	vperf_mdcr_put(pcpu);
+	vperf_fgt_put(pcpu);
 #ifdef CONFIG_VPERF_VSPE
 	/* E2PB is the host's again (0b00): its buffer comes back. */
 	vperf_vspe_unpark_host(pcpu);

@@ -290,6 +290,11 @@ void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counter
 	sim_set_cpu(0);
 }
 
+const struct vperf_hyp_ops *hv_ops(void)
+{
+	return &ops;
+}
+
 int hv_vm(unsigned int i, const struct vperf_vm_config *cfg)
 {
 	if (i >= HV_MAX_VMS)
