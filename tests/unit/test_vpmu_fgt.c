@@ -26,7 +26,8 @@ static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_
 
 static struct vperf_vm_config policy(enum vperf_partition part, uint8_t nr, bool filtered)
 {
-	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF, .partition = part,
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = part,
 				       .nr_counters = nr };
 
 	vperf_pmu_filter_allow_all(&cfg.filter);
@@ -161,7 +162,8 @@ static void test_ccfiltr_as_trapped(void **state)
 	guest_write(PMCCFILTR_EL0, want);
 	assert_int_equal(traps(), t + 1);
 	assert_int_equal(guest_read(PMCCFILTR_EL0), PMEVTYPER_P);
-	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCFILTR_EL0), sim_peek(1, VPERF_ENC_PMCCFILTR_EL0));
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCFILTR_EL0),
+			 sim_peek(1, VPERF_ENC_PMCCFILTR_EL0));
 	/* PMXEVTYPER_EL0 with SEL = 31 is PMCCFILTR_EL0, trapped by the PMEVTYPERn bit. */
 	guest_write(PMSELR_EL0, 31);
 	t = traps();

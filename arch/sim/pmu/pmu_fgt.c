@@ -90,5 +90,6 @@ void pmu_fgt_reset(unsigned int cpu, const struct sim_pe_config *cfg)
 	if (!sim_pe_fgt(cpu) || !cfg->el3 || cfg->reset_zero)
 		return;
 	sim_set_reg(cpu, SIM_ENC_HDFGRTR_EL2, sim_random(cpu) & pmu & ~VPERF_GENMASK(21, 20));
-	sim_set_reg(cpu, SIM_ENC_HDFGWTR_EL2, sim_random(cpu) & pmu & ~VPERF_BIT(22) & ~VPERF_BIT(58));
+	sim_set_reg(cpu, SIM_ENC_HDFGWTR_EL2,
+		    sim_random(cpu) & pmu & ~VPERF_BIT(22) & ~VPERF_BIT(58));
 }
