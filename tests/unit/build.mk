@@ -38,6 +38,13 @@ pmu-versions: $(pmu-version-tests)
 			$(runtests) $(results) $(pmu-version-tests); \
 	done
 .PHONY: pmu-versions
+
+# The isolation schedules again with FEAT_FGT in the model: the direct VM has an event filter,
+# so its type registers trap through HDFGRTR_EL2/HDFGWTR_EL2 (test@fgt).
+test-extra-y += fgt-isolation
+fgt-isolation: $(obj)/tests/bin/test_vpmu_isolation
+	$(Q)HV_FGT=1 HV_SCHEDULES=300 RUN_TESTS_TAG=fgt $(runtests) $(results) $<
+.PHONY: fgt-isolation
 endif
 
 # The database checked against the assembler: regdb-asm prints one MRS/MSR per database line,

@@ -232,8 +232,11 @@ uint8_t hv_default_pmuver(void)
 
 void hv_default_config(struct sim_pe_config *cfg)
 {
+	const char *fgt = getenv("HV_FGT");
+
 	sim_default_config(cfg);
 	cfg->pmuver = hv_default_pmuver();
+	cfg->fgt = fgt && *fgt == '1';
 }
 
 /* What the host's boot code does for the counters it keeps, [HPMN, N): they reset to UNKNOWN

@@ -63,7 +63,7 @@ struct hv {
 extern struct hv hv;
 
 /* The model configuration hv_init(NULL, ...) uses: sim_default_config with the PMU version of
- * the environment's HV_PMUVER (default 6, PMUv3p5). */
+ * the environment's HV_PMUVER (default 6, PMUv3p5), and FEAT_FGT when HV_FGT is 1. */
 uint8_t hv_default_pmuver(void);
 void hv_default_config(struct sim_pe_config *cfg);
 
