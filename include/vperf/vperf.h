@@ -171,11 +171,12 @@ enum vperf_trap_result {
  * VPERF_EINVAL when a required op is missing. */
 int vperf_init(const struct vperf_hyp_ops *ops);
 
-/* Probe the calling physical CPU (ID_AA64DFR0_EL1, PMCR_EL0.N, PMSIDR/PMBIDR) and apply cfg.
- * Returns VPERF_EINVAL when the host and agent ranges do not fit in PMCR_EL0.N or would leave
- * the guests an HPMN of 0 without FEAT_HPMN0. Programs nothing but PMUSERENR_EL0 = 0 (its reset
- * value is UNKNOWN; guests' EL0 sees it): the host's MDCR_EL2 stays. Call it again after the CPU
- * was reset. */
+/* Probe the calling physical CPU (ID_AA64DFR0_EL1, ID_AA64MMFR0_EL1.FGT, PMCR_EL0.N,
+ * PMSIDR/PMBIDR) and apply cfg. Returns VPERF_EINVAL when the host and agent ranges do not fit in
+ * PMCR_EL0.N or would leave the guests an HPMN of 0 without FEAT_HPMN0, or when cfg gives
+ * HDFGRTR/HDFGWTR_EL2 values on a PE without FEAT_FGT. Programs nothing but PMUSERENR_EL0 = 0
+ * (its reset value is UNKNOWN; guests' EL0 sees it): the host's MDCR_EL2 stays, and the FGT
+ * registers are first written at the next vCPU load. Call it again after the CPU was reset. */
 int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg);
 
 /* Validate and record a VM's policy. VPERF_ENOTSUP for a feature configured out,
