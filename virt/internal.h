@@ -31,6 +31,8 @@ struct vperf_platform {
 	bool any_no_el3;       /* a pCPU has no EL3 (no PMEVTYPER NSK, NSU, M) */
 	bool any_no_host_spe;  /* a pCPU has no host-owned Profiling Buffer (host_spe) */
 	bool any_no_export;    /* a pCPU has no event export bus (PMCR_EL0.X RAZ/WI) */
+	bool any_no_fgt;       /* a pCPU has no FEAT_FGT (no fine-grained PMU traps) */
+	bool any_no_hpmn0;     /* a pCPU has no FEAT_HPMN0 (MDCR_EL2.HPMN = 0 is not legal) */
 	struct vperf_pcpu_caps first_caps; /* the first initialised pCPU's (blob checks) */
 };
 
@@ -81,6 +83,27 @@ static inline void vperf_mdcr_stale(struct vperf_vcpu *vcpu)
 {
 	vcpu->mdcr_pcpu = NULL;
 }
+
+/*
+ * HDFGRTR_EL2 / HDFGWTR_EL2 (fgt.c, the one file that decides their values, on a pCPU with
+ * FEAT_FGT). A direct-partition VM whose event filter does not allow every event has its type
+ * registers (and PMCEID<n>_EL0 reads) trapped by them and emulated as in the trapped partition:
+ * vperf_vm_fgt_types(). Its policy needs FEAT_FGT on every pCPU (policy.c); on a pCPU
+ * initialised later without it, the VM runs trapped (vpmu/switch.c).
+ */
+static inline bool vperf_vm_fgt_types(const struct vperf_vm *vm)
+{
+	const struct vperf_pmu_filter *f = &vm->cfg.filter;
+
+	return vm->cfg.pmu_mode != VPERF_PMU_OFF && vm->cfg.partition == VPERF_PART_DIRECT &&
+	       !(f->allow[0] == ~0ull && f->allow[1] == ~0ull && f->allow_other);
+}
+/* False, logged, when the hypervisor gives FGT values on a PE without FEAT_FGT. */
+bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu);
+/* At load, after MDCR_EL2: the vCPU's values, written where they changed. */
+void vperf_fgt_load(const struct vperf_vcpu *vcpu);
+/* At put: the host's values back. */
+void vperf_fgt_put(struct vperf_pcpu *pcpu);
 
 #ifdef CONFIG_VPERF_STATS
 #define STAT_INC(stats, field) ((stats)->field++)

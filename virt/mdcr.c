@@ -101,7 +101,10 @@ static uint64_t vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 		mdcr |= MDCR_EL2_HCCD;
 	if (vcpu->vm->cfg.pmu_mode != VPERF_PMU_HV)
 		mdcr &= ~MDCR_EL2_HPME;
-	if (vcpu->vm->cfg.partition == VPERF_PART_DIRECT) {
+	/* HPMN = 0 only with FEAT_HPMN0: a direct VM with no event counter on a pCPU without it
+	 * keeps the host's HPMN and runs trapped (vperf_vpmu_try_direct). */
+	if (vcpu->vm->cfg.partition == VPERF_PART_DIRECT &&
+	    (vcpu->vm->cfg.nr_counters || pcpu->caps.hpmn0)) {
 		mdcr &= ~MDCR_EL2_HPMN_MASK;
 		mdcr |= vcpu->vm->cfg.nr_counters;
 	}

@@ -7,6 +7,7 @@
  * traps and is UNDEF, and the host's counters keep counting undisturbed.
  */
 #include <arch/sysreg.h>
+#include <vperf/fgt.h>
 #include <vperf/id_regs.h>
 #include <vperf/pmu_regs.h>
 
@@ -49,6 +50,7 @@ static void probe(struct vperf_pcpu_caps *caps)
 	caps->pmuver = dfr0_pmuver(caps->dfr0);
 	caps->pmsver = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 35, 32);
 	caps->hpmn0 = VPERF_FIELD_GET(caps->dfr0, 63, 60) != 0;
+	caps->fgt = (read_sysreg(ID_AA64MMFR0_EL1) & ID_MMFR0_FGT_MASK) != 0;
 	caps->el3 = (pfr0 & ID_PFR0_EL3_MASK) != 0;
 	caps->aarch32 = VPERF_FIELD_GET(pfr0, ID_PFR0_EL0_SHIFT + 3, ID_PFR0_EL0_SHIFT) ==
 			ID_PFR0_EL0_AARCH32;
@@ -78,7 +80,8 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	*pcpu = zero;
 	pcpu->cfg = *cfg;
 	probe(&pcpu->caps);
-	if (reserved > pcpu->caps.nr_counters || !vperf_mdcr_host_ok(pcpu))
+	if (reserved > pcpu->caps.nr_counters || !vperf_mdcr_host_ok(pcpu) ||
+	    !vperf_fgt_host_ok(pcpu))
 		return VPERF_EINVAL;
 	pcpu->epmn = (uint8_t)(pcpu->caps.nr_counters - cfg->agent_counters);
 	pcpu->hpmn = (uint8_t)(pcpu->caps.nr_counters - reserved);
@@ -86,7 +89,9 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	if (pcpu->caps.pmuver && pcpu->hpmn == 0 && !pcpu->caps.hpmn0)
 		return VPERF_EINVAL;
 	pcpu->host_mdcr = vperf_mdcr_host(pcpu);
-	pcpu->cur_mdcr = ~0ull; /* unknown: the first load writes it */
+	/* Unknown: the first load writes them (HDFGRTR/HDFGWTR_EL2 with FEAT_FGT, virt/fgt.c). */
+	pcpu->cur_mdcr = ~0ull;
+	pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = ~0ull;
 #ifdef CONFIG_VPERF_VPMU
 	/* PMUSERENR_EL0's fields reset to architecturally UNKNOWN values (its description in Arm
 	 * DDI 0487; the model's reset, docs/model.md). The PE applies it to a guest's EL0 before

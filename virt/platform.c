@@ -40,4 +40,6 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 	p->any_no_el3 |= !pcpu->caps.el3;
 	p->any_no_host_spe |= !pcpu->cfg.host_spe;
 	p->any_no_export |= !pcpu->caps.export_bus;
+	p->any_no_fgt |= !pcpu->caps.fgt;
+	p->any_no_hpmn0 |= !pcpu->caps.hpmn0;
 }

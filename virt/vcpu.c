@@ -68,6 +68,7 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	/* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can
 	 * count. */
 	vperf_mdcr_load(vcpu);
+	vperf_fgt_load(vcpu);
 #ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_load(vcpu);
@@ -100,6 +101,7 @@ static void put(struct vperf_vcpu *vcpu, bool lazy)
 	(void)lazy;
 #endif
 	vperf_mdcr_put(pcpu);
+	vperf_fgt_put(pcpu);
 #ifdef CONFIG_VPERF_VSPE
 	/* E2PB is the host's again (0b00): its buffer comes back. */
 	vperf_vspe_unpark_host(pcpu);

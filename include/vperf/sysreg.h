@@ -65,6 +65,7 @@ enum vperf_sysreg_feat {
 	VPERF_FEAT_SPE_FDS, /* FEAT_SPE_FDS: PMSDSFR_EL1 */
 	VPERF_FEAT_GICV3,
 	VPERF_FEAT_EL2,
+	VPERF_FEAT_FGT, /* ID_AA64MMFR0_EL1.FGT >= 1: HDFGRTR_EL2, HDFGWTR_EL2 */
 };
 
 /* Handler families. The trap entry dispatches on these; a slot with no handler is UNDEF. */

@@ -62,6 +62,12 @@ struct vperf_pcpu_config {
 				 * (E2PB = 0b00): vperf parks it around vCPUs with vSPE */
 	uint32_t pmu_ppi;	/* physical INTIDs of PMUIRQ / PMBIRQ, from the host DT */
 	uint32_t spe_ppi;
+	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE
+	 * fine-grained traps). vperf writes these registers at every load, its PMU fields
+	 * (vperf/fgt.h) with the hypervisor's others, and puts these values back at every put;
+	 * 0 on a PE without FEAT_FGT (anything else fails vperf_pcpu_init, logged). */
+	uint64_t host_hdfgrtr;
+	uint64_t host_hdfgwtr;
 };
 
 /* What vperf found on the CPU, read by vperf_pcpu_init(). */
@@ -73,6 +79,7 @@ struct vperf_pcpu_caps {
 	uint8_t pmsver;	     /* ID_AA64DFR0_EL1.PMSVer */
 	uint8_t nr_counters; /* PMCR_EL0.N */
 	bool hpmn0;	     /* FEAT_HPMN0: MDCR_EL2.HPMN = 0 allowed */
+	bool fgt;	     /* FEAT_FGT: ID_AA64MMFR0_EL1.FGT != 0, HDFGRTR/HDFGWTR_EL2 exist */
 	bool el3;	     /* ID_AA64PFR0_EL1.EL3 != 0: the PMU filters have NSK, NSU, M */
 	bool aarch32;	     /* ID_AA64PFR0_EL1.EL0 == 0b0010: PMCR_EL0.D exists */
 	bool export_bus;     /* PMCR_EL0.X sticks: an event export bus (no ID register says) */
@@ -108,9 +115,11 @@ struct vperf_pcpu {
 	struct vperf_vcpu *loaded;    /* the vCPU between load and put, or NULL */
 	struct vperf_vcpu *pmu_owner; /* the vCPU whose PMU state is in the hardware, or NULL */
 	uint64_t cur_mdcr;	      /* MDCR_EL2 as last written */
-	struct vperf_pcpu_vspe spe;   /* the host's SPE state while parked */
-	bool agent_irq_reported;      /* the agent's interrupt was masked and logged once */
-	struct vperf_stats stats;     /* events not attributable to a VM */
+	uint64_t cur_hdfgrtr;	      /* HDFGRTR_EL2 / HDFGWTR_EL2 as last written (FEAT_FGT) */
+	uint64_t cur_hdfgwtr;
+	struct vperf_pcpu_vspe spe; /* the host's SPE state while parked */
+	bool agent_irq_reported;    /* the agent's interrupt was masked and logged once */
+	struct vperf_stats stats;   /* events not attributable to a VM */
 };
 
 struct vperf_vm_config {
@@ -162,11 +171,12 @@ enum vperf_trap_result {
  * VPERF_EINVAL when a required op is missing. */
 int vperf_init(const struct vperf_hyp_ops *ops);
 
-/* Probe the calling physical CPU (ID_AA64DFR0_EL1, PMCR_EL0.N, PMSIDR/PMBIDR) and apply cfg.
- * Returns VPERF_EINVAL when the host and agent ranges do not fit in PMCR_EL0.N or would leave
- * the guests an HPMN of 0 without FEAT_HPMN0. Programs nothing but PMUSERENR_EL0 = 0 (its reset
- * value is UNKNOWN; guests' EL0 sees it): the host's MDCR_EL2 stays. Call it again after the CPU
- * was reset. */
+/* Probe the calling physical CPU (ID_AA64DFR0_EL1, ID_AA64MMFR0_EL1.FGT, PMCR_EL0.N,
+ * PMSIDR/PMBIDR) and apply cfg. Returns VPERF_EINVAL when the host and agent ranges do not fit in
+ * PMCR_EL0.N or would leave the guests an HPMN of 0 without FEAT_HPMN0, or when cfg gives
+ * HDFGRTR/HDFGWTR_EL2 values on a PE without FEAT_FGT. Programs nothing but PMUSERENR_EL0 = 0
+ * (its reset value is UNKNOWN; guests' EL0 sees it): the host's MDCR_EL2 stays, and the FGT
+ * registers are first written at the next vCPU load. Call it again after the CPU was reset. */
 int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg);
 
 /* Validate and record a VM's policy. VPERF_ENOTSUP for a feature configured out,

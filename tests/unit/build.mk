@@ -8,7 +8,7 @@ test_fdt-ldlibs := -lfdt
 CFLAGS_test_fdt := -I$(srctree)/virt -Wno-redundant-decls
 tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct \
 	test_vpmu_emulated test_vpmu_adversary test_vpmu_badinput test_vpmu_audit test_vpmu_cover \
-	test_vpmu_swinc test_vpmu_lazy
+	test_vpmu_swinc test_vpmu_lazy test_vpmu_fgt
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -26,6 +26,7 @@ test_vpmu_audit-objs := tests/unit/test_vpmu_audit.c tests/unit/hv.c
 test_vpmu_cover-objs := tests/unit/test_vpmu_cover.c tests/unit/hv.c
 test_vpmu_swinc-objs := tests/unit/test_vpmu_swinc.c tests/unit/hv.c
 test_vpmu_lazy-objs := tests/unit/test_vpmu_lazy.c tests/unit/hv.c
+test_vpmu_fgt-objs := tests/unit/test_vpmu_fgt.c tests/unit/hv.c
 
 # The vPMU, adversary, blob and isolation tests again on every other PMU version vperf supports (the
 # default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),
@@ -48,6 +49,13 @@ test-extra-y += lazy-put
 lazy-put: $(obj)/tests/bin/test_vpmu_isolation
 	$(Q)HV_LAZY_PUT=1 HV_SCHEDULES=500 RUN_TESTS_TAG=lazy $(runtests) $(results) $<
 .PHONY: lazy-put
+
+# The isolation schedules again with FEAT_FGT in the model: the direct VM has an event filter,
+# so its type registers trap through HDFGRTR_EL2/HDFGWTR_EL2 (test@fgt).
+test-extra-y += fgt-isolation
+fgt-isolation: $(obj)/tests/bin/test_vpmu_isolation
+	$(Q)HV_FGT=1 HV_SCHEDULES=300 RUN_TESTS_TAG=fgt $(runtests) $(results) $<
+.PHONY: fgt-isolation
 endif
 
 # The database checked against the assembler: regdb-asm prints one MRS/MSR per database line,

@@ -232,8 +232,11 @@ uint8_t hv_default_pmuver(void)
 
 void hv_default_config(struct sim_pe_config *cfg)
 {
+	const char *fgt = getenv("HV_FGT");
+
 	sim_default_config(cfg);
 	cfg->pmuver = hv_default_pmuver();
+	cfg->fgt = fgt && *fgt == '1';
 }
 
 /* What the host's boot code does for the counters it keeps, [HPMN, N): they reset to UNKNOWN
@@ -289,6 +292,11 @@ void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counter
 		sim_poke(cpu, VPERF_ENC_ICH_HCR_EL2, SIM_ICH_HCR_EN);
 	}
 	sim_set_cpu(0);
+}
+
+const struct vperf_hyp_ops *hv_ops(void)
+{
+	return &ops;
 }
 
 int hv_vm(unsigned int i, const struct vperf_vm_config *cfg)

@@ -65,7 +65,7 @@ struct hv {
 extern struct hv hv;
 
 /* The model configuration hv_init(NULL, ...) uses: sim_default_config with the PMU version of
- * the environment's HV_PMUVER (default 6, PMUv3p5). */
+ * the environment's HV_PMUVER (default 6, PMUv3p5), and FEAT_FGT when HV_FGT is 1. */
 uint8_t hv_default_pmuver(void);
 void hv_default_config(struct sim_pe_config *cfg);
 
@@ -78,6 +78,9 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters);
 void hv_host_boot(unsigned int cpu);
 /* The same, every pCPU's host profiling with its own EL2-owned buffer when host_spe. */
 void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe);
+/* The ops hv_init gives vperf_init, for a test that starts vperf again on the same model (a
+ * pCPU initialised after a VM). */
+const struct vperf_hyp_ops *hv_ops(void);
 /* VM i with a policy; returns vperf_vm_init's result. */
 int hv_vm(unsigned int i, const struct vperf_vm_config *cfg);
 /* Give VM i RAM at [ipa, ipa + size) backed by pa, mapped at stage 2 on demand. */

@@ -94,7 +94,8 @@ static void test_pcpu_invalid_ranges(void **state)
 	assert_int_equal(pcpu.hpmn, 0);
 }
 
-/* No PMUv3 (PMUVer 0, or 0xF: IMPLEMENTATION DEFINED): no counters, PMCR_EL0 never read. */
+/* No PMUv3 (PMUVer 0, or 0xF: IMPLEMENTATION DEFINED): no counters, PMCR_EL0 never read (the
+ * ID registers are: FEAT_FGT decides whether vperf owns HDFGRTR/HDFGWTR_EL2 even there). */
 static void test_pcpu_without_pmu(void **state)
 {
 	const struct vperf_pcpu_config cfg = { 0 };
@@ -107,9 +108,10 @@ static void test_pcpu_without_pmu(void **state)
 		assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
 		assert_int_equal(pcpu.caps.pmuver, 0);
 		assert_int_equal(pcpu.caps.nr_counters, 0);
-		assert_int_equal(sim_cpu(0)->nr_reads, 2);
+		assert_int_equal(sim_cpu(0)->nr_reads, 3);
 		assert_int_equal(sim_trace_at(0, 0)->enc, VPERF_ENC_ID_AA64DFR0_EL1);
 		assert_int_equal(sim_trace_at(0, 1)->enc, VPERF_ENC_ID_AA64PFR0_EL1);
+		assert_int_equal(sim_trace_at(0, 2)->enc, VPERF_ENC_ID_AA64MMFR0_EL1);
 	}
 }
 

@@ -192,7 +192,8 @@ static void test_space_slots_and_reset(void **state)
 
 		assert_int_equal(vperf_sysreg_in_space(d->enc), guest);
 		assert_int_equal(d->slot != VPERF_SLOT_NONE,
-				 d->trap != VPERF_TRAP_EL2 && d->enc != VPERF_ENC_ID_AA64PFR0_EL1);
+				 d->trap != VPERF_TRAP_EL2 && d->enc != VPERF_ENC_ID_AA64PFR0_EL1 &&
+					 d->enc != VPERF_ENC_ID_AA64MMFR0_EL1);
 		assert_int_equal(d->reset & d->res0, 0);
 		assert_true(d->access == VPERF_ACC_RW || d->access == VPERF_ACC_RO ||
 			    d->access == VPERF_ACC_WO);

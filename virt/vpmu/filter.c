@@ -68,16 +68,17 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 	bool allowed = event < 64 ? vpmu_common_event_allowed(vcpu->vm, event)
 				  : event_allowed(vcpu->vm, event);
 
-	/* A direct-partition guest writes the hardware itself: it gets back what it wrote. */
-	if (vpmu_direct_vm(vcpu))
+	/* A direct-partition guest writes the hardware itself: it gets back what it wrote (unless
+	 * its types trap through FEAT_FGT: then as in the trapped partition). */
+	if (vpmu_types_direct(vcpu))
 		return guest;
 	return hw_filter(guest, allowed, vpmu_all_vm(vcpu), has_el3(vcpu)) | event;
 }
 
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
-	return vpmu_direct_vm(vcpu) ? guest
-				    : hw_filter(guest, true, vpmu_all_vm(vcpu), has_el3(vcpu));
+	return vpmu_types_direct(vcpu) ? guest
+				       : hw_filter(guest, true, vpmu_all_vm(vcpu), has_el3(vcpu));
 }
 
 /* PMCEID0/1_EL0 (I5.3.6-7): bits [31:0] are common events 0x00-0x1F (0x20-0x3F for PMCEID1),

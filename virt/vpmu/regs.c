@@ -136,10 +136,10 @@ static void write_ovs(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 }
 
 /* What a guest keeps of a type it writes: a trapped guest sees no EL2 or EL3 (P, U and the
- * event); a direct-partition guest has the hardware's fields, as it would untrapped. */
+ * event); a direct-partition guest whose types do not trap has the hardware's fields. */
 uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n)
 {
-	if (vpmu_direct_vm(vcpu))
+	if (vpmu_types_direct(vcpu))
 		return vperf_vpmu_type_direct(n == VPERF_CYCLE_IDX);
 	return n == VPERF_CYCLE_IDX ? VPMU_CCFILTR_WRITABLE : vperf_vpmu_type_trapped();
 }
@@ -321,6 +321,9 @@ bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 
 	if (!vpmu_on(vcpu) || !vcpu->pcpu)
 		return false;
+	/* Untrapped, only FEAT_FGT's type traps come (fgt.c): PMSELR, PMUSERENR are the hardware's */
+	if (vcpu->pmu.direct)
+		vperf_vpmu_sync_selection(vcpu);
 	if (vperf_ops->guest_el(vcpu->hv_vcpu) == 0 && !el0_allowed(vcpu, acc))
 		return false;
 	/* RES0 bits written as 1 are ignored (the architecture's outcome), and counted. */

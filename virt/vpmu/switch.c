@@ -168,6 +168,9 @@ static void sync_from_hw(struct vperf_vcpu *vcpu)
 	s->inten = read_sysreg(PMINTENSET_EL1) & mask;
 	s->userenr = read_sysreg(PMUSERENR_EL0) & vpmu_userenr_keep(vcpu);
 	s->selr = read_sysreg(PMSELR_EL0) & PMSELR_SEL;
+	/* Types trapped by FEAT_FGT are the shadow's: the hardware holds their filtered copy. */
+	if (!vpmu_types_direct(vcpu))
+		return;
 	s->ccfiltr = read_sysreg(PMCCFILTR_EL0) & ~vperf_sysregs[VPERF_SR_PMCCFILTR_EL0].res0;
 	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++)
 		s->evtyper[n] = read_sysreg_enc(vperf_pmevtyper_enc(n)) &
@@ -187,7 +190,8 @@ void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu)
  * again. The hardware mirrors the shadow (trapped invariant), so only MDCR_EL2 changes. */
 void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu)
 {
-	if (!vpmu_direct_vm(vcpu) || vcpu->pmu.direct || vperf_vpmu_ovs(vcpu))
+	if (!vpmu_direct_vm(vcpu) || vcpu->pmu.direct || vperf_vpmu_ovs(vcpu) ||
+	    !vpmu_direct_here(vcpu))
 		return;
 	vcpu->pmu.direct = true;
 	vperf_update_mdcr(vcpu);

@@ -57,6 +57,24 @@ static inline bool vpmu_direct_vm(const struct vperf_vcpu *vcpu)
 	return vcpu->vm->cfg.partition == VPERF_PART_DIRECT;
 }
 
+/* A direct-partition guest that holds its types in the hardware itself, as it writes them: not
+ * one whose types trap through FEAT_FGT (../fgt.c), which has them emulated as in the trapped
+ * partition (the filter applied, the guest reading back what it wrote). */
+static inline bool vpmu_types_direct(const struct vperf_vcpu *vcpu)
+{
+	return vpmu_direct_vm(vcpu) && !vperf_vm_fgt_types(vcpu->vm);
+}
+
+/* May this direct-partition vCPU run untrapped on its pCPU: FEAT_FGT there when its types must
+ * trap, FEAT_HPMN0 when it has no event counter (MDCR_EL2.HPMN = 0)? Else it stays trapped. */
+static inline bool vpmu_direct_here(const struct vperf_vcpu *vcpu)
+{
+	const struct vperf_pcpu *pcpu = vcpu->pcpu;
+
+	return (pcpu->caps.fgt || !vperf_vm_fgt_types(vcpu->vm)) &&
+	       (pcpu->caps.hpmn0 || vcpu->vm->cfg.nr_counters);
+}
+
 static inline bool vpmu_emulated_vm(const struct vperf_vcpu *vcpu)
 {
 	return vcpu->vm->cfg.partition == VPERF_PART_EMULATED;
@@ -103,6 +121,9 @@ int vperf_vpmu_map_one(struct vperf_vcpu *vcpu, unsigned int n);
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
 /* Direct partition: leave the untrapped state (overflow, put), or enter it (after a trap). */
 void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu);
+/* A trap of a direct-partition vCPU running untrapped (FEAT_FGT's, fgt.c): bring the registers
+ * it wrote untrapped and that the emulation reads (PMSELR_EL0, PMUSERENR_EL0) to the shadow. */
+void vperf_vpmu_sync_selection(struct vperf_vcpu *vcpu);
 void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_load(struct vperf_vcpu *vcpu);
 /* lazy: the hypervisor's promise that the vCPU's next load is on this pCPU

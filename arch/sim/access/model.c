@@ -74,14 +74,21 @@ static uint64_t initial_pfr0(const struct sim_pe_config *cfg)
 	return 0x111ull | (cfg->el3 ? 0x1000ull : 0);
 }
 
-static uint64_t initial_dfr0(const struct sim_pe_config *cfg)
+static uint64_t initial_dfr0(const struct sim_pe_config *cfg, unsigned int cpu)
 {
 	uint64_t dfr0 = (uint64_t)cfg->pmuver << SIM_ID_DFR0_PMUVER_SHIFT;
 
 	dfr0 |= (uint64_t)cfg->pmsver << SIM_ID_DFR0_PMSVER_SHIFT;
-	if (cfg->hpmn0)
+	if (sim_pe_hpmn0(cpu))
 		dfr0 |= 1ull << SIM_ID_DFR0_HPMN0_SHIFT;
 	return dfr0;
+}
+
+/* ID_AA64MMFR0_EL1: only FGT [59:56] (0b0001: FEAT_FGT) is described; the translation
+ * fields read 0, which nothing in the model consults. */
+static uint64_t initial_mmfr0(unsigned int cpu)
+{
+	return sim_pe_fgt(cpu) ? 1ull << SIM_ID_MMFR0_FGT_SHIFT : 0;
 }
 
 void sim_model_init(const struct sim_pe_config *cfg)
@@ -95,7 +102,8 @@ void sim_model_init(const struct sim_pe_config *cfg)
 	sim_reset();
 	sim_pe_reset(cfg, families);
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
-		sim_set_reg(cpu, SIM_ENC_ID_AA64DFR0_EL1, initial_dfr0(cfg));
+		sim_set_reg(cpu, SIM_ENC_ID_AA64DFR0_EL1, initial_dfr0(cfg, cpu));
+		sim_set_reg(cpu, SIM_ENC_ID_AA64MMFR0_EL1, initial_mmfr0(cpu));
 		sim_set_reg(cpu, SIM_ENC_ID_AA64PFR0_EL1, initial_pfr0(cfg));
 		for (size_t i = 0; i < SIM_NR_FAMILIES; i++)
 			if (families[i] && families[i]->reset)

@@ -36,6 +36,7 @@
 static const struct sim_arch_reg singles[] = {
 	REG(ID_AA64PFR0_EL1, RO, TID3, ALWAYS, CORE, OTHER, 0),
 	REG(ID_AA64DFR0_EL1, RO, TID3, ALWAYS, CORE, OTHER, 0),
+	REG(ID_AA64MMFR0_EL1, RO, TID3, ALWAYS, CORE, OTHER, 0),
 	REG(PMSCR_EL1, RW, TPMS, SPE, SPE, OTHER, 0),
 	REG(PMSNEVFR_EL1, RW, TPMS, SPEV1P2, SPE, OTHER, 0),
 	REG(PMSICR_EL1, RW, TPMS, SPE, SPE, OTHER, 0),
@@ -73,6 +74,10 @@ static const struct sim_arch_reg singles[] = {
 	    0xfc00000000000000ull | 0x00ffffff00000000ull | 1ull << 25 | 1ull << 23 | 0xfffffull),
 	REG(HCR_EL2, RW, EL2_ONLY, ALWAYS, CORE, OTHER, 0),
 	REG(MDCR_EL2, RW, EL2_ONLY, ALWAYS, PMU, OTHER, 0),
+	/* The fine-grained trap registers (FEAT_FGT): plain storage, read by the PMU family's
+	 * trap rules (pmu/pmu_fgt.c). */
+	REG(HDFGRTR_EL2, RW, EL2_ONLY, FGT, CORE, OTHER, 0),
+	REG(HDFGWTR_EL2, RW, EL2_ONLY, FGT, CORE, OTHER, 0),
 	REG(PMSCR_EL2, RW, EL2_ONLY, SPE, SPE, OTHER, 0),
 	/* CONTEXTIDR_EL2 (FEAT_VHE, which the model's PE has): PROCID [31:0], [63:32] RES0. */
 	REG(CONTEXTIDR_EL2, RW, EL2_ONLY, ALWAYS, SPE, OTHER, 0xffffffff00000000ull),

@@ -107,6 +107,16 @@ uint8_t sim_pmu_version(void)
 	return config.pmuver == SIM_ID_DFR0_PMUVER_IMPDEF ? 0 : config.pmuver;
 }
 
+bool sim_pe_fgt(unsigned int cpu)
+{
+	return config.fgt && !(config.cpus_without_fgt & VPERF_BIT(cpu));
+}
+
+bool sim_pe_hpmn0(unsigned int cpu)
+{
+	return config.hpmn0 && !(config.cpus_without_hpmn0 & VPERF_BIT(cpu));
+}
+
 /* From the model's own table (sim/arch_regs.h), not from vperf's database: an encoding the
  * model does not know is not implemented. */
 bool sim_implemented(uint32_t enc)
@@ -129,6 +139,8 @@ bool sim_implemented(uint32_t enc)
 		return config.pmsver >= 3;
 	case SIM_FEAT_SPE_FDS:
 		return config.pmsver >= 5;
+	case SIM_FEAT_FGT:
+		return sim_pe_fgt(sim_current_cpu());
 	default:
 		return true;
 	}

@@ -6,7 +6,7 @@
  * Priority of the rules (Arm ARM D19 PMU register accessibility pseudocode; I5.3 for the
  * ranges): an event counter at or above the counters accessible at the current EL is UNDEFINED
  * first; then, at EL0, PMUSERENR_EL0 traps to EL1; then MDCR_EL2.TPM (and TPMCR for PMCR_EL0)
- * traps to EL2; then PMXEVCNTR/PMXEVTYPER with PMSELR_EL0.SEL out of range are UNDEFINED.
+ * traps to EL2, as do HDFGRTR_EL2 / HDFGWTR_EL2 (FEAT_FGT, pmu_fgt.c); then PMXEVCNTR/PMXEVTYPER with PMSELR_EL0.SEL out of range are UNDEFINED.
  */
 #include "pmu_internal.h"
 
@@ -112,6 +112,10 @@ static enum sim_access check(unsigned int cpu, unsigned int el, const struct sim
 		if (acc != SIM_ACC_OK)
 			return acc;
 	}
+	/* FEAT_FGT's traps and MDCR_EL2.TPM both trap to EL2 with EC 0x18: their order does
+	 * not show. */
+	if (pmu_fgt_traps(cpu, reg, read))
+		return SIM_ACC_TRAP_EL2;
 	if (mdcr & SIM_MDCR_EL2_TPM)
 		return SIM_ACC_TRAP_EL2;
 	if (reg->trap == SIM_TRAP_TPM_TPMCR && (mdcr & SIM_MDCR_EL2_TPMCR))
@@ -140,6 +144,7 @@ static uint64_t pmceid0(const struct sim_pe_config *cfg)
 static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 {
 	pmu_reset_unknown(cpu);
+	pmu_fgt_reset(cpu, cfg);
 	pmu_sync_reset(cpu);
 	sim_set_reg(cpu, SIM_ENC_PMCEID0_EL0, pmceid0(cfg));
 	pmu_update_irq(cpu);

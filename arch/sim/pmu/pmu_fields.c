@@ -120,7 +120,7 @@ static void check_hpmn(unsigned int cpu, uint64_t mdcr)
 			sim_report_error(cpu, "MDCR_EL2.HPMN set on a PE without PMUv3 (RES0)");
 		return;
 	}
-	if (hpmn == 0 && !sim_model_config()->hpmn0)
+	if (hpmn == 0 && !sim_pe_hpmn0(cpu))
 		sim_report_error(cpu, "MDCR_EL2.HPMN = 0 without FEAT_HPMN0 (CONSTRAINED "
 				      "UNPREDICTABLE)");
 	if (hpmn > pmu_num())

@@ -53,6 +53,10 @@ void pmu_sync_before_write(unsigned int cpu, unsigned int el, uint32_t enc);
 void pmu_sync_barrier(unsigned int cpu, enum sim_event_kind kind);
 void pmu_sync_reset(unsigned int cpu);
 uint64_t pmu_counting_reg(unsigned int cpu, unsigned int el, uint32_t enc);
+/* FEAT_FGT (pmu_fgt.c): does HDFGRTR_EL2 (read) or HDFGWTR_EL2 trap this EL0/EL1 access to
+ * EL2? And the registers' reset. */
+bool pmu_fgt_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read);
+void pmu_fgt_reset(unsigned int cpu, const struct sim_pe_config *cfg);
 /* Seeded garbage in the registers the architecture resets to UNKNOWN. */
 void pmu_reset_unknown(unsigned int cpu);
 

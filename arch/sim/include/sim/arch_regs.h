@@ -34,6 +34,7 @@
 enum sim_enc {
 	SIM_ENC_ID_AA64PFR0_EL1 = SIM_ENC(3, 0, 0, 4, 0),
 	SIM_ENC_ID_AA64DFR0_EL1 = SIM_ENC(3, 0, 0, 5, 0),
+	SIM_ENC_ID_AA64MMFR0_EL1 = SIM_ENC(3, 0, 0, 7, 0),
 	SIM_ENC_PMSCR_EL1 = SIM_ENC(3, 0, 9, 9, 0),
 	SIM_ENC_PMSNEVFR_EL1 = SIM_ENC(3, 0, 9, 9, 1),
 	SIM_ENC_PMSICR_EL1 = SIM_ENC(3, 0, 9, 9, 2),
@@ -67,6 +68,8 @@ enum sim_enc {
 	SIM_ENC_PMCCFILTR_EL0 = SIM_ENC(3, 3, 14, 15, 7),
 	SIM_ENC_HCR_EL2 = SIM_ENC(3, 4, 1, 1, 0),
 	SIM_ENC_MDCR_EL2 = SIM_ENC(3, 4, 1, 1, 1),
+	SIM_ENC_HDFGRTR_EL2 = SIM_ENC(3, 4, 3, 1, 4),
+	SIM_ENC_HDFGWTR_EL2 = SIM_ENC(3, 4, 3, 1, 5),
 	SIM_ENC_PMSCR_EL2 = SIM_ENC(3, 4, 9, 9, 0),
 	SIM_ENC_CONTEXTIDR_EL2 = SIM_ENC(3, 4, 13, 0, 1),
 	SIM_ENC_ICH_HCR_EL2 = SIM_ENC(3, 4, 12, 11, 0),
@@ -127,6 +130,7 @@ enum sim_feature {
 	SIM_FEAT_SPEV1P2, /* PMSVer >= 3 */
 	SIM_FEAT_SPE_FDS, /* PMSVer >= 5 in the model (FEAT_SPE_FDS) */
 	SIM_FEAT_GICV3,
+	SIM_FEAT_FGT, /* ID_AA64MMFR0_EL1.FGT >= 1, on the accessing CPU */
 };
 
 /* The family of the model that gives a register its behaviour (the core alone stores the ID
@@ -167,7 +171,7 @@ struct sim_arch_reg {
 };
 
 /* How many registers the table holds: the register file has one slot each. */
-#define SIM_NR_REGS 121u
+#define SIM_NR_REGS 124u
 
 /* The register at enc, or NULL when the model has no such register. */
 const struct sim_arch_reg *sim_arch_reg(uint32_t enc);

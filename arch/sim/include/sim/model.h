@@ -21,17 +21,20 @@ struct sim_pe_config {
 	uint8_t pmuver;	     /* ID_AA64DFR0_EL1.PMUVer: 1 = v3, 4 = v3p1, 5 = v3p4, 6 = v3p5 ... */
 	uint8_t nr_counters; /* PMCR_EL0.N, 0..31 */
 	bool hpmn0;	     /* FEAT_HPMN0 */
-	bool extpmn;	     /* FEAT_PMUv3_EXTPMN: PMCCR.EPMN/EPME (I5.3.47) */
-	uint8_t epmn;	     /* PMCCR.EPMN, the external agent's range is [epmn, N) */
-	bool epme;	     /* PMCCR.EPME: the third range counts */
-	uint8_t pmsver;	     /* ID_AA64DFR0_EL1.PMSVer, 0 = no SPE */
-	uint64_t pmsidr;     /* PMSIDR_EL1 */
-	uint64_t pmbidr;     /* PMBIDR_EL1 */
-	uint64_t seed;	     /* the adversary's choices */
-	uint32_t el2_trap_cycles; /* cycles (and instructions) executed at EL2 per trap taken, so
+	bool fgt;	     /* FEAT_FGT: HDFGRTR_EL2 / HDFGWTR_EL2 (ID_AA64MMFR0_EL1.FGT = 1) */
+	uint32_t cpus_without_fgt;   /* a heterogeneous system: the CPUs (bit n: CPU n) that lack */
+	uint32_t cpus_without_hpmn0; /* FEAT_FGT / FEAT_HPMN0 although fgt / hpmn0 is set */
+	bool extpmn;		     /* FEAT_PMUv3_EXTPMN: PMCCR.EPMN/EPME (I5.3.47) */
+	uint8_t epmn;		     /* PMCCR.EPMN, the external agent's range is [epmn, N) */
+	bool epme;		     /* PMCCR.EPME: the third range counts */
+	uint8_t pmsver;		     /* ID_AA64DFR0_EL1.PMSVer, 0 = no SPE */
+	uint64_t pmsidr;	     /* PMSIDR_EL1 */
+	uint64_t pmbidr;	     /* PMBIDR_EL1 */
+	uint64_t seed;		     /* the adversary's choices */
+	uint32_t el2_trap_cycles;    /* cycles (and instructions) executed at EL2 per trap taken, so
 				   * that counting at EL2 is observable */
-	uint8_t nr_lrs;		  /* ICH_VTR_EL2.ListRegs + 1, 1..16 */
-	bool el3;		  /* EL3 is implemented (PMEVTYPER NSK/NSU/M, PMCR_EL0.DP) */
+	uint8_t nr_lrs;		     /* ICH_VTR_EL2.ListRegs + 1, 1..16 */
+	bool el3;		     /* EL3 is implemented (PMEVTYPER NSK/NSU/M, PMCR_EL0.DP) */
 	bool mdcr_el3_spme;  /* MDCR_EL3.SPME: event counting allowed at EL3 and in Secure state */
 	bool pmu_export_bus; /* PMCR_EL0.X is implemented (else RAZ/WI) */
 	bool reset_zero;     /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
@@ -64,6 +67,10 @@ const struct sim_pe_config *sim_model_config(void);
 /* The PE's PMUv3 version, ID_AA64DFR0_EL1.PMUVer, with 0xF (an IMPLEMENTATION DEFINED PMU, no
  * PMUv3) read as 0: every version comparison of the model goes through it. */
 uint8_t sim_pmu_version(void);
+/* Does simulated CPU cpu implement FEAT_FGT / FEAT_HPMN0 (the configuration and its
+ * per-CPU exceptions)? */
+bool sim_pe_fgt(unsigned int cpu);
+bool sim_pe_hpmn0(unsigned int cpu);
 
 /* ---- execution state --------------------------------------------------------------------- */
 

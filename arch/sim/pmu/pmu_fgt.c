@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/*
+ * FEAT_FGT for the PMU registers: the fine-grained traps of HDFGRTR_EL2 (MRS) and HDFGWTR_EL2
+ * (MSR), from their descriptions in Arm DDI 0487 K.a (D24.2, "HDFGRTR_EL2" and "HDFGWTR_EL2";
+ * bit positions as in Linux's arch/arm64/tools/sysreg). A set bit traps the EL1 and EL0 accesses
+ * it names to EL2 (EC 0x18) when EL2 is enabled and HCR_EL2.{E2H, TGE} is not {1, 1}, unless a
+ * higher priority exception comes first: UNDEFINED for a counter at or above the accessible
+ * ones, and at EL0 the PMUSERENR_EL0 trap to EL1 (pmu.c applies those before this rule). The
+ * model has EL3 with SCR_EL3.FGTEn = 1 whenever the PE has FEAT_FGT.
+ *
+ * Two rules the descriptions spell out and the model keeps: PMEVTYPERn_EL0 covers PMXEVTYPER_EL0
+ * whatever PMSELR_EL0.SEL says (SEL = 31 included), and PMCCFILTR_EL0 has no effect on
+ * PMXEVTYPER_EL0; PMEVCNTRn_EL0 covers PMXEVCNTR_EL0. PMZR_EL0 is FEAT_FGT2's (HDFGWTR2_EL2),
+ * not modelled: no bit here traps it.
+ */
+#include "pmu_internal.h"
+
+enum {
+	FGT_PMEVCNTRN = 12,
+	FGT_PMEVTYPERN = 13,
+	FGT_PMCCFILTR = 14,
+	FGT_PMCCNTR = 15,
+	FGT_PMCNTEN = 16,
+	FGT_PMINTEN = 17,
+	FGT_PMOVS = 18,
+	FGT_PMSELR = 19,
+	FGT_PMSWINC = 20, /* HDFGWTR_EL2 only */
+	FGT_PMCR = 21,	  /* HDFGWTR_EL2 only: no fine-grained trap of PMCR_EL0 reads */
+	FGT_PMMIR = 22,	  /* HDFGRTR_EL2 only */
+	FGT_PMUSERENR = 57,
+	FGT_PMCEIDN = 58, /* HDFGRTR_EL2 only */
+	FGT_NONE = 64,
+};
+
+static unsigned int fgt_bit(const struct sim_arch_reg *reg, bool read)
+{
+	switch (reg->kind) {
+	case SIM_KIND_PMEVCNTR:
+	case SIM_KIND_PMXEVCNTR:
+		return FGT_PMEVCNTRN;
+	case SIM_KIND_PMEVTYPER:
+	case SIM_KIND_PMXEVTYPER:
+		return FGT_PMEVTYPERN;
+	case SIM_KIND_PMCCFILTR:
+		return FGT_PMCCFILTR;
+	case SIM_KIND_PMCCNTR:
+		return FGT_PMCCNTR;
+	case SIM_KIND_PMCNTEN:
+		return FGT_PMCNTEN;
+	case SIM_KIND_PMINTEN:
+		return FGT_PMINTEN;
+	case SIM_KIND_PMOVS:
+		return FGT_PMOVS;
+	case SIM_KIND_PMSELR:
+		return FGT_PMSELR;
+	case SIM_KIND_PMSWINC:
+		return read ? FGT_NONE : FGT_PMSWINC;
+	case SIM_KIND_PMCR:
+		return read ? FGT_NONE : FGT_PMCR;
+	case SIM_KIND_PMMIR:
+		return read ? FGT_PMMIR : FGT_NONE;
+	case SIM_KIND_PMUSERENR:
+		return FGT_PMUSERENR;
+	case SIM_KIND_PMCEID:
+		return read ? FGT_PMCEIDN : FGT_NONE;
+	default:
+		return FGT_NONE;
+	}
+}
+
+bool pmu_fgt_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
+{
+	uint64_t hcr = sim_reg(cpu, SIM_ENC_HCR_EL2);
+	unsigned int bit = fgt_bit(reg, read);
+
+	if (!sim_pe_fgt(cpu) || bit == FGT_NONE)
+		return false;
+	if ((hcr & SIM_HCR_EL2_E2H) && (hcr & SIM_HCR_EL2_TGE))
+		return false;
+	return (sim_reg(cpu, read ? SIM_ENC_HDFGRTR_EL2 : SIM_ENC_HDFGWTR_EL2) >> bit) & 1;
+}
+
+/* The trap bits reset to UNKNOWN where EL3 is the highest Exception level, to 0 where EL2 is:
+ * the model's PE has EL3 then, and seeded PMU trap bits stand for what firmware left (the
+ * other fields stay 0: the model has none of their features). */
+void pmu_fgt_reset(unsigned int cpu, const struct sim_pe_config *cfg)
+{
+	uint64_t pmu = VPERF_GENMASK(22, 12) | VPERF_BIT(57) | VPERF_BIT(58);
+
+	if (!sim_pe_fgt(cpu) || !cfg->el3 || cfg->reset_zero)
+		return;
+	sim_set_reg(cpu, SIM_ENC_HDFGRTR_EL2, sim_random(cpu) & pmu & ~VPERF_GENMASK(21, 20));
+	sim_set_reg(cpu, SIM_ENC_HDFGWTR_EL2,
+		    sim_random(cpu) & pmu & ~VPERF_BIT(22) & ~VPERF_BIT(58));
+}

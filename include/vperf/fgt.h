@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * FEAT_FGT's debug fine-grained trap registers, HDFGRTR_EL2 (MRS) and HDFGWTR_EL2 (MSR): the PMU
+ * fields, from their descriptions in Arm DDI 0487 K.a (D24.2; bit positions as in Linux's
+ * arch/arm64/tools/sysreg), and the presence field ID_AA64MMFR0_EL1.FGT [59:56].
+ *
+ * Who writes them: vperf, at vCPU load and put (virt/fgt.c). The fields below are vperf's
+ * (HDFGRTR_VPERF_MASK, HDFGWTR_VPERF_MASK); the hypervisor gives its own value of each register
+ * in vperf_pcpu_config (host_hdfgrtr, host_hdfgwtr: its debug, trace, SPE and BRBE traps), which
+ * every vCPU runs with outside vperf's fields and which vperf puts back whole at every put. The
+ * hypervisor must not write the two registers itself between a load and its put.
+ *
+ * vperf sets a trap only where a policy needs it: the type registers (PMEVTYPER<n>_EL0,
+ * PMXEVTYPER_EL0, PMCCFILTR_EL0; reads and writes) and PMCEID<n>_EL0 reads of a direct-partition
+ * VM whose event filter does not allow every event (docs/vpmu.md, "FEAT_FGT"). Counters,
+ * enables, overflow flags, PMCR_EL0, PMSELR_EL0 and PMUSERENR_EL0 never trap by FGT.
+ */
+#ifndef VPERF_FGT_H
+#define VPERF_FGT_H
+
+#include <vperf/types.h>
+
+#define ID_MMFR0_FGT_SHIFT 56
+#define ID_MMFR0_FGT_MASK  VPERF_GENMASK(59, 56)
+
+/* Bits common to both registers (PMSWINC and PMCR: HDFGWTR_EL2 only; PMMIR and PMCEIDn:
+ * HDFGRTR_EL2 only). PMEVTYPERn_EL0 covers PMXEVTYPER_EL0 whatever PMSELR_EL0.SEL says;
+ * PMCCFILTR_EL0 does not. */
+#define HDFG_PMEVCNTRN	VPERF_BIT(12)
+#define HDFG_PMEVTYPERN VPERF_BIT(13)
+#define HDFG_PMCCFILTR	VPERF_BIT(14)
+#define HDFG_PMCCNTR	VPERF_BIT(15)
+#define HDFG_PMCNTEN	VPERF_BIT(16)
+#define HDFG_PMINTEN	VPERF_BIT(17)
+#define HDFG_PMOVS	VPERF_BIT(18)
+#define HDFG_PMSELR	VPERF_BIT(19)
+#define HDFGWTR_PMSWINC VPERF_BIT(20)
+#define HDFGWTR_PMCR	VPERF_BIT(21)
+#define HDFGRTR_PMMIR	VPERF_BIT(22)
+#define HDFG_PMUSERENR	VPERF_BIT(57)
+#define HDFGRTR_PMCEIDN VPERF_BIT(58)
+
+/* Every PMU field of each register: vperf's. */
+#define HDFGRTR_VPERF_MASK \
+	(VPERF_GENMASK(19, 12) | HDFGRTR_PMMIR | HDFG_PMUSERENR | HDFGRTR_PMCEIDN)
+#define HDFGWTR_VPERF_MASK (VPERF_GENMASK(21, 12) | HDFG_PMUSERENR)
+
+/* What a VM whose types trap gets (virt/fgt.c). */
+#define HDFGRTR_TYPES (HDFG_PMEVTYPERN | HDFG_PMCCFILTR | HDFGRTR_PMCEIDN)
+#define HDFGWTR_TYPES (HDFG_PMEVTYPERN | HDFG_PMCCFILTR)
+
+#endif /* VPERF_FGT_H */

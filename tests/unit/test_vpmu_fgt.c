@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The direct partition with FEAT_FGT and FEAT_HPMN0 on the executable model, which implements
+ * HDFGRTR_EL2 / HDFGWTR_EL2's PMU traps (arch/sim/pmu/pmu_fgt.c) and HPMN = 0, each per PE:
+ *   - a direct VM with an event filter counts exactly with no trap on its counters, enables,
+ *     flags, PMCR_EL0 or PMSELR_EL0; only its type writes (and reads, and PMCEID) trap;
+ *   - a denied event written to PMEVTYPER<n>_EL0 or PMXEVTYPER_EL0, and PMCCFILTR_EL0, end as in
+ *     the trapped partition: the same hardware value, the guest reading back what it wrote;
+ *   - the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 come back at every put;
+ *   - a pCPU without FEAT_FGT refuses the policy, or, initialised after the VM, runs it trapped;
+ *   - HPMN = 0 (no event counter for the guest, or all of them the host's) with FEAT_HPMN0 only.
+ */
+#include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+#include <vperf/fgt.h>
+#include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
+
+#include "hv.h"
+
+#define INST_RETIRED 0x08u
+#define CPU_CYCLES   0x11u
+
+static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_OTHER };
+
+static struct vperf_vm_config policy(enum vperf_partition part, uint8_t nr, bool filtered)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = part,
+				       .nr_counters = nr };
+
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	if (filtered)
+		vperf_pmu_filter_set(&cfg.filter, INST_RETIRED, false);
+	return cfg;
+}
+
+static void model(struct sim_pe_config *cfg)
+{
+	hv_default_config(cfg);
+	cfg->fgt = true;
+}
+
+/* FGT on every pCPU, N = 6, the host keeps 2. VM 0: direct, 2 counters, INST_RETIRED denied;
+ * VM 1: the same policy in the trapped partition; VM 2: direct, every event allowed. */
+static int setup(void **state)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config vm;
+
+	(void)state;
+	model(&cfg);
+	hv_init(&cfg, 2);
+	vm = policy(VPERF_PART_DIRECT, 2, true);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	vm = policy(VPERF_PART_TRAPPED, 2, true);
+	assert_int_equal(hv_vm(1, &vm), VPERF_OK);
+	vm = policy(VPERF_PART_DIRECT, 2, false);
+	assert_int_equal(hv_vm(2, &vm), VPERF_OK);
+	return 0;
+}
+
+static uint64_t traps(void)
+{
+	return sim_guest_stats(sim_current_cpu())->el2_traps;
+}
+
+static uint64_t mdcr_tpm(unsigned int cpu)
+{
+	return sim_peek(cpu, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM;
+}
+
+/* The first access brings the state in (MDCR_EL2.TPM until then); untrapped afterwards. */
+static void start(struct hv_vcpu *v, unsigned int cpu)
+{
+	hv_enter(v, cpu);
+	guest_write(PMCNTENSET_EL0, 0x80000003ull);
+}
+
+static void test_counts_with_no_counter_trap(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	uint64_t t;
+
+	(void)state;
+	start(a, 0);
+	assert_int_equal(mdcr_tpm(0), 0);
+	t = traps();
+	guest_write(PMEVTYPER0_EL0, CPU_CYCLES);
+	assert_int_equal(traps(), t + 1); /* HDFGWTR_EL2.PMEVTYPERn_EL0 */
+	t = traps();
+	guest_write(PMEVCNTR0_EL0, 0);
+	guest_write(PMCCNTR_EL0, 0);
+	guest_write(PMSELR_EL0, 1);
+	guest_write(PMINTENCLR_EL1, ~0ull >> 33);
+	guest_write(PMOVSCLR_EL0, 0);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 30);
+	assert_int_equal(guest_read(PMXEVCNTR_EL0), 0);
+	assert_int_equal(guest_read(PMSELR_EL0), 1);
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0x80000003ull);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(guest_read(PMCR_EL0) & PMCR_E, PMCR_E);
+	assert_int_equal(traps(), t);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The same program on the direct VM (pCPU 0) and the trapped one (pCPU 1). */
+static void program(struct hv_vcpu *v, unsigned int cpu)
+{
+	start(v, cpu);
+	guest_write(PMEVTYPER0_EL0, CPU_CYCLES);
+	guest_write(PMEVTYPER1_EL0, INST_RETIRED);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+}
+
+static void test_denied_event_as_trapped(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 1);
+	uint64_t t;
+
+	(void)state;
+	program(b, 1);
+	program(a, 0);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
+	t = traps();
+	assert_int_equal(guest_read(PMEVTYPER1_EL0), INST_RETIRED);
+	assert_int_equal(guest_read(PMCEID0_EL0) & VPERF_BIT(INST_RETIRED), 0);
+	assert_int_equal(traps(), t + 2); /* HDFGRTR_EL2.PMEVTYPERn_EL0, PMCEIDn_EL0 */
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMEVTYPER1_EL0),
+			 sim_peek(1, VPERF_ENC_PMEVTYPER1_EL0));
+	/* Through PMXEVTYPER_EL0, the selection written untrapped. */
+	guest_write(PMSELR_EL0, 0);
+	t = traps();
+	guest_write(PMXEVTYPER_EL0, INST_RETIRED | PMEVTYPER_U);
+	assert_int_equal(traps(), t + 1);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), INST_RETIRED | PMEVTYPER_U);
+	/* A put while untrapped keeps the types the guest wrote, not the hardware's copy. */
+	hv_leave(0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMEVTYPER1_EL0), INST_RETIRED);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_ccfiltr_as_trapped(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b = hv_vcpu(1, 1);
+	uint64_t t, want = PMEVTYPER_P | PMEVTYPER_NSH | PMEVTYPER_M;
+
+	(void)state;
+	start(b, 1);
+	guest_write(PMCCFILTR_EL0, want);
+	start(a, 0);
+	t = traps();
+	guest_write(PMCCFILTR_EL0, want);
+	assert_int_equal(traps(), t + 1);
+	assert_int_equal(guest_read(PMCCFILTR_EL0), PMEVTYPER_P);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCFILTR_EL0),
+			 sim_peek(1, VPERF_ENC_PMCCFILTR_EL0));
+	/* PMXEVTYPER_EL0 with SEL = 31 is PMCCFILTR_EL0, trapped by the PMEVTYPERn bit. */
+	guest_write(PMSELR_EL0, 31);
+	t = traps();
+	guest_write(PMXEVTYPER_EL0, PMEVTYPER_U);
+	assert_int_equal(traps(), t + 1);
+	assert_int_equal(guest_read(PMCCFILTR_EL0), PMEVTYPER_U);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The hypervisor's own values (debug traps, and a PMU trap of its own) while no vCPU runs. */
+static void test_host_values_survive(void **state)
+{
+	const uint64_t rtr = 0x3f | HDFG_PMCCNTR, wtr = 0x3f | HDFGWTR_PMCR;
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgrtr = rtr,
+						.host_hdfgwtr = wtr };
+	struct hv_vcpu *a = hv_vcpu(0, 0), *c = hv_vcpu(2, 2);
+	uint64_t t;
+
+	(void)state;
+	sim_poke(0, VPERF_ENC_HDFGRTR_EL2, rtr);
+	sim_poke(0, VPERF_ENC_HDFGWTR_EL2, wtr);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	start(a, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), 0x3f | HDFGRTR_TYPES);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), 0x3f | HDFGWTR_TYPES);
+	t = traps();
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_read(PMCCNTR_EL0);
+	assert_int_equal(traps(), t);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
+	start(c, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), 0x3f);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), 0x3f);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* Without FEAT_FGT the registers do not exist: host values are refused, none is written. */
+static void test_no_fgt_host_values_refused(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2, .host_hdfgwtr = 1 };
+	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 2, true);
+
+	(void)state;
+	hv_init(NULL, 2);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_EINVAL);
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_EINVAL); /* no filter without FGT */
+	vm = policy(VPERF_PART_TRAPPED, 2, true);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMEVTYPER0_EL0, INST_RETIRED);
+	hv_leave(0);
+	assert_int_equal(sim_error_count(), 0); /* no HDFG*TR_EL2 access (the model's UNDEF) */
+}
+
+/* One pCPU without FEAT_FGT: the policy is refused; a pCPU without it initialised after the VM
+ * runs the VM trapped, the filter holding, and never writes the registers it lacks. */
+static void test_pcpu_without_fgt(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 2, true);
+	struct sim_pe_config cfg;
+	struct hv_vcpu *a;
+	uint64_t t;
+
+	(void)state;
+	model(&cfg);
+	cfg.cpus_without_fgt = VPERF_BIT(1);
+	hv_init(&cfg, 2);
+	assert_false(hv.pcpu[1].caps.fgt);
+	assert_int_equal(hv_vm(0, &vm), VPERF_EINVAL);
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+	a = hv_vcpu(0, 0);
+	program(a, 1);
+	assert_int_equal(mdcr_tpm(1), MDCR_EL2_TPM);
+	t = traps();
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	assert_int_equal(traps(), t + 2);
+	hv_leave(1);
+	hv_enter(a, 0); /* migrated to a pCPU with FGT: untrapped there */
+	guest_read(PMEVCNTR0_EL0);
+	assert_int_equal(mdcr_tpm(0), 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* FEAT_HPMN0: the host keeps every counter (HPMN = 0) and a guest still has the cycle counter;
+ * a direct guest with no event counter runs with HPMN = 0 itself. */
+static void test_hpmn0(void **state)
+{
+	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 0, false);
+	struct sim_pe_config cfg;
+	struct hv_vcpu *a;
+	uint64_t t;
+
+	(void)state;
+	model(&cfg);
+	cfg.hpmn0 = true;
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	start(a, 0);
+	t = traps();
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 30);
+	guest_read(PMEVCNTR0_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+	assert_int_equal(traps(), t);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & (MDCR_EL2_TPM | MDCR_EL2_HPMN_MASK), 0);
+	/* Every counter the host's: a trapped guest with the cycle counter only. */
+	hv_init(&cfg, 6);
+	assert_int_equal(hv.pcpu[0].hpmn, 0);
+	vm = policy(VPERF_PART_TRAPPED, 0, false);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	start(a, 0);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 30);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* Without FEAT_HPMN0 on every pCPU, HPMN = 0 is refused: the direct guest with no event counter,
+ * and a host keeping every counter. */
+static void test_no_hpmn0(void **state)
+{
+	const struct vperf_pcpu_config all = { .host_counters = 6 };
+	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 0, false);
+	struct sim_pe_config cfg;
+
+	(void)state;
+	model(&cfg);
+	cfg.hpmn0 = true;
+	cfg.cpus_without_hpmn0 = VPERF_BIT(1);
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_EINVAL);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &all), VPERF_EINVAL);
+	sim_set_cpu(0);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &all), VPERF_OK);
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_EINVAL);
+}
+
+/* The pCPU without FEAT_HPMN0 initialised after the VM: the VM runs there trapped, with the
+ * host's HPMN (the model reports an HPMN = 0 it does not allow), and untrapped elsewhere. */
+static void test_pcpu_without_hpmn0_runs_trapped(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 0, false);
+	struct sim_pe_config cfg;
+	struct hv_vcpu *a;
+
+	(void)state;
+	model(&cfg);
+	cfg.hpmn0 = true;
+	cfg.cpus_without_hpmn0 = VPERF_BIT(1);
+	hv_init(&cfg, 2);
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 1);
+	guest_write(PMCCNTR_EL0, 0);
+	guest_write(PMCNTENSET_EL0, VPERF_BIT(31));
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 30);
+	assert_int_equal(mdcr_tpm(1), MDCR_EL2_TPM);
+	assert_int_equal(sim_peek(1, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPMN_MASK, 4);
+	hv_leave(1);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 30);
+	assert_int_equal(mdcr_tpm(0), 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The model's rules (the oracle): each bit traps its registers and direction only;
+ * PMEVCNTRn_EL0 covers PMXEVCNTR_EL0, PMCCFILTR_EL0 does not cover PMXEVTYPER_EL0. */
+static void test_model_fgt_rules(void **state)
+{
+	struct hv_vcpu *c = hv_vcpu(2, 2);
+	uint64_t t;
+
+	(void)state;
+	start(c, 0);
+	guest_write(PMSELR_EL0, 0);
+	sim_poke(0, VPERF_ENC_HDFGWTR_EL2, HDFG_PMEVCNTRN);
+	t = traps();
+	guest_read(PMEVCNTR0_EL0);
+	assert_int_equal(traps(), t);
+	guest_write(PMEVCNTR0_EL0, 5);
+	guest_write(PMXEVCNTR_EL0, 6);
+	assert_int_equal(traps(), t + 2);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 6);
+	sim_poke(0, VPERF_ENC_HDFGWTR_EL2, 0);
+	sim_poke(0, VPERF_ENC_HDFGRTR_EL2, HDFG_PMCCFILTR);
+	guest_write(PMSELR_EL0, 31);
+	t = traps();
+	guest_read(PMXEVTYPER_EL0);
+	guest_write(PMCCFILTR_EL0, 0);
+	assert_int_equal(traps(), t);
+	guest_read(PMCCFILTR_EL0);
+	assert_int_equal(traps(), t + 1);
+	sim_poke(0, VPERF_ENC_HDFGRTR_EL2, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_counts_with_no_counter_trap, setup),
+		cmocka_unit_test_setup(test_denied_event_as_trapped, setup),
+		cmocka_unit_test_setup(test_ccfiltr_as_trapped, setup),
+		cmocka_unit_test_setup(test_host_values_survive, setup),
+		cmocka_unit_test_setup(test_no_fgt_host_values_refused, setup),
+		cmocka_unit_test_setup(test_pcpu_without_fgt, setup),
+		cmocka_unit_test_setup(test_hpmn0, setup),
+		cmocka_unit_test_setup(test_no_hpmn0, setup),
+		cmocka_unit_test_setup(test_pcpu_without_hpmn0_runs_trapped, setup),
+		cmocka_unit_test_setup(test_model_fgt_rules, setup),
+	};
+
+	return cmocka_run_group_tests_name("vpmu_fgt", tests, NULL, NULL);
+}

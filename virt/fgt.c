@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/*
+ * HDFGRTR_EL2 and HDFGWTR_EL2 (FEAT_FGT): the one place that decides their values. A vCPU runs
+ * with the hypervisor's own values (vperf_pcpu_config.host_hdfgrtr, host_hdfgwtr) outside the PMU
+ * fields, which are vperf's (vperf/fgt.h): clear, except the type registers and PMCEID<n>_EL0 of
+ * a direct-partition VM whose event filter does not allow every event, so that such a VM
+ * counts untrapped while every event it programs passes the filter (docs/vpmu.md). At put the
+ * host gets its values back whole. Each register is written only when its value changes: VMs
+ * with no fine-grained trap switch with no access to either.
+ */
+#include <arch/sysreg.h>
+#include <vperf/fgt.h>
+
+#include "internal.h"
+
+bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu)
+{
+	if (pcpu->caps.fgt || !(pcpu->cfg.host_hdfgrtr | pcpu->cfg.host_hdfgwtr))
+		return true;
+	vperf_log(VPERF_LOG_ERR, "vperf: pcpu_init: host_hdfgrtr/host_hdfgwtr given on a PE "
+				 "without FEAT_FGT");
+	return false;
+}
+
+static void set_fgt(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
+{
+	if (pcpu->cur_hdfgrtr != rtr) {
+		write_sysreg(rtr, HDFGRTR_EL2);
+		pcpu->cur_hdfgrtr = rtr;
+	}
+	if (pcpu->cur_hdfgwtr != wtr) {
+		write_sysreg(wtr, HDFGWTR_EL2);
+		pcpu->cur_hdfgwtr = wtr;
+	}
+}
+
+/* No ISB: as for MDCR_EL2 (mdcr.c), the ERET into the guest synchronizes, and no EL2 code
+ * depends on these traps, which act on EL1 and EL0 only. */
+void vperf_fgt_load(const struct vperf_vcpu *vcpu)
+{
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+	uint64_t rtr = pcpu->cfg.host_hdfgrtr & ~HDFGRTR_VPERF_MASK;
+	uint64_t wtr = pcpu->cfg.host_hdfgwtr & ~HDFGWTR_VPERF_MASK;
+
+	if (!pcpu->caps.fgt)
+		return;
+	if (vperf_vm_fgt_types(vcpu->vm)) {
+		rtr |= HDFGRTR_TYPES;
+		wtr |= HDFGWTR_TYPES;
+	}
+	set_fgt(pcpu, rtr, wtr);
+}
+
+void vperf_fgt_put(struct vperf_pcpu *pcpu)
+{
+	if (pcpu->caps.fgt)
+		set_fgt(pcpu, pcpu->cfg.host_hdfgrtr, pcpu->cfg.host_hdfgwtr);
+}
