@@ -54,6 +54,7 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	 * and nothing of the vSPE's to check. */
 	if (!vcpu->vm->cfg.spe) {
 		vperf_mdcr_load(vcpu);
+		vperf_fgt_load(vcpu);
 #ifdef CONFIG_VPERF_VPMU
 		if (vpmu_on(vcpu))
 			vperf_vpmu_load(vcpu);
@@ -135,7 +136,9 @@ void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 	bool push;
 
 	/* The common case alone: a VM without SPE (so no vSPE state to drain and no host buffer
-	 * parked for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). */
+	 * parked for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). Its
+	 * HDFGRTR_EL2/HDFGWTR_EL2 are the host's already: only a direct VM has fine-grained traps of
+	 * its own (fgt.c), and only the trapped partition parks. */
 	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park(vcpu, &push)) {
 		if (push) {
 			put_parked_push(vcpu, pcpu);
