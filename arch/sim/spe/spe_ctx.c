@@ -13,8 +13,9 @@
  * VMs without PSB CSYNC first sees its records attributed to the next VM.
  *
  * CONTEXTIDR_EL1 and CNTVOFF_EL2 are the guest's context, which a hypervisor switches between
- * vCPUs at EL2: a write at EL2 that changes what such a record carries is also reported, as a
- * switch that ran before the put that synchronizes the guest's records (docs/integration.md).
+ * vCPUs at EL2: a write at EL2 that changes what such a record of a guest operation carries is
+ * also reported, as a switch that ran before the put that synchronizes the guest's records
+ * (docs/integration.md).
  * At EL1 (a guest's own CONTEXTIDR_EL1 write) it is the guest's business and only patches.
  */
 #include "spe_internal.h"
@@ -23,6 +24,7 @@
 #define HDR_CONTEXT1  0x64u /* INDEX 0: CONTEXTIDR_EL1 */
 #define HDR_TIMESTAMP 0x71u /* D18.2.9 (spe_packet.c) */
 #define HDR_END	      0x01u
+#define HDR_PC	      0xb0u /* D18.2.1 Address packet, INDEX 0 */
 #define CTX_LEN	      5u /* header and 4 bytes of payload */
 
 /* Where a record's CONTEXTIDR_EL2 payload is: records start with their Context packets,
@@ -93,8 +95,17 @@ static void put_le(uint8_t *b, size_t n, uint64_t v)
 		b[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* A record of a guest's operation: its PC packet (INDEX 0) says EL0 or EL1 (bits [62:61],
+ * D18.2.1). The host's own EL2 records are its business. */
+static bool guest_record(const uint8_t *b, size_t len)
+{
+	size_t off = find_packet(b, len, HDR_PC);
+
+	return off && (get_le(b + off, 8) >> 61 & 3) < 2;
+}
+
 /* Rewrite one record not yet synchronized: its Context INDEX 0 payload to ctx1, or its virtual
- * Timestamp moved by delta. True when a value changed. */
+ * Timestamp moved by delta. True when a guest's record changed. */
 static bool reread(uint8_t *b, size_t len, bool is_ctx1, uint64_t val)
 {
 	size_t off = find_packet(b, len, is_ctx1 ? HDR_CONTEXT1 : HDR_TIMESTAMP);
@@ -106,7 +117,7 @@ static bool reread(uint8_t *b, size_t len, bool is_ctx1, uint64_t val)
 	now = get_le(b + off, n);
 	next = is_ctx1 ? val : now + val;
 	put_le(b + off, n, next);
-	return next != now;
+	return next != now && guest_record(b, len);
 }
 
 static void guest_context_written(unsigned int cpu, bool is_ctx1, uint64_t val, const char *what)
