@@ -86,8 +86,7 @@ static void test_model_e2h_pmscr(void **state)
  * has not synchronized; then the hypervisor switches pCPU 0 to VM 1's vCPU. */
 static struct lx_spe *sample_then_switch(bool late, uint32_t ctx_b, uint64_t voff_b)
 {
-	const struct vperf_vm_config spe = { .spe = true,
-					     .spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED };
+	const struct vperf_vm_config spe = { .spe = true, .spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED };
 	struct lx_spe *lx = calloc(1, sizeof(*lx));
 	struct hv_vcpu *a, *b;
 

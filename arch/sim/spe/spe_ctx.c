@@ -25,7 +25,7 @@
 #define HDR_TIMESTAMP 0x71u /* D18.2.9 (spe_packet.c) */
 #define HDR_END	      0x01u
 #define HDR_PC	      0xb0u /* D18.2.1 Address packet, INDEX 0 */
-#define CTX_LEN	      5u /* header and 4 bytes of payload */
+#define CTX_LEN	      5u    /* header and 4 bytes of payload */
 
 /* Where a record's CONTEXTIDR_EL2 payload is: records start with their Context packets,
  * INDEX 0 first (spe_packet.c). 0 when it has none. */
