@@ -19,10 +19,10 @@
 #include "trap_world.h"
 
 /* Each VM's buffer: the same VA in every VM, its own RAM. */
-#define BUF_VA	   0xffff800010000000ull
-#define BUF_IPA	   0x80000000ull
-#define BUF_PA(v)  (0x40000000ull + (uint64_t)(v)*0x1000000ull)
-#define BUF_SIZE   0x8000ull
+#define BUF_VA	  0xffff800010000000ull
+#define BUF_IPA	  0x80000000ull
+#define BUF_PA(v) (0x40000000ull + (uint64_t)(v)*0x1000000ull)
+#define BUF_SIZE  0x8000ull
 /* The host's EL2-owned buffer on each pCPU. */
 #define HOST_VA(c) (0x0000008000000000ull + (uint64_t)(c)*HOST_SIZE)
 #define HOST_PA(c) (0x70000000ull + (uint64_t)(c)*HOST_SIZE)
@@ -53,8 +53,14 @@ bool trap_spe_pe(uint8_t b)
 /* The VM's SPE policy from the bits of its partition byte the PMU leaves (bits 2-6). */
 void trap_spe_vm(uint8_t p, struct vperf_vm_config *c, unsigned int v)
 {
-	static const int8_t bufs[8] = { -1, -1, -1, VPERF_SPE_BUF_EL1_TRAPPED, VPERF_SPE_BUF_EL1,
-					VPERF_SPE_BUF_EL2, VPERF_SPE_BUF_DEFAULT, 4 /* invalid */ };
+	static const int8_t bufs[8] = { -1,
+					-1,
+					-1,
+					VPERF_SPE_BUF_EL1_TRAPPED,
+					VPERF_SPE_BUF_EL1,
+					VPERF_SPE_BUF_EL2,
+					VPERF_SPE_BUF_DEFAULT,
+					4 /* invalid */ };
 	int b = bufs[p >> 2 & 7];
 
 	if (!world.model.pmsver || b < 0)
@@ -207,7 +213,8 @@ static void check_buffer(const uint8_t *buf, size_t len, int owner)
 			FUZZ_CHECK(!(rec.have & VPERF_SPE_HAVE_CTX(0)) ||
 				   own_context((unsigned int)v, rec.ctx[0]));
 		} else {
-			FUZZ_CHECK(hv.vm[v].cfg.spe && hv.vm[v].cfg.spe_buffer == VPERF_SPE_BUF_EL2);
+			FUZZ_CHECK(hv.vm[v].cfg.spe &&
+				   hv.vm[v].cfg.spe_buffer == VPERF_SPE_BUF_EL2);
 			FUZZ_CHECK((rec.have & VPERF_SPE_HAVE_CTX(1)) &&
 				   rec.ctx[1] == hv.vm[v].cfg.spe_context);
 		}
