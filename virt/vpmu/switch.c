@@ -11,6 +11,7 @@
  * is restored from the shadow. A vCPU that never used the PMU, or whose PMU was idle at its last
  * put, costs no System register access at load or put.
  */
+#include <arch/barrier.h>
 #include <arch/sysreg.h>
 
 #include "vpmu.h"
@@ -115,6 +116,12 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	uint64_t all = first_range_mask(pcpu);
 
 	write_sysreg(all, PMCNTENCLR_EL0);
+	/* A XENPMU_MODE_ALL owner counted EL2 (NSH, no HPMD) and did not stop at its put: until
+	 * a context synchronization event its types, enables and MDCR_EL2 may still govern the
+	 * counters this vCPU's values are about to go into, and the EL2 code up to the ERET would
+	 * count into them (Arm DDI 0487 K.a, synchronization of System registers). */
+	if (pcpu->pmu_owner && vpmu_all_vm(pcpu->pmu_owner))
+		isb();
 	write_sysreg(all, PMINTENCLR_EL1);
 	write_sysreg(all, PMOVSCLR_EL0);
 	vperf_vpmu_map_all(vcpu, pcpu);

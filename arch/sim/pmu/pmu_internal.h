@@ -53,6 +53,7 @@ void pmu_sync_before_write(unsigned int cpu, unsigned int el, uint32_t enc);
 void pmu_sync_barrier(unsigned int cpu, enum sim_event_kind kind);
 void pmu_sync_reset(unsigned int cpu);
 uint64_t pmu_counting_reg(unsigned int cpu, unsigned int el, uint32_t enc);
+uint64_t pmu_counting_type(unsigned int cpu, unsigned int el, unsigned int n);
 /* Seeded garbage in the registers the architecture resets to UNKNOWN. */
 void pmu_reset_unknown(unsigned int cpu);
 
