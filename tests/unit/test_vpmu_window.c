@@ -66,9 +66,45 @@ static void test_switch_from_all_in_window(void **state)
 		switch_from_all(seed);
 }
 
+/* The model itself: an EL2 write of a type that stops counting EL2 (NSH 1 -> 0) leaves the EL2
+ * cycles up to the next context synchronization event counted or not, by the seed; before it
+ * (the entry's cycles) they count, after it (the next entry) they do not. */
+static void test_model_type_in_window(void **state)
+{
+	unsigned int tail_counted = 0, seeds = 16;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= seeds; seed++) {
+		struct sim_pe_config cfg;
+		uint64_t n, v;
+
+		hv_default_config(&cfg);
+		cfg.seed = seed;
+		cfg.el2_exit_cycles = 10;
+		hv_init(&cfg, 0);
+		n = read_sysreg(PMCR_EL0) >> 11 & 31;
+		write_sysreg(n, MDCR_EL2); /* HPMN = N, HPMD = 0: counter 0 may count EL2 */
+		write_sysreg(NSH_BIT | P_BIT | U_BIT | EV_CYCLES, PMEVTYPER0_EL0);
+		write_sysreg(0, PMEVCNTR0_EL0);
+		write_sysreg(1, PMCNTENSET_EL0);
+		write_sysreg(PMCR_E, PMCR_EL0);
+		sim_enter_el2(0); /* 20 cycles at EL2, counted */
+		write_sysreg(P_BIT | U_BIT | EV_CYCLES, PMEVTYPER0_EL0);
+		sim_exit_el2(0); /* the 10-cycle tail: old type or new */
+		v = read_sysreg(PMEVCNTR0_EL0);
+		assert_true(v == 20 || v == 30);
+		tail_counted += v == 30;
+		sim_enter_el2(0); /* the new type from here on */
+		sim_exit_el2(0);
+		assert_int_equal(read_sysreg(PMEVCNTR0_EL0), v);
+	}
+	assert_true(tail_counted > 0 && tail_counted < seeds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model_type_in_window),
 		cmocka_unit_test(test_switch_from_all_in_window),
 	};
 
