@@ -253,6 +253,41 @@ static void test_pmbirq_classified(void **state)
 	free(lx);
 }
 
+/* ---- an untrapped guest's buffer moved against SPE 3.4.1 while enabled ------------------------ */
+
+/* The guest's direct PMBLIMITR_EL1 write keeps E but moves LIMIT into another tagged half
+ * (PTR[63:56] != LIMIT[63:56]): the hardware checks nothing while the buffer stays enabled. At the
+ * put vperf holds the state to the rules the next load's enable would break: the guest gets a
+ * buffer full event with data loss, and the blob of it restores (vperf_vcpu_save's contract). */
+static void test_untrapped_limit_broken_while_enabled(void **state)
+{
+	struct lx_spe *lx = calloc(1, sizeof(*lx));
+	static uint8_t blob[VPERF_VSPE_BLOB_SIZE];
+	struct hv_vcpu *a;
+	int n;
+
+	(void)state;
+	assert_non_null(lx);
+	vs_init(3, 0, 5);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1, true), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	*lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(lx);
+	assert_true(a->v.spe.direct);
+	guest_write(PMBLIMITR_EL1, 0x0100000000010000ull | V_PMBLIMITR_E);
+	hv_leave(0);
+	assert_int_equal(a->v.spe.reg[VPERF_VSPE_PMBSR] & (V_PMBSR_S | V_PMBSR_DL),
+			 V_PMBSR_S | V_PMBSR_DL);
+	n = vperf_vcpu_save(&a->v, blob, sizeof(blob));
+	assert_int_equal(n, VPERF_VSPE_BLOB_SIZE);
+	assert_int_equal(vperf_vcpu_restore(&a->v, blob, (size_t)n), VPERF_OK);
+	hv_enter(a, 0);
+	assert_true(a->spe_irq_level);
+	assert_int_equal(sim_error_count(), 0);
+	free(lx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_guest_contextidr_write_not_reported),
 		cmocka_unit_test(test_pmbirq_live_guest_no_event),
 		cmocka_unit_test(test_pmbirq_classified),
+		cmocka_unit_test(test_untrapped_limit_broken_while_enabled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
