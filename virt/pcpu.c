@@ -16,6 +16,8 @@
 #include "vpmu/vpmu.h"
 #endif
 
+#define HCR_EL2_E2H VPERF_BIT(34) /* FEAT_VHE: the host runs at EL2 (HCR_EL2, Arm DDI 0487 K.a) */
+
 int vperf_init(const struct vperf_hyp_ops *ops)
 {
 	if (!ops || !ops->inject_undef || !ops->advance_pc || !ops->guest_el)
@@ -72,6 +74,25 @@ static void probe(struct vperf_pcpu_caps *caps)
 	caps->pmbidr = caps->pmsver ? read_sysreg(PMBIDR_EL1) : 0;
 }
 
+/*
+ * A VHE host (HCR_EL2.E2H = 1) is refused on a PE with SPE: there an EL2 access by the name
+ * PMSCR_EL1 reaches PMSCR_EL2 and the guest's register is PMSCR_EL12 (SPE 4.3.5). vperf's
+ * accessors have one encoding per register, so its save and restore of a guest's PMSCR_EL1
+ * would move the host's PMSCR_EL2 instead (docs/integration.md, "VHE").
+ */
+static bool vhe_refused(const struct vperf_pcpu *pcpu)
+{
+#ifdef CONFIG_VPERF_VSPE
+	if (pcpu->caps.pmsver && (read_sysreg(HCR_EL2) & HCR_EL2_E2H)) {
+		vperf_log(VPERF_LOG_ERR, "vperf: HCR_EL2.E2H = 1 (VHE) with SPE is not supported: "
+					 "PMSCR_EL1 at EL2 would reach PMSCR_EL2");
+		return true;
+	}
+#endif
+	(void)pcpu;
+	return false;
+}
+
 int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg)
 {
 	static const struct vperf_pcpu zero;
@@ -80,6 +101,8 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	*pcpu = zero;
 	pcpu->cfg = *cfg;
 	probe(&pcpu->caps);
+	if (vhe_refused(pcpu))
+		return VPERF_ENOTSUP;
 	if (reserved > pcpu->caps.nr_counters || !vperf_mdcr_host_ok(pcpu) ||
 	    !vperf_fgt_host_ok(pcpu))
 		return VPERF_EINVAL;

@@ -6,6 +6,16 @@
  *
  * Every callback may be called from the trap path with interrupts masked; none may block or
  * re-enter vperf on the same vCPU.
+ *
+ * The order of a switch (SPE 3.6): vperf_vcpu_put() runs before the hypervisor changes
+ * CONTEXTIDR_EL1, CNTVOFF_EL2, TTBR0/1_EL1 or VTTBR_EL2 for the next vCPU, and
+ * vperf_vcpu_load() after. The put's PSB CSYNC is what synchronizes the outgoing guest's
+ * records: one not yet synchronized may read the new values (the next VM's context ID or
+ * virtual time in its Context and Timestamp packets, its record written through the next
+ * translation regime). A hypervisor that must switch those first (e.g. on the exception entry
+ * path) calls put first there.
+ *
+ * HCR_EL2.E2H = 1 (VHE) is refused by vperf_pcpu_init on a PE with SPE (docs/integration.md).
  */
 #ifndef VPERF_HYP_H
 #define VPERF_HYP_H

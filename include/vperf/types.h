@@ -29,7 +29,7 @@ enum vperf_err {
 	VPERF_ENOSPC = -2,  /* a buffer given to vperf is too small */
 	VPERF_ENODEV = -3,  /* the hardware lacks the feature */
 	VPERF_EBUSY = -4,   /* the object is in use (e.g. a loaded vCPU) */
-	VPERF_ENOTSUP = -5, /* configured out */
+	VPERF_ENOTSUP = -5, /* configured out, or a host set-up vperf does not support */
 };
 
 #endif /* VPERF_TYPES_H */

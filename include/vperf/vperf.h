@@ -284,16 +284,31 @@ static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 }
 #endif
 
+/* Whose physical PMBIRQ it was. HOST is 0, so a caller that tests the result as a truth value
+ * leaves the SPE registers alone in both guest cases. */
+enum vperf_spe_irq {
+	/* No guest's SPE state is in this pCPU's hardware: the host's own buffer (or nobody's).
+	 * The host serves it; vperf touched nothing. */
+	VPERF_SPE_IRQ_HOST = 0,
+	/* The loaded guest's buffer event, taken: a stage-2 fault mapped and profiling resumed, or
+	 * the event moved into its virtual PMBSR and its virtual PPI raised; the hardware PMBSR_EL1
+	 * is clear, the line low. */
+	VPERF_SPE_IRQ_GUEST = 1,
+	/* A guest's SPE state is live in the hardware but PMBSR_EL1.S is clear: no event (taken
+	 * already, or spurious; counted as spe_stray). The SPE registers hold the guest's state:
+	 * the host must not touch them. A host event parked at load comes back at put. */
+	VPERF_SPE_IRQ_GUEST_NONE = 2,
+};
+
 #ifdef CONFIG_VPERF_VSPE
-/* Physical PMBIRQ entry on the calling CPU: classify PMBSR_EL1. A stage-2 fault on the loaded
- * guest's buffer is mapped through ops->stage2_map and profiling resumes; the guest's own events
- * move into its virtual PMBSR and raise its virtual PPI. Returns true if an event was handled. */
-bool vperf_handle_spe_irq(struct vperf_pcpu *pcpu);
+/* Physical PMBIRQ entry on the calling CPU: classify it (enum vperf_spe_irq) and take the loaded
+ * guest's event. Only on VPERF_SPE_IRQ_HOST may the host touch the SPE registers. */
+enum vperf_spe_irq vperf_handle_spe_irq(struct vperf_pcpu *pcpu);
 #else
-static inline bool vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
+static inline enum vperf_spe_irq vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
 {
 	(void)pcpu;
-	return false;
+	return VPERF_SPE_IRQ_HOST;
 }
 #endif
 

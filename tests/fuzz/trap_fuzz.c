@@ -48,12 +48,33 @@ static bool vm_on(const struct hv_vcpu *vc)
 	return vc->v.vm->cfg.pmu_mode != VPERF_PMU_OFF;
 }
 
+/* The guest sees SPE: a VM with SPE not profiled from outside (docs/vspe.md). */
+static bool vm_spe(const struct hv_vcpu *vc)
+{
+	return vc->v.vm->cfg.spe && vc->v.vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2;
+}
+
+static bool spe_slot(const struct vperf_sysreg_desc *d)
+{
+	return d->slot >= VPERF_SLOT_SPE_PMSCR;
+}
+
+/* How far a guest's Profiling Buffer got (PMBPTR_EL1, PMBSR_EL1, PMSICR_EL1) depends on which
+ * samples collide with an operation still in flight (SPE 2.2.4), and the model lets one be in
+ * flight across a switch, so on who ran in between: not an observation of the differential
+ * check; the record check covers where the records went. */
+static bool progress_reg(const struct hv_vcpu *vc, uint32_t enc)
+{
+	return vm_spe(vc) && (enc == VPERF_ENC_PMBPTR_EL1 || enc == VPERF_ENC_PMBSR_EL1 ||
+			      enc == VPERF_ENC_PMSICR_EL1);
+}
+
 /* Accesses that must be UNDEF whatever the state: the oracle of the raw path. */
 static bool must_undef(const struct hv_vcpu *vc, uint32_t enc, bool read)
 {
 	const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(enc);
 
-	if (!d || !vm_on(vc) || d->slot >= VPERF_SLOT_SPE_PMSCR)
+	if (!d || (spe_slot(d) ? !vm_spe(vc) : !vm_on(vc)))
 		return true;
 	if (!(d->access & (read ? VPERF_ACC_RO : VPERF_ACC_WO)))
 		return true;
@@ -97,6 +118,17 @@ static bool pmu_spe_group(uint32_t enc)
 			: (crm == 12 || crm == 13 || crm == 14);
 }
 
+static bool spe_untrapped(const struct hv_vcpu *vc)
+{
+	enum vperf_spe_buffer b = vc->v.vm->cfg.spe_buffer;
+
+#ifdef CONFIG_VPERF_VSPE_BUFFER_UNTRAPPED
+	return b == VPERF_SPE_BUF_EL1 || b == VPERF_SPE_BUF_DEFAULT;
+#else
+	return b == VPERF_SPE_BUF_EL1;
+#endif
+}
+
 /* The PE traps a PMU register only under MDCR_EL2.TPM (TPMS and E2PB always trap SPE's here).
  * A direct-partition vCPU runs with TPM clear or set depending on the schedule (not on its
  * program), so it gets no raw syndrome of a PMU register at all: its model-driven accesses
@@ -105,6 +137,11 @@ static bool would_trap(const struct hv_vcpu *vc, uint32_t enc)
 {
 	const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(enc);
 
+	/* SPE: PMBIDR_EL1 never traps, and the PMB* of an untrapped buffer (E2PB = 0b11) trap or
+	 * not with the schedule, as the direct partition's PMU registers do. */
+	if (d && spe_slot(d) && vm_spe(vc))
+		return d->trap != VPERF_TRAP_NONE &&
+		       !((d->trap & VPERF_TRAP_E2PB) && spe_untrapped(vc));
 	return !d || !(d->trap & (VPERF_TRAP_TPM | VPERF_TRAP_TPMCR)) ||
 	       vc->v.vm->cfg.partition != VPERF_PART_DIRECT;
 }
@@ -131,7 +168,7 @@ static void do_raw(struct trace *t, struct hv_vcpu *vc, const struct op *o)
 	if (mine && must_undef(vc, a.enc, a.read))
 		FUZZ_CHECK(r == VPERF_TRAP_UNDEF);
 	observe(t, (uint64_t)r);
-	observe(t, mine && a.read && a.rt < 31 ? gprs[a.rt] : 0);
+	observe(t, mine && a.read && a.rt < 31 && !progress_reg(vc, a.enc) ? gprs[a.rt] : 0);
 }
 
 static void do_access(struct trace *t, struct hv_vcpu *vc, const struct op *o)
@@ -140,6 +177,12 @@ static void do_access(struct trace *t, struct hv_vcpu *vc, const struct op *o)
 	enum sim_access last;
 	uint64_t v = 0;
 
+	if (!o->enc) { /* the guest's SPE driver, at EL1: where it got is progress */
+		uint64_t seen[2] = { 0, 0 };
+
+		trap_spe_driver(o->a, seen);
+		return;
+	}
 	sim_set_el(o->el);
 	if (o->read)
 		v = guest_mrs(o->enc);
@@ -154,18 +197,20 @@ static void do_access(struct trace *t, struct hv_vcpu *vc, const struct op *o)
 	/* Whether it trapped to EL2 is not the guest's to see; UNDEF or a trap to its EL1 is. */
 	last = sim_guest_stats(sim_current_cpu())->last;
 	observe(t, last == SIM_ACC_TRAP_EL2 ? SIM_ACC_OK : last);
-	observe(t, v);
+	observe(t, progress_reg(vc, o->enc) ? 0 : v);
 }
 
-static void do_run(const struct op *o)
+static void do_run(const struct hv_vcpu *vc, const struct op *o)
 {
+	uint64_t base = trap_spe_pc((unsigned int)(vc->v.vm - hv.vm));
 	uint64_t r = o->a;
-	unsigned int n = 1 + (unsigned int)(r & 15);
+	/* With SPE, long enough to be sampled at the shortest interval (256, SPE 3.1.1). */
+	unsigned int n = (1 + (unsigned int)(r & 15)) * (base ? 4 : 1);
 
 	for (unsigned int i = 0; i < n;
 	     i++, r = r * 6364136223846793005ull + 1442695040888963407ull) {
 		struct sim_uop u = {
-			.pc = 0x8000 + (r >> 8 & 0xff0),
+			.pc = base + 0x8000 + (r >> 8 & 0xff0),
 			.vaddr = 0x100000 + (r >> 20 & 0xfff8),
 			.latency = 1 + (uint32_t)(r >> 32 & 7),
 			.type = (uint8_t)(r >> 36 & 3),
@@ -188,7 +233,9 @@ static uint64_t fnv(const uint8_t *p, size_t n)
 /* A vCPU that is not loaded: save and restore into itself (always accepted), or reset. */
 static void do_offline(struct trace *t, struct hv_vcpu *vc, const struct op *o)
 {
-	static uint8_t blob[VPERF_VPMU_BLOB_SIZE];
+	static uint8_t blob[VPERF_VSPE_BLOB_SIZE];
+	const struct vperf_vm_config *c = &vc->v.vm->cfg;
+	int size = c->spe ? VPERF_VSPE_BLOB_SIZE : VPERF_VPMU_BLOB_SIZE;
 	int rc;
 
 	if (o->kind == OP_RESET) {
@@ -196,10 +243,11 @@ static void do_offline(struct trace *t, struct hv_vcpu *vc, const struct op *o)
 		return;
 	}
 	rc = vperf_vcpu_save(&vc->v, blob, sizeof(blob));
-	FUZZ_CHECK(rc == (vm_on(vc) ? VPERF_VPMU_BLOB_SIZE : VPERF_ENODEV));
+	FUZZ_CHECK(rc == (vm_on(vc) || c->spe ? size : VPERF_ENODEV));
 	if (rc > 0) {
-		FUZZ_CHECK(vperf_vcpu_restore(&vc->v, blob, sizeof(blob)) == VPERF_OK);
-		observe(t, fnv(blob, sizeof(blob)));
+		FUZZ_CHECK(vperf_vcpu_restore(&vc->v, blob, (size_t)rc) == VPERF_OK);
+		/* A vSPE blob holds the buffer's progress (progress_reg). */
+		observe(t, vm_spe(vc) ? 0 : fnv(blob, (size_t)rc));
 	}
 }
 
@@ -213,7 +261,7 @@ static void do_own(struct trace *t, struct hv_vcpu *vc, const struct op *o)
 		do_raw(t, vc, o);
 		break;
 	case OP_RUN:
-		do_run(o);
+		do_run(vc, o);
 		break;
 	default:
 		do_offline(t, vc, o);
@@ -362,6 +410,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(shared, 0, sizeof(shared));
 	run_shared();
+	trap_spe_check_records();
 	for (unsigned int i = 0; i < world.nr_vcpus; i++) {
 		const struct vperf_vm_config *c = &hv.vm[world.vm_of[i]].cfg;
 
@@ -370,8 +419,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_alone(i, true);
 		compare(i, true);
 		/* Outside the emulated partition (whose multiplexing slices are runs), a put and a
-		 * load are invisible to the guest. */
-		if (c->partition != VPERF_PART_EMULATED) {
+		 * load are invisible to the guest; but not to its sampling, which depends on time
+		 * (a collision is a sample taken while the previous one is in flight, SPE 2.2.4), and
+		 * a put's EL2 cycles move the guest's operations in time. */
+		if (c->partition != VPERF_PART_EMULATED &&
+		    !(c->spe && c->spe_buffer != VPERF_SPE_BUF_EL2)) {
 			run_alone(i, false);
 			compare(i, false);
 		}

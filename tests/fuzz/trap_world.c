@@ -19,7 +19,7 @@ static bool policy_valid(const struct vperf_vm_config *c, unsigned int hpmn)
 	bool on = c->pmu_mode != VPERF_PMU_OFF;
 
 	if ((unsigned int)c->partition > VPERF_PART_EMULATED || c->nr_counters > 31 ||
-	    c->emu_slots > 31 || c->spe)
+	    c->emu_slots > 31 || !trap_spe_policy_valid(c))
 		return false;
 	if (c->pmu_mode != VPERF_PMU_OFF && c->pmu_mode != VPERF_PMU_SELF &&
 	    c->pmu_mode != VPERF_PMU_HV && c->pmu_mode != VPERF_PMU_ALL)
@@ -29,11 +29,11 @@ static bool policy_valid(const struct vperf_vm_config *c, unsigned int hpmn)
 	return !on || !c->pmu_virq || (c->pmu_virq >= 16 && c->pmu_virq <= 31);
 }
 
-static void decode_vm(struct fuzz_in *in, struct vperf_vm_config *c)
+static void decode_vm(struct fuzz_in *in, struct vperf_vm_config *c, unsigned int v)
 {
 	static const uint8_t modes[8] = { 0, 1, 2, 4, 1, 2, 3, 8 };
-	uint8_t b = in_u8(in);
-	int part = in_u8(in) % 4;
+	uint8_t b = in_u8(in), p = in_u8(in);
+	int part = p % 4;
 
 	memset(c, 0, sizeof(*c));
 	c->pmu_mode = (enum vperf_pmu_mode)modes[b & 7];
@@ -46,6 +46,7 @@ static void decode_vm(struct fuzz_in *in, struct vperf_vm_config *c)
 	else
 		vperf_pmu_filter_allow_all(&c->filter);
 	c->pmu_virq = b & 0x20 ? 16 + (b >> 6) * 5 : 0;
+	trap_spe_vm(p, c, v);
 }
 
 /* ESR_EL2 of a trapped MSR/MRS, from the ISS layout for EC = 0x18 (Arm DDI 0487 K.a
@@ -74,7 +75,9 @@ static void decode_op(struct fuzz_in *in, struct op *o)
 		o->enc = r < 0xc0 ? vperf_sysregs[r % VPERF_SR_COUNT].enc
 				  : VPERF_SYSREG_ENC(3, r & 3 ? 3 : 0, r & 4 ? 14 : 9,
 						     8 + (in_u8(in) & 7), in_u8(in) & 7);
-		o->a = in_u64(in);
+		if (r >= 0xf8 && world.model.pmsver)
+			o->enc = 0; /* the guest's SPE driver */
+		o->a = trap_spe_guest_value(o->enc, in_u64(in));
 	} else if (o->kind == OP_RAW) {
 		o->a = in_u64(in);
 		o->rt = in_u8(in);
@@ -100,6 +103,7 @@ bool trap_decode(const uint8_t *data, size_t size)
 	sim_default_config(&world.model);
 	b = in_u8(&in);
 	world.model.pmuver = vers[b & 7];
+	trap_spe_pe(b);
 	world.model.nr_counters = (uint8_t)(2 + (b >> 3) % 10);
 	b = in_u8(&in);
 	world.pcfg.host_counters = world.model.pmuver ? (uint8_t)(b % 3) : 0;
@@ -108,7 +112,7 @@ bool trap_decode(const uint8_t *data, size_t size)
 	world.nr_vms = 1 + (b >> 3) % MAX_VMS;
 	world.nr_vcpus = world.nr_vms + (b >> 5 & 1);
 	for (unsigned int v = 0; v < world.nr_vms; v++)
-		decode_vm(&in, &world.vm[v]);
+		decode_vm(&in, &world.vm[v], v);
 	for (unsigned int i = 0; i < world.nr_vcpus; i++)
 		world.vm_of[i] = i < world.nr_vms ? i : 0;
 	while (in.n && world.nr_ops < MAX_OPS)
@@ -166,7 +170,8 @@ void trap_check_world(void)
 
 void trap_init_world(void)
 {
-	hv_init(&world.model, 0);
+	/* host_spe on every pCPU, the two of the schedule and the others hv_init initialises. */
+	hv_init_host_spe(&world.model, 0, world.pcfg.host_spe);
 	memset(host_regs, 0, sizeof(host_regs));
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		sim_set_cpu(cpu);
@@ -176,6 +181,7 @@ void trap_init_world(void)
 		snapshot_host(cpu, host_regs[cpu]);
 	}
 	sim_set_cpu(0);
+	trap_spe_init();
 	for (unsigned int v = 0; v < world.nr_vms; v++) {
 		static const struct vperf_vm_config off;
 		bool valid = policy_valid(&world.vm[v], hv.pcpu[0].hpmn);
@@ -187,5 +193,5 @@ void trap_init_world(void)
 			FUZZ_CHECK(hv_vm(v, &off) == VPERF_OK);
 	}
 	for (unsigned int i = 0; i < world.nr_vcpus; i++)
-		hv_vcpu(i, world.vm_of[i]);
+		trap_spe_vcpu(hv_vcpu(i, world.vm_of[i]), i);
 }

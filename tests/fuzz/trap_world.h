@@ -42,4 +42,23 @@ void trap_init_world(void);
  * them. */
 void trap_check_world(void);
 
+/* trap_spe.c: the vSPE part of the world. */
+/* A PE with SPE for two of the eight PE choices of the first byte; true if so. */
+bool trap_spe_pe(uint8_t b);
+/* VM v's SPE policy from its partition byte (only on a PE with SPE). */
+void trap_spe_vm(uint8_t p, struct vperf_vm_config *c, unsigned int v);
+bool trap_spe_policy_valid(const struct vperf_vm_config *c);
+/* After the pCPUs, before the VMs: buffers, the host's buffer, the model's choices fixed. */
+void trap_spe_init(void);
+void trap_spe_vcpu(struct hv_vcpu *vc, unsigned int i);
+/* Where VM vm's code runs (0 without SPE). */
+uint64_t trap_spe_pc(unsigned int vm);
+/* A guest MSR value as the harness lets it through. */
+uint64_t trap_spe_guest_value(uint32_t enc, uint64_t val);
+/* The guest's SPE driver: start (a & 1) or stop, which reads PMBPTR_EL1 and PMBSR_EL1. */
+void trap_spe_driver(uint64_t a, uint64_t seen[2]);
+/* No record of a VM's operation outside its own buffer (or, profiled from outside, the host's
+ * with its id); no model error. */
+void trap_spe_check_records(void);
+
 #endif

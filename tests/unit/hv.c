@@ -5,6 +5,7 @@
 #include <sim/gic.h>
 #include <sim/mem.h>
 #include <sim/model.h>
+#include <sim/spe.h>
 #include <vperf/vperf.h>
 
 #include "hv.h"
@@ -337,6 +338,8 @@ static void put(unsigned int cpu)
 	else
 		vperf_vcpu_put(&vc->v);
 	sim_set_cpu(cpu);
+	vc->contextidr = sim_spe_contextidr_el1(cpu);
+	vc->cntvoff = sim_spe_cntvoff(cpu);
 	vc->lr = sim_gic_lr(cpu, 0);
 	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
 	hv.running[cpu] = NULL;
@@ -362,6 +365,13 @@ void hv_leave(unsigned int cpu)
 	sim_exit_el2(cpu);
 }
 
+/* The guest's own context registers the records read (SPE 3.6): the hypervisor's to switch. */
+static void switch_context(const struct hv_vcpu *vc, unsigned int cpu)
+{
+	sim_spe_write_contextidr_el1(cpu, vc->contextidr);
+	sim_spe_write_cntvoff(cpu, vc->cntvoff);
+}
+
 void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 {
 	if (hv.running[cpu] == vc) {
@@ -371,6 +381,8 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 	sim_set_cpu(cpu);
 	if (switch_at_el2())
 		sim_enter_el2(cpu);
+	if (hv.late_put && switch_at_el2())
+		switch_context(vc, cpu);
 	put(cpu);
 	/* The lazy put's promise (docs/integration.md): a vCPU that moves has the pCPU it was
 	 * parked on give its state up first, on that pCPU. */
@@ -379,8 +391,11 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 		vperf_pcpu_flush(&hv.pcpu[vc->cpu]);
 		sim_set_cpu(cpu);
 	}
-	/* Stage 2 and the VMID are switched between put and load (docs/vspe.md, "Switching"). */
+	/* Stage 2, the VMID and the guest's context are switched between put and load
+	 * (include/vperf/hyp.h; docs/vspe.md, "Switching"). */
 	sim_mem_set_vmid(cpu, (uint16_t)(vc->v.vm - hv.vm + 1));
+	if (!hv.late_put && switch_at_el2())
+		switch_context(vc, cpu);
 	vc->cpu = cpu;
 	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
 	sim_set_cpu(cpu);

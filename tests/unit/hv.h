@@ -34,6 +34,8 @@ struct hv_vcpu {
 	bool clear_in_handler; /* its guest handler clears PMOVSSET as Linux's does */
 	bool spe_irq_level;    /* its virtual SPE buffer interrupt line */
 	unsigned int spe_irq_raises;
+	uint32_t contextidr; /* its CONTEXTIDR_EL1 and CNTVOFF_EL2 while it is not loaded */
+	uint64_t cntvoff;
 };
 
 /* A VM's RAM: [ipa, ipa + size) is backed by [pa, pa + size). */
@@ -60,6 +62,9 @@ struct hv {
 	bool lazy_put;	    /* puts are vperf_vcpu_put_lazy, and a vCPU loaded on another pCPU has
 			* that pCPU flushed first, as its hypervisor must (HV_LAZY_PUT=1) */
 	char last_log[160]; /* vperf's last log line */
+	/* A mutated switch for the model to catch: CONTEXTIDR_EL1 and CNTVOFF_EL2 switched before
+	 * the put instead of after it (include/vperf/hyp.h, the order of a switch). */
+	bool late_put;
 };
 
 extern struct hv hv;
@@ -88,7 +93,8 @@ void hv_vm_ram(unsigned int i, uint64_t ipa, uint64_t pa, uint64_t size);
 /* vCPU i of VM vm. */
 struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm);
 
-/* Switch the simulated pCPU to the vCPU (put whoever runs there, load it), guest at EL1. */
+/* Switch the simulated pCPU to the vCPU (put whoever runs there, switch the VMID, CONTEXTIDR_EL1
+ * and CNTVOFF_EL2 (with SPE in the model), load it), guest at EL1. */
 void hv_enter(struct hv_vcpu *vc, unsigned int cpu);
 /* Put the vCPU running on cpu, if any. */
 void hv_leave(unsigned int cpu);

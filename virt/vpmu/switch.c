@@ -17,6 +17,7 @@
  * needs it (another vCPU's acquire on this pCPU, vperf_pcpu_flush on it), which saves it to the
  * shadow on this pCPU. The invariants: docs/vpmu.md, "Lazy put".
  */
+#include <arch/barrier.h>
 #include <arch/sysreg.h>
 
 #include "vpmu.h"
@@ -121,6 +122,12 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	uint64_t all = first_range_mask(pcpu), cnten, inten;
 
 	write_sysreg(all, PMCNTENCLR_EL0);
+	/* A XENPMU_MODE_ALL owner counted EL2 (NSH, no HPMD) and did not stop at its put: until
+	 * a context synchronization event its types, enables and MDCR_EL2 may still govern the
+	 * counters this vCPU's values are about to go into, and the EL2 code up to the ERET would
+	 * count into them (Arm DDI 0487 K.a, synchronization of System registers). */
+	if (pcpu->pmu_owner && vpmu_all_vm(pcpu->pmu_owner))
+		isb();
 	write_sysreg(all, PMINTENCLR_EL1);
 	write_sysreg(all, PMOVSCLR_EL0);
 	if (vpmu_emulated_vm(vcpu)) {

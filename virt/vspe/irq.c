@@ -9,13 +9,13 @@
 
 #include "vspe.h"
 
-bool vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
+enum vperf_spe_irq vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
 {
 	struct vperf_vcpu *vcpu = pcpu->loaded;
 	uint64_t pmbsr;
 
 	if (!vcpu || !vcpu->vm->cfg.spe || !vcpu->spe.in_hw)
-		return false; /* not a guest's buffer: the host's own, for the host to serve */
+		return VPERF_SPE_IRQ_HOST; /* the host's own buffer, for the host to serve */
 	/* The exception entry was a context synchronization event: PSB CSYNC now synchronizes
 	 * the guest's profiling operations, the DSB completes their writes, the ISB makes their
 	 * indirect writes to PMBSR_EL1 / PMBPTR_EL1 visible to the reads below (SPE 3.6). */
@@ -23,10 +23,12 @@ bool vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
 	dsb_nsh();
 	isb();
 	pmbsr = read_sysreg(PMBSR_EL1);
+	/* No event, but the registers are the guest's: "not mine" would send the host's handler
+	 * to them. */
 	if (!(pmbsr & PMBSR_S)) {
 		STAT_INC(&pcpu->stats, spe_stray);
-		return false;
+		return VPERF_SPE_IRQ_GUEST_NONE;
 	}
 	vperf_vspe_take_event(vcpu, pmbsr);
-	return true;
+	return VPERF_SPE_IRQ_GUEST;
 }

@@ -277,14 +277,20 @@ static void drain(void)
 static void save(struct vperf_vcpu *vcpu)
 {
 	uint64_t *r = vcpu->spe.reg, pmbsr;
+	bool direct = vcpu->spe.direct;
 
-	pmbsr = vcpu->spe.direct ? sync_from_hw(vcpu) : read_sysreg(PMBSR_EL1);
+	pmbsr = direct ? sync_from_hw(vcpu) : read_sysreg(PMBSR_EL1);
 	if (pmbsr & PMBSR_S)
 		vperf_vspe_take_event(vcpu, pmbsr);
 	else
 		r[VPERF_VSPE_PMBSR] |= pmbsr & PMBSR_COLL;
 	r[VPERF_VSPE_PMBPTR] = read_sysreg(PMBPTR_EL1);
 	vperf_vspe_saw_ptr(vcpu, r[VPERF_VSPE_PMBPTR]);
+	/* Untrapped, the guest wrote PMBPTR/PMBLIMITR straight to the enabled hardware, which
+	 * checks SPE 3.4.1 only when profiling becomes enabled: the next load enables this state
+	 * again, so it is held to the rules now, as a trapped write is (and a blob of it restores). */
+	if (direct && !(pmbsr & PMBSR_S) && vspe_buffer_on(vcpu))
+		vperf_vspe_check_buffer(vcpu, r[VPERF_VSPE_PMBPTR]);
 	r[VPERF_VSPE_PMSICR] = read_sysreg(PMSICR_EL1);
 	/* Nothing of this guest samples or is written once it has left: buffer and sampling off
 	 * for whoever runs next on this pCPU (whose owning EL may be EL2: E2PB = 0b00). */

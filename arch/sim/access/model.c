@@ -24,6 +24,23 @@ static void el2_instruction(unsigned int cpu)
 		sim_spe_el2_instruction(cpu);
 }
 
+/* With HCR_EL2.E2H = 1 an EL2 access by the name PMSCR_EL1 reaches PMSCR_EL2 (SPE 4.3.5;
+ * the guest's register is then PMSCR_EL12, which vperf does not use). */
+static bool e2h_redirect(unsigned int cpu, uint32_t enc)
+{
+	return enc == SIM_ENC_PMSCR_EL1 && (sim_reg(cpu, SIM_ENC_HCR_EL2) & SIM_HCR_EL2_E2H);
+}
+
+static uint64_t e2h_write(unsigned int cpu, uint64_t val)
+{
+	const struct sim_arch_reg *r = sim_arch_reg(SIM_ENC_PMSCR_EL2);
+	const struct sim_family *f = sim_family_of(r);
+	uint64_t old = sim_reg(cpu, SIM_ENC_PMSCR_EL2);
+
+	sim_set_reg(cpu, SIM_ENC_PMSCR_EL2, f && f->write ? f->write(cpu, 2, r, old, val) : val);
+	return sim_reg(cpu, SIM_ENC_PMSCR_EL1);
+}
+
 /* The register file calls the hooks only for encodings of the model's table (sim_arch_reg()
  * is never NULL here); any other encoding it counts as unknown, a vperf bug. */
 static uint64_t hook_read(void *ctx, unsigned int cpu, uint32_t enc, uint64_t stored)
@@ -33,6 +50,10 @@ static uint64_t hook_read(void *ctx, unsigned int cpu, uint32_t enc, uint64_t st
 
 	(void)ctx;
 	el2_instruction(cpu);
+	if (e2h_redirect(cpu, enc)) {
+		r = sim_arch_reg(SIM_ENC_PMSCR_EL2);
+		stored = sim_reg(cpu, SIM_ENC_PMSCR_EL2);
+	}
 	if (r && !sim_implemented(enc)) {
 		sim_report_error(cpu, "EL2 read of a register the PE does not implement (UNDEF)");
 		return 0;
@@ -55,6 +76,8 @@ static uint64_t hook_write(void *ctx, unsigned int cpu, uint32_t enc, uint64_t o
 		sim_report_error(cpu, "EL2 write of a read-only register (UNDEF)");
 		return old;
 	}
+	if (e2h_redirect(cpu, enc))
+		return e2h_write(cpu, val);
 	return f && f->write ? f->write(cpu, 2, r, old, val) : val;
 }
 

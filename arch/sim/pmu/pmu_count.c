@@ -91,7 +91,8 @@ bool pmu_counts(unsigned int cpu, unsigned int n, unsigned int el)
 		return false;
 	if (!(pmu_counting_reg(cpu, el, SIM_ENC_PMCNTENSET_EL0) & VPERF_BIT(n)))
 		return false;
-	if (!counter_enabled_by_range(cpu, n, el) || !filter_allows(pmu_evtyper(cpu, n), el))
+	if (!counter_enabled_by_range(cpu, n, el) ||
+	    !filter_allows(pmu_counting_type(cpu, el, n), el))
 		return false;
 	if (prohibited_secure(cpu, n))
 		return false;
@@ -154,7 +155,7 @@ static void count_event(unsigned int cpu, unsigned int el, uint32_t ev, uint64_t
 	if (!k)
 		return;
 	for (unsigned int n = 0; n < pmu_num(); n++)
-		if ((pmu_evtyper(cpu, n) & 0xffff) == ev && pmu_counts(cpu, n, el))
+		if ((pmu_counting_type(cpu, el, n) & 0xffff) == ev && pmu_counts(cpu, n, el))
 			pmu_add(cpu, n, k);
 	if (ev == SIM_EV_CPU_CYCLES && pmu_counts(cpu, PMU_CYCLE_BIT, el))
 		pmu_add(cpu, PMU_CYCLE_BIT, k);

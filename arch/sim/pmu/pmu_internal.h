@@ -57,6 +57,7 @@ uint64_t pmu_counting_reg(unsigned int cpu, unsigned int el, uint32_t enc);
  * EL2? And the registers' reset. */
 bool pmu_fgt_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read);
 void pmu_fgt_reset(unsigned int cpu, const struct sim_pe_config *cfg);
+uint64_t pmu_counting_type(unsigned int cpu, unsigned int el, unsigned int n);
 /* Seeded garbage in the registers the architecture resets to UNKNOWN. */
 void pmu_reset_unknown(unsigned int cpu);
 

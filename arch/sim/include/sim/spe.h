@@ -76,6 +76,15 @@ void sim_spe_set_options(const struct sim_spe_options *o);
  * minus CNTVOFF_EL2). */
 void sim_spe_set_contextidr(unsigned int cpu, uint32_t el1, uint32_t el2);
 void sim_spe_set_time(unsigned int cpu, uint64_t cntpct, uint64_t cntvoff);
+/* Direct writes of CONTEXTIDR_EL1 and CNTVOFF_EL2, the guest's context, which a hypervisor
+ * switches between vCPUs (the setters above only set up a test's starting values): a record not
+ * yet synchronized by a PSB CSYNC reads the new value (SPE 3.6). At EL2, a write that changes
+ * what such a record carries is reported with sim_report_error(): the switch ran before the put
+ * that synchronizes the guest's records. */
+void sim_spe_write_contextidr_el1(unsigned int cpu, uint32_t val);
+void sim_spe_write_cntvoff(unsigned int cpu, uint64_t val);
+uint32_t sim_spe_contextidr_el1(unsigned int cpu);
+uint64_t sim_spe_cntvoff(unsigned int cpu);
 
 /* What the SPU did, independent of the PMU (the SAMPLE_* events are also signalled to it). */
 struct sim_spe_stats {
