@@ -96,14 +96,15 @@ static bool direct(void)
 }
 
 /* PMCR_EL0 fields a restored guest may hold on an AArch64-only PE of this PMU version (I5.3.21):
- * E; DP from PMUv3p1; LP from PMUv3p5; a direct guest also X (RAZ/WI without an export bus) and
- * FZO from PMUv3p7; D never (no AArch32). */
+ * E; DP from PMUv3p1; LP from PMUv3p5; a direct guest also FZO from PMUv3p7, and X where the PE
+ * has an event export bus (RAZ/WI without one: no guest could have left it set); D never (no
+ * AArch32). */
 static uint64_t pmcr_ok(unsigned int pmuver)
 {
 	uint64_t w = PMCR_E | (pmuver >= 4 ? VPERF_BIT(5) : 0) | (pmuver >= 6 ? PMCR_LP : 0);
 
 	if (direct())
-		w |= VPERF_BIT(4) | (pmuver >= 7 ? VPERF_BIT(9) : 0);
+		w |= (model.pmu_export_bus ? VPERF_BIT(4) : 0) | (pmuver >= 7 ? VPERF_BIT(9) : 0);
 	return w;
 }
 
