@@ -51,7 +51,12 @@ struct vperf_hyp_ops {
 	 * PMBLIMITR_EL1 write, from vperf_handle_spe_irq (an interrupt handler: the hypervisor's
 	 * stage 2 lock may be held by the code it interrupted) and from vperf_vcpu_load of a vCPU
 	 * restored with its buffer enabled, so the vCPU's EL1 translation state and its stage 2
-	 * must be in place before vperf_vcpu_load. */
+	 * must be in place before vperf_vcpu_load. The Profiling Buffer walks the guest's stage 1
+	 * tables through stage 2 too, and a stage 2 fault on a table reads in PMBSR_EL1 exactly as
+	 * one on the buffer page (no address tells them apart): a hypervisor that maps lazily must
+	 * leave the stage 1 tables it walked here mapped at stage 2 as well, or the buffer faults
+	 * again at once (measured on QEMU: 154 faults in one Linux perf run, 5 with the tables
+	 * mapped). */
 	int (*guest_va_to_ipa)(void *hv_vcpu, uint64_t va, uint64_t *ipa);
 	/* Optional. Called on a physical PMU overflow of a host-owned counter: bits of PMOVSSET
 	 * in the host's range [HPMN, EPMN) that were set. vperf has already cleared them. */

@@ -60,8 +60,9 @@ enum vperf_vspe_reg {
  *                  try_direct)                                        LIVE_DIRECT
  *   PARKED         load (acquire; direct set first for                LIVE_TRAPPED or
  *                  VPERF_SPE_BUF_EL1 with the buffer on)              LIVE_DIRECT
- *   LIVE_TRAPPED   buffer on with no event to show (try_direct,       LIVE_DIRECT
- *                  VPERF_SPE_BUF_EL1 only)
+ *   LIVE_TRAPPED   buffer on with no event to show and no DL or EA    LIVE_DIRECT
+ *                  left in PMBSR_EL1 (try_direct, VPERF_SPE_BUF_EL1
+ *                  only)
  *   LIVE_DIRECT    a buffer event taken at PMBIRQ (leave_direct)      LIVE_TRAPPED
  *   LIVE_*         put (drain, then save; direct cleared)             PARKED if the buffer is
  *                                                                     on, else IDLE
