@@ -6,10 +6,11 @@
  * 4.3), MDCR_EL2.TPMS and E2PB traps from EL1 (SPE 3.2.3, 3.4.6), PMBIDR_EL1.P, sampling a
  * loop into the Profiling Buffer (whose bytes go to the console as "SPE-BUF" lines for
  * tools/vperf-spe: tests/qemu/spe/smoke.sh), records held back until PSB CSYNC (SPE 3.6), the
- * held records landing in the next buffer when software switches without PSB CSYNC, the FT and
- * FL filters, the PMSCR_EL12 alias, the buffer-full event raising PMBIRQ on PPI INTID 21
- * (SPE 3.5.2), stage 1 and stage 2 fault events with DL (SPE 3.5.3). Packets and filters:
- * Arm DDI 0487 K.a D18.2, D17.5. Ends with "SUITE DONE", then PSCI SYSTEM_OFF.
+ * held records landing in the next buffer when software switches without PSB CSYNC, the FT,
+ * FL and FE (PMSEVFR_EL1) filters, the sampling interval with PMSIRR_EL1.RND 0 and 1 and
+ * PMSICR_EL1 resuming (SPE 3.1.1, 3.1.2), the PMSCR_EL12 alias, the buffer-full event raising
+ * PMBIRQ on PPI INTID 21 (SPE 3.5.2), stage 1 and stage 2 fault events with DL (SPE 3.5.3).
+ * Packets and filters: Arm DDI 0487 K.a D18.2, D17.5. Ends with "SUITE DONE", then PSCI SYSTEM_OFF.
  */
 #include <stdint.h>
 
@@ -117,6 +118,10 @@ static void check_ids_and_reset(void)
 	write_sys(PMSLATFR_EL1, ~0ull);
 	expect("res0-pmslatfr", read_sys(PMSLATFR_EL1), 0xfff);
 	write_sys(PMSLATFR_EL1, 0);
+	/* PMSEVFR_EL1: only the filterable events E[1], E[3], E[5], E[7] (SPE 4.3.8) */
+	write_sys(PMSEVFR_EL1, ~0ull);
+	expect("res0-pmsevfr", read_sys(PMSEVFR_EL1), 0xaa);
+	write_sys(PMSEVFR_EL1, 0);
 }
 
 /* At EL1: each access below traps to EL2 (head.S counts them) but PMBIDR_EL1. */
@@ -170,14 +175,25 @@ static void __attribute__((noinline)) workload(unsigned int iters)
 		sink[i & 63] = sink[(i * 7) & 63] + i;
 }
 
-static void start_sampling(uint64_t base, uint64_t limit, uint64_t scr)
+static void program_buffer(uint64_t base, uint64_t limit)
 {
 	write_sys(PMBSR_EL1, 0);
 	write_sys(PMBPTR_EL1, base);
 	write_sys(PMBLIMITR_EL1, limit | 1); /* E */
-	write_sys(PMSIRR_EL1, 256);	     /* interval 256 operations */
-	write_sys(PMSICR_EL1, 0);
-	write_sys(PMSFCR_EL1, 0);
+}
+
+static void program_sampler(uint64_t irr, uint64_t icr, uint64_t fcr, uint64_t evfr)
+{
+	write_sys(PMSIRR_EL1, irr);
+	write_sys(PMSICR_EL1, icr);
+	write_sys(PMSEVFR_EL1, evfr);
+	write_sys(PMSFCR_EL1, fcr);
+}
+
+static void start_sampling(uint64_t base, uint64_t limit, uint64_t scr)
+{
+	program_buffer(base, limit);
+	program_sampler(256, 0, 0, 0); /* interval 256 operations */
 	write_sys(PMSCR_EL2, scr);
 }
 
@@ -301,6 +317,194 @@ static void check_filter(const char *name, uint64_t fcr, uint64_t minlat, uint8_
 	len = read_sys(PMBPTR_EL1) - base;
 	n = records_all_of_type(spe_buf, len, op, &all);
 	result(name, n > 0 && all, n, all);
+}
+
+/* What the checks below read of a record. */
+struct record {
+	uint64_t pc, ts;
+	uint32_t events;
+};
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+/*
+ * The record at *pos of [p, p + len): its PC (Address INDEX 0, D18.2.1), Events (D18.2.6) and
+ * Timestamp (D18.2.9). Returns 0 at the end of the data or at a packet this model never writes.
+ */
+static int next_record(const uint8_t *p, uint64_t len, uint64_t *pos, struct record *r)
+{
+	r->pc = r->ts = 0;
+	r->events = 0;
+	while (*pos < len) {
+		uint8_t h = p[*pos];
+		unsigned int sz = packet_size(h);
+
+		if (!sz || *pos + sz > len)
+			return 0;
+		if (h == 0xb0)
+			r->pc = le64(p + *pos + 1) & ((1ull << 56) - 1);
+		if (h == 0x52)
+			r->events = p[*pos + 1] | (uint32_t)p[*pos + 2] << 8;
+		if (h == 0x71)
+			r->ts = le64(p + *pos + 1);
+		*pos += sz;
+		if (h == 0x71 || h == 0x01)
+			return 1;
+	}
+	return 0;
+}
+
+/* Sample workload(iters) at EL2 with Timestamps; the bytes of records written. */
+static uint64_t sample_run(uint64_t irr, uint64_t fcr, uint64_t evfr, unsigned int iters)
+{
+	uint64_t base = (uint64_t)spe_buf;
+
+	program_buffer(base, base + sizeof(spe_buf));
+	program_sampler(irr, 0, fcr, evfr);
+	write_sys(PMSCR_EL2, (1u << 1) | (1u << 5) | (1u << 6)); /* E2SPE, TS, PCT */
+	workload(iters);
+	stop_sampling();
+	program_sampler(0, 0, 0, 0);
+	return read_sys(PMBPTR_EL1) - base;
+}
+
+/*
+ * The smallest and largest distance between consecutive records' Timestamps. Under -icount
+ * shift=0 the virtual clock moves 1 ns per instruction, so with the 1 GHz counter a distance is
+ * the number of instructions (the sample population: ArchInst) from one sampled operation to
+ * the next (each Timestamp is taken as the instruction after it starts, docs/qemu-spe.md).
+ */
+static unsigned int ts_spacing(uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+	struct record r;
+	uint64_t pos = 0, prev = 0;
+	unsigned int n = 0;
+
+	*lo = ~0ull;
+	*hi = 0;
+	while (next_record(spe_buf, len, &pos, &r)) {
+		if (n++) {
+			uint64_t d = r.ts - prev;
+
+			*lo = d < *lo ? d : *lo;
+			*hi = d > *hi ? d : *hi;
+		}
+		prev = r.ts;
+	}
+	return n ? n - 1 : 0;
+}
+
+/*
+ * PMSIRR_EL1 (SPE 3.1.2, 4.3.12): with RND = 0 the sampled operations are INTERVAL * 256 + 1
+ * members of the population apart; with RND = 1 and PMSIDR_EL1.ERnd = 0 COUNT[7:0] is reloaded
+ * with a random 0-255, so INTERVAL * 256 + 1 to INTERVAL * 256 + 256 apart, not always the
+ * same; with ERnd = 1 the secondary counter moves each sample by 0-255 after the primary
+ * counter's expiry, so within 255 either side of INTERVAL * 256 + 1.
+ */
+static void check_interval(void)
+{
+	const uint64_t k = 3, want = k * 256 + 1;
+	uint64_t lo, hi, min, max;
+	unsigned int n;
+
+	expect("cntfrq-1ghz", read_sys("cntfrq_el0"), 1000000000);
+	n = ts_spacing(sample_run(k << 8, 0, 0, 3000), &lo, &hi);
+	result("interval-fixed", n >= 8 && lo == want && hi == want, lo == want ? hi : lo, want);
+
+	min = (read_sys(PMSIDR_EL1) >> 5) & 1 ? want - 255 : want;
+	max = want + 255;
+	n = ts_spacing(sample_run((k << 8) | 1, 0, 0, 3000), &lo, &hi);
+	result("interval-random-range", n >= 8 && lo >= min && hi <= max, lo < min ? lo : hi,
+	       lo < min ? min : max);
+	result("interval-random-varies", n >= 8 && hi > lo, hi - lo, 1);
+}
+
+/*
+ * Where the first sampled operation lies, in instructions after the ISB that enables profiling
+ * with PMSICR_EL1 = count (interval 65536: one sample in the 256 NOPs); -1 if none.
+ */
+static int64_t first_sample_after(uint64_t count)
+{
+	uint64_t base = (uint64_t)spe_buf, scr = 1u << 1, start;
+	struct record r;
+	uint64_t pos = 0;
+
+	program_buffer(base, base + sizeof(spe_buf));
+	program_sampler(1u << 16, count, 0, 0);
+	__asm__ volatile("adr %0, 1f\n\t"
+			 "msr " PMSCR_EL2 ", %1\n\t"
+			 "isb\n"
+			 "1:\n\t"
+			 ".rept 256\n\tnop\n\t.endr\n\t"
+			 "msr " PMSCR_EL2 ", xzr\n\t"
+			 "isb"
+			 : "=&r"(start)
+			 : "r"(scr)
+			 : "memory");
+	psb_csync();
+	write_sys(PMBLIMITR_EL1, 0);
+	program_sampler(0, 0, 0, 0);
+	if (!next_record(spe_buf, read_sys(PMBPTR_EL1) - base, &pos, &r))
+		return -1;
+	return (int64_t)(r.pc - start) / 4;
+}
+
+/*
+ * PMSICR_EL1 non-zero when profiling becomes enabled: counting resumes from it (SPE 3.1.1), so
+ * COUNT 140 selects the operation 100 instructions after the one COUNT 40 selects (a reload
+ * would take the interval, 65536: no sample). Counting down to zero, the operation selected
+ * is the one after COUNT members (SPE 3.1.2): the NOP at index COUNT, or COUNT - 1 if the
+ * enabling ISB is a member too (its own profiling is not guaranteed, only what follows it).
+ */
+static void check_interval_resume(void)
+{
+	int64_t a = first_sample_after(40), b = first_sample_after(140);
+
+	result("interval-resume", a >= 0 && b - a == 100, (uint64_t)(b - a), 100);
+	result("interval-resume-first", a == 39 || a == 40, (uint64_t)a, 40);
+}
+
+/* How many records [spe_buf, +len) holds and how many of them have Events bit e. */
+static unsigned int records_with_event(uint64_t len, unsigned int e, unsigned int *with)
+{
+	struct record r;
+	uint64_t pos = 0;
+	unsigned int n = 0;
+
+	*with = 0;
+	while (next_record(spe_buf, len, &pos, &r)) {
+		n++;
+		*with += (r.events >> e) & 1;
+	}
+	return n;
+}
+
+/*
+ * PMSFCR_EL1.FE with PMSEVFR_EL1 (D17.5.2, SPE 4.3.8): only records whose Events packet has
+ * every required event are written. This QEMU sets E[1] (retired) in every record and never
+ * E[3], E[5], E[7] (docs/qemu-spe.md): E[1] keeps all the records, the others none, and E[1]
+ * with E[3] (both required) none.
+ */
+static void check_event_filter(void)
+{
+	static const char *const none_name[] = { "evfilter-e3-none", "evfilter-e5-none",
+						 "evfilter-e7-none", "evfilter-e1-e3-none" };
+	static const uint64_t none_evfr[] = { 1u << 3, 1u << 5, 1u << 7, (1u << 1) | (1u << 3) };
+	unsigned int all, n, with;
+
+	all = records_with_event(sample_run(256, 0, 0, 2000), 1, &with);
+	result("evfilter-off-retired", all >= 8 && with == all, with, all);
+	n = records_with_event(sample_run(256, 1, 1u << 1, 2000), 1, &with);
+	result("evfilter-e1-all", n == all && with == n, n, all);
+	for (unsigned int i = 0; i < 4; i++)
+		expect(none_name[i], sample_run(256, 1, none_evfr[i], 2000), 0);
 }
 
 /* HCR_EL2.E2H: at EL2 PMSCR_EL1 names PMSCR_EL2, PMSCR_EL12 names PMSCR_EL1 (SPE 4.3.6). */
@@ -445,6 +649,9 @@ void smoke_main(void)
 	check_sampling();
 	check_filter("filter-branch", (1u << 1) | (1u << 16), 0, 0x4a);
 	check_filter("filter-latency", 1u << 2, 4, 0x49);
+	check_event_filter();
+	check_interval();
+	check_interval_resume();
 	check_e2h_alias();
 	check_switch_without_psb();
 	check_buffer_full();
