@@ -8,7 +8,7 @@
 #    CPUs). A slice stops at its first failure and prints it with its seed; the others go on.
 # 2. Each SMP configuration of the QEMU suite (tests/qemu/configs.txt, names containing "smp"),
 #    SOAK_QEMU_RUNS times (default 200; 0 skips), one at a time; a failed run keeps its log as
-#    OUT/qemu/NAME-runK.log.
+#    OUT/qemu/NAME-runK.log. SOAK_QEMU_CONFIGS="name ..." picks other configurations.
 # The last line: "soak: N passed, N failed" (slices and QEMU runs); exit 1 if one failed.
 set -u
 
@@ -52,8 +52,8 @@ echo "soak: model schedules: $passed slices passed, $failed failed, $schedules s
 if [ "$qemu_runs" -gt 0 ]; then
 	make -s -C "$src" O="$out/qemu-build" qemu-images qemu-linux >"$out/qemu-build.log" 2>&1 ||
 		{ echo "soak: QEMU images failed ($out/qemu-build.log)"; exit 1; }
-	names=$(awk -F'|' '/^[a-z]/ { gsub(/ /, "", $1); if ($1 ~ /smp/ && $0 !~ /manual/) print $1 }' \
-		"$src/tests/qemu/configs.txt")
+	names=${SOAK_QEMU_CONFIGS:-$(awk -F'|' '/^[a-z]/ { gsub(/ /, "", $1);
+		if ($1 ~ /smp/ && $0 !~ /manual/) print $1 }' "$src/tests/qemu/configs.txt")}
 	for name in $names; do
 		t1=$(date +%s) ok=0 bad=0 k=1
 		while [ "$k" -le "$qemu_runs" ]; do

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmocka_wrap.h"
+#include "sched_util.h"
 
 #include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
@@ -47,34 +48,16 @@ struct program {
 	bool put_before[STEPS + 1]; /* its run ended (vcpu_put) before step s */
 };
 
-static uint64_t next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 static void observe(struct program *p, uint64_t v)
 {
 	if (p->nr_obs < MAX_OBS)
 		p->obs[p->nr_obs++] = v;
 }
 
-static uint32_t evcntr(unsigned int n)
-{
-	return VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
-}
-
-static uint32_t evtyper(unsigned int n)
-{
-	return VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
-}
-
 static void run_uops(struct program *p, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
-		uint64_t r = next(&p->rng);
+		uint64_t r = sched_next(&p->rng);
 		struct sim_uop op = {
 			.pc = 0x8000 + (r & 0xff0),
 			.vaddr = 0x100000 + (r >> 20 & 0xfff8),
@@ -94,7 +77,7 @@ static void run_uops(struct program *p, unsigned int n)
 static void read_all(struct program *p, unsigned int nr, const struct hv_vcpu *vc, bool settle)
 {
 	for (unsigned int n = 0; n < nr; n++)
-		observe(p, guest_mrs(evcntr(n)));
+		observe(p, guest_mrs(sched_evcntr(n)));
 	observe(p, guest_read(PMCCNTR_EL0));
 	observe(p, guest_read(PMOVSSET_EL0));
 	observe(p, guest_read(PMCNTENSET_EL0));
@@ -108,13 +91,14 @@ static void read_all(struct program *p, unsigned int nr, const struct hv_vcpu *v
  * program is the same whatever the schedule. */
 static void step(struct program *p, unsigned int nr, const struct hv_vcpu *vc)
 {
-	uint64_t r = next(&p->rng);
+	uint64_t r = sched_next(&p->rng);
 	unsigned int n = (unsigned int)(r >> 8) % nr;
 
 	switch (r % 8) {
 	case 0:
-		guest_msr(evtyper(n), events[(r >> 16) % (sizeof(events) / sizeof(events[0]))] |
-					      (r >> 24 & 1 ? VPERF_BIT(30) : 0));
+		guest_msr(sched_evtyper(n),
+			  events[(r >> 16) % (sizeof(events) / sizeof(events[0]))] |
+				  (r >> 24 & 1 ? VPERF_BIT(30) : 0));
 		break;
 	case 1:
 		guest_write(PMCNTENSET_EL0, r >> 32);
@@ -122,7 +106,7 @@ static void step(struct program *p, unsigned int nr, const struct hv_vcpu *vc)
 		guest_write(PMCR_EL0, PMCR_E | (r >> 20 & 1 ? PMCR_LP : 0));
 		break;
 	case 2:
-		guest_msr(evcntr(n), r >> 20 & 1 ? 0xfffffff0ull + (r >> 24 & 0xf) : r >> 40);
+		guest_msr(sched_evcntr(n), r >> 20 & 1 ? 0xfffffff0ull + (r >> 24 & 0xf) : r >> 40);
 		break;
 	case 3:
 		guest_write(PMSWINC_EL0, r >> 32);
@@ -219,7 +203,7 @@ static void run_shared(uint64_t seed, struct program *progs)
 
 	init_world(seed, progs);
 	while (done < NR_VCPUS) {
-		uint64_t r = next(&sched);
+		uint64_t r = sched_next(&sched);
 		unsigned int i = (unsigned int)(r % NR_VCPUS), cpu = (unsigned int)(r >> 8 & 1);
 		unsigned int burst = 1 + (unsigned int)((r >> 16) % 3);
 
@@ -273,18 +257,11 @@ static void check_schedule(uint64_t seed)
 	}
 }
 
-static uint64_t env_u64(const char *name, uint64_t dflt)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? strtoull(v, NULL, 0) : dflt;
-}
-
 /* HV_SCHEDULES=n in the environment runs n (fewer on other PMU versions, more in make soak),
  * from seed HV_SEED0 (default 1). */
 static void test_isolation_random_schedules(void **state)
 {
-	uint64_t first = env_u64("HV_SEED0", 1), n = env_u64("HV_SCHEDULES", SCHEDULES);
+	uint64_t first = sched_env_u64("HV_SEED0", 1), n = sched_env_u64("HV_SCHEDULES", SCHEDULES);
 
 	(void)state;
 	for (uint64_t seed = first; seed < first + n; seed++)
