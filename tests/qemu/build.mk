@@ -39,7 +39,8 @@ pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suit
 	guest/cost.c
 demo-src := $(qemu-guest-common) guest/demo.c
 # FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry.
-spe-smoke-src := spe/head.S spe/smoke.c $(qemu-lib-src)
+spe-smoke-src := spe/head.S spe/smoke.c spe/smoke_regs.c spe/smoke_sampling.c \
+	spe/smoke_buffer.c $(qemu-lib-src)
 
 qemu-obj = $(patsubst %,$(qemu-out)/obj/$(1)/%.o,$(basename $(2)))
 

@@ -180,6 +180,9 @@ run_config() {
 	# spe: the PE has FEAT_SPE (the project's QEMU, platform/qemu: -cpu max,spe=on)
 	cpu=max
 	has_flag "$flags" spe && cpu=max,spe=on
+	# pmu-counters=N: PMCR_EL0.N = N (the project's QEMU, -cpu max,pmu-counters=N)
+	pmu_counters=$(flag_value "$flags" pmu-counters)
+	[ -n "$pmu_counters" ] && cpu="$cpu,pmu-counters=$pmu_counters"
 	command -v "$qemu" >/dev/null || { verdict_infra "$name" "$qemu not found"; return; }
 	missing=$(images_missing "$images")
 	[ -z "$missing" ] || { verdict_infra "$name" "image missing:$missing"; return; }

@@ -3,58 +3,30 @@
  * FEAT_SPE smoke test of the project's QEMU (platform/qemu patches, -cpu max,spe=on), run at
  * EL2 on the virt board with the MMU off. Checks, each as a "RESULT spe-<name> PASS|FAIL" line:
  * the ID and reset values and RES0 masks of the SPE registers (SPE supplement, Arm DDI 0586A,
- * 4.3), MDCR_EL2.TPMS and E2PB traps from EL1 (SPE 3.2.3, 3.4.6), PMBIDR_EL1.P, sampling a
- * loop into the Profiling Buffer (whose bytes go to the console as "SPE-BUF" lines for
- * tools/vperf-spe: tests/qemu/spe/smoke.sh), records held back until PSB CSYNC (SPE 3.6), the
- * held records landing in the next buffer when software switches without PSB CSYNC, the FT and
- * FL filters, the PMSCR_EL12 alias, the buffer-full event raising PMBIRQ on PPI INTID 21
- * (SPE 3.5.2), stage 1 and stage 2 fault events with DL (SPE 3.5.3). Packets and filters:
- * Arm DDI 0487 K.a D18.2, D17.5. Ends with "SUITE DONE", then PSCI SYSTEM_OFF.
+ * 4.3), MDCR_EL2.TPMS and E2PB traps from EL1 (SPE 3.2.3, 3.4.6), the fine-grained traps of
+ * HDFGRTR_EL2/HDFGWTR_EL2, PMBIDR_EL1.P (smoke_regs.c); sampling a loop into the Profiling
+ * Buffer (whose bytes go to the console as "SPE-BUF" lines for tools/vperf-spe:
+ * tests/qemu/spe/smoke.sh), records held back until PSB CSYNC (SPE 3.6), the FT, FL and FE
+ * (PMSEVFR_EL1) filters, the sampling interval with PMSIRR_EL1.RND 0 and 1 and PMSICR_EL1
+ * resuming (SPE 3.1.1, 3.1.2) (smoke_sampling.c); the held records landing in the next buffer
+ * when software switches without PSB CSYNC, the buffer-full event raising PMBIRQ on PPI INTID 21
+ * (SPE 3.5.2), stage 1 and stage 2 fault events with DL (SPE 3.5.3) (smoke_buffer.c). This file:
+ * what they share (buffer programming, record parsing) and the order they run in.
+ * Packets and filters: Arm DDI 0487 K.a D18.2, D17.5. Ends with "SUITE DONE", then PSCI SYSTEM_OFF.
  */
-#include <stdint.h>
-
-#include "../lib/lib.h"
-
-/* The SPE registers by encoding (SPE 4.3), so any assembler takes them. */
-#define PMSCR_EL1     "S3_0_C9_C9_0"
-#define PMSCR_EL2     "S3_4_C9_C9_0"
-#define PMSICR_EL1    "S3_0_C9_C9_2"
-#define PMSIRR_EL1    "S3_0_C9_C9_3"
-#define PMSFCR_EL1    "S3_0_C9_C9_4"
-#define PMSEVFR_EL1   "S3_0_C9_C9_5"
-#define PMSLATFR_EL1  "S3_0_C9_C9_6"
-#define PMSIDR_EL1    "S3_0_C9_C9_7"
-#define PMBLIMITR_EL1 "S3_0_C9_C10_0"
-#define PMBPTR_EL1    "S3_0_C9_C10_1"
-#define PMBSR_EL1     "S3_0_C9_C10_3"
-#define PMBIDR_EL1    "S3_0_C9_C10_7"
-
-#define read_sys(r)                                        \
-	({                                                 \
-		uint64_t v_;                               \
-		__asm__ volatile("mrs %0, " r : "=r"(v_)); \
-		v_;                                        \
-	})
-#define write_sys(r, v) __asm__ volatile("msr " r ", %0\n\tisb" : : "r"((uint64_t)(v)))
-
-/* PSB CSYNC (HINT #17) then DSB: the records of earlier operations are in memory (SPE 3.6). */
-static void psb_csync(void)
-{
-	__asm__ volatile("hint #17\n\tdsb nsh\n\tisb" ::: "memory");
-}
+#include "smoke.h"
 
 /* QEMU virt, GICv3: the redistributor's SGI frame of CPU 0; ISPENDR0 shows a PPI's level. */
 #define GICR_ISPENDR0 0x080b0200ul
 #define PMBIRQ_INTID  21
 
-uint64_t trap_esr, trap_count; /* head.S: traps from EL1 */
+uint64_t trap_esr, trap_count;
 static unsigned int failures;
 
-static uint8_t spe_buf[32768] __attribute__((aligned(4096)));
+uint8_t spe_buf[32768] __attribute__((aligned(4096)));
 static volatile uint64_t sink[64];
 
 /* head.S */
-void call_el1(void (*fn)(void));
 void smoke_unexpected(uint64_t esr, uint64_t elr);
 void smoke_main(void);
 
@@ -65,7 +37,7 @@ void smoke_unexpected(uint64_t esr, uint64_t elr)
 	printf("SUITE DONE\n");
 }
 
-static void result(const char *name, int ok, uint64_t got, uint64_t want)
+void result(const char *name, int ok, uint64_t got, uint64_t want)
 {
 	if (!ok)
 		failures++;
@@ -73,122 +45,53 @@ static void result(const char *name, int ok, uint64_t got, uint64_t want)
 	       (unsigned long)got, (unsigned long)want);
 }
 
-static void expect(const char *name, uint64_t got, uint64_t want)
+void expect(const char *name, uint64_t got, uint64_t want)
 {
 	result(name, got == want, got, want);
 }
 
-static uint32_t pmbirq_level(void)
+uint32_t pmbirq_level(void)
 {
 	return (*(volatile uint32_t *)GICR_ISPENDR0 >> PMBIRQ_INTID) & 1u;
 }
 
-static void check_ids_and_reset(void)
-{
-	uint64_t dfr0 = read_sys("id_aa64dfr0_el1");
-
-	result("pmsver", ((dfr0 >> 32) & 0xf) >= 1, (dfr0 >> 32) & 0xf, 1);
-	/* FE FT FL ArchInst, Interval 4096, MaxSize 64 B, CountSize 12-bit saturating */
-	expect("pmsidr", read_sys(PMSIDR_EL1), 0x2680f);
-	/* At EL2, owner EL2 (MDCR_EL2.E2PB = 0b00): P = 0; F = 1, Align = 0 */
-	expect("pmbidr-el2", read_sys(PMBIDR_EL1), 0x20);
-	expect("reset-pmscr-el1", read_sys(PMSCR_EL1), 0);
-	expect("reset-pmscr-el2", read_sys(PMSCR_EL2), 0);
-	expect("reset-pmsicr", read_sys(PMSICR_EL1), 0);
-	expect("reset-pmsirr", read_sys(PMSIRR_EL1), 0);
-	expect("reset-pmsfcr", read_sys(PMSFCR_EL1), 0);
-	expect("reset-pmsevfr", read_sys(PMSEVFR_EL1), 0);
-	expect("reset-pmslatfr", read_sys(PMSLATFR_EL1), 0);
-	expect("reset-pmblimitr", read_sys(PMBLIMITR_EL1), 0);
-	expect("reset-pmbptr", read_sys(PMBPTR_EL1), 0);
-	expect("reset-pmbsr", read_sys(PMBSR_EL1), 0);
-	expect("pmbirq-low", pmbirq_level(), 0);
-
-	/* RES0 bits read as zero (SPE 4.3.x field lists) */
-	write_sys(PMSFCR_EL1, ~0ull);
-	expect("res0-pmsfcr", read_sys(PMSFCR_EL1), 0x70007);
-	write_sys(PMSFCR_EL1, 0);
-	write_sys(PMSIRR_EL1, ~0ull);
-	expect("res0-pmsirr", read_sys(PMSIRR_EL1), 0xffffff01);
-	write_sys(PMSIRR_EL1, 0);
-	write_sys(PMSCR_EL1, ~0ull);
-	expect("res0-pmscr-el1", read_sys(PMSCR_EL1), 0x7b);
-	write_sys(PMSCR_EL1, 0);
-	write_sys(PMSLATFR_EL1, ~0ull);
-	expect("res0-pmslatfr", read_sys(PMSLATFR_EL1), 0xfff);
-	write_sys(PMSLATFR_EL1, 0);
-}
-
-/* At EL1: each access below traps to EL2 (head.S counts them) but PMBIDR_EL1. */
-static uint64_t el1_pmbidr;
-static void el1_sampling_regs(void)
-{
-	(void)read_sys(PMSCR_EL1);
-	(void)read_sys(PMSIRR_EL1);
-	__asm__ volatile("hvc #1");
-}
-
-static void el1_buffer_regs(void)
-{
-	(void)read_sys(PMBPTR_EL1);
-	el1_pmbidr = read_sys(PMBIDR_EL1);
-	__asm__ volatile("hvc #1");
-}
-
-static void check_traps(void)
-{
-	uint64_t mdcr = read_sys("mdcr_el2");
-
-	/* MDCR_EL2.TPMS (bit 14): sampling control registers trap (SPE 4.3.5, 4.3.12) */
-	trap_count = 0;
-	write_sys("mdcr_el2", mdcr | (1u << 14));
-	call_el1(el1_sampling_regs);
-	expect("tpms-traps", trap_count, 2);
-	expect("tpms-ec", trap_esr >> 26, 0x18);
-	/* Without TPMS, E1 reads them freely; E2PB = 0b00 traps the buffer registers */
-	trap_count = 0;
-	write_sys("mdcr_el2", mdcr & ~(1u << 14));
-	call_el1(el1_sampling_regs);
-	expect("no-tpms-no-trap", trap_count, 0);
-	call_el1(el1_buffer_regs);
-	expect("e2pb-traps", trap_count, 1);
-	/* PMBIDR_EL1.P from EL1 while EL2 owns the buffer (SPE 4.3.1) */
-	expect("pmbidr-el1-p", el1_pmbidr, 0x30);
-	/* E2PB = 0b11: EL1 owns the buffer and its registers */
-	trap_count = 0;
-	write_sys("mdcr_el2", mdcr | (3u << 12));
-	call_el1(el1_buffer_regs);
-	expect("e2pb-el1-owner", trap_count, 0);
-	expect("pmbidr-el1-owner", el1_pmbidr, 0x20);
-	write_sys("mdcr_el2", mdcr);
-}
-
 /* A loop of loads, stores and branches for the sampler. */
-static void __attribute__((noinline)) workload(unsigned int iters)
+void __attribute__((noinline)) workload(unsigned int iters)
 {
 	for (unsigned int i = 0; i < iters; i++)
 		sink[i & 63] = sink[(i * 7) & 63] + i;
 }
 
-static void start_sampling(uint64_t base, uint64_t limit, uint64_t scr)
+void program_buffer(uint64_t base, uint64_t limit)
 {
 	write_sys(PMBSR_EL1, 0);
 	write_sys(PMBPTR_EL1, base);
 	write_sys(PMBLIMITR_EL1, limit | 1); /* E */
-	write_sys(PMSIRR_EL1, 256);	     /* interval 256 operations */
-	write_sys(PMSICR_EL1, 0);
-	write_sys(PMSFCR_EL1, 0);
+}
+
+void program_sampler(uint64_t irr, uint64_t icr, uint64_t fcr, uint64_t evfr)
+{
+	write_sys(PMSIRR_EL1, irr);
+	write_sys(PMSICR_EL1, icr);
+	write_sys(PMSEVFR_EL1, evfr);
+	write_sys(PMSFCR_EL1, fcr);
+}
+
+void start_sampling(uint64_t base, uint64_t limit, uint64_t scr)
+{
+	program_buffer(base, limit);
+	program_sampler(256, 0, 0, 0); /* interval 256 operations */
 	write_sys(PMSCR_EL2, scr);
 }
 
-static void stop_sampling(void)
+void stop_sampling(void)
 {
 	write_sys(PMSCR_EL2, 0);
 	psb_csync();
 	write_sys(PMBLIMITR_EL1, 0);
 }
 
-static void dump_buffer(const uint8_t *p, uint64_t len)
+void dump_buffer(const uint8_t *p, uint64_t len)
 {
 	for (uint64_t off = 0; off < len; off += 32) {
 		printf("SPE-BUF ");
@@ -198,56 +101,8 @@ static void dump_buffer(const uint8_t *p, uint64_t len)
 	}
 }
 
-static void check_sampling(void)
-{
-	uint64_t base = (uint64_t)spe_buf;
-	/* E2SPE, PA, TS, PCT: EL2 samples, physical addresses, physical counter timestamps */
-	uint64_t scr = (1u << 1) | (1u << 4) | (1u << 5) | (1u << 6);
-	uint64_t before, after;
-
-	start_sampling(base, base + sizeof(spe_buf), scr);
-	workload(2000);
-	write_sys(PMSCR_EL2, 0);
-	before = read_sys(PMBPTR_EL1);
-	psb_csync();
-	after = read_sys(PMBPTR_EL1);
-	write_sys(PMBLIMITR_EL1, 0);
-	/* Records wait in the PE until PSB CSYNC (SPE 3.6): the write pointer moves there */
-	result("records-held-until-psb", after > before, after - before, 1);
-	result("records-written", after > base && after - base >= 16 * 20, after - base, 320);
-	expect("no-event", read_sys(PMBSR_EL1), 0);
-	/* The first record starts with the PC address packet of EL2 (D18.2.1) */
-	expect("first-packet", spe_buf[0], 0xb0);
-	expect("first-pc-el", (spe_buf[8] >> 5) & 3, 2);
-	dump_buffer(spe_buf, after - base);
-}
-
-/*
- * Switching buffers without PSB CSYNC (what a hypervisor must not do, SPE 3.6): the records the
- * PE still holds are written to whichever buffer is programmed when they leave it.
- */
-static void check_switch_without_psb(void)
-{
-	uint64_t first = (uint64_t)spe_buf, second = first + sizeof(spe_buf) / 2;
-	uint64_t held;
-
-	start_sampling(first, second, 1u << 1);
-	workload(2000);
-	write_sys(PMSCR_EL2, 0);
-	held = read_sys(PMBPTR_EL1);
-	write_sys(PMBLIMITR_EL1, 0);
-	write_sys(PMBPTR_EL1, second);
-	write_sys(PMBLIMITR_EL1, (second + sizeof(spe_buf) / 2) | 1);
-	psb_csync();
-	result("held-records-reach-next-buffer", read_sys(PMBPTR_EL1) > second,
-	       read_sys(PMBPTR_EL1) - second, 1);
-	result("first-buffer-short", held > first, held - first, 1);
-	expect("next-buffer-starts-with-record", spe_buf[sizeof(spe_buf) / 2], 0xb0);
-	write_sys(PMBLIMITR_EL1, 0);
-}
-
 /* The size of the packet whose header is h (D18.2), 0 for one this model never writes. */
-static unsigned int packet_size(uint8_t h)
+unsigned int packet_size(uint8_t h)
 {
 	if ((h & 0xf8) == 0xb0 || h == 0x71)
 		return 9; /* Address, Timestamp */
@@ -260,181 +115,54 @@ static unsigned int packet_size(uint8_t h)
 	return h == 0x01 ? 1 : 0;
 }
 
-/* How many records [base, end) holds, and whether each one's Operation Type header is op. */
-static unsigned int records_all_of_type(const uint8_t *p, uint64_t len, uint8_t op, int *all)
+static uint64_t le64(const uint8_t *p)
 {
-	unsigned int n = 0;
-	uint64_t pos = 0;
+	uint64_t v = 0;
 
-	*all = 1;
-	while (pos < len) {
-		uint8_t h = p[pos];
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+/*
+ * The record at *pos of [p, p + len): its PC (Address INDEX 0, D18.2.1), Events (D18.2.6) and
+ * Timestamp (D18.2.9). Returns 0 at the end of the data or at a packet this model never writes.
+ */
+int next_record(const uint8_t *p, uint64_t len, uint64_t *pos, struct record *r)
+{
+	r->pc = r->ts = 0;
+	r->events = 0;
+	while (*pos < len) {
+		uint8_t h = p[*pos];
 		unsigned int sz = packet_size(h);
 
-		if (!sz) {
-			*all = 0;
-			return n;
-		}
-		if ((h & 0xfc) == 0x48 && h != op)
-			*all = 0;
+		if (!sz || *pos + sz > len)
+			return 0;
+		if (h == 0xb0)
+			r->pc = le64(p + *pos + 1) & ((1ull << 56) - 1);
+		if (h == 0x52)
+			r->events = p[*pos + 1] | (uint32_t)p[*pos + 2] << 8;
+		if (h == 0x71)
+			r->ts = le64(p + *pos + 1);
+		*pos += sz;
 		if (h == 0x71 || h == 0x01)
-			n++;
-		pos += sz;
+			return 1;
 	}
-	return n;
+	return 0;
 }
 
-/* PMSFCR_EL1 filters (D17.5): FT with B keeps branches, FL with MINLAT 4 keeps loads/stores. */
-static void check_filter(const char *name, uint64_t fcr, uint64_t minlat, uint8_t op)
-{
-	uint64_t base = (uint64_t)spe_buf, len;
-	unsigned int n;
-	int all;
-
-	start_sampling(base, base + sizeof(spe_buf), (1u << 1) | (1u << 5));
-	write_sys(PMSFCR_EL1, fcr);
-	write_sys(PMSLATFR_EL1, minlat);
-	workload(2000);
-	stop_sampling();
-	write_sys(PMSFCR_EL1, 0);
-	write_sys(PMSLATFR_EL1, 0);
-	len = read_sys(PMBPTR_EL1) - base;
-	n = records_all_of_type(spe_buf, len, op, &all);
-	result(name, n > 0 && all, n, all);
-}
-
-/* HCR_EL2.E2H: at EL2 PMSCR_EL1 names PMSCR_EL2, PMSCR_EL12 names PMSCR_EL1 (SPE 4.3.6). */
-static void check_e2h_alias(void)
-{
-	uint64_t hcr = read_sys("hcr_el2");
-
-	write_sys("hcr_el2", hcr | (1ull << 34));
-	write_sys(PMSCR_EL1, 0x41);	 /* PMSCR_EL2: PCT, E0HSPE */
-	write_sys("S3_5_C9_C9_0", 0x18); /* PMSCR_EL12: PA, CX */
-	write_sys("hcr_el2", hcr);
-	expect("e2h-pmscr-el1-is-el2", read_sys(PMSCR_EL2), 0x41);
-	expect("e2h-pmscr-el12-is-el1", read_sys(PMSCR_EL1), 0x18);
-	write_sys(PMSCR_EL2, 0);
-	write_sys(PMSCR_EL1, 0);
-}
-
-static void check_buffer_full(void)
+/* Sample workload(iters) at EL2 with Timestamps; the bytes of records written. */
+uint64_t sample_run(uint64_t irr, uint64_t fcr, uint64_t evfr, unsigned int iters)
 {
 	uint64_t base = (uint64_t)spe_buf;
-	uint64_t limit = base + 4096;
-	uint64_t sr, ptr;
 
-	start_sampling(base, limit, 1u << 1);
-	workload(20000);
-	sr = read_sys(PMBSR_EL1);
-	ptr = read_sys(PMBPTR_EL1);
-	/* S set, EC 0 (other), BSC 1 (buffer filled), DL clear (SPE 3.5.2) */
-	expect("full-pmbsr", sr, (1u << 17) | 1);
-	result("full-ptr-near-limit", ptr <= limit && limit - ptr < 64, limit - ptr, 63);
-	expect("full-pmbirq-high", pmbirq_level(), 1);
-	write_sys(PMBSR_EL1, 0);
-	expect("pmbirq-cleared", pmbirq_level(), 0);
+	program_buffer(base, base + sizeof(spe_buf));
+	program_sampler(irr, 0, fcr, evfr);
+	write_sys(PMSCR_EL2, (1u << 1) | (1u << 5) | (1u << 6)); /* E2SPE, TS, PCT */
+	workload(iters);
 	stop_sampling();
-}
-
-static void check_fault(void)
-{
-	/* MMU off at EL2: a VA above the PA range is an Address size fault, level 0 */
-	uint64_t bad = 0xfff0000000000000ull;
-
-	start_sampling(bad, bad + 0x10000, 1u << 1);
-	workload(4000);
-	write_sys(PMSCR_EL2, 0);
-	psb_csync();
-	/* S set, EC 0x24 (stage 1 Data Abort), FSC 0b000000 (SPE 4.3.4) */
-	expect("fault-pmbsr", read_sys(PMBSR_EL1), (0x24ull << 26) | (1u << 17));
-	expect("fault-pmbptr", read_sys(PMBPTR_EL1), bad);
-	expect("fault-pmbirq-high", pmbirq_level(), 1);
-	write_sys(PMBSR_EL1, 0);
-	write_sys(PMBLIMITR_EL1, 0);
-}
-
-/*
- * The cost of sampling: the same loop with profiling off and on (interval 4096, PMSIDR_EL1's
- * recommendation, with PA and timestamps), in generic counter ticks. Without -icount the
- * counter follows the host's time: the ratio is QEMU's slowdown (docs/qemu-spe.md).
- */
-static void bench(void)
-{
-	uint64_t base = (uint64_t)spe_buf, t0, t1, t2;
-	uint64_t scr = (1u << 1) | (1u << 4) | (1u << 5) | (1u << 6);
-
-	t0 = read_sys("cntpct_el0");
-	workload(2000000);
-	t1 = read_sys("cntpct_el0");
-	start_sampling(base, base + sizeof(spe_buf), scr);
-	write_sys(PMSIRR_EL1, 4096);
-	write_sys(PMBLIMITR_EL1, 0); /* a buffer that never fills: rewind it each pass */
-	for (int pass = 0; pass < 8; pass++) {
-		write_sys(PMBPTR_EL1, base);
-		write_sys(PMBLIMITR_EL1, (base + sizeof(spe_buf)) | 1);
-		workload(250000);
-		write_sys(PMBLIMITR_EL1, 0);
-	}
-	t2 = read_sys("cntpct_el0");
-	stop_sampling();
-	printf("spe-bench: loop of 2000000 iterations: %lu ticks unsampled, %lu ticks sampled\n",
-	       (unsigned long)(t1 - t0), (unsigned long)(t2 - t1));
-}
-
-/*
- * EL1 owns the buffer (MDCR_EL2.E2PB = 0b11) and samples itself with its MMU off under a stage 2
- * translation that maps only the 1 GiB block of RAM at IPA 0x40000000: a buffer at IPA
- * 0x80000000 takes a stage 2 Translation fault, level 1 (EC 0x25, FSC 0b000101, SPE 3.5.3); a
- * buffer starting 16 bytes below it loses the record that crosses the boundary (DL).
- */
-static uint64_t s2_table[512] __attribute__((aligned(4096)));
-
-static void el1_workload(void)
-{
-	workload(4000);
-	__asm__ volatile("hvc #1");
-}
-
-static uint64_t stage2_fault_run(uint64_t ptr)
-{
-	uint64_t mdcr = read_sys("mdcr_el2"), hcr = read_sys("hcr_el2");
-	uint64_t sr;
-
-	/* VTCR_EL2: T0SZ 32, SL0 1 (level 1 start), inner/outer WB, inner shareable, 4K, PS 32-bit */
-	write_sys("vtcr_el2", 32 | (1u << 6) | (1u << 8) | (1u << 10) | (3u << 12));
-	write_sys("vttbr_el2", (uint64_t)s2_table);
-	__asm__ volatile("tlbi vmalls12e1\n\tdsb nsh\n\tisb" ::: "memory");
-	write_sys("mdcr_el2", mdcr | (3u << 12));
-	write_sys(PMBSR_EL1, 0);
-	write_sys(PMBPTR_EL1, ptr);
-	write_sys(PMBLIMITR_EL1, 0x80010000ull | 1);
-	write_sys(PMSIRR_EL1, 256);
-	write_sys(PMSICR_EL1, 0);
-	write_sys(PMSCR_EL1, 1u << 1); /* E1SPE */
-	write_sys("hcr_el2", hcr | 1); /* VM */
-	call_el1(el1_workload);
-	write_sys("hcr_el2", hcr);
-	write_sys(PMSCR_EL1, 0);
-	psb_csync();
-	sr = read_sys(PMBSR_EL1);
-	write_sys(PMBSR_EL1, 0);
-	write_sys(PMBLIMITR_EL1, 0);
-	write_sys("mdcr_el2", mdcr);
-	return sr;
-}
-
-static void check_stage2_fault(void)
-{
-	uint64_t want = (0x25ull << 26) | (1u << 17) | 0x05;
-
-	/* Block descriptor: valid, MemAttr normal WB, S2AP RW, inner shareable, AF */
-	s2_table[1] = 0x40000000ull | 0x7fd;
-	expect("s2-fault-pmbsr", stage2_fault_run(0x80000000ull), want);
-	expect("s2-fault-pmbptr", read_sys(PMBPTR_EL1), 0x80000000ull);
-	/* The first record starts at 0x7ffffff0 and is cut at 0x80000000: DL (bit 19) */
-	expect("s2-fault-dl", stage2_fault_run(0x7ffffff0ull), want | (1u << 19));
-	expect("s2-fault-dl-pmbptr", read_sys(PMBPTR_EL1), 0x80000000ull);
+	program_sampler(0, 0, 0, 0);
+	return read_sys(PMBPTR_EL1) - base;
 }
 
 void smoke_main(void)
@@ -442,9 +170,13 @@ void smoke_main(void)
 	printf("spe-smoke: EL2, FEAT_SPE\n");
 	check_ids_and_reset();
 	check_traps();
+	check_fgt();
 	check_sampling();
 	check_filter("filter-branch", (1u << 1) | (1u << 16), 0, 0x4a);
 	check_filter("filter-latency", 1u << 2, 4, 0x49);
+	check_event_filter();
+	check_interval();
+	check_interval_resume();
 	check_e2h_alias();
 	check_switch_without_psb();
 	check_buffer_full();
