@@ -172,16 +172,18 @@ void pmu_host_init(void)
 /* On each pCPU, running on it. */
 void pmu_host_cpu_init(void)
 {
-	/* Debian's QEMU enforces MDCR_EL2.HPMN only partly at EL1 (docs/vpmu.md,
-	 * docs/qemu.md) and the project's patched one cannot be told from it: say so, and vperf
-	 * refuses the direct partition, which would not isolate there. */
+	/* Debian's QEMU enforces MDCR_EL2.HPMN only partly at EL1 (docs/vpmu.md, docs/qemu.md),
+	 * the project's fully: measured, not claimed (hpmn_probe.c). Where it is not enforced,
+	 * vperf refuses the direct partition, which would not isolate there. */
+	bool enforced = hpmn_probe();
 	struct vperf_pcpu_config cfg = { .host_counters = (uint8_t)hyp.host_counters,
-					 .hpmn_unenforced = !hyp.hpmn_enforced,
+					 .hpmn_unenforced = !enforced,
 					 .host_spe = spe_outside_wanted(),
 					 .pmu_ppi = INTID_PMU,
 					 .spe_ppi = INTID_SPE };
 	int err;
 
+	this_pcpu()->hpmn_enforced = enforced;
 	err = vperf_pcpu_init(&this_pcpu()->vperf, &cfg);
 	if (err)
 		hyp_panic("vperf_pcpu_init: %d", err);
@@ -428,6 +430,7 @@ void pmu_host_report(void)
 		hyp_log("vperf notices: %lu (%lu not shown)", host.notices,
 			host.notices - LOG_NOTICES_SHOWN);
 	report_counters();
+	hpmn_report();
 	spe_report();
 	spe_outside_report();
 	if (!hyp.bench)

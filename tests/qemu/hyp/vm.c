@@ -7,9 +7,9 @@
  *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough|no-s2map|
  *   same-context
  *   pcpus=N (physical CPUs to use, QEMU -smp N)  migrate_every=N (slices before a vCPU moves on)
- *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: Debian's QEMU does not,
- *   the project's does, and the hypervisor cannot tell them apart, so vperf refuses the direct
- *   partition unless a test asks to measure what QEMU does)
+ *   hpmn_expect=0|1 (the boot-time probe of MDCR_EL2.HPMN at EL1, hpmn_probe.c, must find it
+ *   unenforced / enforced: RESULT host hpmn-probe; the probe's answer goes to vperf either way)
+ *   mutant=hpmn-unenforced (the probe runs with nothing hidden: it measures a PE ignoring HPMN)
  *   vmI.img=K (image slot, staged by QEMU -device loader at IMAGE_SLOT_PA(K))
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
@@ -135,16 +135,17 @@ static void parse_token(const char *t)
 	} else if (starts(t, "host_counters=", &v)) {
 		hyp.host_counters = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "mutant=", &v)) {
-		hyp.mutant = !strncmp(v, "no-trap", 7)	       ? MUT_NO_TRAP
-			     : !strncmp(v, "no-put", 6)	       ? MUT_NO_PUT
-			     : !strncmp(v, "no-irq", 6)	       ? MUT_NO_IRQ
-			     : !strncmp(v, "passthrough", 11)  ? MUT_PASSTHROUGH
-			     : !strncmp(v, "no-s2map", 8)      ? MUT_NO_S2MAP
-			     : !strncmp(v, "same-context", 12) ? MUT_SAME_CONTEXT
-							       : MUT_NONE;
+		hyp.mutant = !strncmp(v, "no-trap", 7)		  ? MUT_NO_TRAP
+			     : !strncmp(v, "no-put", 6)		  ? MUT_NO_PUT
+			     : !strncmp(v, "no-irq", 6)		  ? MUT_NO_IRQ
+			     : !strncmp(v, "passthrough", 11)	  ? MUT_PASSTHROUGH
+			     : !strncmp(v, "no-s2map", 8)	  ? MUT_NO_S2MAP
+			     : !strncmp(v, "same-context", 12)	  ? MUT_SAME_CONTEXT
+			     : !strncmp(v, "hpmn-unenforced", 15) ? MUT_HPMN_UNENFORCED
+								  : MUT_NONE;
 		hyp_log("MUTANT %u: a deliberately broken integration", hyp.mutant);
-	} else if (starts(t, "hpmn_enforced=", &v)) {
-		hyp.hpmn_enforced = parse_u64(v, NULL) != 0;
+	} else if (starts(t, "hpmn_expect=", &v)) {
+		hyp.hpmn_expect = parse_u64(v, NULL) != 0;
 	} else if (starts(t, "pcpus=", &v)) {
 		hyp.nr_pcpus = (unsigned int)parse_u64(v, NULL);
 		if (hyp.nr_pcpus < 1 || hyp.nr_pcpus > MAX_PCPUS)
@@ -181,6 +182,7 @@ void vm_parse_args(const char *args)
 	hyp.slice_ticks = read_sysreg(cntfrq_el0) / 1000; /* 1 ms */
 	hyp.host_counters = 2;
 	hyp.nr_pcpus = 1;
+	hyp.hpmn_expect = -1;
 	for (unsigned int i = 0; i < MAX_VMS; i++) {
 		struct vm_config *c = &hyp.vms[i].cfg;
 
