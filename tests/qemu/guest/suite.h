@@ -24,6 +24,7 @@ void share_test(void);
 void smp_tests(void);
 void mux_tests(void);
 void spe_tests(void);
+void trap_tests(void);
 unsigned int wfi_sleep_ms(uint64_t ms);
 
 #endif /* GUEST_SUITE_H */

@@ -91,6 +91,8 @@ struct vcpu {
 	unsigned int last_pcpu;
 	bool blocked; /* in WFI: not run until an interrupt for it is pending (sched_wfi) */
 	uint64_t exits, wfi_exits, switches;
+	uint64_t sysreg_traps; /* MSR/MRS traps (EC 0x18) taken from this vCPU */
+	uint64_t vperf_traps;  /* of those, the ones vperf_handle_sysreg() claimed */
 };
 
 struct vm_config {
@@ -106,6 +108,8 @@ struct vm_config {
 	bool spe; /* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
 	enum vperf_spe_buffer spe_buffer; /* vmI.spe=trapped|untrapped|outside (1: default) */
 	bool s2_lazy;			  /* vmI.s2=lazy: RAM mapped at its first fault (mm.c) */
+	uint32_t deny[4];		  /* vmI.deny=E+E: events the VM's filter denies */
+	unsigned int nr_deny;
 	bool expect_refused; /* vmI.expect=refused: the VM must be refused (bootargs, policy) */
 	bool args_too_long;  /* vmI.args did not fit in args[]: the VM is refused */
 	char args[ARGS_MAX]; /* the guest's /chosen/bootargs */

@@ -105,6 +105,8 @@ static struct vcpu *sysreg(struct vcpu *v, uint64_t esr)
 		r = vperf_handle_sysreg(&v->vperf, esr, v->regs.x);
 	if (hyp.bench)
 		pmu_host_bench_sysreg(t0);
+	v->sysreg_traps++;
+	v->vperf_traps += r != VPERF_TRAP_NOT_MINE;
 	return r == VPERF_TRAP_NOT_MINE ? sysreg_other(v, esr) : v;
 }
 

@@ -14,6 +14,8 @@
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
  *   vmI.slots=K (emulated partition: physical counters its counters are multiplexed onto)
+ *   vmI.deny=E+E (event numbers the VM's filter denies, 0x for hexadecimal, at most 4; the rest
+ *   allowed)
  *   vmI.spe=1|trapped|untrapped|outside (SPE, its Profiling Buffer policy; docs/vspe.md)
  *   vmI.s2=lazy (RAM mapped at stage 2 on its first fault, mm.c)  s2_scrub=N (every N slices the
  *   lazy VMs' RAM is unmapped again)
@@ -87,6 +89,22 @@ static void parse_part(struct vm_config *c, const char *v)
 					       : VPERF_PART_TRAPPED;
 }
 
+static void parse_deny(struct vm_config *c, const char *v)
+{
+	const char *end;
+
+	c->nr_deny = 0;
+	while (c->nr_deny < sizeof(c->deny) / sizeof(c->deny[0])) {
+		c->deny[c->nr_deny] = (uint32_t)parse_u64(v, &end);
+		if (end == v)
+			break;
+		c->nr_deny++;
+		if (*end != '+')
+			break;
+		v = end + 1;
+	}
+}
+
 static void parse_vm_key(struct vm_config *c, const char *k)
 {
 	const char *v;
@@ -101,6 +119,8 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 		parse_part(c, v);
 	else if (starts(k, "n=", &v))
 		c->counters = (unsigned int)parse_u64(v, NULL);
+	else if (starts(k, "deny=", &v))
+		parse_deny(c, v);
 	else if (starts(k, "slots=", &v))
 		c->emu_slots = (unsigned int)parse_u64(v, NULL);
 	else if (starts(k, "cpus=", &v))
@@ -334,6 +354,8 @@ static int vperf_policy(struct vm *vm)
 	};
 
 	vperf_pmu_filter_allow_all(&cfg.filter);
+	for (unsigned int i = 0; i < vm->cfg.nr_deny; i++)
+		vperf_pmu_filter_set(&cfg.filter, vm->cfg.deny[i], false);
 	return vperf_vm_init(&vm->vperf, &cfg, vm);
 }
 
