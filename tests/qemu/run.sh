@@ -180,6 +180,8 @@ run_config() {
 	# spe: the PE has FEAT_SPE (the project's QEMU, platform/qemu: -cpu max,spe=on)
 	cpu=max
 	has_flag "$flags" spe && cpu=max,spe=on
+	# cpu=OPTS: QEMU's -cpu OPTS as they stand (e.g. max,pmu-counters=12)
+	[ -n "$(flag_value "$flags" cpu)" ] && cpu=$(flag_value "$flags" cpu)
 	command -v "$qemu" >/dev/null || { verdict_infra "$name" "$qemu not found"; return; }
 	missing=$(images_missing "$images")
 	[ -z "$missing" ] || { verdict_infra "$name" "image missing:$missing"; return; }
