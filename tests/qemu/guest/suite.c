@@ -393,7 +393,7 @@ void payload_main(void)
 	       gi.has_pmu ? "present" : "absent", gi.pmu_intid, pmu_ver(), gi.ncpus, gi.args);
 	if (arg_str("comma"))
 		test_bootargs();
-	if (arg_is("bench", "1")) {
+	if (arg_is("bench", "1") || arg_is("bench", "direct")) {
 		void bench_run(void);
 
 		bench_run();

@@ -41,6 +41,7 @@ static struct host_cpu {
 
 static struct {
 	uint64_t overflows, t_start, t_irq, t_pmuirq, calib, notices, pmuirqs;
+	uint64_t t_traps, t_loads; /* the marking vCPU's traps and loads at the region's start */
 	bool calibrated, irq_inner;
 	struct bench_acc sw, put, load, irq, irq_vperf, sysreg, probe, put_same, load_same;
 	bool reswitch; /* inside a mark-3 put + load of the calling vCPU */
@@ -330,6 +331,8 @@ void pmu_host_bench_mark(struct vcpu *v, uint64_t what)
 	switch (what) {
 	case 1:
 		host.t_start = now;
+		host.t_traps = v->sysreg_traps;
+		host.t_loads = v->switches;
 		host.sysreg.sum = host.sysreg.count = 0;
 		break;
 	case 2:
@@ -342,8 +345,10 @@ void pmu_host_bench_mark(struct vcpu *v, uint64_t what)
 			uint64_t in = host.sysreg.count ? host.sysreg.sum / host.sysreg.count : 0;
 
 			printf("BENCH region %lu: %lu.%02lu EL2 insns per op, %lu in "
-			       "vperf_handle_sysreg (%lu ops)\n",
-			       label, net / iters, (net % iters) * 100 / iters, in, iters);
+			       "vperf_handle_sysreg (%lu ops); %lu EL2 insns, %lu traps, %lu "
+			       "loads\n",
+			       label, net / iters, (net % iters) * 100 / iters, in, iters, net,
+			       v->sysreg_traps - host.t_traps, v->switches - host.t_loads);
 		}
 		break;
 	case 3:
