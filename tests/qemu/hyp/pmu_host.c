@@ -62,7 +62,7 @@ static struct {
 		break;
 
 /* Event counter n (reg = 0) or its type register (reg = 32); QEMU has at most 31 counters but
- * the host's are among the first 16 everywhere we run (6 on -cpu max, 12 in fast-path-12). */
+ * the host's are among the first 24 everywhere we run (-cpu max 6, cortex-a710 20). */
 static uint64_t pmev(unsigned int n, unsigned int reg, bool write, uint64_t val)
 {
 	switch (n + reg) {
@@ -82,6 +82,14 @@ static uint64_t pmev(unsigned int n, unsigned int reg, bool write, uint64_t val)
 		PMEV_CASE(13)
 		PMEV_CASE(14)
 		PMEV_CASE(15)
+		PMEV_CASE(16)
+		PMEV_CASE(17)
+		PMEV_CASE(18)
+		PMEV_CASE(19)
+		PMEV_CASE(20)
+		PMEV_CASE(21)
+		PMEV_CASE(22)
+		PMEV_CASE(23)
 	default:
 		break;
 	}
@@ -90,7 +98,7 @@ static uint64_t pmev(unsigned int n, unsigned int reg, bool write, uint64_t val)
 
 static bool has_role(unsigned int r)
 {
-	return hyp.host_counters > r && this_pcpu()->vperf.hpmn + r < 16;
+	return hyp.host_counters > r && this_pcpu()->vperf.hpmn + r < 24;
 }
 
 static uint64_t role_read(unsigned int r)
