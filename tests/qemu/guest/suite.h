@@ -25,6 +25,7 @@ void smp_tests(void);
 void mux_tests(void);
 void spe_tests(void);
 void trap_tests(void);
+void el0_tests(void);
 unsigned int wfi_sleep_ms(uint64_t ms);
 
 #endif /* GUEST_SUITE_H */

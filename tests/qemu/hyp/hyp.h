@@ -280,6 +280,7 @@ unsigned int vm_index(const struct vm *vm);
 
 /* trap.c, psci.c, vuart.c */
 struct vcpu *trap_sync(struct vcpu *v);
+void trap_report_vm(const struct vm *vm);
 struct vcpu *psci_call(struct vcpu *v, bool smc);
 bool vuart_mmio(struct vcpu *v, bool write, uint64_t off, uint64_t *val);
 void vuart_flush(struct vm *vm);

@@ -435,32 +435,10 @@ static void report_counters(void)
 	}
 }
 
-/* vperf's trap statistic against the hypervisor's own count of the MSR/MRS traps it handed
- * vperf and vperf claimed: every claimed trap is counted once, on the fast path as on the full
- * one. */
-static void report_vm_traps(const struct vm *vm)
-{
-	const struct vperf_stats *s = vperf_vm_stats(&vm->vperf);
-	uint64_t sysreg = 0, claimed = 0;
-	char name[24];
-
-	for (unsigned int c = 0; c < vm->nr_vcpus; c++) {
-		sysreg += vm->vcpus[c].sysreg_traps;
-		claimed += vm->vcpus[c].vperf_traps;
-	}
-	hyp_log("vm%u vperf stats: traps %lu undef %lu unknown %lu bad-value %lu; MSR/MRS traps "
-		"%lu",
-		vm->id, s->traps, s->undef, s->unknown_enc, s->bad_value, sysreg);
-	snprintf(name, sizeof(name), "vm%u-trap-stats", vm->id);
-	if (vm->nr_vcpus)
-		result(name, s->traps == claimed, "vperf counted %lu traps, claimed %lu of %lu",
-		       s->traps, claimed, sysreg);
-}
-
 void pmu_host_report(void)
 {
 	for (unsigned int i = 0; i < hyp.nr_vms; i++)
-		report_vm_traps(&hyp.vms[i]);
+		trap_report_vm(&hyp.vms[i]);
 	hyp_log("  (bad-value: guest writes of RES0 bits or out-of-range values, ignored as the "
 		"architecture says; loglevel=1 prints each)");
 	hyp_log("host PMU overflows %lu, stray %lu", host.overflows,
