@@ -88,6 +88,7 @@ bool hpmn_probe(void)
 	kept = el2_evcntr(k, false, 0);
 	pmu_clear_sets();
 	el2_evcntr(k, true, 0);
+	write_sysreg(0, pmselr_el0);
 	enforced = FIELD(o.pmcr, 15, 11) == k &&
 		   !((o.cnten | o.inten | o.ovs | cnten_el2) & hidden) && o.evcntr != PROBE_MAGIC &&
 		   kept == PROBE_MAGIC;
