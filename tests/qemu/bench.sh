@@ -6,10 +6,17 @@ file=${2:?run.sh bench FILE}
 a_args="bench=1 host_counters=3 vm0.img=0 vm0.pmu=hv vm0.n=3 vm0.args=bench=1"
 b_args="bench=1 host_counters=3 vm0.img=0 vm0.pmu=hv vm0.n=3 vm0.args=name=A,period=100000 \
 vm1.img=0 vm1.pmu=hv vm1.n=3 vm1.args=name=B,work=mem,period=100000"
+# The direct partition with an event filter (FEAT_FGT) beside a trapped VM sampling with the
+# demo (1 ms slices): untrapped counter accesses, trapped type writes, the direct VM's switch.
+c_args="bench=1 host_counters=3 vm0.img=0 vm0.pmu=hv vm0.part=direct vm0.n=3 vm0.deny=0x11 \
+vm0.args=bench=direct vm1.img=1 vm1.pmu=hv vm1.n=3 vm1.args=name=B,work=mem,period=100000"
 qemu_cmd hyp pmu-suite "$a_args" 120 -icount shift=0 >"$logs/bench-a.log"
 qemu_cmd hyp demo "$b_args" 120 -icount shift=0 >"$logs/bench-b.log"
-grep -q 'vperf-hyp: done' "$logs/bench-a.log" && grep -q 'vperf-hyp: done' "$logs/bench-b.log" ||
-	{ echo "bench: a run did not finish (logs in $logs)" >&2; exit 1; }
+qemu_cmd hyp pmu-suite,demo "$c_args" 120 -icount shift=0 >"$logs/bench-c.log"
+for r in a b c; do
+	grep -q 'vperf-hyp: done' "$logs/bench-$r.log" ||
+		{ echo "bench: a run did not finish (logs in $logs)" >&2; exit 1; }
+done
 
 region() { # the second (warm) measurement of region $1: "insns-per-op in-vperf"
 	grep "BENCH region $1:" "$logs/bench-a.log" | tail -n 1 |
@@ -57,6 +64,19 @@ target() { # name budget qemu sim
 simonly() { # name sim
 	echo "| $1 | - | (no SPE in this run) | - | $2 | - |"
 }
+
+# The direct run's warm region $1: "ops EL2-insns traps loads"
+dregion() {
+	grep "BENCH region $1:" "$logs/bench-c.log" | tail -n 1 | tr -d '\r' |
+		sed 's/.*(\([0-9]*\) ops); \([0-9]*\) EL2 insns, \([0-9]*\) traps, \([0-9]*\) loads/\1 \2 \3 \4/'
+}
+per_m() { awk -v a="$1" -v n="$2" 'BEGIN { printf "%.0f", a * 1000000 / n }'; }
+drow() { # name label
+	set -- "$1" $(dregion "$2")
+	echo "| $1 | $2 | $4 | $(per_m "$4" "$2") | $3 | $(per_m "$3" "$2") | $5 |"
+}
+dsame=$(minus "$(num vperf-put-same "$logs/bench-c.log")" "$(num probe "$logs/bench-c.log")")
+dsame=$((dsame + $(minus "$(num vperf-load-same "$logs/bench-c.log")" "$(num probe "$logs/bench-c.log")")))
 
 section=$(mktemp)
 {
@@ -134,6 +154,33 @@ section=$(mktemp)
 	echo "| vperf's share: vperf_handle_pmu_irq() called to its set_irq_line op (the other PMUIRQs; the vGIC's part follows) | $(avg pmuirq-vperf "$logs/bench-b.log") |"
 	echo "| vperf's share less the measuring | $irq_vperf |"
 	echo "| the measuring (probe) | $(avg probe "$logs/bench-a.log") |"
+	echo
+	echo "### Direct partition with an event filter (FEAT_FGT) beside a trapped VM"
+	echo
+	echo "The third run: a direct-partition VM (XENPMU_MODE_HV, N = 3, CPU_CYCLES denied, so its"
+	echo "PMEVTYPER accesses trap through HDFGWTR_EL2/HDFGRTR_EL2) time-sliced at 1 ms with a trapped"
+	echo "VM that samples with the cycle counter. Each region: the guest's accesses between two marks"
+	echo "(the warm second pass), the traps the hypervisor took from it (MSR/MRS, EC 0x18) and its EL2"
+	echo "instructions less the marks; the loads are the slices that ended inside the region, whose"
+	echo "switches make every EL2 instruction of the untrapped rows."
+	echo
+	echo "    qemu-system-aarch64 ... -device loader,file=pmu-suite.bin,addr=0x90000000,force-raw=on -device loader,file=demo.bin,addr=0x98000000,force-raw=on -append '$c_args'"
+	echo
+	echo "| guest access | accesses | traps | traps per 10^6 accesses | EL2 instructions | EL2 instructions per 10^6 accesses | loads |"
+	echo "| --- | --- | --- | --- | --- | --- | --- |"
+	drow "MRS PMCCNTR_EL0" 11
+	drow "MRS PMEVCNTR0_EL0" 12
+	drow "MSR PMEVCNTR0_EL0" 13
+	drow "MRS PMOVSSET_EL0" 14
+	drow "MSR PMEVTYPER0_EL0 (FGT write trap)" 15
+	echo
+	echo "| direct VM's switch | EL2 instructions |"
+	echo "| --- | --- |"
+	echo "| vperf_vcpu_put, direct VM back on the same pCPU | $(avg vperf-put-same "$logs/bench-c.log") |"
+	echo "| vperf_vcpu_load, direct VM back on the same pCPU | $(avg vperf-load-same "$logs/bench-c.log") |"
+	echo "| put + load back on the same pCPU, less the measuring | $dsame |"
+	echo "| put + load alternating with the trapped VM: vperf_vcpu_put (both VMs) | $(avg vperf-put "$logs/bench-c.log") |"
+	echo "| the same: vperf_vcpu_load (both VMs) | $(avg vperf-load "$logs/bench-c.log") |"
 	echo "<!-- vperf-bench:qemu:end -->"
 } >"$section"
 cat "$section"

@@ -30,13 +30,13 @@ qemu-ldflags := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack
 qemu-lib-src := lib/string.c lib/printf.c lib/uart.c
 qemu-hyp-src := hyp/head.S hyp/vectors.S hyp/main.c hyp/gic.c hyp/vgic.c hyp/vgic_mmio.c \
 	hyp/vcpu.c hyp/sched.c hyp/trap.c hyp/psci.c hyp/vuart.c hyp/mm.c hyp/vm.c hyp/guest_dt.c \
-	hyp/pmu_host.c hyp/spe.c hyp/spe_outside.c $(qemu-lib-src)
+	hyp/pmu_host.c hyp/hpmn_probe.c hyp/hpmn_stub.S hyp/spe.c hyp/spe_outside.c $(qemu-lib-src)
 qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c guest/util.c \
 	guest/smp.c $(qemu-lib-src)
 qemu-guests := pmu-suite demo spe-smoke
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
-	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_spe_iso.c guest/bench.c \
-	guest/cost.c
+	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_spe_iso.c \
+	guest/suite_traps.c guest/suite_el0.c guest/bench.c guest/cost.c
 demo-src := $(qemu-guest-common) guest/demo.c
 # FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry.
 spe-smoke-src := spe/head.S spe/smoke.c spe/smoke_regs.c spe/smoke_sampling.c \

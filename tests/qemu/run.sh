@@ -178,8 +178,10 @@ run_config() {
 	smp=$(flag_value "$flags" smp)
 	[ -n "$smp" ] && extra="$extra -smp $smp"
 	# spe: the PE has FEAT_SPE (the project's QEMU, platform/qemu: -cpu max,spe=on)
+	# cpu=OPTS: QEMU's -cpu OPTS as they stand (e.g. neoverse-n2); spe and pmu-counters add to it
 	cpu=max
-	has_flag "$flags" spe && cpu=max,spe=on
+	[ -n "$(flag_value "$flags" cpu)" ] && cpu=$(flag_value "$flags" cpu)
+	has_flag "$flags" spe && cpu=$cpu,spe=on
 	# pmu-counters=N: PMCR_EL0.N = N (the project's QEMU, -cpu max,pmu-counters=N)
 	pmu_counters=$(flag_value "$flags" pmu-counters)
 	[ -n "$pmu_counters" ] && cpu="$cpu,pmu-counters=$pmu_counters"

@@ -42,6 +42,14 @@ void psci_off(void) __attribute__((noreturn));
 int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx);
 void psci_cpu_off(void) __attribute__((noreturn));
 void hyp_mark(uint64_t what, uint64_t iters, uint64_t label);
+/* What the reference hypervisor counted for this vCPU and its VM (hyp/psci.c, HYP_TRAP_STATS). */
+struct hyp_stats {
+	uint64_t traps;	      /* MSR/MRS traps to EL2 */
+	uint64_t loads;	      /* times the vCPU was loaded on a pCPU */
+	uint64_t vperf_traps; /* the VM's vperf statistics: traps handled */
+	uint64_t bad_value;   /* and writes of RES0 bits */
+};
+bool hyp_trap_stats(struct hyp_stats *st);
 const char *arg_str(const char *key); /* value of key=value in bootargs, or NULL */
 uint64_t arg_u64(const char *key, uint64_t dflt);
 bool arg_is(const char *key, const char *val);

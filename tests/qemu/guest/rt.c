@@ -103,6 +103,25 @@ void psci_cpu_off(void)
 		wfi();
 }
 
+/* The reference hypervisor's count of this vCPU's traps (HYP_TRAP_STATS, hyp/psci.c); false
+ * elsewhere. */
+bool hyp_trap_stats(struct hyp_stats *st)
+{
+	register uint64_t x0 __asm__("x0") = 0xc6000002u;
+	register uint64_t x1 __asm__("x1") = 0;
+	register uint64_t x2 __asm__("x2") = 0;
+	register uint64_t x3 __asm__("x3") = 0;
+
+	if (!gi.under_vperf)
+		return false;
+	__asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) : : "memory");
+	st->traps = x0;
+	st->loads = x1;
+	st->vperf_traps = x2;
+	st->bad_value = x3;
+	return true;
+}
+
 /* The reference hypervisor's benchmark marks; nothing elsewhere. */
 void hyp_mark(uint64_t what, uint64_t iters, uint64_t label)
 {

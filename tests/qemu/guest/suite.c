@@ -148,63 +148,6 @@ static void test_undef_above(void)
 	CHECK("undef-above-n", ok, "PMEVCNTR/PMEVTYPER %u, %u, 30 refused", n, n + 1);
 }
 
-static uint64_t el0_ccntr(uint64_t a)
-{
-	(void)a;
-	return read_sysreg(pmccntr_el0);
-}
-
-static uint64_t el0_ev0(uint64_t a)
-{
-	(void)a;
-	return read_sysreg(pmevcntr0_el0);
-}
-
-static uint64_t el0_swinc(uint64_t a)
-{
-	write_sysreg(a, pmswinc_el0);
-	return 0;
-}
-
-static uint64_t el0_userenr(uint64_t a)
-{
-	write_sysreg(a, pmuserenr_el0);
-	return 0;
-}
-
-/* Exceptions an EL0 call took (0: allowed). */
-static unsigned int at_el0(uint64_t (*fn)(uint64_t), uint64_t arg)
-{
-	expect_begin();
-	el0_call(fn, arg);
-	return expect_end(NULL);
-}
-
-static void test_el0(void)
-{
-	bool ok;
-	unsigned int gaps;
-
-	pmu_quiesce();
-	ok = at_el0(el0_ccntr, 0) && at_el0(el0_ev0, 0) && at_el0(el0_swinc, 1);
-	write_sysreg(PMUSERENR_CR, pmuserenr_el0);
-	ok &= !at_el0(el0_ccntr, 0) && at_el0(el0_ev0, 0);
-	write_sysreg(PMUSERENR_ER, pmuserenr_el0);
-	ok &= !at_el0(el0_ev0, 0) && at_el0(el0_ccntr, 0);
-	write_sysreg(PMUSERENR_SW, pmuserenr_el0);
-	ok &= !at_el0(el0_swinc, 1);
-	write_sysreg(PMUSERENR_EN, pmuserenr_el0);
-	ok &= !at_el0(el0_ccntr, 0) && !at_el0(el0_ev0, 0) && !at_el0(el0_swinc, 1);
-	ok &= at_el0(el0_userenr, 0) == 1 && read_sysreg(pmuserenr_el0) == PMUSERENR_EN;
-	CHECK("el0-pmuserenr", ok, "EN/SW/CR/ER gate EL0 exactly");
-	/* The same grant must survive being switched out with an idle PMU. */
-	write_sysreg(PMUSERENR_CR, pmuserenr_el0);
-	gaps = spin_ms(20);
-	CHECK("el0-after-switch", !at_el0(el0_ccntr, 0), "PMUSERENR.CR still honoured (%u gaps)",
-	      gaps);
-	pmu_quiesce();
-}
-
 static void test_cycles(void)
 {
 	uint64_t c0, c1, c2, c3, i0, i1;
@@ -339,7 +282,7 @@ void payload_main(void)
 	       gi.has_pmu ? "present" : "absent", gi.pmu_intid, pmu_ver(), gi.ncpus, gi.args);
 	if (arg_str("comma"))
 		test_bootargs();
-	if (arg_is("bench", "1")) {
+	if (arg_is("bench", "1") || arg_is("bench", "direct")) {
 		void bench_run(void);
 
 		bench_run();
@@ -368,11 +311,12 @@ void payload_main(void)
 	test_rw();
 	test_setclr();
 	test_undef_above();
-	test_el0();
+	el0_tests();
 	test_cycles();
 	test_swinc();
 	test_pmcr_reset();
 	test_overflow();
+	trap_tests();
 	irq_tests();
 	el2_probes();
 	mux_tests();

@@ -24,6 +24,8 @@ void share_test(void);
 void smp_tests(void);
 void mux_tests(void);
 void spe_tests(void);
+void trap_tests(void);
+void el0_tests(void);
 /* bootargs cost=1: COST lines, what each PMU access costs the guest (cost.c) */
 void cost_run(void);
 unsigned int wfi_sleep_ms(uint64_t ms);

@@ -91,6 +91,8 @@ struct vcpu {
 	unsigned int last_pcpu;
 	bool blocked; /* in WFI: not run until an interrupt for it is pending (sched_wfi) */
 	uint64_t exits, wfi_exits, switches;
+	uint64_t sysreg_traps; /* MSR/MRS traps (EC 0x18) taken from this vCPU */
+	uint64_t vperf_traps;  /* of those, the ones vperf_handle_sysreg() claimed */
 };
 
 struct vm_config {
@@ -106,6 +108,8 @@ struct vm_config {
 	bool spe; /* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
 	enum vperf_spe_buffer spe_buffer; /* vmI.spe=trapped|untrapped|outside (1: default) */
 	bool s2_lazy;			  /* vmI.s2=lazy: RAM mapped at its first fault (mm.c) */
+	uint32_t deny[4];		  /* vmI.deny=E+E: events the VM's filter denies */
+	unsigned int nr_deny;
 	bool expect_refused; /* vmI.expect=refused: the VM must be refused (bootargs, policy) */
 	bool args_too_long;  /* vmI.args did not fit in args[]: the VM is refused */
 	char args[ARGS_MAX]; /* the guest's /chosen/bootargs */
@@ -135,7 +139,8 @@ struct vm {
  * notices: vperf's emulation removed, its switch skipped, its interrupt dropped, no vperf at
  * all (the guest touches the physical PMU), the stage2_map op refusing every range (a guest's
  * buffer stage 2 fault is then never recovered), or every VM profiled from outside given the
- * same spe_context (its records can no longer be told apart). Never set in a real
+ * same spe_context (its records can no longer be told apart), the boot-time HPMN probe run
+ * with nothing hidden (hpmn_probe.c: it measures a PE that ignores HPMN). Never set in a real
  * configuration. */
 enum mutant {
 	MUT_NONE,
@@ -144,7 +149,8 @@ enum mutant {
 	MUT_NO_IRQ,
 	MUT_PASSTHROUGH,
 	MUT_NO_S2MAP,
-	MUT_SAME_CONTEXT
+	MUT_SAME_CONTEXT,
+	MUT_HPMN_UNENFORCED
 };
 
 /* One physical CPU: what it runs, its vperf object, its redistributor. Touched by its own CPU
@@ -156,7 +162,8 @@ struct pcpu {
 	uint64_t gicr;
 	uint64_t ticks;
 	bool online;
-	bool new_slice; /* arm the slice timer at the next entry into a guest (sched_enter) */
+	bool new_slice;	    /* arm the slice timer at the next entry into a guest (sched_enter) */
+	bool hpmn_enforced; /* the boot-time probe found HPMN enforced at EL1 (hpmn_probe.c) */
 };
 
 struct hyp {
@@ -171,7 +178,8 @@ struct hyp {
 	unsigned int nr_lrs;
 	uint64_t slice_ticks;
 	unsigned int host_counters;
-	bool hpmn_enforced; /* see vm.c: false unless a test overrides it */
+	int hpmn_expect; /* hpmn_expect=0|1: the probe must find HPMN unenforced / enforced
+			  * (RESULT host hpmn-probe); -1: no verdict, the log line only */
 	bool bench;
 	unsigned int s2_scrub; /* s2_scrub=N: lazy VMs lose their RAM mappings every N slices */
 	enum vperf_log_level loglevel; /* loglevel=N: vperf's lines printed up to N (default 0) */
@@ -272,6 +280,7 @@ unsigned int vm_index(const struct vm *vm);
 
 /* trap.c, psci.c, vuart.c */
 struct vcpu *trap_sync(struct vcpu *v);
+void trap_report_vm(const struct vm *vm);
 struct vcpu *psci_call(struct vcpu *v, bool smc);
 bool vuart_mmio(struct vcpu *v, bool write, uint64_t off, uint64_t *val);
 void vuart_flush(struct vm *vm);
@@ -294,6 +303,8 @@ void pmu_host_bench_switch(uint64_t t0);
 uint64_t pmu_host_el2_insns(void);
 void pmu_host_bench_probe(uint64_t t0);
 void pmu_host_bench_pmuirq(void);
+bool hpmn_probe(void);
+void hpmn_report(void);
 void trap_bench_calibrate(void);
 void sched_reswitch(struct vcpu *v);
 extern const struct vperf_hyp_ops hyp_vperf_ops;

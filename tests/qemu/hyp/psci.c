@@ -3,7 +3,10 @@
  * PSCI 1.0 for guests over HVC or SMC (SMC Calling Convention, Arm DEN 0028; function IDs
  * from PSCI, Arm DEN 0022), and
  * the hypervisor's own vendor calls (SMCCC vendor-specific hypervisor service range 0xc6xxxxxx)
- * that the benchmarks use to mark a measured region.
+ * that the benchmarks use to mark a measured region, and that the conformance suite uses to read
+ * what its own accesses cost: HYP_TRAP_STATS returns x0 = the vCPU's MSR/MRS traps to EL2,
+ * x1 = its loads (each may cost a direct-partition vCPU one trap), x2 and x3 = its VM's vperf
+ * statistics traps and bad_value.
  */
 #include "hyp.h"
 
@@ -18,6 +21,7 @@
 #define PSCI_FEATURES	       0x8400000au
 #define SMCCC_VERSION	       0x80000000u
 #define HYP_BENCH_MARK	       0xc6000001u
+#define HYP_TRAP_STATS	       0xc6000002u
 
 #define PSCI_SUCCESS	    0
 #define PSCI_NOT_SUPPORTED  (-1)
@@ -119,6 +123,12 @@ struct vcpu *psci_call(struct vcpu *v, bool smc)
 		pmu_host_bench_mark(v, x[1]);
 		ret = PSCI_SUCCESS;
 		break;
+	case HYP_TRAP_STATS:
+		x[0] = v->sysreg_traps;
+		x[1] = v->switches;
+		x[2] = vperf_vm_stats(&v->vm->vperf)->traps;
+		x[3] = vperf_vm_stats(&v->vm->vperf)->bad_value;
+		return v;
 	case SMCCC_VERSION:
 	default:
 		break;

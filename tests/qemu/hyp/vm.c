@@ -7,13 +7,15 @@
  *   slice_us=N  host_counters=K  bench=1  mutant=no-trap|no-put|no-irq|passthrough|no-s2map|
  *   same-context
  *   pcpus=N (physical CPUs to use, QEMU -smp N)  migrate_every=N (slices before a vCPU moves on)
- *   hpmn_enforced=1 (claim that the PE enforces MDCR_EL2.HPMN at EL1: Debian's QEMU does not,
- *   the project's does, and the hypervisor cannot tell them apart, so vperf refuses the direct
- *   partition unless a test asks to measure what QEMU does)
+ *   hpmn_expect=0|1 (the boot-time probe of MDCR_EL2.HPMN at EL1, hpmn_probe.c, must find it
+ *   unenforced / enforced: RESULT host hpmn-probe; the probe's answer goes to vperf either way)
+ *   mutant=hpmn-unenforced (the probe runs with nothing hidden: it measures a PE ignoring HPMN)
  *   vmI.img=K (image slot, staged by QEMU -device loader at IMAGE_SLOT_PA(K))
  *   vmI.initrd=K (slot K holds an initramfs, a newc cpio archive: /chosen linux,initrd-*)
  *   vmI.pmu=off|self|hv|all  vmI.part=trapped|direct|emulated  vmI.n=COUNTERS  vmI.cpus=N
  *   vmI.slots=K (emulated partition: physical counters its counters are multiplexed onto)
+ *   vmI.deny=E+E (event numbers the VM's filter denies, 0x for hexadecimal, at most 4; the rest
+ *   allowed)
  *   vmI.spe=1|trapped|untrapped|outside (SPE, its Profiling Buffer policy; docs/vspe.md)
  *   vmI.s2=lazy (RAM mapped at stage 2 on its first fault, mm.c)  s2_scrub=N (every N slices the
  *   lazy VMs' RAM is unmapped again)
@@ -87,6 +89,22 @@ static void parse_part(struct vm_config *c, const char *v)
 					       : VPERF_PART_TRAPPED;
 }
 
+static void parse_deny(struct vm_config *c, const char *v)
+{
+	const char *end;
+
+	c->nr_deny = 0;
+	while (c->nr_deny < sizeof(c->deny) / sizeof(c->deny[0])) {
+		c->deny[c->nr_deny] = (uint32_t)parse_u64(v, &end);
+		if (end == v)
+			break;
+		c->nr_deny++;
+		if (*end != '+')
+			break;
+		v = end + 1;
+	}
+}
+
 static void parse_vm_key(struct vm_config *c, const char *k)
 {
 	const char *v;
@@ -101,6 +119,8 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 		parse_part(c, v);
 	else if (starts(k, "n=", &v))
 		c->counters = (unsigned int)parse_u64(v, NULL);
+	else if (starts(k, "deny=", &v))
+		parse_deny(c, v);
 	else if (starts(k, "slots=", &v))
 		c->emu_slots = (unsigned int)parse_u64(v, NULL);
 	else if (starts(k, "cpus=", &v))
@@ -135,16 +155,17 @@ static void parse_token(const char *t)
 	} else if (starts(t, "host_counters=", &v)) {
 		hyp.host_counters = (unsigned int)parse_u64(v, NULL);
 	} else if (starts(t, "mutant=", &v)) {
-		hyp.mutant = !strncmp(v, "no-trap", 7)	       ? MUT_NO_TRAP
-			     : !strncmp(v, "no-put", 6)	       ? MUT_NO_PUT
-			     : !strncmp(v, "no-irq", 6)	       ? MUT_NO_IRQ
-			     : !strncmp(v, "passthrough", 11)  ? MUT_PASSTHROUGH
-			     : !strncmp(v, "no-s2map", 8)      ? MUT_NO_S2MAP
-			     : !strncmp(v, "same-context", 12) ? MUT_SAME_CONTEXT
-							       : MUT_NONE;
+		hyp.mutant = !strncmp(v, "no-trap", 7)		  ? MUT_NO_TRAP
+			     : !strncmp(v, "no-put", 6)		  ? MUT_NO_PUT
+			     : !strncmp(v, "no-irq", 6)		  ? MUT_NO_IRQ
+			     : !strncmp(v, "passthrough", 11)	  ? MUT_PASSTHROUGH
+			     : !strncmp(v, "no-s2map", 8)	  ? MUT_NO_S2MAP
+			     : !strncmp(v, "same-context", 12)	  ? MUT_SAME_CONTEXT
+			     : !strncmp(v, "hpmn-unenforced", 15) ? MUT_HPMN_UNENFORCED
+								  : MUT_NONE;
 		hyp_log("MUTANT %u: a deliberately broken integration", hyp.mutant);
-	} else if (starts(t, "hpmn_enforced=", &v)) {
-		hyp.hpmn_enforced = parse_u64(v, NULL) != 0;
+	} else if (starts(t, "hpmn_expect=", &v)) {
+		hyp.hpmn_expect = parse_u64(v, NULL) != 0;
 	} else if (starts(t, "pcpus=", &v)) {
 		hyp.nr_pcpus = (unsigned int)parse_u64(v, NULL);
 		if (hyp.nr_pcpus < 1 || hyp.nr_pcpus > MAX_PCPUS)
@@ -181,6 +202,7 @@ void vm_parse_args(const char *args)
 	hyp.slice_ticks = read_sysreg(cntfrq_el0) / 1000; /* 1 ms */
 	hyp.host_counters = 2;
 	hyp.nr_pcpus = 1;
+	hyp.hpmn_expect = -1;
 	for (unsigned int i = 0; i < MAX_VMS; i++) {
 		struct vm_config *c = &hyp.vms[i].cfg;
 
@@ -332,6 +354,8 @@ static int vperf_policy(struct vm *vm)
 	};
 
 	vperf_pmu_filter_allow_all(&cfg.filter);
+	for (unsigned int i = 0; i < vm->cfg.nr_deny; i++)
+		vperf_pmu_filter_set(&cfg.filter, vm->cfg.deny[i], false);
 	return vperf_vm_init(&vm->vperf, &cfg, vm);
 }
 
