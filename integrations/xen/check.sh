@@ -172,8 +172,8 @@ is_dom0() { case " $1 " in *" dom0 "*) return 0 ;; esac; return 1; }
 # QEMU's own device tree for this machine, with Xen's command line and the domUs in /chosen.
 # Prints the QEMU loader arguments of the domU images.
 mkdtb() {
-	name=$1 xenargs=$2 domus=$3 dtb=$4 smp=$5
-	"$qemu" -nodefaults -M "$machine,dumpdtb=$dtb.qemu" -cpu max -m 2G -smp "$smp" -display none \
+	name=$1 xenargs=$2 domus=$3 dtb=$4 smp=$5 cpu=$6
+	"$qemu" -nodefaults -M "$machine,dumpdtb=$dtb.qemu" -cpu "$cpu" -m 2G -smp "$smp" -display none \
 		>/dev/null 2>&1 || return 1
 	{
 		dtc -q -I dtb -O dts "$dtb.qemu"
@@ -235,12 +235,36 @@ judge() {
 			spe_broken="$spe_broken (spe-absent not passed by every running domU)"
 		unexpected="$unexpected$spe_broken" ;;
 	esac
+	# spe: Xen's summary of each domU with SPE (vpmu_domain_shutdown(), at its power-off):
+	# every page whose stage-2 map was deferred got mapped on the way back to the guest, none
+	# refused, and with s2-fixed=MIN at least MIN of the buffer's stage-2 faults were fixed.
+	if has_flag "$flags" spe; then
+		s2=$(grep '(XEN) vperf: d[0-9]*: SPE stage-2 faults fixed' "$log" | tr -d '\r')
+		[ "$(echo "$s2" | grep -c .)" -ge "$spe_doms" ] ||
+			spe_broken="$spe_broken (spe-summary: $(echo "$s2" | grep -c .) of $spe_doms)"
+		s2min=$(flag_value "$flags" s2-fixed)
+		while IFS= read -r l; do
+			[ -n "$l" ] || continue
+			n=$(echo "$l" | sed -n 's/.*faults fixed \([0-9]*\):.*/\1/p')
+			d=$(echo "$l" | sed -n 's/.*pages deferred \([0-9]*\) .*/\1/p')
+			m=$(echo "$l" | sed -n 's/.*mapped on return \([0-9]*\),.*/\1/p')
+			r=$(echo "$l" | sed -n 's/.*refused \([0-9]*\)$/\1/p')
+			[ "$d" = "$m" ] && [ "$r" = 0 ] ||
+				spe_broken="$spe_broken (spe-s2-deferred: $d deferred, $m mapped, $r refused)"
+			[ -z "$s2min" ] || [ "$n" -ge "$s2min" ] ||
+				spe_broken="$spe_broken (spe-s2-fixed: $n < $s2min)"
+		done <<EOS
+$s2
+EOS
+		unexpected="$unexpected$spe_broken"
+	fi
 	# The isolation verdict: the quiet guest's iso-* tests and the noisy one's iso-noisy-irqs.
 	iso_pass=$(grep -c "$G"'RESULT iso-[^ ]* PASS' "$log")
 	iso_fail=$(grep -c "$G"'RESULT iso-[^ ]* FAIL' "$log")
 	has_flag "$flags" must-fail &&
 		{ verdict_must_fail "$name" "$fails$spe_broken" "$unexpected"; return; }
 	grep "$G"'\(RESULT \|SUITE DONE\)' "$log" | sed 's/^(XEN) /  /; s/^\(RESULT\|SUITE DONE\)/  dom0: \1/'
+	grep '(XEN) vperf: d[0-9]*: ' "$log" | sed 's/^(XEN) /  /'
 	if [ $((iso_pass + iso_fail)) -gt 0 ]; then
 		# the quiet guest's four iso tests at least (the noisy one adds iso-noisy-irqs)
 		if [ "$iso_fail" -eq 0 ] && [ "$iso_pass" -ge 4 ]; then
@@ -287,21 +311,29 @@ run_config() {
 	spe_refused=0
 	has_flag "$flags" spe-refused &&
 		spe_refused=$(echo "$domus" | tr ';' '\n' | grep -c '[[:space:]]spe=1\([[:space:]]\|$\)')
+	# Xen's summary of each domU with SPE, printed when it powers off.
+	spe_doms=0
+	has_flag "$flags" spe && spe_doms=$(echo "$domus" | tr ';' '\n' | grep -c '[[:space:]]spe=1\([[:space:]]\|$\)')
 	smp=$(flag_value "$flags" smp)
-	mkdtb "$name" "$xenargs" "$domus" "$dtb" "${smp:-1}" ||
+	# spe: the PE has FEAT_SPE (the project's QEMU, docs/qemu-spe.md); QEMU's board then
+	# describes PMBIRQ (PPI 5) in its device tree, where Xen finds it.
+	cpu=max
+	has_flag "$flags" spe && cpu=max,spe=on
+	mkdtb "$name" "$xenargs" "$domus" "$dtb" "${smp:-1}" "$cpu" ||
 		{ verdict_infra "$name" "building $dtb failed"; return; }
 	has_flag "$flags" icount && set -- "$@" -icount shift=0
 	# Empty the log before QEMU starts: the loop below must not read a previous run's.
 	: >"$log"
 	t0=$(date +%s)
-	timeout "${tmo:-120}" "$qemu" -nodefaults -M "$machine" -cpu max -m 2G -smp "${smp:-1}" -display none \
+	timeout "${tmo:-120}" "$qemu" -nodefaults -M "$machine" -cpu "$cpu" -m 2G -smp "${smp:-1}" -display none \
 		-serial stdio -no-reboot -dtb "$dtb" -kernel "$out/xen-$variant" "$@" </dev/null >"$log" 2>&1 &
 	pid=$!
 	# dom0less domains that power off stay dead: Xen keeps running. Stop when every domU said
 	# SUITE DONE, a domain crashed, or Xen panicked.
 	rc=ok
 	while kill -0 $pid 2>/dev/null; do
-		[ "$(grep -c "$G"'SUITE DONE' "$log")" -ge $((ndom - spe_refused)) ] && break
+		[ "$(grep -c "$G"'SUITE DONE' "$log")" -ge $((ndom - spe_refused)) ] &&
+			[ "$(grep -c '(XEN) vperf: d[0-9]*: SPE: ' "$log")" -ge "$spe_doms" ] && break
 		grep -q 'domain_crash\|Domain [0-9]* crashed\|Panic on CPU' "$log" && break
 		sleep 0.5
 	done
