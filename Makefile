@@ -93,6 +93,7 @@ include $(srctree)/tools/build.mk
 include $(srctree)/tests/unit/build.mk
 -include $(srctree)/tests/qemu/build.mk
 -include $(srctree)/integrations/xen/build.mk
+-include $(srctree)/tests/validate/build.mk
 include $(srctree)/platform/qemu/build.mk
 
 # ---- rules ------------------------------------------------------------------------------------

@@ -51,6 +51,10 @@ check:
 	-$(Q)$(call stage,qemu) $(sub) O=$(O)/check-qemu qemu-check
 	-$(Q)$(runtests) --script $(obj)/check-qemu/test-results.txt qemu:spe-smoke \
 		$(sub) O=$(O)/check-qemu qemu-spe-check
+	-$(Q)$(runtests) --script $(obj)/check-qemu/test-results.txt validate:selftest \
+		$(srctree)/tests/validate/selftest.sh
+	-$(Q)$(runtests) --script $(obj)/check-qemu/test-results.txt validate:vperf-as-bare \
+		$(sub) O=$(O)/check-qemu validate-vperf
 	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:make-demo \
 		$(sub) O=$(O)/check-readme demo
 	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:vperf-spe \
@@ -201,6 +205,11 @@ help:
 	@echo '                              and a dom0 running the PMU suite and Linux under QEMU, a'
 	@echo '                              domU refused SPE, mutants (CI: .ci/run)'
 	@echo '  xen-build                   only fetch, patch and build Xen with vperf'
+	@echo '  validate [TARGETS="..."]    the conformance suite, Linux guest and cost loop against'
+	@echo '                              each hypervisor of tests/validate/targets.txt (bare QEMU,'
+	@echo '                              vperf, Xen with vperf, Xen alone) on the project'"'"'s QEMU;'
+	@echo '                              a table per test and target with the rule a FAIL breaks,'
+	@echo '                              cost per access: $$(O)/validate/report.md and .html'
 	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer runs, FUZZ_TIME each (default 600 s): the'
 	@echo '                              SPE decoder, and on sim the trap entry, blob restore'
 	@echo '                              and device tree (docs/fuzzing.md); crashes are kept'

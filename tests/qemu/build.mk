@@ -35,7 +35,8 @@ qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c 
 	guest/smp.c $(qemu-lib-src)
 qemu-guests := pmu-suite demo spe-smoke
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
-	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_traps.c guest/suite_el0.c guest/bench.c
+	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_spe_iso.c \
+	guest/suite_traps.c guest/suite_el0.c guest/bench.c guest/cost.c
 demo-src := $(qemu-guest-common) guest/demo.c
 # FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry.
 spe-smoke-src := spe/head.S spe/smoke.c $(qemu-lib-src)

@@ -3,7 +3,8 @@
  * PMU conformance from inside a guest: whatever N the device tree's PMU offers, the registers
  * behave as the Arm ARM says a PMU with N counters behaves (D19 PMU registers; I5.3). Runs bare
  * on QEMU at EL1 (the baseline), under the reference hypervisor, or under any other hypervisor.
- * Bootargs: n=N (expected PMCR_EL0.N), expect=off (no PMU must be visible), iso=quiet|noisy.
+ * Bootargs: n=N (expected PMCR_EL0.N), expect=off (no PMU must be visible), iso=quiet|noisy,
+ * cost=1 (only the cost measurements of cost.c).
  */
 #include <string.h>
 
@@ -285,6 +286,10 @@ void payload_main(void)
 		void bench_run(void);
 
 		bench_run();
+		return;
+	}
+	if (arg_is("cost", "1")) {
+		cost_run();
 		return;
 	}
 	test_spe_absent();

@@ -9,34 +9,9 @@
  */
 #include "suite.h"
 
-/* SPE registers in the generic spelling any assembler takes; RD/WR expand the name first. */
-#define PMSCR	    s3_0_c9_c9_0
-#define PMSICR	    s3_0_c9_c9_2
-#define PMSIRR	    s3_0_c9_c9_3
-#define PMSFCR	    s3_0_c9_c9_4
-#define PMSLATFR    s3_0_c9_c9_6
-#define PMSIDR	    s3_0_c9_c9_7
-#define PMBLIMITR   s3_0_c9_c10_0
-#define PMBPTR	    s3_0_c9_c10_1
-#define PMBSR	    s3_0_c9_c10_3
-#define PMBIDR	    s3_0_c9_c10_7
-#define RD(r)	    read_sysreg(r)
-#define WR(v, r)    write_sysreg(v, r)
-#define psb_csync() __asm__ volatile("hint #17" : : : "memory")
+#include "spe.h"
 
-#define PMSCR_E1SPE   BIT(1)
-#define PMBLIMITR_E   BIT(0)
-#define PMBSR_S	      BIT(17)
-#define PMBSR_DL      BIT(19)
-#define PMBSR_EC(v)   FIELD(v, 31, 26)
-#define PMBSR_BSC(v)  FIELD(v, 5, 0)
-#define BSC_FULL      1u
-#define SPE_INTERVAL  4096u /* PMSIRR_EL1.INTERVAL: QEMU's minimum (PMSIDR_EL1.Interval 8) */
-#define BUF_IRQ	      0x42000000ull /* 8 KiB: full, re-armed */
-#define BUF_DRAIN     0x42100000ull /* 64 KiB: a few records, drained */
-#define BUF_LAZY      0x42200000ull /* 1 MiB the CPU never touches: beyond vperf's prefault */
-#define SPE_V1_PMSIDR 0xfff3full    /* FE FT FL ArchInst LDS ERnd, Interval, MaxSize, CountSize */
-
+uint64_t spe_interval = SPE_INTERVAL, spe_pmscr = PMSCR_E1SPE;
 static volatile unsigned int spe_irqs;
 static volatile uint64_t irq_pmbsr, irq_ptr;
 
@@ -59,21 +34,21 @@ static void spe_irq(uint32_t intid)
 }
 
 /* Sample EL1 into [ptr, limit): pointer before the enabled limit (SPE 3.4), then the sampling. */
-static void spe_start(uint64_t ptr, uint64_t limit)
+void spe_start(uint64_t ptr, uint64_t limit)
 {
 	WR(0, PMSCR);
 	WR(0, PMBSR);
 	WR(ptr, PMBPTR);
-	WR(SPE_INTERVAL, PMSIRR); /* INTERVAL is bits [31:8] of the count itself */
+	WR(spe_interval, PMSIRR); /* INTERVAL is bits [31:8] of the count itself */
 	WR(0, PMSFCR);
 	WR(0, PMSICR);
 	WR(limit | PMBLIMITR_E, PMBLIMITR);
 	isb();
-	WR(PMSCR_E1SPE, PMSCR);
+	WR(spe_pmscr, PMSCR);
 	isb();
 }
 
-static void spe_stop(void)
+void spe_stop(void)
 {
 	WR(0, PMSCR);
 	isb();
@@ -249,5 +224,7 @@ void spe_tests(void)
 	test_psb_drain();
 	if (arg_is("spe_lazy", "1"))
 		test_lazy();
+	if (arg_str("iso"))
+		spe_iso_tests();
 	gic_enable_ppi(gi.spe_intid, false);
 }

@@ -1,0 +1,41 @@
+#!/bin/sh
+# make check's test of make validate's own parts, on the logs of fixtures/: the RESULT and COST
+# lines are found whatever prefix a hypervisor gives its guests' consoles (extract.sh), the
+# report names the rule a FAIL violates and carries the costs (report.sh), a guest without
+# "SUITE DONE" is a FAIL, and the gate fails on a test that fails under the hypervisor only, not
+# on one that also fails bare.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+out=$(mktemp -d "${TMPDIR:-/tmp}/vperf-validate.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+fail() { echo "validate-selftest: $*"; exit 1; }
+
+: >"$out/results.tsv"
+: >"$out/costs.tsv"
+printf 'bare\tb\t2 lines\t1 s\nbare\tb2\t1 lines\t1 s\nhyp\th\t4 lines\t1 s\n' >"$out/runs.tsv"
+"$here/extract.sh" bare b "$here/fixtures/bare.log" "$out"
+"$here/extract.sh" bare b2 "$here/fixtures/bare-el2.log" "$out"
+"$here/extract.sh" hyp h "$here/fixtures/hyp.log" "$out"
+[ "$(wc -l <"$out/results.tsv")" -eq 8 ] || fail "want 8 results, got: $(cat "$out/results.tsv")"
+grep -q "$(printf 'hyp\th\tvm0\tpmcr-n\tFAIL\tPMCR_EL0.N 3 (expected 4)')" "$out/results.tsv" ||
+	fail "[vm0] line not parsed"
+grep -q "$(printf 'hyp\th\tdom1\tspe-id\tPASS')" "$out/results.tsv" || fail "Xen DOM1 line not parsed"
+grep -q "$(printf 'hyp\th\tvm0\tsuite-done\tFAIL')" "$out/results.tsv" || fail "no suite-done FAIL"
+grep -q "$(printf 'bare\tb\t-\tsuite-done')" "$out/results.tsv" && fail "suite-done FAIL after SUITE DONE"
+grep -q host-counters-intact "$out/results.tsv" && fail "a RESULT host line was kept"
+grep -q "$(printf 'bare\tb\t-\tpmccntr-read\t0.0$')" "$out/costs.tsv" || fail "CRLF COST line not parsed"
+
+"$here/report.sh" "$out" "$here/sections.txt" "selftest" 1 "bare hyp"
+grep -q '^| chain-swinc | FAIL 1/2 | FAIL 1/1 | D14.1 ' "$out/report.md" ||
+	fail "chain-swinc row wrong: $(grep chain-swinc "$out/report.md")"
+grep -q '^| pmcr-n | PASS | FAIL 1/1 | I5.3.21 PMCR_EL0.N |$' "$out/report.md" ||
+	fail "pmcr-n row wrong: $(grep pmcr-n "$out/report.md")"
+grep -q '^| pmccntr-read | 0.0 | 282.0 |$' "$out/report.md" || fail "cost row wrong"
+grep -q '<td class=fail>FAIL 1/1</td>' "$out/report.html" || fail "HTML verdict cell wrong"
+grep -q '<rect ' "$out/report.html" || fail "no bar in the HTML chart"
+
+"$here/gate.sh" "$out" bare hyp >"$out/gate.log" && fail "gate passed a regression"
+grep -q 'pmcr-n FAILs on hyp' "$out/gate.log" || fail "gate did not name pmcr-n"
+grep -q 'suite-done FAILs on hyp' "$out/gate.log" || fail "gate did not name the crashed guest"
+grep -q 'chain-swinc FAILs' "$out/gate.log" && fail "gate blamed a test that also fails bare"
+echo "validate-selftest: extract, report and gate behave"
