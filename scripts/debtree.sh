@@ -21,11 +21,10 @@ multiarch=aarch64-linux-gnu
 say() { echo "debtree: $name: $*" >&2; }
 
 spec=$(sed 's/#.*//; s/[[:space:]]*$//' | grep -v '^[[:space:]]*$')
-roots=$(echo "$spec" | awk '{ sub(/=.*/, "", $1); print $1 }')
 
 # The candidate versions of the packages the spec does not pin, in one apt-cache call.
 unpinned=$(echo "$spec" | awk '$1 !~ /=/ { print $1 }')
-# shellcheck disable=SC2046 # one word per package
+# shellcheck disable=SC2046,SC2086 # one word per package
 [ -z "$unpinned" ] || versions=$(apt-cache policy $(printf '%s:arm64 ' $unpinned) 2>/dev/null |
 	awk '/^[^ ].*:$/ { p = $1; sub(/:arm64:$/, "", p) } /^ *Candidate:/ && $2 != "(none)" { print p, $2 }')
 resolved=$(echo "$spec" | while read -r p paths; do

@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # /init of the kvm target's initramfs (run.sh): Debian's kernel runs at EL2 with KVM; each
 # vperf.guest=ARGS of the kernel's command line (',' for ' ') becomes a KVM guest running the
 # conformance suite under Debian's qemu-system-aarch64 (-accel kvm -cpu host: the host's PMU as

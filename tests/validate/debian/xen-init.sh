@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # /init of dom0 for the xen-native target (run.sh): Debian's Xen 4.17 toolstack brings up
 # xenstored and xenconsoled, then each vperf.guest=ARGS of the kernel's command line (',' for ' ')
 # becomes a domain `xl create`d with Xen's own vPMU (vpmu=1) and an SBSA vUART, running the
