@@ -17,6 +17,8 @@ set -eu
 #   since the private backports view sees only the backports suite.
 # - linux: the static /init links the cross C library; Debian's arm64 kernel is downloaded and
 #   unpacked (see below).
+# - validate: the same kernel (and arm64 as a foreign architecture); the arm64 packages of the
+#   hypervisors and VMMs themselves are fetched when first used (scripts/debtree.sh).
 groups_table() {
 	cat <<'EOF2'
 build  | build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmocka-dev libfdt-dev kconfig-frontends-nox libxen-dev | every build: sim library, unit tests, host tools, arm64 library
@@ -27,6 +29,7 @@ linux  | gcc-aarch64-linux-gnu libc6-dev-arm64-cross | qemu-check's Linux guests
 fuzz   | clang libclang-rt-14-dev | make check's short fuzz runs, make fuzz
 xen    | flex bison dpkg-dev patch device-tree-compiler gcc-aarch64-linux-gnu | make xen-check: Xen's source package (apt-get source, dpkg-source), its arm64 build (Kconfig: flex, bison), the patch series, the dom0less boot device tree (dtc)
 format | clang-format | make check's format test, make format
+validate | device-tree-compiler binutils | make validate's Debian targets (kvm, xen-native): Debian's arm64 kernel, readelf for scripts/debtree.sh (which downloads their arm64 packages), dtc for Xen's boot device tree
 EOF2
 }
 
@@ -51,7 +54,7 @@ linux_arm64=${VPERF_LINUX_ARM64:-/opt/vperf/linux-arm64}
 linux_meta=${VPERF_LINUX_META:-linux-image-cloud-arm64}
 
 groups=${*:-build}
-case " $groups " in *" all "*) groups="build bench qemu qemu-build linux fuzz format xen" ;; esac
+case " $groups " in *" all "*) groups="build bench qemu qemu-build linux fuzz format xen validate" ;; esac
 want="" want_libfdt="" want_linux=""
 for group in $groups; do
 	groups_table | awk '{ print $1 }' | grep -qx "$group" ||
@@ -59,7 +62,7 @@ for group in $groups; do
 	want="$want $(packages "$group")"
 	case "$group" in
 	qemu) want_libfdt=1 ;;
-	linux) want_linux=1 ;;
+	linux | validate) want_linux=1 ;;
 	esac
 done
 

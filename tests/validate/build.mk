@@ -1,7 +1,7 @@
 # make validate (tests/validate/validate.sh, docs/validation.md): the conformance suite, the Linux
 # guest and the cost loop against each hypervisor of tests/validate/targets.txt, on the project's
 # QEMU; the report in $(O)/validate/report.md and report.html.
-#   make validate [TARGETS="bare vperf xen-vperf xen"]   default: every runnable target
+#   make validate [TARGETS="bare vperf kvm xen-native"]   default: every runnable target
 # make check runs vperf's own targets (validate-vperf): bare QEMU and the reference hypervisor,
 # without the Linux runs that qemu-check already makes, and fails when a test that passes on bare
 # QEMU fails under vperf (gate.sh).
@@ -10,7 +10,7 @@ validate-out := $(obj)/validate
 validate-env = $(xen-env) QEMU_RESULTS=/dev/null
 
 validate: qemu-images qemu-linux $(obj)/host/bin/vperf-spe
-	$(call deps_for,build qemu linux xen)
+	$(call deps_for,build qemu linux xen validate)
 	$(Q)$(validate-env) $(srctree)/tests/validate/validate.sh $(validate-out) $(TARGETS)
 
 validate-vperf: qemu-images $(obj)/host/bin/vperf-spe

@@ -4,7 +4,8 @@
 # and the detail, or the cost's name and value. The reference hypervisor's own checks
 # ("RESULT host NAME VERDICT") are vperf's, not the guest's: the pattern leaves them out. A guest
 # that printed results but no "SUITE DONE" (it crashed, hung or was cut off) gets a FAIL of its
-# own, suite-done.
+# own, suite-done. A line may end in several CRs (a guest's console through a VMM's pty inside the
+# hypervisor's: "\r\r\n").
 #   extract.sh TARGET CONFIGURATION LOG OUT   appends to OUT/results.tsv and OUT/costs.tsv
 set -u
 out=$4
@@ -14,7 +15,7 @@ function guest(p) {
 	if (match(p, /DOM[0-9]+/)) return tolower(substr(p, RSTART, RLENGTH))
 	return "-"
 }
-{ sub(/\r$/, "") }
+{ sub(/\r+$/, "") }
 /RESULT [^ ]+ (PASS|FAIL|SKIP)/ {
 	i = index($0, "RESULT "); s = substr($0, i + 7)
 	split(s, w, " ")

@@ -38,4 +38,10 @@ grep -q '<rect ' "$out/report.html" || fail "no bar in the HTML chart"
 grep -q 'pmcr-n FAILs on hyp' "$out/gate.log" || fail "gate did not name pmcr-n"
 grep -q 'suite-done FAILs on hyp' "$out/gate.log" || fail "gate did not name the crashed guest"
 grep -q 'chain-swinc FAILs' "$out/gate.log" && fail "gate blamed a test that also fails bare"
+# A guest's console through a VMM inside the hypervisor (the kvm target): "\r\r\n" line ends.
+mkdir "$out/cr" && : >"$out/cr/results.tsv" && : >"$out/cr/costs.tsv"
+printf '[vm0] COST pmccntr-read 1974.0\r\r\n[vm0] RESULT cost PASS 1000\r\r\n' >"$out/cr/kvm.log"
+"$here/extract.sh" kvm k "$out/cr/kvm.log" "$out/cr"
+grep -q "$(printf 'kvm\tk\tvm0\tpmccntr-read\t1974.0$')" "$out/cr/costs.tsv" ||
+	fail "COST line ending in CR CR LF not parsed"
 echo "validate-selftest: extract, report and gate behave"

@@ -28,6 +28,8 @@ run_config() {
 	case "$1" in
 	qemu) "$srctree/tests/qemu/run.sh" one "$2" >"$3" 2>&1 ;;
 	xen) "$srctree/integrations/xen/check.sh" one "$2" >"$3" 2>&1 ;;
+	# (the Debian trees and the initramfs are built on first use, their progress on stderr)
+	debian) WORK="$out/debian" "$here/debian/run.sh" one "$2" >"$3" ;;
 	esac
 }
 

@@ -93,21 +93,22 @@ static void test_el0_after_wfi(void)
 
 void el0_tests(void)
 {
-	bool ok;
-	unsigned int gaps;
+	unsigned int gaps, bad; /* a bit for each step that went wrong */
 
 	pmu_quiesce();
-	ok = at_el0(el0_ccntr, 0) && at_el0(el0_ev0, 0) && at_el0(el0_swinc, 1);
+	bad = !(at_el0(el0_ccntr, 0) && at_el0(el0_ev0, 0) && at_el0(el0_swinc, 1));
 	write_sysreg(PMUSERENR_CR, pmuserenr_el0);
-	ok &= !at_el0(el0_ccntr, 0) && at_el0(el0_ev0, 0);
+	bad |= !(!at_el0(el0_ccntr, 0) && at_el0(el0_ev0, 0)) << 1;
 	write_sysreg(PMUSERENR_ER, pmuserenr_el0);
-	ok &= !at_el0(el0_ev0, 0) && at_el0(el0_ccntr, 0);
+	bad |= !(!at_el0(el0_ev0, 0) && at_el0(el0_ccntr, 0)) << 2;
 	write_sysreg(PMUSERENR_SW, pmuserenr_el0);
-	ok &= !at_el0(el0_swinc, 1);
+	bad |= !!at_el0(el0_swinc, 1) << 3;
 	write_sysreg(PMUSERENR_EN, pmuserenr_el0);
-	ok &= !at_el0(el0_ccntr, 0) && !at_el0(el0_ev0, 0) && !at_el0(el0_swinc, 1);
-	ok &= at_el0(el0_userenr, 0) == 1 && read_sysreg(pmuserenr_el0) == PMUSERENR_EN;
-	CHECK("el0-pmuserenr", ok, "EN/SW/CR/ER gate EL0 exactly");
+	bad |= !(!at_el0(el0_ccntr, 0) && !at_el0(el0_ev0, 0) && !at_el0(el0_swinc, 1)) << 4;
+	bad |= !(at_el0(el0_userenr, 0) == 1 && read_sysreg(pmuserenr_el0) == PMUSERENR_EN) << 5;
+	CHECK("el0-pmuserenr", !bad,
+	      "EN/SW/CR/ER gate EL0 exactly; wrong: %x (1 none, 2 CR, 4 ER, 8 SW, 10 EN, 20 write)",
+	      bad);
 	test_el0_selr();
 	/* The same grant must survive being switched out with an idle PMU. */
 	write_sysreg(PMUSERENR_CR, pmuserenr_el0);

@@ -1,0 +1,28 @@
+#!/bin/busybox sh
+# shellcheck shell=dash
+# /init of the kvm target's initramfs (run.sh): Debian's kernel runs at EL2 with KVM; each
+# vperf.guest=ARGS of the kernel's command line (',' for ' ') becomes a KVM guest running the
+# conformance suite under Debian's qemu-system-aarch64 (-accel kvm -cpu host: the host's PMU as
+# KVM exposes it, on QEMU's virt memory map the suite is linked for), all at once on the one CPU.
+# Each guest's console is printed tagged [vmK]; then the machine powers off.
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin
+mkdir -p /sys
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+echo "kvm-init: $(dmesg | grep -o 'kvm \[[0-9]*\]: .*mode initialized.*' | head -n 1)"
+
+k=0
+for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
+	args=$(echo "$g" | tr ',' ' ')
+	echo "kvm-init: [vm$k] pmu-suite.bin '$args'"
+	# The suite powers the guest off with PSCI (-no-reboot: QEMU exits).
+	(qemu-system-aarch64 -M virt,gic-version=3 -accel kvm -cpu host -m 128M -smp 1 \
+		-nodefaults -display none -serial stdio -monitor none -no-reboot \
+		-kernel /pmu-suite.bin -append "$args" </dev/null 2>&1 | sed "s/^/[vm$k] /") &
+	k=$((k + 1))
+done
+wait
+echo "kvm-init: $k guests done"
+poweroff -f

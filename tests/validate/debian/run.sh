@@ -1,0 +1,131 @@
+#!/bin/sh
+# make validate's foreign hypervisors as Debian ships them (configs.txt): KVM in Debian's arm64
+# kernel, Debian's prebuilt Xen 4.17 with its own vPMU, each on the project's QEMU
+# (-M virt,virtualization=on,gic-version=3 -cpu max -icount shift=0), with the conformance suite
+# (pmu-suite.bin) as the guest of a VMM from Debian's arm64 packages: qemu-system-aarch64 -accel
+# kvm, or xl. The Debian files are fetched and cached once per machine (scripts/debtree.sh); the
+# initramfs adds this tree's /init and the suite, in WORK.
+#   run.sh one NAME   boot configuration NAME; the serial log (each guest's console tagged) on
+#                     stdout
+#   run.sh build HYP  only the initramfs of kvm or xen-native
+# Environment: QEMU_OUT (pmu-suite.bin, make qemu-images), WORK (default $QEMU_OUT/../validate/
+# debian), QEMU (default: the project's QEMU, platform/qemu/build.sh), VPERF_LINUX_ARM64 (Debian's
+# kernel unpacked by scripts/deps.sh linux, default /opt/vperf/linux-arm64).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+srctree=$(cd "$here/../../.." && pwd)
+images=${QEMU_OUT:?QEMU_OUT}
+work=${WORK:-$images/../validate/debian}
+linux=${VPERF_LINUX_ARM64:-/opt/vperf/linux-arm64}
+mkdir -p "$work" && work=$(cd "$work" && pwd)
+. "$srctree/scripts/verdict.sh"
+say() { echo "debian: $*" >&2; }
+
+# ---- the Debian trees and the initramfs -------------------------------------------------------
+
+# spec HYP: what scripts/debtree.sh keeps for HYP's initramfs (PACKAGE[=VERSION] PATH...).
+spec() {
+	echo "busybox-static /bin/busybox"
+	case "$1" in
+	kvm) echo "qemu-system-arm /usr/bin/qemu-system-aarch64" ;;
+	xen-native)
+		echo "xen-utils-4.17 $(printf '/usr/lib/xen-4.17/bin/%s ' xl xenstored xenconsoled xen-init-dom0)"
+		# glibc loads libgcc_s when a thread is cancelled (xl does): no DT_NEEDED names it.
+		echo "libgcc-s1 /lib/aarch64-linux-gnu/libgcc_s.so.1"
+		# dom0's Xen drivers are modules of the very kernel that boots (CONFIG_XEN_DEV_EVTCHN,
+		# _PRIVCMD, _GNTDEV, _GNTALLOC, CONFIG_XENFS =m): its own package's version.
+		read -r kpkg kver <"$linux/version" || return 1
+		# shellcheck disable=SC2125 # a pattern for debtree.sh, not for this shell
+		m=lib/modules/*/kernel/drivers/xen
+		echo "$kpkg=$kver $m/xen-evtchn.ko $m/xen-privcmd.ko $m/xen-gntdev.ko $m/xen-gntalloc.ko $m/xenfs/xenfs.ko" ;;
+	esac
+}
+
+# initrd HYP: WORK/HYP-initrd.cpio, made again when the Debian tree, the /init or the suite
+# changed. Prints its path.
+initrd() {
+	hyp=$1 cpio=$work/$1-initrd.cpio
+	tree=$(spec "$hyp" | "$srctree/scripts/debtree.sh" "validate-$hyp") || return 1
+	init=$here/${hyp%-native}-init.sh
+	if [ "$(cat "$cpio.tree" 2>/dev/null)" != "$tree" ] || [ "$init" -nt "$cpio" ] ||
+		[ "$images/pmu-suite.bin" -nt "$cpio" ] || [ "$srctree/tests/qemu/linux/mkcpio.sh" -nt "$cpio" ]; then
+		say "initramfs $cpio: $tree, the suite and $(basename "$init")"
+		rm -rf "$work/$hyp-overlay" && mkdir -p "$work/$hyp-overlay" &&
+			cp "$images/pmu-suite.bin" "$work/$hyp-overlay/" &&
+			"$srctree/tests/qemu/linux/mkcpio.sh" "$init" "$cpio" "$work/$hyp-overlay" "$tree" &&
+			echo "$tree" >"$cpio.tree" || return 1
+		say "initramfs: $(($(wc -c <"$cpio") / 1024)) KiB"
+	fi
+	echo "$cpio"
+}
+
+# xen_hypervisor: Debian's prebuilt Xen (an arm64 Image, GICv3 and the SBSA vUART built in).
+xen_hypervisor() {
+	tree=$(echo "xen-hypervisor-4.17-arm64 /boot/xen-4.17-arm64" |
+		"$srctree/scripts/debtree.sh" validate-xen-hypervisor) || return 1
+	echo "$tree/boot/xen-4.17-arm64"
+}
+
+# ---- one boot ---------------------------------------------------------------------------------
+
+machine=virt,virtualization=on,gic-version=3
+# The suite's bootargs of each guest, as the /init scripts read them from the kernel's command
+# line: vperf.guest=ARGS (',' for ' ') a guest, in order.
+guest_args() { echo "$1" | tr ';' '\n' | trim | grep . | sed 's/^/vperf.guest=/' | paste -sd' '; }
+
+# xen_dtb DTB KERNEL INITRD ARGS: QEMU's own device tree for this machine with Xen's command line
+# and dom0's kernel and initramfs (booting.txt's "multiboot,module") in /chosen.
+xen_dtb() {
+	"$qemu" -nodefaults -M "$machine,dumpdtb=$1.qemu" -cpu max -m 2G -smp 1 -display none \
+		>/dev/null 2>&1 || return 1
+	{
+		dtc -q -I dtb -O dts "$1.qemu"
+		printf '/ {\n\tchosen {\n\t\t#address-cells = <2>;\n\t\t#size-cells = <2>;\n'
+		printf '\t\txen,xen-bootargs = "console=dtuart sync_console dom0_mem=512M";\n'
+		printf '\t\tmodule@50000000 {\n\t\t\tcompatible = "multiboot,kernel", "multiboot,module";\n'
+		printf '\t\t\treg = <0x0 0x50000000 0x0 0x%x>;\n' "$(stat -L -c %s "$2")"
+		printf '\t\t\tbootargs = "%s";\n\t\t};\n' "$4"
+		printf '\t\tmodule@54000000 {\n\t\t\tcompatible = "multiboot,ramdisk", "multiboot,module";\n'
+		printf '\t\t\treg = <0x0 0x54000000 0x0 0x%x>;\n\t\t};\n' "$(stat -L -c %s "$3")"
+		printf '\t};\n};\n'
+	} >"$1.dts" && dtc -q -I dts -O dtb -o "$1" "$1.dts"
+}
+
+one() {
+	line=$(config_named "$1")
+	[ -n "$line" ] || { echo "debian: no configuration '$1' ($here/configs.txt)" >&2; return 2; }
+	name=$(field "$line" 1) hyp=$(field "$line" 2) kargs=$(field "$line" 3)
+	guests=$(field "$line" 4) flags=$(field "$line" 5)
+	tmo=$(flag_value "$flags" timeout)
+	[ -f "$images/pmu-suite.bin" ] || { echo "debian: no $images/pmu-suite.bin (make qemu-images)"; return 1; }
+	[ -f "$linux/Image" ] || { echo "debian: no $linux/Image (scripts/deps.sh linux)"; return 1; }
+	qemu=${QEMU:-$("$srctree/platform/qemu/build.sh")} || { echo "debian: building QEMU failed"; return 1; }
+	cpio=$(initrd "$hyp") || { echo "debian: building the $hyp initramfs failed"; return 1; }
+	cmdline="panic=-1 $kargs $(guest_args "$guests")"
+	case "$hyp" in
+	kvm)
+		set -- -m 1G -kernel "$linux/Image" -initrd "$cpio" -append "console=ttyAMA0 $cmdline" ;;
+	xen-native)
+		xen=$(xen_hypervisor) || { echo "debian: fetching Xen failed"; return 1; }
+		dtb=$work/$name.dtb
+		xen_dtb "$dtb" "$linux/Image" "$cpio" "console=hvc0 rdinit=/init $cmdline" ||
+			{ echo "debian: building $dtb failed"; return 1; }
+		set -- -m 2G -dtb "$dtb" -kernel "$xen" \
+			-device "loader,file=$linux/Image,addr=0x50000000,force-raw=on" \
+			-device "loader,file=$cpio,addr=0x54000000,force-raw=on" ;;
+	*) echo "debian: $name: unknown hypervisor '$hyp'"; return 2 ;;
+	esac
+	t0=$(date +%s)
+	timeout "${tmo:-900}" "$qemu" -nodefaults -M "$machine" -cpu max -smp 1 -icount shift=0 \
+		-display none -serial stdio -no-reboot "$@" </dev/null 2>&1
+	rc=$?
+	echo "debian: $name: QEMU exited $rc after $(($(date +%s) - t0)) s"
+}
+
+field() { echo "$1" | cut -d'|' -f"$2" | trim; }
+
+case "${1:-}" in
+one) one "${2:-}" ;;
+build) qemu=${QEMU:-$("$srctree/platform/qemu/build.sh")} && initrd "${2:?run.sh build kvm|xen-native}" ;;
+*) echo "usage: run.sh one NAME | build kvm|xen-native" >&2; exit 2 ;;
+esac
