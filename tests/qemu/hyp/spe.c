@@ -106,9 +106,17 @@ int spe_guest_va_to_ipa(void *hv_vcpu, uint64_t va, uint64_t *ipa)
 }
 
 /* vmI.spe=1 (vperf's default buffer policy), trapped (E2PB 0b10), untrapped (0b11) or
- * outside (0b00: the hypervisor samples the VM into its own buffer; docs/vspe.md). */
+ * outside (0b00: the hypervisor samples the VM into its own buffer; docs/vspe.md); vmI.spe_pa=1
+ * and vmI.spe_pct=1 grant physical addresses and physical time in its records. v follows
+ * "spe". */
 void spe_parse(struct vm_config *c, const char *v)
 {
+	if (!strncmp(v, "_pa=", 4))
+		c->spe_pa = v[4] == '1';
+	else if (!strncmp(v, "_pct=", 5))
+		c->spe_pct = v[5] == '1';
+	if (*v++ != '=')
+		return;
 	c->spe = *v != '0';
 	c->spe_buffer = !strncmp(v, "trapped", 7)     ? VPERF_SPE_BUF_EL1_TRAPPED
 			: !strncmp(v, "untrapped", 9) ? VPERF_SPE_BUF_EL1
