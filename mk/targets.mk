@@ -88,16 +88,19 @@ coverage:
 	$(Q)LIST=$(LIST) $(srctree)/scripts/coverage.sh $(srctree) $(obj)/coverage
 
 # The main job: two guests time-sliced on one pCPU under the reference EL2 hypervisor in QEMU,
-# each measuring its own workload with its vPMU (tests/qemu, docs/qemu.md). The build's output
-# goes to $(O)/run-build.log, one line a stage (V=1 shows it).
+# each measuring its own workload with its vPMU, then two Linux guests profiling themselves with
+# SPE through vperf's vSPE (tests/qemu, docs/qemu.md). The build's output goes to
+# $(O)/run-build.log, one line a stage (V=1 shows it).
 quiet = V=$(V) $(srctree)/scripts/quiet.sh
 run:
-	$(call deps_for,build qemu)
+	$(call deps_for,build qemu linux)
 	$(Q)rm -f $(obj)/run-build.log
 	$(Q)$(quiet) $(obj)/run-build.log "building vperf for arm64 ($(O)/qemu-lib)" \
 		$(sub) O=$(O) qemu-lib
 	$(Q)$(quiet) $(obj)/run-build.log "building the reference hypervisor and its guests ($(O)/qemu)" \
 		$(sub) O=$(O) qemu-images
+	$(Q)$(quiet) $(obj)/run-build.log "the Linux guests: Debian's kernel and perf ($(O)/qemu)" \
+		$(sub) O=$(O) qemu-linux
 	$(Q)$(sub) -s O=$(O) qemu-run
 
 # The same story on the executable model (tools/vperf-demo, docs/model.md): only the demo and
@@ -160,8 +163,10 @@ help:
 	@echo 'Build and test:'
 	@echo '  all (default)               libvperf.a for the configured ARCH, host tools, tests (sim)'
 	@echo '  run                         the main job: two guests on the reference EL2 hypervisor'
-	@echo '                              in QEMU, each measuring itself with its vPMU (the build'
-	@echo '                              goes to $$(O)/run-build.log, one line a stage; V=1 shows it)'
+	@echo '                              in QEMU, each measuring itself with its vPMU, then two'
+	@echo '                              Linux guests profiling themselves with SPE through the'
+	@echo '                              vSPE (perf record -e arm_spe_0//; the build goes to'
+	@echo '                              $$(O)/run-build.log, one line a stage; V=1 shows it)'
 	@echo '  demo                        two tenants on one pCPU of the executable model (no QEMU):'
 	@echo '                              vPMU counts, each tenant'"'"'s SPE records decoded into a'
 	@echo '                              profile, the isolation verdict; raw SPE buffers left in'

@@ -25,7 +25,7 @@ build  | build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmo
 bench  | valgrind | make bench (callgrind)
 qemu   | gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross libxen-dev xxd | make run, qemu-check, make bench: the reference hypervisor, its guests
 qemu-build | build-essential pkgconf ninja-build python3-venv python3-setuptools xz-utils libglib2.0-dev zlib1g-dev libfdt-dev meson/backports python3-pycotap/backports | make qemu-path (and every QEMU run, once per machine): the project's QEMU (platform/qemu)
-linux  | gcc-aarch64-linux-gnu libc6-dev-arm64-cross | qemu-check's Linux guests: static /init, Debian's arm64 kernel
+linux  | gcc-aarch64-linux-gnu libc6-dev-arm64-cross | make run's and qemu-check's Linux guests: static /init, Debian's arm64 kernel
 fuzz   | clang libclang-rt-14-dev | make check's short fuzz runs, make fuzz
 xen    | flex bison dpkg-dev patch device-tree-compiler gcc-aarch64-linux-gnu | make xen-check: Xen's source package (apt-get source, dpkg-source), its arm64 build (Kconfig: flex, bison), the patch series, the dom0less boot device tree (dtc)
 format | clang-format | make check's format test, make format

@@ -10,16 +10,26 @@ vm1.img=0 vm1.pmu=hv vm1.n=3 vm1.args=name=B,work=mem,period=100000"
 # demo (1 ms slices): untrapped counter accesses, trapped type writes, the direct VM's switch.
 c_args="bench=1 host_counters=3 vm0.img=0 vm0.pmu=hv vm0.part=direct vm0.n=3 vm0.deny=0x11 \
 vm0.args=bench=direct vm1.img=1 vm1.pmu=hv vm1.n=3 vm1.args=name=B,work=mem,period=100000"
+# The first run again with SPE in the PE and the VM (vm0.spe=trapped, -cpu max,spe=on): its put
+# and load then include the vSPE's, for a buffer the guest never enabled; its regions 7 and 8 are
+# trapped SPE accesses (MRS PMBPTR_EL1, MSR PMSCR_EL1).
+s_args="bench=1 host_counters=3 vm0.img=0 vm0.pmu=hv vm0.n=3 vm0.spe=trapped vm0.args=bench=1,spe=1"
 qemu_cmd hyp pmu-suite "$a_args" 120 -icount shift=0 >"$logs/bench-a.log"
 qemu_cmd hyp demo "$b_args" 120 -icount shift=0 >"$logs/bench-b.log"
 qemu_cmd hyp pmu-suite,demo "$c_args" 120 -icount shift=0 >"$logs/bench-c.log"
-for r in a b c; do
-	grep -q 'vperf-hyp: done' "$logs/bench-$r.log" ||
-		{ echo "bench: a run did not finish (logs in $logs)" >&2; exit 1; }
+# The conformance suite's SPE tests with the hypervisor measuring (bench=1): their buffer full
+# events are PMBIRQs that vperf takes (the spe-buffer-full and spe-rearm tests).
+i_args="bench=1 host_counters=3 vm0.img=0 vm0.pmu=hv vm0.n=3 vm0.spe=trapped vm0.args=n=3,spe=1"
+cpu=max,spe=on
+qemu_cmd hyp pmu-suite "$s_args" 120 -icount shift=0 >"$logs/bench-spe.log"
+qemu_cmd hyp pmu-suite "$i_args" 120 -icount shift=0 >"$logs/bench-pmbirq.log"
+cpu=max
+for l in bench-a bench-b bench-c bench-spe bench-pmbirq; do
+	grep -q 'vperf-hyp: done' "$logs/$l.log" || { echo "bench: $l did not finish (logs in $logs)" >&2; exit 1; }
 done
 
-region() { # the second (warm) measurement of region $1: "insns-per-op in-vperf"
-	grep "BENCH region $1:" "$logs/bench-a.log" | tail -n 1 |
+region() { # the second (warm) measurement of region $1: "insns-per-op in-vperf" [log]
+	grep "BENCH region $1:" "$logs/${2:-bench-a}.log" | tail -n 1 |
 		sed 's/.*: \([0-9.]*\) EL2 insns per op, \([0-9]*\) in.*/\1 \2/'
 }
 avg() { sed -n "s/^BENCH $1 \([0-9.]*\) insns (n=\([0-9]*\)).*/\1 (n = \2)/p" "$2"; }
@@ -31,12 +41,15 @@ probe_b=$(num probe "$logs/bench-b.log")
 minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", a - b }'; }
 hvc=$(region 6 | cut -d' ' -f1)
 vperf_of() { set -- $(region "$1"); minus "$2" "$probe"; }
-row() {
-	set -- "$1" "$2" $(region "$2")
+row() { # label region [log]
+	set -- "$1" "$2" $(region "$2" "${3:-}")
 	echo "| $1 | $3 | $(ratio "$3") | $(minus "$4" "$probe") | $(minus "$3" "$hvc") |"
 }
 same=$(minus "$(num vperf-put-same "$logs/bench-a.log")" "$probe")
 same=$((same + $(minus "$(num vperf-load-same "$logs/bench-a.log")" "$probe")))
+probe_s=$(num probe "$logs/bench-spe.log")
+spe_same=$(minus "$(num vperf-put-same "$logs/bench-spe.log")" "$probe_s")
+spe_same=$((spe_same + $(minus "$(num vperf-load-same "$logs/bench-spe.log")" "$probe_s")))
 alt=$(minus "$(num vperf-put "$logs/bench-b.log")" "$probe_b")
 alt=$((alt + $(minus "$(num vperf-load "$logs/bench-b.log")" "$probe_b")))
 # Every other PMUIRQ measures vperf's share (main.c to the set_irq_line op), the others the
@@ -88,9 +101,11 @@ section=$(mktemp)
 	echo "counted by the host's own counter (INST_RETIRED filtered to EL2, second range) on"
 	echo "\`-cpu max\`; QEMU retires one instruction per ns of virtual time at shift 0. The runs:"
 	echo
-	echo "    tests/qemu/run.sh bench   # = the two commands below"
+	echo "    tests/qemu/run.sh bench   # = the four commands below"
 	echo "    qemu-system-aarch64 -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=pmu-suite.bin,addr=0x90000000,force-raw=on -append '$a_args'"
 	echo "    qemu-system-aarch64 -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=demo.bin,addr=0x90000000,force-raw=on -append '$b_args'"
+	echo "    qemu-system-aarch64 -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max,spe=on -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=pmu-suite.bin,addr=0x90000000,force-raw=on -append '$s_args'"
+	echo "    qemu-system-aarch64 -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max,spe=on -m 2G -icount shift=0 -kernel vperf-hyp.bin -device loader,file=pmu-suite.bin,addr=0x90000000,force-raw=on -append '$i_args'"
 	echo
 	echo "### Targets: EL2 instructions inside vperf"
 	echo
@@ -113,8 +128,9 @@ section=$(mktemp)
 	target "physical PMUIRQ: vperf_handle_pmu_irq to its set_irq_line op (vperf's share)" 200 "$irq_vperf" "$(sim cg-pmu-irq 'counter 0 overflow, interrupt enabled')"
 	echo "| physical PMUIRQ entry to the list-register write (whole hypervisor path, not vperf's) | - | ${irq%.*} | $(ratio "${irq%.*}") | - | - |"
 	simonly "vSPE put + load, buffer live" "$(sim cg-spe-switch 'active (buffer live)' 'trapped PMB* (E2PB 0b10)')"
-	simonly "vSPE put + load, buffer never enabled" "$(sim cg-spe-switch 'idle (buffer never enabled)' 'trapped PMB* (E2PB 0b10)')"
-	simonly "physical PMBIRQ: vperf_handle_spe_irq, buffer full event" "$(sim cg-spe-irq 'buffer full event, trapped PMB*' vperf_handle_spe_irq)"
+	echo "| put + load back on the same pCPU, the VM with a vSPE whose buffer was never enabled (the vSPE's part: $((spe_same - same))) | - | $spe_same | $(ratio "$spe_same") | $(sim cg-spe-switch 'idle (buffer never enabled)' 'trapped PMB* (E2PB 0b10)') (vSPE only) | - |"
+	pmbirq=$(minus "$(num pmbirq-vperf "$logs/bench-pmbirq.log")" "$(num probe "$logs/bench-pmbirq.log")")
+	echo "| physical PMBIRQ: vperf_handle_spe_irq, a guest's buffer event (QEMU: the whole call, the vGIC's list register write in it; $(avg pmbirq-vperf "$logs/bench-pmbirq.log")) | - | $pmbirq | $(ratio "$pmbirq") | $(sim cg-spe-irq 'buffer full event, trapped PMB*' vperf_handle_spe_irq) | - |"
 	echo
 	echo "### EL2 instructions per trapped guest access (trapped partition, XENPMU_MODE_HV, N = 3)"
 	echo
@@ -133,6 +149,10 @@ section=$(mktemp)
 	row "MRS PMEVCNTR0_EL0" 3
 	row "MSR PMEVTYPER0_EL0" 4
 	row "MRS PMOVSSET_EL0" 5
+	probe_a=$probe probe=$probe_s # the SPE run's own measuring
+	row "MRS PMBPTR_EL1 (a trapped vSPE, E2PB 0b10; the SPE run)" 7 bench-spe
+	row "MSR PMSCR_EL1 (a trapped vSPE; the SPE run)" 8 bench-spe
+	probe=$probe_a
 	echo "| HVC PSCI_VERSION (the empty trap: no vperf) | $hvc | 1.00 | 0 | 0 |"
 	echo
 	echo "### vCPU switch and PMU interrupt"

@@ -2,7 +2,8 @@
 #   qemu-images   hypervisor + payloads into $(O)/qemu/ (links the arm64 vperf of $(O)/qemu-lib)
 #   qemu-check    every configuration of tests/qemu/configs through the runner; one result line
 #                 per configuration in $(results); closes with 'N passed, N failed'
-#   qemu-run      the demo: two guests time-sliced on one pCPU, each measuring itself
+#   qemu-run      the demo: two guests time-sliced on one pCPU, each measuring itself, then two
+#                 Linux guests profiling themselves with SPE through vperf (make run)
 #   qemu-bench    -icount shift=0 runs: EL2 instructions per trapped access, per vCPU switch and
 #                 from PMUIRQ entry to the list-register write; writes docs/performance.md's
 #                 QEMU section (QEMU_BENCH_OUT=file to write elsewhere)
@@ -105,7 +106,7 @@ qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results) VPERF_SPE=$(obj)/host/bi
 qemu-check: qemu-images qemu-linux $(obj)/host/bin/vperf-spe
 	$(Q)$(qemu-env) $(qemu-runner) check
 
-qemu-run: qemu-images
+qemu-run: qemu-images qemu-linux
 	$(Q)$(qemu-env) $(qemu-runner) demo
 
 QEMU_BENCH_OUT ?= $(srctree)/docs/performance.md

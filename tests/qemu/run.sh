@@ -117,6 +117,34 @@ spe_lost() {
 	done
 }
 
+# spe_iso LOG: the Linux SPE guests' own ranges, as their isolation checks used them (spe-iso.sh:
+# "SPE-ISO kernel LO-HI work LO-HI pid P time VT0-VT1"), pairwise apart: kernel text, workload
+# text and virtual time windows disjoint, the workloads' PIDs different. Each guest found every
+# record of its buffer inside its own; apart, none of them can be another guest's.
+spe_iso() {
+	n=$(grep -c '^\[vm[0-9]*\] SPE-ISO ' "$1")
+	[ "$n" -ge 2 ] || return 0
+	tr -d '\r' <"$1" | sed -n 's/^\[\(vm[0-9]*\)\] SPE-ISO kernel \([0-9a-f]*\)-\([0-9a-f]*\) work \([0-9a-f]*\)-\([0-9a-f]*\) pid \([^ ]*\) time \([0-9]*\)-\([0-9]*\)$/\1 \2 \3 \4 \5 \6 \7 \8/p' |
+		awk -v n="$n" '
+		function apart(what, a_lo, a_hi, b_lo, b_hi) {
+			if (a_lo < b_hi && b_lo < a_hi) bad = bad " " vm[i] "/" vm[j] ": " what " overlap;"
+		}
+		{ vm[NR] = $1; k0[NR] = "x" $2; k1[NR] = "x" $3; w0[NR] = "x" $4; w1[NR] = "x" $5
+		  pid[NR] = $6; t0[NR] = $7 + 0; t1[NR] = $8 + 0
+		  all = all " " $1 " (kernel " $2 "-" $3 ", workload " $4 "-" $5 ", PID " $6 ", time " $7 "-" $8 ")" }
+		END {
+			for (i = 1; i <= NR; i++)
+				for (j = i + 1; j <= NR; j++) {
+					apart("kernel text", k0[i], k1[i], k0[j], k1[j])
+					apart("workload text", w0[i], w1[i], w0[j], w1[j])
+					apart("virtual time", t0[i], t1[i], t0[j], t1[j])
+					if (pid[i] == pid[j]) bad = bad " " vm[i] "/" vm[j] ": same PID;"
+				}
+			if (NR != n) bad = bad " " n - NR " SPE-ISO lines unreadable;"
+			printf "RESULT host spe-iso-apart %s %d guests:%s%s\n", bad == "" ? "PASS" : "FAIL", NR, all, bad
+		}' >>"$1"
+}
+
 # judge NAME LOG FLAGS HOW RC SECS: print the verdict, append the results line, return 0 if it
 # passed.
 judge() {
@@ -196,6 +224,7 @@ run_config() {
 	[ -z "$why" ] || { verdict_infra "$name" "$why"; return; }
 	spe_decode "$name" "$log"
 	spe_lost "$log"
+	spe_iso "$log"
 	judge "$name" "$log" "$flags" "$how" $rc $(($(date +%s) - t0))
 }
 

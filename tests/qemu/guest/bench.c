@@ -2,7 +2,8 @@
 /*
  * Guest side of `make bench` (bootargs bench=1): regions of K identical trapped PMU accesses
  * between two marks to the reference hypervisor, which counts its own EL2 instructions in
- * between (QEMU -icount shift=0). Region 0 is empty: it calibrates the marks themselves.
+ * between (QEMU -icount shift=0). Region 0 is empty: it calibrates the marks themselves. With
+ * spe=1 (a VM with a trapped vSPE) two more: MRS PMBPTR_EL1 and MSR PMSCR_EL1 (0: no sampling).
  * bench=direct: the same for a direct-partition VM with an event filter (FEAT_FGT), regions of
  * KD untrapped accesses (labels 11-14) and of K PMEVTYPER0 writes, which trap (label 15).
  */
@@ -18,7 +19,10 @@ enum {
 	R_MSR_PMEVTYPER0,
 	R_MRS_PMOVS,
 	R_HVC_EMPTY,
-	R_LAST = R_HVC_EMPTY
+	R_LAST = R_HVC_EMPTY,
+	R_MRS_PMBPTR,
+	R_MSR_PMSCR,
+	R_LAST_SPE = R_MSR_PMSCR
 };
 
 #define SWITCHES 100
@@ -61,6 +65,12 @@ static void region(unsigned int label)
 			break;
 		case R_MRS_PMOVS:
 			sink += read_sysreg(pmovsset_el0);
+			break;
+		case R_MRS_PMBPTR:
+			sink += read_sysreg(s3_0_c9_c10_1);
+			break;
+		case R_MSR_PMSCR:
+			write_sysreg(0, s3_0_c9_c9_0);
 			break;
 		default:
 			hvc_psci_version();
@@ -113,19 +123,19 @@ static void bench_direct(void)
 void bench_run(void);
 void bench_run(void)
 {
+	unsigned int last = arg_is("spe", "1") ? R_LAST_SPE : R_LAST;
+
 	pmu_quiesce();
 	pmu_set_evtyper(0, EVT_SW_INCR);
 	write_sysreg(CYCLE_BIT | 1, pmcntenset_el0);
 	write_sysreg(PMCR_E | PMCR_LC | PMCR_LP, pmcr_el0);
-	if (arg_is("bench", "direct"))
-		bench_direct();
-	else
-		for (unsigned int rep = 0; rep < 2; rep++) /* the first pass warms vperf's state */
-			for (unsigned int r = R_CALIB; r <= R_LAST; r++)
-				region(r);
+ * between (QEMU -icount shift=0). Region 0 is empty: it calibrates the marks themselves. With
+ * spe=1 (a VM with a trapped vSPE) two more: MRS PMBPTR_EL1 and MSR PMSCR_EL1 (0: no sampling).
+ * bench=direct: the same for a direct-partition VM with an event filter (FEAT_FGT), regions of
+ * KD untrapped accesses (labels 11-14) and of K PMEVTYPER0 writes, which trap (label 15).
 	/* Put and load of this (active) vCPU on its pCPU, measured by the hypervisor. */
 	for (unsigned int i = 0; i < SWITCHES; i++)
 		hyp_mark(3, 0, 0);
-	result("bench", PASS, "%u regions of %u accesses, %u switches", R_LAST, K, SWITCHES);
+	result("bench", PASS, "%u regions of %u accesses, %u switches", last, K, SWITCHES);
 	pmu_quiesce();
 }

@@ -107,8 +107,11 @@ struct vm_config {
 	bool uart_passthrough;
 	bool spe; /* vmI.spe=1: ask vperf for SPE (refused on a PE without it) */
 	enum vperf_spe_buffer spe_buffer; /* vmI.spe=trapped|untrapped|outside (1: default) */
-	bool s2_lazy;			  /* vmI.s2=lazy: RAM mapped at its first fault (mm.c) */
-	uint32_t deny[4];		  /* vmI.deny=E+E: events the VM's filter denies */
+	/* vmI.spe_pa=1, vmI.spe_pct=1: the policy grants physical addresses, physical time */
+	bool spe_pa, spe_pct;
+	bool s2_lazy;	  /* vmI.s2=lazy: RAM mapped at its first fault (mm.c) */
+	uint64_t cntvoff; /* vmI.cntvoff=N: CNTVOFF_EL2 while the VM runs (virtual time) */
+	uint32_t deny[4]; /* vmI.deny=E+E: events the VM's filter denies */
 	unsigned int nr_deny;
 	bool expect_refused; /* vmI.expect=refused: the VM must be refused (bootargs, policy) */
 	bool args_too_long;  /* vmI.args did not fit in args[]: the VM is refused */

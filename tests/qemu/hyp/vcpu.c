@@ -101,6 +101,7 @@ void vcpu_ctx_restore(struct vcpu *v)
 	write_sysreg(c->cntkctl, cntkctl_el1);
 	write_sysreg(c->csselr, csselr_el1);
 	write_sysreg(c->mdscr, mdscr_el1);
+	write_sysreg(v->vm->cfg.cntvoff, cntvoff_el2);
 	write_sysreg(c->cntv_cval, cntv_cval_el0);
 	write_sysreg(c->cntv_ctl, cntv_ctl_el0);
 	write_sysreg(c->cntp_cval, cntp_cval_el0);
@@ -144,8 +145,8 @@ void timers_sync(struct vcpu *v)
 			&v->ptimer_hw_masked);
 }
 
-/* A saved timer that fired (ISTATUS: CVAL <= the count; CNTVOFF_EL2 is 0, so the virtual
- * count is the physical one) and whose output is enabled. */
+/* A saved timer that fired (ISTATUS: CVAL <= the count: the virtual count, the physical one
+ * less the VM's CNTVOFF_EL2, for the virtual timer) and whose output is enabled. */
 static bool saved_timer_fires(uint64_t ctl, uint64_t cval, uint64_t count)
 {
 	return (ctl & (CNTV_CTL_ENABLE | CNTV_CTL_IMASK)) == CNTV_CTL_ENABLE && count >= cval;
@@ -162,7 +163,7 @@ bool vcpu_wakeup(const struct vcpu *v)
 		return true;
 	if (v->on_pcpu >= 0)
 		return false; /* loaded: its timer lines are in the vGIC (timers_sync) */
-	return (saved_timer_fires(c->cntv_ctl, c->cntv_cval, count) &&
+	return (saved_timer_fires(c->cntv_ctl, c->cntv_cval, count - v->vm->cfg.cntvoff) &&
 		(v->gic.enabled & BIT(INTID_VTIMER))) ||
 	       (saved_timer_fires(c->cntp_ctl, c->cntp_cval, count) &&
 		(v->gic.enabled & BIT(INTID_PTIMER)));

@@ -17,6 +17,8 @@
  *   vmI.deny=E+E (event numbers the VM's filter denies, 0x for hexadecimal, at most 4; the rest
  *   allowed)
  *   vmI.spe=1|trapped|untrapped|outside (SPE, its Profiling Buffer policy; docs/vspe.md)
+ *   vmI.spe_pa=1, vmI.spe_pct=1 (the SPE policy grants physical addresses, physical time)
+ *   vmI.cntvoff=N (CNTVOFF_EL2 while the VM runs: its virtual count is the physical one - N)
  *   vmI.s2=lazy (RAM mapped at stage 2 on its first fault, mm.c)  s2_scrub=N (every N slices the
  *   lazy VMs' RAM is unmapped again)
  *   vmI.mem=MiB  vmI.uart=emu|pt  vmI.args=a,b,c (the guest's bootargs, commas become spaces,
@@ -127,8 +129,10 @@ static void parse_vm_key(struct vm_config *c, const char *k)
 		c->vcpus = (unsigned int)parse_u64(v, NULL);
 	else if (starts(k, "mem=", &v))
 		c->mem = parse_u64(v, NULL) << 20;
-	else if (starts(k, "spe=", &v))
+	else if (starts(k, "spe", &v))
 		spe_parse(c, v);
+	else if (starts(k, "cntvoff=", &v))
+		c->cntvoff = parse_u64(v, NULL);
 	else if (starts(k, "s2=", &v))
 		c->s2_lazy = !strncmp(v, "lazy", 4);
 	else if (starts(k, "uart=", &v))
@@ -348,6 +352,8 @@ static int vperf_policy(struct vm *vm)
 		.pmu_virq = INTID_PMU,
 		.spe = vm->cfg.spe,
 		.spe_buffer = vm->cfg.spe_buffer,
+		.spe_pa = vm->cfg.spe_pa,
+		.spe_pct = vm->cfg.spe_pct,
 		.spe_virq = INTID_SPE,
 		.spe_context = spe_outside_context(vm),
 		.emu_slots = (uint8_t)(vm->cfg.emu_slots > 255 ? 255 : vm->cfg.emu_slots),

@@ -31,6 +31,14 @@ $(qemu-out)/linux/vperf-work: $(qemu-src)/linux/workload.c | qemu-linux-deps
 	@echo "  CC      qemu/linux/vperf-work"
 	$(Q)$(qemu-cc) $(qemu-linux-cflags) -MF $(qemu-out)/obj/linux/workload.d -MT $@ $< -o $@
 
+# The same program linked 256 MiB higher (vperf-work-hi): a second SPE guest's workload whose
+# samples cannot be taken for the first's (linux-spe-2vm, spe-iso.sh: disjoint text ranges).
+$(qemu-out)/linux/vperf-work-hi: $(qemu-src)/linux/workload.c | qemu-linux-deps
+	@mkdir -p $(@D) $(qemu-out)/obj/linux
+	@echo "  CC      qemu/linux/vperf-work-hi"
+	$(Q)$(qemu-cc) $(qemu-linux-cflags) -Wl,-Ttext-segment=0x10400000 \
+		-MF $(qemu-out)/obj/linux/workload-hi.d -MT $@ $< -o $@
+
 # The cached tree's path: mkrootfs.sh rewrites it (and asks apt) only when it names no cached
 # tree, in a fresh build directory, so a new perf or busybox in the archive is seen there.
 $(qemu-out)/linux/rootfs.path: qemu-linux-rootfs
@@ -41,11 +49,14 @@ qemu-linux-rootfs: | qemu-linux-deps
 
 # The files built here, under their guest paths; the kernel's modules from $(QEMU_LINUX)/root.
 $(qemu-out)/linux-rootfs.bin: $(qemu-out)/linux/rootfs.path $(qemu-out)/linux/vperf-work \
+		$(qemu-out)/linux/vperf-work-hi $(qemu-src)/linux/spe-iso.sh \
 		$(qemu-src)/linux/perf-init.sh $(qemu-src)/linux/spe.sh $(qemu-src)/linux/mkcpio.sh \
 		$(qemu-src)/linux/mkrootfs.sh $(wildcard $(QEMU_LINUX)/version)
 	@echo "  CPIO    qemu/linux-rootfs.bin"
 	$(Q)rm -rf $(qemu-out)/linux/overlay && mkdir -p $(qemu-out)/linux/overlay/usr/bin
-	$(Q)cp $(qemu-out)/linux/vperf-work $(qemu-out)/linux/overlay/usr/bin/vperf-work
+	$(Q)cp $(qemu-out)/linux/vperf-work $(qemu-out)/linux/vperf-work-hi \
+		$(qemu-out)/linux/overlay/usr/bin/
+	$(Q)cp $(qemu-src)/linux/spe-iso.sh $(qemu-out)/linux/overlay/usr/bin/vperf-spe-iso
 	$(Q)cp $(qemu-src)/linux/spe.sh $(qemu-out)/linux/overlay/usr/bin/vperf-spe
 	$(Q)$(qemu-src)/linux/mkcpio.sh $(qemu-src)/linux/perf-init.sh $@ \
 		"$$(cat $(qemu-out)/linux/rootfs.path)" $(qemu-out)/linux/overlay $(QEMU_LINUX)/root

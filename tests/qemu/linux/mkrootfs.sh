@@ -1,28 +1,37 @@
 #!/bin/sh
 # The Debian part of the perf guest's root file system (docs/qemu.md, "Linux's perf tool in the
 # guest"): Debian's arm64 `linux-perf` (perf for the guest's kernel series) with the shared
-# libraries it loads, and `busybox-static` for a shell. Their .debs are fetched with apt-get
-# download from the archive this machine's apt is configured with (arm64 a foreign architecture:
-# scripts/deps.sh linux adds it), unpacked with dpkg-deb -x, and only the files used are kept:
-# /usr/bin/perf, /bin/busybox and the closure of perf's DT_NEEDED libraries, each found in the
-# unpacked packages. A library missing from them brings in the Depends of the packages whose
+# libraries it loads, `busybox-static` for the commands, `dash` for /bin/sh and coreutils' mktemp:
+# perf's SPE test asks mktemp for a name of five X's, which busybox's mktemp refuses, and busybox's
+# shell would run its own mktemp whatever PATH says (Debian builds it to prefer its applets). Their
+# .debs are fetched with apt-get download from the archive this machine's apt is configured with
+# (arm64 a foreign architecture: scripts/deps.sh linux adds it), unpacked with dpkg-deb -x, and
+# only the files used are kept: /usr/bin/perf, /bin/busybox, /bin/sh, /usr/bin/mktemp, the closure
+# of their DT_NEEDED libraries, each found in the unpacked packages, and perf's own Arm SPE tests
+# (perf test: the shell scripts usr/lib/perf-core/tests/shell/test_arm_spe*.sh of linux-perf, where
+# perf looks for them). A library missing from them brings in the Depends of the packages whose
 # files are used, round after round, until nothing is missing.
 #
 # The tree is cached outside the source tree, under $VPERF_LINUX_ROOTFS (default
-# /opt/vperf/linux-rootfs), in a directory named after the two packages' versions, so a new perf
-# or busybox in the archive builds a new tree. The tree's `packages` file lists every package a
-# kept file came from, with its version.
-#   mkrootfs.sh PATHFILE   when PATHFILE names no cached tree: ask apt for the versions (one
-#                          apt-cache call, seconds), build the tree unless cached, write its
-#                          path into PATHFILE; otherwise nothing (PATHFILE keeps its time)
+# /opt/vperf/linux-rootfs), in a directory named after the packages' versions and the tree's
+# layout, so a new version of one of them in the archive, or a new layout, builds a new
+# tree. The tree's `packages` file lists every package a kept file came from, with its version.
+#   mkrootfs.sh PATHFILE   when PATHFILE names no cached tree of this layout: ask apt for the
+#                          versions (one apt-cache call, seconds), build the tree unless cached,
+#                          write its path into PATHFILE; otherwise nothing (PATHFILE keeps its
+#                          time)
 set -eu
 pathfile=$1
 base=${VPERF_LINUX_ROOTFS:-/opt/vperf/linux-rootfs}
-roots="linux-perf busybox-static"
+roots="linux-perf busybox-static dash coreutils"
 multiarch=aarch64-linux-gnu
 
+# The tree's layout, the last part of its name: t3 added perf's SPE tests, dash and mktemp. A
+# cached tree of another layout is not used.
+layout=t3
+
 old=$(cat "$pathfile" 2>/dev/null || true)
-[ -n "$old" ] && [ -f "$old/packages" ] && exit 0
+case $old in *_$layout) [ -f "$old/packages" ] && exit 0 ;; esac
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 
@@ -36,7 +45,7 @@ for p in $roots; do
 	[ -n "$v" ] || { echo "mkrootfs.sh: apt knows no $p:arm64 (scripts/deps.sh linux adds arm64)" >&2; exit 1; }
 	key="$key${key:+_}$p-$v"
 done
-key=$(echo "$key" | tr ':~+' '...')
+key=$(echo "${key}_$layout" | tr ':~+' '...')
 tree=$base/$key
 
 # needed ELF: the sonames ELF names as DT_NEEDED.
@@ -68,12 +77,12 @@ fetch() {
 	done
 }
 
-# closure: the libraries perf loads, one "SONAME FILE" line each, into $work/closure; the sonames
-# no unpacked package provides into $work/missing.
+# closure: the libraries perf, dash and mktemp load, one "SONAME FILE" line each, into
+# $work/closure; the sonames no unpacked package provides into $work/missing.
 closure() {
 	: >"$work/closure"
 	: >"$work/missing"
-	todo=$work/pkg/linux-perf/usr/bin/perf
+	todo="$work/pkg/linux-perf/usr/bin/perf $work/pkg/dash/bin/dash $work/pkg/coreutils/bin/mktemp"
 	while [ -n "$todo" ]; do
 		# shellcheck disable=SC2086 # a list of paths without blanks
 		set -- $todo
@@ -127,7 +136,11 @@ build() {
 	mkdir -p "$t/bin" "$t/usr/bin" "$t/lib/$multiarch"
 	cp "$work/pkg/linux-perf/usr/bin/perf" "$t/usr/bin/perf"
 	cp "$work/pkg/busybox-static/bin/busybox" "$t/bin/busybox"
-	ln -s busybox "$t/bin/sh"
+	cp "$work/pkg/coreutils/bin/mktemp" "$t/usr/bin/mktemp" # before busybox's in PATH
+	mkdir -p "$t/usr/lib/perf-core/tests/shell"
+	cp "$work"/pkg/linux-perf/usr/lib/perf-core/tests/shell/test_arm_spe*.sh \
+		"$t/usr/lib/perf-core/tests/shell/"
+	cp "$work/pkg/dash/bin/dash" "$t/bin/sh"
 	while read -r so lib; do
 		cp -L "$lib" "$t/lib/$multiarch/$so"
 	done <"$work/closure"

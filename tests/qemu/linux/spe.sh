@@ -11,10 +11,48 @@
 # Environment (the kernel command line): spe_aux=KiB the AUX area (perf record -m ,PAGES; perf's
 # default for root is 4 MiB, which holds the whole run: no buffer-full PMBIRQ), spe_lost_max=N
 # the "AUX data lost" records (perf's count of truncated AUX records: the driver saw PMBSR_EL1.DL,
-# or the AUX area was full) linux-tool-spe-aux tolerates (0 by default).
+# or the AUX area was full) linux-tool-spe-aux tolerates (0 by default), spe_work=PROGRAM the
+# workload (vperf-work, or vperf-work-hi: the same linked elsewhere), spe_iso=1 the isolation
+# checks of spe-iso.sh over the same recording (which then asks for everything a record may
+# hold: arm_spe_0/ts_enable=1,pa_enable=1,pct_enable=1/), pid_base=N the workload's process IDs
+# above N (CONTEXTIDR_EL1 holds them: CONFIG_PID_IN_CONTEXTIDR), spe_perf_test=1 perf's own SPE
+# tests too (perf_tests below).
 iters=${1:-10000000}
 dev=/sys/bus/event_source/devices/arm_spe_0
 test=linux-tool-spe
+
+# perf_tests: perf's own Arm SPE tests (perf test; Debian's linux-perf ships them as the shell
+# scripts tools/perf/tests/shell/test_arm_spe*.sh, which mkrootfs.sh keeps), those whose
+# description says SPE, one RESULT each: perf-test-<its description> PASS (perf test's "Ok"),
+# FAIL ("FAILED!") or SKIP ("Skip", with the test's own last words, e.g. no compiler); or one
+# for each part the test reports (perf-test-spe-snapshot-testing, ...).
+perf_tests() {
+	perf test list 2>&1 | grep -i 'spe' >perf-test-list.txt
+	sed 's/^/PERF test list: /' perf-test-list.txt
+	[ -s perf-test-list.txt ] || echo "RESULT perf-test-spe FAIL perf test list names no SPE test"
+	while IFS= read -r t; do
+		num=${t%%:*} desc=${t#*: }
+		name=perf-test-$(echo "$desc" | tr '[:upper:]' '[:lower:]' | tr -cs 'a-z0-9' '-' | sed 's/^check-//; s/-$//')
+		echo "PERF perf test $((num)): $desc"
+		echo "PERF uptime $(cut -d' ' -f1 /proc/uptime) s: perf test $num"
+		perf test -v "$((num))" 2>&1 | tee perf-test.out | sed 's/^/PERF test: /'
+		# a script that reports its parts ("SPE snapshot testing: PASS"): one RESULT each
+		if grep -Eq '^[A-Za-z].*: (PASS|FAIL|SKIPPED)$' perf-test.out; then
+			grep -E '^[A-Za-z].*: (PASS|FAIL|SKIPPED)$' perf-test.out | while IFS= read -r l; do
+				part=$(echo "${l%: *}" | tr '[:upper:]' '[:lower:]' | tr -cs 'a-z0-9' '-' | sed 's/-$//')
+				v=${l##*: }
+				[ "$v" = SKIPPED ] && v=SKIP
+				echo "RESULT perf-test-$part $v perf test $((num)): $l"
+			done
+		elif grep -q ': Ok$' perf-test.out; then
+			echo "RESULT $name PASS perf test $((num)): Ok"
+		elif grep -q ': Skip' perf-test.out; then
+			echo "RESULT $name SKIP perf test $((num)): $(awk '/test child finished/ { print p } { p = $0 }' perf-test.out)"
+		else
+			echo "RESULT $name FAIL perf test $((num)): $(tail -n 1 perf-test.out)"
+		fi
+	done <perf-test-list.txt
+}
 
 if [ ! -d "$dev" ]; then
 	loaded="arm_spe_pmu not loaded"
@@ -34,9 +72,18 @@ aux=
 [ -n "${spe_aux:-}" ] && aux="-m ,$((spe_aux / 4))"
 irqs() { grep arm_spe_pmu /proc/interrupts | awk '{ n = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i; else break; print n }'; }
 irq0=$(irqs)
+work=${spe_work:-vperf-work}
+event=arm_spe_0//
+if [ "${spe_iso:-0}" = 1 ]; then
+	event=arm_spe_0/ts_enable=1,pa_enable=1,pct_enable=1/
+	vt0=$("$work" cntvct)
+	# the next process ID (perf's, then its workload's) above pid_base (Linux's ns_last_pid)
+	[ -n "${pid_base:-}" ] && echo "$pid_base" >/proc/sys/kernel/ns_last_pid
+fi
 # shellcheck disable=SC2086 # $aux is two words or none
-perf record -e arm_spe_0// $aux --no-bpf-event -N -B -o spe.data -- vperf-work "$iters" >spe-record.out 2>&1
+perf record -e "$event" $aux --no-bpf-event -N -B -o spe.data -- "$work" "$iters" >spe-record.out 2>&1
 rc=$?
+[ "${spe_iso:-0}" = 1 ] && vt1=$("$work" cntvct)
 irq1=$(irqs)
 sed 's/^/PERF /' spe-record.out
 perf report -i spe.data --stdio --itrace=i1i >spe-report.txt 2>spe-report.err
@@ -65,3 +112,5 @@ elif grep -q '\[\.\] vperf_work_major$' spe-report.txt && [ "$records" -gt 0 ]; 
 else
 	echo "RESULT $test FAIL $detail (vperf_work_major not in perf report)"
 fi
+[ "${spe_iso:-0}" = 1 ] && vperf-spe-iso spe.data spe-record.out "$vt0" "$vt1"
+[ "${spe_perf_test:-0}" = 1 ] && perf_tests
