@@ -129,10 +129,12 @@ void bench_run(void)
 	pmu_set_evtyper(0, EVT_SW_INCR);
 	write_sysreg(CYCLE_BIT | 1, pmcntenset_el0);
 	write_sysreg(PMCR_E | PMCR_LC | PMCR_LP, pmcr_el0);
- * between (QEMU -icount shift=0). Region 0 is empty: it calibrates the marks themselves. With
- * spe=1 (a VM with a trapped vSPE) two more: MRS PMBPTR_EL1 and MSR PMSCR_EL1 (0: no sampling).
- * bench=direct: the same for a direct-partition VM with an event filter (FEAT_FGT), regions of
- * KD untrapped accesses (labels 11-14) and of K PMEVTYPER0 writes, which trap (label 15).
+	if (arg_is("bench", "direct"))
+		bench_direct();
+	else
+		for (unsigned int rep = 0; rep < 2; rep++) /* the first pass warms vperf's state */
+			for (unsigned int r = R_CALIB; r <= last; r++)
+				region(r);
 	/* Put and load of this (active) vCPU on its pCPU, measured by the hypervisor. */
 	for (unsigned int i = 0; i < SWITCHES; i++)
 		hyp_mark(3, 0, 0);
