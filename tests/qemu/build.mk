@@ -30,8 +30,8 @@ qemu-ldflags := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack
 
 qemu-lib-src := lib/string.c lib/printf.c lib/uart.c
 qemu-hyp-src := hyp/head.S hyp/vectors.S hyp/main.c hyp/gic.c hyp/vgic.c hyp/vgic_mmio.c \
-	hyp/vcpu.c hyp/sched.c hyp/trap.c hyp/psci.c hyp/vuart.c hyp/mm.c hyp/vm.c hyp/guest_dt.c \
-	hyp/pmu_host.c hyp/hpmn_probe.c hyp/hpmn_stub.S hyp/spe.c hyp/spe_outside.c $(qemu-lib-src)
+	hyp/vcpu.c hyp/sched.c hyp/trap.c hyp/psci.c hyp/vuart.c hyp/mm.c hyp/vm.c hyp/vm_args.c \
+	hyp/guest_dt.c hyp/pmu_host.c hyp/pmu_bench.c hyp/hpmn_probe.c hyp/hpmn_stub.S hyp/spe.c hyp/spe_outside.c $(qemu-lib-src)
 qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c guest/util.c \
 	guest/smp.c $(qemu-lib-src)
 qemu-guests := pmu-suite demo spe-smoke

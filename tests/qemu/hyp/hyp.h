@@ -306,6 +306,9 @@ void pmu_host_bench_switch(uint64_t t0);
 uint64_t pmu_host_el2_insns(void);
 void pmu_host_bench_probe(uint64_t t0);
 void pmu_host_bench_pmuirq(void);
+/* pmu_bench.c: the set_irq_line op of a PMUIRQ (vperf's share ends there); the BENCH lines. */
+void pmu_host_bench_irq_line(void);
+void pmu_host_bench_report(void);
 bool hpmn_probe(void);
 void hpmn_report(void);
 void trap_bench_calibrate(void);

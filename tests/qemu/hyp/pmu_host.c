@@ -2,7 +2,8 @@
 /*
  * The hypervisor's side of vperf: the ops contract, the counters the host keeps for itself in
  * the second range [HPMN, N) (MDCR_EL2.HPMN; docs/design.md, "Counter ranges"), the checks that those
- * counters were never disturbed by a guest, and the EL2 instruction counts `make bench` reports.
+ * counters were never disturbed by a guest (the EL2 instruction counts `make bench` reports are
+ * pmu_bench.c's).
  *
  * Host counter roles, from HPMN up (PMEVTYPER: P [31] excludes EL1, U [30] excludes EL0, NSH
  * [27] includes EL2; Arm ARM D19 PMEVTYPER<n>_EL0):
@@ -27,10 +28,6 @@ static const uint64_t role_type[3] = {
 	EVT_P | EVT_U | EVT_NSH | EVT_INST_RETIRED,
 };
 
-struct bench_acc {
-	uint64_t sum, count;
-};
-
 /* Per pCPU: its reserved counters are its own; `counted`/`intact` are what it saw when it last
  * went idle (pmu_host_idle), for the report, which runs on one pCPU. */
 static struct host_cpu {
@@ -40,11 +37,7 @@ static struct host_cpu {
 } hcpu[MAX_PCPUS];
 
 static struct {
-	uint64_t overflows, t_start, t_irq, t_pmuirq, calib, notices, pmuirqs;
-	uint64_t t_traps, t_loads; /* the marking vCPU's traps and loads at the region's start */
-	bool calibrated, irq_inner;
-	struct bench_acc sw, put, load, irq, irq_vperf, sysreg, probe, put_same, load_same;
-	bool reswitch; /* inside a mark-3 put + load of the calling vCPU */
+	uint64_t overflows, notices;
 } host;
 
 #define PMEV_CASE(n)                                           \
@@ -126,11 +119,9 @@ static unsigned int op_guest_el(void *hv_vcpu)
 	return (unsigned int)FIELD(((struct vcpu *)hv_vcpu)->regs.spsr, 3, 2);
 }
 
-static void bench_irq_line(void);
-
 static void op_set_irq_line(void *hv_vcpu, uint32_t intid, bool level)
 {
-	bench_irq_line();
+	pmu_host_bench_irq_line();
 	if (hyp.mutant == MUT_NO_IRQ)
 		return;
 	vgic_set_level(hv_vcpu, intid, level);
@@ -258,128 +249,6 @@ void pmu_host_idle(void)
 	h->intact = counters_intact();
 }
 
-/* ---- `make bench`: EL2 instructions (meaningful with -icount shift=0 and pmu=hv guests, whose
- * runs keep MDCR_EL2.HPME = 1 so the host's EL2 counter counts through their traps) ---------- */
-
-static void acc(struct bench_acc *a, uint64_t v)
-{
-	a->sum += v;
-	a->count++;
-}
-
-/* The end of every measurement of vperf and of its calibration (pmu_host_bench_probe): one
- * function, so that all count the same instructions around the counter read whatever the
- * compiler makes of their callers. */
-static uint64_t __attribute__((noinline)) bench_since(uint64_t t0)
-{
-	return pmu_host_el2_insns() - t0;
-}
-
-void pmu_host_bench_switch(uint64_t t0)
-{
-	acc(&host.sw, bench_since(t0));
-}
-
-void pmu_host_bench_sysreg(uint64_t t0)
-{
-	acc(&host.sysreg, bench_since(t0));
-}
-
-void pmu_host_bench_vperf(bool load, uint64_t t0)
-{
-	uint64_t n = bench_since(t0);
-
-	if (host.reswitch)
-		acc(load ? &host.load_same : &host.put_same, n);
-	else
-		acc(load ? &host.load : &host.put, n);
-}
-
-/* vperf's share of a PMUIRQ (make bench): from vperf_handle_pmu_irq()'s call (main.c) to the
- * set_irq_line op it makes, where the hypervisor's vGIC work starts. Every other PMUIRQ only:
- * the rest measure the whole path (entry to the list register) without this measuring in it. */
-void pmu_host_bench_pmuirq(void)
-{
-	host.irq_inner = ++host.pmuirqs & 1;
-	if (host.irq_inner)
-		host.t_pmuirq = pmu_host_el2_insns();
-}
-
-static void bench_irq_line(void)
-{
-	if (host.t_pmuirq)
-		acc(&host.irq_vperf, bench_since(host.t_pmuirq));
-	host.t_pmuirq = 0;
-}
-
-/* The measuring itself: what a "t0 = pmu_host_el2_insns(); ...; pmu_host_bench_*(t0)" pair
- * counts with nothing in between (trap.c calls it as sysreg() does around vperf). */
-void pmu_host_bench_probe(uint64_t t0)
-{
-	acc(&host.probe, bench_since(t0));
-}
-
-static void print_avg(const char *name, const struct bench_acc *a)
-{
-	if (!a->count)
-		return;
-	printf("BENCH %s %lu.%02lu insns (n=%lu)\n", name, a->sum / a->count,
-	       (a->sum % a->count) * 100 / a->count, a->count);
-}
-
-/* Guest marks (HVC 0xc6000001, x1 = what, x2 = iterations, x3 = label): 1 starts a region, 2
- * ends it; label 0 with 0 iterations calibrates the hypercall pair itself; 3 puts and loads the
- * calling vCPU on its pCPU (the "active vCPU back on the same pCPU" switch). Internal marks:
- * 0x100 physical interrupt entry, 0x101 INTID 23 written to a list register, 0x102 other exit. */
-void pmu_host_bench_mark(struct vcpu *v, uint64_t what)
-{
-	uint64_t now = pmu_host_el2_insns();
-	uint64_t iters = v->regs.x[2], label = v->regs.x[3];
-
-	switch (what) {
-	case 1:
-		host.t_start = now;
-		host.t_traps = v->sysreg_traps;
-		host.t_loads = v->switches;
-		host.sysreg.sum = host.sysreg.count = 0;
-		break;
-	case 2:
-		if (!iters) {
-			host.calib = now - host.t_start;
-			host.calibrated = true;
-		} else if (hyp.bench) {
-			uint64_t net = now - host.t_start - (host.calibrated ? host.calib : 0);
-
-			uint64_t in = host.sysreg.count ? host.sysreg.sum / host.sysreg.count : 0;
-
-			printf("BENCH region %lu: %lu.%02lu EL2 insns per op, %lu in "
-			       "vperf_handle_sysreg (%lu ops); %lu EL2 insns, %lu traps, %lu "
-			       "loads\n",
-			       label, net / iters, (net % iters) * 100 / iters, in, iters, net,
-			       v->sysreg_traps - host.t_traps, v->switches - host.t_loads);
-		}
-		break;
-	case 3:
-		host.reswitch = true;
-		sched_reswitch(v);
-		host.reswitch = false;
-		break;
-	case 0x100:
-		host.t_irq = now;
-		break;
-	case 0x101:
-		if (host.t_irq && !host.irq_inner)
-			acc(&host.irq, now - host.t_irq);
-		host.t_irq = 0;
-		host.irq_inner = false;
-		break;
-	default: /* the end of an interrupt's exit: a PMUIRQ that pushed no line measures nothing */
-		host.t_irq = host.t_pmuirq = 0;
-		host.irq_inner = false;
-		break;
-	}
-}
-
 static void result(const char *name, bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void result(const char *name, bool ok, const char *fmt, ...)
@@ -450,16 +319,6 @@ void pmu_host_report(void)
 	hpmn_report();
 	spe_report();
 	spe_outside_report();
-	if (!hyp.bench)
-		return;
-	trap_bench_calibrate();
-	print_avg("probe", &host.probe);
-	print_avg("vperf-put-same", &host.put_same);
-	print_avg("vperf-load-same", &host.load_same);
-	print_avg("vperf-handle-sysreg", &host.sysreg);
-	print_avg("vcpu-switch", &host.sw);
-	print_avg("vperf-put", &host.put);
-	print_avg("vperf-load", &host.load);
-	print_avg("pmuirq-to-lr", &host.irq);
-	print_avg("pmuirq-vperf", &host.irq_vperf);
+	if (hyp.bench)
+		pmu_host_bench_report();
 }
