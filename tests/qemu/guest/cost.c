@@ -148,6 +148,13 @@ void cost_run(void)
 {
 	uint64_t empty;
 
+	/* A hypervisor that gives no PMU, or no event counter (PMCR_EL0.N = 0, as Xen's own vPMU
+	 * does: HPMN left at 0): nothing to measure, and the accesses below would be UNDEFINED. */
+	if (!gi.has_pmu || !pmu_n()) {
+		result("cost", SKIP, "PMU node %s, PMCR_EL0.N %u: no event counter to measure",
+		       gi.has_pmu ? "present" : "absent", gi.has_pmu ? pmu_n() : 0);
+		return;
+	}
 	pmu_quiesce();
 	pmu_set_evtyper(0, EVT_SW_INCR);
 	write_sysreg(CYCLE_BIT | 1, pmcntenset_el0);
