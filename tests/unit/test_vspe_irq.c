@@ -9,6 +9,7 @@
 
 #include "cmocka_wrap.h"
 #include "vspe_util.h"
+#include <arch/tlb.h>
 
 #define VMID0 1
 #define PAGE  0x1000ull
@@ -225,6 +226,54 @@ static void test_abort_in_flight_at_irq(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/*
+ * A stage 2 Translation fault (EC 0x25) raises PMBIRQ while the writes of earlier records, to a
+ * page that aborts, are still in flight: the PMBIRQ entry's drain brings the abort in and EA joins
+ * the stage 2 syndrome (SPE 3.5.4: no new event while S = 1, EA set). That is no longer a fault
+ * mapping can cure: restarting would hide the lost records behind an invisible restart. The guest
+ * gets the event with EA, its interrupt, and nothing is mapped.
+ */
+static void abort_behind_stage2_fault(enum vperf_spe_buffer buf)
+{
+	const struct sim_uop op = { .pc = V_LOOP_PC(0),
+				    .vaddr = 0x4000,
+				    .latency = 5,
+				    .type = SIM_UOP_LOAD,
+				    .size_log2 = 3 };
+	struct hv_vcpu *vc = setup(buf, 2 * PAGE);
+	uint64_t pmbsr;
+
+	sim_mem_set_abort(V_BUF_PA(0), PAGE, true);
+	/* Room for about 18 records in the aborting page, then a page the hypervisor took back. */
+	guest_write(PMBPTR_EL1, V_BUF_VA + PAGE - 20 * 35);
+	guest_write(PMBLIMITR_EL1, (V_BUF_VA + 2 * PAGE) | V_PMBLIMITR_E);
+	sim_mem_unmap_s2(VMID0, V_BUF_IPA + PAGE, PAGE);
+	tlbi_vmalls12e1is();
+	dsb_nsh();
+	guest_write(PMSFCR_EL1, V_PMSFCR_LD_FT);
+	guest_write(PMSIRR_EL1, V_INTERVAL_1);
+	guest_write(PMSICR_EL1, 0);
+	isb();
+	guest_write(PMSCR_EL1, V_PMSCR_E1SPE);
+	isb();
+	for (unsigned int i = 0; i < 300 * 257 && !vc->spe_irq_level; i++)
+		guest_run(&op, 1);
+	assert_true(vc->spe_irq_level);
+	pmbsr = lx_pmbsr();
+	assert_int_equal(pmbsr & (V_PMBSR_S | V_PMBSR_EA), V_PMBSR_S | V_PMBSR_EA);
+	assert_int_equal((pmbsr >> 26) & 0x3f, 0x25); /* EC: stage 2 Data Abort */
+	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 0);
+	assert_int_equal(hv.vm[0].stats.spe_events, 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_abort_behind_stage2_fault(void **state)
+{
+	(void)state;
+	abort_behind_stage2_fault(VPERF_SPE_BUF_EL1_TRAPPED);
+	abort_behind_stage2_fault(VPERF_SPE_BUF_EL1);
+}
+
 /* A PMBIRQ while no vSPE is loaded is the host's own: vperf touches nothing. */
 static void test_not_a_guest_irq(void **state)
 {
@@ -249,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_guest_event_untrapped),
 		cmocka_unit_test(test_abort_in_flight_at_put),
 		cmocka_unit_test(test_abort_in_flight_at_irq),
+		cmocka_unit_test(test_abort_behind_stage2_fault),
 		cmocka_unit_test(test_not_a_guest_irq),
 	};
 
