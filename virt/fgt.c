@@ -22,7 +22,7 @@ bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu)
 	return false;
 }
 
-static void set_fgt(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
+void vperf_fgt_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
 {
 	if (pcpu->cur_hdfgrtr != rtr) {
 		write_sysreg(rtr, HDFGRTR_EL2);
@@ -34,25 +34,31 @@ static void set_fgt(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
 	}
 }
 
-/* No ISB: as for MDCR_EL2 (mdcr.c), the ERET into the guest synchronizes, and no EL2 code
- * depends on these traps, which act on EL1 and EL0 only. */
-void vperf_fgt_load(const struct vperf_vcpu *vcpu)
+/*
+ * A vCPU's values are the host's outside vperf's fields, plus the type traps of a VM with
+ * fgt_types. No ISB at load: as for MDCR_EL2 (mdcr.c), the ERET into the guest synchronizes,
+ * and no EL2 code depends on these traps, which act on EL1 and EL0 only. Without FEAT_FGT
+ * every value is 0, the host's included (vperf_fgt_host_ok), and so is the cached one: nothing
+ * is ever written to registers that do not exist.
+ */
+void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 {
-	struct vperf_pcpu *pcpu = vcpu->pcpu;
 	uint64_t rtr = pcpu->cfg.host_hdfgrtr & ~HDFGRTR_VPERF_MASK;
 	uint64_t wtr = pcpu->cfg.host_hdfgwtr & ~HDFGWTR_VPERF_MASK;
 
-	if (!pcpu->caps.fgt)
+	if (!pcpu->caps.fgt) {
+		pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = 0;
 		return;
-	if (vperf_vm_fgt_types(vcpu->vm)) {
-		rtr |= HDFGRTR_TYPES;
-		wtr |= HDFGWTR_TYPES;
 	}
-	set_fgt(pcpu, rtr, wtr);
+	pcpu->vm_hdfgrtr[0] = rtr;
+	pcpu->vm_hdfgwtr[0] = wtr;
+	pcpu->vm_hdfgrtr[1] = rtr | HDFGRTR_TYPES;
+	pcpu->vm_hdfgwtr[1] = wtr | HDFGWTR_TYPES;
+	/* Unknown: the first load writes them. */
+	pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = ~0ull;
 }
 
 void vperf_fgt_put(struct vperf_pcpu *pcpu)
 {
-	if (pcpu->caps.fgt)
-		set_fgt(pcpu, pcpu->cfg.host_hdfgrtr, pcpu->cfg.host_hdfgwtr);
+	vperf_fgt_set(pcpu, pcpu->cfg.host_hdfgrtr, pcpu->cfg.host_hdfgwtr);
 }

@@ -100,8 +100,21 @@ static inline bool vperf_vm_fgt_types(const struct vperf_vm *vm)
 }
 /* False, logged, when the hypervisor gives FGT values on a PE without FEAT_FGT. */
 bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu);
-/* At load, after MDCR_EL2: the vCPU's values, written where they changed. */
-void vperf_fgt_load(const struct vperf_vcpu *vcpu);
+/* At pcpu_init: the values a vCPU runs with on this pCPU (vm_hdfgrtr/vm_hdfgwtr). */
+void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu);
+/* Write both registers (each only where it changed). */
+void vperf_fgt_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr);
+
+/* At load, after MDCR_EL2: the vCPU's values, written where they changed. Inline, on every
+ * load's path: without FEAT_FGT, or back from a put that kept them, it only compares. */
+static inline void vperf_fgt_load(const struct vperf_vcpu *vcpu)
+{
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+	uint8_t t = vcpu->vm->fgt_types;
+
+	if (pcpu->cur_hdfgrtr != pcpu->vm_hdfgrtr[t] || pcpu->cur_hdfgwtr != pcpu->vm_hdfgwtr[t])
+		vperf_fgt_set(pcpu, pcpu->vm_hdfgrtr[t], pcpu->vm_hdfgwtr[t]);
+}
 /* At put: the host's values back. */
 void vperf_fgt_put(struct vperf_pcpu *pcpu);
 

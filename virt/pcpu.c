@@ -112,9 +112,9 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	if (pcpu->caps.pmuver && pcpu->hpmn == 0 && !pcpu->caps.hpmn0)
 		return VPERF_EINVAL;
 	pcpu->host_mdcr = vperf_mdcr_host(pcpu);
-	/* Unknown: the first load writes them (HDFGRTR/HDFGWTR_EL2 with FEAT_FGT, virt/fgt.c). */
+	/* Unknown: the first load writes it. */
 	pcpu->cur_mdcr = ~0ull;
-	pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = ~0ull;
+	vperf_fgt_pcpu_init(pcpu);
 #ifdef CONFIG_VPERF_VPMU
 	/* PMUSERENR_EL0's fields reset to architecturally UNKNOWN values (its description in Arm
 	 * DDI 0487; the model's reset, docs/model.md). The PE applies it to a guest's EL0 before

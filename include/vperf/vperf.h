@@ -117,6 +117,10 @@ struct vperf_pcpu {
 	uint64_t cur_mdcr;	      /* MDCR_EL2 as last written */
 	uint64_t cur_hdfgrtr;	      /* HDFGRTR_EL2 / HDFGWTR_EL2 as last written (FEAT_FGT) */
 	uint64_t cur_hdfgwtr;
+	/* A vCPU's HDFGRTR_EL2 / HDFGWTR_EL2 here, [1] for a VM with fgt_types (virt/fgt.c):
+	 * computed once at pcpu_init so that load only compares. 0 without FEAT_FGT. */
+	uint64_t vm_hdfgrtr[2];
+	uint64_t vm_hdfgwtr[2];
 	struct vperf_pcpu_vspe spe; /* the host's SPE state while parked */
 	bool agent_irq_reported;    /* the agent's interrupt was masked and logged once */
 	struct vperf_stats stats;   /* events not attributable to a VM */
@@ -145,7 +149,8 @@ struct vperf_vm {
 	struct vperf_vm_config cfg;
 	void *hv_vm;
 	struct vperf_stats stats;
-	uint32_t notices; /* guest mistakes seen, for the log's rate limit (virt/log.c) */
+	uint32_t notices;  /* guest mistakes seen, for the log's rate limit (virt/log.c) */
+	uint8_t fgt_types; /* 1: its type registers are trapped by FEAT_FGT (virt/fgt.c) */
 };
 
 struct vperf_vcpu {
