@@ -66,14 +66,29 @@ static inline bool vspe_outside(const struct vperf_vcpu *vcpu)
  * vperf_vm_init starts a new epoch.
  */
 void vperf_mdcr_new_epoch(void);
+extern uint32_t vperf_mdcr_epoch;
 /* The host's MDCR_EL2 while no vCPU runs on pcpu (pcpu->hpmn and cfg set). */
 uint64_t vperf_mdcr_host(const struct vperf_pcpu *pcpu);
 /* False, logged, when the hypervisor's host_mdcr sets a field the PE does not implement. */
 bool vperf_mdcr_host_ok(const struct vperf_pcpu *pcpu);
 /* Recompute the loaded vCPU's MDCR_EL2 and write it if it changed: its trap state changed. */
 void vperf_update_mdcr(struct vperf_vcpu *vcpu);
-/* At load: the cached value when still valid, else a recomputed one. */
-void vperf_mdcr_load(struct vperf_vcpu *vcpu);
+/* Write MDCR_EL2 (and remember it): the value differs from the pCPU's last one. */
+void vperf_mdcr_write(struct vperf_pcpu *pcpu, uint64_t mdcr);
+
+/* At load: the value computed last time, when nothing it depends on changed since: the same
+ * pCPU, no pCPU or VM (re)initialised (the epoch), and the vCPU's trap state (direct PMU, direct
+ * SPE buffer), whose every change either recomputes it (vperf_update_mdcr) or marks it stale
+ * (vperf_mdcr_stale). Inline, on every load's path: written only when it changed. */
+static inline void vperf_mdcr_load(struct vperf_vcpu *vcpu)
+{
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+
+	if (vcpu->mdcr_pcpu != pcpu || vcpu->mdcr_epoch != vperf_mdcr_epoch)
+		vperf_update_mdcr(vcpu);
+	else if (pcpu->cur_mdcr != vcpu->mdcr)
+		vperf_mdcr_write(pcpu, vcpu->mdcr);
+}
 /* At put: the host's value back where it matters at EL2. */
 void vperf_mdcr_put(struct vperf_pcpu *pcpu);
 

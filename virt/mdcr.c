@@ -12,11 +12,11 @@
 
 /* Bumped by every vperf_init, vperf_pcpu_init and vperf_vm_init: a vCPU's cached MDCR_EL2 from
  * before may depend on a pCPU's or a VM's old configuration (vcpu_mdcr()). */
-static uint32_t epoch;
+uint32_t vperf_mdcr_epoch;
 
 void vperf_mdcr_new_epoch(void)
 {
-	epoch++;
+	vperf_mdcr_epoch++;
 }
 
 /*
@@ -171,12 +171,16 @@ static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 	return mdcr;
 }
 
-static void set_mdcr(struct vperf_pcpu *pcpu, uint64_t mdcr)
+void vperf_mdcr_write(struct vperf_pcpu *pcpu, uint64_t mdcr)
 {
-	if (pcpu->cur_mdcr == mdcr)
-		return;
 	write_sysreg(mdcr, MDCR_EL2);
 	pcpu->cur_mdcr = mdcr;
+}
+
+static void set_mdcr(struct vperf_pcpu *pcpu, uint64_t mdcr)
+{
+	if (pcpu->cur_mdcr != mdcr)
+		vperf_mdcr_write(pcpu, mdcr);
 }
 
 /* Written only when it differs from the last value: vCPUs of VMs with the same policy switch
@@ -188,20 +192,8 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 {
 	vcpu->mdcr = vcpu_mdcr(vcpu, vcpu->pcpu);
 	vcpu->mdcr_pcpu = vcpu->pcpu;
-	vcpu->mdcr_epoch = epoch;
+	vcpu->mdcr_epoch = vperf_mdcr_epoch;
 	set_mdcr(vcpu->pcpu, vcpu->mdcr);
-}
-
-/* At load: the value computed last time, when nothing it depends on changed since: the same
- * pCPU, no pCPU or VM (re)initialised (the epoch), and the vCPU's trap state (direct PMU, direct
- * SPE buffer), whose every change either recomputes it (vperf_update_mdcr) or marks it stale
- * (vperf_mdcr_stale). */
-void vperf_mdcr_load(struct vperf_vcpu *vcpu)
-{
-	if (vcpu->mdcr_pcpu == vcpu->pcpu && vcpu->mdcr_epoch == epoch)
-		set_mdcr(vcpu->pcpu, vcpu->mdcr);
-	else
-		vperf_update_mdcr(vcpu);
 }
 
 /*

@@ -52,23 +52,9 @@ static inline __attribute__((always_inline)) void load_pmu_side(struct vperf_vcp
 #endif
 }
 
-void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+/* A VM with SPE, its own or profiled from outside: the vSPE's steps around the PMU's. */
+static void load_with_spe(struct vperf_vcpu *vcpu)
 {
-	/* A load without the put of the previous run is a hypervisor bug that loses the vCPU's
-	 * counts (its state may still be in another pCPU's hardware): say so loudly. */
-	if (vcpu->pcpu || pcpu->loaded) {
-		STAT_INC(&pcpu->stats, misuse);
-		vperf_log(VPERF_LOG_ERR, "vperf: vcpu_load without vcpu_put (vCPU or pCPU still "
-					 "loaded)");
-	}
-	vcpu->pcpu = pcpu;
-	pcpu->loaded = vcpu;
-	/* A VM without SPE (neither its own nor profiled from outside): nothing of the vSPE's to
-	 * check. */
-	if (!vcpu->vm->cfg.spe) {
-		load_pmu_side(vcpu);
-		return;
-	}
 #ifdef CONFIG_VPERF_VSPE
 	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
 	if (vspe_on(vcpu))
@@ -80,6 +66,49 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 		vperf_vspe_load(vcpu);
 	if (vspe_outside(vcpu))
 		vperf_vspe_outside_load(vcpu);
+#endif
+}
+
+static void __attribute__((noinline)) load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	/* A load without the put of the previous run is a hypervisor bug that loses the vCPU's
+	 * counts (its state may still be in another pCPU's hardware): say so loudly. */
+	if (vcpu->pcpu || pcpu->loaded) {
+		STAT_INC(&pcpu->stats, misuse);
+		vperf_log(VPERF_LOG_ERR, "vperf: vcpu_load without vcpu_put (vCPU or pCPU still "
+					 "loaded)");
+	}
+	vcpu->pcpu = pcpu;
+	pcpu->loaded = vcpu;
+	if (vcpu->vm->cfg.spe)
+		load_with_spe(vcpu);
+	else
+		load_pmu_side(vcpu);
+}
+
+/* A VM without SPE whose MDCR_EL2, HDFGRTR_EL2 and HDFGWTR_EL2 are in this pCPU's registers
+ * already (a vCPU back after a lazy put, or beside VMs of the same policy): load writes none of
+ * them and only the vPMU is left. Only compares, so that the common switch needs no frame. */
+static inline bool load_writes_nothing(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	uint8_t t = vcpu->vm->fgt_types;
+
+	return !vcpu->vm->cfg.spe && vcpu->mdcr_pcpu == pcpu &&
+	       vcpu->mdcr_epoch == vperf_mdcr_epoch && pcpu->cur_mdcr == vcpu->mdcr &&
+	       pcpu->cur_hdfgrtr == pcpu->vm_hdfgrtr[t] && pcpu->cur_hdfgwtr == pcpu->vm_hdfgwtr[t];
+}
+
+void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	if (vcpu->pcpu || pcpu->loaded || !load_writes_nothing(vcpu, pcpu)) {
+		load(vcpu, pcpu);
+		return;
+	}
+	vcpu->pcpu = pcpu;
+	pcpu->loaded = vcpu;
+#ifdef CONFIG_VPERF_VPMU
+	if (vpmu_on(vcpu))
+		vperf_vpmu_load(vcpu);
 #endif
 }
 
