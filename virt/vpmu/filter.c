@@ -60,19 +60,34 @@ static bool has_el3(const struct vperf_vcpu *vcpu)
 	return vcpu->pcpu && vcpu->pcpu->caps.el3;
 }
 
-uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
+/* One filtered type, the VM-wide inputs (XENPMU_MODE_ALL, EL3) given. */
+static inline uint64_t hw_type(const struct vperf_vm *vm, uint64_t guest, bool all, bool el3)
 {
 	/* The event the hardware will count: cut to the PMU's event-number width (caps.c), so a
 	 * type kept from a wider PE is judged, and programmed, as the narrower one counts it. */
 	uint32_t event = (uint32_t)(guest & PMEVTYPER_EVT & vperf_vpmu_type_trapped());
-	bool allowed = event < 64 ? vpmu_common_event_allowed(vcpu->vm, event)
-				  : event_allowed(vcpu->vm, event);
+	bool allowed = event < 64 ? vpmu_common_event_allowed(vm, event) : event_allowed(vm, event);
 
+	return hw_filter(guest, allowed, all, el3) | event;
+}
+
+uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
+{
 	/* A direct-partition guest writes the hardware itself: it gets back what it wrote (unless
 	 * its types trap through FEAT_FGT: then as in the trapped partition). */
 	if (vpmu_types_direct(vcpu))
 		return guest;
-	return hw_filter(guest, allowed, vpmu_all_vm(vcpu), has_el3(vcpu)) | event;
+	return hw_type(vcpu->vm, guest, vpmu_all_vm(vcpu), has_el3(vcpu));
+}
+
+/* The same for guest counters [0, nr) at once (a restore): the VM-wide inputs read once. */
+void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr, const uint64_t *guest,
+			    uint64_t *hw)
+{
+	bool keep = vpmu_types_direct(vcpu), all = vpmu_all_vm(vcpu), el3 = has_el3(vcpu);
+
+	for (unsigned int n = 0; n < nr; n++)
+		hw[n] = keep ? guest[n] : hw_type(vcpu->vm, guest[n], all, el3);
 }
 
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest)

@@ -143,8 +143,7 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 		uint64_t hw[VPERF_PMU_MAX_COUNTERS];
 		unsigned int nr = vcpu->vm->cfg.nr_counters;
 
-		for (unsigned int n = 0; n < nr; n++)
-			hw[n] = vperf_vpmu_hw_evtyper(vcpu, s->evtyper[n]);
+		vperf_vpmu_hw_evtypers(vcpu, nr, s->evtyper, hw);
 		write_pmevtypers(nr, hw);
 		write_pmevcntrs(nr, s->evcntr);
 	}

@@ -43,6 +43,9 @@ static inline bool vpmu_common_event_allowed(const struct vperf_vm *vm, uint32_t
 	return vm->cfg.filter.allow[0] & VPERF_BIT(event);
 }
 uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest);
+/* The same for guest counters [0, nr) into hw[] (a restore). */
+void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr, const uint64_t *guest,
+			    uint64_t *hw);
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest);
 uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw);
 
