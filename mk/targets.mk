@@ -74,7 +74,7 @@ check-fresh:
 # only the mutations whose line contains it.
 mutate:
 	$(call deps_for,build)
-	$(Q)$(srctree)/scripts/mutate.sh $(srctree) $(obj)/mutate $(MUTATE)
+	$(Q)$(srctree)/scripts/mutate.sh $(srctree) $(obj)/mutate '$(subst ','\'',$(MUTATE))'
 
 # Isolation at scale (scripts/soak.sh, docs/model.md "Isolation at scale"): 10^6 seeded
 # schedules of each isolation test on the model and 200 runs of each SMP QEMU configuration;
