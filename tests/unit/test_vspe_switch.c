@@ -328,10 +328,56 @@ static void test_schedules_buffer_full(void **state)
 	assert_true(irqs >= 2 * cfg.seeds);
 }
 
+/*
+ * A vCPU whose guest samples into a live buffer is put and loaded again on the same pCPU, with
+ * no host buffer of its own there (so MDCR_EL2 may well be unchanged between the two) and no SPE
+ * register access in between: the load must give the buffer back to the hardware, or profiling
+ * stops with the buffer still enabled in the guest's view (SPE 3.6: nothing is sampled while
+ * PMBLIMITR_EL1.E = 0). Each buffer policy, with and without a vPMU, eager and lazy puts.
+ */
+static void resume_samples(enum vperf_spe_buffer buf, enum vperf_pmu_mode mode, bool lazy)
+{
+	const struct vperf_vm_config spe = { .spe = true, .spe_buffer = buf };
+	struct hv_vcpu *vc;
+	uint64_t before;
+
+	vs_init(1, 0, 7);
+	hv.lazy_put = lazy;
+	assert_int_equal(vs_vm_mode(0, &spe, true, mode), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	lx[0] = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_probe();
+	lx_start(&lx[0]);
+	lx_run(&lx[0], vc, 257 * 8);
+	hv_leave(0);
+	hv_enter(vc, 0);
+	before = sim_spe_stats(0)->written;
+	lx_run(&lx[0], vc, 257 * 8);
+	lx_stop(&lx[0]); /* its drain: every record sampled since the load in memory */
+	assert_true(sim_spe_stats(0)->written >= before + 6);
+	assert_int_equal(lx_records(&lx[0]), sim_spe_stats(0)->written);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_resume_keeps_sampling(void **state)
+{
+	static const enum vperf_spe_buffer bufs[] = { VPERF_SPE_BUF_EL1_TRAPPED,
+						      VPERF_SPE_BUF_EL1 };
+
+	(void)state;
+	for (unsigned int b = 0; b < 2; b++)
+		for (unsigned int lazy = 0; lazy < 2; lazy++) {
+			resume_samples(bufs[b], VPERF_PMU_HV, lazy);
+			resume_samples(bufs[b], VPERF_PMU_OFF, lazy);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lazy),
+		cmocka_unit_test(test_resume_keeps_sampling),
 		cmocka_unit_test(test_put_leaves_nothing),
 		cmocka_unit_test(test_stale_pmbsr),
 		cmocka_unit_test(test_switch_costs),
