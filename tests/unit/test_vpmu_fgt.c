@@ -7,8 +7,11 @@
  *   - a denied event written to PMEVTYPER<n>_EL0 or PMXEVTYPER_EL0, and PMCCFILTR_EL0, end as in
  *     the trapped partition: the same hardware value, the guest reading back what it wrote;
  *   - the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 come back at every put;
+ *   - the first load after pcpu_init writes both (they reset to UNKNOWN); from then on each is
+ *     written only when its own value changes;
  *   - a pCPU without FEAT_FGT refuses the policy, or, initialised after the VM, runs it trapped;
- *   - HPMN = 0 (no event counter for the guest, or all of them the host's) with FEAT_HPMN0 only.
+ *   - HPMN = 0 (no event counter for the guest, or all of them the host's) with FEAT_HPMN0 only;
+ *   - the model reports any EL2 access to HDFGRTR_EL2 / HDFGWTR_EL2 on a PE without FEAT_FGT.
  */
 #include "cmocka_wrap.h"
 
@@ -386,6 +389,143 @@ static void test_model_fgt_rules(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* Writes of HDFGRTR_EL2 and HDFGWTR_EL2 by vperf on cpu since its trace held `since` events. */
+static unsigned int fgt_writes(unsigned int cpu, uint64_t since)
+{
+	uint64_t len = sim_cpu(cpu)->trace_len;
+	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
+	unsigned int n = 0;
+
+	assert_true(len - since <= kept);
+	for (uint64_t i = kept - (len - since); i < kept; i++) {
+		const struct sim_event *e = sim_trace_at(cpu, i);
+
+		if (e->kind == SIM_WRITE &&
+		    (e->enc == VPERF_ENC_HDFGRTR_EL2 || e->enc == VPERF_ENC_HDFGWTR_EL2))
+			n++;
+	}
+	return n;
+}
+
+/* The PE resets the trap bits to UNKNOWN (the model seeds what firmware left): the first load
+ * after pcpu_init writes the vCPU's values even where they equal what vperf last wrote before. */
+static void test_first_load_clears_firmware_traps(void **state)
+{
+	struct hv_vcpu *c = hv_vcpu(2, 2);
+	uint64_t t;
+
+	(void)state;
+	assert_int_not_equal(
+		sim_peek(0, VPERF_ENC_HDFGRTR_EL2) | sim_peek(0, VPERF_ENC_HDFGWTR_EL2), 0);
+	start(c, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), 0);
+	t = traps();
+	guest_write(PMEVTYPER0_EL0, CPU_CYCLES);
+	guest_write(PMCCFILTR_EL0, 0);
+	guest_read(PMCEID0_EL0);
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMSELR_EL0, 0);
+	guest_read(PMEVCNTR0_EL0);
+	assert_int_equal(traps(), t);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* Each register on its own: the host's read traps have no PMU field (a VM runs with them as
+ * they are), its write traps do (a VM runs without them). Back from a put, the load must see
+ * that HDFGWTR_EL2 differs although HDFGRTR_EL2 does not. */
+static void test_load_compares_each_register(void **state)
+{
+	const uint64_t rtr = 0x3f, wtr = 0x3f | HDFGWTR_PMCR | HDFG_PMEVTYPERN;
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgrtr = rtr,
+						.host_hdfgwtr = wtr };
+	struct hv_vcpu *c = hv_vcpu(2, 2);
+	uint64_t t;
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	for (int i = 0; i < 2; i++) {
+		start(c, 0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), 0x3f);
+		t = traps();
+		guest_write(PMCR_EL0, PMCR_E);
+		guest_write(PMEVTYPER0_EL0, CPU_CYCLES);
+		assert_int_equal(traps(), t);
+		hv_leave(0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
+	}
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* Written only where the value changes: loads and puts of a VM with no fine-grained trap of its
+ * own, the host's values outside the PMU fields, touch neither register after the first load;
+ * a VM whose types trap costs one write of each at its load and at its put. */
+static void test_written_only_when_changed(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgrtr = 0x3f,
+						.host_hdfgwtr = 0x3f };
+	struct hv_vcpu *a = hv_vcpu(0, 0), *c = hv_vcpu(2, 2);
+	uint64_t since;
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	since = sim_cpu(0)->trace_len;
+	hv_enter(c, 0);
+	assert_int_equal(fgt_writes(0, since), 2);
+	for (int i = 0; i < 3; i++) {
+		since = sim_cpu(0)->trace_len;
+		hv_leave(0);
+		assert_int_equal(fgt_writes(0, since), 0);
+		since = sim_cpu(0)->trace_len;
+		hv_enter(c, 0);
+		assert_int_equal(fgt_writes(0, since), 0);
+	}
+	hv_leave(0);
+	for (int i = 0; i < 2; i++) {
+		since = sim_cpu(0)->trace_len;
+		hv_enter(a, 0);
+		assert_int_equal(fgt_writes(0, since), 2);
+		since = sim_cpu(0)->trace_len;
+		hv_leave(0);
+		assert_int_equal(fgt_writes(0, since), 2);
+	}
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), 0x3f);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), 0x3f);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The model (the oracle): without FEAT_FGT on a PE, an EL2 access to HDFGRTR_EL2 or
+ * HDFGWTR_EL2 is UNDEFINED; the model reports each as an error and keeps the register as it
+ * was. A PE with FEAT_FGT next to it accepts the same accesses. */
+static void test_model_no_fgt_el2_access_flagged(void **state)
+{
+	struct sim_pe_config cfg;
+
+	(void)state;
+	model(&cfg);
+	cfg.cpus_without_fgt = VPERF_BIT(1);
+	hv_init(&cfg, 2);
+	assert_int_equal(sim_error_count(), 0);
+	sim_set_cpu(1);
+	write_sysreg(HDFG_PMEVTYPERN, HDFGWTR_EL2);
+	assert_int_equal(sim_error_count(), 1);
+	write_sysreg(HDFG_PMEVTYPERN, HDFGRTR_EL2);
+	assert_int_equal(sim_error_count(), 2);
+	assert_int_equal(sim_peek(1, VPERF_ENC_HDFGWTR_EL2), 0);
+	assert_int_equal(sim_peek(1, VPERF_ENC_HDFGRTR_EL2), 0);
+	(void)read_sysreg(HDFGRTR_EL2);
+	assert_int_equal(sim_error_count(), 3);
+	sim_set_cpu(0);
+	write_sysreg(HDFG_PMEVTYPERN, HDFGWTR_EL2);
+	assert_int_equal(read_sysreg(HDFGWTR_EL2), HDFG_PMEVTYPERN);
+	assert_int_equal(sim_error_count(), 3);
+	sim_poke(0, VPERF_ENC_HDFGWTR_EL2, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +539,10 @@ int main(void)
 		cmocka_unit_test_setup(test_no_hpmn0, setup),
 		cmocka_unit_test_setup(test_pcpu_without_hpmn0_runs_trapped, setup),
 		cmocka_unit_test_setup(test_model_fgt_rules, setup),
+		cmocka_unit_test_setup(test_first_load_clears_firmware_traps, setup),
+		cmocka_unit_test_setup(test_load_compares_each_register, setup),
+		cmocka_unit_test_setup(test_written_only_when_changed, setup),
+		cmocka_unit_test_setup(test_model_no_fgt_el2_access_flagged, setup),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_fgt", tests, NULL, NULL);
