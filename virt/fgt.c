@@ -48,8 +48,12 @@ void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 
 	if (!pcpu->caps.fgt) {
 		pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = 0;
+		pcpu->vm_hdfgrtr[0] = pcpu->vm_hdfgrtr[1] = 0;
+		pcpu->vm_hdfgwtr[0] = pcpu->vm_hdfgwtr[1] = 0;
+		pcpu->fgt_host_pmu = false;
 		return;
 	}
+	pcpu->fgt_host_pmu = rtr != pcpu->cfg.host_hdfgrtr || wtr != pcpu->cfg.host_hdfgwtr;
 	pcpu->vm_hdfgrtr[0] = rtr;
 	pcpu->vm_hdfgwtr[0] = wtr;
 	pcpu->vm_hdfgrtr[1] = rtr | HDFGRTR_TYPES;

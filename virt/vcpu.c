@@ -147,15 +147,18 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 }
 
 #ifdef CONFIG_VPERF_VPMU
-/* The rest of a lazy put once the vPMU parked: the virtual line when it moved (a call the
- * common path does not make, so that it needs no frame), MDCR_EL2, the loaded pointers. */
+/* The rest of a lazy put once the vPMU parked, when it has calls to make (the common path makes
+ * none, so that it needs no frame): the virtual line when it moved, MDCR_EL2, and the host's
+ * fine-grained traps when they set PMU fields a VM runs without (fgt.c). */
 static void __attribute__((noinline))
-put_parked_push(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+put_parked_rest(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu, bool push)
 {
-	vperf_vpmu_update_irq(vcpu);
+	if (push)
+		vperf_vpmu_update_irq(vcpu);
 	pcpu->loaded = NULL;
 	vcpu->pcpu = NULL;
 	vperf_mdcr_put(pcpu);
+	vperf_fgt_put(pcpu);
 }
 #endif
 
@@ -167,11 +170,12 @@ void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 
 	/* The common case alone: a VM without SPE (so no vSPE state to drain and no host buffer
 	 * parked for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). Its
-	 * HDFGRTR_EL2/HDFGWTR_EL2 are the host's already: only a direct VM has fine-grained traps of
-	 * its own (fgt.c), and only the trapped partition parks. */
+	 * HDFGRTR_EL2/HDFGWTR_EL2 are the host's outside vperf's PMU fields (only a direct VM has
+	 * fine-grained traps of its own, fgt.c, and only the trapped partition parks): they need
+	 * a write only where the host sets PMU fields itself. */
 	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park(vcpu, &push)) {
-		if (push) {
-			put_parked_push(vcpu, pcpu);
+		if (push || pcpu->fgt_host_pmu) {
+			put_parked_rest(vcpu, pcpu, push);
 			return;
 		}
 		pcpu->loaded = NULL;

@@ -121,6 +121,7 @@ struct vperf_pcpu {
 	 * computed once at pcpu_init so that load only compares. 0 without FEAT_FGT. */
 	uint64_t vm_hdfgrtr[2];
 	uint64_t vm_hdfgwtr[2];
+	bool fgt_host_pmu; /* the host's values set PMU fields: every put writes them back */
 	struct vperf_pcpu_vspe spe; /* the host's SPE state while parked */
 	bool agent_irq_reported;    /* the agent's interrupt was masked and logged once */
 	struct vperf_stats stats;   /* events not attributable to a VM */

@@ -209,6 +209,36 @@ static void test_host_values_survive(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The same host values across a lazy put of a trapped vCPU, which parks its counters and
+ * takes the short path: the host's PMU fields come back there too, and the vCPU's own values
+ * at its load. */
+static void test_host_values_survive_lazy_put(void **state)
+{
+	const uint64_t rtr = 0x3f | HDFG_PMCCNTR, wtr = 0x3f | HDFGWTR_PMCR;
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgrtr = rtr,
+						.host_hdfgwtr = wtr };
+	struct hv_vcpu *b = hv_vcpu(1, 1);
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv.lazy_put = true;
+	start(b, 0);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), 0x3f);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), 0x3f);
+	hv_leave(0);
+	assert_true(vperf_vcpu_parked(&b->v));
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
+	hv_enter(b, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), 0x3f);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), 0x3f);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* Without FEAT_FGT the registers do not exist: host values are refused, none is written. */
 static void test_no_fgt_host_values_refused(void **state)
 {
@@ -533,6 +563,7 @@ int main(void)
 		cmocka_unit_test_setup(test_denied_event_as_trapped, setup),
 		cmocka_unit_test_setup(test_ccfiltr_as_trapped, setup),
 		cmocka_unit_test_setup(test_host_values_survive, setup),
+		cmocka_unit_test_setup(test_host_values_survive_lazy_put, setup),
 		cmocka_unit_test_setup(test_no_fgt_host_values_refused, setup),
 		cmocka_unit_test_setup(test_pcpu_without_fgt, setup),
 		cmocka_unit_test_setup(test_hpmn0, setup),
