@@ -51,6 +51,13 @@ lazy-put: $(obj)/tests/bin/test_vpmu_isolation
 	$(Q)HV_LAZY_PUT=1 HV_SCHEDULES=500 RUN_TESTS_TAG=lazy $(runtests) $(results) $<
 .PHONY: lazy-put
 
+# ... and with each put lazy or eager by a seeded draw, no flush after an eager one (as a
+# hypervisor that puts lazily while a vCPU stays and eagerly when it moves): test@mixed.
+test-extra-y += mixed-put
+mixed-put: $(obj)/tests/bin/test_vpmu_isolation
+	$(Q)HV_LAZY_PUT=2 HV_SCHEDULES=500 RUN_TESTS_TAG=mixed $(runtests) $(results) $<
+.PHONY: mixed-put
+
 # The isolation schedules again with FEAT_FGT in the model: the direct VM has an event filter,
 # so its type registers trap through HDFGRTR_EL2/HDFGWTR_EL2 (test@fgt).
 test-extra-y += fgt-isolation

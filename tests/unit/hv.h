@@ -36,6 +36,7 @@ struct hv_vcpu {
 	unsigned int spe_irq_raises;
 	uint32_t contextidr; /* its CONTEXTIDR_EL1 and CNTVOFF_EL2 while it is not loaded */
 	uint64_t cntvoff;
+	bool put_lazily; /* its last put was vperf_vcpu_put_lazy (a promise to keep) */
 };
 
 /* A VM's RAM: [ipa, ipa + size) is backed by [pa, pa + size). */
@@ -59,8 +60,11 @@ struct hv {
 	unsigned int max_irq_burst; /* most PMUIRQs taken in a row with the line left high */
 	unsigned int undefs, pc_advances; /* the ops' decisions, for traps the harness delivers */
 	int raw_el;			  /* guest_el() during hv_raw_trap(), else -1 */
-	bool lazy_put;	    /* puts are vperf_vcpu_put_lazy, and a vCPU loaded on another pCPU has
-			* that pCPU flushed first, as its hypervisor must (HV_LAZY_PUT=1) */
+	bool lazy_put;	    /* puts are vperf_vcpu_put_lazy, and a vCPU loaded on another pCPU after
+			* one has that pCPU flushed first, as its hypervisor must (HV_LAZY_PUT=1) */
+	bool mixed_put;	    /* with lazy_put: each put lazy or eager by a seeded draw, and no flush
+			     * after an eager put, which promised nothing (HV_LAZY_PUT=2) */
+	uint64_t put_draws; /* the draws' generator */
 	char last_log[160]; /* vperf's last log line */
 	/* A mutated switch for the model to catch: CONTEXTIDR_EL1 and CNTVOFF_EL2 switched before
 	 * the put instead of after it (include/vperf/hyp.h, the order of a switch). */

@@ -182,6 +182,41 @@ static void test_migration_flushes(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The reference hypervisor's schedule (tests/qemu/hyp/sched.c): lazy while the vCPU stays on its
+ * pCPU, eager when it is about to move, and no flush after an eager put (it promised nothing).
+ * Parked idle (PMCR_EL0.E = 0), the vCPU is loaded again on the same pCPU and runs without a PMU
+ * access, so its counters stay parked in the hardware through that run; the eager put that ends
+ * it must save them: after it the vCPU is loadable anywhere, with its counts, and no misuse. */
+static void test_parked_idle_then_eager_put(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	uint8_t blob[VPERF_VSPE_BLOB_SIZE];
+
+	(void)state;
+	hv_enter(a, 0);
+	program(1000);
+	hv_run_n(&op3, 10);
+	guest_write(PMCR_EL0, 0); /* stopped: idle at the put, 1030 left in the hardware */
+	hv_leave(0);
+	assert_true(vperf_vcpu_parked(&a->v));
+	hv_enter(a, 0); /* idle: the load touches nothing, the counters stay parked */
+	hv_run_n(&op3, 5);
+	hv.lazy_put = false; /* it moves next: the eager put */
+	hv_leave(0);
+	assert_false(vperf_vcpu_parked(&a->v));
+	assert_int_equal(vperf_vcpu_save(&a->v, blob, sizeof(blob)), VPERF_VPMU_BLOB_SIZE);
+	sim_set_cpu(1); /* loaded there as that hypervisor does: no flush of pCPU 0 */
+	vperf_vcpu_load(&a->v, &hv.pcpu[1]);
+	hv.running[1] = a;
+	a->cpu = 1;
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 1030);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 1011);
+	assert_int_equal(guest_read(PMEVCNTR2_EL0), 1002);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 1034);
+	assert_int_equal(hv.pcpu[0].stats.misuse + hv.pcpu[1].stats.misuse, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* A load on another pCPU without the flush breaks the promise: counted as misuse, the counts
  * since the lazy put are lost (the shadow's older values), and the old pCPU never writes its
  * stale copy over the vCPU's state later. */
@@ -353,6 +388,7 @@ int main(void)
 		cmocka_unit_test_setup(test_other_vcpu_between, setup_lazy),
 		cmocka_unit_test_setup(test_host_between, setup_lazy),
 		cmocka_unit_test_setup(test_migration_flushes, setup_lazy),
+		cmocka_unit_test_setup(test_parked_idle_then_eager_put, setup_lazy),
 		cmocka_unit_test_setup(test_migration_without_flush, setup_lazy),
 		cmocka_unit_test_setup(test_blob_and_reset_need_flush, setup_lazy),
 		cmocka_unit_test(test_flag_at_lazy_put),

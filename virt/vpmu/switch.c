@@ -343,8 +343,15 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 {
 	bool push;
 
-	if (!vpmu_in_hw(vcpu))
+	if (!vpmu_in_hw(vcpu)) {
+		/* Parked here by the lazy put before this run, which made no PMU access (its load
+		 * resumes nothing while the vPMU is idle): its counters are still only in this
+		 * pCPU's hardware. An eager put promises nothing about the next load: they go to
+		 * the shadow now, as save() would have put them there. */
+		if (!lazy && parked_here(vcpu, vcpu->pcpu))
+			vperf_vpmu_flush(vcpu->pcpu);
 		return;
+	}
 	if (lazy && vperf_vpmu_park(vcpu, &push)) {
 		if (push)
 			vperf_vpmu_update_irq(vcpu);

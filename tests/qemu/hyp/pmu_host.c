@@ -37,7 +37,7 @@ static struct host_cpu {
 } hcpu[MAX_PCPUS];
 
 static struct {
-	uint64_t overflows, notices;
+	uint64_t overflows, notices, errors;
 } host;
 
 #define PMEV_CASE(n)                                           \
@@ -149,6 +149,8 @@ static void op_log(enum vperf_log_level level, const char *msg)
 
 	if (level > hyp.loglevel)
 		return;
+	if (level == VPERF_LOG_ERR)
+		host.errors++;
 	if (level != VPERF_LOG_ERR && ++host.notices > LOG_NOTICES_SHOWN) {
 		if (host.notices == LOG_NOTICES_SHOWN + 1)
 			hyp_log("vperf: further notices not shown (counted at the end)");
@@ -304,10 +306,27 @@ static void report_counters(void)
 	}
 }
 
+/* vperf found nothing wrong with this integration: no error line (a contract broken, e.g. a load
+ * without a put, or a vCPU loaded elsewhere than where a lazy put parked it) and no misuse
+ * counted on any pCPU. Not under a mutant: a deliberately broken integration (must-fail) has to
+ * be caught by the guests' own tests, not by vperf's complaint. */
+static void report_vperf_errors(void)
+{
+	uint64_t misuse = 0;
+
+	if (hyp.mutant != MUT_NONE)
+		return;
+	for (unsigned int c = 0; c < hyp.nr_pcpus; c++)
+		misuse += hyp.pcpus[c].vperf.stats.misuse;
+	result("vperf-errors", !host.errors && !misuse, "%lu error lines, misuse %lu on %u pCPU",
+	       host.errors, misuse, hyp.nr_pcpus);
+}
+
 void pmu_host_report(void)
 {
 	for (unsigned int i = 0; i < hyp.nr_vms; i++)
 		trap_report_vm(&hyp.vms[i]);
+	report_vperf_errors();
 	hyp_log("  (bad-value: guest writes of RES0 bits or out-of-range values, ignored as the "
 		"architecture says; loglevel=1 prints each)");
 	hyp_log("host PMU overflows %lu, stray %lu", host.overflows,
