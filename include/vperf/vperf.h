@@ -64,7 +64,8 @@ struct vperf_pcpu_config {
 	uint32_t spe_ppi;
 	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE
 	 * fine-grained traps). vperf writes these registers at every load, its PMU fields
-	 * (vperf/fgt.h) with the hypervisor's others, and puts these values back at every put;
+	 * (vperf/fgt.h) with the hypervisor's others, plus HDFGWTR_EL2.PMBSR_EL1 for a VM with an
+	 * untrapped Profiling Buffer, and puts these values back at every put;
 	 * 0 on a PE without FEAT_FGT (anything else fails vperf_pcpu_init, logged). */
 	uint64_t host_hdfgrtr;
 	uint64_t host_hdfgwtr;
