@@ -165,12 +165,49 @@ static void test_with_mdcr_traps(void **state)
 	assert_int_equal(t_hyp.traps, before + 1);
 }
 
+/* Reset with EL3 (the highest Exception level): the SPE fields are UNKNOWN, seeded garbage, and
+ * only the fields that exist get any (HDFGWTR_EL2 bit 30 is RES0; nPMSNEVFR_EL1 needs FnE, SPEv1p2);
+ * with reset_zero, or without SPE, none. The PMU's fields [22:12], 57, 58 are the PMU family's. */
+static void test_reset_unknown(void **state)
+{
+	const uint64_t pmu = VPERF_GENMASK(22, 12) | VPERF_BIT(57) | VPERF_BIT(58);
+	const uint64_t spe_r = VPERF_GENMASK(32, 23) | VPERF_BIT(63);
+	const uint64_t spe_w = VPERF_GENMASK(32, 23) & ~VPERF_BIT(30);
+
+	(void)state;
+	for (uint8_t v = 0; v <= 5; v++) {
+		uint64_t seen_r = 0, seen_w = 0;
+
+		for (uint64_t seed = 1; seed <= 32; seed++) {
+			struct sim_pe_config cfg;
+
+			sim_spe_default_config(&cfg, v);
+			cfg.seed = seed;
+			cfg.fgt = true;
+			sim_model_init(&cfg);
+			seen_r |= sim_peek(0, VPERF_ENC_HDFGRTR_EL2) & ~pmu;
+			seen_w |= sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & ~pmu;
+			cfg.reset_zero = true;
+			sim_model_init(&cfg);
+			assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2) & ~pmu, 0);
+			assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & ~pmu, 0);
+		}
+		if (!v) {
+			assert_int_equal(seen_r | seen_w, 0);
+			continue;
+		}
+		assert_int_equal(seen_r, spe_r | (v >= 3 ? 1ull << NPMSNEVFR : 0));
+		assert_int_equal(seen_w, spe_w | (v >= 3 ? 1ull << NPMSNEVFR : 0));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_bit),
 		cmocka_unit_test(test_no_fgt_cpu),
 		cmocka_unit_test(test_with_mdcr_traps),
+		cmocka_unit_test(test_reset_unknown),
 	};
 
 	return cmocka_run_group_tests_name("sim_spe_fgt", tests, NULL, NULL);
