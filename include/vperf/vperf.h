@@ -151,8 +151,9 @@ struct vperf_vm {
 	struct vperf_vm_config cfg;
 	void *hv_vm;
 	struct vperf_stats stats;
-	uint32_t notices;  /* guest mistakes seen, for the log's rate limit (virt/log.c) */
-	/* Its FEAT_FGT traps (virt/fgt.c), the index of vm_hdfgrtr/vm_hdfgwtr: bit 0, its type registers; bit 1, PMBSR_EL1 writes (an untrapped Profiling Buffer). */
+	uint32_t notices; /* guest mistakes seen, for the log's rate limit (virt/log.c) */
+	/* Its FEAT_FGT traps (virt/fgt.c), the index of vm_hdfgrtr/vm_hdfgwtr: bit 0, its type
+	 * registers; bit 1, PMBSR_EL1 writes (an untrapped Profiling Buffer). */
 	uint8_t fgt_types;
 };
 

@@ -9,8 +9,8 @@
  * stage 2 fault in the hardware's PMBSR_EL1 is then always vperf's, restarted with no trace.
  * What the write trap costs a guest driving SPE as Linux's arm_spe_pmu does: nothing per buffer
  * interrupt (the driver writes PMBSR_EL1 only while its event holds the vCPU trapped anyway).
- * With a pCPU without FEAT_FGT, none of this: the guest writes PMBSR_EL1 untrapped, as without
- * FEAT_FGT at all (test_vspe_letter.c, guest_sets_s_fsc; docs/vspe.md, "FEAT_FGT"). The SPE
+ * A VM created while a pCPU lacks FEAT_FGT gets none of this: the guest writes PMBSR_EL1
+ * untrapped, as without FEAT_FGT at all (test_vspe_letter.c, guest_sets_s_fsc; docs/vspe.md, "FEAT_FGT"). The SPE
  * supplement (Arm DDI 0586A) is cited as "SPE <section>", HDFGWTR_EL2 from Arm DDI 0487 K.a
  * (D24.2).
  */
@@ -273,15 +273,17 @@ static void test_cost(void **state)
 }
 
 /*
- * A pCPU without FEAT_FGT, initialised after the VM: from then on no vCPU runs with the write
- * trap, not even on a pCPU that has it (the policy holds only where every pCPU has FEAT_FGT, as
- * the direct partition's event filter), and a guest's write of S with a Translation fault's FSC
- * is taken for vperf's own stage 2 fault again, as without FEAT_FGT.
+ * A mix of pCPUs with and without FEAT_FGT, as for the direct partition's event filter: the trap
+ * is decided at vm_init and needs FEAT_FGT on every pCPU initialised then. A VM created on a mix
+ * gets none: a guest's write of S with a Translation fault's FSC is taken for vperf's own stage 2
+ * fault again, as without FEAT_FGT. A VM created before a pCPU without FEAT_FGT came keeps the
+ * trap where it exists and runs its buffer trapped (E2PB = 0b10) on that pCPU, where nothing
+ * could trap the write.
  */
 static void test_mixed_pcpus(void **state)
 {
 	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
-	struct hv_vcpu *vc;
+	struct hv_vcpu *vc, *late;
 	uint64_t t;
 
 	(void)state;
@@ -289,16 +291,27 @@ static void test_mixed_pcpus(void **state)
 	vperf_init(hv_ops());
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
 	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1, true), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	hv_enter(vc, 0);
-	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, FGT_PMBSR);
-	hv_leave(0);
 	sim_set_cpu(1);
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
 	sim_set_cpu(0);
+	assert_int_equal(vs_vm(1, VPERF_SPE_BUF_EL1, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	late = hv_vcpu(1, 1);
+	/* VM 0, created while every pCPU had FEAT_FGT: the trap on pCPU 0, trapped on pCPU 1. */
 	hv_enter(vc, 0);
-	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, FGT_PMBSR);
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	run_loads(257 * 2);
+	assert_int_equal(e2pb(), 3);
+	hv_leave(0);
+	hv_enter(vc, 1);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(1, VPERF_ENC_MDCR_EL2)), 2);
+	hv_leave(1);
+	/* VM 1, created on the mix: no trap, the guest's write unseen. */
+	hv_enter(late, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, 0);
+	lx = (struct lx_spe){ .vm = 1, .size = V_BUF_SIZE };
 	lx_start(&lx);
 	run_loads(257 * 2);
 	assert_int_equal(e2pb(), 3);
@@ -306,8 +319,8 @@ static void test_mixed_pcpus(void **state)
 	guest_write(PMBSR_EL1, V_PMBSR_S | V_PMBSR_EC(EC_S2_DA) | 0x07);
 	assert_int_equal(traps(), t);
 	run_loads(4);
-	assert_false(vc->spe_irq_level);
-	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 1);
+	assert_false(late->spe_irq_level);
+	assert_int_equal(hv.vm[1].stats.spe_s2_fixed, 1);
 	assert_int_equal(sim_error_count(), 0);
 }
 
