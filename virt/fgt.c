@@ -4,7 +4,9 @@
  * with the hypervisor's own values (vperf_pcpu_config.host_hdfgrtr, host_hdfgwtr) outside the PMU
  * fields, which are vperf's (vperf/fgt.h): clear, except the type registers and PMCEID<n>_EL0 of
  * a direct-partition VM whose event filter does not allow every event, so that such a VM
- * counts untrapped while every event it programs passes the filter (docs/vpmu.md). At put the
+ * counts untrapped while every event it programs passes the filter (docs/vpmu.md); and, on top
+ * of the hypervisor's value, the PMBSR_EL1 write trap of a VM with an untrapped guest-owned
+ * Profiling Buffer (vperf_vm_fgt_pmbsr, docs/vspe.md). At put the
  * host gets its values back whole. Each register is written only when its value changes: VMs
  * with no fine-grained trap switch with no access to either.
  */
@@ -48,16 +50,17 @@ void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 
 	if (!pcpu->caps.fgt) {
 		pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = 0;
-		pcpu->vm_hdfgrtr[0] = pcpu->vm_hdfgrtr[1] = 0;
-		pcpu->vm_hdfgwtr[0] = pcpu->vm_hdfgwtr[1] = 0;
+		for (unsigned int t = 0; t < VPERF_FGT_NR; t++)
+			pcpu->vm_hdfgrtr[t] = pcpu->vm_hdfgwtr[t] = 0;
 		pcpu->fgt_host_pmu = false;
 		return;
 	}
 	pcpu->fgt_host_pmu = rtr != pcpu->cfg.host_hdfgrtr || wtr != pcpu->cfg.host_hdfgwtr;
-	pcpu->vm_hdfgrtr[0] = rtr;
-	pcpu->vm_hdfgwtr[0] = wtr;
-	pcpu->vm_hdfgrtr[1] = rtr | HDFGRTR_TYPES;
-	pcpu->vm_hdfgwtr[1] = wtr | HDFGWTR_TYPES;
+	for (unsigned int t = 0; t < VPERF_FGT_NR; t++) {
+		pcpu->vm_hdfgrtr[t] = rtr | (t & VPERF_FGT_TYPES ? HDFGRTR_TYPES : 0);
+		pcpu->vm_hdfgwtr[t] = wtr | (t & VPERF_FGT_TYPES ? HDFGWTR_TYPES : 0) |
+				      (t & VPERF_FGT_PMBSR ? HDFG_PMBSR : 0);
+	}
 	/* Unknown: the first load writes them. */
 	pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = ~0ull;
 }

@@ -113,6 +113,40 @@ static inline bool vperf_vm_fgt_types(const struct vperf_vm *vm)
 	return vm->cfg.pmu_mode != VPERF_PMU_OFF && vm->cfg.partition == VPERF_PART_DIRECT &&
 	       !(f->allow[0] == ~0ull && f->allow[1] == ~0ull && f->allow_other);
 }
+/* The VM's Profiling Buffer policy with the Kconfig default resolved. */
+static inline enum vperf_spe_buffer vperf_vm_spe_buffer(const struct vperf_vm *vm)
+{
+	if (vm->cfg.spe_buffer != VPERF_SPE_BUF_DEFAULT)
+		return vm->cfg.spe_buffer;
+#ifdef CONFIG_VPERF_VSPE_BUFFER_UNTRAPPED
+	return VPERF_SPE_BUF_EL1;
+#else
+	return VPERF_SPE_BUF_EL1_TRAPPED;
+#endif
+}
+
+/*
+ * A VM with an untrapped guest-owned buffer (VPERF_SPE_BUF_EL1) runs with HDFGWTR_EL2.PMBSR_EL1
+ * set (fgt.c), so that its own PMBSR_EL1 writes, which may set S with any syndrome, are emulated
+ * (vspe/regs.c) and a stage 2 fault in the hardware's PMBSR_EL1 is always vperf's. As for the
+ * type traps, decided at vm_init (fgt_types): only when every initialised pCPU has FEAT_FGT,
+ * else the guest writes PMBSR_EL1 untrapped (docs/vspe.md, "FEAT_FGT"); on a pCPU initialised
+ * later without it, such a VM's buffer stays trapped (vspe/switch.c, direct_ok).
+ */
+static inline bool vperf_vm_fgt_pmbsr(const struct vperf_vm *vm)
+{
+#ifdef CONFIG_VPERF_VSPE
+	return vm->cfg.spe && vperf_vm_spe_buffer(vm) == VPERF_SPE_BUF_EL1 &&
+	       !vperf_platform()->any_no_fgt;
+#else
+	(void)vm;
+	return false;
+#endif
+}
+/* The bits of vperf_vm.fgt_types (policy.c): the index of a pCPU's vm_hdfgrtr/vm_hdfgwtr. */
+#define VPERF_FGT_TYPES 1u
+#define VPERF_FGT_PMBSR 2u
+#define VPERF_FGT_NR	4u
 /* False, logged, when the hypervisor gives FGT values on a PE without FEAT_FGT. */
 bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu);
 /* At pcpu_init: the values a vCPU runs with on this pCPU (vm_hdfgrtr/vm_hdfgwtr). */

@@ -126,7 +126,8 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 	*vm = zero;
 	vm->cfg = *cfg;
 	vm->hv_vm = hv_vm;
-	vm->fgt_types = vperf_vm_fgt_types(vm);
+	vm->fgt_types = (vperf_vm_fgt_types(vm) ? VPERF_FGT_TYPES : 0) |
+			(vperf_vm_fgt_pmbsr(vm) ? VPERF_FGT_PMBSR : 0);
 	vperf_mdcr_new_epoch();
 	return VPERF_OK;
 }

@@ -14,6 +14,11 @@
  * PMXEVTYPER_EL0, PMCCFILTR_EL0; reads and writes) and PMCEID<n>_EL0 reads of a direct-partition
  * VM whose event filter does not allow every event (docs/vpmu.md, "FEAT_FGT"). Counters,
  * enables, overflow flags, PMCR_EL0, PMSELR_EL0 and PMUSERENR_EL0 never trap by FGT.
+ *
+ * One SPE field besides: HDFGWTR_EL2.PMBSR_EL1, which vperf sets on top of the hypervisor's value
+ * (it is not vperf's field otherwise) while a vCPU of a VM with an untrapped guest-owned buffer
+ * (VPERF_SPE_BUF_EL1) runs on a system where every pCPU has FEAT_FGT (docs/vspe.md, "FEAT_FGT"):
+ * a guest's write of PMBSR_EL1 then never reaches the hardware unseen.
  */
 #ifndef VPERF_FGT_H
 #define VPERF_FGT_H
@@ -39,6 +44,9 @@
 #define HDFGRTR_PMMIR	VPERF_BIT(22)
 #define HDFG_PMUSERENR	VPERF_BIT(57)
 #define HDFGRTR_PMCEIDN VPERF_BIT(58)
+
+/* HDFGWTR_EL2 (and HDFGRTR_EL2) bit 25: writes (reads) of PMBSR_EL1 at EL1, with FEAT_SPE. */
+#define HDFG_PMBSR VPERF_BIT(25)
 
 /* Every PMU field of each register: vperf's. */
 #define HDFGRTR_VPERF_MASK \

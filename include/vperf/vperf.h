@@ -64,7 +64,8 @@ struct vperf_pcpu_config {
 	uint32_t spe_ppi;
 	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE
 	 * fine-grained traps). vperf writes these registers at every load, its PMU fields
-	 * (vperf/fgt.h) with the hypervisor's others, and puts these values back at every put;
+	 * (vperf/fgt.h) with the hypervisor's others, plus HDFGWTR_EL2.PMBSR_EL1 for a VM with an
+	 * untrapped Profiling Buffer, and puts these values back at every put;
 	 * 0 on a PE without FEAT_FGT (anything else fails vperf_pcpu_init, logged). */
 	uint64_t host_hdfgrtr;
 	uint64_t host_hdfgwtr;
@@ -117,10 +118,10 @@ struct vperf_pcpu {
 	uint64_t cur_mdcr;	      /* MDCR_EL2 as last written */
 	uint64_t cur_hdfgrtr;	      /* HDFGRTR_EL2 / HDFGWTR_EL2 as last written (FEAT_FGT) */
 	uint64_t cur_hdfgwtr;
-	/* A vCPU's HDFGRTR_EL2 / HDFGWTR_EL2 here, [1] for a VM with fgt_types (virt/fgt.c):
+	/* A vCPU's HDFGRTR_EL2 / HDFGWTR_EL2 here, indexed by its VM's fgt_types (virt/fgt.c):
 	 * computed once at pcpu_init so that load only compares. 0 without FEAT_FGT. */
-	uint64_t vm_hdfgrtr[2];
-	uint64_t vm_hdfgwtr[2];
+	uint64_t vm_hdfgrtr[4];
+	uint64_t vm_hdfgwtr[4];
 	bool fgt_host_pmu; /* the host's values set PMU fields: every put writes them back */
 	struct vperf_pcpu_vspe spe; /* the host's SPE state while parked */
 	bool agent_irq_reported;    /* the agent's interrupt was masked and logged once */
@@ -150,8 +151,10 @@ struct vperf_vm {
 	struct vperf_vm_config cfg;
 	void *hv_vm;
 	struct vperf_stats stats;
-	uint32_t notices;  /* guest mistakes seen, for the log's rate limit (virt/log.c) */
-	uint8_t fgt_types; /* 1: its type registers are trapped by FEAT_FGT (virt/fgt.c) */
+	uint32_t notices; /* guest mistakes seen, for the log's rate limit (virt/log.c) */
+	/* Its FEAT_FGT traps (virt/fgt.c), the index of vm_hdfgrtr/vm_hdfgwtr: bit 0, its type
+	 * registers; bit 1, PMBSR_EL1 writes (an untrapped Profiling Buffer). */
+	uint8_t fgt_types;
 };
 
 struct vperf_vcpu {

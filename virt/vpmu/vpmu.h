@@ -65,7 +65,7 @@ static inline bool vpmu_direct_vm(const struct vperf_vcpu *vcpu)
  * partition (the filter applied, the guest reading back what it wrote). */
 static inline bool vpmu_types_direct(const struct vperf_vcpu *vcpu)
 {
-	return vpmu_direct_vm(vcpu) && !vcpu->vm->fgt_types;
+	return vpmu_direct_vm(vcpu) && !(vcpu->vm->fgt_types & VPERF_FGT_TYPES);
 }
 
 /* May this direct-partition vCPU run untrapped on its pCPU: FEAT_FGT there when its types must
@@ -74,7 +74,7 @@ static inline bool vpmu_direct_here(const struct vperf_vcpu *vcpu)
 {
 	const struct vperf_pcpu *pcpu = vcpu->pcpu;
 
-	return (pcpu->caps.fgt || !vcpu->vm->fgt_types) &&
+	return (pcpu->caps.fgt || !(vcpu->vm->fgt_types & VPERF_FGT_TYPES)) &&
 	       (pcpu->caps.hpmn0 || vcpu->vm->cfg.nr_counters);
 }
 

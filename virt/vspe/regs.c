@@ -176,10 +176,21 @@ static void buffer_changed(struct vperf_vcpu *vcpu)
 	vperf_vspe_update_irq(vcpu);
 }
 
+static bool is_buffer_reg(enum vperf_vspe_reg r)
+{
+	return r == VPERF_VSPE_PMBSR || r == VPERF_VSPE_PMBPTR || r == VPERF_VSPE_PMBLIMITR;
+}
+
+/* Untrapped (E2PB = 0b11), a PMB* write traps only by FEAT_FGT (../fgt.c: PMBSR_EL1, so that a
+ * guest's write setting S is its own event whatever syndrome it names, SPE 3.5): the hardware
+ * holds the guest's controls, which the shadow takes first (vperf_vspe_pause_direct); the write
+ * is then emulated as a trapped one, the hardware following as it would have followed the
+ * untrapped write, and the vCPU goes back to untrapped mode when its buffer stays live. */
 static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
 		      enum vperf_vspe_reg r)
 {
 	uint64_t keep = vperf_vspe_keep(&vcpu->pcpu->caps, r);
+	bool was_direct = is_buffer_reg(r) && vperf_vspe_pause_direct(vcpu);
 
 	if (acc->val & ~keep) {
 		STAT_INC(&vcpu->vm->stats, bad_value);
@@ -209,6 +220,8 @@ static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
 			write_sysreg_enc(acc->enc, *vspe_reg(vcpu, r));
 		break;
 	}
+	if (was_direct)
+		vperf_update_mdcr(vcpu);
 }
 
 bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)

@@ -18,13 +18,7 @@
 
 enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)
 {
-	if (vm->cfg.spe_buffer != VPERF_SPE_BUF_DEFAULT)
-		return vm->cfg.spe_buffer;
-#ifdef CONFIG_VPERF_VSPE_BUFFER_UNTRAPPED
-	return VPERF_SPE_BUF_EL1;
-#else
-	return VPERF_SPE_BUF_EL1_TRAPPED;
-#endif
+	return vperf_vm_spe_buffer(vm);
 }
 
 /* SPE 4.2: PMBLIMITR_EL1.E resets to 0; the rest is IMPLEMENTATION DEFINED, vperf picks 0. With
@@ -113,6 +107,22 @@ static uint64_t sync_from_hw(struct vperf_vcpu *vcpu)
 	return pmbsr;
 }
 
+/*
+ * A trapped PMB* write of an untrapped vCPU: FEAT_FGT's PMBSR_EL1 write trap (../fgt.c), or one
+ * the hypervisor set. The shadow takes the hardware's controls and the vCPU counts as trapped,
+ * so that regs.c emulates the write as in trapped mode and goes back to untrapped mode when the
+ * rules allow. A hardware event still pending in PMBSR_EL1 is overwritten, as the guest's own
+ * write would have overwritten it: a stage 2 fault of vperf's recurs once the buffer runs again.
+ * Returns whether the vCPU was untrapped (its MDCR_EL2 is then the caller's to update).
+ */
+bool vperf_vspe_pause_direct(struct vperf_vcpu *vcpu)
+{
+	if (!vcpu->spe.direct)
+		return false;
+	sync_from_hw(vcpu);
+	return true;
+}
+
 static void leave_direct(struct vperf_vcpu *vcpu)
 {
 	if (!vcpu->spe.direct)
@@ -160,8 +170,10 @@ static void restart(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 
 /* A stage 2 fault mapping the page can cure: Translation, Access flag or Permission (FSC
  * 0b0001LL, 0b0010LL, 0b0011LL). Any other stage 2 syndrome without EA is none of vperf's making
- * (an untrapped guest's own write that sets S, which asserts its interrupt, SPE 3.5) or none it
- * can cure by mapping (restarting would only fault again): the guest gets it as it is. */
+ * (an untrapped guest's own write that sets S, which asserts its interrupt, SPE 3.5, where no
+ * FEAT_FGT trap brings that write to regs.c) or none it can cure by mapping (restarting would
+ * only fault again): the guest gets it as it is. With the trap, the hardware's PMBSR_EL1 holds
+ * only the hardware's events, so a mappable one is always vperf's. */
 static bool stage2_mappable(uint64_t pmbsr)
 {
 	uint64_t kind = (pmbsr & PMBSR_BSC_FSC) >> 2;
@@ -206,6 +218,10 @@ void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
  */
 static bool direct_ok(const struct vperf_vcpu *vcpu)
 {
+	/* A VM given the PMBSR_EL1 write trap (../fgt.c) keeps it or stays trapped: a pCPU
+	 * initialised after it without FEAT_FGT runs it with E2PB = 0b10, as the type traps do. */
+	if ((vcpu->vm->fgt_types & VPERF_FGT_PMBSR) && !vcpu->pcpu->caps.fgt)
+		return false;
 	return vperf_vspe_buffer(vcpu->vm) == VPERF_SPE_BUF_EL1 && vspe_buffer_on(vcpu) &&
 	       !(vcpu->spe.reg[VPERF_VSPE_PMBSR] & (PMBSR_DL | PMBSR_EA));
 }

@@ -83,6 +83,7 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 	sim_set_reg(cpu, SIM_ENC_PMSIDR_EL1,
 		    cfg->pmsidr ? cfg->pmsidr : sim_spe_default_pmsidr(cfg->pmsver));
 	sim_set_reg(cpu, SIM_ENC_PMBIDR_EL1, cfg->pmbidr & ~PMBIDR_P);
+	spe_fgt_reset(cpu, cfg);
 	spe_sync_view(cpu);
 }
 
@@ -93,7 +94,9 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
  * - PMS* at EL1 trap to EL2 when MDCR_EL2.TPMS is 1 (CheckStatisticalProfilingAccess, SPE 3.2.3);
  * - PMBLIMITR/PMBPTR/PMBSR at EL1 trap to EL2 when MDCR_EL2.E2PB<0> is 0
  *   (CheckProfilingBufferAccess, SPE 3.4.6);
- * - PMBIDR_EL1 is never trapped (SPE 4.3.1 "Traps and enables: None").
+ * - PMBIDR_EL1 is never trapped (SPE 4.3.1 "Traps and enables: None");
+ * - with FEAT_FGT, HDFGRTR_EL2 / HDFGWTR_EL2 trap the accesses they name (spe_fgt.c). They and
+ *   MDCR_EL2 trap to EL2 with the same EC 0x18: their order does not show.
  */
 static enum sim_access check(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
 			     bool read)
@@ -104,6 +107,8 @@ static enum sim_access check(unsigned int cpu, unsigned int el, const struct sim
 		return SIM_ACC_UNDEF;
 	if (!read && reg->dir == SIM_DIR_RO) /* MSR to PMSIDR/PMBIDR: UNDEFINED, before traps */
 		return SIM_ACC_UNDEF;
+	if (spe_fgt_traps(cpu, reg, read))
+		return SIM_ACC_TRAP_EL2;
 	if (reg->trap == SIM_TRAP_TPMS && (mdcr & SIM_MDCR_EL2_TPMS))
 		return SIM_ACC_TRAP_EL2;
 	if (reg->trap == SIM_TRAP_E2PB && !(mdcr & (1ull << SIM_MDCR_EL2_E2PB_SHIFT)))

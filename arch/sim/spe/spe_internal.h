@@ -105,6 +105,11 @@ static inline uint64_t spe_idr(unsigned int cpu)
 	return sim_reg(cpu, SIM_ENC_PMSIDR_EL1);
 }
 
+/* spe_fgt.c: does HDFGRTR_EL2 (read) or HDFGWTR_EL2 trap this EL1 access to EL2 (FEAT_FGT)? */
+bool spe_fgt_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read);
+/* Reset: the SPE fields of both registers (after the PMU family wrote its own). */
+void spe_fgt_reset(unsigned int cpu, const struct sim_pe_config *cfg);
+
 /* spe_regs.c: direct accesses. */
 uint64_t spe_write_mask(unsigned int cpu, const struct sim_arch_reg *reg);
 uint64_t spe_read_value(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,

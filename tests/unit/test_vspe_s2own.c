@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * An untrapped guest-owned buffer (VPERF_SPE_BUF_EL1, MDCR_EL2.E2PB = 0b11) on a system where
+ * every pCPU has FEAT_FGT: the vCPU runs with HDFGWTR_EL2.PMBSR_EL1 set (reads stay untrapped),
+ * so a guest's own PMBSR_EL1 write is emulated, and one that sets S asserts its interrupt
+ * whatever EC and FSC it names (SPE 3.5, "A direct write that sets PMBSR_EL1.S to 1 causes the
+ * interrupt to be asserted"), even the stage 2 Data Abort EC (0x25) with a Translation, Access
+ * flag or Permission FSC that vperf's own stage 2 faults carry: nothing is mapped for it. A
+ * stage 2 fault in the hardware's PMBSR_EL1 is then always vperf's, restarted with no trace.
+ * What the write trap costs a guest driving SPE as Linux's arm_spe_pmu does: nothing per buffer
+ * interrupt (the driver writes PMBSR_EL1 only while its event holds the vCPU trapped anyway).
+ * A VM created while a pCPU lacks FEAT_FGT gets none of this: the guest writes PMBSR_EL1
+ * untrapped, as without FEAT_FGT at all (test_vspe_letter.c, guest_sets_s_fsc; docs/vspe.md, "FEAT_FGT"). The SPE
+ * supplement (Arm DDI 0586A) is cited as "SPE <section>", HDFGWTR_EL2 from Arm DDI 0487 K.a
+ * (D24.2).
+ */
+#include "cmocka_wrap.h"
+#include "vspe_util.h"
+#include <arch/sysreg.h>
+#include <arch/tlb.h>
+
+#define PAGE	       0x1000ull
+#define VMID0	       1
+#define BSC_FULL       1ull
+#define EC_S1_DA       0x24ull
+#define EC_S2_DA       0x25ull
+#define FGT_PMBSR      (1ull << 25) /* HDFGWTR_EL2 / HDFGRTR_EL2 field PMBSR_EL1 */
+#define MODEL_PMSVER_N 5
+
+static struct lx_spe lx;
+
+static const enum vperf_spe_buffer policies[] = { VPERF_SPE_BUF_EL1_TRAPPED, VPERF_SPE_BUF_EL1 };
+
+/* The model with SPE (PMSVer pmsver) and FEAT_FGT but on the CPUs in `without`, vperf, the test
+ * hypervisor; no VM. */
+static void init(uint8_t pmsver, uint32_t without, uint64_t seed)
+{
+	struct sim_pe_config cfg;
+
+	sim_spe_default_config(&cfg, pmsver);
+	cfg.seed = seed;
+	cfg.el2_trap_cycles = 0;
+	cfg.fgt = true;
+	cfg.cpus_without_fgt = without;
+	hv_init(&cfg, 2);
+}
+
+/* VM 0 of policy buf, its vCPU 0 loaded on pCPU 0. */
+static struct hv_vcpu *setup(uint8_t pmsver, enum vperf_spe_buffer buf, uint32_t without,
+			     uint64_t seed)
+{
+	struct hv_vcpu *vc;
+
+	init(pmsver, without, seed);
+	assert_int_equal(vs_vm(0, buf, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	return vc;
+}
+
+static void run_loads(unsigned int n)
+{
+	const struct sim_uop op = { .pc = V_LOOP_PC(0),
+				    .vaddr = 0x4000,
+				    .latency = 3,
+				    .type = SIM_UOP_LOAD,
+				    .size_log2 = 3 };
+
+	for (unsigned int i = 0; i < n; i++)
+		guest_run(&op, 1);
+}
+
+static uint64_t traps(void)
+{
+	return sim_guest_stats(0)->el2_traps;
+}
+
+static unsigned int e2pb(void)
+{
+	return (unsigned int)V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2));
+}
+
+/* The page the buffer's write pointer is in, taken back by the hypervisor: every record so far
+ * in memory first (a put and a load drain them), its TLB maintenance after (SPE 3.4.4). */
+static uint64_t unmap_live_page(struct hv_vcpu *vc)
+{
+	uint64_t ptr;
+
+	hv_leave(0);
+	hv_enter(vc, 0);
+	ptr = sim_peek(0, VPERF_ENC_PMBPTR_EL1);
+	sim_mem_unmap_s2(VMID0, V_BUF_IPA + ((ptr - V_BUF_VA) & ~(PAGE - 1)), PAGE);
+	tlbi_vmalls12e1is();
+	dsb_nsh();
+	return V_BUF_IPA + ((ptr - V_BUF_VA) & ~(PAGE - 1));
+}
+
+/*
+ * The guest writes PMBSR_EL1 = val (S = 1) to its live buffer. Untrapped, only the fine-grained
+ * trap brings the write (one trap; reads of PMBSR_EL1 do not trap): the guest's interrupt rises and
+ * stays until it clears S, it reads back what it wrote, nothing is mapped (the page at its
+ * pointer, which the hypervisor took back, stays unmapped), and the vCPU traps until then.
+ */
+static void guest_sets_s(uint8_t pmsver, enum vperf_spe_buffer buf, uint64_t val)
+{
+	struct hv_vcpu *vc = setup(pmsver, buf, 0, 2);
+	uint64_t t, page;
+
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	run_loads(257 * 2);
+	page = unmap_live_page(vc);
+	if (buf == VPERF_SPE_BUF_EL1) {
+		assert_int_equal(e2pb(), 3);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, FGT_PMBSR);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2) & FGT_PMBSR, 0);
+		t = traps();
+		assert_int_equal(guest_read(PMBSR_EL1), 0);
+		assert_int_equal(traps(), t);
+	} else {
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, 0);
+	}
+	t = traps();
+	guest_write(PMBSR_EL1, val);
+	assert_int_equal(traps(), t + 1);
+	assert_true(vc->spe_irq_level);
+	assert_int_equal(e2pb(), 2); /* at once: it reads its PMBSR_EL1 through vperf */
+	assert_int_equal(guest_read(PMBSR_EL1), val);
+	run_loads(257 * 2);
+	hv_leave(0);
+	hv_enter(vc, 0);
+	assert_true(vc->spe_irq_level);
+	assert_int_equal(guest_read(PMBSR_EL1), val);
+	assert_int_equal(e2pb(), 2);
+	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 0);
+	assert_int_equal(hv.vm[0].stats.spe_events, 0); /* no hardware event taken */
+	assert_true(sim_mem_translate_s2(VMID0, page, true).fault != 0);
+	guest_write(PMBSR_EL1, 0); /* served: the line drops */
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_guest_sets_s_any_syndrome(void **state)
+{
+	/* The stage 2 Data Abort EC with an Address size FSC and every Translation (levels 0-3),
+	 * Access flag (1-3) and Permission (1-3) FSC; the stage 1 one; a buffer full with and
+	 * without DL; an external abort. */
+	static const uint64_t fscs[] = { 0x00, 0x04, 0x05, 0x06, 0x07, 0x09,
+					 0x0a, 0x0b, 0x0d, 0x0e, 0x0f };
+	static const uint64_t others[] = { V_PMBSR_EC(EC_S1_DA) | 0x07, BSC_FULL,
+					   V_PMBSR_DL | BSC_FULL,
+					   V_PMBSR_EA | V_PMBSR_EC(EC_S2_DA) | 0x10 };
+
+	(void)state;
+	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
+		for (unsigned int p = 0; p < VPERF_ARRAY_SIZE(policies); p++) {
+			for (size_t f = 0; f < VPERF_ARRAY_SIZE(fscs); f++)
+				guest_sets_s(v, policies[p],
+					     V_PMBSR_S | V_PMBSR_EC(EC_S2_DA) | fscs[f]);
+			for (size_t o = 0; o < VPERF_ARRAY_SIZE(others); o++)
+				guest_sets_s(v, policies[p], V_PMBSR_S | others[o]);
+		}
+}
+
+/*
+ * A real stage 2 fault, with the write trap on: the page at the pointer mapped, profiling resumed,
+ * no interrupt, PMBSR_EL1 as before, untrapped again; found at a PMBIRQ or by put's drain.
+ */
+static void real_fault_restarts(uint8_t pmsver, bool at_put)
+{
+	struct hv_vcpu *vc = setup(pmsver, VPERF_SPE_BUF_EL1, 0, 11);
+	uint64_t ptr;
+
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	run_loads(257 * 2);
+	hv_leave(0);
+	hv_enter(vc, 0);
+	ptr = sim_peek(0, VPERF_ENC_PMBPTR_EL1);
+	sim_mem_unmap_s2(VMID0, V_BUF_IPA + ((ptr - V_BUF_VA) & ~(PAGE - 1)), V_BUF_SIZE);
+	tlbi_vmalls12e1is();
+	dsb_nsh();
+	for (unsigned int i = 0; i < 100 && !hv.vm[0].stats.spe_s2_fixed; i++) {
+		run_loads(at_put ? 300 : 257);
+		if (at_put) {
+			hv_leave(0);
+			hv_enter(vc, 0);
+		}
+	}
+	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 1);
+	assert_int_equal(hv.spe_irqs, at_put ? 0 : 1);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(guest_read(PMBSR_EL1), 0);
+	assert_int_equal(e2pb(), 3);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, FGT_PMBSR);
+	run_loads(257 * 4);
+	isb();
+	psb_csync();
+	dsb_nsh();
+	isb();
+	assert_true(guest_read(PMBPTR_EL1) > ptr);
+	assert_int_equal(hv.vm[0].stats.spe_events, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_real_fault_restarts(void **state)
+{
+	(void)state;
+	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
+		for (int put = 0; put < 2; put++)
+			real_fault_restarts(v, put);
+}
+
+/*
+ * Cost. A PMBSR_EL1 write while untrapped: one trap with FEAT_FGT (none without), no MDCR_EL2
+ * write when the vCPU stays untrapped (S = 0). A guest driving SPE as arm_spe_pmu does, its
+ * buffer small enough for several buffer full interrupts: the same traps per interrupt with
+ * and without FEAT_FGT, TRAPS_PER_IRQ each (its PMBSR_EL1 read, PMBPTR_EL1 read, the re-arm's
+ * PMBPTR_EL1 and PMBLIMITR_EL1 writes and its PMBSR_EL1 write: E2PB = 0b10 while its event
+ * holds), of which one is its PMBSR_EL1 write.
+ */
+#define TRAPS_PER_IRQ 5
+
+static unsigned int linux_irqs(uint32_t without, uint64_t *total)
+{
+	struct hv_vcpu *vc = setup(3, VPERF_SPE_BUF_EL1, without, 5);
+
+	lx = (struct lx_spe){ .vm = 0, .size = 0x2000 };
+	lx_start(&lx);
+	*total = 0;
+	for (unsigned int j = 0; j < 257 * 1200; j++) {
+		uint64_t t;
+
+		run_loads(1);
+		if (!vc->spe_irq_level)
+			continue;
+		t = traps();
+		lx_irq(&lx);
+		assert_int_equal(traps() - t, TRAPS_PER_IRQ);
+		*total += traps() - t;
+	}
+	assert_int_equal(lx.fatal, 0);
+	assert_int_equal(lx.spurious, 0);
+	assert_int_equal(sim_error_count(), 0);
+	return lx.irqs;
+}
+
+static void test_cost(void **state)
+{
+	const uint32_t no_fgt = VPERF_BIT(0) | VPERF_BIT(1);
+	uint64_t with, without;
+	uint64_t t, m;
+
+	(void)state;
+	for (int fgt = 0; fgt < 2; fgt++) {
+		struct hv_vcpu *vc = setup(3, VPERF_SPE_BUF_EL1, fgt ? 0 : no_fgt, 5);
+
+		lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+		lx_start(&lx);
+		run_loads(257);
+		assert_int_equal(e2pb(), 3);
+		t = traps();
+		m = sim_cpu(0)->trace_len;
+		guest_write(PMBSR_EL1, 0);
+		assert_int_equal(traps() - t, fgt ? 1 : 0);
+		assert_int_equal(vs_cost_since(0, m).mdcr, 0);
+		assert_int_equal(e2pb(), 3);
+		assert_false(vc->spe_irq_level);
+	}
+	assert_true(linux_irqs(0, &with) >= 3);
+	assert_int_equal(linux_irqs(no_fgt, &without), lx.irqs);
+	assert_int_equal(with, without);
+}
+
+/*
+ * A mix of pCPUs with and without FEAT_FGT, as for the direct partition's event filter: the trap
+ * is decided at vm_init and needs FEAT_FGT on every pCPU initialised then. A VM created on a mix
+ * gets none: a guest's write of S with a Translation fault's FSC is taken for vperf's own stage 2
+ * fault again, as without FEAT_FGT. A VM created before a pCPU without FEAT_FGT came keeps the
+ * trap where it exists and runs its buffer trapped (E2PB = 0b10) on that pCPU, where nothing
+ * could trap the write.
+ */
+static void test_mixed_pcpus(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct hv_vcpu *vc, *late;
+	uint64_t t;
+
+	(void)state;
+	init(3, VPERF_BIT(1), 2);
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1, true), VPERF_OK);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+	assert_int_equal(vs_vm(1, VPERF_SPE_BUF_EL1, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	late = hv_vcpu(1, 1);
+	/* VM 0, created while every pCPU had FEAT_FGT: the trap on pCPU 0, trapped on pCPU 1. */
+	hv_enter(vc, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, FGT_PMBSR);
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	run_loads(257 * 2);
+	assert_int_equal(e2pb(), 3);
+	hv_leave(0);
+	hv_enter(vc, 1);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(1, VPERF_ENC_MDCR_EL2)), 2);
+	hv_leave(1);
+	/* VM 1, created on the mix: no trap, the guest's write unseen. */
+	hv_enter(late, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, 0);
+	lx = (struct lx_spe){ .vm = 1, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	run_loads(257 * 2);
+	assert_int_equal(e2pb(), 3);
+	t = traps();
+	guest_write(PMBSR_EL1, V_PMBSR_S | V_PMBSR_EC(EC_S2_DA) | 0x07);
+	assert_int_equal(traps(), t);
+	run_loads(4);
+	assert_false(late->spe_irq_level);
+	assert_int_equal(hv.vm[1].stats.spe_s2_fixed, 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * Composed with the direct partition's type traps and the hypervisor's own values: the vCPU runs
+ * with the hypervisor's fields, the type traps and the PMBSR_EL1 write trap; every put gives the
+ * hypervisor its values back whole; a VM with a trapped buffer gets no PMBSR_EL1 trap.
+ */
+static void test_composes_with_pmu_traps(void **state)
+{
+	const uint64_t rtr = 0x3f, wtr = 0x3f | VPERF_BIT(33);
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgrtr = rtr,
+						.host_hdfgwtr = wtr };
+	const uint64_t types_r = VPERF_BIT(13) | VPERF_BIT(14) | VPERF_BIT(58);
+	const uint64_t types_w = VPERF_BIT(13) | VPERF_BIT(14);
+	struct vperf_vm_config cfg = { .spe = true,
+				       .spe_buffer = VPERF_SPE_BUF_EL1,
+				       .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_DIRECT,
+				       .nr_counters = 2 };
+
+	(void)state;
+	init(3, 0, 4);
+	sim_poke(0, VPERF_ENC_HDFGRTR_EL2, rtr);
+	sim_poke(0, VPERF_ENC_HDFGWTR_EL2, wtr);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	vperf_pmu_filter_set(&cfg.filter, 0x08, false);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	cfg.spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED;
+	assert_int_equal(hv_vm(1, &cfg), VPERF_OK);
+	for (int round = 0; round < 2; round++) {
+		hv_enter(hv_vcpu(0, 0), 0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr | types_r);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr | types_w | FGT_PMBSR);
+		hv_leave(0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
+		hv_enter(hv_vcpu(1, 1), 0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr | types_w);
+		hv_leave(0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
+	}
+	assert_int_equal(sim_error_count(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_guest_sets_s_any_syndrome),
+		cmocka_unit_test(test_real_fault_restarts),
+		cmocka_unit_test(test_cost),
+		cmocka_unit_test(test_mixed_pcpus),
+		cmocka_unit_test(test_composes_with_pmu_traps),
+	};
+
+	return cmocka_run_group_tests_name("vspe_s2own", tests, NULL, NULL);
+}
