@@ -20,33 +20,43 @@ mk() {
 	make -f "$tree/Makefile" O="$build" "$@" >"$log" 2>&1
 }
 
-# The unit tests `make test` runs, the vPMU ones first (most mutants die there), and the vPMU
-# tests again on the other PMU versions (tests/unit/build.mk, pmu-versions).
+# Bring one test binary up to date with the mutant and run it with the given environment:
+#   t NAME LABEL [VAR=value ...]
+# Only the binaries a mutant reaches are linked (most mutants die in the first one or two), not
+# all of them. A binary that does not build prints "build:LABEL".
+t() {
+	name=$1 label=$2
+	shift 2
+	[ -e "$build/tests/bin/$name" ] || return 0
+	mk "$build/tests/bin/$name" || { echo "build:$label"; return 1; }
+	env "$@" "$build/tests/bin/$name" >"$log" 2>&1 || { echo "$label"; return 1; }
+}
+
+# The unit tests `make test` runs, the vPMU ones first (most mutants die there), the vPMU
+# tests again on the other PMU versions (tests/unit/build.mk, pmu-versions), and the seeded
+# isolation schedules on those versions, with lazy puts and with lazy and eager puts mixed.
+first="test_vpmu test_vpmu_adversary test_vpmu_blob test_vpmu_direct test_vpmu_emulated \
+test_trap test_core test_bench_counts"
 run_tests() {
-	for t in test_vpmu test_vpmu_adversary test_vpmu_blob test_vpmu_direct test_vpmu_emulated \
-		test_trap test_core test_bench_counts; do
-		[ -x "$build/tests/bin/$t" ] || continue
-		"$build/tests/bin/$t" >"$log" 2>&1 || { echo "$t"; return 1; }
+	for tb in $first; do
+		t "$tb" "$tb" || return 1
 	done
 	for v in 1 4 5 7; do
-		for t in test_vpmu test_vpmu_adversary test_vpmu_blob test_vpmu_swinc; do
-			HV_PMUVER=$v "$build/tests/bin/$t" >"$log" 2>&1 || { echo "$t@pmuver$v"; return 1; }
+		for tb in test_vpmu test_vpmu_adversary test_vpmu_blob test_vpmu_swinc; do
+			t "$tb" "$tb@pmuver$v" HV_PMUVER=$v || return 1
 		done
 	done
 	for b in "$build"/tests/bin/test_*; do
-		case $(basename "$b") in
-		test_vpmu | test_vpmu_adversary | test_vpmu_blob | test_vpmu_direct | \
-			test_vpmu_emulated | test_trap | test_core | test_bench_counts) continue ;;
-		esac
-		"$b" >"$log" 2>&1 || { echo "$(basename "$b")"; return 1; }
+		tb=$(basename "$b")
+		case " $first " in *" $tb "*) continue ;; esac
+		t "$tb" "$tb" || return 1
 	done
 	for v in 1 4 5 7; do
-		HV_PMUVER=$v HV_SCHEDULES=300 "$build/tests/bin/test_vpmu_isolation" >"$log" 2>&1 ||
-			{ echo "test_vpmu_isolation@pmuver$v"; return 1; }
+		t test_vpmu_isolation "test_vpmu_isolation@pmuver$v" HV_PMUVER=$v HV_SCHEDULES=300 ||
+			return 1
 	done
-	HV_LAZY_PUT=1 HV_SCHEDULES=300 "$build/tests/bin/test_vpmu_isolation" >"$log" 2>&1 ||
-		{ echo "test_vpmu_isolation@lazy"; return 1; }
-	return 0
+	t test_vpmu_isolation test_vpmu_isolation@lazy HV_LAZY_PUT=1 HV_SCHEDULES=300 || return 1
+	t test_vpmu_isolation test_vpmu_isolation@mixed HV_LAZY_PUT=2 HV_SCHEDULES=300
 }
 
 # Replace the one occurrence of $2 in file $1 by $3 (fixed strings); fail unless there is
@@ -92,16 +102,21 @@ while IFS= read -r line; do
 		failed=$((failed + 1))
 		continue
 	fi
-	if ! mk -j"$jobs" all; then
+	killer=$(run_tests)
+	case $killer in
+	build:*)
 		echo "BAD      #$n $file: the mutant does not build ($what)"
 		failed=$((failed + 1))
-	elif killer=$(run_tests); then
+		;;
+	'')
 		echo "SURVIVED #$n $file: $what"
 		failed=$((failed + 1))
-	else
+		;;
+	*)
 		echo "killed   #$n by $killer: $what"
 		passed=$((passed + 1))
-	fi
+		;;
+	esac
 	cp "$work/saved" "$tree/$file"
 done <"$list"
 
