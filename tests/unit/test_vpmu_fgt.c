@@ -239,6 +239,42 @@ static void test_host_values_survive_lazy_put(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The host's PMU traps in one register only, the other's PMU fields clear: the lazy put must
+ * still see that the host sets PMU fields and put both registers back. */
+static void host_pmu_traps_in_one_register(uint64_t rtr, uint64_t wtr)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgrtr = rtr,
+						.host_hdfgwtr = wtr };
+	struct hv_vcpu *b = hv_vcpu(1, 1);
+
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv.lazy_put = true;
+	for (int i = 0; i < 2; i++) {
+		start(b, 0);
+		guest_write(PMCR_EL0, PMCR_E);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr & ~HDFGRTR_VPERF_MASK);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr & ~HDFGWTR_VPERF_MASK);
+		hv_leave(0);
+		assert_true(vperf_vcpu_parked(&b->v));
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
+	}
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_host_read_traps_survive_lazy_put(void **state)
+{
+	(void)state;
+	host_pmu_traps_in_one_register(0x3f | HDFG_PMCCNTR | HDFGRTR_PMCEIDN, 0x3f);
+}
+
+static void test_host_write_traps_survive_lazy_put(void **state)
+{
+	(void)state;
+	host_pmu_traps_in_one_register(0x3f, 0x3f | HDFGWTR_PMCR | HDFGWTR_PMSWINC);
+}
+
 /* Without FEAT_FGT the registers do not exist: host values are refused, none is written. */
 static void test_no_fgt_host_values_refused(void **state)
 {
@@ -600,6 +636,8 @@ int main(void)
 		cmocka_unit_test_setup(test_ccfiltr_as_trapped, setup),
 		cmocka_unit_test_setup(test_host_values_survive, setup),
 		cmocka_unit_test_setup(test_host_values_survive_lazy_put, setup),
+		cmocka_unit_test_setup(test_host_read_traps_survive_lazy_put, setup),
+		cmocka_unit_test_setup(test_host_write_traps_survive_lazy_put, setup),
 		cmocka_unit_test_setup(test_no_fgt_host_values_refused, setup),
 		cmocka_unit_test_setup(test_pcpu_without_fgt, setup),
 		cmocka_unit_test_setup(test_hpmn0, setup),
