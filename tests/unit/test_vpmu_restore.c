@@ -106,7 +106,8 @@ static void test_restored_all_type_counts_el2(void **state)
 static int setup_fgt(void **state)
 {
 	struct sim_pe_config cfg;
-	struct vperf_vm_config direct = policy(VPERF_PMU_SELF, 2), trapped = policy(VPERF_PMU_SELF, 2);
+	struct vperf_vm_config direct = policy(VPERF_PMU_SELF, 2),
+			       trapped = policy(VPERF_PMU_SELF, 2);
 
 	(void)state;
 	hv_default_config(&cfg);
