@@ -26,12 +26,12 @@ static void other_owner_between(struct hv_vcpu *vc, struct hv_vcpu *other, unsig
 	hv_enter(vc, cpu);
 }
 
-/* Ops in the Secure world and at EL3 while the vCPU is loaded. */
+/* Four ops each in Secure EL0, Secure EL1 and EL3 while the vCPU is loaded. */
 static void run_secure_world(void)
 {
 	for (unsigned int el = 0; el < 4; el++)
-		if (el != 2)
-			sim_run_secure(el, &op3, 4);
+		for (unsigned int i = 0; el != 2 && i < 4; i++)
+			sim_run_secure(el, &op3, 1);
 }
 
 /* The Secure world may count (MDCR_EL3.SPME): a guest counter with P = U = 0 counts its own
