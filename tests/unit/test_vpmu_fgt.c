@@ -239,6 +239,42 @@ static void test_host_values_survive_lazy_put(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The host's PMU traps in one register only, the other's PMU fields clear: the lazy put must
+ * still see that the host sets PMU fields and put both registers back. */
+static void host_pmu_traps_in_one_register(uint64_t rtr, uint64_t wtr)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgrtr = rtr,
+						.host_hdfgwtr = wtr };
+	struct hv_vcpu *b = hv_vcpu(1, 1);
+
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv.lazy_put = true;
+	for (int i = 0; i < 2; i++) {
+		start(b, 0);
+		guest_write(PMCR_EL0, PMCR_E);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr & ~HDFGRTR_VPERF_MASK);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr & ~HDFGWTR_VPERF_MASK);
+		hv_leave(0);
+		assert_true(vperf_vcpu_parked(&b->v));
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
+	}
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_host_read_traps_survive_lazy_put(void **state)
+{
+	(void)state;
+	host_pmu_traps_in_one_register(0x3f | HDFG_PMCCNTR | HDFGRTR_PMCEIDN, 0x3f);
+}
+
+static void test_host_write_traps_survive_lazy_put(void **state)
+{
+	(void)state;
+	host_pmu_traps_in_one_register(0x3f, 0x3f | HDFGWTR_PMCR | HDFGWTR_PMSWINC);
+}
+
 /* Without FEAT_FGT the registers do not exist: host values are refused, none is written. */
 static void test_no_fgt_host_values_refused(void **state)
 {
@@ -490,6 +526,51 @@ static void test_load_compares_each_register(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The switch fast path (a load that writes nothing) compares each register too: the host sets
+ * PMU fields in one register only, and a trapped VM in XENPMU_MODE_HV keeps MDCR_EL2.HPME, so an
+ * eager put leaves MDCR_EL2 and the other register as the VM runs with them and changes that one
+ * alone. Loaded again on the same pCPU, the VM must not run with the host's value of it. */
+static void fast_load_after_put_of_one_register(uint64_t rtr, uint64_t wtr)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgrtr = rtr,
+						.host_hdfgwtr = wtr };
+	struct vperf_vm_config vm = { .pmu_mode = VPERF_PMU_HV,
+				      .partition = VPERF_PART_TRAPPED,
+				      .nr_counters = 2 };
+	struct hv_vcpu *d = hv_vcpu(3, 3);
+	uint64_t mdcr;
+
+	vperf_pmu_filter_allow_all(&vm.filter);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	assert_int_equal(hv_vm(3, &vm), VPERF_OK);
+	for (int i = 0; i < 2; i++) {
+		start(d, 0);
+		guest_write(PMCR_EL0, PMCR_E);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr & ~HDFGRTR_VPERF_MASK);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr & ~HDFGWTR_VPERF_MASK);
+		mdcr = sim_peek(0, VPERF_ENC_MDCR_EL2);
+		hv_leave(0);
+		assert_false(vperf_vcpu_parked(&d->v));
+		assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), mdcr);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
+	}
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_fast_load_compares_hdfgrtr(void **state)
+{
+	(void)state;
+	fast_load_after_put_of_one_register(0x3f | HDFG_PMCCNTR, 0x3f);
+}
+
+static void test_fast_load_compares_hdfgwtr(void **state)
+{
+	(void)state;
+	fast_load_after_put_of_one_register(0x3f, 0x3f | HDFGWTR_PMCR);
+}
+
 /* Written only where the value changes: loads and puts of a VM with no fine-grained trap of its
  * own, the host's values outside the PMU fields, touch neither register after the first load;
  * a VM whose types trap costs one write of each at its load and at its put. */
@@ -564,6 +645,8 @@ int main(void)
 		cmocka_unit_test_setup(test_ccfiltr_as_trapped, setup),
 		cmocka_unit_test_setup(test_host_values_survive, setup),
 		cmocka_unit_test_setup(test_host_values_survive_lazy_put, setup),
+		cmocka_unit_test_setup(test_host_read_traps_survive_lazy_put, setup),
+		cmocka_unit_test_setup(test_host_write_traps_survive_lazy_put, setup),
 		cmocka_unit_test_setup(test_no_fgt_host_values_refused, setup),
 		cmocka_unit_test_setup(test_pcpu_without_fgt, setup),
 		cmocka_unit_test_setup(test_hpmn0, setup),
@@ -572,6 +655,8 @@ int main(void)
 		cmocka_unit_test_setup(test_model_fgt_rules, setup),
 		cmocka_unit_test_setup(test_first_load_clears_firmware_traps, setup),
 		cmocka_unit_test_setup(test_load_compares_each_register, setup),
+		cmocka_unit_test_setup(test_fast_load_compares_hdfgrtr, setup),
+		cmocka_unit_test_setup(test_fast_load_compares_hdfgwtr, setup),
 		cmocka_unit_test_setup(test_written_only_when_changed, setup),
 		cmocka_unit_test_setup(test_model_no_fgt_el2_access_flagged, setup),
 	};

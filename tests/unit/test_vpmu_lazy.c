@@ -217,6 +217,32 @@ static void test_parked_idle_then_eager_put(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The same idle run ended by a lazy put: the promise of the next load here holds again, so the
+ * counters stay parked (the put reads none of them) and the next load finds them there. */
+static void test_parked_idle_then_lazy_put(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	program(1000);
+	hv_run_n(&op3, 10);
+	guest_write(PMCR_EL0, 0);
+	hv_leave(0);
+	hv_enter(a, 0);
+	hv_run_n(&op3, 5);
+	sim_clear_counts(0);
+	hv_leave(0);
+	assert_true(vperf_vcpu_parked(&a->v));
+	assert_int_equal(sim_cpu(0)->nr_reads, 0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 1030);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 1034);
+	assert_false(vperf_vcpu_parked(&a->v));
+	assert_int_equal(hv.pcpu[0].stats.misuse, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* A load on another pCPU without the flush breaks the promise: counted as misuse, the counts
  * since the lazy put are lost (the shadow's older values), and the old pCPU never writes its
  * stale copy over the vCPU's state later. */
@@ -389,6 +415,7 @@ int main(void)
 		cmocka_unit_test_setup(test_host_between, setup_lazy),
 		cmocka_unit_test_setup(test_migration_flushes, setup_lazy),
 		cmocka_unit_test_setup(test_parked_idle_then_eager_put, setup_lazy),
+		cmocka_unit_test_setup(test_parked_idle_then_lazy_put, setup_lazy),
 		cmocka_unit_test_setup(test_migration_without_flush, setup_lazy),
 		cmocka_unit_test_setup(test_blob_and_reset_need_flush, setup_lazy),
 		cmocka_unit_test(test_flag_at_lazy_put),
