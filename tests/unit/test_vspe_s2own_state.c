@@ -161,12 +161,31 @@ static void test_direct_pmu_on_pcpu_without_fgt(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* A VM without SPE has no Profiling Buffer to trap, whatever buffer policy its configuration
+ * names: it runs with HDFGWTR_EL2 as the host left it, the same as a VM whose buffer traps. */
+static void test_no_trap_without_spe(void **state)
+{
+	const struct vperf_vm_config cfg = { .spe = false, .spe_buffer = VPERF_SPE_BUF_EL1 };
+
+	(void)state;
+	init(0, 9);
+	assert_int_equal(vs_vm_cfg(0, &cfg, true), VPERF_OK);
+	assert_int_equal(vs_vm(1, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	for (unsigned int i = 0; i < 2; i++) {
+		hv_enter(hv_vcpu(i, 0), 0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), 0);
+		hv_leave(0);
+	}
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_untrapped_limit_survives_trapped_write),
 		cmocka_unit_test(test_direct_types_survive_put),
 		cmocka_unit_test(test_direct_pmu_on_pcpu_without_fgt),
+		cmocka_unit_test(test_no_trap_without_spe),
 	};
 
 	return cmocka_run_group_tests_name("vspe_s2own_state", tests, NULL, NULL);
