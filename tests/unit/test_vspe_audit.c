@@ -26,18 +26,6 @@ static struct lx_spe lx;
 
 /* n sampled loads of VM vm's loop, each `latency` cycles long: above the sampling interval (256
  * operations), every other sample collides with the one still in flight (SPE 3.1.4). */
-static void run_loads(unsigned int vm, unsigned int n, uint32_t latency)
-{
-	const struct sim_uop op = { .pc = V_LOOP_PC(vm),
-				    .vaddr = 0x4000,
-				    .latency = latency,
-				    .type = SIM_UOP_LOAD,
-				    .size_log2 = 3 };
-
-	for (unsigned int i = 0; i < n; i++)
-		guest_run(&op, 1);
-}
-
 /* ---- whose buffer a PMBIRQ is (irq.c) ------------------------------------------------------- */
 
 /*
@@ -62,7 +50,7 @@ static void test_host_pmbirq_outside_vm(void **state)
 	vc = hv_vcpu(0, 0);
 	hv_enter(vc, 0);
 	for (unsigned int i = 0; i < 200 && !hv.spe_irqs; i++)
-		run_loads(0, 257, 3);
+		vs_run_loads(0, 257, 3);
 	assert_true(hv.spe_irqs >= 1);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1) & (V_PMBSR_S | 0x3f),
 			 V_PMBSR_S | BSC_FULL);
@@ -174,19 +162,19 @@ static void test_coll_reaches_guest(void **state)
 
 	(void)state;
 	vc = coll_setup(7, V_BUF_SIZE);
-	run_loads(0, 257 * 4, 600);
-	run_loads(0, 257 * 3, 3); /* the last long sample done */
+	vs_run_loads(0, 257 * 4, 600);
+	vs_run_loads(0, 257 * 3, 3); /* the last long sample done */
 	collisions = sim_spe_stats(0)->collision;
 	assert_true(collisions >= 1);
 	assert_int_equal(guest_read(PMBSR_EL1), V_PMBSR_COLL); /* live, trapped read */
 	guest_write(PMBSR_EL1, 0);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1), 0);
-	run_loads(0, 257 * 2, 3);
+	vs_run_loads(0, 257 * 2, 3);
 	assert_int_equal(sim_spe_stats(0)->collision, collisions);
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
 	assert_false(vc->spe_irq_level);
 
-	run_loads(0, 257 * 4, 600); /* collisions again, then a switch before any read */
+	vs_run_loads(0, 257 * 4, 600); /* collisions again, then a switch before any read */
 	hv_enter(hv_vcpu(1, 1), 0);
 	hv_enter(vc, 0);
 	assert_int_equal(guest_read(PMBSR_EL1), V_PMBSR_COLL);
@@ -209,13 +197,13 @@ static void test_event_keeps_coll(void **state)
 
 	(void)state;
 	vc = coll_setup(7, PAGE);
-	run_loads(0, 257 * 4, 600);
-	run_loads(0, 257 * 2, 3); /* the last long sample done */
+	vs_run_loads(0, 257 * 4, 600);
+	vs_run_loads(0, 257 * 2, 3); /* the last long sample done */
 	hv_leave(0);
 	hv_enter(vc, 0);
 	collisions = sim_spe_stats(0)->collision;
 	for (unsigned int i = 0; i < 200 && !vc->spe_irq_level; i++)
-		run_loads(0, 257, 3);
+		vs_run_loads(0, 257, 3);
 	assert_true(vc->spe_irq_level);
 	assert_int_equal(sim_spe_stats(0)->collision, collisions); /* none since the load */
 	pmbsr = guest_read(PMBSR_EL1);
@@ -241,7 +229,7 @@ static void test_stage2_truncation_keeps_coll(void **state)
 	lx_start(&lx);
 	sim_mem_unmap_s2(VMID0, V_BUF_IPA + PAGE, V_BUF_SIZE - PAGE);
 	for (unsigned int i = 0; i < 400 && !vc->spe_irq_level; i++)
-		run_loads(0, 257, 600);
+		vs_run_loads(0, 257, 600);
 	assert_true(vc->spe_irq_level);
 	assert_true(sim_spe_stats(0)->collision >= 1);
 	pmbsr = guest_read(PMBSR_EL1);
@@ -261,14 +249,14 @@ static void stage2_restart_keeps_coll(enum vperf_spe_buffer buf)
 	uint64_t collisions, ptr;
 
 	vc = coll_setup_buf(11, V_BUF_SIZE, buf);
-	run_loads(0, 257 * 4, 600);
-	run_loads(0, 257 * 3, 3); /* the last long sample done */
+	vs_run_loads(0, 257 * 4, 600);
+	vs_run_loads(0, 257 * 3, 3); /* the last long sample done */
 	collisions = sim_spe_stats(0)->collision;
 	assert_true(collisions >= 1);
 	ptr = sim_peek(0, VPERF_ENC_PMBPTR_EL1);
 	sim_mem_unmap_s2(VMID0, V_BUF_IPA + ((ptr - V_BUF_VA) & ~(PAGE - 1)), V_BUF_SIZE);
 	for (unsigned int i = 0; i < 100 && !hv.vm[0].stats.spe_s2_fixed; i++)
-		run_loads(0, 257, 3);
+		vs_run_loads(0, 257, 3);
 	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 1);
 	assert_int_equal(sim_spe_stats(0)->collision, collisions);
 	assert_false(vc->spe_irq_level);

@@ -46,19 +46,6 @@ static struct hv_vcpu *setup(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_
 	return vc;
 }
 
-/* n sampled loads of VM 0's loop, the guest's interrupt not taken. */
-static void run_loads(unsigned int n)
-{
-	const struct sim_uop op = { .pc = V_LOOP_PC(0),
-				    .vaddr = 0x4000,
-				    .latency = 3,
-				    .type = SIM_UOP_LOAD,
-				    .size_log2 = 3 };
-
-	for (unsigned int i = 0; i < n; i++)
-		guest_run(&op, 1);
-}
-
 /* The sampling controls of arm_spe_pmu_start, one sample per 257 operations. */
 static void start_sampling(void)
 {
@@ -93,7 +80,7 @@ static void discard_mode(uint8_t pmsver, enum vperf_spe_buffer buf)
 		return;
 	}
 	start_sampling();
-	run_loads(257 * 8);
+	vs_run_loads(0, 257 * 8, 3);
 	assert_false(vc->spe_irq_level);
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
 	assert_int_equal(guest_read(PMBLIMITR_EL1), limitr);
@@ -337,7 +324,7 @@ static struct hv_vcpu *fill(uint8_t pmsver, enum vperf_spe_buffer buf, uint64_t 
 	lx_probe();
 	lx_start(&lx);
 	for (unsigned int i = 0; i < 2000 && !vc->spe_irq_level; i++)
-		run_loads(257);
+		vs_run_loads(0, 257, 3);
 	assert_true(vc->spe_irq_level);
 	psb_csync();
 	dsb_nsh();
@@ -399,7 +386,7 @@ static void rearm_prefaults_from_live_pointer(uint8_t pmsver, enum vperf_spe_buf
 	assert_int_equal(sim_mem_translate_s2(VMID0, V_BUF_IPA + live_page - PAGE, true).fault, 2);
 	assert_int_equal(sim_mem_translate_s2(VMID0, V_BUF_IPA + live_page, true).fault, 0);
 	assert_int_equal(sim_mem_translate_s2(VMID0, V_BUF_IPA + V_BUF_SIZE - PAGE, true).fault, 0);
-	run_loads(257 * 8);
+	vs_run_loads(0, 257 * 8, 3);
 	isb();
 	psb_csync();
 	dsb_nsh();
@@ -443,7 +430,7 @@ static void restart_keeps_pmbsr(uint8_t pmsver, enum vperf_spe_buffer buf, bool 
 	lx_start(&lx);
 	for (unsigned int i = 0; i < 257 * 4; i++)
 		guest_run(&slow, 1);
-	run_loads(257 * 3); /* the last long sample done */
+	vs_run_loads(0, 257 * 3, 3); /* the last long sample done */
 	assert_true(sim_spe_stats(0)->collision >= 1);
 	hv_leave(0); /* every record so far in memory */
 	hv_enter(vc, 0);
@@ -453,10 +440,10 @@ static void restart_keeps_pmbsr(uint8_t pmsver, enum vperf_spe_buffer buf, bool 
 	dsb_nsh();
 	for (unsigned int i = 0; i < 100 && !hv.vm[0].stats.spe_s2_fixed; i++) {
 		if (!at_put) {
-			run_loads(257);
+			vs_run_loads(0, 257, 3);
 			continue;
 		}
-		run_loads(300);
+		vs_run_loads(0, 300, 3);
 		hv_leave(0);
 		hv_enter(vc, 0);
 	}
@@ -467,7 +454,7 @@ static void restart_keeps_pmbsr(uint8_t pmsver, enum vperf_spe_buffer buf, bool 
 	if (buf == VPERF_SPE_BUF_EL1) /* untrapped unless DL or EA could be misread */
 		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)),
 				 before & (V_PMBSR_DL | V_PMBSR_EA) ? 2 : 3);
-	run_loads(257 * 4);
+	vs_run_loads(0, 257 * 4, 3);
 	isb(); /* as the guest's interrupt entry: PSB CSYNC then covers every operation before */
 	psb_csync();
 	dsb_nsh();
@@ -509,9 +496,9 @@ static void guest_sets_s_fsc(uint8_t pmsver, enum vperf_spe_buffer buf, uint64_t
 
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
 	lx_start(&lx);
-	run_loads(257 * 2);
+	vs_run_loads(0, 257 * 2, 3);
 	guest_write(PMBSR_EL1, val);
-	run_loads(4);
+	vs_run_loads(0, 4, 3);
 	if (buf == VPERF_SPE_BUF_EL1_TRAPPED || fsc != FSC_XLAT_L3) {
 		assert_true(vc->spe_irq_level);
 		assert_int_equal(guest_read(PMBSR_EL1), val);
@@ -552,7 +539,7 @@ static void stage2_dl(uint8_t pmsver, enum vperf_spe_buffer buf)
 	lx_start(&lx);
 	sim_mem_unmap_s2(VMID0, V_BUF_IPA + PAGE, V_BUF_SIZE - PAGE);
 	for (unsigned int i = 0; i < 400 && !vc->spe_irq_level; i++)
-		run_loads(257);
+		vs_run_loads(0, 257, 3);
 	assert_true(vc->spe_irq_level);
 	psb_csync();
 	dsb_nsh();

@@ -58,18 +58,6 @@ static struct hv_vcpu *setup(uint8_t pmsver, enum vperf_spe_buffer buf, uint32_t
 	return vc;
 }
 
-static void run_loads(unsigned int n)
-{
-	const struct sim_uop op = { .pc = V_LOOP_PC(0),
-				    .vaddr = 0x4000,
-				    .latency = 3,
-				    .type = SIM_UOP_LOAD,
-				    .size_log2 = 3 };
-
-	for (unsigned int i = 0; i < n; i++)
-		guest_run(&op, 1);
-}
-
 static uint64_t traps(void)
 {
 	return sim_guest_stats(0)->el2_traps;
@@ -108,7 +96,7 @@ static void guest_sets_s(uint8_t pmsver, enum vperf_spe_buffer buf, uint64_t val
 
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
 	lx_start(&lx);
-	run_loads(257 * 2);
+	vs_run_loads(0, 257 * 2, 3);
 	page = unmap_live_page(vc);
 	if (buf == VPERF_SPE_BUF_EL1) {
 		assert_int_equal(e2pb(), 3);
@@ -126,7 +114,7 @@ static void guest_sets_s(uint8_t pmsver, enum vperf_spe_buffer buf, uint64_t val
 	assert_true(vc->spe_irq_level);
 	assert_int_equal(e2pb(), 2); /* at once: it reads its PMBSR_EL1 through vperf */
 	assert_int_equal(guest_read(PMBSR_EL1), val);
-	run_loads(257 * 2);
+	vs_run_loads(0, 257 * 2, 3);
 	hv_leave(0);
 	hv_enter(vc, 0);
 	assert_true(vc->spe_irq_level);
@@ -173,7 +161,7 @@ static void real_fault_restarts(uint8_t pmsver, bool at_put)
 
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
 	lx_start(&lx);
-	run_loads(257 * 2);
+	vs_run_loads(0, 257 * 2, 3);
 	hv_leave(0);
 	hv_enter(vc, 0);
 	ptr = sim_peek(0, VPERF_ENC_PMBPTR_EL1);
@@ -181,7 +169,7 @@ static void real_fault_restarts(uint8_t pmsver, bool at_put)
 	tlbi_vmalls12e1is();
 	dsb_nsh();
 	for (unsigned int i = 0; i < 100 && !hv.vm[0].stats.spe_s2_fixed; i++) {
-		run_loads(at_put ? 300 : 257);
+		vs_run_loads(0, at_put ? 300 : 257, 3);
 		if (at_put) {
 			hv_leave(0);
 			hv_enter(vc, 0);
@@ -193,7 +181,7 @@ static void real_fault_restarts(uint8_t pmsver, bool at_put)
 	assert_int_equal(guest_read(PMBSR_EL1), 0);
 	assert_int_equal(e2pb(), 3);
 	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, FGT_PMBSR);
-	run_loads(257 * 4);
+	vs_run_loads(0, 257 * 4, 3);
 	isb();
 	psb_csync();
 	dsb_nsh();
@@ -231,7 +219,7 @@ static unsigned int linux_irqs(uint32_t without, uint64_t *total)
 	for (unsigned int j = 0; j < 257 * 1200; j++) {
 		uint64_t t;
 
-		run_loads(1);
+		vs_run_loads(0, 1, 3);
 		if (!vc->spe_irq_level)
 			continue;
 		t = traps();
@@ -257,7 +245,7 @@ static void test_cost(void **state)
 
 		lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
 		lx_start(&lx);
-		run_loads(257);
+		vs_run_loads(0, 257, 3);
 		assert_int_equal(e2pb(), 3);
 		t = traps();
 		m = sim_cpu(0)->trace_len;
@@ -302,7 +290,7 @@ static void test_mixed_pcpus(void **state)
 	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, FGT_PMBSR);
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
 	lx_start(&lx);
-	run_loads(257 * 2);
+	vs_run_loads(0, 257 * 2, 3);
 	assert_int_equal(e2pb(), 3);
 	hv_leave(0);
 	hv_enter(vc, 1);
@@ -313,12 +301,12 @@ static void test_mixed_pcpus(void **state)
 	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, 0);
 	lx = (struct lx_spe){ .vm = 1, .size = V_BUF_SIZE };
 	lx_start(&lx);
-	run_loads(257 * 2);
+	vs_run_loads(0, 257 * 2, 3);
 	assert_int_equal(e2pb(), 3);
 	t = traps();
 	guest_write(PMBSR_EL1, V_PMBSR_S | V_PMBSR_EC(EC_S2_DA) | 0x07);
 	assert_int_equal(traps(), t);
-	run_loads(4);
+	vs_run_loads(0, 4, 3);
 	assert_false(late->spe_irq_level);
 	assert_int_equal(hv.vm[1].stats.spe_s2_fixed, 1);
 	assert_int_equal(sim_error_count(), 0);

@@ -33,18 +33,6 @@ static void init(uint32_t without, uint64_t seed)
 	hv_init(&cfg, 2);
 }
 
-static void run_loads(unsigned int n)
-{
-	const struct sim_uop op = { .pc = V_LOOP_PC(0),
-				    .vaddr = 0x4000,
-				    .latency = 3,
-				    .type = SIM_UOP_LOAD,
-				    .size_log2 = 3 };
-
-	for (unsigned int i = 0; i < n; i++)
-		guest_run(&op, 1);
-}
-
 static uint64_t traps(unsigned int cpu)
 {
 	return sim_guest_stats(cpu)->el2_traps;
@@ -73,7 +61,7 @@ static void test_untrapped_limit_survives_trapped_write(void **state)
 	hv_enter(vc, 0);
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
 	lx_start(&lx);
-	run_loads(257 * 2);
+	vs_run_loads(0, 257 * 2, 3);
 	assert_int_equal(e2pb(0), 3);
 	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, FGT_PMBSR);
 	t = traps(0);
@@ -148,7 +136,7 @@ static void test_direct_pmu_on_pcpu_without_fgt(void **state)
 	hv_enter(vc, 1);
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
 	lx_start(&lx);
-	run_loads(257 * 2);
+	vs_run_loads(0, 257 * 2, 3);
 	assert_int_equal(e2pb(1), 2);
 	guest_write(PMEVTYPER0_EL0, 0x11); /* the first touch traps */
 	assert_int_equal(sim_peek(1, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM, 0);

@@ -275,3 +275,15 @@ void vs_expect_cost(struct vs_cost c, unsigned int r, unsigned int w, unsigned i
 	assert_int_equal(c.barriers, b);
 	assert_int_equal(c.mdcr, m);
 }
+
+void vs_run_loads(unsigned int vm, unsigned int n, uint32_t latency)
+{
+	const struct sim_uop op = { .pc = V_LOOP_PC(vm),
+				    .vaddr = 0x4000,
+				    .latency = latency,
+				    .type = SIM_UOP_LOAD,
+				    .size_log2 = 3 };
+
+	for (unsigned int i = 0; i < n; i++)
+		guest_run(&op, 1);
+}

@@ -60,6 +60,10 @@ int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now);
 int vs_vm_mode(unsigned int i, const struct vperf_vm_config *spe, bool s2_now,
 	       enum vperf_pmu_mode mode);
 
+/* n loads of VM vm's loop (each latency cycles) in the vCPU running on the current pCPU, one
+ * operation at a time, the guest's interrupt not taken. */
+void vs_run_loads(unsigned int vm, unsigned int n, uint32_t latency);
+
 /* A guest's SPE driver state, as arm_spe_pmu keeps it per CPU. */
 struct lx_spe {
 	unsigned int vm;
