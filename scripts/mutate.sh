@@ -10,6 +10,8 @@ src=$1 work=$2 only=${3:-}
 list=$src/tests/mutate/mutations.txt
 tree=$work/tree build=$work/build log=$work/log
 jobs=${MUTATE_JOBS:-2}
+# MUTATE_FROM=k: start at the k-th selected line (resume an interrupted run).
+from=${MUTATE_FROM:-1}
 
 rm -rf "$work"
 mkdir -p "$tree"
@@ -96,6 +98,7 @@ while IFS= read -r line; do
 	new=$(printf '%s\n' "$line" | cut -f3)
 	what=$(printf '%s\n' "$line" | cut -f4)
 	n=$((n + 1))
+	[ "$n" -ge "$from" ] || continue
 	cp "$tree/$file" "$work/saved"
 	if ! apply "$tree/$file" "$orig" "$new"; then
 		echo "BAD      #$n $file: original text not found exactly once: $orig"
