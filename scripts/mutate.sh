@@ -40,6 +40,15 @@ t() {
 first="test_vpmu test_vpmu_adversary test_vpmu_blob test_vpmu_direct test_vpmu_emulated \
 test_trap test_core test_bench_counts"
 run_tests() {
+	# A vSPE or model SPE mutant is most likely caught by the vSPE tests: those first.
+	case $file in
+	*vspe* | */spe/*)
+		for b in "$build"/tests/bin/test_vspe* "$build"/tests/bin/test_sim_spe*; do
+			tb=$(basename "$b")
+			t "$tb" "$tb" || return 1
+		done
+		;;
+	esac
 	for tb in $first; do
 		t "$tb" "$tb" || return 1
 	done
@@ -81,6 +90,7 @@ apply() {
 echo "mutate: scratch tree $tree"
 mk defconfig || { cat "$log"; exit 1; }
 mk -j"$jobs" all || { cat "$log"; exit 1; }
+file=
 if failed_in=$(run_tests); then
 	echo "mutate: baseline passes"
 else
