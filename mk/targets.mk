@@ -200,7 +200,7 @@ help:
 	@echo '  mutate [MUTATE=text]        apply each mutation of tests/mutate/mutations.txt to a'
 	@echo '                              scratch copy of virt/ and expect the unit tests to fail;'
 	@echo '                              prints survivors, ends "mutate: N passed, N failed";'
-	@echo '                              MUTATE_FROM=k resumes at the k-th selected line'
+	@echo '                              MUTATE_FROM=k, MUTATE_TO=m: only lines k to m'
 	@echo '  soak                        isolation at scale: 10^6 seeded schedules of each model'
 	@echo '                              isolation test (PMU and SPE VMs) and 200 runs of each SMP'
 	@echo '                              QEMU configuration; failures with their seeds or logs'

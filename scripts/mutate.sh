@@ -10,8 +10,9 @@ src=$1 work=$2 only=${3:-}
 list=$src/tests/mutate/mutations.txt
 tree=$work/tree build=$work/build log=$work/log
 jobs=${MUTATE_JOBS:-2}
-# MUTATE_FROM=k: start at the k-th selected line (resume an interrupted run).
-from=${MUTATE_FROM:-1}
+# MUTATE_FROM=k, MUTATE_TO=m: only the k-th to the m-th selected lines (resume an interrupted run,
+# or split the list between cores).
+from=${MUTATE_FROM:-1} to=${MUTATE_TO:-999999}
 
 rm -rf "$work"
 mkdir -p "$tree"
@@ -108,7 +109,7 @@ while IFS= read -r line; do
 	new=$(printf '%s\n' "$line" | cut -f3)
 	what=$(printf '%s\n' "$line" | cut -f4)
 	n=$((n + 1))
-	[ "$n" -ge "$from" ] || continue
+	[ "$n" -ge "$from" ] && [ "$n" -le "$to" ] || continue
 	cp "$tree/$file" "$work/saved"
 	if ! apply "$tree/$file" "$orig" "$new"; then
 		echo "BAD      #$n $file: original text not found exactly once: $orig"
