@@ -190,27 +190,16 @@ static void test_abort_in_flight_at_put(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* A buffer full event (EC 0, BSC 1) raises PMBIRQ while the writes of earlier records, to a page
- * that aborts, are still in flight. The PMBIRQ entry's PSB CSYNC + DSB bring the abort in before
- * PMBSR_EL1 is read: EA joins the buffer full event, which the guest sees once, as the hardware
- * would show it (SPE 3.5: the abort "might not be received until after a first" event). Read before
- * the writes complete, the abort would arrive later as a second event, turning the guest's
- * buffer full into a fault. */
-static void test_abort_in_flight_at_irq(void **state)
+/* Sample every load (interval 1) from an empty PMSICR_EL1 until the guest's PMBIRQ rises (at
+ * most 300 records' worth of loads, each of latency 5). */
+static void sample_until_irq(const struct hv_vcpu *vc)
 {
 	const struct sim_uop op = { .pc = V_LOOP_PC(0),
 				    .vaddr = 0x4000,
 				    .latency = 5,
 				    .type = SIM_UOP_LOAD,
 				    .size_log2 = 3 };
-	struct hv_vcpu *vc;
 
-	(void)state;
-	vc = setup(VPERF_SPE_BUF_EL1_TRAPPED, PAGE);
-	sim_mem_set_abort(V_BUF_PA(0), PAGE, true);
-	/* Room for about 18 records, all of them still in flight at the buffer full event. */
-	guest_write(PMBPTR_EL1, V_BUF_VA + PAGE - 20 * 35);
-	guest_write(PMBLIMITR_EL1, (V_BUF_VA + PAGE) | V_PMBLIMITR_E);
 	guest_write(PMSFCR_EL1, V_PMSFCR_LD_FT);
 	guest_write(PMSIRR_EL1, V_INTERVAL_1);
 	guest_write(PMSICR_EL1, 0);
@@ -219,6 +208,25 @@ static void test_abort_in_flight_at_irq(void **state)
 	isb();
 	for (unsigned int i = 0; i < 300 * 257 && !vc->spe_irq_level; i++)
 		guest_run(&op, 1);
+}
+
+/* A buffer full event (EC 0, BSC 1) raises PMBIRQ while the writes of earlier records, to a page
+ * that aborts, are still in flight. The PMBIRQ entry's PSB CSYNC + DSB bring the abort in before
+ * PMBSR_EL1 is read: EA joins the buffer full event, which the guest sees once, as the hardware
+ * would show it (SPE 3.5: the abort "might not be received until after a first" event). Read before
+ * the writes complete, the abort would arrive later as a second event, turning the guest's
+ * buffer full into a fault. */
+static void test_abort_in_flight_at_irq(void **state)
+{
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vc = setup(VPERF_SPE_BUF_EL1_TRAPPED, PAGE);
+	sim_mem_set_abort(V_BUF_PA(0), PAGE, true);
+	/* Room for about 18 records, all of them still in flight at the buffer full event. */
+	guest_write(PMBPTR_EL1, V_BUF_VA + PAGE - 20 * 35);
+	guest_write(PMBLIMITR_EL1, (V_BUF_VA + PAGE) | V_PMBLIMITR_E);
+	sample_until_irq(vc);
 	assert_true(vc->spe_irq_level);
 	assert_int_equal(hv.spe_irqs, 1);
 	assert_int_equal(lx_pmbsr(), V_PMBSR_S | V_PMBSR_EA | 1);
@@ -235,11 +243,6 @@ static void test_abort_in_flight_at_irq(void **state)
  */
 static void abort_behind_stage2_fault(enum vperf_spe_buffer buf)
 {
-	const struct sim_uop op = { .pc = V_LOOP_PC(0),
-				    .vaddr = 0x4000,
-				    .latency = 5,
-				    .type = SIM_UOP_LOAD,
-				    .size_log2 = 3 };
 	struct hv_vcpu *vc = setup(buf, 2 * PAGE);
 	uint64_t pmbsr;
 
@@ -250,14 +253,7 @@ static void abort_behind_stage2_fault(enum vperf_spe_buffer buf)
 	sim_mem_unmap_s2(VMID0, V_BUF_IPA + PAGE, PAGE);
 	tlbi_vmalls12e1is();
 	dsb_nsh();
-	guest_write(PMSFCR_EL1, V_PMSFCR_LD_FT);
-	guest_write(PMSIRR_EL1, V_INTERVAL_1);
-	guest_write(PMSICR_EL1, 0);
-	isb();
-	guest_write(PMSCR_EL1, V_PMSCR_E1SPE);
-	isb();
-	for (unsigned int i = 0; i < 300 * 257 && !vc->spe_irq_level; i++)
-		guest_run(&op, 1);
+	sample_until_irq(vc);
 	assert_true(vc->spe_irq_level);
 	pmbsr = lx_pmbsr();
 	assert_int_equal(pmbsr & (V_PMBSR_S | V_PMBSR_EA), V_PMBSR_S | V_PMBSR_EA);
