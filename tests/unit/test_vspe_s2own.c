@@ -18,6 +18,7 @@
 #include "vspe_util.h"
 #include <arch/sysreg.h>
 #include <arch/tlb.h>
+#include <sim/gic.h>
 
 #define PAGE	       0x1000ull
 #define VMID0	       1
@@ -356,6 +357,69 @@ static void test_composes_with_pmu_traps(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/*
+ * The hypervisor's own write traps of PMBPTR_EL1 and PMBLIMITR_EL1 (host_hdfgwtr) on an untrapped
+ * buffer whose hardware holds an event not yet taken: the buffer filled, and the guest's next
+ * instruction, a PMBPTR_EL1 or PMBLIMITR_EL1 write, traps before PMBIRQ is (the architecture
+ * bounds no interrupt latency; here the PPI is held off at the GIC). Such a write leaves
+ * PMBSR_EL1 as it is (SPE 3.5: S is cleared only by a direct write of PMBSR_EL1), so the guest
+ * must still see its buffer full event and its interrupt, with the buffer off. A PMBSR_EL1 write
+ * overwrites the event, as it would on the hardware; clearing S with the pointer at the limit
+ * then enables a full buffer, which is an event of its own (SPE 3.4.1).
+ */
+static void event_under_host_trap(uint32_t reg, uint64_t seed)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgwtr = VPERF_BIT(23) | VPERF_BIT(24) };
+	const uint32_t pmbirq = sim_line_intid(SIM_LINE_PMBIRQ);
+	struct hv_vcpu *vc;
+	uint64_t t, hw;
+
+	init(3, 0, seed);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	lx = (struct lx_spe){ .vm = 0, .size = 0x2000 };
+	lx_start(&lx);
+	vs_run_loads(0, 8, 3);
+	assert_int_equal(e2pb(), 3);
+	sim_gic_enable_ppi(0, pmbirq, false);
+	for (unsigned int i = 0; i < 257 * 400 && !(sim_peek(0, VPERF_ENC_PMBSR_EL1) & V_PMBSR_S);
+	     i++)
+		vs_run_loads(0, 1, 3);
+	hw = sim_peek(0, VPERF_ENC_PMBSR_EL1);
+	assert_int_equal(hw, V_PMBSR_S | BSC_FULL);
+	assert_int_equal(hv.spe_irqs, 0);
+	t = traps();
+	if (reg == 0)
+		guest_write(PMBPTR_EL1, V_BUF_VA);
+	else if (reg == 1)
+		guest_write(PMBLIMITR_EL1, (V_BUF_VA + 0x4000) | V_PMBLIMITR_E);
+	else
+		guest_write(PMBSR_EL1, 0);
+	assert_int_equal(traps(), t + 1);
+	sim_gic_enable_ppi(0, pmbirq, true);
+	vs_run_loads(0, 257 * 2, 3);
+	/* A PMBSR_EL1 write enables the buffer at its limit: full at once (SPE 3.4.1). */
+	assert_true(vc->spe_irq_level);
+	assert_int_equal(guest_read(PMBSR_EL1), V_PMBSR_S | BSC_FULL);
+	assert_int_equal(hv.vm[0].stats.spe_events, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1) & V_PMBLIMITR_E, 0);
+	assert_int_equal(e2pb(), 2);
+	/* The physical line dropped with the event's move (or the overwrite): never taken. */
+	assert_int_equal(hv.spe_irqs, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_event_under_host_trap(void **state)
+{
+	(void)state;
+	for (uint32_t reg = 0; reg < 3; reg++)
+		for (uint64_t seed = 1; seed <= 3; seed++)
+			event_under_host_trap(reg, seed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_cost),
 		cmocka_unit_test(test_mixed_pcpus),
 		cmocka_unit_test(test_composes_with_pmu_traps),
+		cmocka_unit_test(test_event_under_host_trap),
 	};
 
 	return cmocka_run_group_tests_name("vspe_s2own", tests, NULL, NULL);

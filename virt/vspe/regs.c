@@ -190,7 +190,7 @@ static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
 		      enum vperf_vspe_reg r)
 {
 	uint64_t keep = vperf_vspe_keep(&vcpu->pcpu->caps, r);
-	bool was_direct = is_buffer_reg(r) && vperf_vspe_pause_direct(vcpu);
+	bool was_direct = is_buffer_reg(r) && vperf_vspe_pause_direct(vcpu, r == VPERF_VSPE_PMBSR);
 
 	if (acc->val & ~keep) {
 		STAT_INC(&vcpu->vm->stats, bad_value);

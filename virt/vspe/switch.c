@@ -109,17 +109,24 @@ static uint64_t sync_from_hw(struct vperf_vcpu *vcpu)
 
 /*
  * A trapped PMB* write of an untrapped vCPU: FEAT_FGT's PMBSR_EL1 write trap (../fgt.c), or one
- * the hypervisor set. The shadow takes the hardware's controls and the vCPU counts as trapped,
- * so that regs.c emulates the write as in trapped mode and goes back to untrapped mode when the
- * rules allow. A hardware event still pending in PMBSR_EL1 is overwritten, as the guest's own
- * write would have overwritten it: a stage 2 fault of vperf's recurs once the buffer runs again.
- * Returns whether the vCPU was untrapped (its MDCR_EL2 is then the caller's to update).
+ * the hypervisor set (host_hdfgwtr). The shadow takes the hardware's controls and the vCPU counts
+ * as trapped, so that regs.c emulates the write as in trapped mode and goes back to untrapped mode
+ * when the rules allow. A hardware event still pending in PMBSR_EL1 (its PMBIRQ not yet taken)
+ * survives a PMBPTR_EL1 or PMBLIMITR_EL1 write, which leaves PMBSR_EL1 as it is (SPE 3.5: only a
+ * direct write of PMBSR_EL1 clears S): it is taken first, so that the write is emulated on top of
+ * it. A PMBSR_EL1 write (of_pmbsr) overwrites it, as the guest's own write would have: a stage 2
+ * fault of vperf's then recurs once the buffer runs again. Returns whether the vCPU was untrapped
+ * (its MDCR_EL2 is then the caller's to update).
  */
-bool vperf_vspe_pause_direct(struct vperf_vcpu *vcpu)
+bool vperf_vspe_pause_direct(struct vperf_vcpu *vcpu, bool of_pmbsr)
 {
+	uint64_t pmbsr;
+
 	if (!vcpu->spe.direct)
 		return false;
-	sync_from_hw(vcpu);
+	pmbsr = sync_from_hw(vcpu);
+	if ((pmbsr & PMBSR_S) && !of_pmbsr)
+		vperf_vspe_take_event(vcpu, pmbsr);
 	return true;
 }
 

@@ -92,8 +92,9 @@ void vperf_vspe_apply_buffer(struct vperf_vcpu *vcpu);
  * DL or EA (leaving it copies the hardware's PMB* back to the shadow, switch.c). */
 void vperf_vspe_try_direct(struct vperf_vcpu *vcpu);
 /* A trapped PMB* write while untrapped (FEAT_FGT): the shadow takes the hardware's controls, the
- * vCPU counts as trapped; true when it was untrapped. */
-bool vperf_vspe_pause_direct(struct vperf_vcpu *vcpu);
+ * vCPU counts as trapped, and a pending hardware event is taken unless the write is PMBSR_EL1's
+ * (of_pmbsr), which overwrites it; true when it was untrapped. */
+bool vperf_vspe_pause_direct(struct vperf_vcpu *vcpu, bool of_pmbsr);
 
 /* Make up to VSPE_PREFAULT_BYTES of the enabled buffer from its write pointer mapped at stage 2
  * (buffer.c); map the page a stage 2 fault hit (true: done). */
