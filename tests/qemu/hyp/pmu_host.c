@@ -28,11 +28,13 @@ static const uint64_t role_type[3] = {
 	EVT_P | EVT_U | EVT_NSH | EVT_INST_RETIRED,
 };
 
-/* Per pCPU: its reserved counters are its own; `counted`/`intact` are what it saw when it last
- * went idle (pmu_host_idle), for the report, which runs on one pCPU. */
+/* Per pCPU: its reserved counters are its own. `mismatch`: its software-increment counter differed
+ * from the increments made so far at one of its checks (every tick, every idle), made on the pCPU
+ * itself, as the report, which runs on one pCPU, cannot read another's counters and a pCPU may
+ * still tick after its last idle. `intact` is what it saw when it last went idle. */
 static struct host_cpu {
-	uint64_t swinc, last_cycles, counted;
-	bool intact;
+	uint64_t swinc, last_cycles;
+	bool intact, mismatch;
 	uint64_t guest_cycles[MAX_VMS];
 } hcpu[MAX_PCPUS];
 
@@ -214,6 +216,12 @@ void pmu_host_cpu_init(void)
 	isb();
 }
 
+/* The software-increment counter against the increments made so far on this pCPU. */
+static void check_swinc(struct host_cpu *h)
+{
+	h->mismatch |= role_read(0) != h->swinc;
+}
+
 /* Between vperf_vcpu_put() of prev and the next load: the host owns MDCR_EL2 again. */
 void pmu_host_tick(const struct vcpu *prev)
 {
@@ -224,7 +232,12 @@ void pmu_host_tick(const struct vcpu *prev)
 		h->guest_cycles[prev->vm->id] += cycles - h->last_cycles;
 	h->last_cycles = cycles;
 	if (has_role(0)) {
+		check_swinc(h);
 		write_sysreg(BIT(this_pcpu()->vperf.hpmn), pmswinc_el0);
+		/* The increment, an indirect write of the counter, is guaranteed to a later
+		 * direct read only after a context synchronization event (Arm DDI 0487 K.a
+		 * D24.1.2.2, "Synchronization requirements for AArch64 System registers"). */
+		isb();
 		h->swinc++;
 	}
 }
@@ -247,7 +260,8 @@ void pmu_host_idle(void)
 {
 	struct host_cpu *h = &hcpu[this_pcpu()->id];
 
-	h->counted = role_read(0);
+	if (has_role(0))
+		check_swinc(h);
 	h->intact = counters_intact();
 }
 
@@ -268,16 +282,16 @@ static void result(const char *name, bool ok, const char *fmt, ...)
  * policies let it see of each VM. */
 static void report_counters(void)
 {
-	bool intact = true, exact = true;
-	uint64_t counted = 0, swinc = 0, guest_cycles[MAX_VMS] = { 0 };
+	bool intact = true;
+	uint64_t swinc = 0, guest_cycles[MAX_VMS] = { 0 };
+	unsigned int mismatched = 0;
 
 	pmu_host_idle();
 	for (unsigned int c = 0; c < hyp.nr_pcpus; c++) {
 		const struct host_cpu *h = &hcpu[c];
 
 		intact &= h->intact;
-		exact &= h->counted == h->swinc;
-		counted += h->counted;
+		mismatched += h->mismatch;
 		swinc += h->swinc;
 		for (unsigned int i = 0; i < hyp.nr_vms; i++)
 			guest_cycles[i] += h->guest_cycles[i];
@@ -286,7 +300,9 @@ static void report_counters(void)
 		result("host-counters-intact", intact, "types and enables of [%u, %u) on %u pCPU",
 		       this_pcpu()->vperf.hpmn, this_pcpu()->vperf.epmn, hyp.nr_pcpus);
 	if (has_role(0))
-		result("host-swinc-exact", exact, "counted %lu, incremented %lu", counted, swinc);
+		result("host-swinc-exact", !mismatched,
+		       "incremented %lu, counter off at a tick or idle on %u of %u pCPU", swinc,
+		       mismatched, hyp.nr_pcpus);
 	for (unsigned int i = 0; has_role(1) && i < hyp.nr_vms; i++) {
 		const struct vm *vm = &hyp.vms[i];
 		char name[32];
