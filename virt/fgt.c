@@ -5,8 +5,8 @@
  * fields, which are vperf's (vperf/fgt.h): clear, except the type registers and PMCEID<n>_EL0 of
  * a direct-partition VM whose event filter does not allow every event, so that such a VM
  * counts untrapped while every event it programs passes the filter (docs/vpmu.md); and, on top
- * of the hypervisor's value, the PMBSR_EL1 write trap of a VM with an untrapped guest-owned
- * Profiling Buffer (vperf_vm_fgt_pmbsr, docs/vspe.md). At put the
+ * of the hypervisor's value, the PMBSR_EL1 read and write traps of a VM with an untrapped
+ * guest-owned Profiling Buffer (vperf_vm_fgt_pmbsr, docs/vspe.md). At put the
  * host gets its values back whole. Each register is written only when its value changes: VMs
  * with no fine-grained trap switch with no access to either.
  */
@@ -57,7 +57,8 @@ void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 	}
 	pcpu->fgt_host_pmu = rtr != pcpu->cfg.host_hdfgrtr || wtr != pcpu->cfg.host_hdfgwtr;
 	for (unsigned int t = 0; t < VPERF_FGT_NR; t++) {
-		pcpu->vm_hdfgrtr[t] = rtr | (t & VPERF_FGT_TYPES ? HDFGRTR_TYPES : 0);
+		pcpu->vm_hdfgrtr[t] = rtr | (t & VPERF_FGT_TYPES ? HDFGRTR_TYPES : 0) |
+				      (t & VPERF_FGT_PMBSR ? HDFG_PMBSR : 0);
 		pcpu->vm_hdfgwtr[t] = wtr | (t & VPERF_FGT_TYPES ? HDFGWTR_TYPES : 0) |
 				      (t & VPERF_FGT_PMBSR ? HDFG_PMBSR : 0);
 	}

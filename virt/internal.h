@@ -127,8 +127,10 @@ static inline enum vperf_spe_buffer vperf_vm_spe_buffer(const struct vperf_vm *v
 
 /*
  * A VM with an untrapped guest-owned buffer (VPERF_SPE_BUF_EL1) runs with HDFGWTR_EL2.PMBSR_EL1
- * set (fgt.c), so that its own PMBSR_EL1 writes, which may set S with any syndrome, are emulated
- * (vspe/regs.c) and a stage 2 fault in the hardware's PMBSR_EL1 is always vperf's. As for the
+ * and HDFGRTR_EL2.PMBSR_EL1 set (fgt.c), so that its own PMBSR_EL1 writes, which may set S with
+ * any syndrome, are emulated (vspe/regs.c) and a stage 2 fault in the hardware's PMBSR_EL1 is
+ * always vperf's, and so that it never reads that fault, whose PMBIRQ may not have been taken
+ * yet: the read takes it first, invisibly (SPE 3.4.1 allows the restart). As for the
  * type traps, decided at vm_init (fgt_types): only when every initialised pCPU has FEAT_FGT,
  * else the guest writes PMBSR_EL1 untrapped (docs/vspe.md, "FEAT_FGT"); on a pCPU initialised
  * later without it, such a VM's buffer stays trapped (vspe/switch.c, direct_ok).

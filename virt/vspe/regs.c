@@ -144,14 +144,20 @@ static uint64_t read_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 		vperf_vspe_saw_ptr(vcpu, hw);
 		return hw;
 	case VPERF_VSPE_PMBSR:
-		/* An event the PMBIRQ has not brought yet is the guest's to see now; a collision
-		 * (COLL, SPE 3.1.4) sets the bit without an event. */
+		/* An event the PMBIRQ has not brought yet is taken now: the guest's to see, or a
+		 * stage 2 fault of vperf's, restarted with no trace; a collision (COLL, SPE 3.1.4)
+		 * sets the bit without an event. Untrapped, the hardware holds the guest's value
+		 * (with FEAT_FGT the read traps so that vperf's own fault is never read, ../fgt.c). */
 		hw = read_sysreg(PMBSR_EL1);
 		if (hw & PMBSR_S)
 			vperf_vspe_take_event(vcpu, hw);
-		else
+		else if (!vcpu->spe.direct)
 			*vspe_reg(vcpu, r) |= hw & PMBSR_COLL;
-		return *vspe_reg(vcpu, r);
+		return vcpu->spe.direct ? read_sysreg(PMBSR_EL1) : *vspe_reg(vcpu, r);
+	case VPERF_VSPE_PMBLIMITR:
+		/* Untrapped, the guest writes it directly: only a read trap of the hypervisor's own
+		 * (host_hdfgrtr) brings its read here, and the hardware holds the value. */
+		return vcpu->spe.direct ? read_sysreg(PMBLIMITR_EL1) : *vspe_reg(vcpu, r);
 	default:
 		return *vspe_reg(vcpu, r);
 	}
