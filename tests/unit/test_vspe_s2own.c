@@ -357,6 +357,27 @@ static void test_composes_with_pmu_traps(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The hypervisor traps PMBPTR_EL1 and PMBLIMITR_EL1 writes itself (HDFGWTR_EL2 bits 23 and 24);
+ * VM 0's vCPU 0 on pCPU 0 runs its buffer of size bytes untrapped, its PMBIRQ held off at the GIC. */
+static struct hv_vcpu *untrapped_under_host_traps(uint64_t seed, uint64_t size)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgwtr = VPERF_BIT(23) | VPERF_BIT(24) };
+	struct hv_vcpu *vc;
+
+	init(3, 0, seed);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	lx = (struct lx_spe){ .vm = 0, .size = size };
+	lx_start(&lx);
+	vs_run_loads(0, 8, 3);
+	assert_int_equal(e2pb(), 3);
+	sim_gic_enable_ppi(0, sim_line_intid(SIM_LINE_PMBIRQ), false);
+	return vc;
+}
+
 /*
  * The hypervisor's own write traps of PMBPTR_EL1 and PMBLIMITR_EL1 (host_hdfgwtr) on an untrapped
  * buffer whose hardware holds an event not yet taken: the buffer filled, and the guest's next
@@ -369,22 +390,10 @@ static void test_composes_with_pmu_traps(void **state)
  */
 static void event_under_host_trap(uint32_t reg, uint64_t seed)
 {
-	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
-						.host_hdfgwtr = VPERF_BIT(23) | VPERF_BIT(24) };
 	const uint32_t pmbirq = sim_line_intid(SIM_LINE_PMBIRQ);
-	struct hv_vcpu *vc;
+	struct hv_vcpu *vc = untrapped_under_host_traps(seed, 0x2000);
 	uint64_t t, hw;
 
-	init(3, 0, seed);
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
-	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1, true), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	hv_enter(vc, 0);
-	lx = (struct lx_spe){ .vm = 0, .size = 0x2000 };
-	lx_start(&lx);
-	vs_run_loads(0, 8, 3);
-	assert_int_equal(e2pb(), 3);
-	sim_gic_enable_ppi(0, pmbirq, false);
 	for (unsigned int i = 0; i < 257 * 400 && !(sim_peek(0, VPERF_ENC_PMBSR_EL1) & V_PMBSR_S);
 	     i++)
 		vs_run_loads(0, 1, 3);
@@ -501,6 +510,70 @@ static void test_read_hides_stage2_fault(void **state)
 	}
 }
 
+/*
+ * The same host-trapped writes with no event of the guest's pending, where they must leave no
+ * trace: the guest keeps the buffer running, untrapped, and no interrupt. Either its PMBSR_EL1
+ * holds S = 0 with the syndrome of an event it served left in EC and MSS (it may clear S alone:
+ * with S = 0 they describe no event, SPE 3.5), or the hardware holds a stage 2 fault of vperf's
+ * (the page at the pointer taken back), taken first like any event under such a write: mapped
+ * and restarted with no trace. The write reaches the hardware as the untrapped write would have,
+ * and the physical PMBIRQ, a level on the hardware's S (SPE 3.5), is low when the GIC lets it in.
+ */
+static void quiet_under_host_trap(uint32_t reg, bool stage2, uint64_t seed)
+{
+	struct hv_vcpu *vc = untrapped_under_host_traps(seed, V_BUF_SIZE);
+	const uint64_t limit = (V_BUF_VA + V_BUF_SIZE - PAGE) | V_PMBLIMITR_E;
+	uint64_t t, hw, ptr;
+
+	if (stage2) {
+		unmap_live_page(vc);
+		for (unsigned int i = 0;
+		     i < 257 * 40 && !(sim_peek(0, VPERF_ENC_PMBSR_EL1) & V_PMBSR_S); i++)
+			vs_run_loads(0, 1, 3);
+		hw = sim_peek(0, VPERF_ENC_PMBSR_EL1);
+		assert_int_equal(hw & (V_PMBSR_S | V_PMBSR_DL | V_PMBSR_EC(0x3f)),
+				 V_PMBSR_S | V_PMBSR_EC(EC_S2_DA));
+	} else {
+		guest_write(PMBSR_EL1, BSC_FULL);
+		assert_int_equal(e2pb(), 3);
+		assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1), BSC_FULL);
+	}
+	ptr = guest_read(PMBPTR_EL1);
+	t = traps();
+	if (reg == 0)
+		guest_write(PMBPTR_EL1, ptr);
+	else
+		guest_write(PMBLIMITR_EL1, limit);
+	assert_int_equal(traps(), t + 1);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(e2pb(), 3);
+	assert_int_equal(guest_read(PMBSR_EL1), stage2 ? 0 : BSC_FULL);
+	assert_int_equal(guest_read(PMBPTR_EL1), ptr);
+	assert_int_equal(guest_read(PMBLIMITR_EL1),
+			 reg == 0 ? (V_BUF_VA + V_BUF_SIZE) | V_PMBLIMITR_E : limit);
+	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, stage2 ? 1 : 0);
+	sim_gic_enable_ppi(0, sim_line_intid(SIM_LINE_PMBIRQ), true);
+	vs_run_loads(0, 257 * 4, 3);
+	isb();
+	psb_csync();
+	dsb_nsh();
+	isb();
+	assert_true(guest_read(PMBPTR_EL1) > ptr);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(hv.vm[0].stats.spe_events, 0);
+	assert_int_equal(hv.spe_irqs, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_quiet_under_host_trap(void **state)
+{
+	(void)state;
+	for (uint32_t reg = 0; reg < 2; reg++)
+		for (int stage2 = 0; stage2 < 2; stage2++)
+			for (uint64_t seed = 1; seed <= 3; seed++)
+				quiet_under_host_trap(reg, stage2, seed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -512,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_event_under_host_trap),
 		cmocka_unit_test(test_host_read_trap),
 		cmocka_unit_test(test_read_hides_stage2_fault),
+		cmocka_unit_test(test_quiet_under_host_trap),
 	};
 
 	return cmocka_run_group_tests_name("vspe_s2own", tests, NULL, NULL);
