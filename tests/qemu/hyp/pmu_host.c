@@ -34,6 +34,7 @@ static const uint64_t role_type[3] = {
  * still tick after its last idle. `intact` is what it saw when it last went idle. */
 static struct host_cpu {
 	uint64_t swinc, last_cycles;
+	uint64_t off_at, off_read; /* the first check that found it off: increments, counter */
 	bool intact, mismatch;
 	uint64_t guest_cycles[MAX_VMS];
 } hcpu[MAX_PCPUS];
@@ -219,7 +220,13 @@ void pmu_host_cpu_init(void)
 /* The software-increment counter against the increments made so far on this pCPU. */
 static void check_swinc(struct host_cpu *h)
 {
-	h->mismatch |= role_read(0) != h->swinc;
+	uint64_t v = role_read(0);
+
+	if (v != h->swinc && !h->mismatch) {
+		h->off_at = h->swinc;
+		h->off_read = v;
+	}
+	h->mismatch |= v != h->swinc;
 }
 
 /* Between vperf_vcpu_put() of prev and the next load: the host owns MDCR_EL2 again. */
@@ -284,14 +291,15 @@ static void report_counters(void)
 {
 	bool intact = true;
 	uint64_t swinc = 0, guest_cycles[MAX_VMS] = { 0 };
-	unsigned int mismatched = 0;
+	unsigned int mismatched = 0, first = 0;
 
 	pmu_host_idle();
 	for (unsigned int c = 0; c < hyp.nr_pcpus; c++) {
 		const struct host_cpu *h = &hcpu[c];
 
 		intact &= h->intact;
-		mismatched += h->mismatch;
+		if (h->mismatch && !mismatched++)
+			first = c;
 		swinc += h->swinc;
 		for (unsigned int i = 0; i < hyp.nr_vms; i++)
 			guest_cycles[i] += h->guest_cycles[i];
@@ -301,8 +309,9 @@ static void report_counters(void)
 		       this_pcpu()->vperf.hpmn, this_pcpu()->vperf.epmn, hyp.nr_pcpus);
 	if (has_role(0))
 		result("host-swinc-exact", !mismatched,
-		       "incremented %lu, counter off at a tick or idle on %u of %u pCPU", swinc,
-		       mismatched, hyp.nr_pcpus);
+		       "incremented %lu; off on %u of %u pCPU (first: pCPU %u read %lu after %lu)",
+		       swinc, mismatched, hyp.nr_pcpus, first, hcpu[first].off_read,
+		       hcpu[first].off_at);
 	for (unsigned int i = 0; has_role(1) && i < hyp.nr_vms; i++) {
 		const struct vm *vm = &hyp.vms[i];
 		char name[32];
