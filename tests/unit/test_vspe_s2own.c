@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
  * An untrapped guest-owned buffer (VPERF_SPE_BUF_EL1, MDCR_EL2.E2PB = 0b11) on a system where
- * every pCPU has FEAT_FGT: the vCPU runs with HDFGWTR_EL2.PMBSR_EL1 set (reads stay untrapped),
- * so a guest's own PMBSR_EL1 write is emulated, and one that sets S asserts its interrupt
+ * every pCPU has FEAT_FGT: the vCPU runs with HDFGWTR_EL2.PMBSR_EL1 and HDFGRTR_EL2.PMBSR_EL1
+ * set, so a guest's own PMBSR_EL1 write is emulated, and one that sets S asserts its interrupt
  * whatever EC and FSC it names (SPE 3.5, "A direct write that sets PMBSR_EL1.S to 1 causes the
  * interrupt to be asserted"), even the stage 2 Data Abort EC (0x25) with a Translation, Access
  * flag or Permission FSC that vperf's own stage 2 faults carry: nothing is mapped for it. A
- * stage 2 fault in the hardware's PMBSR_EL1 is then always vperf's, restarted with no trace.
+ * stage 2 fault in the hardware's PMBSR_EL1 is then always vperf's, restarted with no trace, and a
+ * read takes any pending event first: the guest never reads vperf's fault, and reads its own
+ * event, or the hardware's value with the COLL it set, as it would untrapped.
  * What the write trap costs a guest driving SPE as Linux's arm_spe_pmu does: nothing per buffer
  * interrupt (the driver writes PMBSR_EL1 only while its event holds the vCPU trapped anyway).
  * A VM created while a pCPU lacks FEAT_FGT gets none of this: the guest writes PMBSR_EL1
- * untrapped, as without FEAT_FGT at all (test_vspe_letter.c, guest_sets_s_fsc; docs/vspe.md, "FEAT_FGT"). The SPE
- * supplement (Arm DDI 0586A) is cited as "SPE <section>", HDFGWTR_EL2 from Arm DDI 0487 K.a
- * (D24.2).
+ * untrapped, as without FEAT_FGT at all (test_vspe_letter.c, guest_sets_s_fsc; docs/vspe.md,
+ * "FEAT_FGT"). The SPE supplement (Arm DDI 0586A) is cited as "SPE <section>", HDFGRTR_EL2 and
+ * HDFGWTR_EL2 from Arm DDI 0487 K.a (D24.2).
  */
 #include "cmocka_wrap.h"
 #include "vspe_util.h"
@@ -25,6 +27,7 @@
 #define BSC_FULL       1ull
 #define EC_S1_DA       0x24ull
 #define EC_S2_DA       0x25ull
+#define V_PMBSR_COLL   (1ull << 16)
 #define FGT_PMBSR      (1ull << 25) /* HDFGWTR_EL2 / HDFGRTR_EL2 field PMBSR_EL1 */
 #define MODEL_PMSVER_N 5
 
@@ -86,7 +89,7 @@ static uint64_t unmap_live_page(struct hv_vcpu *vc)
 
 /*
  * The guest writes PMBSR_EL1 = val (S = 1) to its live buffer. Untrapped, only the fine-grained
- * trap brings the write (one trap; reads of PMBSR_EL1 do not trap): the guest's interrupt rises and
+ * trap brings the write (one trap; each PMBSR_EL1 read traps too): the guest's interrupt rises and
  * stays until it clears S, it reads back what it wrote, nothing is mapped (the page at its
  * pointer, which the hypervisor took back, stays unmapped), and the vCPU traps until then.
  */
@@ -350,6 +353,7 @@ static void test_composes_with_pmu_traps(void **state)
 		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr);
 		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
 		hv_enter(hv_vcpu(1, 1), 0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGRTR_EL2), rtr | types_r);
 		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr | types_w);
 		hv_leave(0);
 		assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2), wtr);
@@ -511,6 +515,89 @@ static void test_read_hides_stage2_fault(void **state)
 }
 
 /*
+ * The guest's own buffer full event in the hardware of an untrapped vCPU, its PMBIRQ late (held
+ * off at the GIC): with FEAT_FGT the guest's PMBSR_EL1 read traps and takes the event first. The
+ * guest must read it, S | BSC 1 (SPE 3.5), with its interrupt asserted (a level on S), and its
+ * PMBLIMITR_EL1 must read back what it wrote, though the event turned the hardware's buffer off
+ * (a register reads back what was last written, SPE 4.3). The physical line dropped with the
+ * move, and the guest serves the event as arm_spe_pmu does.
+ */
+static void read_takes_guest_event(uint8_t pmsver)
+{
+	const uint32_t pmbirq = sim_line_intid(SIM_LINE_PMBIRQ);
+	const uint64_t limit = (V_BUF_VA + 0x2000) | V_PMBLIMITR_E;
+	struct hv_vcpu *vc = setup(pmsver, VPERF_SPE_BUF_EL1, 0, 6);
+	uint64_t t;
+
+	lx = (struct lx_spe){ .vm = 0, .size = 0x2000 };
+	lx_start(&lx);
+	vs_run_loads(0, 8, 3);
+	assert_int_equal(e2pb(), 3);
+	sim_gic_enable_ppi(0, pmbirq, false);
+	for (unsigned int i = 0; i < 257 * 400 && !(sim_peek(0, VPERF_ENC_PMBSR_EL1) & V_PMBSR_S);
+	     i++)
+		vs_run_loads(0, 1, 3);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1), V_PMBSR_S | BSC_FULL);
+	assert_false(vc->spe_irq_level);
+	t = traps();
+	assert_int_equal(guest_read(PMBSR_EL1), V_PMBSR_S | BSC_FULL);
+	assert_int_equal(traps(), t + 1);
+	assert_true(vc->spe_irq_level);
+	assert_int_equal(hv.vm[0].stats.spe_events, 1);
+	assert_int_equal(e2pb(), 2);
+	assert_int_equal(guest_read(PMBLIMITR_EL1), limit);
+	assert_int_equal(guest_read(PMBSR_EL1), V_PMBSR_S | BSC_FULL);
+	sim_gic_enable_ppi(0, pmbirq, true);
+	vs_run_loads(0, 257, 3);
+	assert_int_equal(hv.spe_irqs, 0);
+	lx_irq(&lx);
+	assert_int_equal(lx.irqs, 1);
+	assert_int_equal(lx.fatal, 0);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(e2pb(), 3);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_read_takes_guest_event(void **state)
+{
+	(void)state;
+	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
+		read_takes_guest_event(v);
+}
+
+/*
+ * A collision (PMBSR_EL1.COLL, SPE 3.1.4) the hardware flags while the vCPU runs untrapped: set
+ * with no event, it stays until software clears it. The guest's trapped PMBSR_EL1 read (FEAT_FGT)
+ * must show it, and its write of 0 clear it, the vCPU untrapped throughout.
+ */
+static void test_read_untrapped_coll(void **state)
+{
+	struct hv_vcpu *vc;
+	uint64_t t;
+
+	(void)state;
+	vc = setup(3, VPERF_SPE_BUF_EL1, 0, 7);
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	vs_run_loads(0, 8, 3);
+	assert_int_equal(e2pb(), 3);
+	vs_run_loads(0, 257 * 4, 600); /* long samples collide */
+	vs_run_loads(0, 257 * 3, 3);   /* the last long sample done */
+	assert_true(sim_spe_stats(0)->collision >= 1);
+	assert_int_equal(e2pb(), 3);
+	t = traps();
+	assert_int_equal(guest_read(PMBSR_EL1), V_PMBSR_COLL);
+	assert_int_equal(traps(), t + 1);
+	assert_int_equal(e2pb(), 3);
+	guest_write(PMBSR_EL1, 0);
+	assert_int_equal(guest_read(PMBSR_EL1), 0);
+	assert_int_equal(e2pb(), 3);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(hv.vm[0].stats.spe_events, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
  * The same host-trapped writes with no event of the guest's pending, where they must leave no
  * trace: the guest keeps the buffer running, untrapped, and no interrupt. Either its PMBSR_EL1
  * holds S = 0 with the syndrome of an event it served left in EC and MSS (it may clear S alone:
@@ -585,6 +672,8 @@ int main(void)
 		cmocka_unit_test(test_event_under_host_trap),
 		cmocka_unit_test(test_host_read_trap),
 		cmocka_unit_test(test_read_hides_stage2_fault),
+		cmocka_unit_test(test_read_takes_guest_event),
+		cmocka_unit_test(test_read_untrapped_coll),
 		cmocka_unit_test(test_quiet_under_host_trap),
 	};
 
