@@ -15,10 +15,11 @@
  * VM whose event filter does not allow every event (docs/vpmu.md, "FEAT_FGT"). Counters,
  * enables, overflow flags, PMCR_EL0, PMSELR_EL0 and PMUSERENR_EL0 never trap by FGT.
  *
- * One SPE field besides: HDFGWTR_EL2.PMBSR_EL1, which vperf sets on top of the hypervisor's value
- * (it is not vperf's field otherwise) while a vCPU of a VM with an untrapped guest-owned buffer
- * (VPERF_SPE_BUF_EL1) runs on a system where every pCPU has FEAT_FGT (docs/vspe.md, "FEAT_FGT"):
- * a guest's write of PMBSR_EL1 then never reaches the hardware unseen.
+ * One SPE field besides, in both registers: PMBSR_EL1, which vperf sets on top of the hypervisor's
+ * values (it is not vperf's field otherwise) while a vCPU of a VM with an untrapped guest-owned
+ * buffer (VPERF_SPE_BUF_EL1) runs on a system where every pCPU has FEAT_FGT (docs/vspe.md,
+ * "FEAT_FGT"): a guest's write of PMBSR_EL1 then never reaches the hardware unseen, and its read
+ * never returns vperf's own stage 2 fault before that fault's PMBIRQ is taken.
  */
 #ifndef VPERF_FGT_H
 #define VPERF_FGT_H
