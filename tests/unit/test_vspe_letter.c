@@ -114,15 +114,6 @@ static void test_discard_mode(void **state)
 #define HOST_SIZE 0x20000ull
 #define EC_S1_DA  0x24ull
 
-/* PSB CSYNC after a context synchronization event, DSB, ISB: the SPU's indirect writes visible. */
-static void drain_visible(void)
-{
-	isb();
-	psb_csync();
-	dsb_nsh();
-	isb();
-}
-
 /*
  * The model on its own, an EL2-owned buffer with no vperf in between: enabled in discard mode with
  * PMBPTR_EL1 at the limit (no room, SPE 3.4.1), it samples, writes nothing and raises no event
@@ -146,7 +137,7 @@ static void model_discard(uint8_t pmsver)
 	write_sysreg(lim | V_FM_DISCARD | V_PMBLIMITR_E, PMBLIMITR_EL1);
 	isb();
 	vs_host_run(257 * 8);
-	drain_visible();
+	vs_drain_visible();
 	pmbsr = read_sysreg(PMBSR_EL1);
 	if (pmsver < 3) {
 		assert_int_equal(pmbsr & V_PMBSR_S, V_PMBSR_S);
@@ -160,7 +151,7 @@ static void model_discard(uint8_t pmsver)
 	write_sysreg(lim | V_PMBLIMITR_E, PMBLIMITR_EL1);
 	isb();
 	vs_host_run(257 * 8);
-	drain_visible();
+	vs_drain_visible();
 	pmbsr = read_sysreg(PMBSR_EL1);
 	assert_int_equal(pmbsr & V_PMBSR_S, V_PMBSR_S);
 	assert_int_equal((pmbsr >> 26) & 0x3f, EC_S1_DA);
@@ -387,10 +378,7 @@ static void rearm_prefaults_from_live_pointer(uint8_t pmsver, enum vperf_spe_buf
 	assert_int_equal(sim_mem_translate_s2(VMID0, V_BUF_IPA + live_page, true).fault, 0);
 	assert_int_equal(sim_mem_translate_s2(VMID0, V_BUF_IPA + V_BUF_SIZE - PAGE, true).fault, 0);
 	vs_run_loads(0, 257 * 8, 3);
-	isb();
-	psb_csync();
-	dsb_nsh();
-	isb();
+	vs_drain_visible();
 	assert_false(vc->spe_irq_level);
 	assert_true(guest_read(PMBPTR_EL1) > ptr);
 	assert_int_equal(sim_error_count(), 0);
@@ -455,10 +443,7 @@ static void restart_keeps_pmbsr(uint8_t pmsver, enum vperf_spe_buffer buf, bool 
 		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)),
 				 before & (V_PMBSR_DL | V_PMBSR_EA) ? 2 : 3);
 	vs_run_loads(0, 257 * 4, 3);
-	isb(); /* as the guest's interrupt entry: PSB CSYNC then covers every operation before */
-	psb_csync();
-	dsb_nsh();
-	isb();
+	vs_drain_visible();
 	assert_true(guest_read(PMBPTR_EL1) > ptr);
 	assert_int_equal(hv.vm[0].stats.spe_events, 0);
 	assert_int_equal(sim_error_count(), 0);

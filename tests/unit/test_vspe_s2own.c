@@ -154,13 +154,11 @@ static void test_guest_sets_s_any_syndrome(void **state)
 		}
 }
 
-/*
- * A real stage 2 fault, with the write trap on: the page at the pointer mapped, profiling resumed,
- * no interrupt, PMBSR_EL1 as before, untrapped again; found at a PMBIRQ or by put's drain.
- */
-static void real_fault_restarts(uint8_t pmsver, bool at_put)
+/* The guest samples into its live buffer (put and loaded once, so its records are in memory), then
+ * the hypervisor takes back the buffer's stage 2 from the page at the write pointer on (its TLB
+ * maintenance after, SPE 3.4.4). Returns that pointer. */
+static uint64_t unmap_from_ptr(struct hv_vcpu *vc)
 {
-	struct hv_vcpu *vc = setup(pmsver, VPERF_SPE_BUF_EL1, 0, 11);
 	uint64_t ptr;
 
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
@@ -172,6 +170,18 @@ static void real_fault_restarts(uint8_t pmsver, bool at_put)
 	sim_mem_unmap_s2(VMID0, V_BUF_IPA + ((ptr - V_BUF_VA) & ~(PAGE - 1)), V_BUF_SIZE);
 	tlbi_vmalls12e1is();
 	dsb_nsh();
+	return ptr;
+}
+
+/*
+ * A real stage 2 fault, with the write trap on: the page at the pointer mapped, profiling resumed,
+ * no interrupt, PMBSR_EL1 as before, untrapped again; found at a PMBIRQ or by put's drain.
+ */
+static void real_fault_restarts(uint8_t pmsver, bool at_put)
+{
+	struct hv_vcpu *vc = setup(pmsver, VPERF_SPE_BUF_EL1, 0, 11);
+	uint64_t ptr = unmap_from_ptr(vc);
+
 	for (unsigned int i = 0; i < 100 && !hv.vm[0].stats.spe_s2_fixed; i++) {
 		vs_run_loads(0, at_put ? 300 : 257, 3);
 		if (at_put) {
@@ -186,10 +196,7 @@ static void real_fault_restarts(uint8_t pmsver, bool at_put)
 	assert_int_equal(e2pb(), 3);
 	assert_int_equal(sim_peek(0, VPERF_ENC_HDFGWTR_EL2) & FGT_PMBSR, FGT_PMBSR);
 	vs_run_loads(0, 257 * 4, 3);
-	isb();
-	psb_csync();
-	dsb_nsh();
-	isb();
+	vs_drain_visible();
 	assert_true(guest_read(PMBPTR_EL1) > ptr);
 	assert_int_equal(hv.vm[0].stats.spe_events, 0);
 	assert_int_equal(sim_error_count(), 0);
@@ -480,15 +487,7 @@ static void test_read_hides_stage2_fault(void **state)
 	(void)state;
 	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++) {
 		vc = setup(v, VPERF_SPE_BUF_EL1, 0, 11);
-		lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
-		lx_start(&lx);
-		vs_run_loads(0, 257 * 2, 3);
-		hv_leave(0);
-		hv_enter(vc, 0);
-		ptr = sim_peek(0, VPERF_ENC_PMBPTR_EL1);
-		sim_mem_unmap_s2(VMID0, V_BUF_IPA + ((ptr - V_BUF_VA) & ~(PAGE - 1)), V_BUF_SIZE);
-		tlbi_vmalls12e1is();
-		dsb_nsh();
+		ptr = unmap_from_ptr(vc);
 		sim_gic_enable_ppi(0, pmbirq, false);
 		for (unsigned int i = 0;
 		     i < 257 * 400 && !(sim_peek(0, VPERF_ENC_PMBSR_EL1) & V_PMBSR_S); i++)
@@ -504,10 +503,7 @@ static void test_read_hides_stage2_fault(void **state)
 		vs_run_loads(0, 257 * 2, 3);
 		assert_false(vc->spe_irq_level);
 		assert_int_equal(hv.spe_irqs, 0);
-		isb();
-		psb_csync();
-		dsb_nsh();
-		isb();
+		vs_drain_visible();
 		assert_true(guest_read(PMBPTR_EL1) > ptr);
 		assert_int_equal(hv.vm[0].stats.spe_events, 0);
 		assert_int_equal(sim_error_count(), 0);
@@ -641,10 +637,7 @@ static void quiet_under_host_trap(uint32_t reg, bool stage2, uint64_t seed)
 	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, stage2 ? 1 : 0);
 	sim_gic_enable_ppi(0, sim_line_intid(SIM_LINE_PMBIRQ), true);
 	vs_run_loads(0, 257 * 4, 3);
-	isb();
-	psb_csync();
-	dsb_nsh();
-	isb();
+	vs_drain_visible();
 	assert_true(guest_read(PMBPTR_EL1) > ptr);
 	assert_false(vc->spe_irq_level);
 	assert_int_equal(hv.vm[0].stats.spe_events, 0);

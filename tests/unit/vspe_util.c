@@ -276,6 +276,14 @@ void vs_expect_cost(struct vs_cost c, unsigned int r, unsigned int w, unsigned i
 	assert_int_equal(c.mdcr, m);
 }
 
+void vs_drain_visible(void)
+{
+	isb();
+	psb_csync();
+	dsb_nsh();
+	isb();
+}
+
 void vs_run_loads(unsigned int vm, unsigned int n, uint32_t latency)
 {
 	const struct sim_uop op = { .pc = V_LOOP_PC(vm),

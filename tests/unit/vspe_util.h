@@ -63,6 +63,9 @@ int vs_vm_mode(unsigned int i, const struct vperf_vm_config *spe, bool s2_now,
 /* n loads of VM vm's loop (each latency cycles) in the vCPU running on the current pCPU, one
  * operation at a time, the guest's interrupt not taken. */
 void vs_run_loads(unsigned int vm, unsigned int n, uint32_t latency);
+/* As the guest's interrupt entry or its driver's stop: ISB, PSB CSYNC, DSB, ISB, so that the SPU's
+ * indirect writes to PMBPTR_EL1 / PMBSR_EL1 are visible to its direct reads (SPE 3.6). */
+void vs_drain_visible(void);
 
 /* A guest's SPE driver state, as arm_spe_pmu keeps it per CPU. */
 struct lx_spe {
