@@ -26,6 +26,18 @@ static void other_owner_between(struct hv_vcpu *vc, struct hv_vcpu *other, unsig
 	hv_enter(vc, cpu);
 }
 
+/* The two ways a's state comes back from its shadow: step 0, loaded again on pCPU 0 after b owned
+ * the counters there; step 1, migrated to pCPU 1. */
+static void restore_step(struct hv_vcpu *a, struct hv_vcpu *b, unsigned int step)
+{
+	if (step == 0) {
+		other_owner_between(a, b, 0);
+	} else {
+		hv_leave(0);
+		hv_enter(a, 1);
+	}
+}
+
 /* Four ops each in Secure EL0, Secure EL1 and EL3 while the vCPU is loaded. */
 static void run_secure_world(void)
 {
@@ -59,12 +71,7 @@ static void test_restored_type_not_secure(void **state)
 	guest_write(PMCNTENSET_EL0, 3);
 	guest_write(PMCR_EL0, PMCR_E);
 	for (unsigned int step = 0; step < 2; step++) {
-		if (step == 0) {
-			other_owner_between(a, b, 0);
-		} else {
-			hv_leave(0);
-			hv_enter(a, 1);
-		}
+		restore_step(a, b, step);
 		v = guest_read(PMEVCNTR0_EL0);
 		run_secure_world();
 		assert_int_equal(guest_read(PMEVCNTR0_EL0), v);
@@ -139,12 +146,7 @@ static void test_restored_denied_type_direct_fgt(void **state)
 	filtered = hw_evtyper(1);
 	assert_int_not_equal(filtered, EV_INST);
 	for (unsigned int step = 0; step < 2; step++) {
-		if (step == 0) {
-			other_owner_between(a, b, 0);
-		} else {
-			hv_leave(0);
-			hv_enter(a, 1);
-		}
+		restore_step(a, b, step);
 		assert_int_equal(hw_evtyper(1), filtered);
 		hv_run_n(&op3, 10);
 		assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
