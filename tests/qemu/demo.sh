@@ -44,6 +44,7 @@ spe_iso "$log"
 for vm in vm0 vm1; do
 	echo "== guest $([ $vm = vm0 ] && echo C || echo D): perf report --stdio --itrace=i1i (each SPE record an instruction sample), top lines"
 	tr -d '\r' <"$log" | sed -n "s/^\[$vm\] PERF \( *[0-9][0-9.]*% .*\)/   \1/p" | head -n 4
+	tr -d '\r' <"$log" | sed -n "s/^\[$vm\] SPE-LAT \(.*\)/   SPE latency: \1/p"
 	tr -d '\r' <"$log" | sed -n "s/^\[$vm\] RESULT \(linux-tool-spe\|linux-spe-iso\)/   \1/p"
 done
 tr -d '\r' <"$log" | sed -n 's/^vperf-hyp: \(vm[01] SPE: events [0-9]* (data lost [0-9]*)\).*bytes \([0-9]*\).*/   \1, \2 bytes of records/p; s/^RESULT host \(spe-iso-apart [A-Z]*\).*/   \1/p; s/^RESULT host \(vm[01]-spe-lost-justified .*\)/   \1/p'

@@ -59,9 +59,27 @@ echo "SPE-ISO kernel $kern_lo-$kern_hi work $work_lo-$work_hi pid ${pid:-none} t
 
 # One pass over perf's dump (busybox awk under TCG: each pass costs seconds). Packets:
 # "PC 0x<addr> el<N> ns=<b>", "CONTEXT 0x<value> el1", "VA 0x<addr>" (data virtual address),
-# "PA 0x<addr> ns=..." (data physical address), "TS <count>" (decimal). A PC outside every range
-# is foreign; prints the counts on one line, "-" for an empty list.
+# "PA 0x<addr> ns=..." (data physical address), "TS <count>" (decimal), "LAT <n> TOT" (total
+# latency). A PC outside every range is foreign; prints the counts on one line, "-" for an empty
+# list, and the latency summary to iso-lat.txt (make run shows it).
 awk -v ranges=iso-ranges.txt -v lo_t="$vt0" -v hi_t="$vt1" '
+	# The total latency of each record (Counter packet, index 0: cycles from dispatch to completion,
+	# Arm DDI 0487 D18.2.3): how many, min, median, mean, max, and how many in each power-of-two
+	# range, written to FILE as one line.
+	function latency_summary(file,   v, k, half, med, b, hi, line) {
+		if (!nlat) { print "none" > file; return }
+		half = (nlat + 1) / 2
+		for (v = lmin; v <= lmax; v++) if ((k += lat[v]) >= half) { med = v; break }
+		line = sprintf("%d records, total latency min %d median %d mean %.1f max %d cycles;", \
+			nlat, lmin, med, lsum / nlat, lmax)
+		for (b = 1; b <= lmax; b *= 2) {
+			hi = 2 * b - 1; k = 0
+			for (v = b; v <= hi && v <= lmax; v++) k += lat[v]
+			if (k) line = line sprintf(" %s: %d", b == hi ? b : b "-" hi, k)
+		}
+		if (lat[0]) line = line sprintf(" 0: %d", lat[0])
+		print line > file
+	}
 	BEGIN { while ((getline l < ranges) > 0) { split(l, r, " "); lo[++n] = "x" r[1]; hi[n] = "x" r[2] } }
 	NF < 4 { next }
 	$(NF - 3) == "PC" {
@@ -73,6 +91,11 @@ awk -v ranges=iso-ranges.txt -v lo_t="$vt0" -v hi_t="$vt1" '
 		next
 	}
 	$(NF - 2) == "CONTEXT" { ctx[$(NF - 1)]++; next }
+	$(NF - 2) == "LAT" && $NF == "TOT" {
+		v = $(NF - 1) + 0; lat[v]++; nlat++; lsum += v
+		if (nlat == 1 || v < lmin) lmin = v; if (v > lmax) lmax = v
+		next
+	}
 	$(NF - 1) == "VA" { va++; next }
 	NF > 4 && $(NF - 4) == "PA" { pa++; next }
 	$(NF - 1) == "TS" {
@@ -80,6 +103,7 @@ awk -v ranges=iso-ranges.txt -v lo_t="$vt0" -v hi_t="$vt1" '
 		if (t < lo_t + 0 || t > hi_t + 0) { if (!out++) first = $NF }
 	}
 	END {
+		latency_summary("iso-lat.txt")
 		for (c in ctx) { nctx += ctx[c]; vals = vals "," c "x" ctx[c] }
 		if (ex == "") ex = ",-"; if (vals == "") vals = ",-"; if (first == "") first = "-"
 		printf "%d %d %d %d %s ", pcs, bad, els["el0"], els["el1"], substr(ex, 2)
@@ -90,6 +114,7 @@ read -r pcs bad el0 el1 ex nctx vals va pa ts out_ts first <iso-counts.txt
 [ "$vals" = - ] && vals=
 [ "$first" = - ] && first=
 echo "PERF uptime $(cut -d' ' -f1 /proc/uptime) s: counted"
+echo "SPE-LAT $(cat iso-lat.txt 2>/dev/null || echo none)"
 
 detail="$pcs records: $el0 at EL0, $el1 at EL1; outside this guest's kernel, modules and workload: $bad${ex:+ (e.g. $ex)}"
 if [ "$pcs" -gt 0 ] && [ "$bad" -eq 0 ] && [ "$el0" -gt 0 ]; then

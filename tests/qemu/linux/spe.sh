@@ -112,5 +112,9 @@ elif grep -q '\[\.\] vperf_work_major$' spe-report.txt && [ "$records" -gt 0 ]; 
 else
 	echo "RESULT $test FAIL $detail (vperf_work_major not in perf report)"
 fi
-[ "${spe_iso:-0}" = 1 ] && vperf-spe-iso spe.data spe-record.out "$vt0" "$vt1"
+# A script that stops early (a shell or awk syntax error) prints no check: that is a failure too.
+if [ "${spe_iso:-0}" = 1 ]; then
+	vperf-spe-iso spe.data spe-record.out "$vt0" "$vt1" ||
+		echo "RESULT linux-spe-iso FAIL vperf-spe-iso stopped with status $?"
+fi
 [ "${spe_perf_test:-0}" = 1 ] && perf_tests
