@@ -182,8 +182,9 @@ mkdtb() {
 		# command line
 		d0=$(echo "$domus" | tr ';' '\n' | trim | while IFS= read -r spec; do
 			is_dom0 "$spec" || continue
-			v=$(spec_get "$spec" vpmu)
-			printf ' dom0_mem=%sM%s' "$(spec_get "$spec" mem)" "${v:+ dom0-vpmu=$v}"
+			v=$(spec_get "$spec" vpmu) spe=$(spec_get "$spec" spe)
+			printf ' dom0_mem=%sM%s%s' "$(spec_get "$spec" mem)" "${v:+ dom0-vpmu=$v}" \
+				"${spe:+ dom0-vspe=$spe}"
 		done)
 		printf '\t\txen,xen-bootargs = "console=dtuart sync_console %s%s";\n' "$xenargs" "$d0"
 		k=1
@@ -313,7 +314,9 @@ run_config() {
 		spe_refused=$(echo "$domus" | tr ';' '\n' | grep -c '[[:space:]]spe=1\([[:space:]]\|$\)')
 	# Xen's summary of each domU with SPE, printed when it powers off.
 	spe_doms=0
-	has_flag "$flags" spe && spe_doms=$(echo "$domus" | tr ';' '\n' | grep -c '[[:space:]]spe=1\([[:space:]]\|$\)')
+	# dom0 is not counted: Xen halts the machine when dom0 powers off, before any summary.
+	has_flag "$flags" spe && spe_doms=$(echo "$domus" | tr ';' '\n' | grep -v ' dom0\( \|$\)' |
+		grep -c '[[:space:]]spe=1\([[:space:]]\|$\)')
 	smp=$(flag_value "$flags" smp)
 	# spe: the PE has FEAT_SPE (the project's QEMU, docs/qemu-spe.md); QEMU's board then
 	# describes PMBIRQ (PPI 5) in its device tree, where Xen finds it.
