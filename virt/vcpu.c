@@ -9,7 +9,7 @@
 #include "vpmu/vpmu.h"
 #endif
 #ifdef CONFIG_VPERF_VSPE
-#include "vspe/vspe.h"
+#include "vspe/hwctl.h"
 #endif
 
 int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu)
@@ -201,9 +201,13 @@ bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu)
 
 void vperf_pcpu_flush(struct vperf_pcpu *pcpu)
 {
+#ifdef CONFIG_VPERF_VSPE
+	/* The hypervisor may have written the SPE controls itself: the next load writes them
+	 * all. First, so that the vPMU's flush stays a tail call. */
+	vperf_vspe_ctl_forget(pcpu);
+#endif
 #ifdef CONFIG_VPERF_VPMU
 	vperf_vpmu_flush(pcpu);
-#else
-	(void)pcpu;
 #endif
+	(void)pcpu;
 }

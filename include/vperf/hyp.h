@@ -16,6 +16,11 @@
  * path) calls put first there.
  *
  * HCR_EL2.E2H = 1 (VHE) is refused by vperf_pcpu_init on a PE with SPE (docs/integration.md).
+ *
+ * vperf remembers the SPE sampling controls it last wrote on each pCPU and writes only those a
+ * load changes: a hypervisor that writes PMSCR_EL2, PMSIRR_EL1, PMSFCR_EL1, PMSEVFR_EL1,
+ * PMSLATFR_EL1 or PMSNEVFR_EL1 itself calls vperf_pcpu_flush() (vperf/vperf.h) on that CPU
+ * before the next vperf_vcpu_load there (docs/integration.md, "SPE controls").
  */
 #ifndef VPERF_HYP_H
 #define VPERF_HYP_H

@@ -227,8 +227,13 @@ void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu);
 bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu);
 
 /* On pcpu's own CPU: save the state a lazy put left in its hardware to that vCPU's shadow, so
- * it may be loaded anywhere, saved, restored or reset. A no-op when nothing is parked there.
- * Called by vperf itself when another vCPU takes the counters on that pCPU. */
+ * it may be loaded anywhere, saved, restored or reset (a no-op for the PMU when nothing is
+ * parked there; called by vperf itself when another vCPU takes the counters on that pCPU), and
+ * forget which SPE sampling controls the pCPU holds, so that the next load writes them all.
+ * A hypervisor that writes PMSCR_EL2, PMSIRR_EL1, PMSFCR_EL1, PMSEVFR_EL1, PMSLATFR_EL1 or
+ * PMSNEVFR_EL1 itself calls it after, before the next vperf_vcpu_load on that CPU (not needed
+ * for a host_spe host's own buffer between a put and the next load; docs/integration.md, "SPE
+ * controls"). */
 void vperf_pcpu_flush(struct vperf_pcpu *pcpu);
 
 /* EC=0x18 trap entry. gprs holds the vCPU's x0..x30 (read for MSR, written for MRS; Rt=31 is

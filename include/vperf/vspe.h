@@ -94,9 +94,18 @@ struct vperf_vspe {
  * PMSICR, PMBPTR, PMBSR, PMBLIMITR (virt/vspe/host.c). */
 #define VPERF_VSPE_HOST_REGS 10
 
+/* The sampling controls whose hardware value a pCPU records (virt/vspe/hwctl.h): PMSIRR,
+ * PMSFCR, PMSEVFR, PMSLATFR, PMSNEVFR and PMSCR_EL2. */
+#define VPERF_VSPE_CTLS 6
+
 struct vperf_pcpu_vspe {
 	uint64_t host[VPERF_VSPE_HOST_REGS];
 	bool parked;
+	/* What this pCPU's sampling controls hold, as vperf last wrote them: ctl[c] is the
+	 * hardware's value of control c when bit c of ctl_known is set, unknown otherwise (all
+	 * unknown after vperf_pcpu_init and vperf_pcpu_flush). */
+	uint64_t ctl[VPERF_VSPE_CTLS];
+	uint8_t ctl_known;
 	/* The host's PMSCR_EL2 and CONTEXTIDR_EL2 while a VM it profiles from outside runs
 	 * (VPERF_SPE_BUF_EL2, virt/vspe/outside.c). */
 	uint64_t out_pmscr2, out_ctx2;

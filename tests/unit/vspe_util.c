@@ -163,11 +163,16 @@ static void aux_end(struct lx_spe *lx)
 
 void lx_start(struct lx_spe *lx)
 {
+	static const struct lx_ctl loads = { .pmsirr = V_INTERVAL_1, .pmsfcr = V_PMSFCR_LD_FT };
+	const struct lx_ctl *c = lx->ctl ? lx->ctl : &loads;
+
 	aux_begin(lx);
-	guest_write(PMSFCR_EL1, V_PMSFCR_LD_FT);
-	guest_write(PMSEVFR_EL1, 0);
-	guest_write(PMSLATFR_EL1, 0);
-	guest_write(PMSIRR_EL1, V_INTERVAL_1);
+	guest_write(PMSFCR_EL1, c->pmsfcr);
+	guest_write(PMSEVFR_EL1, c->pmsevfr);
+	if (c->pmsnevfr)
+		guest_write(PMSNEVFR_EL1, c->pmsnevfr);
+	guest_write(PMSLATFR_EL1, c->pmslatfr);
+	guest_write(PMSIRR_EL1, c->pmsirr);
 	isb();
 	guest_write(PMSICR_EL1, 0);
 	isb();

@@ -67,14 +67,21 @@ void vs_run_loads(unsigned int vm, unsigned int n, uint32_t latency);
  * indirect writes to PMBPTR_EL1 / PMBSR_EL1 are visible to its direct reads (SPE 3.6). */
 void vs_drain_visible(void);
 
+/* The sampling controls a guest's driver programs at start (SPE 4.3: RES0 bits are the test's
+ * to leave clear); PMSNEVFR_EL1 is written only when not 0 (SPEv1p2). */
+struct lx_ctl {
+	uint64_t pmsirr, pmsfcr, pmsevfr, pmslatfr, pmsnevfr;
+};
+
 /* A guest's SPE driver state, as arm_spe_pmu keeps it per CPU. */
 struct lx_spe {
 	unsigned int vm;
-	uint64_t va;	       /* the buffer's VA (0: V_BUF_VA, whose bytes are read back) */
-	uint64_t size;	       /* buffer bytes used from there */
-	uint64_t head;	       /* offset where the current window starts */
-	uint64_t pmscr;	       /* PMSCR_EL1 it programs */
-	uint8_t data[1 << 20]; /* what it consumed: the records, in order */
+	uint64_t va;		  /* the buffer's VA (0: V_BUF_VA, whose bytes are read back) */
+	uint64_t size;		  /* buffer bytes used from there */
+	uint64_t head;		  /* offset where the current window starts */
+	uint64_t pmscr;		  /* PMSCR_EL1 it programs */
+	const struct lx_ctl *ctl; /* its sampling controls (NULL: loads only, one op in 257) */
+	uint8_t data[1 << 20];	  /* what it consumed: the records, in order */
 	size_t len;
 	unsigned int irqs, truncated, fatal;
 	unsigned int spurious; /* interrupts taken with PMBSR_EL1.S clear: none may be */

@@ -116,7 +116,8 @@ exception to EL2), SPEv1p2: SPE register accesses, MDCR_EL2 included (the same p
 vCPUs: no MDCR_EL2 write), and barriers (PSB CSYNC, DSB NSH, ISB). Idle: the vCPUs never enabled
 their buffer (lazy: nothing moves); active: both sample into a live buffer. Put: PSB CSYNC, DSB,
 ISB, PMBSR, PMBPTR, PMSICR (and PMBLIMITR when untrapped), PMBLIMITR = 0, PMSCR_EL1 = 0, ISB,
-DSB; load: the eleven writes of docs/vspe.md.
+DSB; load: PMSICR, PMBPTR, PMBSR, PMBLIMITR, PMSCR_EL1, the sampling controls and PMSCR_EL2 being
+the pCPU's already (the same for both vCPUs: docs/vspe.md, "The controls in the hardware").
 
 $(table spe-switch state)
 

@@ -12,7 +12,7 @@
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
 
-#include "vspe.h"
+#include "hwctl.h"
 
 /* The sampling enable first (saved and cleared first, restored last), then the order of a
  * restore: controls, interval counter, the pointer before the limit. */
@@ -38,6 +38,7 @@ void vperf_vspe_park_host(struct vperf_pcpu *pcpu)
 	h[0] = read_sysreg(PMSCR_EL2);
 	/* Stop sampling EL2 ... */
 	write_sysreg(0, PMSCR_EL2);
+	vperf_vspe_ctl_set(pcpu, VSPE_CTL_PMSCR_EL2, 0);
 	/* ... as seen by the profiling operation (SPE 3.6); */
 	isb();
 	/* synchronize the host's profiling operations, complete their writes to its buffer, and
@@ -71,4 +72,7 @@ void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu)
 	/* The host samples again from here: make it all visible to the profiling operation. */
 	isb();
 	pcpu->spe.parked = false;
+	/* Its controls are its own until the next park, which finds them as it left them or not:
+	 * the next load writes every one (hwctl.h). */
+	vperf_vspe_ctl_forget(pcpu);
 }

@@ -18,7 +18,7 @@
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
 
-#include "vspe.h"
+#include "hwctl.h"
 
 /* After MDCR_EL2 (E2PB = 0b00) is the VM's, still at EL2 where nothing of the guest runs. The
  * ERET into the guest is the context synchronization event after which the profiling operation
@@ -32,6 +32,10 @@ void vperf_vspe_outside_load(struct vperf_vcpu *vcpu)
 	/* CX: every record carries CONTEXTIDR_EL2 in a Context packet (SPE 3.3.1); the rest (PA,
 	 * TS, PCT, the host's own E2SPE) is the host's choice for its buffer. */
 	write_sysreg(p->out_pmscr2 | PMSCR_CX, PMSCR_EL2);
+	/* The host programs its own sampling controls (docs/integration.md): none is known but
+	 * this one, until the host has it back at put (hwctl.h). */
+	vperf_vspe_ctl_forget(vcpu->pcpu);
+	vperf_vspe_ctl_set(vcpu->pcpu, VSPE_CTL_PMSCR_EL2, p->out_pmscr2 | PMSCR_CX);
 	write_sysreg(vcpu->vm->cfg.spe_context, CONTEXTIDR_EL2);
 	/* With EL2 owning the buffer and HCR_EL2.TGE = 0, PMSCR_EL1.E1SPE and E0SPE select the
 	 * guest's EL1 and EL0 operations (SPE 3.2.3 StatisticalProfilingEnabled). The guest cannot
@@ -54,4 +58,6 @@ void vperf_vspe_outside_put(struct vperf_vcpu *vcpu)
 	write_sysreg(0, PMSCR_EL1);
 	write_sysreg(p->out_ctx2, CONTEXTIDR_EL2);
 	write_sysreg(p->out_pmscr2, PMSCR_EL2);
+	/* The host's again, its to change (hwctl.h). */
+	vperf_vspe_ctl_forget(vcpu->pcpu);
 }

@@ -3,13 +3,14 @@
  * Emulation of the guest's SPE registers. MDCR_EL2.TPMS = 1 traps every PMS* access and
  * MDCR_EL2.E2PB = 0b10 every PMB* access (SPE 3.2.3 CheckStatisticalProfilingAccess, SPE 3.4.6
  * CheckProfilingBufferAccess). The shadow is the truth for every control; while the state is in the
- * hardware (the guest's buffer is enabled), each write is mirrored there, and PMSICR_EL1 and
+ * hardware (the guest's buffer is enabled), each write is mirrored there (a sampling control
+ * only when the hardware holds another value, hwctl.h), and PMSICR_EL1 and
  * PMBPTR_EL1, which the profiling operation changes, are read from there. PMBSR_EL1 is virtual: the
  * hardware's events reach it through vperf_vspe_take_event (switch.c). Field rules: SPE 4.3.
  */
 #include <arch/sysreg.h>
 
-#include "vspe.h"
+#include "hwctl.h"
 
 /* ID_AA64DFR0_EL1.PMSVer a VM with SPE sees: the hardware's, no more than any pCPU it may run on
  * has, at most SPEv1p2. */
@@ -187,6 +188,17 @@ static bool is_buffer_reg(enum vperf_vspe_reg r)
 	return r == VPERF_VSPE_PMBSR || r == VPERF_VSPE_PMBPTR || r == VPERF_VSPE_PMBLIMITR;
 }
 
+/* A PMS* write of a vCPU whose state is in the hardware: PMSCR_EL1 and PMSICR_EL1 as written,
+ * a recorded control only when the hardware holds another value (hwctl.h). */
+static void write_control(struct vperf_vcpu *vcpu, uint32_t enc, enum vperf_vspe_reg r)
+{
+	enum vspe_ctl c = vperf_vspe_ctl_of(r);
+	uint64_t val = *vspe_reg(vcpu, r);
+
+	if (c == VSPE_CTLS || vperf_vspe_ctl_update(vcpu->pcpu, c, val))
+		write_sysreg_enc(enc, val);
+}
+
 /* Untrapped (E2PB = 0b11), a PMB* write traps only by FEAT_FGT (../fgt.c: PMBSR_EL1, so that a
  * guest's write setting S is its own event whatever syndrome it names, SPE 3.5): the hardware
  * holds the guest's controls, which the shadow takes first (vperf_vspe_pause_direct); the write
@@ -223,7 +235,7 @@ static void write_reg(struct vperf_vcpu *vcpu, const struct vperf_access *acc,
 		break;
 	default: /* PMSCR_EL1 and the sampling controls: the hardware takes them as written */
 		if (vcpu->spe.in_hw)
-			write_sysreg_enc(acc->enc, *vspe_reg(vcpu, r));
+			write_control(vcpu, acc->enc, r);
 		break;
 	}
 	if (was_direct)

@@ -14,7 +14,7 @@
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
 
-#include "vspe.h"
+#include "hwctl.h"
 
 enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)
 {
@@ -45,23 +45,44 @@ static uint64_t guest_pmscr_el2(const struct vperf_vm *vm)
 	return (vm->cfg.spe_pa ? PMSCR_PA : 0) | (vm->cfg.spe_pct ? PMSCR_PCT : 0);
 }
 
+/* Control c of pcpu (the register NAME) made to hold val, written only when its record says
+ * otherwise (hwctl.h). */
+#define CTL_LOAD(pcpu, c, val, NAME)                        \
+	do {                                                \
+		uint64_t v_ = (val);                        \
+		if (vperf_vspe_ctl_update((pcpu), (c), v_)) \
+			write_sysreg(v_, NAME);             \
+	} while (0)
+
+/* The VM's PMSCR_EL2 and the vCPU's sampling controls: those the hardware does not hold
+ * already (hwctl.h). */
+static void load_controls(struct vperf_vcpu *vcpu)
+{
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+	const uint64_t *r = vcpu->spe.reg;
+
+	CTL_LOAD(pcpu, VSPE_CTL_PMSCR_EL2, guest_pmscr_el2(vcpu->vm), PMSCR_EL2);
+	CTL_LOAD(pcpu, VSPE_CTL_PMSIRR, r[VPERF_VSPE_PMSIRR], PMSIRR_EL1);
+	CTL_LOAD(pcpu, VSPE_CTL_PMSFCR, r[VPERF_VSPE_PMSFCR], PMSFCR_EL1);
+	CTL_LOAD(pcpu, VSPE_CTL_PMSEVFR, r[VPERF_VSPE_PMSEVFR], PMSEVFR_EL1);
+	CTL_LOAD(pcpu, VSPE_CTL_PMSLATFR, r[VPERF_VSPE_PMSLATFR], PMSLATFR_EL1);
+	if (pcpu->caps.pmsver >= 3)
+		CTL_LOAD(pcpu, VSPE_CTL_PMSNEVFR, r[VPERF_VSPE_PMSNEVFR], PMSNEVFR_EL1);
+}
+
 /*
  * Switch-in. MDCR_EL2 (the owning Exception level) and stage 2 are already
  * this vCPU's: the hypervisor switched stage 2 before load, and load wrote MDCR_EL2 first. No
  * ISB: the ERET into the guest is the context synchronization event after which the profiling
  * operation sees all of it (SPE 3.6); at EL2 nothing is sampled, EL2 being above the owner.
+ * The controls the pCPU holds already are not written again (hwctl.h); the buffer, the
+ * interval counter and the enables always are.
  */
 void vperf_vspe_acquire(struct vperf_vcpu *vcpu)
 {
 	const uint64_t *r = vcpu->spe.reg;
 
-	write_sysreg(guest_pmscr_el2(vcpu->vm), PMSCR_EL2);
-	write_sysreg(r[VPERF_VSPE_PMSIRR], PMSIRR_EL1);
-	write_sysreg(r[VPERF_VSPE_PMSFCR], PMSFCR_EL1);
-	write_sysreg(r[VPERF_VSPE_PMSEVFR], PMSEVFR_EL1);
-	write_sysreg(r[VPERF_VSPE_PMSLATFR], PMSLATFR_EL1);
-	if (vcpu->pcpu->caps.pmsver >= 3)
-		write_sysreg(r[VPERF_VSPE_PMSNEVFR], PMSNEVFR_EL1);
+	load_controls(vcpu);
 	/* Opaque (SPE 4.3.10): the saved value resumes the interval where it stopped. */
 	write_sysreg(r[VPERF_VSPE_PMSICR], PMSICR_EL1);
 	/* The pointer before the limit: a buffer enabled first would, at any context

@@ -71,6 +71,8 @@ void spe_outside_cpu_init(void)
 	spe_write(0, PMBSR_EL1);
 	spe_write((buf + HOST_BUF_SIZE) | PMBLIMITR_E, PMBLIMITR_EL1);
 	isb();
+	/* Sampling controls written here, not by vperf (docs/integration.md, "SPE controls"). */
+	vperf_pcpu_flush(&this_pcpu()->vperf);
 }
 
 /* A PMBIRQ vperf did not take is this buffer's (it is live: vperf parks it around vSPE
