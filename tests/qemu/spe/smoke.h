@@ -83,6 +83,8 @@ void check_switch_without_psb(void);
 void check_buffer_full(void);
 void check_fault(void);
 void check_stage2_fault(void);
+void check_exception_completes_sample(void);
+void check_disable_completes_sample(void);
 void bench(void);
 
 #endif
