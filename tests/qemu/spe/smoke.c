@@ -184,6 +184,7 @@ void smoke_main(void)
 	check_stage2_fault();
 	check_exception_completes_sample();
 	check_disable_completes_sample();
+	check_eret_completes_sample();
 	bench();
 	printf("spe-smoke: %u failures\n", failures);
 	printf("SUITE DONE\n");

@@ -259,3 +259,45 @@ void check_disable_completes_sample(void)
 	found = next_record(spe_buf, len, &pos, &r);
 	result("disable-psb-record", found && r.pc == msr_pc, found ? r.pc : 0, msr_pc);
 }
+
+/*
+ * The operation selected is an ERET from EL2, the owner, into EL1 where profiling is disabled
+ * (PMSCR_EL1.E1SPE = 0): no sampled instruction follows it, so the exception return completes
+ * it, a branch (Operation Type 0x4a, indirect) whose target (Address INDEX 1, D18.2.1) is the
+ * first instruction of EL1, at EL1. Completed only at the next exception, the HVC, its target
+ * would be the HVC's return address.
+ */
+void check_eret_completes_sample(void)
+{
+	uint64_t base = (uint64_t)spe_buf, len, pos = 0, target = 0;
+	unsigned int target_el = 0;
+	struct record r;
+	int found;
+
+	program_buffer(base, base + sizeof(spe_buf));
+	program_sampler(256, 2, 0, 0); /* the ISB, then the ERET */
+	write_sys(PMSCR_EL1, 0);
+	call_el1_sampled(el1_nops_hvc, 1u << 1); /* E2SPE */
+	write_sys(PMSCR_EL2, 0);
+	psb_csync();
+	len = read_sys(PMBPTR_EL1) - base;
+	write_sys(PMBLIMITR_EL1, 0);
+	program_sampler(0, 0, 0, 0);
+	/* The first record's branch target packet */
+	while (pos < len && spe_buf[pos] != 0x71 && spe_buf[pos] != 0x01 &&
+	       packet_size(spe_buf[pos])) {
+		if (spe_buf[pos] == 0xb1) {
+			for (int i = 7; i >= 0; i--)
+				target = (target << 8) | spe_buf[pos + 1 + i];
+			target_el = (unsigned int)(target >> 61) & 3;
+			target &= (1ull << 56) - 1;
+		}
+		pos += packet_size(spe_buf[pos]);
+	}
+	pos = 0;
+	found = next_record(spe_buf, len, &pos, &r);
+	result("eret-record", found && r.pc == (uint64_t)call_el1_sampled_eret, found ? r.pc : 0,
+	       (uint64_t)call_el1_sampled_eret);
+	expect("eret-target", target, (uint64_t)el1_nops_hvc);
+	expect("eret-target-el1", target_el, 1);
+}
