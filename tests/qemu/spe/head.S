@@ -36,10 +36,18 @@ entry:
 /*
  * call_el1(fn): run fn at EL1h on its own stack with EL2's vectors catching its traps; fn ends
  * with "hvc #1", which returns here to the caller at EL2. Callee-saved registers survive.
+ * call_el1_sampled(fn, pmscr_el2): the same, writing PMSCR_EL2 (S3_4_C9_C9_0) just before the
+ * ERET: with sampling enabled there, the ISB and the ERET (call_el1_sampled_eret) are the first
+ * two members of the sample population.
  */
+	.globl	call_el1_sampled
+call_el1_sampled:
+	mov	x9, x1
+	b	1f
 	.globl	call_el1
 call_el1:
-	stp	x29, x30, [sp, #-96]!
+	mov	x9, xzr
+1:	stp	x29, x30, [sp, #-96]!
 	stp	x19, x20, [sp, #16]
 	stp	x21, x22, [sp, #32]
 	stp	x23, x24, [sp, #48]
@@ -52,7 +60,12 @@ call_el1:
 	mov	x1, #0x3c5		/* EL1h, DAIF masked */
 	msr	spsr_el2, x1
 	isb
-	eret
+	cbz	x9, 2f
+	msr	S3_4_C9_C9_0, x9
+	isb
+	.globl	call_el1_sampled_eret
+call_el1_sampled_eret:
+2:	eret
 call_el1_return:
 	ldp	x19, x20, [sp, #16]
 	ldp	x21, x22, [sp, #32]

@@ -182,6 +182,9 @@ void smoke_main(void)
 	check_buffer_full();
 	check_fault();
 	check_stage2_fault();
+	check_exception_completes_sample();
+	check_disable_completes_sample();
+	check_eret_completes_sample();
 	bench();
 	printf("spe-smoke: %u failures\n", failures);
 	printf("SUITE DONE\n");

@@ -43,6 +43,8 @@ static inline void psb_csync(void)
 /* head.S: traps from EL1 (counted, the last one's ESR kept); fn runs at EL1 until "hvc #1". */
 extern uint64_t trap_esr, trap_count;
 void call_el1(void (*fn)(void));
+void call_el1_sampled(void (*fn)(void), uint64_t pmscr_el2);
+extern const char call_el1_sampled_eret[];
 
 extern uint8_t spe_buf[32768];
 
@@ -83,6 +85,9 @@ void check_switch_without_psb(void);
 void check_buffer_full(void);
 void check_fault(void);
 void check_stage2_fault(void);
+void check_exception_completes_sample(void);
+void check_disable_completes_sample(void);
+void check_eret_completes_sample(void);
 void bench(void);
 
 #endif

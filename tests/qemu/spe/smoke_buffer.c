@@ -148,3 +148,156 @@ void check_stage2_fault(void)
 	expect("s2-fault-dl", stage2_fault_run(0x7ffffff0ull), want | (1u << 19));
 	expect("s2-fault-dl-pmbptr", read_sys(PMBPTR_EL1), 0x80000000ull);
 }
+
+/*
+ * An operation sampled just before an exception to an Exception level where profiling is
+ * disabled: its record must not be lost. After the exception, a context synchronization event,
+ * PSB CSYNC synchronizes the profiling of every instruction before it, and a DSB after the
+ * PSB CSYNC completes the records' writes (SPE 3.6). EL1 owns the buffer (MDCR_EL2.E2PB = 0b11,
+ * no stage 2, its MMU off) and samples itself; PMSICR_EL1.COUNT = 9 selects the ninth member,
+ * the HVC after eight NOPs: the last instruction EL1 runs before EL2, where profiling is
+ * disabled (the owner is below EL2, SPE 3.2.3). So a hypervisor finds the record of the last
+ * operation its guest ran when it drains the buffer at a vCPU switch.
+ */
+void el1_nops_hvc(void);
+extern const char el1_sampled_hvc[];
+__asm__(".text\n\t.balign 4\n\t.globl el1_nops_hvc\n"
+	"el1_nops_hvc:\n\t.rept 8\n\tnop\n\t.endr\n\t.globl el1_sampled_hvc\n"
+	"el1_sampled_hvc:\n\thvc #1\n");
+
+/*
+ * Sample el1_nops_hvc at EL1 with virtual Timestamps and drain at EL2 with PSB CSYNC, after
+ * writing PMSICR_EL1 first (what a hypervisor restoring the next vCPU does) when rewrite_icr.
+ * Returns the bytes of records written; *icr is PMSICR_EL1 read at EL2 right after the HVC,
+ * [*t0, *t1] the virtual counter before and after the run.
+ */
+static uint64_t el1_hvc_run(int rewrite_icr, uint64_t *icr, uint64_t *t0, uint64_t *t1)
+{
+	uint64_t mdcr = read_sys("mdcr_el2"), base = (uint64_t)spe_buf, len;
+
+	write_sys("mdcr_el2", mdcr | (3u << 12));
+	program_buffer(base, base + sizeof(spe_buf));
+	program_sampler(256, 9, 0, 0);
+	write_sys(PMSCR_EL1, (1u << 1) | (1u << 5)); /* E1SPE, TS (virtual) */
+	*t0 = read_sys("cntvct_el0");
+	call_el1(el1_nops_hvc);
+	*icr = read_sys(PMSICR_EL1);
+	if (rewrite_icr)
+		write_sys(PMSICR_EL1, 0);
+	psb_csync();
+	*t1 = read_sys("cntvct_el0");
+	len = read_sys(PMBPTR_EL1) - base;
+	write_sys(PMSCR_EL1, 0);
+	write_sys(PMBLIMITR_EL1, 0);
+	write_sys(PMSICR_EL1, 0);
+	write_sys("mdcr_el2", mdcr);
+	return len;
+}
+
+/* The first record of spe_buf is the HVC's: its PC at EL1, E[1], E[0], a Timestamp in range. */
+static void check_hvc_record(const char *name, uint64_t len, uint64_t t0, uint64_t t1)
+{
+	struct record r;
+	uint64_t pos = 0;
+	char n[48];
+	int found = next_record(spe_buf, len, &pos, &r);
+
+	snprintf(n, sizeof(n), "%s-record", name);
+	result(n, found && r.pc == (uint64_t)el1_sampled_hvc, found ? r.pc : 0,
+	       (uint64_t)el1_sampled_hvc);
+	snprintf(n, sizeof(n), "%s-el1", name);
+	expect(n, found ? (spe_buf[8] >> 5) & 3 : 0, 1);
+	/* E[1] architecturally retired, E[0] generated an exception (SPE 5.3.7) */
+	snprintf(n, sizeof(n), "%s-events", name);
+	expect(n, r.events & 3, 3);
+	snprintf(n, sizeof(n), "%s-timestamp", name);
+	result(n, found && r.ts >= t0 && r.ts <= t1, r.ts, t0);
+}
+
+void check_exception_completes_sample(void)
+{
+	uint64_t icr, t0, t1, len;
+
+	len = el1_hvc_run(0, &icr, &t0, &t1);
+	check_hvc_record("exc-psb", len, t0, t1);
+	/* The HVC brought COUNT to zero; no member since reloaded it (SPE 3.1.1) */
+	expect("exc-icr-zero", icr, 0);
+	/* A PMSICR_EL1 write before the PSB CSYNC loses no record of an earlier operation */
+	len = el1_hvc_run(1, &icr, &t0, &t1);
+	check_hvc_record("exc-icr-write-psb", len, t0, t1);
+}
+
+/*
+ * The selected operation is the MSR that disables profiling (PMSCR_EL2.E2SPE = 0, as a driver
+ * stopping a session does: then ISB, PSB CSYNC, DSB). The operation was selected, so its record
+ * is written at that PSB CSYNC (SPE 3.6). Members: the enabling ISB (docs/qemu-spe.md,
+ * interval-resume-first), eight NOPs, then the MSR, the tenth, which COUNT = 10 selects.
+ */
+void check_disable_completes_sample(void)
+{
+	uint64_t base = (uint64_t)spe_buf, scr = 1u << 1, msr_pc, len;
+	struct record r;
+	uint64_t pos = 0;
+	int found;
+
+	program_buffer(base, base + sizeof(spe_buf));
+	program_sampler(256, 10, 0, 0);
+	__asm__ volatile("adr %0, 1f\n\t"
+			 "msr " PMSCR_EL2 ", %1\n\t"
+			 "isb\n\t"
+			 ".rept 8\n\tnop\n\t.endr\n"
+			 "1:\n\t"
+			 "msr " PMSCR_EL2 ", xzr\n\t"
+			 "isb"
+			 : "=&r"(msr_pc)
+			 : "r"(scr)
+			 : "memory");
+	psb_csync();
+	len = read_sys(PMBPTR_EL1) - base;
+	write_sys(PMBLIMITR_EL1, 0);
+	program_sampler(0, 0, 0, 0);
+	found = next_record(spe_buf, len, &pos, &r);
+	result("disable-psb-record", found && r.pc == msr_pc, found ? r.pc : 0, msr_pc);
+}
+
+/*
+ * The operation selected is an ERET from EL2, the owner, into EL1 where profiling is disabled
+ * (PMSCR_EL1.E1SPE = 0): no sampled instruction follows it, so the exception return completes
+ * it, a branch (Operation Type 0x4a, indirect) whose target (Address INDEX 1, D18.2.1) is the
+ * first instruction of EL1, at EL1. Completed only at the next exception, the HVC, its target
+ * would be the HVC's return address.
+ */
+void check_eret_completes_sample(void)
+{
+	uint64_t base = (uint64_t)spe_buf, len, pos = 0, target = 0;
+	unsigned int target_el = 0;
+	struct record r;
+	int found;
+
+	program_buffer(base, base + sizeof(spe_buf));
+	program_sampler(256, 2, 0, 0); /* the ISB, then the ERET */
+	write_sys(PMSCR_EL1, 0);
+	call_el1_sampled(el1_nops_hvc, 1u << 1); /* E2SPE */
+	write_sys(PMSCR_EL2, 0);
+	psb_csync();
+	len = read_sys(PMBPTR_EL1) - base;
+	write_sys(PMBLIMITR_EL1, 0);
+	program_sampler(0, 0, 0, 0);
+	/* The first record's branch target packet */
+	while (pos < len && spe_buf[pos] != 0x71 && spe_buf[pos] != 0x01 &&
+	       packet_size(spe_buf[pos])) {
+		if (spe_buf[pos] == 0xb1) {
+			for (int i = 7; i >= 0; i--)
+				target = (target << 8) | spe_buf[pos + 1 + i];
+			target_el = (unsigned int)(target >> 61) & 3;
+			target &= (1ull << 56) - 1;
+		}
+		pos += packet_size(spe_buf[pos]);
+	}
+	pos = 0;
+	found = next_record(spe_buf, len, &pos, &r);
+	result("eret-record", found && r.pc == (uint64_t)call_el1_sampled_eret, found ? r.pc : 0,
+	       (uint64_t)call_el1_sampled_eret);
+	expect("eret-target", target, (uint64_t)el1_nops_hvc);
+	expect("eret-target-el1", target_el, 1);
+}
