@@ -298,7 +298,7 @@ void pmu_host_init(void);
 void pmu_host_cpu_init(void);
 void pmu_host_idle(void);
 void pmu_host_tick(const struct vcpu *prev);
-void pmu_host_bench_vperf(bool load, uint64_t t0);
+void pmu_host_bench_vperf(const struct vcpu *v, bool load, uint64_t t0);
 void pmu_host_bench_sysreg(uint64_t t0);
 void pmu_host_report(void);
 void pmu_host_bench_mark(struct vcpu *v, uint64_t what);

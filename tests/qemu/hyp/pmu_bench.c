@@ -18,6 +18,9 @@ static struct {
 	bool calibrated, irq_inner;
 	struct bench_acc sw, put, load, irq, irq_vperf, sysreg, probe, put_same, load_same;
 	bool reswitch; /* inside a mark-3 put + load of the calling vCPU */
+	/* The same per VM (VMs 0 and 1): two VMs with different vSPE policies in one run (the SPE
+	 * switch benchmark) each get their own put and load figures. */
+	struct bench_acc vm_put[2], vm_load[2], vm_put_same[2], vm_load_same[2];
 } bench;
 
 static void acc(struct bench_acc *a, uint64_t v)
@@ -44,14 +47,21 @@ void pmu_host_bench_sysreg(uint64_t t0)
 	acc(&bench.sysreg, bench_since(t0));
 }
 
-void pmu_host_bench_vperf(bool load, uint64_t t0)
+void pmu_host_bench_vperf(const struct vcpu *v, bool load, uint64_t t0)
 {
 	uint64_t n = bench_since(t0);
+	unsigned int vm = v->vm->id;
 
 	if (bench.reswitch)
 		acc(load ? &bench.load_same : &bench.put_same, n);
 	else
 		acc(load ? &bench.load : &bench.put, n);
+	if (vm >= 2)
+		return;
+	if (bench.reswitch)
+		acc(load ? &bench.vm_load_same[vm] : &bench.vm_put_same[vm], n);
+	else
+		acc(load ? &bench.vm_load[vm] : &bench.vm_put[vm], n);
 }
 
 /* vperf's share of a PMUIRQ (make bench): from vperf_handle_pmu_irq()'s call (main.c) to the
@@ -152,4 +162,16 @@ void pmu_host_bench_report(void)
 	print_avg("vperf-load", &bench.load);
 	print_avg("pmuirq-to-lr", &bench.irq);
 	print_avg("pmuirq-vperf", &bench.irq_vperf);
+	for (unsigned int i = 0; i < 2 && hyp.nr_vms > 1; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "vperf-put-same-vm%u", i);
+		print_avg(name, &bench.vm_put_same[i]);
+		snprintf(name, sizeof(name), "vperf-load-same-vm%u", i);
+		print_avg(name, &bench.vm_load_same[i]);
+		snprintf(name, sizeof(name), "vperf-put-vm%u", i);
+		print_avg(name, &bench.vm_put[i]);
+		snprintf(name, sizeof(name), "vperf-load-vm%u", i);
+		print_avg(name, &bench.vm_load[i]);
+	}
 }

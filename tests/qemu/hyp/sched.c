@@ -111,7 +111,7 @@ static void put(struct vcpu *v)
 		vperf_vcpu_put_lazy(&v->vperf);
 	else if (call)
 		vperf_vcpu_put(&v->vperf);
-	pmu_host_bench_vperf(false, t0);
+	pmu_host_bench_vperf(v, false, t0);
 	v->on_pcpu = -1;
 }
 
@@ -135,7 +135,7 @@ static void load(struct vcpu *v)
 		write_sysreg(vp->caps.nr_counters, mdcr_el2); /* HPMN = N, no traps */
 	else
 		vperf_vcpu_load(&v->vperf, vp);
-	pmu_host_bench_vperf(true, t0);
+	pmu_host_bench_vperf(v, true, t0);
 	pc->current = v;
 	pc->new_slice = true;
 	v->switches++;
