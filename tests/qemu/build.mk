@@ -5,8 +5,9 @@
 #   qemu-run      the demo: two guests time-sliced on one pCPU, each measuring itself, then two
 #                 Linux guests profiling themselves with SPE through vperf (make run)
 #   qemu-bench    -icount shift=0 runs: EL2 instructions per trapped access, per vCPU switch and
-#                 from PMUIRQ entry to the list-register write; writes docs/performance.md's
-#                 QEMU section (QEMU_BENCH_OUT=file to write elsewhere)
+#                 from PMUIRQ entry to the list-register write, vSPE switches with SPE active
+#                 and the records lost across them (fails if one is); writes
+#                 docs/performance.md's QEMU section (QEMU_BENCH_OUT=file to write elsewhere)
 #   qemu-linux, qemu-linux-check   the Linux guest (tests/qemu/linux/build.mk)
 #   qemu-spe-check  the FEAT_SPE smoke test of tests/qemu/spe (QEMU= the patched QEMU)
 # Needs scripts/deps.sh qemu (QEMU, the cross compiler, libfdt for arm64, Xen's headers).
@@ -37,7 +38,7 @@ qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c 
 qemu-guests := pmu-suite demo spe-smoke
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
 	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_spe_iso.c \
-	guest/suite_traps.c guest/suite_el0.c guest/bench.c guest/cost.c
+	guest/suite_traps.c guest/suite_el0.c guest/bench.c guest/bench_spe.c guest/cost.c
 demo-src := $(qemu-guest-common) guest/demo.c
 # FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry.
 spe-smoke-src := spe/head.S spe/smoke.c spe/smoke_regs.c spe/smoke_sampling.c \

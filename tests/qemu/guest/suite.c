@@ -294,6 +294,12 @@ void payload_main(void)
 		bench_run();
 		return;
 	}
+	if (arg_is("bench", "spe")) {
+		void bench_spe_run(void);
+
+		bench_spe_run();
+		return;
+	}
 	if (arg_is("cost", "1")) {
 		cost_run();
 		return;
