@@ -106,12 +106,13 @@ static void put(struct vcpu *v)
 	 * hypervisor's work, not vperf's. */
 	lazy = v->state == VCPU_RUNNABLE && v->home == this_pcpu()->id;
 	call = hyp.mutant != MUT_NO_PUT && hyp.mutant != MUT_PASSTHROUGH;
+	pmu_host_bench_vm(v);
 	t0 = pmu_host_el2_insns();
 	if (call && lazy)
 		vperf_vcpu_put_lazy(&v->vperf);
 	else if (call)
 		vperf_vcpu_put(&v->vperf);
-	pmu_host_bench_vperf(v, false, t0);
+	pmu_host_bench_vperf(false, t0);
 	v->on_pcpu = -1;
 }
 
@@ -130,12 +131,13 @@ static void load(struct vcpu *v)
 	vgic_restore(v);
 	passthrough = hyp.mutant == MUT_PASSTHROUGH;
 	vp = &pc->vperf;
+	pmu_host_bench_vm(v);
 	t0 = pmu_host_el2_insns();
 	if (passthrough)
 		write_sysreg(vp->caps.nr_counters, mdcr_el2); /* HPMN = N, no traps */
 	else
 		vperf_vcpu_load(&v->vperf, vp);
-	pmu_host_bench_vperf(v, true, t0);
+	pmu_host_bench_vperf(true, t0);
 	pc->current = v;
 	pc->new_slice = true;
 	v->switches++;
