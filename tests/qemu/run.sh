@@ -7,7 +7,8 @@
 #   run.sh one NAME         one configuration, log on stdout
 # Environment: QEMU_OUT (images, logs), QEMU_RESULTS (run-tests.sh results file to append to),
 # QEMU (default: the project's QEMU, platform/qemu/build.sh), VPERF_SPE (tools/vperf-spe, default
-# $QEMU_OUT/../host/bin/vperf-spe: decodes the SPE-BUF lines of a run, spe_decode below).
+# $QEMU_OUT/../host/bin/vperf-spe: decodes the SPE-BUF lines of a run, spe_decode below),
+# BENCH_SPE_MS (bench: virtual ms of the SPE records-lost check, default 12000; bench.sh).
 # A configuration passes when every guest printed "SUITE DONE", the hypervisor finished, no
 # test FAILed (but its xfail ones) and nothing timed out; a must-fail one passes only when the
 # hypervisor booted, its guests started, and a test caught the breakage (a test FAILed). An
