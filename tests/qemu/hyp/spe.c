@@ -178,7 +178,8 @@ void spe_pmbirq(void)
 	uint64_t t0 = hyp.bench ? pmu_host_el2_insns() : 0;
 	enum vperf_spe_irq r = vperf_handle_spe_irq(&this_pcpu()->vperf);
 
-	if (hyp.bench && r == VPERF_SPE_IRQ_GUEST) { /* the loaded guest's buffer event, taken */
+	if (hyp.bench && r == VPERF_SPE_IRQ_GUEST &&
+	    cur) { /* the loaded guest's buffer event, taken */
 		uint64_t n = pmu_host_el2_insns() - t0;
 
 		if (vperf_vm_stats(&cur->vm->vperf)->spe_s2_fixed != fixed) {
