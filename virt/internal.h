@@ -33,6 +33,7 @@ struct vperf_platform {
 	bool any_no_export;    /* a pCPU has no event export bus (PMCR_EL0.X RAZ/WI) */
 	bool any_no_fgt;       /* a pCPU has no FEAT_FGT (no fine-grained PMU traps) */
 	bool any_no_hpmn0;     /* a pCPU has no FEAT_HPMN0 (MDCR_EL2.HPMN = 0 is not legal) */
+	bool any_spe;	       /* a pCPU has SPE (and so the SAMPLE_* PMU events) */
 	struct vperf_pcpu_caps first_caps; /* the first initialised pCPU's (blob checks) */
 };
 
@@ -106,12 +107,27 @@ static inline void vperf_mdcr_stale(struct vperf_vcpu *vcpu)
  * vperf_vm_fgt_types(). Its policy needs FEAT_FGT on every pCPU (policy.c); on a pCPU
  * initialised later without it, the VM runs trapped (vpmu/switch.c).
  */
+/*
+ * Whether a VM's events must be filtered in the hardware's type registers and PMCEID<n>_EL0:
+ * its filter denies some event, or the PEs implement the SPE events (SAMPLE_POP to
+ * SAMPLE_COLLISION, 0x4000-0x4003, present with SPE: Arm DDI 0487 K.a D17.9) and the VM has no
+ * vSPE of its own, so they are hidden from it (vpmu/filter.c). A direct-partition VM for which
+ * this holds needs the fine-grained type traps; otherwise an untrapped PMCEID0_EL0 read would
+ * list, and an untrapped PMEVTYPER write count, the host's sampling.
+ */
+static inline bool vperf_vm_cfg_filters_events(const struct vperf_vm_config *cfg)
+{
+	const struct vperf_pmu_filter *f = &cfg->filter;
+
+	if (!(f->allow[0] == ~0ull && f->allow[1] == ~0ull && f->allow_other))
+		return true;
+	return vperf_platform()->any_spe && !(cfg->spe && cfg->spe_buffer != VPERF_SPE_BUF_EL2);
+}
+
 static inline bool vperf_vm_fgt_types(const struct vperf_vm *vm)
 {
-	const struct vperf_pmu_filter *f = &vm->cfg.filter;
-
 	return vm->cfg.pmu_mode != VPERF_PMU_OFF && vm->cfg.partition == VPERF_PART_DIRECT &&
-	       !(f->allow[0] == ~0ull && f->allow[1] == ~0ull && f->allow_other);
+	       vperf_vm_cfg_filters_events(&vm->cfg);
 }
 /* The VM's Profiling Buffer policy with the Kconfig default resolved. */
 static inline enum vperf_spe_buffer vperf_vm_spe_buffer(const struct vperf_vm *vm)

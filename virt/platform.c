@@ -41,5 +41,6 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 	p->any_no_host_spe |= !pcpu->cfg.host_spe;
 	p->any_no_export |= !pcpu->caps.export_bus;
 	p->any_no_fgt |= !pcpu->caps.fgt;
+	p->any_spe |= pcpu->caps.pmsver != 0;
 	p->any_no_hpmn0 |= !pcpu->caps.hpmn0;
 }

@@ -11,19 +11,15 @@
 #endif
 
 #ifdef CONFIG_VPERF_VPMU
-static bool filter_allows_all(const struct vperf_pmu_filter *f)
-{
-	return f->allow[0] == ~0ull && f->allow[1] == ~0ull && f->allow_other;
-}
-
 /*
  * The direct partition (docs/design.md, "The three partitions") hands the first range to the
  * guest with no trap, so the hardware must do all the isolating: enforce HPMN at EL1 (counters
  * >= HPMN UNDEFINED, their SET/CLR bits RAZ/WI, PMCR.P limited to them), keep the guest's
  * counters out of EL2 (HPMD, PMUv3p1, and HCCD for the cycle counter, PMUv3p5) and give 64-bit
  * counters (v3p5). The guest programs its types itself: an event filter that does not allow
- * every event holds only through FEAT_FGT's traps of the type registers (fgt.c), so it needs
- * FEAT_FGT on every pCPU. No event counter at all (only the cycle counter) is MDCR_EL2.HPMN =
+ * every event, or SPE events hidden from a VM without a vSPE of its own on PEs that have them
+ * (vperf_vm_cfg_filters_events), holds only through FEAT_FGT's traps of the type registers and
+ * PMCEID<n>_EL0 (fgt.c), so it needs FEAT_FGT on every pCPU. No event counter at all (only the cycle counter) is MDCR_EL2.HPMN =
  * 0, legal only with FEAT_HPMN0 (MDCR_EL2.HPMN description, Arm DDI 0487 K.a), on every pCPU.
  */
 static bool direct_possible(const struct vperf_vm_config *cfg)
@@ -31,7 +27,7 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
 	const struct vperf_platform *p = vperf_platform();
 
 	return p->min_pmuver >= 6 && !p->any_unenforced &&
-	       (filter_allows_all(&cfg->filter) || !p->any_no_fgt) &&
+	       (!vperf_vm_cfg_filters_events(cfg) || !p->any_no_fgt) &&
 	       (cfg->nr_counters >= 1 || !p->any_no_hpmn0);
 }
 #endif

@@ -330,6 +330,40 @@ static void test_pcpu_without_fgt(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The SPE events (SAMPLE_POP to SAMPLE_COLLISION, PMCEID0_EL0 bits 32-35) of a PE with SPE are
+ * hidden from a VM without a vSPE of its own, whatever its filter: a direct VM that allows every
+ * event still runs with its types and PMCEID traps, so that neither an untrapped PMCEID0_EL0 read
+ * nor an untrapped type write shows it the host's sampling. Without FEAT_FGT that cannot hold:
+ * such a direct VM is refused. Found by the trap fuzzer (tests/fuzz/regressions/trap/20-*). */
+static void test_spe_events_hidden_from_direct(void **state)
+{
+	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 2, false);
+	const uint64_t spe_events = 0xfull << 32;
+	struct sim_pe_config cfg;
+	struct hv_vcpu *a;
+
+	(void)state;
+	model(&cfg);
+	cfg.pmsver = 1;
+	hv_init(&cfg, 1);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	start(a, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCEID0_EL0) & spe_events, spe_events);
+	assert_int_equal(guest_read(PMCEID0_EL0) & spe_events, 0);
+	hv_leave(0);
+	start(a, 0);
+	assert_int_equal(mdcr_tpm(0), 0); /* untrapped, but for the types and PMCEID */
+	assert_int_equal(guest_read(PMCEID0_EL0) & spe_events, 0);
+	assert_int_equal(sim_error_count(), 0);
+
+	model(&cfg);
+	cfg.pmsver = 1;
+	cfg.fgt = false;
+	hv_init(&cfg, 1);
+	assert_int_equal(hv_vm(0, &vm), VPERF_EINVAL);
+}
+
 /* FEAT_HPMN0: the host keeps every counter (HPMN = 0) and a guest still has the cycle counter;
  * a direct guest with no event counter runs with HPMN = 0 itself. */
 static void test_hpmn0(void **state)
@@ -649,6 +683,7 @@ int main(void)
 		cmocka_unit_test_setup(test_host_write_traps_survive_lazy_put, setup),
 		cmocka_unit_test_setup(test_no_fgt_host_values_refused, setup),
 		cmocka_unit_test_setup(test_pcpu_without_fgt, setup),
+		cmocka_unit_test_setup(test_spe_events_hidden_from_direct, setup),
 		cmocka_unit_test_setup(test_hpmn0, setup),
 		cmocka_unit_test_setup(test_no_hpmn0, setup),
 		cmocka_unit_test_setup(test_pcpu_without_hpmn0_runs_trapped, setup),
