@@ -7,8 +7,9 @@
  * controls and its VM's PMSCR_EL2 (checked after every load), and its records are filtered by
  * them (loads only for one VM, stores of at least a latency for the other; physical addresses by
  * each VM's policy, SPE 3.3). On SPEv1, v1p1 and v1p2 (PMSNEVFR_EL1), trapped and untrapped
- * buffers, across pCPUs, around a host that profiles itself, a VM profiled from outside, and a
- * hypervisor that writes the controls itself and calls vperf_pcpu_flush.
+ * buffers, across pCPUs, around a host that profiles itself (or only keeps its PMSCR_EL2.PA), a
+ * VM profiled from outside, a hypervisor that writes the controls itself and calls
+ * vperf_pcpu_flush, and a CPU reset followed by vperf_pcpu_init.
  */
 #include <stdlib.h>
 
@@ -478,13 +479,93 @@ static void test_trapped_write(void **state)
 	}
 }
 
+/* A host that keeps PMSCR_EL2.PA but samples nothing of its own (E2SPE = 0: PMSCR_EL2 is the
+ * physical-address policy VM 0 also has): parking it writes PMSCR_EL2 = 0, and the record must
+ * say 0, what the hardware holds, not the host's value it saved; otherwise VM 0's load finds
+ * its PMSCR_EL2 "already there" and samples without PA (SPE 4.3.7). */
+static void test_park_records_zero(void **state)
+{
+	struct hv_vcpu *vc[2];
+
+	(void)state;
+	for (pmsver = 1; pmsver <= 3; pmsver++) {
+		vs_init_host(pmsver, 8);
+		write_sysreg(V_PMSCR_PA, PMSCR_EL2);
+		isb();
+		set_ctls();
+		assert_int_equal(vm(0, VPERF_SPE_BUF_EL1_TRAPPED), VPERF_OK);
+		assert_int_equal(vm(1, VPERF_SPE_BUF_EL1), VPERF_OK);
+		for (unsigned int i = 0; i < 2; i++) {
+			vc[i] = hv_vcpu(i, i);
+			start(i, vc[i], 0);
+		}
+		for (unsigned int round = 0; round < 6; round++) {
+			unsigned int i = round % 2;
+
+			hv_leave(0);
+			assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), V_PMSCR_PA);
+			hv_enter(vc[i], 0);
+			expect_hw(0, i);
+			run_mixed(&lx[i], vc[i], 4000);
+		}
+		finish(vc, 5);
+	}
+}
+
+/* The CPU is reset between two runs of a vCPU (its SPE controls back to IMPLEMENTATION DEFINED
+ * values, SPE 4.2: here garbage, and PMSCR_EL2 = 0) and the hypervisor calls vperf_pcpu_init
+ * again, as docs/integration.md asks: the record of the old run is gone, and the next load
+ * writes every control. */
+static void reinit_forgets(enum vperf_spe_buffer buf)
+{
+	struct vperf_pcpu_config cfg;
+	struct hv_vcpu *vc;
+	uint64_t t;
+
+	vs_init(pmsver, 0, 9);
+	set_ctls();
+	assert_int_equal(vm(0, buf), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	start(0, vc, 0);
+	run_mixed(&lx[0], vc, 1500);
+	hv_leave(0);
+	for (unsigned int c = 0; c < NCTL; c++)
+		if ((present() >> c) & 1)
+			sim_poke(0, ctl_enc[c], ctl_enc[c] == VPERF_ENC_PMSCR_EL2 ? 0 : GARBAGE);
+	cfg = hv.pcpu[0].cfg;
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &cfg), VPERF_OK);
+	write_sysreg(hv.pcpu[0].host_mdcr, MDCR_EL2);
+	isb();
+	t = sim_cpu(0)->trace_len;
+	hv_enter(vc, 0);
+	assert_int_equal(ctl_writes(0, t), present());
+	expect_hw(0, 0);
+	run_mixed(&lx[0], vc, 1500);
+	lx_stop(&lx[0]);
+	assert_true(check_records(&lx[0], 0) >= 5);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_reinit_forgets(void **state)
+{
+	(void)state;
+	for (pmsver = 1; pmsver <= 3; pmsver++)
+		for (unsigned int p = 0; p < 2; p++)
+			reinit_forgets(policies[p]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_skip_when_equal),	    cmocka_unit_test(test_two_vms_filters),
-		cmocka_unit_test(test_flush_forgets),	    cmocka_unit_test(test_migration),
-		cmocka_unit_test(test_host_between_guests), cmocka_unit_test(test_outside_between),
+		cmocka_unit_test(test_skip_when_equal),
+		cmocka_unit_test(test_two_vms_filters),
+		cmocka_unit_test(test_flush_forgets),
+		cmocka_unit_test(test_migration),
+		cmocka_unit_test(test_host_between_guests),
+		cmocka_unit_test(test_outside_between),
 		cmocka_unit_test(test_trapped_write),
+		cmocka_unit_test(test_park_records_zero),
+		cmocka_unit_test(test_reinit_forgets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
