@@ -364,6 +364,45 @@ static void test_spe_events_hidden_from_direct(void **state)
 	assert_int_equal(hv_vm(0, &vm), VPERF_EINVAL);
 }
 
+/* A VM profiled from outside (VPERF_SPE_BUF_EL2) has SPE, but the host's: its SAMPLE_* events
+ * count the host's sampling of it and are hidden from it like from a VM without SPE, so a direct
+ * one still runs with its types and PMCEID trapped. A VM with a vSPE of its own sees them, and
+ * with every event allowed reads PMCEID0_EL0 from the hardware, untrapped. */
+static void test_spe_events_by_spe_owner(void **state)
+{
+	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 2, false);
+	const uint64_t spe_events = 0xfull << 32;
+	struct sim_pe_config cfg;
+	struct hv_vcpu *a;
+	uint64_t before;
+
+	(void)state;
+	model(&cfg);
+	cfg.pmsver = 1;
+	hv_init_host_spe(&cfg, 1, true);
+	vm.spe = true;
+	vm.spe_buffer = VPERF_SPE_BUF_EL2;
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	vm.spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED;
+	assert_int_equal(hv_vm(1, &vm), VPERF_OK);
+
+	a = hv_vcpu(0, 0);
+	start(a, 0);
+	assert_int_equal(mdcr_tpm(0), 0);
+	before = traps();
+	assert_int_equal(guest_read(PMCEID0_EL0) & spe_events, 0);
+	assert_int_equal(traps(), before + 1);
+	hv_leave(0);
+
+	a = hv_vcpu(0, 1);
+	start(a, 0);
+	assert_int_equal(mdcr_tpm(0), 0);
+	before = traps();
+	assert_int_equal(guest_read(PMCEID0_EL0) & spe_events, spe_events);
+	assert_int_equal(traps(), before);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* FEAT_HPMN0: the host keeps every counter (HPMN = 0) and a guest still has the cycle counter;
  * a direct guest with no event counter runs with HPMN = 0 itself. */
 static void test_hpmn0(void **state)
@@ -684,6 +723,7 @@ int main(void)
 		cmocka_unit_test_setup(test_no_fgt_host_values_refused, setup),
 		cmocka_unit_test_setup(test_pcpu_without_fgt, setup),
 		cmocka_unit_test_setup(test_spe_events_hidden_from_direct, setup),
+		cmocka_unit_test_setup(test_spe_events_by_spe_owner, setup),
 		cmocka_unit_test_setup(test_hpmn0, setup),
 		cmocka_unit_test_setup(test_no_hpmn0, setup),
 		cmocka_unit_test_setup(test_pcpu_without_hpmn0_runs_trapped, setup),
