@@ -101,17 +101,10 @@ static inline void vperf_mdcr_stale(struct vperf_vcpu *vcpu)
 }
 
 /*
- * HDFGRTR_EL2 / HDFGWTR_EL2 (fgt.c, the one file that decides their values, on a pCPU with
- * FEAT_FGT). A direct-partition VM whose event filter does not allow every event has its type
- * registers (and PMCEID<n>_EL0 reads) trapped by them and emulated as in the trapped partition:
- * vperf_vm_fgt_types(). Its policy needs FEAT_FGT on every pCPU (policy.c); on a pCPU
- * initialised later without it, the VM runs trapped (vpmu/switch.c).
- */
-/*
  * Whether a VM's events must be filtered in the hardware's type registers and PMCEID<n>_EL0:
  * its filter denies some event, or the PEs implement the SPE events (SAMPLE_POP to
- * SAMPLE_COLLISION, 0x4000-0x4003, present with SPE: Arm DDI 0487 K.a D17.9) and the VM has no
- * vSPE of its own, so they are hidden from it (vpmu/filter.c). A direct-partition VM for which
+ * SAMPLE_COLLISION, 0x4000-0x4003, which a PE with SPE and the PMU has: SPE 2.6) and the VM
+ * has no vSPE of its own, so they are hidden from it (vpmu/filter.c). A direct VM for which
  * this holds needs the fine-grained type traps; otherwise an untrapped PMCEID0_EL0 read would
  * list, and an untrapped PMEVTYPER write count, the host's sampling.
  */
@@ -124,6 +117,13 @@ static inline bool vperf_vm_cfg_filters_events(const struct vperf_vm_config *cfg
 	return vperf_platform()->any_spe && !(cfg->spe && cfg->spe_buffer != VPERF_SPE_BUF_EL2);
 }
 
+/*
+ * HDFGRTR_EL2 / HDFGWTR_EL2 (fgt.c, the one file that decides their values, on a pCPU with
+ * FEAT_FGT). A direct-partition VM whose events are filtered (above) has its type registers
+ * (and PMCEID<n>_EL0 reads) trapped by them and emulated as in the trapped partition. Its policy
+ * needs FEAT_FGT on every pCPU (policy.c); on a pCPU initialised later without it, the VM runs
+ * trapped (vpmu/switch.c).
+ */
 static inline bool vperf_vm_fgt_types(const struct vperf_vm *vm)
 {
 	return vm->cfg.pmu_mode != VPERF_PMU_OFF && vm->cfg.partition == VPERF_PART_DIRECT &&

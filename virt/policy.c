@@ -19,8 +19,9 @@
  * counters (v3p5). The guest programs its types itself: an event filter that does not allow
  * every event, or SPE events hidden from a VM without a vSPE of its own on PEs that have them
  * (vperf_vm_cfg_filters_events), holds only through FEAT_FGT's traps of the type registers and
- * PMCEID<n>_EL0 (fgt.c), so it needs FEAT_FGT on every pCPU. No event counter at all (only the cycle counter) is MDCR_EL2.HPMN =
- * 0, legal only with FEAT_HPMN0 (MDCR_EL2.HPMN description, Arm DDI 0487 K.a), on every pCPU.
+ * PMCEID<n>_EL0 (fgt.c), so it needs FEAT_FGT on every pCPU. No event counter at all (only the
+ * cycle counter) is MDCR_EL2.HPMN = 0, legal only with FEAT_HPMN0 (MDCR_EL2.HPMN description,
+ * Arm DDI 0487 K.a), on every pCPU.
  */
 static bool direct_possible(const struct vperf_vm_config *cfg)
 {
