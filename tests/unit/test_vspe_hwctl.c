@@ -51,6 +51,14 @@ static struct lx_ctl ctl[2]; /* VM i's controls */
 static bool pa[2];	     /* VM i's policy allows physical addresses (PMSCR_EL2.PA) */
 static uint8_t pmsver;
 
+/* fn for each SPE version and each guest-owned buffer policy. */
+static void each_version_policy(void (*fn)(enum vperf_spe_buffer))
+{
+	for (pmsver = 1; pmsver <= 3; pmsver++)
+		for (unsigned int p = 0; p < 2; p++)
+			fn(policies[p]);
+}
+
 /* VM 0: loads only, one op in 257, physical addresses allowed. VM 1: stores of MINLAT cycles or
  * more, one op in 513, PMSEVFR_EL1 the same as VM 0's (a register the switch never writes),
  * PMSNEVFR_EL1 another (SPEv1p2). FE and FnE stay off: the event registers are there to differ,
@@ -238,9 +246,7 @@ static void skip_when_equal(enum vperf_spe_buffer buf)
 static void test_skip_when_equal(void **state)
 {
 	(void)state;
-	for (pmsver = 1; pmsver <= 3; pmsver++)
-		for (unsigned int p = 0; p < 2; p++)
-			skip_when_equal(policies[p]);
+	each_version_policy(skip_when_equal);
 }
 
 /* Two VMs with different controls alternate on one pCPU: each load writes exactly the controls
@@ -282,10 +288,24 @@ static void test_two_vms_filters(void **state)
 /* The hypervisor profiles with the same registers between two runs of a vCPU (not through
  * host_spe) and calls vperf_pcpu_flush, as docs/integration.md asks: the next load writes every
  * control, even where the hypervisor left the guest's value. */
+/* After the record was forgotten: vCPU vc's load on pCPU 0 writes every control, the hardware then
+ * holds VM 0's, and its records are filtered by them. */
+static void expect_full_load(struct hv_vcpu *vc)
+{
+	uint64_t t = sim_cpu(0)->trace_len;
+
+	hv_enter(vc, 0);
+	assert_int_equal(ctl_writes(0, t), present());
+	expect_hw(0, 0);
+	run_mixed(&lx[0], vc, 1500);
+	lx_stop(&lx[0]);
+	assert_true(check_records(&lx[0], 0) >= 5);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 static void flush_forgets(enum vperf_spe_buffer buf)
 {
 	struct hv_vcpu *vc;
-	uint64_t t;
 
 	vs_init(pmsver, 0, 3);
 	set_ctls();
@@ -298,22 +318,13 @@ static void flush_forgets(enum vperf_spe_buffer buf)
 	write_sysreg(E2SPE, PMSCR_EL2);
 	isb();
 	vperf_pcpu_flush(&hv.pcpu[0]); /* ... which it says it wrote */
-	t = sim_cpu(0)->trace_len;
-	hv_enter(vc, 0);
-	assert_int_equal(ctl_writes(0, t), present());
-	expect_hw(0, 0);
-	run_mixed(&lx[0], vc, 1500);
-	lx_stop(&lx[0]);
-	assert_true(check_records(&lx[0], 0) >= 5);
-	assert_int_equal(sim_error_count(), 0);
+	expect_full_load(vc);
 }
 
 static void test_flush_forgets(void **state)
 {
 	(void)state;
-	for (pmsver = 1; pmsver <= 3; pmsver++)
-		for (unsigned int p = 0; p < 2; p++)
-			flush_forgets(policies[p]);
+	each_version_policy(flush_forgets);
 }
 
 /* Two VMs' vCPUs migrate between two pCPUs (eager puts: nothing to flush): each pCPU's record is
@@ -520,7 +531,6 @@ static void reinit_forgets(enum vperf_spe_buffer buf)
 {
 	struct vperf_pcpu_config cfg;
 	struct hv_vcpu *vc;
-	uint64_t t;
 
 	vs_init(pmsver, 0, 9);
 	set_ctls();
@@ -536,22 +546,13 @@ static void reinit_forgets(enum vperf_spe_buffer buf)
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &cfg), VPERF_OK);
 	write_sysreg(hv.pcpu[0].host_mdcr, MDCR_EL2);
 	isb();
-	t = sim_cpu(0)->trace_len;
-	hv_enter(vc, 0);
-	assert_int_equal(ctl_writes(0, t), present());
-	expect_hw(0, 0);
-	run_mixed(&lx[0], vc, 1500);
-	lx_stop(&lx[0]);
-	assert_true(check_records(&lx[0], 0) >= 5);
-	assert_int_equal(sim_error_count(), 0);
+	expect_full_load(vc);
 }
 
 static void test_reinit_forgets(void **state)
 {
 	(void)state;
-	for (pmsver = 1; pmsver <= 3; pmsver++)
-		for (unsigned int p = 0; p < 2; p++)
-			reinit_forgets(policies[p]);
+	each_version_policy(reinit_forgets);
 }
 
 int main(void)
