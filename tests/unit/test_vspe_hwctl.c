@@ -204,6 +204,19 @@ static void finish(struct hv_vcpu *vc[2], unsigned int min)
  * values are IMPLEMENTATION DEFINED, SPE 4.2: here the guest's own values for some, garbage for
  * the rest); after that, two vCPUs of one VM switched on it write none, and the hardware still
  * holds their controls. */
+/* VM 0 with buffer policy b0 and VM 1 with b1, each with its controls (set_ctls), their vCPUs
+ * vc[0] and vc[1] started sampling on pCPU 0. */
+static void start_two_vms(enum vperf_spe_buffer b0, enum vperf_spe_buffer b1, struct hv_vcpu *vc[2])
+{
+	set_ctls();
+	assert_int_equal(vm(0, b0), VPERF_OK);
+	assert_int_equal(vm(1, b1), VPERF_OK);
+	for (unsigned int i = 0; i < 2; i++) {
+		vc[i] = hv_vcpu(i, i);
+		start(i, vc[i], 0);
+	}
+}
+
 static void skip_when_equal(enum vperf_spe_buffer buf)
 {
 	struct hv_vcpu *vc[2];
@@ -258,13 +271,7 @@ static void two_vms(enum vperf_spe_buffer b0, enum vperf_spe_buffer b1)
 	uint64_t t;
 
 	vs_init(pmsver, 0, 2);
-	set_ctls();
-	assert_int_equal(vm(0, b0), VPERF_OK);
-	assert_int_equal(vm(1, b1), VPERF_OK);
-	for (unsigned int i = 0; i < 2; i++) {
-		vc[i] = hv_vcpu(i, i);
-		start(i, vc[i], 0);
-	}
+	start_two_vms(b0, b1, vc);
 	for (unsigned int round = 0; round < 24; round++) {
 		unsigned int i = round % 2;
 
@@ -303,17 +310,27 @@ static void expect_full_load(struct hv_vcpu *vc)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-static void flush_forgets(enum vperf_spe_buffer buf)
+/* A fresh world (seed), VM 0 alone with buffer policy buf: its vCPU sampled on pCPU 0 and was
+ * put. */
+static struct hv_vcpu *vm0_ran(enum vperf_spe_buffer buf, unsigned int seed)
 {
 	struct hv_vcpu *vc;
 
-	vs_init(pmsver, 0, 3);
+	vs_init(pmsver, 0, seed);
 	set_ctls();
 	assert_int_equal(vm(0, buf), VPERF_OK);
 	vc = hv_vcpu(0, 0);
 	start(0, vc, 0);
 	run_mixed(&lx[0], vc, 1500);
 	hv_leave(0);
+	return vc;
+}
+
+static void flush_forgets(enum vperf_spe_buffer buf)
+{
+	struct hv_vcpu *vc;
+
+	vc = vm0_ran(buf, 3);
 	write_sysreg(FT | ST, PMSFCR_EL1); /* the hypervisor's own filter ... */
 	write_sysreg(E2SPE, PMSCR_EL2);
 	isb();
@@ -379,13 +396,7 @@ static void test_host_between_guests(void **state)
 	(void)state;
 	for (pmsver = 1; pmsver <= 3; pmsver++) {
 		vs_init_host(pmsver, 5);
-		set_ctls();
-		assert_int_equal(vm(0, VPERF_SPE_BUF_EL1_TRAPPED), VPERF_OK);
-		assert_int_equal(vm(1, VPERF_SPE_BUF_EL1), VPERF_OK);
-		for (unsigned int i = 0; i < 2; i++) {
-			vc[i] = hv_vcpu(i, i);
-			start(i, vc[i], 0);
-		}
+		start_two_vms(VPERF_SPE_BUF_EL1_TRAPPED, VPERF_SPE_BUF_EL1, vc);
 		for (unsigned int round = 0; round < 16; round++) {
 			unsigned int i =
 				round % 3 == 2 ? 1 : 0; /* VM 0 twice in a row, then VM 1 */
@@ -503,13 +514,7 @@ static void test_park_records_zero(void **state)
 		vs_init_host(pmsver, 8);
 		write_sysreg(V_PMSCR_PA, PMSCR_EL2);
 		isb();
-		set_ctls();
-		assert_int_equal(vm(0, VPERF_SPE_BUF_EL1_TRAPPED), VPERF_OK);
-		assert_int_equal(vm(1, VPERF_SPE_BUF_EL1), VPERF_OK);
-		for (unsigned int i = 0; i < 2; i++) {
-			vc[i] = hv_vcpu(i, i);
-			start(i, vc[i], 0);
-		}
+		start_two_vms(VPERF_SPE_BUF_EL1_TRAPPED, VPERF_SPE_BUF_EL1, vc);
 		for (unsigned int round = 0; round < 6; round++) {
 			unsigned int i = round % 2;
 
@@ -532,13 +537,7 @@ static void reinit_forgets(enum vperf_spe_buffer buf)
 	struct vperf_pcpu_config cfg;
 	struct hv_vcpu *vc;
 
-	vs_init(pmsver, 0, 9);
-	set_ctls();
-	assert_int_equal(vm(0, buf), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	start(0, vc, 0);
-	run_mixed(&lx[0], vc, 1500);
-	hv_leave(0);
+	vc = vm0_ran(buf, 9);
 	for (unsigned int c = 0; c < NCTL; c++)
 		if ((present() >> c) & 1)
 			sim_poke(0, ctl_enc[c], ctl_enc[c] == VPERF_ENC_PMSCR_EL2 ? 0 : GARBAGE);
