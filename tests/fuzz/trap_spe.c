@@ -181,11 +181,16 @@ static int vm_of_pc(uint64_t pc)
 	return -1;
 }
 
-static bool own_context(unsigned int v, uint32_t ctx)
+/* Whether ctx is the CONTEXTIDR_EL1 of a vCPU of a VM other than v. Each vCPU's value is its
+ * own (trap_spe_vcpu), so a record that took another VM's context carries that value exactly;
+ * a value that is nobody's comes from bytes of an older record a guest's rewound pointer left
+ * half overwritten (records are not aligned to the pointer the driver restarts from), parsed
+ * from the wrong byte (regression 21). */
+static bool foreign_context(unsigned int v, uint32_t ctx)
 {
 	for (unsigned int i = 0; i < world.nr_vcpus; i++)
-		if (world.vm_of[i] == v && hv.vcpu[i].contextidr == ctx)
-			return true;
+		if (hv.vcpu[i].contextidr == ctx)
+			return world.vm_of[i] != v;
 	return false;
 }
 
@@ -211,7 +216,7 @@ static void check_buffer(const uint8_t *buf, size_t len, int owner)
 		if (owner >= 0) {
 			FUZZ_CHECK(v == owner);
 			FUZZ_CHECK(!(rec.have & VPERF_SPE_HAVE_CTX(0)) ||
-				   own_context((unsigned int)v, rec.ctx[0]));
+				   !foreign_context((unsigned int)v, rec.ctx[0]));
 		} else {
 			FUZZ_CHECK(hv.vm[v].cfg.spe &&
 				   hv.vm[v].cfg.spe_buffer == VPERF_SPE_BUF_EL2);
