@@ -138,6 +138,11 @@ static uint64_t sync_from_hw(struct vperf_vcpu *vcpu)
  * it. A PMBSR_EL1 write (of_pmbsr) overwrites it, as the guest's own write would have: a stage 2
  * fault of vperf's then recurs once the buffer runs again. Returns whether the vCPU was untrapped
  * (its MDCR_EL2 is then the caller's to update).
+ * No PSB CSYNC before the reads: the trapped write stands for the guest's own MSR, which does not
+ * synchronize the profiling operation either (SPE 3.6). A pointer update or event still in
+ * flight reaches the hardware's PMBPTR_EL1/PMBSR_EL1 later, where PMBIRQ or the put's drain takes
+ * it as for any trapped vCPU; an emulated PMBSR_EL1 write clears it as the guest's write would
+ * have. A drain here would only make the guest's records visible earlier than untrapped.
  */
 bool vperf_vspe_pause_direct(struct vperf_vcpu *vcpu, bool of_pmbsr)
 {
