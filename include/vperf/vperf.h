@@ -102,7 +102,7 @@ struct vperf_stats {
 	uint64_t spe_s2_fixed;	  /* stage-2 faults on a guest's buffer mapped by the hypervisor */
 	uint64_t spe_dl;	  /* of spe_events, those with data lost (PMBSR.DL) */
 	uint64_t spe_live_puts;	  /* puts that drained a live buffer (the switch's full cost) */
-	uint64_t spe_stray;	  /* PMBIRQs of no loaded vSPE (cleared) */
+	uint64_t spe_stray;	  /* PMBIRQs with no event, registers not the host's */
 	uint64_t spe_bytes;	  /* bytes of records the hardware wrote into the guests' buffers:
 				   * the write pointer's advance as vperf sees it (docs/vspe.md) */
 };
@@ -308,9 +308,10 @@ enum vperf_spe_irq {
 	 * the event moved into its virtual PMBSR and its virtual PPI raised; the hardware PMBSR_EL1
 	 * is clear, the line low. */
 	VPERF_SPE_IRQ_GUEST = 1,
-	/* A guest's SPE state is live in the hardware but PMBSR_EL1.S is clear: no event (taken
-	 * already, or spurious; counted as spe_stray). The SPE registers hold the guest's state:
-	 * the host must not touch them. A host event parked at load comes back at put. */
+	/* A guest's SPE state is live in the hardware but PMBSR_EL1.S is clear, or the host's
+	 * buffer is parked around a loaded vCPU with vSPE: no event (taken already, or spurious;
+	 * counted as spe_stray). The SPE registers are not the host's: it must not touch them. A
+	 * host event parked at load raises PMBIRQ again at put. */
 	VPERF_SPE_IRQ_GUEST_NONE = 2,
 };
 

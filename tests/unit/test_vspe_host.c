@@ -193,11 +193,46 @@ static void test_park_cost(void **state)
 	vs_expect_cost(vs_cost_since(0, t), 0, 10, 1, 1);
 }
 
+/* A PMBIRQ while the host's buffer is parked around an idle vSPE vCPU: the GIC may still present
+ * the host's level after the park cleared PMBSR_EL1.S (SPE 3.5). The registers hold the parked
+ * state, not the host's: vperf says so (GUEST_NONE, counted as stray) and touches nothing; the
+ * host's event raises PMBIRQ again when the put restores its PMBSR_EL1, and is the host's then. */
+static void test_pmbirq_while_host_parked(void **state)
+{
+	struct hv_vcpu *vc;
+	uint64_t pmbsr = V_PMBSR_S | 1; /* a buffer full event (BSC 1) pending */
+
+	(void)state;
+	vs_init(1, 0, 5);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	host_init();
+	host_run(500);
+	write_sysreg(pmbsr, PMBSR_EL1);
+	isb();
+	assert_true(sim_line(0, SIM_LINE_PMBIRQ));
+	hv_enter(vc, 0);
+	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
+	sim_enter_el2(0);
+	assert_int_equal(vperf_handle_spe_irq(&hv.pcpu[0]), VPERF_SPE_IRQ_GUEST_NONE);
+	sim_exit_el2(0);
+	assert_int_equal(hv.pcpu[0].stats.spe_stray, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1), 0);
+	hv_leave(0);
+	assert_true(sim_line(0, SIM_LINE_PMBIRQ));
+	assert_int_equal(read_sysreg(PMBSR_EL1), pmbsr);
+	assert_int_equal(vperf_handle_spe_irq(&hv.pcpu[0]), VPERF_SPE_IRQ_HOST);
+	assert_int_equal(hv.pcpu[0].stats.spe_stray, 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_buffer_parked),
 		cmocka_unit_test(test_host_buffer_lazy_guest),
+		cmocka_unit_test(test_pmbirq_while_host_parked),
 		cmocka_unit_test(test_host_samples_vperf),
 		cmocka_unit_test(test_park_cost),
 	};
