@@ -61,7 +61,9 @@ static bool tick_ernd(unsigned int cpu, uint64_t icr)
 
 /* SPE 3.1.2 otherwise: the counter decrements while non-zero; the operation that finds it at zero
  * is selected and the counter is reloaded, so that with RND == 0 one operation in
- * INTERVAL * 256 + 1 is sampled (the note of SPE 3.1.2). */
+ * INTERVAL * 256 + 1 is sampled (the note of SPE 3.1.2). SPE 3.1 lets the selected operation be
+ * the one that brought the counter to zero or the next one; the model takes the next one (the
+ * project's QEMU the other), so a COUNT of c samples the (c+1)-th member. */
 static bool tick(unsigned int cpu)
 {
 	uint64_t icr = sim_reg(cpu, SIM_ENC_PMSICR_EL1);
