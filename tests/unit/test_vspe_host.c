@@ -227,12 +227,70 @@ static void test_pmbirq_while_host_parked(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* A vCPU of a VM without SPE runs beside the host's buffer: nothing is parked (E2PB stays
+ * 0b00), the buffer and its events are still the host's. A PMBIRQ then is HOST, not a stray,
+ * and vperf leaves the host's PMBSR_EL1 and PMBLIMITR_EL1 as they are, for the host to serve. */
+static void test_pmbirq_host_beside_vm_without_spe(void **state)
+{
+	const struct vperf_vm_config plain = { .pmu_mode = VPERF_PMU_OFF };
+	const uint64_t pmbsr = V_PMBSR_S | 1; /* buffer full */
+	uint64_t limitr;
+
+	(void)state;
+	vs_init(1, 0, 5);
+	assert_int_equal(hv_vm(0, &plain), VPERF_OK);
+	host_init();
+	host_run(500);
+	hv_enter(hv_vcpu(0, 0), 0);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 0);
+	limitr = sim_peek(0, VPERF_ENC_PMBLIMITR_EL1);
+	sim_poke(0, VPERF_ENC_PMBSR_EL1, pmbsr);
+	sim_enter_el2(0);
+	assert_int_equal(vperf_handle_spe_irq(&hv.pcpu[0]), VPERF_SPE_IRQ_HOST);
+	sim_exit_el2(0);
+	assert_int_equal(hv.pcpu[0].stats.spe_stray, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1), pmbsr);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1), limitr);
+	hv_leave(0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The host's buffer is parked while a vSPE guest's buffer is live: a buffer full event of that
+ * buffer is the guest's all the same (VPERF_SPE_IRQ_GUEST, not a stray): taken into its virtual
+ * PMBSR, its virtual PPI raised, the hardware PMBSR_EL1 cleared so that the line drops. */
+static void test_pmbirq_live_guest_host_parked(void **state)
+{
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vs_init(1, 0, 5);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	host_init();
+	host_run(500);
+	hv_enter(vc, 0);
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	assert_true(vc->v.spe.in_hw);
+	sim_poke(0, VPERF_ENC_PMBSR_EL1, V_PMBSR_S | 1); /* buffer full, as the SPU raises it */
+	sim_enter_el2(0);
+	assert_int_equal(vperf_handle_spe_irq(&hv.pcpu[0]), VPERF_SPE_IRQ_GUEST);
+	sim_exit_el2(0);
+	assert_true(vc->spe_irq_level);
+	assert_int_equal(hv.pcpu[0].stats.spe_stray, 0);
+	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
+	hv_leave(0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_buffer_parked),
 		cmocka_unit_test(test_host_buffer_lazy_guest),
 		cmocka_unit_test(test_pmbirq_while_host_parked),
+		cmocka_unit_test(test_pmbirq_host_beside_vm_without_spe),
+		cmocka_unit_test(test_pmbirq_live_guest_host_parked),
 		cmocka_unit_test(test_host_samples_vperf),
 		cmocka_unit_test(test_park_cost),
 	};
