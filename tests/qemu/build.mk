@@ -35,14 +35,16 @@ qemu-hyp-src := hyp/head.S hyp/vectors.S hyp/main.c hyp/gic.c hyp/vgic.c hyp/vgi
 	hyp/guest_dt.c hyp/pmu_host.c hyp/pmu_bench.c hyp/hpmn_probe.c hyp/hpmn_stub.S hyp/spe.c hyp/spe_outside.c $(qemu-lib-src)
 qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c guest/util.c \
 	guest/smp.c $(qemu-lib-src)
-qemu-guests := pmu-suite demo spe-smoke
+qemu-guests := pmu-suite demo spe-smoke spe-nspb
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
 	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_spe_iso.c \
 	guest/suite_traps.c guest/suite_el0.c guest/bench.c guest/bench_spe.c guest/cost.c
 demo-src := $(qemu-guest-common) guest/demo.c
-# FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry.
+# FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry, and
+# spe-nspb, firmware started at EL3 (-bios) for the MDCR_EL3.NSPB rules.
 spe-smoke-src := spe/head.S spe/smoke.c spe/smoke_regs.c spe/smoke_sampling.c \
-	spe/smoke_buffer.c $(qemu-lib-src)
+	spe/smoke_buffer.c spe/smoke_result.c $(qemu-lib-src)
+spe-nspb-src := spe/el3_head.S spe/nspb.c spe/nspb_lower.S spe/smoke_result.c $(qemu-lib-src)
 
 qemu-obj = $(patsubst %,$(qemu-out)/obj/$(1)/%.o,$(basename $(2)))
 
@@ -115,9 +117,10 @@ qemu-bench: qemu-images
 	$(Q)$(qemu-env) $(qemu-runner) bench $(QEMU_BENCH_OUT)
 
 # FEAT_SPE smoke test of the project's QEMU (-cpu max,spe=on; QEMU=path runs another binary).
-qemu-spe-check: $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe
+qemu-spe-check: $(qemu-out)/spe-smoke.bin $(qemu-out)/spe-nspb.bin $(obj)/host/bin/vperf-spe
 	$(Q)QEMU=$${QEMU:-$$($(srctree)/platform/qemu/build.sh)} \
-		$(qemu-src)/spe/smoke.sh $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe
+		$(qemu-src)/spe/smoke.sh $(qemu-out)/spe-smoke.bin $(obj)/host/bin/vperf-spe \
+		$(qemu-out)/spe-nspb.bin
 
 include $(qemu-src)/linux/build.mk
 

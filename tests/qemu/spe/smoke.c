@@ -21,7 +21,6 @@
 #define PMBIRQ_INTID  21
 
 uint64_t trap_esr, trap_count;
-static unsigned int failures;
 
 uint8_t spe_buf[32768] __attribute__((aligned(4096)));
 static volatile uint64_t sink[64];
@@ -35,19 +34,6 @@ void smoke_unexpected(uint64_t esr, uint64_t elr)
 	printf("RESULT spe-unexpected FAIL esr=0x%lx elr=0x%lx\n", (unsigned long)esr,
 	       (unsigned long)elr);
 	printf("SUITE DONE\n");
-}
-
-void result(const char *name, int ok, uint64_t got, uint64_t want)
-{
-	if (!ok)
-		failures++;
-	printf("RESULT spe-%s %s got=0x%lx want=0x%lx\n", name, ok ? "PASS" : "FAIL",
-	       (unsigned long)got, (unsigned long)want);
-}
-
-void expect(const char *name, uint64_t got, uint64_t want)
-{
-	result(name, got == want, got, want);
 }
 
 uint32_t pmbirq_level(void)
@@ -186,6 +172,6 @@ void smoke_main(void)
 	check_disable_completes_sample();
 	check_eret_completes_sample();
 	bench();
-	printf("spe-smoke: %u failures\n", failures);
+	printf("spe-smoke: %u failures\n", smoke_failures);
 	printf("SUITE DONE\n");
 }

@@ -54,6 +54,8 @@ struct record {
 	uint32_t events;
 };
 
+/* smoke_result.c: "RESULT spe-<name> PASS|FAIL got=.. want=.." lines; the FAILs counted */
+extern unsigned int smoke_failures;
 void result(const char *name, int ok, uint64_t got, uint64_t want);
 void expect(const char *name, uint64_t got, uint64_t want);
 uint32_t pmbirq_level(void);
