@@ -148,12 +148,13 @@ domu_node() {
 	img=$images/$(echo "$spec" | cut -d' ' -f1).bin
 	vpmu=$(spec_get "$spec" vpmu) n=$(spec_get "$spec" n) mem=$(spec_get "$spec" mem)
 	initrd=$(spec_get "$spec" initrd) args=$(spec_get "$spec" args | tr ',' ' ')
-	cpus=$(spec_get "$spec" cpus)
+	cpus=$(spec_get "$spec" cpus) part=$(spec_get "$spec" part)
 	printf '\t\tdomU%s {\n\t\t\tcompatible = "xen,domain";\n' "$k"
 	printf '\t\t\t#address-cells = <2>;\n\t\t\t#size-cells = <2>;\n'
 	printf '\t\t\tmemory = <0x0 %s>;\n\t\t\tcpus = <%s>;\n\t\t\tvpl011;\n' $((${mem:-64} * 1024)) "${cpus:-1}"
 	[ -n "$vpmu" ] && printf '\t\t\tvpmu;\n\t\t\tvpmu-mode = "%s";\n' "$vpmu"
 	[ -n "$n" ] && printf '\t\t\tvpmu-counters = <%s>;\n' "$n"
+	[ -n "$part" ] && printf '\t\t\tvpmu-partition = "%s";\n' "$part"
 	[ "$(spec_get "$spec" spe)" = 1 ] && printf '\t\t\tvspe;\n'
 	modules '\t\t\t' "$k" "$img" "$args" "$initrd"
 	printf '\t\t};\n'
@@ -168,6 +169,10 @@ dom0_node() {
 }
 
 is_dom0() { case " $1 " in *" dom0 "*) return 0 ;; esac; return 1; }
+
+# The domUs Xen left out for their vpmu-partition (patch 13): a value it does not know, or the
+# direct partition vperf refused.
+part_refusals() { grep -c '(XEN) Domain domU[0-9]*: vpmu-partition "[^"]*" \(unknown\|refused\)' "$1"; }
 
 # QEMU's own device tree for this machine, with Xen's command line and the domUs in /chosen.
 # Prints the QEMU loader arguments of the domU images.
@@ -259,13 +264,33 @@ $s2
 EOS
 		unexpected="$unexpected$spe_broken"
 	fi
+	# Each domU Xen left out for its vpmu-partition (a value it does not know, or the direct
+	# partition vperf refused) must be one the configuration expects (refused=N).
+	part_broken=""
+	[ "$part_refused" -eq "${refused:-0}" ] ||
+		part_broken=" (partition-refused: $part_refused domU(s) not created, ${refused:-0} expected)"
+	# host-check: Xen's own counter above HPMN (vperf-host-check) was incremented and found
+	# exactly as Xen left it at every switch, on every pCPU (its last report, at the last
+	# domU's power-off).
+	if has_flag "$flags" host-check; then
+		hc=$(grep '(XEN) vperf: host counter check: ' "$log" | tail -n 1 | tr -d '\r')
+		hc_incs=$(echo "$hc" | sed -n 's/.*check: \([0-9]*\) increments.*/\1/p')
+		hc_off=$(echo "$hc" | sed -n 's/.*, \([0-9]*\) checks off.*/\1/p')
+		if [ -z "$hc" ]; then
+			part_broken="$part_broken (host-counter: no report)"
+		elif [ "${hc_off:-1}" != 0 ] || [ "${hc_incs:-0}" -eq 0 ]; then
+			part_broken="$part_broken (host-counter: ${hc#*check: })"
+		fi
+	fi
+	unexpected="$unexpected$part_broken"
 	# The isolation verdict: the quiet guest's iso-* tests and the noisy one's iso-noisy-irqs.
 	iso_pass=$(grep -c "$G"'RESULT iso-[^ ]* PASS' "$log")
 	iso_fail=$(grep -c "$G"'RESULT iso-[^ ]* FAIL' "$log")
 	has_flag "$flags" must-fail &&
-		{ verdict_must_fail "$name" "$fails$spe_broken" "$unexpected"; return; }
+		{ verdict_must_fail "$name" "$fails$spe_broken$part_broken" "$unexpected"; return; }
 	grep "$G"'\(RESULT \|SUITE DONE\)' "$log" | sed 's/^(XEN) /  /; s/^\(RESULT\|SUITE DONE\)/  dom0: \1/'
-	grep '(XEN) vperf: d[0-9]*: ' "$log" | sed 's/^(XEN) /  /'
+	grep '(XEN) vperf: d[0-9]*: \|(XEN) Domain domU[0-9]*: vpmu-partition' "$log" | sed 's/^(XEN) /  /'
+	grep '(XEN) vperf: host counter check: ' "$log" | tail -n 1 | sed 's/^(XEN) /  /'
 	if [ $((iso_pass + iso_fail)) -gt 0 ]; then
 		# the quiet guest's four iso tests at least (the noisy one adds iso-noisy-irqs)
 		if [ "$iso_fail" -eq 0 ] && [ "$iso_pass" -ge 4 ]; then
@@ -335,7 +360,7 @@ run_config() {
 	# SUITE DONE, a domain crashed, or Xen panicked.
 	rc=ok
 	while kill -0 $pid 2>/dev/null; do
-		[ "$(grep -c "$G"'SUITE DONE' "$log")" -ge $((ndom - spe_refused)) ] &&
+		[ "$(grep -c "$G"'SUITE DONE' "$log")" -ge $((ndom - spe_refused - $(part_refusals "$log"))) ] &&
 			[ "$(grep -c '(XEN) vperf: d[0-9]*: SPE: ' "$log")" -ge "$spe_doms" ] && break
 		grep -q 'domain_crash\|Domain [0-9]* crashed\|Panic on CPU' "$log" && break
 		sleep 0.5
@@ -352,7 +377,8 @@ run_config() {
 	[ -z "$qemu_msg" ] || { verdict_infra "$name" "QEMU refused to start: $qemu_msg"; return; }
 	grep -q '(XEN) Xen version' "$log" || { verdict_infra "$name" "no Xen banner"; return; }
 	started=$(grep -c '(XEN) \*\*\* LOADING DOMU' "$log")
-	ndom=$((ndom - spe_refused))
+	part_refused=$(part_refusals "$log") refused=$(flag_value "$flags" refused)
+	ndom=$((ndom - spe_refused - part_refused))
 	[ "$started" -ge $((ndom - ndom0)) ] ||
 		{ verdict_infra "$name" "domUs not created ($started of $((ndom - ndom0)))"; return; }
 	judge "$name" "$log" "$flags" $rc $secs $ndom

@@ -103,23 +103,36 @@ void psci_cpu_off(void)
 		wfi();
 }
 
-/* The reference hypervisor's count of this vCPU's traps (HYP_TRAP_STATS, hyp/psci.c); false
- * elsewhere. */
-bool hyp_trap_stats(struct hyp_stats *st)
+#define SMCCC_NOT_SUPPORTED UINT64_MAX /* -1: the function is not implemented (Arm DEN 0028) */
+
+/* HYP_TRAP_STATS (hyp/psci.c): false when the hypervisor returns SMCCC's NOT_SUPPORTED. No
+ * function call may come between the register variables' assignment and the HVC: it would
+ * clobber them (GCC, "Specifying Registers for Local Variables"). */
+static bool trap_stats_call(struct hyp_stats *st)
 {
 	register uint64_t x0 __asm__("x0") = 0xc6000002u;
 	register uint64_t x1 __asm__("x1") = 0;
 	register uint64_t x2 __asm__("x2") = 0;
 	register uint64_t x3 __asm__("x3") = 0;
 
-	if (!gi.under_vperf)
-		return false;
 	__asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) : : "memory");
+	if (x0 == SMCCC_NOT_SUPPORTED)
+		return false;
 	st->traps = x0;
 	st->loads = x1;
 	st->vperf_traps = x2;
 	st->bad_value = x3;
 	return true;
+}
+
+/* The reference hypervisor's count of this vCPU's traps, or another hypervisor's answer to the
+ * same call where the guest is told it makes one (hypstats=1: Xen with vperf-guest-stats,
+ * docs/integration/xen.md); false elsewhere, and where the call is not supported. */
+bool hyp_trap_stats(struct hyp_stats *st)
+{
+	if (!gi.under_vperf && !arg_is("hypstats", "1"))
+		return false;
+	return trap_stats_call(st);
 }
 
 /* The reference hypervisor's benchmark marks; nothing elsewhere. */
