@@ -4,7 +4,7 @@
  * exc-*, disable-psb-record and eret-* checks: a PMSICR_EL1 write while the operation is in
  * flight, Events E[0] (generated exception) set for an operation that itself faults or traps
  * and clear for one that does not, and an exception return into AArch32, where profiling is
- * disabled. SPE supplement (Arm DDI 0586A) 2.1.1, 2.2.1, 3.1, 3.6, 4.3.10, 5.3.7 (Events packet;
+ * disabled. SPE supplement (Arm DDI 0586A) 2.1.1, 2.2.1, 2.3.5, 3.1, 3.6, 4.3.10, 5.3.7 (Events;
  * Arm DDI 0487 K.a D18.2.6).
  */
 #include "smoke.h"
