@@ -39,14 +39,23 @@ entry:
  * call_el1_sampled(fn, pmscr_el2): the same, writing PMSCR_EL2 (S3_4_C9_C9_0) just before the
  * ERET: with sampling enabled there, the ISB and the ERET (call_el1_sampled_eret) are the first
  * two members of the sample population.
+ * call_lower_sampled(fn, pmscr_el2, spsr): the same into the state spsr names, e.g. AArch32 EL0
+ * (HCR_EL2.TGE = 1), whose code ends with "svc #0".
  */
+	.globl	call_lower_sampled
+call_lower_sampled:
+	mov	x9, x1
+	mov	x10, x2
+	b	1f
 	.globl	call_el1_sampled
 call_el1_sampled:
 	mov	x9, x1
+	mov	x10, #0x3c5		/* EL1h, DAIF masked */
 	b	1f
 	.globl	call_el1
 call_el1:
 	mov	x9, xzr
+	mov	x10, #0x3c5
 1:	stp	x29, x30, [sp, #-96]!
 	stp	x19, x20, [sp, #16]
 	stp	x21, x22, [sp, #32]
@@ -57,8 +66,7 @@ call_el1:
 	add	x1, x1, :lo12:el1_stack_top
 	msr	sp_el1, x1
 	msr	elr_el2, x0
-	mov	x1, #0x3c5		/* EL1h, DAIF masked */
-	msr	spsr_el2, x1
+	msr	spsr_el2, x10
 	isb
 	cbz	x9, 2f
 	msr	S3_4_C9_C9_0, x9
@@ -75,15 +83,27 @@ call_el1_return:
 	ldp	x29, x30, [sp], #96
 	ret
 
-/* A synchronous exception from EL1: HVC #1 ends call_el1; any other is counted in trap_count,
- * its ESR kept in trap_esr, and the trapped instruction skipped. */
+/* A synchronous exception from EL1: HVC #1 ends call_el1, and an SVC from AArch32 (EL0 under
+ * HCR_EL2.TGE, taken at the vector of EL1's state, AArch64) call_lower_sampled, its ESR kept in
+ * trap_esr; any other is counted in trap_count, its ESR kept in trap_esr, and the trapped
+ * instruction skipped; after an Instruction Abort (a BLR to an unmapped address) execution goes
+ * on at x30, after the BLR. */
 el2_sync_lower:
 	stp	x0, x1, [sp, #-16]!
 	mrs	x0, esr_el2
 	lsr	x1, x0, #26
 	cmp	x1, #0x16		/* HVC from AArch64 */
 	b.eq	2f
+	cmp	x1, #0x11		/* SVC from AArch32 */
+	b.ne	5f
 	adrp	x1, trap_esr
+	str	x0, [x1, :lo12:trap_esr]
+	b	2f
+5:	cmp	x1, #0x20		/* Instruction Abort from a lower EL */
+	b.ne	4f
+	sub	x1, x30, #4
+	msr	elr_el2, x1
+4:	adrp	x1, trap_esr
 	str	x0, [x1, :lo12:trap_esr]
 	adrp	x1, trap_count
 	ldr	x0, [x1, :lo12:trap_count]
@@ -115,7 +135,7 @@ el2_vectors:
 	.rept	8
 	vent	el2_unexpected		/* current EL */
 	.endr
-	vent	el2_sync_lower		/* lower EL, AArch64 */
+	vent	el2_sync_lower		/* lower EL, EL1 in AArch64 (EL0 in AArch32 too) */
 	.rept	7
 	vent	el2_unexpected
 	.endr

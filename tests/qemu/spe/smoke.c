@@ -171,6 +171,7 @@ void smoke_main(void)
 	check_exception_completes_sample();
 	check_disable_completes_sample();
 	check_eret_completes_sample();
+	check_completion();
 	bench();
 	printf("spe-smoke: %u failures\n", smoke_failures);
 	printf("SUITE DONE\n");

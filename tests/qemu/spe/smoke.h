@@ -2,7 +2,8 @@
 /*
  * The FEAT_SPE smoke test of the project's QEMU (smoke.c): what its parts share. The register
  * and trap checks are in smoke_regs.c, sampling, the filters and the interval counter in
- * smoke_sampling.c, the Profiling Buffer's switch, full and fault events in smoke_buffer.c.
+ * smoke_sampling.c, the Profiling Buffer's switch, full and fault events in smoke_buffer.c, when
+ * a sampled operation completes (PMSICR_EL1 writes, Events E[0], AArch32) in smoke_completion.c.
  * SPE supplement: Arm DDI 0586A ("SPE 4.3.x"); packets and filters: Arm DDI 0487 K.a D18.2, D17.5.
  */
 #ifndef SPE_SMOKE_H
@@ -44,6 +45,7 @@ static inline void psb_csync(void)
 extern uint64_t trap_esr, trap_count;
 void call_el1(void (*fn)(void));
 void call_el1_sampled(void (*fn)(void), uint64_t pmscr_el2);
+void call_lower_sampled(void (*fn)(void), uint64_t pmscr_el2, uint64_t spsr);
 extern const char call_el1_sampled_eret[];
 
 extern uint8_t spe_buf[32768];
@@ -91,5 +93,8 @@ void check_exception_completes_sample(void);
 void check_disable_completes_sample(void);
 void check_eret_completes_sample(void);
 void bench(void);
+
+/* smoke_completion.c */
+void check_completion(void);
 
 #endif

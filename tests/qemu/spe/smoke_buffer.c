@@ -100,7 +100,7 @@ void bench(void)
  * 0x80000000 takes a stage 2 Translation fault, level 1 (EC 0x25, FSC 0b000101, SPE 3.5.3); a
  * buffer starting 16 bytes below it loses the record that crosses the boundary (DL).
  */
-static uint64_t s2_table[512] __attribute__((aligned(4096)));
+uint64_t s2_table[512] __attribute__((aligned(4096)));
 
 static void el1_workload(void)
 {
