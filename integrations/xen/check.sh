@@ -288,6 +288,13 @@ EOS
 	iso_fail=$(grep -c "$G"'RESULT iso-[^ ]* FAIL' "$log")
 	has_flag "$flags" must-fail &&
 		{ verdict_must_fail "$name" "$fails$spe_broken$part_broken" "$unexpected"; return; }
+	# must-bug: a broken integration Xen itself must stop, with a BUG_ON of the glue
+	# (vperf_assert_masked(): a call into vperf with interrupts unmasked).
+	if has_flag "$flags" must-bug; then
+		bug=$(grep -o 'Xen BUG at [^ ]*vperf\.c:[0-9]*' "$log" | head -n 1)
+		verdict_must_fail "$name" "$bug" " (no BUG in vperf.c)"
+		return
+	fi
 	grep "$G"'\(RESULT \|SUITE DONE\)' "$log" | sed 's/^(XEN) /  /; s/^\(RESULT\|SUITE DONE\)/  dom0: \1/'
 	grep '(XEN) vperf: d[0-9]*: \|(XEN) Domain domU[0-9]*: vpmu-partition' "$log" | sed 's/^(XEN) /  /'
 	grep '(XEN) vperf: host counter check: ' "$log" | tail -n 1 | sed 's/^(XEN) /  /'
