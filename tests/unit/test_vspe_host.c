@@ -43,6 +43,16 @@ static void host_init(void)
 	isb();
 }
 
+/* A world of seed with SPE version pmsver, one VM with a trapped vSPE, and the host profiling
+ * itself into its own buffer: the VM's vCPU. */
+static struct hv_vcpu *vspe_vm_beside_host(unsigned int pmsver, uint64_t seed)
+{
+	vs_init(pmsver, 0, seed);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	host_init();
+	return hv_vcpu(0, 0);
+}
+
 /* The host's own code, sampled at EL2. */
 static void host_run(unsigned int n)
 {
@@ -96,10 +106,7 @@ static void test_host_buffer_parked(void **state)
 	unsigned int host;
 
 	(void)state;
-	vs_init(3, 0, 9);
-	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	host_init();
+	vc = vspe_vm_beside_host(3, 9);
 	host_run(3000);
 	for (unsigned int round = 0; round < 4; round++) {
 		hv_enter(vc, 0);
@@ -129,10 +136,7 @@ static void test_host_buffer_lazy_guest(void **state)
 	struct hv_vcpu *vc;
 
 	(void)state;
-	vs_init(1, 0, 4);
-	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	host_init();
+	vc = vspe_vm_beside_host(1, 4);
 	for (unsigned int round = 0; round < 5; round++) {
 		host_run(2000);
 		hv_enter(vc, 0);
@@ -181,10 +185,7 @@ static void test_park_cost(void **state)
 	uint64_t t;
 
 	(void)state;
-	vs_init(3, 0, 4);
-	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	host_init();
+	vc = vspe_vm_beside_host(3, 4);
 	t = sim_cpu(0)->trace_len;
 	vperf_vcpu_load(&vc->v, &hv.pcpu[0]);
 	vs_expect_cost(vs_cost_since(0, t), 10, 3, 5, 1);
@@ -203,10 +204,7 @@ static void test_pmbirq_while_host_parked(void **state)
 	uint64_t pmbsr = V_PMBSR_S | 1; /* a buffer full event (BSC 1) pending */
 
 	(void)state;
-	vs_init(1, 0, 5);
-	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	host_init();
+	vc = vspe_vm_beside_host(1, 5);
 	host_run(500);
 	write_sysreg(pmbsr, PMBSR_EL1);
 	isb();
@@ -263,10 +261,7 @@ static void test_pmbirq_live_guest_host_parked(void **state)
 	struct hv_vcpu *vc;
 
 	(void)state;
-	vs_init(1, 0, 5);
-	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	host_init();
+	vc = vspe_vm_beside_host(1, 5);
 	host_run(500);
 	hv_enter(vc, 0);
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
