@@ -153,35 +153,30 @@ el3_unexpected:
 3:	wfi
 	b	3b
 
-.macro vent target
-	.balign	0x80
-	b	\target
-.endm
-
 	.balign	0x800
 el3_vectors:
 	.rept	8
-	vent	el3_unexpected		/* current EL */
+	vent_branch	el3_unexpected		/* current EL */
 	.endr
-	vent	el3_sync_lower		/* lower EL, AArch64 */
+	vent_branch	el3_sync_lower		/* lower EL, AArch64 */
 	.rept	7
-	vent	el3_unexpected
+	vent_branch	el3_unexpected
 	.endr
 
 	.balign	0x800
 el2_vectors:
 	.rept	8
-	vent	el2_unexpected
+	vent_branch	el2_unexpected
 	.endr
-	vent	el2_sync_lower
+	vent_branch	el2_sync_lower
 	.rept	7
-	vent	el2_unexpected
+	vent_branch	el2_unexpected
 	.endr
 
 	.balign	0x800
 el1_vectors:
 	.rept	16
-	vent	el1_unexpected
+	vent_branch	el1_unexpected
 	.endr
 
 	.data

@@ -125,19 +125,14 @@ el2_unexpected:
 3:	wfi
 	b	3b
 
-.macro vent target
-	.balign	0x80
-	b	\target
-.endm
-
 	.balign	0x800
 el2_vectors:
 	.rept	8
-	vent	el2_unexpected		/* current EL */
+	vent_branch	el2_unexpected		/* current EL */
 	.endr
-	vent	el2_sync_lower		/* lower EL, EL1 in AArch64 (EL0 in AArch32 too) */
+	vent_branch	el2_sync_lower		/* lower EL, EL1 in AArch64 (EL0 in AArch32 too) */
 	.rept	7
-	vent	el2_unexpected
+	vent_branch	el2_unexpected
 	.endr
 
 	.bss
