@@ -162,15 +162,21 @@ static uint8_t slot_of[1u << 16];
 
 _Static_assert(SIM_NR_REGS < 255, "slot_of holds a slot + 1 in a byte");
 
+static bool slots_built;
+
+/* Apart from the lookup, so that the lookup, run for every register the model touches, stays a
+ * leaf function with no frame to set up. */
+__attribute__((noinline)) static void build_slots(void)
+{
+	for (unsigned int i = 0; i < SIM_NR_REGS; i++)
+		slot_of[sim_arch_reg_at(i)->enc & 0xffffu] = (uint8_t)(i + 1);
+	slots_built = true;
+}
+
 int sim_arch_reg_slot(uint32_t enc)
 {
-	static bool built;
-
-	if (!built) {
-		for (unsigned int i = 0; i < SIM_NR_REGS; i++)
-			slot_of[sim_arch_reg_at(i)->enc & 0xffffu] = (uint8_t)(i + 1);
-		built = true;
-	}
+	if (!slots_built)
+		build_slots();
 	return enc <= 0xffffu ? (int)slot_of[enc] - 1 : -1;
 }
 

@@ -169,23 +169,53 @@ void sim_pmu_event(enum sim_pmu_event ev, uint64_t n)
 	pmu_update_irq(cpu);
 }
 
-/* The architectural events of one micro-op (D14.1: INST_RETIRED counts each architecturally
+/* How many of event ev one micro-op makes (D14.1: INST_RETIRED counts each architecturally
  * executed instruction; MEM_ACCESS and L1D_CACHE each data access; LD_SPEC/ST_SPEC the
  * speculatively executed loads/stores, which the model equates with executed ones). */
+static uint64_t op_events(const struct sim_uop *op, uint32_t ev)
+{
+	bool load = op->type == SIM_UOP_LOAD, store = op->type == SIM_UOP_STORE;
+
+	switch (ev) {
+	case SIM_EV_INST_RETIRED:
+		return 1;
+	case SIM_EV_CPU_CYCLES:
+		return op->latency ? op->latency : 1;
+	case SIM_EV_MEM_ACCESS:
+	case SIM_EV_L1D_CACHE:
+		return load || store;
+	case SIM_EV_L1D_CACHE_REFILL:
+		return (load || store) && (op->flags & SIM_UOP_L1D_REFILL);
+	case SIM_EV_BR_MIS_PRED:
+		return op->type == SIM_UOP_BRANCH && (op->flags & SIM_UOP_MISPRED);
+	case SIM_EV_LD_SPEC:
+		return load;
+	case SIM_EV_ST_SPEC:
+		return store;
+	default:
+		return 0;
+	}
+}
+
+/* Counts one micro-op's events. Only counters enabled in PMCNTENSET_EL0 (as counting at el sees
+ * it) can count, so the others are not looked at: this runs for every simulated instruction. A
+ * counter has one event type, so visiting counters in index order adds what visiting events in
+ * turn would; CHAIN is no micro-op's event, so a chained odd counter moves only by pmu_add. */
 void pmu_step(unsigned int cpu, const struct sim_uop *op)
 {
 	unsigned int el = sim_el();
-	bool load = op->type == SIM_UOP_LOAD, store = op->type == SIM_UOP_STORE;
+	uint64_t enabled = pmu_counting_reg(cpu, el, SIM_ENC_PMCNTENSET_EL0);
 
-	count_event(cpu, el, SIM_EV_INST_RETIRED, 1);
-	count_event(cpu, el, SIM_EV_CPU_CYCLES, op->latency ? op->latency : 1);
-	count_event(cpu, el, SIM_EV_MEM_ACCESS, load || store);
-	count_event(cpu, el, SIM_EV_L1D_CACHE, load || store);
-	count_event(cpu, el, SIM_EV_L1D_CACHE_REFILL,
-		    (load || store) && (op->flags & SIM_UOP_L1D_REFILL));
-	count_event(cpu, el, SIM_EV_BR_MIS_PRED,
-		    op->type == SIM_UOP_BRANCH && (op->flags & SIM_UOP_MISPRED));
-	count_event(cpu, el, SIM_EV_LD_SPEC, load);
-	count_event(cpu, el, SIM_EV_ST_SPEC, store);
+	for (unsigned int n = 0; enabled >> n && n <= PMU_CYCLE_BIT; n++) {
+		uint32_t ev = n == PMU_CYCLE_BIT
+				      ? SIM_EV_CPU_CYCLES
+				      : (uint32_t)(pmu_counting_type(cpu, el, n) & 0xffff);
+		uint64_t k = (enabled & VPERF_BIT(n)) && (n == PMU_CYCLE_BIT || n < pmu_num())
+				     ? op_events(op, ev)
+				     : 0;
+
+		if (k && pmu_counts(cpu, n, el))
+			pmu_add(cpu, n, k);
+	}
 	pmu_update_irq(cpu);
 }
