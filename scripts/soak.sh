@@ -7,8 +7,9 @@
 #    (default 10^6), in slices of SOAK_SLICE seeds spread over SOAK_JOBS processes (default: the
 #    CPUs). A slice stops at its first failure and prints it with its seed; the others go on.
 # 2. Each SMP configuration of the QEMU suite (tests/qemu/configs.txt, names containing "smp"),
-#    SOAK_QEMU_RUNS times (default 200; 0 skips), one at a time; a failed run keeps its log as
-#    OUT/qemu/NAME-runK.log. SOAK_QEMU_CONFIGS="name ..." picks other configurations.
+#    SOAK_QEMU_RUNS times (default 200; 0 skips), SOAK_JOBS runs at once (each its own QEMU and
+#    log directory; the load they put on each other is part of the test); a failed run keeps its
+#    log as OUT/qemu/NAME-runK.log. SOAK_QEMU_CONFIGS="name ..." picks other configurations.
 # The last line: "soak: N passed, N failed" (slices and QEMU runs); exit 1 if one failed.
 set -u
 
@@ -21,6 +22,21 @@ if [ "${1:-}" = --slice ]; then
 	else
 		echo "FAIL $2 seeds $3..: $(grep -m 1 'seed [0-9]*' "$log" || tail -n 1 "$log") ($log)"
 	fi
+	exit 0
+fi
+
+# soak.sh --qemu NAME K (with SOAK_OUT, SOAK_SRC, SOAK_QEMU): run K of one QEMU configuration,
+# its verdict on stdout; the log is kept only when the run failed.
+if [ "${1:-}" = --qemu ]; then
+	log=$SOAK_OUT/qemu/$2-run$3.log logs=$SOAK_OUT/qemu/logs-$2-$3
+	if QEMU_OUT=$SOAK_QEMU QEMU_LOGS=$logs "$SOAK_SRC/tests/qemu/run.sh" one "$2" >"$log" 2>&1
+	then
+		echo "PASS qemu $2 run $3"
+		rm -f "$log"
+	else
+		echo "FAIL qemu $2 run $3 ($log)"
+	fi
+	rm -rf "$logs"
 	exit 0
 fi
 
@@ -43,7 +59,7 @@ for t in test_isolation_mixed test_vpmu_isolation; do
 		echo "$t $first"
 		first=$((first + slice))
 	done
-done | SOAK_OUT=$out SOAK_SLICE=$slice xargs -P "$jobs" -n 2 "$0" --slice >"$out/slices.txt"
+done | SOAK_OUT=$out SOAK_SLICE=$slice xargs -r -P "$jobs" -n 2 "$0" --slice >"$out/slices.txt"
 grep -v '^PASS' "$out/slices.txt"
 passed=$(grep -c '^PASS' "$out/slices.txt") failed=$(grep -c '^FAIL' "$out/slices.txt")
 echo "soak: model schedules: $passed slices passed, $failed failed, $schedules schedules of" \
@@ -52,22 +68,20 @@ echo "soak: model schedules: $passed slices passed, $failed failed, $schedules s
 if [ "$qemu_runs" -gt 0 ]; then
 	make -s -C "$src" O="$out/qemu-build" qemu-images qemu-linux >"$out/qemu-build.log" 2>&1 ||
 		{ echo "soak: QEMU images failed ($out/qemu-build.log)"; exit 1; }
+	# Built (or found in the cache) once here, not by each of the runs at once.
+	QEMU=${QEMU:-$("$src/platform/qemu/build.sh")} || { echo "soak: QEMU failed"; exit 1; }
+	export QEMU
 	names=${SOAK_QEMU_CONFIGS:-$(awk -F'|' '/^[a-z]/ { gsub(/ /, "", $1);
 		if ($1 ~ /smp/ && $0 !~ /manual/) print $1 }' "$src/tests/qemu/configs.txt")}
 	for name in $names; do
-		t1=$(date +%s) ok=0 bad=0 k=1
-		while [ "$k" -le "$qemu_runs" ]; do
-			log=$out/qemu/$name-run$k.log
-			if QEMU_OUT=$out/qemu-build/qemu "$src/tests/qemu/run.sh" one "$name" >"$log" 2>&1; then
-				ok=$((ok + 1))
-				rm -f "$log"
-			else
-				bad=$((bad + 1))
-				echo "FAIL qemu $name run $k ($log)"
-			fi
-			k=$((k + 1))
-		done
-		echo "soak: qemu $name: $ok of $qemu_runs passed in $(($(date +%s) - t1)) s"
+		t1=$(date +%s)
+		seq 1 "$qemu_runs" | sed "s/^/$name /" |
+			SOAK_OUT=$out SOAK_SRC=$src SOAK_QEMU=$out/qemu-build/qemu \
+				xargs -r -P "$jobs" -n 2 "$0" --qemu >"$out/qemu/$name.txt"
+		grep -v '^PASS' "$out/qemu/$name.txt"
+		ok=$(grep -c '^PASS' "$out/qemu/$name.txt") bad=$(grep -c '^FAIL' "$out/qemu/$name.txt")
+		echo "soak: qemu $name: $ok of $qemu_runs passed in $(($(date +%s) - t1)) s" \
+			"($jobs at once)"
 		passed=$((passed + ok)) failed=$((failed + bad))
 	done
 fi

@@ -5,7 +5,8 @@
 #   run.sh demo             the demo (make run)
 #   run.sh bench FILE       -icount shift=0 measurements into FILE's QEMU section
 #   run.sh one NAME         one configuration, log on stdout
-# Environment: QEMU_OUT (images, logs), QEMU_RESULTS (run-tests.sh results file to append to),
+# Environment: QEMU_OUT (images, logs), QEMU_LOGS (the logs' directory, default $QEMU_OUT/logs:
+# runs of one configuration at once each need their own), QEMU_RESULTS (run-tests.sh results file to append to),
 # QEMU (default: the project's QEMU, platform/qemu/build.sh), VPERF_SPE (tools/vperf-spe, default
 # $QEMU_OUT/../host/bin/vperf-spe: decodes the SPE-BUF lines of a run, spe_decode below),
 # BENCH_SPE_MS (bench: virtual ms of the SPE records-lost check, default 12000; bench.sh).
@@ -22,7 +23,7 @@ results=${QEMU_RESULTS:-/dev/null}
 # The project's QEMU (platform/qemu: Debian's QEMU 10 with its patch series), built once per
 # machine into a cache; QEMU=/path/to/qemu-system-aarch64 runs another binary.
 qemu=${QEMU:-$("$here/../../platform/qemu/build.sh")} || { echo "run.sh: building QEMU failed" >&2; exit 1; }
-logs=$out/logs
+logs=${QEMU_LOGS:-$out/logs}
 suite=qemu
 mkdir -p "$logs"
 . "$here/../../scripts/verdict.sh"
