@@ -44,4 +44,25 @@ printf '[vm0] COST pmccntr-read 1974.0\r\r\n[vm0] RESULT cost PASS 1000\r\r\n' >
 "$here/extract.sh" kvm k "$out/cr/kvm.log" "$out/cr"
 grep -q "$(printf 'kvm\tk\tvm0\tpmccntr-read\t1974.0$')" "$out/cr/costs.tsv" ||
 	fail "COST line ending in CR CR LF not parsed"
-echo "validate-selftest: extract, report and gate behave"
+
+# Every configuration targets.txt names is one its runner's configs.txt has: a misspelt name would
+# only show when that target is run (minutes later, as a run with no RESULT).
+configs_of() {
+	case "$1" in
+	qemu) echo "$here/../qemu/configs.txt" ;;
+	xen) echo "$here/../../integrations/xen/configs.txt" ;;
+	debian) echo "$here/debian/configs.txt" ;;
+	esac
+}
+grep -v '^#' "$here/targets.txt" | grep '|' | while IFS='|' read -r target runner names _; do
+	target=$(echo "$target" | tr -d ' ') runner=$(echo "$runner" | tr -d ' ')
+	[ "$runner" = none ] && continue
+	f=$(configs_of "$runner")
+	[ -n "$f" ] || fail "target $target: unknown runner '$runner'"
+	for c in $names; do
+		grep -v '^[[:space:]]*#' "$f" | awk -F'|' -v n="$c" '{ g = $1; gsub(/[ \t]/, "", g) }
+			g == n { found = 1 } END { exit !found }' ||
+			fail "target $target: no configuration $c in $f"
+	done
+done || exit 1
+echo "validate-selftest: extract, report and gate behave; every target's configurations exist"
