@@ -70,6 +70,7 @@ END {
 	print "CNTVCT_EL0 around 1000 accesses under -icount shift=0, less an empty loop, the least of 5"
 	print "runs; within about 2 instructions). overflow-irq: an overflow taken as an interrupt less"
 	print "the same overflow handled by a call.\n"
+	if (!ncols) { print "None measured: no configuration of these targets ran the cost loop."; exit }
 	printf "| operation |"; for (i = 1; i <= ncols; i++) printf " %s |", cols[i]; print ""
 	printf "| --- |"; for (i = 1; i <= ncols; i++) printf " --- |"; print ""
 	for (j = 1; j <= nops; j++) {

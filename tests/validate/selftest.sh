@@ -44,4 +44,32 @@ printf '[vm0] COST pmccntr-read 1974.0\r\r\n[vm0] RESULT cost PASS 1000\r\r\n' >
 "$here/extract.sh" kvm k "$out/cr/kvm.log" "$out/cr"
 grep -q "$(printf 'kvm\tk\tvm0\tpmccntr-read\t1974.0$')" "$out/cr/costs.tsv" ||
 	fail "COST line ending in CR CR LF not parsed"
-echo "validate-selftest: extract, report and gate behave"
+# A run without a cost configuration (the Linux guest alone): no empty cost table.
+mkdir "$out/nocost" && : >"$out/nocost/costs.tsv"
+printf 'kvm\tkvm-linux\t5 lines\t35 s\n' >"$out/nocost/runs.tsv"
+printf 'kvm\tkvm-linux\tvm0\tlinux-pmu-probe\tPASS\t7 counters\n' >"$out/nocost/results.tsv"
+"$here/report.sh" "$out/nocost" "$here/sections.txt" "selftest" 1 "kvm"
+grep -q '^| operation |' "$out/nocost/report.md" && fail "an empty cost table"
+grep -q '^None measured' "$out/nocost/report.md" || fail "no 'None measured' without costs"
+
+# Every configuration targets.txt names is one its runner's configs.txt has: a misspelt name would
+# only show when that target is run (minutes later, as a run with no RESULT).
+configs_of() {
+	case "$1" in
+	qemu) echo "$here/../qemu/configs.txt" ;;
+	xen) echo "$here/../../integrations/xen/configs.txt" ;;
+	debian) echo "$here/debian/configs.txt" ;;
+	esac
+}
+grep -v '^#' "$here/targets.txt" | grep '|' | while IFS='|' read -r target runner names _; do
+	target=$(echo "$target" | tr -d ' ') runner=$(echo "$runner" | tr -d ' ')
+	[ "$runner" = none ] && continue
+	f=$(configs_of "$runner")
+	[ -n "$f" ] || fail "target $target: unknown runner '$runner'"
+	for c in $names; do
+		grep -v '^[[:space:]]*#' "$f" | awk -F'|' -v n="$c" '{ g = $1; gsub(/[ \t]/, "", g) }
+			g == n { found = 1 } END { exit !found }' ||
+			fail "target $target: no configuration $c in $f"
+	done
+done || exit 1
+echo "validate-selftest: extract, report and gate behave; every target's configurations exist"

@@ -5,7 +5,8 @@
 #   validate.sh OUT [TARGET...]   the targets of targets.txt (default: every runnable one); logs
 #                                 in OUT/logs, the report in OUT/report.md and OUT/report.html
 # Environment: QEMU_OUT and XEN_OUT as the runners take them (make validate sets them);
-# VALIDATE_SKIP: a shell pattern of configurations not to run (make check: 'linux-*').
+# VALIDATE_SKIP: a shell pattern of configurations not to run (make check: 'linux-*');
+# VALIDATE_ONLY: a shell pattern of the only configurations to run (e.g. '*linux*').
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 srctree=$(cd "$here/../.." && pwd)
@@ -47,6 +48,7 @@ for t in "$@"; do
 	fi
 	for c in $configs; do
 		case "$c" in ${VALIDATE_SKIP:-''}) continue ;; esac
+		case "$c" in ${VALIDATE_ONLY:-*}) ;; *) continue ;; esac
 		log=$out/logs/$t--$c.log t0=$(date +%s)
 		echo "validate: $t: $c"
 		run_config "$runner" "$c" "$log"
@@ -57,6 +59,9 @@ for t in "$@"; do
 	done
 done
 elapsed=$(($(date +%s) - start))
+# The command as given: the configuration patterns too, when set.
 cmd="make validate TARGETS=\"$*\""
+[ -z "${VALIDATE_ONLY:-}" ] || cmd="VALIDATE_ONLY='$VALIDATE_ONLY' $cmd"
+[ -z "${VALIDATE_SKIP:-}" ] || cmd="VALIDATE_SKIP='$VALIDATE_SKIP' $cmd"
 "$here/report.sh" "$out" "$here/sections.txt" "$cmd" "$elapsed" "$*"
 echo "validate: report in $out/report.md and $out/report.html ($elapsed s)"

@@ -129,7 +129,7 @@ static void check_probe(void)
 	if (!line) {
 		p = strstr(log, "hw perfevents:");
 		result("linux-pmu-probe", "FAIL", "no PMU driver probed (%.60s)",
-		       p ? p : "no line");
+		       p ? p : "no \"hw perfevents:\" line in the kernel log");
 		return;
 	}
 	p = strstr(line, "PMU driver, ");
@@ -150,8 +150,16 @@ struct group_read {
 	uint64_t value[2];
 };
 
-/* Cycles and instructions as one group around the loop. */
-static bool count_loop(bool user_only, struct group_read *r, uint64_t *elapsed)
+/* Why perf_event_open(2) failed, for a RESULT line. A PERF_TYPE_HARDWARE event fails with ENOENT
+ * when no PMU driver registered one: Linux found no PMU to probe (no PMU node in its device
+ * tree), which is what the guest must be told, not just "No such file or directory". */
+static const char *perf_why(int err)
+{
+	return err == ENOENT ? "no hardware events: Linux probed no PMU" : strerror(err);
+}
+
+/* Cycles and instructions as one group around the loop: 0, or the errno that stopped it. */
+static int count_loop(bool user_only, struct group_read *r, uint64_t *elapsed)
 {
 	struct perf_event_attr a;
 	int lead, insn;
@@ -163,15 +171,19 @@ static bool count_loop(bool user_only, struct group_read *r, uint64_t *elapsed)
 		PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	lead = perf_open(&a, -1);
 	if (lead < 0) {
-		printf("PERF perf_event_open(cycles): %s\n", strerror(errno));
-		return false;
+		int err = errno;
+
+		printf("PERF perf_event_open(cycles): %s\n", strerror(err));
+		return err;
 	}
 	attr_init(&a, PERF_COUNT_HW_INSTRUCTIONS, user_only);
 	insn = perf_open(&a, lead);
 	if (insn < 0 && !(errno == ENOENT && !icount)) {
-		printf("PERF perf_event_open(instructions): %s\n", strerror(errno));
+		int err = errno;
+
+		printf("PERF perf_event_open(instructions): %s\n", strerror(err));
 		close(lead);
-		return false;
+		return err;
 	}
 	/* ENOENT: the PMU does not implement INST_RETIRED (PMCEID0_EL0 bit 8 clear: QEMU 7.2
 	 * without -icount), so Linux offers no instructions event; cycles alone then. */
@@ -188,23 +200,24 @@ static bool count_loop(bool user_only, struct group_read *r, uint64_t *elapsed)
 		if (insn >= 0)
 			close(insn);
 		close(lead);
-		return false;
+		return EIO;
 	}
 	if (insn >= 0)
 		close(insn);
 	close(lead);
-	return true;
+	return 0;
 }
 
 static void check_counts(bool user_only)
 {
 	const char *test = user_only ? "linux-count-user" : "linux-count-kernel";
-	uint64_t want = 2 * iters, elapsed, cyc, ins;
+	uint64_t want = 2 * iters, elapsed = 0, cyc, ins;
 	struct group_read r;
 	bool ok;
+	int err = count_loop(user_only, &r, &elapsed);
 
-	if (!count_loop(user_only, &r, &elapsed)) {
-		result(test, "FAIL", "perf_event_open/read failed");
+	if (err) {
+		result(test, "FAIL", "perf_event_open/read: %s", perf_why(err));
 		return;
 	}
 	cyc = r.value[0];
@@ -347,7 +360,7 @@ static void check_sampling(const char *test, uint64_t config, const char *what)
 		return;
 	}
 	if (err) {
-		result(test, "FAIL", "perf_event_open/mmap: %s", strerror(err));
+		result(test, "FAIL", "perf_event_open/mmap: %s", perf_why(err));
 		return;
 	}
 	expect = st.count / SAMPLE_PERIOD;

@@ -4,6 +4,8 @@
 # vperf.guest=ARGS of the kernel's command line (',' for ' ') becomes a KVM guest running the
 # conformance suite under Debian's qemu-system-aarch64 (-accel kvm -cpu host: the host's PMU as
 # KVM exposes it, on QEMU's virt memory map the suite is linked for), all at once on the one CPU.
+# A guest "linux:ARGS" is the Linux guest instead (tests/qemu/linux): Debian's kernel, the one
+# running here, with its initramfs whose /init checks perf, ARGS its command line.
 # Each guest's console is printed tagged [vmK]; then the machine powers off.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
@@ -15,12 +17,16 @@ echo "kvm-init: $(dmesg | grep -o 'kvm \[[0-9]*\]: .*mode initialized.*' | head 
 
 k=0
 for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
-	args=$(echo "$g" | tr ',' ' ')
-	echo "kvm-init: [vm$k] pmu-suite.bin '$args'"
-	# The suite powers the guest off with PSCI (-no-reboot: QEMU exits).
-	(qemu-system-aarch64 -M virt,gic-version=3 -accel kvm -cpu host -m 128M -smp 1 \
+	case "$g" in
+	linux:*) image=linux && set -- -m 256M -kernel /linux/Image -initrd /linux/initrd.bin ;;
+	*) image=pmu-suite.bin && set -- -m 128M -kernel /pmu-suite.bin ;;
+	esac
+	args=$(echo "${g#linux:}" | tr ',' ' ')
+	echo "kvm-init: [vm$k] $image '$args'"
+	# Either guest powers off with PSCI SYSTEM_OFF; a panic reboots (-no-reboot: QEMU exits).
+	(qemu-system-aarch64 -M virt,gic-version=3 -accel kvm -cpu host -smp 1 \
 		-nodefaults -display none -serial stdio -monitor none -no-reboot \
-		-kernel /pmu-suite.bin -append "$args" </dev/null 2>&1 | sed "s/^/[vm$k] /") &
+		"$@" -append "$args" </dev/null 2>&1 | sed "s/^/[vm$k] /") &
 	k=$((k + 1))
 done
 wait

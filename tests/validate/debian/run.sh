@@ -4,13 +4,16 @@
 # (-M virt,virtualization=on,gic-version=3 -cpu max -icount shift=0), with the conformance suite
 # (pmu-suite.bin) as the guest of a VMM from Debian's arm64 packages: qemu-system-aarch64 -accel
 # kvm, or xl. The Debian files are fetched and cached once per machine (scripts/debtree.sh); the
-# initramfs adds this tree's /init and the suite, in WORK.
-#   run.sh one NAME   boot configuration NAME; the serial log (each guest's console tagged) on
-#                     stdout
-#   run.sh build HYP  only the initramfs of kvm or xen-native
-# Environment: QEMU_OUT (pmu-suite.bin, make qemu-images), WORK (default $QEMU_OUT/../validate/
-# debian), QEMU (default: the project's QEMU, platform/qemu/build.sh), VPERF_LINUX_ARM64 (Debian's
-# kernel unpacked by scripts/deps.sh linux, default /opt/vperf/linux-arm64).
+# initramfs adds this tree's /init and the suite, in WORK; a configuration with the Linux guest
+# (configs.txt: "linux:ARGS") boots an initramfs that also holds Debian's kernel and the Linux
+# guest's own initramfs (tests/qemu/linux, make qemu-linux).
+#   run.sh one NAME           boot configuration NAME; the serial log (each guest's console
+#                             tagged) on stdout
+#   run.sh build HYP [linux]  only the initramfs of kvm or xen-native (with the Linux guest)
+# Environment: QEMU_OUT (pmu-suite.bin, make qemu-images; linux-initrd.bin, make qemu-linux),
+# WORK (default $QEMU_OUT/../validate/debian), QEMU (default: the project's QEMU,
+# platform/qemu/build.sh), VPERF_LINUX_ARM64 (Debian's kernel unpacked by scripts/deps.sh linux,
+# default /opt/vperf/linux-arm64).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 srctree=$(cd "$here/../../.." && pwd)
@@ -41,18 +44,28 @@ spec() {
 	esac
 }
 
-# initrd HYP: WORK/HYP-initrd.cpio, made again when the Debian tree, the /init or the suite
-# changed. Prints its path.
+# initrd HYP [linux]: WORK/HYP-initrd.cpio, or WORK/HYP-linux-initrd.cpio with the Linux guest
+# (/linux/Image, /linux/initrd.bin), made again when the Debian tree, the /init or a guest
+# changed. Prints its path. The Linux files are in their own initramfs: 27 MB more to load and
+# unpack under TCG would slow every other boot.
 initrd() {
-	hyp=$1 cpio=$work/$1-initrd.cpio
+	hyp=$1 with=${2:-}
+	cpio=$work/$hyp${with:+-$with}-initrd.cpio overlay=$work/$hyp${with:+-$with}-overlay
 	tree=$(spec "$hyp" | "$srctree/scripts/debtree.sh" "validate-$hyp") || return 1
 	init=$here/${hyp%-native}-init.sh
 	if [ "$(cat "$cpio.tree" 2>/dev/null)" != "$tree" ] || [ "$init" -nt "$cpio" ] ||
-		[ "$images/pmu-suite.bin" -nt "$cpio" ] || [ "$srctree/tests/qemu/linux/mkcpio.sh" -nt "$cpio" ]; then
-		say "initramfs $cpio: $tree, the suite and $(basename "$init")"
-		rm -rf "$work/$hyp-overlay" && mkdir -p "$work/$hyp-overlay" &&
-			cp "$images/pmu-suite.bin" "$work/$hyp-overlay/" &&
-			"$srctree/tests/qemu/linux/mkcpio.sh" "$init" "$cpio" "$work/$hyp-overlay" "$tree" &&
+		[ "$images/pmu-suite.bin" -nt "$cpio" ] || [ "$srctree/tests/qemu/linux/mkcpio.sh" -nt "$cpio" ] ||
+		{ [ -n "$with" ] && { [ "$images/linux-initrd.bin" -nt "$cpio" ] ||
+			[ "$linux/Image" -nt "$cpio" ]; }; }; then
+		say "initramfs $cpio: $tree, the suite${with:+, the Linux guest} and $(basename "$init")"
+		rm -rf "$overlay" && mkdir -p "$overlay" &&
+			cp "$images/pmu-suite.bin" "$overlay/" || return 1
+		if [ -n "$with" ]; then
+			mkdir -p "$overlay/linux" &&
+				cp "$linux/Image" "$overlay/linux/Image" &&
+				cp "$images/linux-initrd.bin" "$overlay/linux/initrd.bin" || return 1
+		fi
+		"$srctree/tests/qemu/linux/mkcpio.sh" "$init" "$cpio" "$overlay" "$tree" &&
 			echo "$tree" >"$cpio.tree" || return 1
 		say "initramfs: $(($(wc -c <"$cpio") / 1024)) KiB"
 	fi
@@ -69,8 +82,8 @@ xen_hypervisor() {
 # ---- one boot ---------------------------------------------------------------------------------
 
 machine=virt,virtualization=on,gic-version=3
-# The suite's bootargs of each guest, as the /init scripts read them from the kernel's command
-# line: vperf.guest=ARGS (',' for ' ') a guest, in order.
+# The bootargs of each guest, as the /init scripts read them from the kernel's command line:
+# vperf.guest=ARGS (',' for ' ') a guest, in order; ARGS "linux:..." the Linux guest's.
 guest_args() { echo "$1" | tr ';' '\n' | trim | grep . | sed 's/^/vperf.guest=/' | paste -sd' '; }
 
 # xen_dtb DTB KERNEL INITRD ARGS: QEMU's own device tree for this machine with Xen's command line
@@ -99,8 +112,12 @@ one() {
 	tmo=$(flag_value "$flags" timeout)
 	[ -f "$images/pmu-suite.bin" ] || { echo "debian: no $images/pmu-suite.bin (make qemu-images)"; return 1; }
 	[ -f "$linux/Image" ] || { echo "debian: no $linux/Image (scripts/deps.sh linux)"; return 1; }
+	with=
+	case "$guests" in *linux:*) with=linux ;; esac
+	[ -z "$with" ] || [ -f "$images/linux-initrd.bin" ] ||
+		{ echo "debian: no $images/linux-initrd.bin (make qemu-linux)"; return 1; }
 	qemu=${QEMU:-$("$srctree/platform/qemu/build.sh")} || { echo "debian: building QEMU failed"; return 1; }
-	cpio=$(initrd "$hyp") || { echo "debian: building the $hyp initramfs failed"; return 1; }
+	cpio=$(initrd "$hyp" "$with") || { echo "debian: building the $hyp initramfs failed"; return 1; }
 	cmdline="panic=-1 $kargs $(guest_args "$guests")"
 	case "$hyp" in
 	kvm)
@@ -126,6 +143,8 @@ field() { echo "$1" | cut -d'|' -f"$2" | trim; }
 
 case "${1:-}" in
 one) one "${2:-}" ;;
-build) qemu=${QEMU:-$("$srctree/platform/qemu/build.sh")} && initrd "${2:?run.sh build kvm|xen-native}" ;;
-*) echo "usage: run.sh one NAME | build kvm|xen-native" >&2; exit 2 ;;
+build)
+	qemu=${QEMU:-$("$srctree/platform/qemu/build.sh")} &&
+		initrd "${2:?run.sh build kvm|xen-native [linux]}" "${3:-}" ;;
+*) echo "usage: run.sh one NAME | build kvm|xen-native [linux]" >&2; exit 2 ;;
 esac

@@ -3,9 +3,11 @@
 # /init of dom0 for the xen-native target (run.sh): Debian's Xen 4.17 toolstack brings up
 # xenstored and xenconsoled, then each vperf.guest=ARGS of the kernel's command line (',' for ' ')
 # becomes a domain `xl create`d with Xen's own vPMU (vpmu=1) and an SBSA vUART, running the
-# conformance suite. xenconsoled logs each vUART to a file; when every guest said SUITE DONE (or
-# the time is up) the logs are printed, each line tagged DOMn: with the domain's id, and the
-# machine powers off.
+# conformance suite. A guest "linux:ARGS" is the Linux guest instead (tests/qemu/linux): Debian's
+# kernel, the one running dom0, with its initramfs whose /init checks perf, ARGS its command line
+# (console=hvc0: Xen's PV console). xenconsoled logs each guest's console to a file; when every
+# guest said SUITE DONE (or the time is up) the logs are printed, each line tagged DOMn: with the
+# domain's id, and the machine powers off.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/lib/xen-4.17/bin
 mkdir -p /sys
@@ -31,19 +33,41 @@ echo "xen-init: $(xl info | grep -E '^(xen_version|virt_caps)' | tr -s ' ' | pas
 k=0
 for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	k=$((k + 1))
-	args=$(echo "$g" | tr ',' ' ')
-	printf 'name = "suite%s"\nkernel = "/pmu-suite.bin"\nmemory = 64\nvcpus = 1\nvpmu = 1\nvuart = "sbsa_uart"\nextra = "%s"\n' \
-		"$k" "$args" >/etc/xen/suite$k.cfg
+	args=$(echo "${g#linux:}" | tr ',' ' ')
+	# A guest that crashes or reboots is destroyed, not restarted: the wait below ends.
+	{
+		printf 'name = "suite%s"\nvcpus = 1\nvpmu = 1\nextra = "%s"\n' "$k" "$args"
+		printf 'on_reboot = "destroy"\non_crash = "destroy"\n'
+	} >/etc/xen/suite$k.cfg
+	case "$g" in
+	linux:*)
+		image=linux
+		printf 'kernel = "/linux/Image"\nramdisk = "/linux/initrd.bin"\nmemory = 256\n' ;;
+	*)
+		image=pmu-suite.bin
+		printf 'kernel = "/pmu-suite.bin"\nmemory = 64\nvuart = "sbsa_uart"\n' ;;
+	esac >>/etc/xen/suite$k.cfg
+	echo "$image" >/tmp/image$k
 	xl create /etc/xen/suite$k.cfg || echo "xen-init: xl create suite$k failed"
-	echo "xen-init: DOM$(xl domid suite$k) pmu-suite.bin '$args'"
+	echo "xen-init: DOM$(xl domid suite$k) $image '$args'"
 done
+
+# console_log J: where xenconsoled logs guest J's console: the suite's SBSA vUART, the Linux
+# guest's PV console.
+console_log() {
+	if [ "$(cat "/tmp/image$1")" = linux ]; then
+		echo "/var/log/xen/guest-suite$1.log"
+	else
+		echo "/var/log/xen/guest-suite$1-vuart0.log"
+	fi
+}
 
 # Wait (guest time) for every guest's SUITE DONE, or for its domain to be gone.
 i=0
 while [ $i -lt 600 ]; do
 	left=0
 	for j in $(seq 1 $k); do
-		grep -q 'SUITE DONE' /var/log/xen/guest-suite$j-vuart0.log 2>/dev/null && continue
+		grep -q 'SUITE DONE' "$(console_log "$j")" 2>/dev/null && continue
 		xl domid suite$j >/dev/null 2>&1 && left=$((left + 1))
 	done
 	[ $left -eq 0 ] && break
@@ -52,7 +76,7 @@ while [ $i -lt 600 ]; do
 done
 for j in $(seq 1 $k); do
 	id=$(xl domid suite$j 2>/dev/null || echo "$j")
-	sed "s/^/DOM$id: /" /var/log/xen/guest-suite$j-vuart0.log
+	sed "s/^/DOM$id: /" "$(console_log "$j")"
 done
 echo "xen-init: $k guests done"
 poweroff -f
