@@ -10,6 +10,9 @@
 #    SOAK_QEMU_RUNS times (default 200; 0 skips), SOAK_JOBS runs at once (each its own QEMU and
 #    log directory; the load they put on each other is part of the test); a failed run keeps its
 #    log as OUT/qemu/NAME-runK.log. SOAK_QEMU_CONFIGS="name ..." picks other configurations.
+# SOAK_RESUME=1 goes on with an interrupted soak in the same OUT: the slices that passed there
+#    are not run again, if the code they ran is this one (virt/, arch/sim, include/, tests/unit
+#    at the same git trees, nothing uncommitted there, the same SOAK_SLICE; OUT/code).
 # The last line: "soak: N passed, N failed" (slices and QEMU runs); exit 1 if one failed.
 set -u
 
@@ -52,18 +55,39 @@ make -s -C "$src" O="$out/sim" ARCH=sim defconfig >/dev/null &&
 	make -s -C "$src" O="$out/sim" -j"$jobs" all >"$out/build.log" 2>&1 ||
 	{ echo "soak: build failed ($out/build.log)"; exit 1; }
 
+# code_key: what the model's schedules run, or nothing when it cannot be named (no git, or
+# uncommitted changes), in which case nothing is resumed.
+code_key() {
+	dirs="virt arch/sim include tests/unit"
+	# shellcheck disable=SC2086
+	git -C "$src" diff --quiet HEAD -- $dirs 2>/dev/null || return 0
+	for d in $dirs; do git -C "$src" rev-parse "HEAD:$d"; done | tr '\n' ' '
+	echo "slice $slice"
+}
+
+key=$(code_key)
+done_before=$out/slices-before.txt
+if [ "${SOAK_RESUME:-0}" = 1 ] && [ -n "$key" ] && [ "$key" = "$(cat "$out/code" 2>/dev/null)" ]; then
+	grep '^PASS' "$out/slices.txt" >"$done_before" 2>/dev/null
+	echo "soak: resuming: $(grep -c . "$done_before") slices passed before on this code"
+else
+	: >"$done_before"
+fi
+if [ -n "$key" ]; then echo "$key" >"$out/code"; else rm -f "$out/code"; fi
+cp "$done_before" "$out/slices.txt"
+
 t0=$(date +%s)
 for t in test_isolation_mixed test_vpmu_isolation; do
 	first=1
 	while [ "$first" -le "$schedules" ]; do
-		echo "$t $first"
+		grep -q "^PASS $t seeds $first\.\." "$done_before" || echo "$t $first"
 		first=$((first + slice))
 	done
-done | SOAK_OUT=$out SOAK_SLICE=$slice xargs -r -P "$jobs" -n 2 "$0" --slice >"$out/slices.txt"
+done | SOAK_OUT=$out SOAK_SLICE=$slice xargs -r -P "$jobs" -n 2 "$0" --slice >>"$out/slices.txt"
 grep -v '^PASS' "$out/slices.txt"
 passed=$(grep -c '^PASS' "$out/slices.txt") failed=$(grep -c '^FAIL' "$out/slices.txt")
-echo "soak: model schedules: $passed slices passed, $failed failed, $schedules schedules of" \
-	"each test in $(($(date +%s) - t0)) s"
+echo "soak: model schedules: $passed slices passed ($(grep -c . "$done_before") of them before)," \
+	"$failed failed, $schedules schedules of each test; this run $(($(date +%s) - t0)) s"
 
 if [ "$qemu_runs" -gt 0 ]; then
 	make -s -C "$src" O="$out/qemu-build" qemu-images qemu-linux >"$out/qemu-build.log" 2>&1 ||
