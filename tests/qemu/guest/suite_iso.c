@@ -223,7 +223,8 @@ static void quiet(uint64_t ms)
  * N = 0 it is the only counter there is; with event counters only when asked (noisy_cycles=1),
  * since under vperf's reference hypervisor an HV-mode noisy guest doing it makes the host's own
  * SW_INCR counter read 0 now and then (host-swinc-exact: 7 of 15 runs of iso-self-hv, 0 of 15
- * without it), a departure of its own that the configurations with N > 0 do not test.
+ * without it, 0 of 8 with it under -icount; docs/qemu.md), which the configurations with N > 0
+ * leave untested.
  */
 static bool noisy_cycles(unsigned int n)
 {
