@@ -361,6 +361,11 @@ unsigned int pmu_ver(void)
 	return (unsigned int)FIELD(read_sysreg(id_aa64dfr0_el1), 11, 8);
 }
 
+bool pmu_is_v3(void)
+{
+	return pmu_ver() != 0 && pmu_ver() != 0xf;
+}
+
 void pmu_quiesce(void)
 {
 	unsigned int n = pmu_n();

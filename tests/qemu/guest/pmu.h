@@ -37,5 +37,7 @@ uint64_t pmu_mask(void);
 void pmu_quiesce(void);
 /* ID_AA64DFR0_EL1.PMUVer */
 unsigned int pmu_ver(void);
+/* PMUVer names a PMUv3 (not 0, none, nor 0xf, an IMPLEMENTATION DEFINED PMU). */
+bool pmu_is_v3(void);
 
 #endif /* GUEST_PMU_H */
