@@ -43,8 +43,10 @@ demo-src := $(qemu-guest-common) guest/demo.c
 # FEAT_SPE smoke test of the project's QEMU (tests/qemu/spe/smoke.sh): its own EL2 entry, and
 # spe-nspb, firmware started at EL3 (-bios) for the MDCR_EL3.NSPB rules.
 spe-smoke-src := spe/head.S spe/smoke.c spe/smoke_regs.c spe/smoke_sampling.c \
-	spe/smoke_buffer.c spe/smoke_completion.c spe/smoke_result.c $(qemu-lib-src)
-spe-nspb-src := spe/el3_head.S spe/nspb.c spe/nspb_lower.S spe/smoke_result.c $(qemu-lib-src)
+	spe/smoke_buffer.c spe/smoke_completion.c spe/smoke_records.c spe/smoke_result.c \
+	$(qemu-lib-src)
+spe-nspb-src := spe/el3_head.S spe/nspb.c spe/nspb_lower.S spe/smoke_records.c spe/smoke_result.c \
+	$(qemu-lib-src)
 
 qemu-obj = $(patsubst %,$(qemu-out)/obj/$(1)/%.o,$(basename $(2)))
 

@@ -9,6 +9,8 @@
 
 static volatile unsigned int irqs;
 static volatile uint64_t last_ovs;
+/* Non-zero: the handler reloads counter 0 on its overflow, `reload_period` events from the next. */
+static volatile uint64_t reload_period;
 
 static void pmu_irq(uint32_t intid)
 {
@@ -16,6 +18,9 @@ static void pmu_irq(uint32_t intid)
 
 	(void)intid;
 	last_ovs = ovs;
+	/* As a sampling profiler does: what the counter counted since its wrap is kept. */
+	if (reload_period && (ovs & 1))
+		pmu_set_evcntr(0, (uint32_t)(pmu_evcntr(0) - reload_period));
 	write_sysreg(ovs, pmovsclr_el0); /* drop the level before the EOI */
 	isb();
 	irqs++;
@@ -96,6 +101,89 @@ static void test_enable_gate(void)
 	      "PMOVSSET write raises the interrupt only with PMCR_EL0.E (%u)", irqs);
 }
 
+/*
+ * An event counter's overflow is recorded on the increment that wraps it (Arm DDI 0487 K.a I5.3,
+ * PMCR_EL0.LP: "overflow on increment that causes unsigned overflow"), and with its PMINTENSET
+ * bit set that flag is the interrupt request, whatever the event. So a loop that touches neither
+ * the PMU nor the exception level gets one interrupt per period: counter 0 counts `event` from
+ * -period with its interrupt on, reloaded by the handler; counter 1 counts the same event over
+ * the same loop without one. QEMU derives CPU_CYCLES from its virtual clock and INST_RETIRED
+ * from -icount and looks for the wrap from a timer; QEMU 10's timer fired one event short of it
+ * and the overflow waited for the next PMU access or exception level change (docs/qemu.md).
+ * Only under -icount, where that timer fires at the exact virtual time: on the host's clock its
+ * latency (milliseconds on a loaded host) would decide the count. 32-bit counts (LP = 0).
+ */
+static void overflow_rate(const char *name, uint32_t event, uint64_t period, void (*run)(void))
+{
+	uint64_t total, due;
+
+	pmu_quiesce();
+	pmu_set_evtyper(0, event);
+	pmu_set_evtyper(1, event);
+	pmu_set_evcntr(0, (uint32_t)-period);
+	irqs = 0;
+	reload_period = period;
+	write_sysreg(1, pmintenset_el1);
+	write_sysreg(3, pmcntenset_el0);
+	write_sysreg(PMCR_E, pmcr_el0);
+	isb();
+	run();
+	write_sysreg(0, pmcr_el0);
+	isb();
+	total = pmu_evcntr(1);
+	reload_period = 0;
+	pmu_quiesce();
+	due = total / period;
+	/* A guest time-sliced with others runs only part of a time-bound loop */
+	if (due < 10) {
+		result(name, SKIP,
+		       "event 0x%x: %lu events in the loop, fewer than 10 periods of %lu", event,
+		       total, period);
+		return;
+	}
+	CHECK(name, irqs + 1 >= due && irqs <= due + 1,
+	      "event 0x%x: %u overflow interrupts over %lu events, %lu due at a period of %lu",
+	      event, irqs, total, due, period);
+}
+
+/* 8 ms of CNTVCT_EL0: 8 M cycles at -icount shift=0 */
+static void run_8ms(void)
+{
+	(void)spin_ms(8);
+}
+
+/* Some 2 M instructions */
+static void run_400k_iterations(void)
+{
+	(void)workload(400000);
+}
+
+static bool event_offered(uint32_t event)
+{
+	return read_sysreg(pmceid0_el0) & BIT(event);
+}
+
+/* INST_RETIRED counts under -icount only: PMCEID0_EL0 offers it then (docs/qemu.md). */
+static void test_overflow_rates(void)
+{
+	const char *why = NULL;
+
+	if (pmu_n() < 2)
+		why = "needs two event counters";
+	else if (!event_offered(EVT_INST_RET))
+		why = "no -icount (PMCEID0_EL0 does not offer INST_RETIRED): host-clock timing";
+	if (why) {
+		result("irq-rate-cycles", SKIP, "%s", why);
+		result("irq-rate-insns", SKIP, "%s", why);
+		return;
+	}
+	if (event_offered(EVT_CYCLES))
+		overflow_rate("irq-rate-cycles", EVT_CYCLES, 200000, run_8ms);
+	else
+		result("irq-rate-cycles", SKIP, "PMCEID0_EL0 does not offer CPU_CYCLES");
+	overflow_rate("irq-rate-insns", EVT_INST_RET, 100000, run_400k_iterations);
+}
+
 void irq_tests(void)
 {
 	if (!gi.pmu_intid || !gi.gicr) {
@@ -109,6 +197,7 @@ void irq_tests(void)
 	test_cycle_irq();
 	test_masked();
 	test_enable_gate();
+	test_overflow_rates();
 	pmu_quiesce();
 }
 

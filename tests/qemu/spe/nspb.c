@@ -59,7 +59,7 @@ void nspb_unexpected(uint64_t esr, uint64_t elr);
 uint8_t spe_buf[32768] __attribute__((aligned(4096)));
 
 /* nspb_lower.S */
-extern const char probe_el1_regs[], probe_el2_regs[], sample_loop[];
+extern const char probe_el1_regs[], probe_el2_regs[], sample_loop[], sample_load_loop[];
 uint64_t probe_pmbidr;
 
 /* A security state and Exception level below EL3 the checks run in. */
@@ -311,6 +311,105 @@ static void check_sampling_owner(const struct setup *s)
 		expect(name, (uint64_t)buf[0] << 32 | bytes, 0);
 }
 
+/* PMSCR_ELx (SPE 4.3.5, 4.3.6): E1SPE / E2SPE, PA, TS, PCT */
+#define PMSCR_ESPE (1ull << 1)
+#define PMSCR_PA   (1ull << 4)
+#define PMSCR_TS   (1ull << 5)
+#define PMSCR_PCT  (1ull << 6)
+
+/* CNTVOFF_EL2 while the collection checks sample: virtual time 2^40 behind physical. */
+#define VIRT_OFFSET (1ull << 40)
+
+/* What a record of the owner in setup carries under the given PMSCR_EL1 and PMSCR_EL2. */
+struct collect_case {
+	const char *name;
+	struct setup s;
+	uint64_t pmscr_el1, pmscr_el2;
+	int pa, physical;
+};
+
+/*
+ * CollectPhysicalAddress() and CollectTimeStamp() of the Arm ARM (Arm DDI 0487 K.a J1.1.1, which
+ * extend the SPE supplement's 3.3 text to FEAT_SEL2 and FEAT_VHE): PMSCR_EL2.PA and PCT join
+ * where EL2 is implemented and, for a Secure owner, enabled (SCR_EL3.EEL2); an owning EL1 then
+ * needs both ELs' bits, an owning EL2 its own. PCT = 0 at EL2 selects the virtual counter
+ * except in the host (IsInHost(): HCR_EL2.E2H = 1 at EL2), where it is the physical one. With
+ * no EL2 in the Secure state, PMSCR_EL1 alone decides.
+ */
+static const struct collect_case collect_cases[] = {
+	{ "collect-s-el1-sel2-el1-only",
+	  { &contexts[3], 1, 3, 0 },
+	  PMSCR_ESPE | PMSCR_PA | PMSCR_TS | PMSCR_PCT,
+	  0,
+	  0,
+	  0 },
+	{ "collect-s-el1-sel2-both",
+	  { &contexts[3], 1, 3, 0 },
+	  PMSCR_ESPE | PMSCR_PA | PMSCR_TS | PMSCR_PCT,
+	  PMSCR_PA | PMSCR_PCT,
+	  1,
+	  1 },
+	{ "collect-s-el1-no-sel2",
+	  { &contexts[4], 1, 3, 0 },
+	  PMSCR_ESPE | PMSCR_PA | PMSCR_TS | PMSCR_PCT,
+	  0,
+	  1,
+	  1 },
+	{ "collect-s-el2-host",
+	  { &contexts[2], 1, 0, 0 },
+	  0,
+	  PMSCR_ESPE | PMSCR_PA | PMSCR_TS,
+	  1,
+	  1 },
+	{ "collect-ns-el2-host", { &contexts[0], 3, 0, 0 }, 0, PMSCR_ESPE | PMSCR_TS, 0, 1 },
+};
+
+/*
+ * Sample c's context over a loop of loads (sample_load_loop) and read its records: got = 4 when
+ * there are records, | 2 when one carries a data physical address (Address INDEX 3, D18.2.1),
+ * | 1 when the first one's Timestamp (D18.2.9) is physical time (within 2^39 of CNTPCT_EL0 read
+ * after the run; a virtual one is VIRT_OFFSET behind).
+ */
+static void check_collect(const struct collect_case *c)
+{
+	const struct context *ctx = c->s.ctx;
+	uint64_t base = ctx->secure ? SECURE_RAM_BUF : (uint64_t)spe_buf, bytes, pos = 0, now;
+	const uint8_t *buf = (const uint8_t *)base;
+	uint64_t got = 0, first_ts = 0;
+	struct record r;
+
+	apply(&c->s);
+	write_sys("cntvoff_el2", VIRT_OFFSET);
+	write_sys(PMBSR_EL1, 0);
+	write_sys(PMBPTR_EL1, base);
+	write_sys(PMBLIMITR_EL1, (base + sizeof(spe_buf)) | 1);
+	write_sys(PMSIRR_EL1, 256);
+	write_sys(PMSICR_EL1, 0);
+	write_sys(PMSFCR_EL1, 0);
+	write_sys(PMSEVFR_EL1, 0);
+	write_sys(PMSCR_EL1, c->pmscr_el1);
+	write_sys(PMSCR_EL2, c->pmscr_el2);
+	lower_call(sample_load_loop, spsr_for(ctx), scr_for(ctx));
+	psb_csync();
+	now = read_sys("cntpct_el0");
+	bytes = read_sys(PMBPTR_EL1) - base;
+	write_sys(PMSCR_EL1, 0);
+	write_sys(PMSCR_EL2, 0);
+	write_sys(PMBLIMITR_EL1, 0);
+	write_sys(PMBSR_EL1, 0);
+	write_sys("cntvoff_el2", 0);
+	if (!lower_call_ok(c->name))
+		return;
+	while (next_record(buf, bytes, &pos, &r)) {
+		if (!(got & 4))
+			first_ts = r.ts;
+		got |= 4 | (r.has_pa ? 2 : 0);
+	}
+	if ((got & 4) && first_ts && now - first_ts < (1ull << 39))
+		got |= 1;
+	expect(c->name, got, 4u | (unsigned int)c->pa << 1 | (unsigned int)c->physical);
+}
+
 void nspb_unexpected(uint64_t esr, uint64_t elr)
 {
 	printf("RESULT spe-nspb-el3-unexpected FAIL esr=0x%lx elr=0x%lx\n", (unsigned long)esr,
@@ -347,6 +446,8 @@ uint64_t nspb_main(void)
 			check_sampling_owner(&s);
 		}
 	}
+	for (unsigned int i = 0; i < sizeof(collect_cases) / sizeof(collect_cases[0]); i++)
+		check_collect(&collect_cases[i]);
 	printf("spe-nspb: %u failures\n", smoke_failures);
 	printf("SUITE DONE\n");
 	return smoke_failures ? 1 : 0;

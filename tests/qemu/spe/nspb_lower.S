@@ -59,3 +59,18 @@ sample_loop:
 	hint	#17			/* PSB CSYNC */
 	dsb	nsh
 	smc	#0
+
+/*
+ * sample_load_loop: as sample_loop, with two loads from the stack in each iteration, whose
+ * records carry the data addresses.
+ */
+	.globl	sample_load_loop
+sample_load_loop:
+	mov	x0, #2048
+1:	ldr	x2, [sp]
+	ldr	x3, [sp, #8]
+	subs	x0, x0, #1
+	b.ne	1b
+	hint	#17			/* PSB CSYNC */
+	dsb	nsh
+	smc	#0

@@ -52,8 +52,9 @@ extern uint8_t spe_buf[32768];
 
 /* What the checks read of a record. */
 struct record {
-	uint64_t pc, ts;
+	uint64_t pc, ts, pa;
 	uint32_t events;
+	int has_pa;
 };
 
 /* smoke_result.c: "RESULT spe-<name> PASS|FAIL got=.. want=.." lines; the FAILs counted */
@@ -67,9 +68,11 @@ void program_sampler(uint64_t irr, uint64_t icr, uint64_t fcr, uint64_t evfr);
 void start_sampling(uint64_t base, uint64_t limit, uint64_t scr);
 void stop_sampling(void);
 void dump_buffer(const uint8_t *p, uint64_t len);
+uint64_t sample_run(uint64_t irr, uint64_t fcr, uint64_t evfr, unsigned int iters);
+
+/* smoke_records.c */
 unsigned int packet_size(uint8_t h);
 int next_record(const uint8_t *p, uint64_t len, uint64_t *pos, struct record *r);
-uint64_t sample_run(uint64_t irr, uint64_t fcr, uint64_t evfr, unsigned int iters);
 
 /* smoke_regs.c */
 void check_ids_and_reset(void);

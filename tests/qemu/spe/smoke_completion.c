@@ -3,9 +3,10 @@
  * FEAT_SPE smoke test (smoke.c), when a sampled operation completes, beyond smoke_buffer.c's
  * exc-*, disable-psb-record and eret-* checks: a PMSICR_EL1 write while the operation is in
  * flight, Events E[0] (generated exception) set for an operation that itself faults or traps
- * and clear for one that does not, and an exception return into AArch32, where profiling is
- * disabled. SPE supplement (Arm DDI 0586A) 2.1.1, 2.2.1, 2.3.5, 3.1, 3.6, 4.3.10, 5.3.7 (Events;
- * Arm DDI 0487 K.a D18.2.6).
+ * and clear for one that does not, an exception return into AArch32, where profiling is
+ * disabled, and an asynchronous exception (a virtual IRQ) taken right after the operation. SPE
+ * supplement (Arm DDI 0586A) 2.1.1, 2.2.1, 2.3.5, 3.1, 3.6, 4.3.10, 5.3.7 (Events; Arm DDI 0487
+ * K.a D18.2.6).
  */
 #include "smoke.h"
 
@@ -294,10 +295,106 @@ static void check_aarch32_eret(void)
 	expect("aarch32-eret-none-in-a32", (uint64_t)n << 32 | in_a32, 1ull << 32);
 }
 
+/*
+ * Completion by an asynchronous exception: a virtual IRQ (HCR_EL2.VI with IMO) pending at EL1
+ * is taken right after the sampled operation, which it did not generate, so its record is built
+ * at that exception entry (SPE 3.6; docs/qemu-spe.md, "Completion") with E[1] alone (retired,
+ * SPE 5.3.7) and, for a branch, the branch target the interrupt returns to (Arm DDI 0487 K.a
+ * D18.2.1, INDEX 1). Each EL1 vector keeps its number and ELR_EL1 and returns to EL2 ("hvc #1").
+ * el1_unmask_irq: eight NOPs, then the MSR that unmasks IRQs, the ninth member of the sample
+ * population; the IRQ is taken before the NOP after it.
+ */
+uint64_t async_vector, async_elr;
+void el1_unmask_irq(void);
+extern const char el1_daifclr[], el1_after_daifclr[], el1_async_vectors[];
+__asm__(".text\n\t.balign 4\n"
+	"el1_unmask_irq:\n\t.rept 8\n\tnop\n\t.endr\n"
+	"el1_daifclr:\n\tmsr daifclr, #2\n"
+	"el1_after_daifclr:\n\tnop\n\thvc #1\n"
+	".balign 2048\n"
+	"el1_async_vectors:\n"
+	"\t.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n"
+	"\tmov x0, #\\n\n\tadrp x1, async_vector\n\tstr x0, [x1, :lo12:async_vector]\n"
+	"\tmrs x0, elr_el1\n\tadrp x1, async_elr\n\tstr x0, [x1, :lo12:async_elr]\n"
+	"\thvc #1\n\t.balign 128\n\t.endr\n"
+	".globl el1_unmask_irq, el1_daifclr, el1_after_daifclr, el1_async_vectors\n");
+
+#define HCR_EL2_IMO (1u << 4)
+#define HCR_EL2_VI  (1u << 7)
+/* The vector of an IRQ from the current EL with SP_ELx (Arm DDI 0487 K.a D1.3.1): 0x280 */
+#define VECTOR_IRQ_CURRENT_SPX 5
+
+/*
+ * Run fn at EL1 with a virtual IRQ pending, sampled from COUNT count: by EL1 (MDCR_EL2.E2PB
+ * 0b11, PMSCR_EL1.E1SPE) entered with DAIF masked when el2_owner is 0; else by EL2 (E2PB 0b00,
+ * PMSCR_EL2.E2SPE and PMSCR_EL1.E1SPE) entered with IRQs unmasked, so that the ERET is a member
+ * (call_lower_sampled). Returns the bytes of records PSB CSYNC at EL2 finds.
+ */
+static uint64_t async_irq_run(void (*fn)(void), uint64_t count, int el2_owner)
+{
+	uint64_t mdcr = read_sys("mdcr_el2"), hcr = read_sys("hcr_el2"), base = (uint64_t)spe_buf;
+	uint64_t len;
+
+	write_sys("vbar_el1", (uint64_t)el1_async_vectors);
+	write_sys("mdcr_el2", (mdcr & ~(uint64_t)MDCR_EL2_E2PB) | (el2_owner ? 0 : MDCR_EL2_E2PB));
+	program_buffer(base, base + sizeof(spe_buf));
+	program_sampler(256, count, 0, 0);
+	write_sys(PMSCR_EL1, 1u << 1); /* E1SPE */
+	async_vector = async_elr = ~0ull;
+	write_sys("hcr_el2", hcr | HCR_EL2_IMO | HCR_EL2_VI);
+	if (el2_owner)
+		call_lower_sampled(fn, 1u << 1, 0x345); /* E2SPE; EL1h, D, A, F masked */
+	else
+		call_el1(fn);
+	write_sys(PMSCR_EL2, 0);
+	write_sys("hcr_el2", hcr);
+	psb_csync();
+	len = read_sys(PMBPTR_EL1) - base;
+	write_sys(PMSCR_EL1, 0);
+	write_sys(PMBLIMITR_EL1, 0);
+	program_sampler(0, 0, 0, 0);
+	write_sys("mdcr_el2", mdcr);
+	return len;
+}
+
+/*
+ * The sampled MSR DAIFClr is followed by the IRQ: its record, E[1:0] = 0b10, the only one; the
+ * IRQ was taken at the next instruction. The sampled ERET from EL2 into EL1, where the IRQ is
+ * taken before fn's first instruction: its record has E[1:0] = 0b10 and fn, at EL1, as the
+ * branch target.
+ */
+static void check_async_completion(void)
+{
+	struct record r;
+	uint64_t len, target;
+	int found;
+
+	len = async_irq_run(el1_unmask_irq, 9, 0);
+	found = first_record(len, &r, &target);
+	expect("async-irq-taken", async_vector << 56 | async_elr,
+	       (uint64_t)VECTOR_IRQ_CURRENT_SPX << 56 | (uint64_t)el1_after_daifclr);
+	result("async-irq-record", found && r.pc == (uint64_t)el1_daifclr, found ? r.pc : 0,
+	       (uint64_t)el1_daifclr);
+	expect("async-irq-events", found ? r.events & 3 : 0xff, 2);
+	expect("async-irq-records", record_count(len), 1);
+
+	len = async_irq_run(el1_unmask_irq, 2, 1);
+	found = first_record(len, &r, &target);
+	expect("async-irq-eret-taken", async_vector << 56 | async_elr,
+	       (uint64_t)VECTOR_IRQ_CURRENT_SPX << 56 | (uint64_t)el1_unmask_irq);
+	result("async-irq-eret-record", found && r.pc == (uint64_t)call_el1_sampled_eret,
+	       found ? r.pc : 0, (uint64_t)call_el1_sampled_eret);
+	expect("async-irq-eret-events", found ? r.events & 3 : 0xff, 2);
+	expect("async-irq-eret-target", target & ((1ull << 56) - 1), (uint64_t)el1_unmask_irq);
+	expect("async-irq-eret-target-el1", (target >> 61) & 3, 1);
+	expect("async-irq-eret-records", record_count(len), 1);
+}
+
 void check_completion(void)
 {
 	check_icr_write_in_flight();
 	check_icr_write_selected();
 	check_generated_exception();
 	check_aarch32_eret();
+	check_async_completion();
 }
