@@ -220,11 +220,10 @@ static void quiet(uint64_t ms)
 
 /*
  * The noisy guest's cycle counter written near the wrap, enabled, so that it overflows: with
- * N = 0 it is the only counter there is; with event counters only when asked (noisy_cycles=1),
- * since under vperf's reference hypervisor an HV-mode noisy guest doing it makes the host's own
- * SW_INCR counter read 0 now and then (host-swinc-exact: 7 of 15 runs of iso-self-hv, 0 of 15
- * without it, 0 of 8 with it under -icount; docs/qemu.md), which the configurations with N > 0
- * leave untested.
+ * N = 0 it is the only counter there is; with event counters only when asked (noisy_cycles=1,
+ * iso-self-hv-cycles). Near the wrap it keeps QEMU's PMU overflow timer firing, which found a
+ * QEMU race zeroing the host's SW_INCR counter, fixed in the project's QEMU (docs/qemu.md, "The
+ * PMU overflow timer inside an exception return").
  */
 static bool noisy_cycles(unsigned int n)
 {
