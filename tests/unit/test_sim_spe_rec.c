@@ -424,6 +424,43 @@ static void test_collision(void **state)
 	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
 }
 
+/* A PSB CSYNC after a context synchronization event synchronizes the operations before that
+ * event (SPE 3.6), the sampled one in flight included: its profiling operation is complete, so
+ * the next sample cannot collide with it (SPE 3.1.4). The same ops as test_collision, with an
+ * ISB and PSB CSYNC after op 300 (the sample of op 257 in flight until op 557), up to op 600: the
+ * sample at op 514 is taken. A PSB CSYNC with no context synchronization event after the sampled operation
+ * synchronizes nothing of it, and the sample at op 514 still collides. This is what a
+ * hypervisor's switch relies on: the outgoing owner's last sample never sets the next owner's
+ * PMBSR_EL1.COLL. */
+static void run_slow_with_barriers(bool cse)
+{
+	const struct sim_uop slow = { .pc = 0x2000, .latency = 300, .type = SIM_UOP_OTHER };
+
+	t_init(1, 1);
+	start(T_PMSCR_E1SPE);
+	for (int i = 0; i < 600; i++) {
+		if (i == 300 && cse)
+			isb();
+		if (i == 300)
+			psb_csync();
+		guest_run(&slow, 1);
+	}
+}
+
+static void test_psb_after_cse_completes_sampled_op(void **state)
+{
+	(void)state;
+	run_slow_with_barriers(true);
+	assert_int_equal(sim_spe_stats(0)->collision, 0);
+	assert_int_equal(sim_spe_stats(0)->feed, 2);
+	isb();
+	assert_int_equal(guest_read(PMBSR_EL1) & T_PMBSR_COLL, 0);
+
+	run_slow_with_barriers(false);
+	assert_int_equal(sim_spe_stats(0)->collision, 1);
+	assert_int_equal(sim_spe_stats(0)->feed, 1);
+}
+
 /* The SAMPLE_* events reach the PMU (SPE 2.6, event numbers 0x4000-0x4003): counters 0-3 count
  * POP, FEED, FILTRATE, COLLISION at EL1. 771 slow ops, loads only kept by the filter (FT, LD):
  * POP 771, FEED 2, FILTRATE 0 (the samples are not loads), COLLISION 1. */
@@ -465,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_interval_random_low_byte),
 		cmocka_unit_test(test_interval_ernd),
 		cmocka_unit_test(test_collision),
+		cmocka_unit_test(test_psb_after_cse_completes_sampled_op),
 		cmocka_unit_test(test_sample_events_counted),
 	};
 

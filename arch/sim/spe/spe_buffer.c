@@ -196,6 +196,13 @@ void spe_psb_csync(unsigned int cpu)
 		}
 	}
 	spe_flight_sync(cpu);
+	/* The sampled operation is synchronized too when it came before a context synchronization
+	 * event (SPE 3.6): its profiling operation is complete, so a later sample cannot collide
+	 * with it (SPE 3.1.4), whoever owns the buffer next. Without this, an operation sampled
+	 * in one owner's last cycles could collide with the next owner's first sample across a
+	 * switch whose PSB CSYNC had synchronized it, and set the next owner's PMBSR_EL1.COLL. */
+	if (st->busy_epoch < st->epoch)
+		st->busy_until = 0;
 }
 
 /* Process every synchronized record, oldest first, until a management event stops the buffer:

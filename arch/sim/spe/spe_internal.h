@@ -76,6 +76,7 @@ struct spe_cpu {
 	bool was_enabled;     /* StatisticalProfilingEnabled() at the previous operation */
 	uint64_t slot;	      /* operations dispatched (one per cycle) */
 	uint64_t busy_until;  /* the sampled operation in flight completes at this slot */
+	uint64_t busy_epoch;  /* ... and was sampled in this epoch */
 	uint64_t cntpct;      /* the physical count: cycles executed */
 	uint64_t cntvoff;
 	uint32_t contextidr[2]; /* [0]: CONTEXTIDR_EL1 (sim_spe_set_contextidr); EL2's is a

@@ -161,6 +161,7 @@ void spe_step(unsigned int cpu, const struct sim_uop *op)
 		return;
 	}
 	st->busy_until = slot + (op->latency ? op->latency : 1);
+	st->busy_epoch = st->epoch;
 	count(cpu, &st->stats.feed, SIM_EV_SAMPLE_FEED);
 	sample(cpu, el, op);
 }
