@@ -21,6 +21,19 @@
 
 #define EVT_CHAIN 0x1eu
 
+/* Counter 0 counting event from start, counter 1 counting CHAIN (0x1E) from 5, both enabled, with
+ * PMCR_EL0.LP = 0: counter 0 overflows at 32 bits, and each overflow increments counter 1. */
+static void chain_pair_start(uint32_t event, uint64_t start)
+{
+	pmu_quiesce();
+	pmu_set_evtyper(0, event);
+	pmu_set_evtyper(1, EVT_CHAIN);
+	pmu_set_evcntr(0, start);
+	pmu_set_evcntr(1, 5);
+	write_sysreg(3, pmcntenset_el0);
+	write_sysreg(PMCR_E, pmcr_el0);
+}
+
 static void chain_test(void)
 {
 	uint64_t lo, hi, ovs;
@@ -29,13 +42,7 @@ static void chain_test(void)
 		result("chain-swinc", SKIP, "needs two event counters, N = %u", pmu_n());
 		return;
 	}
-	pmu_quiesce();
-	pmu_set_evtyper(0, EVT_SW_INCR);
-	pmu_set_evtyper(1, EVT_CHAIN);
-	pmu_set_evcntr(0, 0xffffffffull);
-	pmu_set_evcntr(1, 5);
-	write_sysreg(3, pmcntenset_el0);
-	write_sysreg(PMCR_E, pmcr_el0); /* LP = 0: counter 0 overflows at 32 bits */
+	chain_pair_start(EVT_SW_INCR, 0xffffffffull);
 	write_sysreg(1, pmswinc_el0);
 	isb();
 	lo = pmu_evcntr(0) & 0xffffffffull, hi = pmu_evcntr(1), ovs = read_sysreg(pmovsset_el0);
@@ -52,13 +59,7 @@ static void chain_insns_test(void)
 		result("chain-insns", SKIP, "needs two event counters and INST_RETIRED (-icount)");
 		return;
 	}
-	pmu_quiesce();
-	pmu_set_evtyper(0, EVT_INST_RET);
-	pmu_set_evtyper(1, EVT_CHAIN);
-	pmu_set_evcntr(0, 0xfffff000ull);
-	pmu_set_evcntr(1, 5);
-	write_sysreg(3, pmcntenset_el0);
-	write_sysreg(PMCR_E, pmcr_el0); /* LP = 0 */
+	chain_pair_start(EVT_INST_RET, 0xfffff000ull);
 	isb();
 	workload(20000);
 	write_sysreg(0, pmcr_el0);

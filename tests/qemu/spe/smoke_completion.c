@@ -159,13 +159,27 @@ __asm__(".text\n\t.balign 4\n"
 	".globl el1_faulting_ldr, el1_trapped_sysreg, el1_before_svc, el1_svc_insn\n\t"
 	".globl el1_blr_unmapped, el1_eret_vectors\n");
 
+/* End a sampled run: PSB CSYNC at EL2 brings the records of the run into the buffer (SPE 3.6);
+ * sampling and the buffer are disabled and MDCR_EL2 restored. Returns the bytes of records. */
+static uint64_t end_sampled_run(uint64_t base, uint64_t mdcr)
+{
+	uint64_t len;
+
+	psb_csync();
+	len = read_sys(PMBPTR_EL1) - base;
+	write_sys(PMSCR_EL1, 0);
+	write_sys(PMBLIMITR_EL1, 0);
+	program_sampler(0, 0, 0, 0);
+	write_sys("mdcr_el2", mdcr);
+	return len;
+}
+
 /* Run fn at EL1 sampled from COUNT count with extra MDCR_EL2 and HCR_EL2 bits; HCR_EL2.VM
  * selects the stage 2 map. Returns the bytes of records PSB CSYNC at EL2 finds. */
 static uint64_t el1_sampled_run(void (*fn)(void), uint64_t count, uint64_t mdcr_set,
 				uint64_t hcr_set)
 {
 	uint64_t mdcr = read_sys("mdcr_el2"), hcr = read_sys("hcr_el2"), base = (uint64_t)spe_buf;
-	uint64_t len;
 
 	if (hcr_set & HCR_EL2_VM) {
 		/* as stage2_fault_run(): T0SZ 32, SL0 1, WB, inner shareable, 4K, PS 32-bit */
@@ -184,13 +198,7 @@ static uint64_t el1_sampled_run(void (*fn)(void), uint64_t count, uint64_t mdcr_
 	write_sys("hcr_el2", hcr | hcr_set);
 	call_el1(fn);
 	write_sys("hcr_el2", hcr);
-	psb_csync();
-	len = read_sys(PMBPTR_EL1) - base;
-	write_sys(PMSCR_EL1, 0);
-	write_sys(PMBLIMITR_EL1, 0);
-	program_sampler(0, 0, 0, 0);
-	write_sys("mdcr_el2", mdcr);
-	return len;
+	return end_sampled_run(base, mdcr);
 }
 
 /*
@@ -333,7 +341,6 @@ __asm__(".text\n\t.balign 4\n"
 static uint64_t async_irq_run(void (*fn)(void), uint64_t count, int el2_owner)
 {
 	uint64_t mdcr = read_sys("mdcr_el2"), hcr = read_sys("hcr_el2"), base = (uint64_t)spe_buf;
-	uint64_t len;
 
 	write_sys("vbar_el1", (uint64_t)el1_async_vectors);
 	write_sys("mdcr_el2", (mdcr & ~(uint64_t)MDCR_EL2_E2PB) | (el2_owner ? 0 : MDCR_EL2_E2PB));
@@ -348,13 +355,7 @@ static uint64_t async_irq_run(void (*fn)(void), uint64_t count, int el2_owner)
 		call_el1(fn);
 	write_sys(PMSCR_EL2, 0);
 	write_sys("hcr_el2", hcr);
-	psb_csync();
-	len = read_sys(PMBPTR_EL1) - base;
-	write_sys(PMSCR_EL1, 0);
-	write_sys(PMBLIMITR_EL1, 0);
-	program_sampler(0, 0, 0, 0);
-	write_sys("mdcr_el2", mdcr);
-	return len;
+	return end_sampled_run(base, mdcr);
 }
 
 /*
