@@ -3,8 +3,8 @@
  * Isolation between two guests time-sliced on one physical CPU (bootargs iso=quiet in one,
  * iso=noisy in the other, iso_ms=duration). The noisy guest overflows counters, takes PMU
  * interrupts, resets its counters with PMCR_EL0.P/C and writes PMSWINC with every bit set, as
- * fast as it can, filters its cycle counter differently (and, with N = 0 or noisy_cycles=1,
- * writes it near the overflow), selects counter 0 and counts SW_INCR on every counter; the quiet
+ * fast as it can, filters its cycle counter differently (and, unless noisy_cycles=0, writes it
+ * near the overflow), selects counter 0 and counts SW_INCR on every counter; the quiet
  * one counts exactly and must see none of that: its SW_INCR count is exact, its cycle counter
  * never goes back and counts only while the quiet guest runs, its stopped counter keeps its
  * value and its event type, its PMCCFILTR_EL0 keeps its filter, its PMSELR_EL0 keeps the cycle
@@ -219,15 +219,15 @@ static void quiet(uint64_t ms)
 }
 
 /*
- * The noisy guest's cycle counter written near the wrap, enabled, so that it overflows: with
- * N = 0 it is the only counter there is; with event counters only when asked (noisy_cycles=1,
- * iso-self-hv-cycles). Near the wrap it keeps QEMU's PMU overflow timer firing, which found a
- * QEMU race zeroing the host's SW_INCR counter, fixed in the project's QEMU (docs/qemu.md, "The
- * PMU overflow timer inside an exception return").
+ * The noisy guest's cycle counter written near the wrap, enabled, so that it overflows: one more
+ * piece of state for a switch to leak, and with N = 0 the only counter there is. On unless
+ * noisy_cycles=0. Near the wrap it keeps QEMU's PMU overflow timer firing, which found a QEMU
+ * race zeroing the host's SW_INCR counter, fixed in the project's QEMU (docs/qemu.md, "The PMU
+ * overflow timer inside an exception return"; iso-self-hv-cycles asks for it by name).
  */
 static bool noisy_cycles(unsigned int n)
 {
-	return !n || arg_is("noisy_cycles", "1");
+	return !n || !arg_is("noisy_cycles", "0");
 }
 
 static void noisy(uint64_t ms)
