@@ -44,6 +44,16 @@ printf '[vm0] COST pmccntr-read 1974.0\r\r\n[vm0] RESULT cost PASS 1000\r\r\n' >
 "$here/extract.sh" kvm k "$out/cr/kvm.log" "$out/cr"
 grep -q "$(printf 'kvm\tk\tvm0\tpmccntr-read\t1974.0$')" "$out/cr/costs.tsv" ||
 	fail "COST line ending in CR CR LF not parsed"
+# Two guests' gaps on one time line (switch_cost.c): a switch is counted only within a gap of
+# one guest in which the other ran exactly once (not across a tick of the first, nor two runs
+# of the other); six of them here, 10 10 20 50 50 50 counts, median 35 at 500 MHz: 70
+# instructions.
+mkdir "$out/sw" && : >"$out/sw/results.tsv" && : >"$out/sw/costs.tsv"
+"$here/extract.sh" vperf s "$here/fixtures/switch.log" "$out/sw"
+grep -q "$(printf 'vperf\ts\tpair\tvm-switch\t70.0$')" "$out/sw/costs.tsv" ||
+	fail "switch cost wrong: $(cat "$out/sw/costs.tsv")"
+grep -q "$(printf 'cost-switch-pair\tPASS\t6 switches between')" "$out/sw/results.tsv" ||
+	fail "switch count wrong: $(grep pair "$out/sw/results.tsv")"
 # A run without a cost configuration (the Linux guest alone): no empty cost table.
 mkdir "$out/nocost" && : >"$out/nocost/costs.tsv"
 printf 'kvm\tkvm-linux\t5 lines\t35 s\n' >"$out/nocost/runs.tsv"

@@ -4,7 +4,8 @@
  * behave as the Arm ARM says a PMU with N counters behaves (D19 PMU registers; I5.3). Runs bare
  * on QEMU at EL1 (the baseline), under the reference hypervisor, or under any other hypervisor.
  * Bootargs: n=N (expected PMCR_EL0.N), expect=off (no PMU must be visible), iso=quiet|noisy,
- * cost=1 (only the cost measurements of cost.c).
+ * cost=1 (only the cost measurements of cost.c), switch=1 (only the switch measurement of
+ * switch_cost.c).
  */
 #include <string.h>
 
@@ -319,6 +320,10 @@ void payload_main(void)
 	}
 	if (arg_is("cost", "1")) {
 		cost_run();
+		return;
+	}
+	if (arg_is("switch", "1")) {
+		switch_cost_run();
 		return;
 	}
 	test_spe_absent();

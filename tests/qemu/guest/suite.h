@@ -28,6 +28,7 @@ void trap_tests(void);
 void el0_tests(void);
 /* bootargs cost=1: COST lines, what each PMU access costs the guest (cost.c) */
 void cost_run(void);
+void switch_cost_run(void);
 unsigned int wfi_sleep_ms(uint64_t ms);
 
 #endif /* GUEST_SUITE_H */
