@@ -69,7 +69,9 @@ END {
 	print "Instructions executed, at every Exception level, per operation (tests/qemu/guest/cost.c:"
 	print "CNTVCT_EL0 around 1000 accesses under -icount shift=0, less an empty loop, the least of 5"
 	print "runs; within about 2 instructions). overflow-irq: an overflow taken as an interrupt less"
-	print "the same overflow handled by a call.\n"
+	print "the same overflow handled by a call. vm-switch (tests/qemu/guest/switch_cost.c): two guests"
+	print "on one pCPU read CNTPCT_EL0, and from the last read of one to the first of the other is a switch:"
+	print "the median of both directions, in instructions at every Exception level.\n"
 	if (!ncols) { print "None measured: no configuration of these targets ran the cost loop."; exit }
 	printf "| operation |"; for (i = 1; i <= ncols; i++) printf " %s |", cols[i]; print ""
 	printf "| --- |"; for (i = 1; i <= ncols; i++) printf " --- |"; print ""
