@@ -114,11 +114,11 @@ check_record() {
 	event=$(sed -n "s/^# Samples: .* of event '\([^']*\)'.*/\1/p" report.txt | head -n 1)
 	major=$(pct report.txt vperf_work_major)
 	minor=$(pct report.txt vperf_work_minor)
-	detail="$samples samples of ${event:-no event}, vperf_work_major $major %, vperf_work_minor $minor %"
+	detail="$samples samples${event:+ of $event}, vperf_work_major $major %, vperf_work_minor $minor %"
 	if [ "$rc" -ne 0 ] || [ "$rc2" -ne 0 ]; then
 		show report.err
 		result linux-tool-record FAIL "perf record exit $rc, report exit $rc2: $detail$nopmu"
-	elif [ "$event" != cycles ]; then
+	elif [ -n "$event" ] && [ "$event" != cycles ]; then
 		result linux-tool-record FAIL "$detail: not the cycles event (perf fell back to a software event)$nopmu"
 	elif [ $((major + minor)) -ge 80 ] && [ "$minor" -ge 15 ] &&
 		[ $((2 * major)) -ge $((3 * minor)) ] && [ "$major" -le $((3 * minor)) ]; then
