@@ -5,7 +5,8 @@
 # conformance suite under Debian's qemu-system-aarch64 (-accel kvm -cpu host: the host's PMU as
 # KVM exposes it, on QEMU's virt memory map the suite is linked for), all at once on the one CPU.
 # A guest "linux:ARGS" is the Linux guest instead (tests/qemu/linux): Debian's kernel, the one
-# running here, with its initramfs whose /init checks perf, ARGS its command line.
+# running here, with its initramfs whose /init checks perf, ARGS its command line;
+# "linux-rootfs:ARGS" the same kernel with the initramfs whose /init runs Linux's perf tool.
 # Each guest's console is printed tagged [vmK]; then the machine powers off.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
@@ -18,10 +19,10 @@ echo "kvm-init: $(dmesg | grep -o 'kvm \[[0-9]*\]: .*mode initialized.*' | head 
 k=0
 for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	case "$g" in
-	linux:*) image=linux && set -- -m 256M -kernel /linux/Image -initrd /linux/initrd.bin ;;
+	linux:* | linux-rootfs:*) image=${g%%:*} && set -- -m 256M -kernel /linux/Image -initrd /linux/initrd.bin ;;
 	*) image=pmu-suite.bin && set -- -m 128M -kernel /pmu-suite.bin ;;
 	esac
-	args=$(echo "${g#linux:}" | tr ',' ' ')
+	args=$(echo "${g#linux*:}" | tr ',' ' ')
 	echo "kvm-init: [vm$k] $image '$args'"
 	# Either guest powers off with PSCI SYSTEM_OFF; a panic reboots (-no-reboot: QEMU exits).
 	(qemu-system-aarch64 -M virt,gic-version=3 -accel kvm -cpu host -smp 1 \

@@ -5,12 +5,15 @@
 # (pmu-suite.bin) as the guest of a VMM from Debian's arm64 packages: qemu-system-aarch64 -accel
 # kvm, or xl. The Debian files are fetched and cached once per machine (scripts/debtree.sh); the
 # initramfs adds this tree's /init and the suite, in WORK; a configuration with the Linux guest
-# (configs.txt: "linux:ARGS") boots an initramfs that also holds Debian's kernel and the Linux
-# guest's own initramfs (tests/qemu/linux, make qemu-linux).
-#   run.sh one NAME           boot configuration NAME; the serial log (each guest's console
-#                             tagged) on stdout
-#   run.sh build HYP [linux]  only the initramfs of kvm or xen-native (with the Linux guest)
-# Environment: QEMU_OUT (pmu-suite.bin, make qemu-images; linux-initrd.bin, make qemu-linux),
+# (configs.txt: "linux:ARGS", or "linux-rootfs:ARGS" for the one with Linux's perf tool) boots an
+# initramfs that also holds Debian's kernel and that Linux guest's own initramfs
+# (tests/qemu/linux, make qemu-linux).
+#   run.sh one NAME                boot configuration NAME; the serial log (each guest's console
+#                                  tagged) on stdout
+#   run.sh build HYP [linux|linux-rootfs]  only the initramfs of kvm or xen-native (with that
+#                                  Linux guest)
+# Environment: QEMU_OUT (pmu-suite.bin, make qemu-images; linux-initrd.bin and linux-rootfs.bin,
+# make qemu-linux),
 # WORK (default $QEMU_OUT/../validate/debian), QEMU (default: the project's QEMU,
 # platform/qemu/build.sh), VPERF_LINUX_ARM64 (Debian's kernel unpacked by scripts/deps.sh linux,
 # default /opt/vperf/linux-arm64).
@@ -44,26 +47,37 @@ spec() {
 	esac
 }
 
-# initrd HYP [linux]: WORK/HYP-initrd.cpio, or WORK/HYP-linux-initrd.cpio with the Linux guest
-# (/linux/Image, /linux/initrd.bin), made again when the Debian tree, the /init or a guest
-# changed. Prints its path. The Linux files are in their own initramfs: 27 MB more to load and
-# unpack under TCG would slow every other boot.
+# guest_initrd WITH: the Linux guest's initramfs in QEMU_OUT: linux-initrd.bin (its static /init)
+# for "linux", linux-rootfs.bin (Debian's perf, perf-init.sh as /init) for "linux-rootfs".
+guest_initrd() {
+	case "$1" in
+	linux) echo "$images/linux-initrd.bin" ;;
+	linux-rootfs) echo "$images/linux-rootfs.bin" ;;
+	esac
+}
+
+# initrd HYP [WITH]: WORK/HYP-initrd.cpio, or WORK/HYP-WITH-initrd.cpio with a Linux guest
+# (/linux/Image, /linux/initrd.bin: WITH's guest_initrd), made again when the Debian tree, the
+# /init or a guest changed. Prints its path. The Linux files are in their own initramfs, one per
+# Linux guest: 27 MB (and the perf tool's 31 MB) more to load and unpack under TCG would slow
+# every other boot.
 initrd() {
 	hyp=$1 with=${2:-}
 	cpio=$work/$hyp${with:+-$with}-initrd.cpio overlay=$work/$hyp${with:+-$with}-overlay
+	guest=$(guest_initrd "$with")
 	tree=$(spec "$hyp" | "$srctree/scripts/debtree.sh" "validate-$hyp") || return 1
 	init=$here/${hyp%-native}-init.sh
 	if [ "$(cat "$cpio.tree" 2>/dev/null)" != "$tree" ] || [ "$init" -nt "$cpio" ] ||
 		[ "$images/pmu-suite.bin" -nt "$cpio" ] || [ "$srctree/tests/qemu/linux/mkcpio.sh" -nt "$cpio" ] ||
-		{ [ -n "$with" ] && { [ "$images/linux-initrd.bin" -nt "$cpio" ] ||
+		{ [ -n "$with" ] && { [ "$guest" -nt "$cpio" ] ||
 			[ "$linux/Image" -nt "$cpio" ]; }; }; then
-		say "initramfs $cpio: $tree, the suite${with:+, the Linux guest} and $(basename "$init")"
+		say "initramfs $cpio: $tree, the suite${with:+, the Linux guest $(basename "$guest")} and $(basename "$init")"
 		rm -rf "$overlay" && mkdir -p "$overlay" &&
 			cp "$images/pmu-suite.bin" "$overlay/" || return 1
 		if [ -n "$with" ]; then
 			mkdir -p "$overlay/linux" &&
 				cp "$linux/Image" "$overlay/linux/Image" &&
-				cp "$images/linux-initrd.bin" "$overlay/linux/initrd.bin" || return 1
+				cp "$guest" "$overlay/linux/initrd.bin" || return 1
 		fi
 		"$srctree/tests/qemu/linux/mkcpio.sh" "$init" "$cpio" "$overlay" "$tree" &&
 			echo "$tree" >"$cpio.tree" || return 1
@@ -113,9 +127,15 @@ one() {
 	[ -f "$images/pmu-suite.bin" ] || { echo "debian: no $images/pmu-suite.bin (make qemu-images)"; return 1; }
 	[ -f "$linux/Image" ] || { echo "debian: no $linux/Image (scripts/deps.sh linux)"; return 1; }
 	with=
-	case "$guests" in *linux:*) with=linux ;; esac
-	[ -z "$with" ] || [ -f "$images/linux-initrd.bin" ] ||
-		{ echo "debian: no $images/linux-initrd.bin (make qemu-linux)"; return 1; }
+	case "$guests" in
+	*linux:*linux-rootfs:* | *linux-rootfs:*linux:*)
+		echo "debian: $name: a linux: and a linux-rootfs: guest (the initramfs holds one)"
+		return 2 ;;
+	*linux-rootfs:*) with="linux-rootfs" ;;
+	*linux:*) with=linux ;;
+	esac
+	[ -z "$with" ] || [ -f "$(guest_initrd "$with")" ] ||
+		{ echo "debian: no $(guest_initrd "$with") (make qemu-linux)"; return 1; }
 	qemu=${QEMU:-$("$srctree/platform/qemu/build.sh")} || { echo "debian: building QEMU failed"; return 1; }
 	cpio=$(initrd "$hyp" "$with") || { echo "debian: building the $hyp initramfs failed"; return 1; }
 	cmdline="panic=-1 $kargs $(guest_args "$guests")"
@@ -145,6 +165,6 @@ case "${1:-}" in
 one) one "${2:-}" ;;
 build)
 	qemu=${QEMU:-$("$srctree/platform/qemu/build.sh")} &&
-		initrd "${2:?run.sh build kvm|xen-native [linux]}" "${3:-}" ;;
-*) echo "usage: run.sh one NAME | build kvm|xen-native [linux]" >&2; exit 2 ;;
+		initrd "${2:?run.sh build kvm|xen-native [linux|linux-rootfs]}" "${3:-}" ;;
+*) echo "usage: run.sh one NAME | build kvm|xen-native [linux|linux-rootfs]" >&2; exit 2 ;;
 esac

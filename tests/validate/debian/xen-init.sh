@@ -5,8 +5,9 @@
 # becomes a domain `xl create`d with Xen's own vPMU (vpmu=1) and an SBSA vUART, running the
 # conformance suite. A guest "linux:ARGS" is the Linux guest instead (tests/qemu/linux): Debian's
 # kernel, the one running dom0, with its initramfs whose /init checks perf, ARGS its command line
-# (console=hvc0: Xen's PV console). xenconsoled logs each guest's console to a file; when every
-# guest said SUITE DONE (or the time is up) the logs are printed, each line tagged DOMn: with the
+# (console=hvc0: Xen's PV console); "linux-rootfs:ARGS" the same kernel with the initramfs whose
+# /init runs Linux's perf tool. xenconsoled logs each guest's console to a file; when every guest
+# said SUITE DONE (or the time is up) the logs are printed, each line tagged DOMn: with the
 # domain's id, and the machine powers off.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/lib/xen-4.17/bin
@@ -33,15 +34,15 @@ echo "xen-init: $(xl info | grep -E '^(xen_version|virt_caps)' | tr -s ' ' | pas
 k=0
 for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	k=$((k + 1))
-	args=$(echo "${g#linux:}" | tr ',' ' ')
+	args=$(echo "${g#linux*:}" | tr ',' ' ')
 	# A guest that crashes or reboots is destroyed, not restarted: the wait below ends.
 	{
 		printf 'name = "suite%s"\nvcpus = 1\nvpmu = 1\nextra = "%s"\n' "$k" "$args"
 		printf 'on_reboot = "destroy"\non_crash = "destroy"\n'
 	} >/etc/xen/suite$k.cfg
 	case "$g" in
-	linux:*)
-		image=linux
+	linux:* | linux-rootfs:*)
+		image=${g%%:*}
 		printf 'kernel = "/linux/Image"\nramdisk = "/linux/initrd.bin"\nmemory = 256\n' ;;
 	*)
 		image=pmu-suite.bin
@@ -52,14 +53,13 @@ for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	echo "xen-init: DOM$(xl domid suite$k) $image '$args'"
 done
 
-# console_log J: where xenconsoled logs guest J's console: the suite's SBSA vUART, the Linux
+# console_log J: where xenconsoled logs guest J's console: the suite's SBSA vUART, a Linux
 # guest's PV console.
 console_log() {
-	if [ "$(cat "/tmp/image$1")" = linux ]; then
-		echo "/var/log/xen/guest-suite$1.log"
-	else
-		echo "/var/log/xen/guest-suite$1-vuart0.log"
-	fi
+	case "$(cat "/tmp/image$1")" in
+	linux*) echo "/var/log/xen/guest-suite$1.log" ;;
+	*) echo "/var/log/xen/guest-suite$1-vuart0.log" ;;
+	esac
 }
 
 # Wait (guest time) for every guest's SUITE DONE, or for its domain to be gone.
