@@ -132,6 +132,11 @@ base_tarball
 make_root
 quickstart_script
 run_inside | tee "$cache/quickstart.log"
+# A report a goal wrote (make validate's) outlives the root.
+for f in "$root"/root/vperf/build/validate/report.md "$root"/root/vperf/build/validate/report.html; do
+	[ -f "$f" ] && cp "$f" "$cache/validate-$(basename "$f")" &&
+		echo "check-fresh: kept $cache/validate-$(basename "$f")"
+done
 [ -n "${VPERF_FRESH_KEEP:-}" ] || rm -rf "$root"
 echo "check-fresh: $(($(date +%s) - t0)) s in all (cache: $cache)"
 tail -n 1 "$cache/quickstart.log" | grep -qx "fresh: $(echo $goals | wc -w) passed, 0 failed"
