@@ -8,8 +8,8 @@
 # cost of their own, `vm-switch` of guest "pair": within a gap of one guest in which the other ran
 # exactly once, the counts from the one's last read to the other's first and back, each a switch;
 # the median of them all, in instructions (-icount shift=0: one per nanosecond), and a RESULT
-# cost-switch-pair naming how many. A line may end in several CRs (a guest's console through a VMM's pty inside the
-# hypervisor's: "\r\r\n").
+# cost-switch-pair naming how many. A line may end in several CRs (a guest's console through a
+# VMM's pty inside the hypervisor's: "\r\r\n").
 #   extract.sh TARGET CONFIGURATION LOG OUT   appends to OUT/results.tsv and OUT/costs.tsv
 set -u
 out=$4

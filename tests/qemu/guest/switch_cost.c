@@ -4,11 +4,13 @@
  * guests of a pair on one pCPU; switch_ms=duration, default 400; make validate). Each guest
  * reads the physical counter CNTPCT_EL0 in a tight loop, so that a step much longer than one
  * iteration is a time the guest did not run, and records each such gap as the last count it
- * read before and the first after. CNTPCT_EL0 is one clock for both guests (CNTVCT_EL0 is not:
- * each VM has its own CNTVOFF_EL2), so tests/validate/extract.sh can lay the two guests' gaps on
- * one time line: within a gap of one guest where the other ran once, from the first guest's last
- * read to the other's first read is one switch, everything the hypervisor does between the two
- * guests' instructions, and likewise back. Under QEMU -icount shift=0 a count is a nanosecond
+ * read before and the first after. CNTPCT_EL0 is one clock for both guests; CNTVCT_EL0 is not:
+ * it reads the physical count less the VM's own CNTVOFF_EL2 (the Generic Timer, Arm DDI 0487
+ * K.a D11.2; PhysicalCountInt() - CNTVOFF_EL2 as J1's CollectTimeStamp() computes the virtual
+ * time). So tests/validate/extract.sh can lay the two guests' gaps on one time line: within a
+ * gap of one guest where the other ran once, from the first guest's last read to the other's
+ * first read is one switch, everything the hypervisor does between the two guests'
+ * instructions, and likewise back. Under QEMU -icount shift=0 a count is a nanosecond
  * and a nanosecond an instruction, so a switch is counted in instructions at every Exception
  * level. Printed as "GAP <out> <in>" lines in counts, after "GAPS <frequency> <number>".
  *
