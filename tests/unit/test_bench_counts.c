@@ -87,7 +87,7 @@ static void test_one_trap_per_access(void **state)
 	}
 }
 
-/* The trap fast path (virt/vpmu/fast.c) in the steady state: a counter or flag read is
+/* The trap fast path (virt/vpmu/fast.h) in the steady state: a counter or flag read is
  * one MRS, a type write one MSR, a PMSWINC that increments nothing no access at all (no
  * PMOVSSET_EL0 read for an interrupt level that cannot have changed). */
 static void test_fast_path_accesses(void **state)

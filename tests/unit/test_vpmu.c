@@ -39,7 +39,7 @@ static void test_notices_rate_limited(void **state)
 	assert_int_equal(guest_read(PMCCFILTR_EL0), 0);
 }
 
-/* The fast path (virt/vpmu/fast.c) answers only what the full path would: with the state
+/* The fast path (virt/vpmu/fast.h) answers only what the full path would: with the state
  * in the hardware, a syndrome from EL0 that its PMUSERENR_EL0 (0) refuses is UNDEF, the counter
  * one beyond the guest's N is UNDEF, and a PMEVTYPER write with RES0 bits is counted, logged and
  * kept without them. */

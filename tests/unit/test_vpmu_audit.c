@@ -190,7 +190,7 @@ static void test_swinc_32bit_overflow_of_wide_counter(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* ---- the fast path (fast.c) -------------------------------------------------------------------- */
+/* ---- the fast path (fast.h) -------------------------------------------------------------------- */
 
 /*
  * PMEVCNTR<n>_EL0 and PMEVTYPER<n>_EL0 name n as CRm[1:0]:op2 (their encodings in Arm DDI 0487

@@ -4,7 +4,7 @@
  * sees N = its counter count; guest counter i is physical counter i; counters, and overflow
  * flags the hardware raised, live in the hardware while the vCPU owns it; every control lives
  * in the shadow and is mirrored to the hardware. Field rules: Arm DDI 0487 K.a, I5.3 (the System
- * register views have the same fields). The hottest accesses take a fast path first (fast.c).
+ * register views have the same fields). The hottest accesses take a fast path first (fast.h).
  */
 #include <arch/sysreg.h>
 

@@ -2,7 +2,7 @@
 /*
  * PMSWINC_EL0, the software increment, emulated for the trapped modes (Arm DDI 0487 K.a: I5.3.55
  * the register, D14.5 the counters' overflow, D14.8 chaining). The full path (regs.c) and the
- * trap fast path (fast.c) both end here.
+ * trap fast path (fast.h) both end here.
  */
 #include <arch/sysreg.h>
 
@@ -54,7 +54,8 @@ static void increment(struct vperf_vcpu *vcpu, unsigned int n, bool by_index)
 		increment(vcpu, n + 1, by_index);
 }
 
-void vperf_vpmu_swinc_hw(struct vperf_vcpu *vcpu, unsigned int n)
+/* One increment by index, with every rule and the virtual line. */
+static void swinc_hw(struct vperf_vcpu *vcpu, unsigned int n)
 {
 	uint64_t ovs = vcpu->pmu.ovs;
 
@@ -93,4 +94,40 @@ void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int 
 	}
 	if (vcpu->pmu.ovs != ovs)
 		vperf_vpmu_update_irq(vcpu);
+}
+
+/*
+ * vperf_vpmu_write_swinc() for the trap fast path (fast.h): the trapped partition with the state
+ * in the hardware, guest counter n being physical counter n. The written bits of enabled
+ * counters, with PMCR_EL0.E and SW_INCR allowed by the VM's filter, whose type is SW_INCR and
+ * whose P (EL1) or U (EL0) filter admits the writer, count one. An increment whose bits [31:0]
+ * are all ones may overflow (at bit 31, or at bit 63 with PMCR_EL0.LP: both need them) and chain
+ * into the odd neighbour: that one takes every rule above, the virtual line included. No other
+ * increment overflows: it raises no flag, the line stays as it is. A value with RES0 bits set
+ * is the full path's to count and log: false.
+ */
+bool vperf_vpmu_fast_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t bits = val & s->cnten & (VPERF_BIT(vcpu->vm->cfg.nr_counters) - 1);
+	uint64_t skip = PMEVTYPER_EVT | (el == 0 ? PMEVTYPER_U : PMEVTYPER_P);
+
+	if (val & vperf_sysregs[VPERF_SR_PMSWINC_EL0].res0)
+		return false;
+	if (!bits || !(s->pmcr & PMCR_E) ||
+	    !vpmu_common_event_allowed(vcpu->vm, VPMU_EVENT_SW_INCR))
+		return true;
+	for (; bits; bits &= bits - 1) {
+		unsigned int n = (unsigned int)__builtin_ctzll(bits);
+		uint64_t old;
+
+		if ((s->evtyper[n] & skip) != VPMU_EVENT_SW_INCR)
+			continue;
+		old = read_pmevcntr(n);
+		if ((uint32_t)old != 0xffffffffu)
+			write_pmevcntr(n, old + 1);
+		else
+			swinc_hw(vcpu, n);
+	}
+	return true;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The vPMU's internals, shared by regs.c and fast.c (register emulation: the full and the fast
+ * The vPMU's internals, shared by regs.c and fast.h (register emulation: the full and the fast
  * path), switch.c (hardware ownership, load/put, the virtual PMUIRQ), irq.c (the physical
  * PMUIRQ), map.c (the emulated partition's placement), filter.c (the event filter), caps.c (what
  * the pCPUs let a guest hold) and ../blob.c (save/restore). Field names: vperf/pmu_regs.h.
@@ -232,12 +232,8 @@ static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
 /* A guest's PMSWINC_EL0 write at el (regs.c, and the fast path's when it does not answer). */
 void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el);
-/* One increment of guest counter n, with every overflow rule and the virtual line, in the
- * trapped partition with the state in the hardware (the fast path's, for an increment at a
- * 32-bit boundary). */
-void vperf_vpmu_swinc_hw(struct vperf_vcpu *vcpu, unsigned int n);
-/* The hottest trapped accesses answered straight from the syndrome (fast.c): true when answered
- * (the PC advanced); false: the trap entry takes the full path, which decides it. */
-bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31]);
+/* The same in the trapped partition with the state in the hardware, for the trap fast path
+ * (fast.h): false, nothing done, when val has RES0 bits set. */
+bool vperf_vpmu_fast_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el);
 
 #endif /* VPERF_VIRT_VPMU_H */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The fast path (docs/performance.md), which the trap entry (../trap.c) tries first: the accesses a
  * perf-using guest makes all the time, from EL1, on a trapped-partition vPMU whose state is in this
@@ -9,10 +9,18 @@
  * other partitions), returns false and the trap entry takes the full path (regs.c), which decides
  * it. The syndrome layout: vperf/esr.h (the ISS of an exception from MSR, MRS or System instruction
  * execution, EC 0x18, in the ESR_EL2 description of Arm DDI 0487 K.a).
+ *
+ * Inline, for the trap entry alone (its one includer): there the fast path costs no call and
+ * no frame of its own, and an access it leaves goes on to the full path as a tail call. The
+ * increment loop of PMSWINC_EL0 is out of line (swinc.c).
  */
+#ifndef VPERF_VIRT_VPMU_FAST_H
+#define VPERF_VIRT_VPMU_FAST_H
+
 #include <arch/sysreg.h>
 #include <vperf/esr.h>
 
+#include "filter.h"
 #include "vpmu.h"
 
 #define ESR_SYSREG(enc, read)                                                             \
@@ -23,45 +31,13 @@
 /* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0: n = CRm[1:0]:Op2. */
 #define ESR_PMEV_IDX ((0x3u << 1) | (0x7u << 17))
 
-static unsigned int esr_pmev_index(uint32_t esr)
+static inline unsigned int esr_pmev_index(uint32_t esr)
 {
 	return ((esr >> 1) & 3u) << 3 | ((esr >> 17) & 7u);
 }
 
-/*
- * vperf_vpmu_write_swinc() in the trapped partition with the state in the hardware (swinc.c has
- * the rules, Arm DDI 0487 K.a D14.5, D14.8, I5.3.55): the written bits of enabled counters, with
- * PMCR_EL0.E and SW_INCR allowed by the VM's filter, whose type is SW_INCR and whose P (EL1) or U
- * (EL0) filter admits the writer, count one; guest counter n is physical counter n. An increment
- * whose bits [31:0] are all ones may overflow (at bit 31, or at bit 63 with PMCR_EL0.LP: both
- * need them) and chain into the odd neighbour: that one takes every rule in swinc.c, the virtual
- * line included. No other increment overflows: it raises no flag, the line stays as it is.
- */
-static void fast_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el)
-{
-	struct vperf_vpmu *s = &vcpu->pmu;
-	uint64_t bits = val & s->cnten & (VPERF_BIT(vcpu->vm->cfg.nr_counters) - 1);
-	uint64_t skip = PMEVTYPER_EVT | (el == 0 ? PMEVTYPER_U : PMEVTYPER_P);
-
-	if (!bits || !(s->pmcr & PMCR_E) ||
-	    !vpmu_common_event_allowed(vcpu->vm, VPMU_EVENT_SW_INCR))
-		return;
-	for (; bits; bits &= bits - 1) {
-		unsigned int n = (unsigned int)__builtin_ctzll(bits);
-		uint64_t old;
-
-		if ((s->evtyper[n] & skip) != VPMU_EVENT_SW_INCR)
-			continue;
-		old = read_pmevcntr(n);
-		if ((uint32_t)old != 0xffffffffu)
-			write_pmevcntr(n, old + 1);
-		else
-			vperf_vpmu_swinc_hw(vcpu, n);
-	}
-}
-
-static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsigned int n,
-		       unsigned int el)
+static inline bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsigned int n,
+			      unsigned int el)
 {
 	if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
 	    n < vcpu->vm->cfg.nr_counters &&
@@ -70,19 +46,15 @@ static bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsi
 		/* write_evtyper() in the trapped partition: what a trapped guest keeps
 		 * (vperf_vpmu_evtyper_keep), and its counter n is physical counter n. */
 		vcpu->pmu.evtyper[n] = val & vperf_vpmu_type_trapped();
-		write_pmevtyper(n, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+		write_pmevtyper(n, vpmu_hw_type_trapped(vcpu, vcpu->pmu.evtyper[n]));
 		return true;
 	}
-	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0)) {
-		if (val & vperf_sysregs[VPERF_SR_PMSWINC_EL0].res0)
-			return false;
-		fast_swinc(vcpu, val, el);
-		return true;
-	}
+	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0))
+		return vperf_vpmu_fast_swinc(vcpu, val, el);
 	return false;
 }
 
-static bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *val, unsigned int n)
+static inline bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *val, unsigned int n)
 {
 	if (key == ESR_SYSREG(VPERF_ENC_PMCCNTR_EL0, 1))
 		*val = read_sysreg(PMCCNTR_EL0);
@@ -97,17 +69,18 @@ static bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *val, unsi
 	return true;
 }
 
-bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
+static inline bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
 {
 	uint32_t key = (uint32_t)esr & ~ESR_RT_MASK;
 	unsigned int rt = (unsigned int)(esr >> 5) & 31u, n = esr_pmev_index((uint32_t)esr);
+	const struct vperf_hyp_ops *ops = vperf_ops; /* read once: two calls through it */
 	uint64_t val = 0;
 	unsigned int el;
 
 	/* In the hardware means loaded (acquire at or after load, save at put): pcpu is set. */
 	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED)
 		return false;
-	el = vperf_ops->guest_el(vcpu->hv_vcpu);
+	el = ops->guest_el(vcpu->hv_vcpu);
 	if (el == 0)
 		return false;
 	if (key & 1u) {
@@ -119,6 +92,8 @@ bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs
 		return false;
 	}
 	STAT_INC(&vcpu->vm->stats, traps);
-	vperf_ops->advance_pc(vcpu->hv_vcpu);
+	ops->advance_pc(vcpu->hv_vcpu);
 	return true;
 }
+
+#endif /* VPERF_VIRT_VPMU_FAST_H */

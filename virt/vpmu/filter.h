@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hardware's copy of a guest's event type (filter.c): inline for the trap fast path's type
+ * write (fast.h), which needs it without a call.
+ */
+#ifndef VPERF_VIRT_VPMU_FILTER_H
+#define VPERF_VIRT_VPMU_FILTER_H
+
+#include "vpmu.h"
+
+/* May the VM count event (its filter, and the SPE events only with a vSPE of its own)? */
+bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event);
+
+/*
+ * Exception-level filtering as the hardware needs it (PMEVTYPER<n>_EL0, Arm DDI 0487 K.a, I5.3.30).
+ * A denied event is excluded everywhere the guest's P/U would count.
+ *
+ * Without EL3, P and U filter EL1 and EL0 directly and NSK, NSU and M are RES0: the hardware gets
+ * the guest's P and U. With EL3, P and U filter Secure EL1/EL0 too, and Non-secure EL1 (EL0) is
+ * counted when NSK (NSU) equals P (U): so the hardware gets P = U = 1, never the Secure world
+ * (a TrustZone OS running while the guest's vCPU is loaded, counted where MDCR_EL3.SPME allows
+ * Secure counting), NSK = !guest P and NSU = !guest U for the guest's own EL1/EL0, and M = 0,
+ * which with P = 1 never counts EL3 (M equal to P would). NSH = 0: never EL2, except in
+ * XENPMU_MODE_ALL, which profiles the hypervisor too: EL2 with EL1 (NSH = !guest P).
+ */
+static inline uint64_t vpmu_hw_filter(uint64_t guest, bool allowed, bool all, bool el3)
+{
+	uint64_t pu = allowed ? guest & (PMEVTYPER_P | PMEVTYPER_U) : PMEVTYPER_P | PMEVTYPER_U;
+	uint64_t hw = pu;
+
+	if (all && !(pu & PMEVTYPER_P))
+		hw |= PMEVTYPER_NSH;
+	if (!el3)
+		return hw;
+	hw |= PMEVTYPER_P | PMEVTYPER_U;
+	if (!(pu & PMEVTYPER_P))
+		hw |= PMEVTYPER_NSK;
+	if (!(pu & PMEVTYPER_U))
+		hw |= PMEVTYPER_NSU;
+	return hw;
+}
+
+/* One filtered type, the VM-wide inputs (XENPMU_MODE_ALL, EL3) given. */
+static inline uint64_t vpmu_hw_type(const struct vperf_vm *vm, uint64_t guest, bool all, bool el3)
+{
+	/* The event the hardware will count: cut to the PMU's event-number width (caps.c), so a
+	 * type kept from a wider PE is judged, and programmed, as the narrower one counts it. */
+	uint32_t event = (uint32_t)(guest & PMEVTYPER_EVT & vperf_vpmu_type_trapped());
+	bool allowed = event < 64 ? vpmu_common_event_allowed(vm, event)
+				  : vperf_vpmu_event_allowed(vm, event);
+
+	return vpmu_hw_filter(guest, allowed, all, el3) | event;
+}
+
+/* vperf_vpmu_hw_evtyper() in the trapped partition, loaded on a pCPU (whose EL3 it asks). */
+static inline uint64_t vpmu_hw_type_trapped(const struct vperf_vcpu *vcpu, uint64_t guest)
+{
+	return vpmu_hw_type(vcpu->vm, guest, vpmu_all_vm(vcpu), vcpu->pcpu->caps.el3);
+}
+
+#endif /* VPERF_VIRT_VPMU_FILTER_H */
