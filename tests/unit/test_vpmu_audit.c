@@ -282,6 +282,64 @@ static void test_fast_path_counts_traps(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/*
+ * The fast path's PMEVTYPER<n>_EL0 write (fast.h) programs the hardware as the full path
+ * (filter.c) does. PMXEVTYPER_EL0 always takes the full path, PMEVTYPER1_EL0 the fast one once
+ * the state is in the hardware: the two counters' hardware types must be equal for every type,
+ * on a PE with and without EL3 (where NSK, NSU and M exist, I5.3.30), for a SELF VM and a
+ * XENPMU_MODE_ALL one (NSH = !P), for an event the VM's filter denies and for SAMPLE_POP (0x4000,
+ * an SPE event: denied to a VM without a vSPE, an event >= 64 judged apart from the common ones).
+ * A denied event is excluded everywhere: the hardware gets P = U = 1 and no NS or M bit (with
+ * EL3, NSK = NSU = 0 differ from P = U = 1: Non-secure EL1/EL0 not counted either). An allowed
+ * type counting everywhere gets, with EL3, P = U = 1 (no Secure EL1/EL0) with NSK = NSU = 1
+ * (the guest's own EL1/EL0), and NSH in XENPMU_MODE_ALL only.
+ * Kills "the fast path's PMEVTYPER write in XENPMU_MODE_ALL drops NSH" and its relatives.
+ */
+static void fast_type_as_full(bool el3, enum vperf_pmu_mode mode)
+{
+	static const uint64_t types[] = {
+		EV_CYCLES,	EV_CYCLES | P_BIT, EV_CYCLES | U_BIT, EV_CYCLES | P_BIT | U_BIT,
+		EV_INST,	EV_INST | P_BIT,   EV_INST | U_BIT,   0x4000,
+		0x4000 | U_BIT,
+	};
+	struct vperf_vm_config cfg = policy(mode, 2);
+	uint64_t all = mode == VPERF_PMU_ALL ? NSH_BIT : 0, el3_pu = el3 ? P_BIT | U_BIT : 0;
+	struct sim_pe_config model;
+
+	hv_default_config(&model);
+	model.el3 = el3;
+	hv_init(&model, 2);
+	vperf_pmu_filter_set(&cfg.filter, EV_INST, false);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMCR_EL0, 0); /* the state in the hardware: the fast path from here */
+	guest_write(PMSELR_EL0, 0);
+	for (unsigned int i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		guest_write(PMXEVTYPER_EL0, types[i]);
+		guest_write(PMEVTYPER1_EL0, types[i]);
+		assert_int_equal(hw_evtyper(1), hw_evtyper(0));
+	}
+	guest_write(PMEVTYPER1_EL0, EV_INST);
+	assert_int_equal(hw_evtyper(1), P_BIT | U_BIT | EV_INST);
+	guest_write(PMEVTYPER1_EL0, EV_CYCLES);
+	assert_int_equal(hw_evtyper(1), el3_pu | (el3 ? NSK_BIT | NSU_BIT : 0) | all | EV_CYCLES);
+	if (hv.model.pmuver >= 4) { /* evtCount[15:10] from PMUv3p1 */
+		guest_write(PMEVTYPER1_EL0, 0x4000);
+		assert_int_equal(hw_evtyper(1), P_BIT | U_BIT | 0x4000);
+	}
+	assert_int_equal(hv.vm[0].stats.bad_value, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_fast_path_type_as_full_path(void **state)
+{
+	(void)state;
+	fast_type_as_full(true, VPERF_PMU_SELF);
+	fast_type_as_full(true, VPERF_PMU_ALL);
+	fast_type_as_full(false, VPERF_PMU_SELF);
+	fast_type_as_full(false, VPERF_PMU_ALL);
+}
+
 /* ---- EL0 and PMUSERENR_EL0 (regs.c, switch.c) ----------------------------------------------- */
 
 /*
@@ -394,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_fast_path_high_counter_index),
 		cmocka_unit_test(test_fast_path_swinc_res0),
 		cmocka_unit_test(test_fast_path_counts_traps),
+		cmocka_unit_test(test_fast_path_type_as_full_path),
 		cmocka_unit_test(test_el0_er_writes_pmselr),
 		cmocka_unit_test(test_resume_restores_el0_grant),
 		cmocka_unit_test(test_rotation_five_on_two),
