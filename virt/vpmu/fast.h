@@ -2,8 +2,8 @@
 /*
  * The fast path (docs/performance.md), which the trap entry (../trap.c) tries first: the accesses a
  * perf-using guest makes all the time, from EL1, on a trapped-partition vPMU whose state is in this
- * pCPU's hardware, recognised from the syndrome itself (Rt masked out) and answered in one
- * function: counter reads, PMOVSSET_EL0, PMSWINC_EL0 and PMEVTYPER<n>_EL0 writes. Everything else,
+ * pCPU's hardware, recognised from the syndrome itself (Rt masked out) and answered on the
+ * spot: counter reads, PMOVSSET_EL0, PMSWINC_EL0 and PMEVTYPER<n>_EL0 writes. Everything else,
  * and every case where a check would refuse or count something (EL0 and its PMUSERENR_EL0 rights, a
  * counter at or above the guest's N, RES0 bits written as 1, a state not yet in the hardware, the
  * other partitions), returns false and the trap entry takes the full path (regs.c), which decides
