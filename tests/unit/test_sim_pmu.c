@@ -413,6 +413,39 @@ static void test_first_range_view(void **state)
 	assert_int_equal(read_sysreg(PMCNTENSET_EL0), 0x8000003full);
 }
 
+/* A heterogeneous system (sim_model_init_cpus): each CPU shows its own PMU version, counter
+ * count and SPE in its ID registers and PMCR_EL0.N, and applies its own rules (PMCR_EL0.LP is
+ * RES0 before PMUv3p5, Arm DDI 0487 K.a I5.3.21). */
+static void test_per_cpu_config(void **state)
+{
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+
+	(void)state;
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		sim_default_config(&cfgs[cpu]);
+		cfgs[cpu].reset_zero = true;
+	}
+	cfgs[1].pmuver = 5;
+	cfgs[1].nr_counters = 3;
+	cfgs[2].pmsver = 1;
+	sim_model_init_cpus(cfgs);
+	for (unsigned int cpu = 0; cpu < 3; cpu++) {
+		sim_set_cpu(cpu);
+		assert_int_equal(sim_pmu_version(), cpu == 1 ? 5 : 6);
+		assert_int_equal((read_sysreg(ID_AA64DFR0_EL1) >> 8) & 0xf, cpu == 1 ? 5 : 6);
+		assert_int_equal((read_sysreg(ID_AA64DFR0_EL1) >> 32) & 0xf, cpu == 2 ? 1 : 0);
+		assert_int_equal((read_sysreg(PMCR_EL0) & PMCR_N_MASK) >> PMCR_N_SHIFT,
+				 cpu == 1 ? 3 : 6);
+		write_sysreg(PMCR_LP, PMCR_EL0);
+		assert_int_equal(read_sysreg(PMCR_EL0) & PMCR_LP, cpu == 1 ? 0 : PMCR_LP);
+		/* Only CPU 1, a PMUv3p4, reports the RES0 bit vperf's seam wrote. */
+		assert_int_equal(sim_error_count(), cpu >= 1 ? 1 : 0);
+	}
+	assert_int_equal(sim_error_at(0)->cpu, 1);
+	assert_int_equal(sim_cpu_config(1)->nr_counters, 3);
+	sim_set_cpu(0);
+}
+
 /* The second range counts with MDCR_EL2.HPME, the third with PMCCR.EPME; EL2 cannot reach the
  * third range at all. */
 static void test_second_and_third_range(void **state)
@@ -741,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_pmcr_fields_by_version),
 		cmocka_unit_test(test_unknown_reset),
 		cmocka_unit_test(test_sync_window),
+		cmocka_unit_test(test_per_cpu_config),
 	};
 
 	return cmocka_run_group_tests_name("sim_pmu", tests, NULL, NULL);

@@ -114,7 +114,9 @@ static uint64_t initial_mmfr0(unsigned int cpu)
 	return sim_pe_fgt(cpu) ? 1ull << SIM_ID_MMFR0_FGT_SHIFT : 0;
 }
 
-void sim_model_init(const struct sim_pe_config *cfg)
+/* Each CPU is reset as the current one, so that the families' resets read its own
+ * configuration (sim_model_config()). */
+void sim_model_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS])
 {
 	static const struct sim_hooks hooks = {
 		.read = hook_read,
@@ -123,8 +125,11 @@ void sim_model_init(const struct sim_pe_config *cfg)
 	};
 
 	sim_reset();
-	sim_pe_reset(cfg, families);
+	sim_pe_reset(cfgs, families);
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		const struct sim_pe_config *cfg = &cfgs[cpu];
+
+		sim_set_cpu(cpu);
 		sim_set_reg(cpu, SIM_ENC_ID_AA64DFR0_EL1, initial_dfr0(cfg, cpu));
 		sim_set_reg(cpu, SIM_ENC_ID_AA64MMFR0_EL1, initial_mmfr0(cpu));
 		sim_set_reg(cpu, SIM_ENC_ID_AA64PFR0_EL1, initial_pfr0(cfg));
@@ -132,5 +137,15 @@ void sim_model_init(const struct sim_pe_config *cfg)
 			if (families[i] && families[i]->reset)
 				families[i]->reset(cpu, cfg);
 	}
+	sim_set_cpu(0);
 	sim_set_hooks(&hooks);
+}
+
+void sim_model_init(const struct sim_pe_config *cfg)
+{
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		cfgs[cpu] = *cfg;
+	sim_model_init_cpus(cfgs);
 }

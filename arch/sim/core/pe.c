@@ -15,7 +15,8 @@
 #define DEFAULT_PMU_INTID 23
 #define DEFAULT_SPE_INTID 21
 
-static struct sim_pe_config config;
+/* Each simulated CPU's own configuration: a heterogeneous system is one whose entries differ. */
+static struct sim_pe_config configs[SIM_MAX_CPUS];
 static struct sim_pe pes[SIM_MAX_CPUS];
 static struct sim_handlers handlers;
 static struct sim_error errors[MAX_ERRORS];
@@ -38,7 +39,12 @@ void sim_default_config(struct sim_pe_config *cfg)
 
 const struct sim_pe_config *sim_model_config(void)
 {
-	return &config;
+	return sim_cpu_config(sim_current_cpu());
+}
+
+const struct sim_pe_config *sim_cpu_config(unsigned int cpu)
+{
+	return &configs[cpu % SIM_MAX_CPUS];
 }
 
 struct sim_pe *sim_pe(unsigned int cpu)
@@ -46,21 +52,21 @@ struct sim_pe *sim_pe(unsigned int cpu)
 	return &pes[cpu % SIM_MAX_CPUS];
 }
 
-void sim_pe_reset(const struct sim_pe_config *cfg,
+void sim_pe_reset(const struct sim_pe_config cfgs[SIM_MAX_CPUS],
 		  const struct sim_family *const fams[SIM_NR_FAMILIES])
 {
 	static const struct sim_handlers none;
 	static const struct sim_pe zero;
 
-	config = *cfg;
 	handlers = none;
 	nr_errors = 0;
 	for (unsigned int i = 0; i < SIM_NR_FAMILIES; i++)
 		families[i] = fams[i];
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		configs[cpu] = cfgs[cpu];
 		pes[cpu] = zero;
 		pes[cpu].el = 1;
-		pes[cpu].rng = (cfg->seed ^ 0x9e3779b97f4a7c15ull) * (cpu + 1) | 1;
+		pes[cpu].rng = (cfgs[cpu].seed ^ 0x9e3779b97f4a7c15ull) * (cpu + 1) | 1;
 	}
 }
 
@@ -104,17 +110,23 @@ uint64_t sim_random(unsigned int cpu)
 
 uint8_t sim_pmu_version(void)
 {
-	return config.pmuver == SIM_ID_DFR0_PMUVER_IMPDEF ? 0 : config.pmuver;
+	uint8_t v = sim_model_config()->pmuver;
+
+	return v == SIM_ID_DFR0_PMUVER_IMPDEF ? 0 : v;
 }
 
 bool sim_pe_fgt(unsigned int cpu)
 {
-	return config.fgt && !(config.cpus_without_fgt & VPERF_BIT(cpu));
+	const struct sim_pe_config *c = sim_cpu_config(cpu);
+
+	return c->fgt && !(c->cpus_without_fgt & VPERF_BIT(cpu));
 }
 
 bool sim_pe_hpmn0(unsigned int cpu)
 {
-	return config.hpmn0 && !(config.cpus_without_hpmn0 & VPERF_BIT(cpu));
+	const struct sim_pe_config *c = sim_cpu_config(cpu);
+
+	return c->hpmn0 && !(c->cpus_without_hpmn0 & VPERF_BIT(cpu));
 }
 
 /* From the model's own table (sim/arch_regs.h), not from vperf's database: an encoding the
@@ -123,6 +135,7 @@ bool sim_implemented(uint32_t enc)
 {
 	const struct sim_arch_reg *r = sim_arch_reg(enc);
 	bool pmu = sim_pmu_version() != 0;
+	uint8_t pmsver = sim_model_config()->pmsver;
 
 	if (!r)
 		return false;
@@ -134,11 +147,11 @@ bool sim_implemented(uint32_t enc)
 	case SIM_FEAT_PMUV3P9:
 		return sim_pmu_version() >= 9;
 	case SIM_FEAT_SPE:
-		return config.pmsver >= 1;
+		return pmsver >= 1;
 	case SIM_FEAT_SPEV1P2:
-		return config.pmsver >= 3;
+		return pmsver >= 3;
 	case SIM_FEAT_SPE_FDS:
-		return config.pmsver >= 5;
+		return pmsver >= 5;
 	case SIM_FEAT_FGT:
 		return sim_pe_fgt(sim_current_cpu());
 	default:
@@ -241,16 +254,17 @@ uint32_t sim_line_intid(enum sim_line line)
  * which counters and SPE see as EL2 execution. */
 void sim_enter_el2(unsigned int cpu)
 {
+	const struct sim_pe_config *config = sim_cpu_config(cpu);
 	const struct sim_uop el2_code = {
 		.pc = 0xffff800000000000ull,
-		.latency = config.el2_trap_cycles ? config.el2_trap_cycles : 1,
+		.latency = config->el2_trap_cycles ? config->el2_trap_cycles : 1,
 		.type = SIM_UOP_OTHER,
 	};
 
 	pes[cpu].saved_el = pes[cpu].el;
 	pes[cpu].el = 2;
 	sim_families_barrier(cpu, SIM_ISB);
-	if (config.el2_trap_cycles)
+	if (config->el2_trap_cycles)
 		sim_families_step(cpu, &el2_code);
 }
 
@@ -258,13 +272,14 @@ void sim_enter_el2(unsigned int cpu)
  * last EL2 cycles (el2_exit_cycles) run before it, inside any window its writes opened. */
 void sim_exit_el2(unsigned int cpu)
 {
+	const struct sim_pe_config *config = sim_cpu_config(cpu);
 	const struct sim_uop el2_tail = {
 		.pc = 0xffff800000000100ull,
-		.latency = config.el2_exit_cycles,
+		.latency = config->el2_exit_cycles,
 		.type = SIM_UOP_OTHER,
 	};
 
-	if (config.el2_exit_cycles)
+	if (config->el2_exit_cycles)
 		sim_families_step(cpu, &el2_tail);
 	sim_families_barrier(cpu, SIM_ISB);
 	pes[cpu].el = pes[cpu].saved_el;

@@ -27,7 +27,7 @@ struct sim_pe *sim_pe(unsigned int cpu);
 
 /* Reset every PE to EL1 with the configuration, forget errors and handlers, and take the
  * families (by enum sim_family_id; NULL where a family has none) that events go to. */
-void sim_pe_reset(const struct sim_pe_config *cfg,
+void sim_pe_reset(const struct sim_pe_config cfgs[SIM_MAX_CPUS],
 		  const struct sim_family *const families[SIM_NR_FAMILIES]);
 
 /* Does the configured PE implement the register at enc, and can it be read (read) or written? */

@@ -63,8 +63,13 @@ void sim_default_config(struct sim_pe_config *cfg);
 /* Reset every simulated CPU (sim_reset) and give each the configuration: ID registers,
  * PMCR_EL0.N, PMSIDR/PMBIDR, ICH_VTR_EL2, and the model's hooks on the register files. */
 void sim_model_init(const struct sim_pe_config *cfg);
+/* The same with a configuration of its own for each CPU (a heterogeneous system: other PMU and
+ * SPE versions, counter counts, features per CPU); the current CPU is 0 afterwards. */
+void sim_model_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS]);
+/* The current CPU's configuration (sim_current_cpu()), and that of CPU cpu. */
 const struct sim_pe_config *sim_model_config(void);
-/* The PE's PMUv3 version, ID_AA64DFR0_EL1.PMUVer, with 0xF (an IMPLEMENTATION DEFINED PMU, no
+const struct sim_pe_config *sim_cpu_config(unsigned int cpu);
+/* The current PE's PMUv3 version, ID_AA64DFR0_EL1.PMUVer, with 0xF (an IMPLEMENTATION DEFINED PMU, no
  * PMUv3) read as 0: every version comparison of the model goes through it. */
 uint8_t sim_pmu_version(void);
 /* Does simulated CPU cpu implement FEAT_FGT / FEAT_HPMN0 (the configuration and its
