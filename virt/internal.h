@@ -77,17 +77,26 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu);
 /* Write MDCR_EL2 (and remember it): the value differs from the pCPU's last one. */
 void vperf_mdcr_write(struct vperf_pcpu *pcpu, uint64_t mdcr);
 
-/* At load: the value computed last time, when nothing it depends on changed since: the same
- * pCPU, no pCPU or VM (re)initialised (the epoch), and the vCPU's trap state (direct PMU, direct
- * SPE buffer), whose every change either recomputes it (vperf_update_mdcr) or marks it stale
- * (vperf_mdcr_stale). Inline, on every load's path: written only when it changed. */
+/* Compute the loaded vCPU's MDCR_EL2 into vcpu->mdcr (and cache it), without writing it. */
+void vperf_mdcr_compute(struct vperf_vcpu *vcpu);
+
+/* At load, in two steps so that the vPMU can act between the value and its write (vcpu.c):
+ * vcpu->mdcr is the value computed last time, when nothing it depends on changed since: the
+ * same pCPU, no pCPU or VM (re)initialised (the epoch), and the vCPU's trap state (direct PMU,
+ * direct SPE buffer), whose every change either recomputes it (vperf_update_mdcr) or marks it
+ * stale (vperf_mdcr_stale); then it is written only when it differs from the pCPU's. Inline, on
+ * every load's path. */
+static inline void vperf_mdcr_refresh(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->mdcr_pcpu != vcpu->pcpu || vcpu->mdcr_epoch != vperf_mdcr_epoch)
+		vperf_mdcr_compute(vcpu);
+}
+
 static inline void vperf_mdcr_load(struct vperf_vcpu *vcpu)
 {
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
 
-	if (vcpu->mdcr_pcpu != pcpu || vcpu->mdcr_epoch != vperf_mdcr_epoch)
-		vperf_update_mdcr(vcpu);
-	else if (pcpu->cur_mdcr != vcpu->mdcr)
+	if (pcpu->cur_mdcr != vcpu->mdcr)
 		vperf_mdcr_write(pcpu, vcpu->mdcr);
 }
 /* At put: the host's value back where it matters at EL2. */
