@@ -98,6 +98,8 @@ struct vperf_stats {
 				   * flags are not vperf's to clear, their interrupt enables are */
 	uint64_t spurious_irqs;	  /* PMUIRQ entries on a pCPU without a PMUv3 (nothing read) */
 	uint64_t misuse;	  /* API misuse by the hypervisor (a load without a put) */
+	uint64_t refused;	  /* vperf_pcpu_init refused this pCPU: it cannot give an existing
+				   * VM its policy (logged with the reason) */
 	uint64_t spe_events;	  /* Profiling Buffer events shown to the guest (virtual PMBSR) */
 	uint64_t spe_s2_fixed;	  /* stage-2 faults on a guest's buffer mapped by the hypervisor */
 	uint64_t spe_dl;	  /* of spe_events, those with data lost (PMBSR.DL) */
