@@ -77,9 +77,7 @@ static const char *pmu_refusal(const struct vperf_pcpu *pcpu, const struct vperf
 		return "it does not enforce MDCR_EL2.HPMN (hpmn_unenforced) and a VM is direct";
 	if ((d->el3 && !pcpu->caps.el3) || (d->aarch32 && !pcpu->caps.aarch32) ||
 	    (d->export_bus && !pcpu->caps.export_bus))
-		return "it lacks EL3, AArch32 at EL0 or the export bus, whose PMU fields a direct "
-		       "VM "
-		       "holds";
+		return "it lacks EL3, AArch32 or the export bus, whose fields a direct VM holds";
 	return NULL;
 }
 

@@ -141,6 +141,27 @@ static void test_direct_vm_unenforced_hpmn(void **state)
 	assert_int_equal(bring_up_pcpu1(&unenforced, ""), VPERF_OK);
 }
 
+/* A direct VM holds PMEVTYPER<n>_EL0.NSK, NSU and M itself where every pCPU had EL3: a later
+ * pCPU without EL3 (where those fields are RES0) is refused; a trapped VM does not care. */
+static void test_direct_vm_el3_fields(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 2);
+	uint64_t pfr0;
+
+	(void)state;
+	only_pcpu0(NULL, &host2);
+	assert_true(hv.pcpu[0].caps.el3);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	pfr0 = sim_peek(1, VPERF_ENC_ID_AA64PFR0_EL1);
+	sim_poke(1, VPERF_ENC_ID_AA64PFR0_EL1, pfr0 & ~ID_PFR0_EL3_MASK);
+	assert_int_equal(bring_up_pcpu1(&host2, "EL3"), VPERF_EINVAL);
+	only_pcpu0(NULL, &host2);
+	vm.partition = VPERF_PART_TRAPPED;
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	sim_poke(1, VPERF_ENC_ID_AA64PFR0_EL1, pfr0 & ~ID_PFR0_EL3_MASK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
 /* pCPU 1 reports another PMUVer (its ID register poked, as a PE of another kind would). */
 static void set_pmuver(unsigned int cpu, uint64_t v)
 {
@@ -257,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_emulated_vm_smaller_range),
 		cmocka_unit_test(test_host_counter_not_reached),
 		cmocka_unit_test(test_direct_vm_unenforced_hpmn),
+		cmocka_unit_test(test_direct_vm_el3_fields),
 		cmocka_unit_test(test_lower_pmuver),
 #ifdef CONFIG_VPERF_VSPE
 		cmocka_unit_test(test_lower_pmsver),
