@@ -286,16 +286,16 @@ static unsigned int owner_reach(const struct vperf_vcpu *owner, const struct vpe
  * vperf_vpmu_before_mdcr's eviction: the owner's counters in [hpmn, pcpu->hpmn) must be off
  * before the MDCR_EL2 write that puts them in the second range. A state parked by a lazy put
  * goes to its shadow first; the counters' enables, interrupt enables and flags (already in the
- * owner's shadow since its put) are cleared, so that nothing counts there and no PMUIRQ rises
- * for a counter nobody owns; the owner loses its hardware copy and is restored from its shadow
- * at its next acquire. The ISB: an indirect read (counting) sees a direct write only after a
- * context synchronization event, and two writes are not seen in order without one (Arm DDI
- * 0487, "Synchronization requirements for AArch64 System registers"): without it, EL2 code
- * after the MDCR_EL2 write could count with the new HPMN and the old enables, into a counter
- * whose type counts EL2 (a direct guest may set NSH; in the first range HPMD keeps EL2 out, in
- * the second nothing does). XENPMU_MODE_ALL owners profile every VM and EL2 by policy: their
- * counters go on counting, as across every other switch. Rare: a switch from an owner with
- * more counters to a direct vCPU in HV, once; the owner is no longer one afterwards.
+ * owner's shadow since its put) are cleared, so that nothing counts there for anyone and no
+ * PMUIRQ rises for a counter nobody owns; the owner loses its hardware copy and is restored
+ * from its shadow at its next acquire. No ISB: the clears, like the MDCR_EL2 write, may reach
+ * counting only at the ERET (Arm DDI 0487, "Synchronization requirements for AArch64 System
+ * registers"), but whatever EL2 counts into these counters meanwhile (a type with NSH, which a
+ * direct guest may set) is nobody's: the owner's values are in its shadow (saved at its put, or
+ * by the flush above before the clears) and every restore clears the first range first.
+ * XENPMU_MODE_ALL owners profile every VM and EL2 by policy: their counters go on counting, as
+ * across every other switch. Rare: once per owner change from an owner with more counters to a
+ * direct vCPU in HV.
  */
 void vperf_vpmu_evict_above(struct vperf_vcpu *vcpu, unsigned int hpmn)
 {
@@ -309,7 +309,6 @@ void vperf_vpmu_evict_above(struct vperf_vcpu *vcpu, unsigned int hpmn)
 	write_sysreg(range, PMCNTENCLR_EL0);
 	write_sysreg(range, PMINTENCLR_EL1);
 	write_sysreg(range, PMOVSCLR_EL0);
-	isb();
 	pcpu->pmu_owner = NULL;
 }
 
