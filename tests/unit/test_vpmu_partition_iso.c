@@ -19,7 +19,7 @@
 #include "hv.h"
 #include "vpmu_util.h"
 
-enum { VM_TRAPPED, VM_DIRECT, VM_DIRECT5, VM_EMULATED, VM_ALL, VM_TRAPPED2 };
+enum { VM_TRAPPED, VM_DIRECT, VM_DIRECT5, VM_EMULATED, VM_ALL, VM_TRAPPED2, VM_DIRECT_SELF };
 
 static struct vperf_vm_config in(enum vperf_partition part, enum vperf_pmu_mode mode, uint8_t n)
 {
@@ -45,6 +45,7 @@ static void vms(void)
 		[VM_EMULATED] = in(VPERF_PART_EMULATED, VPERF_PMU_HV, 6),
 		[VM_ALL] = in(VPERF_PART_TRAPPED, VPERF_PMU_ALL, 6),
 		[VM_TRAPPED2] = in(VPERF_PART_TRAPPED, VPERF_PMU_SELF, 2),
+		[VM_DIRECT_SELF] = in(VPERF_PART_DIRECT, VPERF_PMU_SELF, 2),
 	};
 
 	for (unsigned int i = 0; i < VPERF_ARRAY_SIZE(c); i++)
@@ -223,6 +224,27 @@ static void test_small_owner_kept(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* A direct vCPU in XENPMU_MODE_SELF runs with HPME = 0: the second range, [N, HPMN) with it,
+ * does not count, so nothing is evicted and the owner back resumes its hardware copy. */
+static void test_self_direct_evicts_nothing(void **state)
+{
+	struct hv_vcpu *t = hv_vcpu(0, VM_TRAPPED), *d = hv_vcpu(7, VM_DIRECT_SELF);
+
+	(void)state;
+	hv_enter(t, 0);
+	program_counter5(5);
+	hv_leave(0);
+	hv_enter(d, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPMN_MASK, 2);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPME, 0);
+	assert_ptr_equal(hv.pcpu[0].pmu_owner, &t->v);
+	hv_run_n(&op3, 100);
+	hv_leave(0);
+	hv_enter(t, 0);
+	assert_int_equal(guest_read(PMEVCNTR5_EL0), 5);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* The switch itself runs at EL2 inside the window of its own writes (el2_exit_cycles): a
  * direct owner's counter 4 typed to count EL2 cycles (NSH, which a direct guest may set: in its
  * first range MDCR_EL2.HPMD keeps EL2 out) must not count the EL2 tail of the next vCPU's load
@@ -275,6 +297,7 @@ int main(void)
 		cmocka_unit_test_setup(test_emulated_owner_unchanged, setup_world),
 		cmocka_unit_test_setup(test_all_owner_keeps_counting, setup_world),
 		cmocka_unit_test_setup(test_small_owner_kept, setup_world),
+		cmocka_unit_test_setup(test_self_direct_evicts_nothing, setup_world),
 		cmocka_unit_test(test_el2_tail_not_counted),
 	};
 
