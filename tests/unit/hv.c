@@ -264,7 +264,21 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	hv_init_host_spe(cfg, host_counters, false);
 }
 
+static void init(const struct sim_pe_config *cfg, const struct sim_pe_config *cfgs,
+		 unsigned int host_counters, bool host_spe);
+
 void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe)
+{
+	init(cfg, NULL, host_counters, host_spe);
+}
+
+void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters)
+{
+	init(&cfgs[0], cfgs, host_counters, false);
+}
+
+static void init(const struct sim_pe_config *cfg, const struct sim_pe_config *cfgs,
+		 unsigned int host_counters, bool host_spe)
 {
 	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap,
 					       .irq = irq,
@@ -281,7 +295,10 @@ void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counter
 	else
 		hv_default_config(&hv.model);
 	hv.put_draws = 0x2545f4914f6cdd1dull ^ hv.model.seed; /* xorshift stays at 0 */
-	sim_model_init(&hv.model);
+	if (cfgs)
+		sim_model_init_cpus(cfgs);
+	else
+		sim_model_init(&hv.model);
 	sim_set_handlers(&handlers);
 	vperf_init(&ops);
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
