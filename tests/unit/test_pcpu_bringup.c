@@ -191,6 +191,28 @@ static void test_direct_vm_el3_fields(void **state)
 	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
+/* The same for PMCR_EL0.X, which a direct VM holds where every pCPU had an event export bus. */
+static void test_direct_vm_export_bus(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 2);
+	struct sim_pe_config cfg, no_bus;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	cfg.pmu_export_bus = true;
+	no_bus = cfg;
+	no_bus.pmu_export_bus = false;
+	world(&cfg, &no_bus, &host2);
+	assert_true(hv.pcpu[0].caps.export_bus);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "export bus"), VPERF_EINVAL);
+	world(&cfg, &no_bus, &host2);
+	vm.partition = VPERF_PART_TRAPPED;
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
 /* A VM shown PMUv3p5 (64-bit counters, PMCR_EL0.LP), then a pCPU of PMUv3p4, or with no PMUv3
  * (ID_AA64DFR0_EL1.PMUVer poked to 0: no counter for the host either): trapped or direct. */
 static void test_lower_pmuver(void **state)
@@ -304,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_host_counter_not_reached),
 		cmocka_unit_test(test_direct_vm_unenforced_hpmn),
 		cmocka_unit_test(test_direct_vm_el3_fields),
+		cmocka_unit_test(test_direct_vm_export_bus),
 		cmocka_unit_test(test_lower_pmuver),
 #ifdef CONFIG_VPERF_VSPE
 		cmocka_unit_test(test_lower_pmsver),
