@@ -13,6 +13,8 @@
  *   - HPMN = 0 (no event counter for the guest, or all of them the host's) with FEAT_HPMN0 only;
  *   - the model reports any EL2 access to HDFGRTR_EL2 / HDFGWTR_EL2 on a PE without FEAT_FGT.
  */
+#include <string.h>
+
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
@@ -319,11 +321,17 @@ static void test_host_write_traps_survive_lazy_put(void **state)
 static void test_no_fgt_host_values_refused(void **state)
 {
 	const struct vperf_pcpu_config pcfg = { .host_counters = 2, .host_hdfgwtr = 1 };
+	/* Either register alone: HDFGRTR_EL2 exists with FEAT_FGT only, as HDFGWTR_EL2 does (Arm
+	 * DDI 0487 K.a, HDFGRTR_EL2). Mutation tried: vperf_fgt_host_ok (fgt.c) checking
+	 * host_hdfgwtr alone: the read register's value is accepted and later written. */
+	const struct vperf_pcpu_config rcfg = { .host_counters = 2, .host_hdfgrtr = HDFG_PMCCNTR };
 	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 2, true);
 
 	(void)state;
 	hv_init(NULL, 2);
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_EINVAL);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &rcfg), VPERF_EINVAL);
+	assert_non_null(strstr(hv.last_log, "without FEAT_FGT"));
 	hv_init(NULL, 2);
 	assert_int_equal(hv_vm(0, &vm), VPERF_EINVAL); /* no filter without FGT */
 	vm = policy(VPERF_PART_TRAPPED, 2, true);
