@@ -108,7 +108,7 @@ static uint64_t mdcr_fields(unsigned int cpu)
 		f |= SIM_MDCR_EL2_HPMFZO;
 	if (sim_pe_fgt(cpu))
 		f |= SIM_MDCR_EL2_TDCC;
-	if (sim_model_config()->pmsver >= 3)
+	if (sim_cpu_config(cpu)->pmsver >= 3)
 		f |= SIM_MDCR_EL2_HPMFZS;
 	return f;
 }
