@@ -79,6 +79,24 @@ static int check_vpmu(const struct vperf_vm_config *cfg)
 #endif
 }
 
+/* A VM with a vPMU and a vSPE of its own (not profiled from outside, VPERF_SPE_BUF_EL2, whose
+ * guest sees no SPE) gets PMUIRQ and PMBIRQ: on one PPI its guest could not tell an overflow from
+ * a buffer management event, so the two virtual PPIs must differ, the Kconfig defaults standing
+ * for a 0 as vperf_vm_pmu_virq() and vperf_vm_spe_virq() resolve it. */
+static bool virqs_collide(const struct vperf_vm_config *cfg)
+{
+#if defined(CONFIG_VPERF_VPMU) && defined(CONFIG_VPERF_VSPE)
+	uint32_t pmu = cfg->pmu_virq ? cfg->pmu_virq : CONFIG_VPERF_VPMU_PPI;
+	uint32_t spe = cfg->spe_virq ? cfg->spe_virq : CONFIG_VPERF_VSPE_PPI;
+
+	return cfg->pmu_mode != VPERF_PMU_OFF && cfg->spe && cfg->spe_buffer != VPERF_SPE_BUF_EL2 &&
+	       pmu == spe;
+#else
+	(void)cfg;
+	return false;
+#endif
+}
+
 /* A policy every initialised pCPU can give. A policy the pCPUs cannot give (the ALL mode outside
  * the trapped partition, the direct partition where HPMN is not enforced, more counters than the
  * first range) is VPERF_EINVAL; SPE is as check_spe() says. */
@@ -93,7 +111,8 @@ static int check_policy(const struct vperf_vm_config *cfg)
 	 * I5.3.21). Every mask vperf builds from
 	 * them relies on it, an OFF VM's blob restore included. */
 	if ((unsigned int)cfg->partition > VPERF_PART_EMULATED ||
-	    cfg->nr_counters > VPERF_PMU_MAX_COUNTERS || cfg->emu_slots > VPERF_PMU_MAX_COUNTERS)
+	    cfg->nr_counters > VPERF_PMU_MAX_COUNTERS || cfg->emu_slots > VPERF_PMU_MAX_COUNTERS ||
+	    virqs_collide(cfg))
 		return VPERF_EINVAL;
 	switch (cfg->pmu_mode) {
 	case VPERF_PMU_OFF:
