@@ -299,18 +299,29 @@ static void test_chain_made_while_counting(void **state)
  * takes each overflow of the even counter at the physical PMUIRQ, also when the guest does not
  * trap in between (a second overflow, 2^32 cycles later, made here by setting the physical
  * counter near its wrap again), counts it in the odd counter, and raises no virtual interrupt.
+ * With late, the even counter counts alone on the slot first and the pair is made while it does
+ * (nothing moves: the slot's interrupt must be enabled all the same).
  */
-static void test_soft_chain_between_traps(void **state)
+static void check_soft_chain_between_traps(bool late)
 {
 	struct hv_vcpu *v;
 	unsigned int irqs;
 
-	(void)state;
 	world(EMU_1);
 	v = hv_vcpu(0, 0);
 	hv_enter(v, 0);
-	program_pair(EV_CYCLES, 1, false);
-	guest_write(PMINTENCLR_EL1, 3);
+	if (late) {
+		set_evtyper(0, EV_CYCLES);
+		set_evcntr(0, 0xfffffffbull);
+		guest_write(PMCNTENSET_EL0, 1);
+		guest_write(PMCR_EL0, PMCR_E);
+		set_evtyper(1, EV_CHAIN);
+		set_evcntr(1, 1);
+		guest_write(PMCNTENSET_EL0, 2);
+	} else {
+		program_pair(EV_CYCLES, 1, false);
+		guest_write(PMINTENCLR_EL1, 3);
+	}
 	irqs = hv.pmu_irqs;
 	run_events(6);
 	hv_settle();
@@ -324,8 +335,18 @@ static void test_soft_chain_between_traps(void **state)
 	assert_false(v->irq_level);
 	assert_int_equal(guest_read(PMINTENSET_EL1), 0);
 	assert_true(hv.max_irq_burst <= 1);
+	/* The pair undone: the slot's interrupt is the guest's again (none). */
+	set_evtyper(1, EV_CYCLES);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMINTENSET_EL1) & 1, 0);
 	assert_int_equal(sim_error_count(), 0);
 	hv_leave(0);
+}
+
+static void test_soft_chain_between_traps(void **state)
+{
+	(void)state;
+	check_soft_chain_between_traps(false);
+	check_soft_chain_between_traps(true);
 }
 
 /*

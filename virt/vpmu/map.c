@@ -244,24 +244,47 @@ void vperf_vpmu_sync_soft_chain(struct vperf_vcpu *vcpu)
  * cleared there), then placed on their new ones with their enables. The guest runs at EL1/EL0
  * only after this, and its counters never count EL2 (MDCR_EL2.HPMD, NSH = 0): nothing is lost.
  */
-void vperf_vpmu_repack(struct vperf_vcpu *vcpu)
+/* A CHAIN pair made or undone where nothing moved (one slot: the even counter stays) changes
+ * which live counters chain in software: their physical interrupt enables follow. */
+static void sync_inten(const struct vperf_vcpu *vcpu)
+{
+	uint64_t live = vperf_vpmu_hw_bits(vcpu, vpmu_mask(vcpu)) & ~VPMU_CYCLE_BIT;
+	uint64_t on = vperf_vpmu_hw_inten(vcpu) & live;
+
+	if (on)
+		write_sysreg(on, PMINTENSET_EL1);
+	if (live & ~on)
+		write_sysreg(live & ~on, PMINTENCLR_EL1);
+}
+
+void vperf_vpmu_repack(struct vperf_vcpu *vcpu, bool pair_changed)
 {
 	unsigned int nr = vcpu->vm->cfg.nr_counters;
-	uint8_t old[VPERF_PMU_MAX_COUNTERS];
+	uint8_t old[VPERF_PMU_MAX_COUNTERS], now[VPERF_PMU_MAX_COUNTERS];
 	uint64_t moved = 0, out = 0, in = 0, hw_ovs;
 
 	if (!vpmu_emulated_vm(vcpu) || !vpmu_in_hw(vcpu))
 		return;
-	hw_ovs = read_sysreg(PMOVSSET_EL0);
-	vperf_vpmu_take_soft_chain(vcpu, hw_ovs);
 	for (unsigned int n = 0; n < nr; n++)
 		old[n] = vcpu->pmu.map[n];
 	vperf_vpmu_map_all(vcpu, vcpu->pcpu);
 	for (unsigned int n = 0; n < nr; n++) {
-		if (old[n] == vcpu->pmu.map[n])
-			continue;
-		moved |= VPERF_BIT(n);
-		if (old[n] == VPERF_VPMU_NOT_LIVE)
+		now[n] = vcpu->pmu.map[n];
+		vcpu->pmu.map[n] = old[n];
+		if (old[n] != now[n])
+			moved |= VPERF_BIT(n);
+	}
+	if (!moved) {
+		if (pair_changed)
+			sync_inten(vcpu);
+		return; /* nothing moves: no other System register access */
+	}
+	/* Overflows chained in software are counted under the placement they happened in. */
+	hw_ovs = read_sysreg(PMOVSSET_EL0);
+	vperf_vpmu_take_soft_chain(vcpu, hw_ovs);
+	for (unsigned int n = 0; n < nr; n++) {
+		vcpu->pmu.map[n] = now[n];
+		if (!(moved & VPERF_BIT(n)) || old[n] == VPERF_VPMU_NOT_LIVE)
 			continue;
 		out |= VPERF_BIT(old[n]);
 		vcpu->pmu.evcntr[n] = read_pmevcntr(old[n]);
@@ -278,7 +301,9 @@ void vperf_vpmu_repack(struct vperf_vcpu *vcpu)
 			vperf_vpmu_place(vcpu, n, vcpu->pmu.map[n]);
 			in |= VPERF_BIT(vcpu->pmu.map[n]);
 		}
-	if (in & vperf_vpmu_hw_inten(vcpu))
+	if (pair_changed)
+		sync_inten(vcpu);
+	else if (in & vperf_vpmu_hw_inten(vcpu))
 		write_sysreg(in & vperf_vpmu_hw_inten(vcpu), PMINTENSET_EL1);
 	if (in & vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten))
 		write_sysreg(in & vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten), PMCNTENSET_EL0);

@@ -79,7 +79,7 @@ static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, 
 	if (cnten && !set && vpmu_emulated_vm(vcpu))
 		write_sysreg(vperf_vpmu_hw_bits(vcpu, bits), PMCNTENCLR_EL0);
 	if (cnten)
-		vperf_vpmu_repack(vcpu);
+		vperf_vpmu_repack(vcpu, false);
 	hw = vperf_vpmu_hw_bits(vcpu, bits);
 	/* The interrupt of an even counter chained in software stays enabled (map.c). */
 	if (!set && !cnten)
@@ -132,7 +132,7 @@ static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 	vcpu->pmu.evtyper[n] = val;
 	/* A CHAIN pair made or undone: in the emulated partition it moves as one (map.c). */
 	if ((n & 1) && vpmu_chained(vcpu, n - 1) != pair)
-		vperf_vpmu_repack(vcpu);
+		vperf_vpmu_repack(vcpu, true);
 	p = vpmu_in_hw(vcpu) ? vperf_vpmu_phys(vcpu, n) : -1;
 	if (p >= 0)
 		write_pmevtyper((unsigned int)p, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));

@@ -126,8 +126,8 @@ bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
 void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p);
 /* Emulated partition, state in the hardware: move the counters whose placement changed (the
- * enables or a CHAIN pair did) to where vperf_vpmu_map_all puts them now. */
-void vperf_vpmu_repack(struct vperf_vcpu *vcpu);
+ * enables or, pair_changed, a CHAIN pair did) to where vperf_vpmu_map_all puts them now. */
+void vperf_vpmu_repack(struct vperf_vcpu *vcpu, bool pair_changed);
 /* Emulated partition: the physical counters of even counters live without their CHAIN partner
  * (one slot: the pair is chained in software), and taking their overflows from hw_ovs (the
  * hardware's PMOVSSET_EL0) into the shadow, each one counted in the partner (map.c). */
