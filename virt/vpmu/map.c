@@ -8,8 +8,9 @@
  * guest never learns which physical counter it uses. The cycle counter is always PMCCNTR_EL0.
  *
  * The rotation rule: where a slice starts (pmu.rotate) belongs to the vCPU alone. It moves only
- * when one of the vCPU's own runs ends (its put) with more counters enabled than slots, to the
- * first enabled counter that did not count in that run. The placement is a function of rotate,
+ * when one of the vCPU's own runs ends (its put) with an enabled counter left without a physical
+ * counter (more enabled than slots), to the first enabled counter (unit, below) that did not count
+ * in that run. The placement is a function of rotate,
  * the enables and the CHAIN pairs only (never of the order the guest enabled its counters in),
  * so a vCPU sees the same counts whether its state was resumed or restored, that is whatever
  * other vCPUs did to the PMU in between.
@@ -18,8 +19,8 @@
  * bits [31:0] of the even counter below it, physically. So the placement moves units, not
  * counters: a guest counter alone, or a CHAIN pair (guest counters 2k and 2k + 1, the odd one
  * counting CHAIN), which lands on a physical pair (2j, 2j + 1) when the VM has two slots or more
- * (pairs first, from slot 0, then the single counters), or never apart: no CHAIN counter sits
- * above another unit's even counter. With one slot only the even counter is placed, and vperf
+ * (pairs first, from slot 0, then the single counters); a pair is never split, and no CHAIN
+ * counter sits above another unit's even counter. With one slot only the even counter is placed, and vperf
  * chains in software: its physical overflow interrupt is enabled whatever the guest's, and each
  * overflow it takes (at the PMUIRQ, at any trap of the guest, at the put) counts one in the odd
  * counter's shadow by the same rule as an emulated PMSWINC (swinc.c).
