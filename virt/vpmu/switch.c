@@ -88,28 +88,6 @@ void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p)
 	write_pmevcntr(p, vcpu->pmu.evcntr[n]);
 }
 
-/* The inverse of place, for guest counters whose enables the guest just cleared (the physical
- * enables already are): their values and raised flags go back to the shadow, their physical
- * counters are left with no interrupt enable and no flag for the next guest counter placed. */
-void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest)
-{
-	uint64_t hw = vperf_vpmu_hw_bits(vcpu, guest) & ~VPMU_CYCLE_BIT;
-
-	if (!vpmu_emulated_vm(vcpu) || !hw)
-		return;
-	vcpu->pmu.ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0) & hw);
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
-		int p = vperf_vpmu_phys(vcpu, n);
-
-		if (p < 0 || !(guest & VPERF_BIT(n)))
-			continue;
-		vcpu->pmu.evcntr[n] = read_pmevcntr((unsigned int)p);
-		vcpu->pmu.map[n] = VPERF_VPMU_NOT_LIVE;
-	}
-	write_sysreg(hw, PMINTENCLR_EL1);
-	write_sysreg(hw, PMOVSCLR_EL0);
-}
-
 /*
  * Restore into hardware whose first range may hold another vCPU's leftovers, with counting
  * stopped (PMCR_EL0.E = 0 since that vCPU's put). SET/CLR pairs: clear everything the previous
@@ -148,7 +126,7 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 		write_pmevcntrs(nr, s->evcntr);
 	}
 	cnten = vperf_vpmu_hw_bits(vcpu, s->cnten);
-	inten = vperf_vpmu_hw_bits(vcpu, s->inten);
+	inten = vperf_vpmu_hw_inten(vcpu);
 	write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, s->ccfiltr), PMCCFILTR_EL0);
 	write_sysreg(s->ccntr, PMCCNTR_EL0);
 	if (cnten)
@@ -227,14 +205,16 @@ static void save_counters(struct vperf_vcpu *vcpu)
 static void save(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
-	uint64_t ovs = s->ovs;
+	uint64_t ovs = s->ovs, hw_ovs;
 
 	/* XENPMU_MODE_ALL: the privileged VM's counters go on counting whoever runs next (the
 	 * copy below is for a migration; back on this pCPU it finds the live counters). */
 	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
 		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
 	save_counters(vcpu);
-	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
+	hw_ovs = read_sysreg(PMOVSSET_EL0);
+	vperf_vpmu_take_soft_chain(vcpu, hw_ovs); /* emulated partition, one slot (map.c) */
+	s->ovs |= vperf_vpmu_guest_bits(vcpu, hw_ovs);
 	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
 	if (s->userenr)

@@ -113,14 +113,35 @@ static inline uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint
 {
 	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
 }
+/* Guest counters n and n + 1 are a CHAIN pair: n even, n + 1 a counter of the guest's counting
+ * CHAIN, which counts the overflows of bits [31:0] of counter n (Arm DDI 0487, D14 event 0x1E).
+ * The emulated partition places such a pair on an even/odd physical pair (map.c). */
+static inline bool vpmu_chained(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	return !(n & 1) && n + 1 < vcpu->vm->cfg.nr_counters &&
+	       (vcpu->pmu.evtyper[n + 1] & PMEVTYPER_EVT) == VPMU_EVENT_CHAIN;
+}
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
 /* At the vCPU's put: move its rotation point when it is multiplexed (rule in map.c). */
 void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p);
-/* Give back the physical counters of guest counters just disabled (emulated partition). */
-void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest);
-int vperf_vpmu_map_one(struct vperf_vcpu *vcpu, unsigned int n);
+/* Emulated partition, state in the hardware: move the counters whose placement changed (the
+ * enables or, pair_changed, a CHAIN pair did) to where vperf_vpmu_map_all puts them now. */
+void vperf_vpmu_repack(struct vperf_vcpu *vcpu, bool pair_changed);
+/* Emulated partition: the physical counters of even counters live without their CHAIN partner
+ * (one slot: the pair is chained in software), and taking their overflows from hw_ovs (the
+ * hardware's PMOVSSET_EL0) into the shadow, each one counted in the partner (map.c). */
+uint64_t vperf_vpmu_soft_chain_hw(const struct vperf_vcpu *vcpu);
+void vperf_vpmu_take_soft_chain(struct vperf_vcpu *vcpu, uint64_t hw_ovs);
+/* The same from the hardware's flags now, when the state is there (a trapped access). */
+void vperf_vpmu_sync_soft_chain(struct vperf_vcpu *vcpu);
+/* The physical interrupt enables of the vCPU's live counters: the guest's, and those of the
+ * counters chained in software, whose overflows vperf must see. */
+uint64_t vperf_vpmu_hw_inten(const struct vperf_vcpu *vcpu);
+/* Guest counter n (even) overflowed at bit 31: its CHAIN partner counts it where the rules say
+ * (swinc.c; by_index as for vperf_vpmu_write_swinc's trapped case). */
+void vperf_vpmu_chain_overflow(struct vperf_vcpu *vcpu, unsigned int n, bool by_index);
 
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
 /* Direct partition: leave the untrapped state (overflow, put), or enter it (after a trap). */
