@@ -48,6 +48,9 @@ check:
 	-$(Q)$(call stage,vspe-only) $(sub) O=$(O)/check-vspe-only SANITIZE=1 core-test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
 	-$(Q)$(call stage,arm64) $(sub) -k O=$(O)/check-arm64 arm64-check format-test docs-snippets
+	-$(Q)$(runtests) --script $(obj)/check-arm64/test-results.txt kconfig:no-dead-symbols \
+		$(srctree)/scripts/check-kconfig.sh $(srctree) \
+		$(foreach s,sim minimal vspe-only arm64,$(obj)/check-$(s)/.config)
 	-$(Q)$(call stage,qemu) $(sub) O=$(O)/check-qemu qemu-check
 	-$(Q)$(runtests) --script $(obj)/check-qemu/test-results.txt qemu:spe-smoke \
 		$(sub) O=$(O)/check-qemu qemu-spe-check
@@ -180,7 +183,8 @@ help:
 	@echo '                              trap (an HVC without vperf); QEMU vSPE with SPE active:'
 	@echo '                              put + load trapped / untrapped, records lost across'
 	@echo '                              switches (fails if one is), a buffer stage 2 fault; and'
-	@echo '                              the targets table: docs/performance.md'
+	@echo '                              the targets table: $$(O)/bench/performance.md, a copy'
+	@echo '                              of docs/performance.md (BENCH_UPDATE_DOCS=1: that file)'
 	@echo '  test                        run the unit tests of a sim configuration; ends with'
 	@echo '                              "test: N passed, N failed", non-zero exit if one failed'
 	@echo '  check                       everything CI runs: sim build + cmocka under'
@@ -202,7 +206,7 @@ help:
 	@echo '                              patches/series), built once per machine into'
 	@echo '                              /var/cache/vperf/qemu; prints qemu-system-aarch64'"'"'s path'
 	@echo '  mutate [MUTATE=text]        apply each mutation of tests/mutate/mutations.txt to a'
-	@echo '                              scratch copy of virt/ and expect the unit tests to fail;'
+	@echo '                              scratch copy of the tree and expect the unit tests to fail;'
 	@echo '                              prints survivors, ends "mutate: N passed, N failed";'
 	@echo '                              MUTATE_FROM=k, MUTATE_TO=m: only lines k to m'
 	@echo '  soak                        isolation at scale: 10^6 seeded schedules of each model'
@@ -225,9 +229,13 @@ help:
 	@echo '                              $$(O)/validate/report.md and .html'
 	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer runs, FUZZ_TIME each (default 600 s): the'
 	@echo '                              SPE decoder, and on sim the trap entry, blob restore'
-	@echo '                              and device tree (docs/fuzzing.md); crashes are kept'
-	@echo '                              in tests/fuzz/regressions'
+	@echo '                              and device tree (docs/fuzzing.md); a crash input is'
+	@echo '                              written to tests/fuzz/regressions (the one target that'
+	@echo '                              writes the source tree: docs/build.md)'
 	@echo '  trap-fuzz-long ...          one harness (trap, blob, fdt, spe) for FUZZ_TIME'
+	@echo '  parts of the above          qemu-run, qemu-bench, qemu-linux, qemu-linux-check,'
+	@echo '                              qemu-key, validate-vperf, core-test, arm64-check,'
+	@echo '                              docs-snippets (the README'"'"'s skeleton, linked), format-test'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
 	@echo '  deps [DEPS="group..."]      install missing Debian packages (scripts/deps.sh;'
 	@echo '                              groups: scripts/deps.sh --list; default build)'
