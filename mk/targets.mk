@@ -118,20 +118,37 @@ demo:
 	$(Q)mkdir -p $(obj)/demo/spe && $(obj)/demo/tools/bin/vperf-demo $(obj)/demo/spe
 
 # The README's integration skeleton (the block after its "make check compiles" marker), built as a
-# hypervisor builds against vperf: the public headers, the arch seam, this configuration's
-# generated autoconf.h; every vperf_* symbol it calls must be in libvperf.a (a result line).
+# hypervisor builds against vperf: with the README's include path (include/ and this
+# configuration's include/, through which vperf/config.h finds the generated autoconf.h, nothing
+# forced in), every vperf_* symbol it calls in libvperf.a. On arm64 it is also linked, -nostdlib,
+# as the README's link line says: with tests/readme/skeleton_hyp.c (the hypervisor's own
+# functions and the C library ones a hypervisor has), libvperf.a, with CONFIG_VPERF_FDT the arm64
+# libfdt that scripts/deps.sh unpacks, and libgcc; an undefined symbol fails it.
 skeleton := $(obj)/docs/integration-skeleton
+LIBFDT_ARM64 ?= /opt/vperf/libfdt-arm64
+skeleton-cflags = $(BASE_CFLAGS) $(ARCH_CFLAGS) -I$(srctree)/include -I$(obj)/include
+skeleton-libs = $(obj)/libvperf.a \
+	$(if $(CONFIG_VPERF_FDT),-L$(LIBFDT_ARM64)/usr/lib/aarch64-linux-gnu -lfdt) -lgcc
 docs-snippets: $(obj)/libvperf.a
+	$(if $(and $(filter arm64,$(ARCH)),$(CONFIG_VPERF_FDT)),$(call deps_for,qemu))
 	$(Q)mkdir -p $(obj)/docs && awk '/^<!-- make check compiles/ { m = 1; next } \
 		m && /^```c/ { c = 1; next } c && /^```/ { exit } c' $(srctree)/README.md >$(skeleton).c
 	$(Q)$(runtests) --script $(results) readme:integration-skeleton sh -c \
 		'test -s $(skeleton).c && \
-		$(CC) $(BASE_CFLAGS) $(ARCH_CFLAGS) $(INCLUDES) -Wno-missing-prototypes \
+		$(CC) $(skeleton-cflags) -Wno-missing-prototypes \
 			-Wno-missing-declarations -c $(skeleton).c -o $(skeleton).o && \
 		for s in $$($(NM) -u $(skeleton).o | awk "/ vperf_/ { print \$$2 }"); do \
 			$(NM) --defined-only $(obj)/libvperf.a | grep -q " T $$s$$" || \
 				{ echo "$$s: not in libvperf.a"; exit 1; }; \
 		done'
+ifeq ($(ARCH),arm64)
+	$(Q)$(runtests) --script $(results) readme:integration-skeleton-linked sh -c \
+		'$(CC) $(skeleton-cflags) -fno-builtin -fno-tree-loop-distribute-patterns \
+			-c $(srctree)/tests/readme/skeleton_hyp.c -o $(skeleton)-hyp.o && \
+		$(CC) -nostdlib -static -o $(skeleton).elf $(skeleton).o $(skeleton)-hyp.o \
+			$(skeleton-libs) && \
+		echo "$(skeleton).elf: linked with $(patsubst $(obj)/%,%,$(skeleton-libs))"'
+endif
 
 # The C files .clang-format covers: git's list in a checkout; in an exported tree (git archive,
 # as make check-fresh uses) every .c/.h outside the build output (build/, */include/generated).
