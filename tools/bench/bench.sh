@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench: run vperf-bench (deterministic counts) and, under callgrind, its measured loops;
-# print the tables and put them in docs/performance.md between this script's markers, leaving
-# every other section of the file alone.
+# print the tables and put them in DOC (a copy of docs/performance.md, or that file itself with
+# make bench BENCH_UPDATE_DOCS=1) between this script's markers, leaving every other section alone.
 # Usage: bench.sh BIN OUTDIR DOC SHOWN_BIN SHOWN_OUTDIR   (how the docs name BIN and OUTDIR)
 set -eu
 
