@@ -11,6 +11,9 @@ doc=$3
 shown=$4
 shown_out=$5
 here=$(cd "$(dirname "$0")" && pwd)
+# The commit measured ("-dirty": with uncommitted changes), so that a reader can tell whether the
+# code changed after the figures were taken.
+commit=$(git -C "$here/../.." describe --always --dirty --abbrev=7 2>/dev/null || echo "outside git")
 begin='<!-- vperf-bench:sim:begin (written by make bench: tools/bench/bench.sh) -->'
 end='<!-- vperf-bench:sim:end -->'
 
@@ -48,7 +51,7 @@ section() {
 $begin
 ## Simulated PE (sim build, callgrind)
 
-Measured by \`make bench\` on $(date -u +%Y-%m-%d): $(gcc --version | head -n 1), -O2 without
+Measured by \`make bench\` on $(date -u +%Y-%m-%d) at commit $commit: $(gcc --version | head -n 1), -O2 without
 sanitizers (\`$(dirname "$(dirname "$(dirname "$shown")")")\`), $(valgrind --version). The commands it runs:
 
     $shown
