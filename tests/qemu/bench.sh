@@ -135,9 +135,12 @@ s2line() { sed -n 's/^vperf-hyp: vm0 SPE: \(.*\)/\1/p' "$1" | tr -d '\r'; }
 dsame=$(minus "$(num vperf-put-same "$logs/bench-c.log")" "$(num probe "$logs/bench-c.log")")
 dsame=$((dsame + $(minus "$(num vperf-load-same "$logs/bench-c.log")" "$(num probe "$logs/bench-c.log")")))
 
-# The commit measured ("-dirty": with uncommitted changes), so that a reader can tell whether the
-# code changed after the figures were taken.
-commit=$(git -C "$(dirname "$0")/../.." describe --always --dirty --abbrev=7 2>/dev/null || echo "outside git")
+# The commit measured, "-dirty" when a file outside docs/ differs from it (this run's own write
+# into docs/performance.md with BENCH_UPDATE_DOCS=1 does not count), so that a reader can tell
+# whether the code changed after the figures were taken.
+bench_top="$(dirname "$0")/../.."
+commit=$(git -C "$bench_top" rev-parse --short HEAD 2>/dev/null || echo "outside git")
+[ -n "$(git -C "$bench_top" status --porcelain -- . ':(exclude)docs' 2>/dev/null)" ] && commit="$commit-dirty"
 section=$(mktemp)
 {
 	echo "<!-- vperf-bench:qemu:begin (written by make bench: tests/qemu/bench.sh) -->"

@@ -11,9 +11,12 @@ doc=$3
 shown=$4
 shown_out=$5
 here=$(cd "$(dirname "$0")" && pwd)
-# The commit measured ("-dirty": with uncommitted changes), so that a reader can tell whether the
-# code changed after the figures were taken.
-commit=$(git -C "$here/../.." describe --always --dirty --abbrev=7 2>/dev/null || echo "outside git")
+# The commit measured, "-dirty" when a file outside docs/ differs from it (this run's own write
+# into docs/performance.md with BENCH_UPDATE_DOCS=1 does not count), so that a reader can tell
+# whether the code changed after the figures were taken.
+top="$here/../.."
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo "outside git")
+[ -n "$(git -C "$top" status --porcelain -- . ':(exclude)docs' 2>/dev/null)" ] && commit="$commit-dirty"
 begin='<!-- vperf-bench:sim:begin (written by make bench: tools/bench/bench.sh) -->'
 end='<!-- vperf-bench:sim:end -->'
 
