@@ -188,11 +188,16 @@ static void set_mdcr(struct vperf_pcpu *pcpu, uint64_t mdcr)
  * nothing at EL2 depends on the trap bits, and the guest's counters never count EL2 (NSH = 0,
  * HPMD), so EL2 work before the ERET is not theirs whichever value it is counted with; the
  * model's synchronization window checks this (docs/model.md). */
-void vperf_update_mdcr(struct vperf_vcpu *vcpu)
+void vperf_mdcr_compute(struct vperf_vcpu *vcpu)
 {
 	vcpu->mdcr = vcpu_mdcr(vcpu, vcpu->pcpu);
 	vcpu->mdcr_pcpu = vcpu->pcpu;
 	vcpu->mdcr_epoch = vperf_mdcr_epoch;
+}
+
+void vperf_update_mdcr(struct vperf_vcpu *vcpu)
+{
+	vperf_mdcr_compute(vcpu);
 	set_mdcr(vcpu->pcpu, vcpu->mdcr);
 }
 

@@ -270,6 +270,48 @@ void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 	owner->pmu.where = VPERF_VPMU_SHADOW;
 }
 
+/* The physical counters of the first range an owner may have left enabled: its N (guest
+ * counter n is physical counter n), or in the emulated partition the slots it is placed on
+ * (map.c). */
+static unsigned int owner_reach(const struct vperf_vcpu *owner, const struct vperf_pcpu *pcpu)
+{
+	uint8_t slots = owner->vm->cfg.emu_slots;
+
+	if (!vpmu_emulated_vm(owner))
+		return owner->vm->cfg.nr_counters;
+	return slots && slots < pcpu->hpmn ? slots : pcpu->hpmn;
+}
+
+/*
+ * vperf_vpmu_before_mdcr's eviction: the owner's counters in [hpmn, pcpu->hpmn) must be off
+ * before the MDCR_EL2 write that puts them in the second range. A state parked by a lazy put
+ * goes to its shadow first; the counters' enables, interrupt enables and flags (already in the
+ * owner's shadow since its put) are cleared, so that nothing counts there for anyone and no
+ * PMUIRQ rises for a counter nobody owns; the owner loses its hardware copy and is restored
+ * from its shadow at its next acquire. No ISB: the clears, like the MDCR_EL2 write, may reach
+ * counting only at the ERET (Arm DDI 0487, "Synchronization requirements for AArch64 System
+ * registers"), but whatever EL2 counts into these counters meanwhile (a type with NSH, which a
+ * direct guest may set) is nobody's: the owner's values are in its shadow (saved at its put, or
+ * by the flush above before the clears) and every restore clears the first range first.
+ * XENPMU_MODE_ALL owners profile every VM and EL2 by policy: their counters go on counting, as
+ * across every other switch. Rare: once per owner change from an owner with more counters to a
+ * direct vCPU in HV.
+ */
+void vperf_vpmu_evict_above(struct vperf_vcpu *vcpu, unsigned int hpmn)
+{
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+	struct vperf_vcpu *owner = pcpu->pmu_owner;
+	uint64_t range = (VPERF_BIT(pcpu->hpmn) - 1) & ~(VPERF_BIT(hpmn) - 1);
+
+	if (vpmu_all_vm(owner) || owner_reach(owner, pcpu) <= hpmn)
+		return;
+	vperf_vpmu_flush(pcpu);
+	write_sysreg(range, PMCNTENCLR_EL0);
+	write_sysreg(range, PMINTENCLR_EL1);
+	write_sysreg(range, PMOVSCLR_EL0);
+	pcpu->pmu_owner = NULL;
+}
+
 /* The hardware still holds exactly this vCPU's state: it was the last owner on this pCPU. */
 static bool hw_copy_valid(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {

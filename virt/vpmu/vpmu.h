@@ -9,6 +9,7 @@
 #define VPERF_VIRT_VPMU_H
 
 #include <arch/sysreg.h>
+#include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
 #include "../internal.h"
@@ -134,6 +135,29 @@ void vperf_vpmu_load(struct vperf_vcpu *vcpu);
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy);
 /* An owner change on pcpu (its CPU): the state a lazy put parked there, to its shadow. */
 void vperf_vpmu_flush(struct vperf_pcpu *pcpu);
+/* Before the loaded vCPU's MDCR_EL2 (computed, not yet written) moves [hpmn, pcpu->hpmn) into
+ * the second range: give up another owner's counters there (switch.c). */
+void vperf_vpmu_evict_above(struct vperf_vcpu *vcpu, unsigned int hpmn);
+
+/*
+ * At load, between computing the vCPU's MDCR_EL2 and writing it (vcpu.c). A direct-partition
+ * vCPU runs with MDCR_EL2.HPMN = N (../mdcr.c): counters [N, pcpu->hpmn) leave the first range,
+ * where PMCR_EL0.E = 0 stopped the previous owner's at its put, for the second, which counts
+ * under MDCR_EL2.HPME and PMCNTENSET_EL0 alone (Arm DDI 0487, MDCR_EL2.HPMN; PMCR_EL0.E applies
+ * to the first range only). With HPME set (XENPMU_MODE_HV and host counters), an owner's counter
+ * still enabled there would count this guest (and EL2 up to the ERET) and take its overflows.
+ * Inline: the common load only compares (no owner, the vCPU is the owner, the same HPMN).
+ */
+static inline void vperf_vpmu_before_mdcr(struct vperf_vcpu *vcpu)
+{
+	const struct vperf_pcpu *pcpu = vcpu->pcpu;
+	unsigned int hpmn = (unsigned int)(vcpu->mdcr & MDCR_EL2_HPMN_MASK) >> MDCR_EL2_HPMN_SHIFT;
+
+	if (pcpu->pmu_owner && pcpu->pmu_owner != vcpu && (vcpu->mdcr & MDCR_EL2_HPME) &&
+	    hpmn < pcpu->hpmn)
+		vperf_vpmu_evict_above(vcpu, hpmn);
+}
+
 /* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu);
 /* Counter n (VPERF_CYCLE_IDX: the cycle counter) wherever it lives. */
