@@ -37,7 +37,6 @@
 
 #define WORLDS	   10000
 #define SPE_BUF	   0x4000ull /* bytes of buffer each session uses: never full in one world */
-#define SPE_OPS	   48	     /* loads of an SPE step at most */
 #define HOST_EVENT 0x08	     /* the host's counter: INST_RETIRED at EL1 and EL0 */
 
 /* Why a world failed, for the shrink to keep to the same kind of failure. */
@@ -91,18 +90,19 @@ static bool host_may_count(const struct vperf_vm_config *cfg)
 }
 
 /* vperf_pcpu_init's result against vperf.h: EINVAL when the host and agent ranges do not fit in
- * PMCR_EL0.N or leave HPMN = 0 without FEAT_HPMN0 (or a pCPU that cannot give an existing VM its
- * policy: then VMs exist); never OK in those cases. */
+ * PMCR_EL0.N (as the PE reads it at EL2: EPMN with FEAT_PMUv3_EXTPMN) or leave HPMN = 0 without
+ * FEAT_HPMN0 (or a pCPU that cannot give an existing VM its policy: then VMs exist); never OK in
+ * those cases. */
 static void check_pcpu_rc(const struct w_cpu *c, int rc, bool vms_exist, unsigned int cpu,
 			  struct w_result *res)
 {
 	unsigned int reserved = (unsigned int)c->pc.host_counters + c->pc.agent_counters;
-	bool misfit =
-		reserved > c->pe.nr_counters || (reserved == c->pe.nr_counters && !c->pe.hpmn0);
+	unsigned int n = hv.pcpu[cpu].caps.nr_counters;
+	bool misfit = reserved > n || (reserved == n && !c->pe.hpmn0);
 
 	if (rc == VPERF_OK && misfit)
 		failed(res, WF_REFUSAL, "pCPU %u accepted with %u reserved of N %u (HPMN0 %u)", cpu,
-		       reserved, c->pe.nr_counters, c->pe.hpmn0);
+		       reserved, n, c->pe.hpmn0);
 	else if (rc != VPERF_OK && !(rc == VPERF_EINVAL && (misfit || vms_exist)))
 		failed(res, WF_REFUSAL, "pCPU %u refused (%d) for no documented reason", cpu, rc);
 }
@@ -233,7 +233,6 @@ static void prog_init(const struct world *w, struct w_run *run, unsigned int i, 
 	p->vm = w->vcpu_vm[i];
 	p->nr_counters = m->cfg.pmu_mode == VPERF_PMU_OFF ? 0 : m->cfg.nr_counters;
 	p->wide = true;
-	p->spe_ops = SPE_OPS;
 	if (guest_buffer(&m->cfg)) {
 		*lx = (struct lx_spe){ .vm = p->vm, .size = SPE_BUF };
 		p->lx = lx;
@@ -255,6 +254,7 @@ static void move_to(struct w_run *run, unsigned int i, unsigned int cpu, struct 
 {
 	struct hv_vcpu *vc = &hv.vcpu[i];
 
+	sim_set_cpu(cpu);
 	if (hv.running[cpu] == vc)
 		return;
 	for (unsigned int c = 0; c < SIM_MAX_CPUS; c++)
@@ -599,6 +599,7 @@ static void test_isolation_worlds(void **state)
 	unsigned int hv_direct_after_bigger = 0;
 
 	(void)state;
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (one && *one) {
 		assert_true(world_parse(one, &first, &s));
 		n = 1;

@@ -18,33 +18,38 @@ static unsigned int pick(uint64_t *rng, unsigned int n)
 	return (unsigned int)(sched_next(rng) >> 16) % n;
 }
 
-/* One pCPU: PMUVer v3 .. v3p8 (mostly v3p5 and above, so that the direct partition is often
- * possible), N 0..31 (mostly 2..8), SPE of every version the model has, FEAT_FGT, FEAT_HPMN0,
- * FEAT_PMUv3_EXTPMN with an agent's range; the host's counters and profiling. */
-static void draw_cpu(uint64_t *rng, uint64_t seed, unsigned int c, struct w_cpu *cpu)
+/* One pCPU: PMUVer v3 .. v3p8, N 0..31 (mostly 2..8), SPE of every version the model has,
+ * FEAT_FGT, FEAT_HPMN0, FEAT_PMUv3_EXTPMN with an agent's range; the host's counters and
+ * profiling. Each field is the world's base value (base) or, one time in three, a value of its
+ * own: mostly alike pCPUs, so that more policies fit all of them, and some that differ. */
+static void draw_cpu(uint64_t *rng, uint64_t seed, unsigned int c, const struct w_cpu *base,
+		     struct w_cpu *cpu)
 {
 	static const uint8_t pmuvers[] = { 1, 4, 5, 6, 6, 7, 7, 8 };
 	static const uint8_t pmsvers[] = { 0, 1, 1, 2, 3, 5 };
 	struct sim_pe_config *pe = &cpu->pe;
-	uint8_t pmsver = pmsvers[pick(rng, sizeof(pmsvers))];
+	bool own = !base || !pick(rng, 3);
+	uint8_t pmsver = own ? pmsvers[pick(rng, sizeof(pmsvers))] : base->pe.pmsver;
 	uint8_t n = pick(rng, 8) ? (uint8_t)(2 + pick(rng, 7)) : (uint8_t)pick(rng, 32);
 
 	sim_spe_default_config(pe, pmsver);
 	pe->seed = seed * 31 + c;
 	pe->el2_trap_cycles = pmsver ? 0 : 20;
-	pe->pmuver = pmuvers[pick(rng, sizeof(pmuvers))];
+	if (base && pick(rng, 3))
+		n = base->pe.nr_counters;
 	pe->nr_counters = n;
-	pe->fgt = pick(rng, 2);
-	pe->hpmn0 = pick(rng, 2);
-	cpu->pc.host_counters = (uint8_t)pick(rng, 4);
-	if (!pick(rng, 4)) {
+	pe->pmuver = base && pick(rng, 3) ? base->pe.pmuver : pmuvers[pick(rng, sizeof(pmuvers))];
+	pe->fgt = base && pick(rng, 3) ? base->pe.fgt : pick(rng, 2);
+	pe->hpmn0 = base && pick(rng, 3) ? base->pe.hpmn0 : pick(rng, 2);
+	cpu->pc.host_counters = base && pick(rng, 3) ? base->pc.host_counters : (uint8_t)pick(rng, 4);
+	if (!pick(rng, 6)) {
 		pe->extpmn = true;
 		cpu->pc.agent_counters = (uint8_t)pick(rng, 3);
 		pe->epmn = (uint8_t)(n > cpu->pc.agent_counters ? n - cpu->pc.agent_counters : 0);
 		pe->epme = pick(rng, 2);
 	}
-	cpu->pc.hpmn_unenforced = !pick(rng, 8);
-	cpu->pc.host_spe = pmsver && pick(rng, 2);
+	cpu->pc.hpmn_unenforced = !pick(rng, 12);
+	cpu->pc.host_spe = pmsver && (base && pick(rng, 3) ? base->pc.host_spe : pick(rng, 2));
 	cpu->present = true;
 }
 
@@ -87,7 +92,7 @@ static void draw_vm(uint64_t *rng, struct w_vm *vm)
 	memset(vm, 0, sizeof(*vm));
 	cfg->pmu_mode = modes[pick(rng, 8)];
 	cfg->partition = parts[pick(rng, 6)];
-	cfg->nr_counters = pick(rng, 10) ? (uint8_t)pick(rng, 7) : (uint8_t)pick(rng, 32);
+	cfg->nr_counters = pick(rng, 10) ? (uint8_t)pick(rng, 5) : (uint8_t)pick(rng, 32);
 	if (cfg->partition == VPERF_PART_EMULATED)
 		cfg->emu_slots = (uint8_t)pick(rng, cfg->nr_counters + 1u);
 	draw_filter(rng, &cfg->filter);
@@ -157,7 +162,7 @@ void world_draw(uint64_t seed, struct world *w)
 	w->seed = seed;
 	w->nr_cpus = pick(&rng, 8) ? 1 + pick(&rng, 4) : 1 + pick(&rng, W_MAX_CPUS);
 	for (unsigned int c = 0; c < w->nr_cpus; c++)
-		draw_cpu(&rng, seed, c, &w->cpu[c]);
+		draw_cpu(&rng, seed, c, c ? &w->cpu[0] : NULL, &w->cpu[c]);
 	w->nr_vms = 1 + pick(&rng, W_MAX_VMS);
 	for (unsigned int v = 0; v < w->nr_vms; v++)
 		draw_vm(&rng, &w->vm[v]);
