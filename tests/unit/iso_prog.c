@@ -131,6 +131,18 @@ static void wide_step(struct iso_prog *p, uint64_t w)
 	}
 }
 
+/* The wider program starts as a profiler does (perf stat): every counter given an event that
+ * counts the guest's work, all of them enabled with the cycle counter, PMCR_EL0.E set. */
+static void wide_start(struct iso_prog *p)
+{
+	static const uint16_t busy[] = { 0x08, 0x11, 0x04, 0x03 };
+
+	for (unsigned int n = 0; n < p->nr_counters; n++)
+		guest_msr(sched_evtyper(n), busy[sched_next(&p->rng) % 4]);
+	guest_write(PMCNTENSET_EL0, VPERF_BIT(31) | (VPERF_BIT(p->nr_counters) - 1));
+	guest_write(PMCR_EL0, PMCR_E);
+}
+
 void iso_step(struct iso_prog *p, struct hv_vcpu *vc)
 {
 	uint64_t r = sched_next(&p->rng);
@@ -140,6 +152,13 @@ void iso_step(struct iso_prog *p, struct hv_vcpu *vc)
 	const uint16_t *ev = p->wide ? wide_events : events;
 	unsigned int nr_ev = p->wide ? 8 : 7;
 
+	if (p->quiet) {
+		run_uops(p, 1 + (unsigned int)(r >> 16 & 15));
+		return;
+	}
+	if (p->wide && p->profiles && !p->started)
+		wide_start(p);
+	p->started = true;
 	if (p->wide)
 		wide_step(p, sched_next(&p->rng));
 	switch (r % 8) {

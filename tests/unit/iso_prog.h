@@ -27,6 +27,9 @@ struct iso_prog {
 	bool wide;	      /* the wider instruction set (test_isolation_worlds): PMSELR_EL0 and
 				   * PMXEV*, PMCR_EL0 and PMCEID0_EL0 read, UNDEFs observed, counters
 				   * chained, overflow interrupts with SPE */
+	bool quiet;	      /* it only runs its code: a guest that never touches its PMU,
+				   * whose vPMU stays idle (a load that costs nothing) */
+	bool profiles;	      /* the wider program starts as a profiler, every counter on */
 	unsigned int spe_ops; /* loads of an SPE step: 50 + up to 255 (0), or up to this many */
 	/* What it did and saw. */
 	unsigned int next_step;
@@ -34,6 +37,7 @@ struct iso_prog {
 	unsigned int nr_obs;
 	uint64_t uops_run; /* guest instructions it ran (micro-ops and loads) */
 	bool spe_on;	   /* an SPE session is running */
+	bool started;	   /* it ran its first step */
 	/* Where it ran: its run ended (vcpu_put) before step s, and step s ran on pCPU cpu_at[s]
 	 * (step nr_steps is the finish). */
 	bool put_before[ISO_MAX_STEPS + 2];

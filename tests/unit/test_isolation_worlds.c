@@ -226,6 +226,7 @@ static void prog_init(const struct world *w, struct w_run *run, unsigned int i, 
 	struct iso_prog *p = &run->prog[i];
 	const struct w_vm *m = &w->vm[w->vcpu_vm[i]];
 	struct hv_vcpu *vc = hv_vcpu(i, w->vcpu_vm[i]);
+	unsigned int flavour;
 
 	vc->put = m->put;
 	memset(p, 0, sizeof(*p));
@@ -233,6 +234,11 @@ static void prog_init(const struct world *w, struct w_run *run, unsigned int i, 
 	p->vm = w->vcpu_vm[i];
 	p->nr_counters = m->cfg.pmu_mode == VPERF_PMU_OFF ? 0 : m->cfg.nr_counters;
 	p->wide = true;
+	/* A quarter of the guests never touch their PMU, a quarter profile from their first
+	 * step on, the others program it as they go. */
+	flavour = (unsigned int)(sched_next(&p->rng) >> 32) % 4;
+	p->quiet = flavour == 0 && !guest_buffer(&m->cfg);
+	p->profiles = flavour == 1;
 	if (guest_buffer(&m->cfg)) {
 		*lx = (struct lx_spe){ .vm = p->vm, .size = SPE_BUF };
 		p->lx = lx;

@@ -41,7 +41,8 @@ static void draw_cpu(uint64_t *rng, uint64_t seed, unsigned int c, const struct 
 	pe->pmuver = base && pick(rng, 3) ? base->pe.pmuver : pmuvers[pick(rng, sizeof(pmuvers))];
 	pe->fgt = base && pick(rng, 3) ? base->pe.fgt : pick(rng, 2);
 	pe->hpmn0 = base && pick(rng, 3) ? base->pe.hpmn0 : pick(rng, 2);
-	cpu->pc.host_counters = base && pick(rng, 3) ? base->pc.host_counters : (uint8_t)pick(rng, 4);
+	cpu->pc.host_counters =
+		base && pick(rng, 3) ? base->pc.host_counters : (uint8_t)pick(rng, 4);
 	if (!pick(rng, 6)) {
 		pe->extpmn = true;
 		cpu->pc.agent_counters = (uint8_t)pick(rng, 3);

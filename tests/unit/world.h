@@ -20,7 +20,7 @@
 #define W_MAX_VMS   6
 #define W_MAX_VCPUS HV_MAX_VCPUS
 #define W_MAX_SLOTS 128
-#define W_STEPS	    12 /* program steps of a vCPU at most */
+#define W_STEPS	    16 /* program steps of a vCPU at most */
 
 struct w_cpu {
 	bool present;
