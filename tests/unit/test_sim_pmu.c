@@ -696,6 +696,85 @@ static void test_selection_epmn(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* AArch32 at EL0 (FEAT_AA32, ID_AA64PFR0_EL1.EL0 = 0b0010): PMCR_EL0.LC and D hold a value
+ * (I5.3.21, their field descriptions; RES1 and RES0 on an AArch64-only PE). With LC = 0 the
+ * cycle counter overflows when PMCCNTR_EL0[31:0] wraps, though it counts on in 64 bits; with D
+ * = 1 (and LC = 0) it counts once every 64 clock cycles. */
+static void init_aarch32(bool aarch32)
+{
+	struct sim_pe_config cfg;
+	const struct sim_handlers h = { .sysreg_trap = trap };
+
+	sim_default_config(&cfg);
+	cfg.aarch32_el0 = aarch32;
+	cfg.el2_trap_cycles = 0;
+	cfg.reset_zero = true;
+	sim_model_init(&cfg);
+	sim_set_handlers(&h);
+	sim_set_el(1);
+	set_mdcr(HPMN6);
+}
+
+static void test_aarch32_pmcr_lc(void **state)
+{
+	const uint64_t d = VPERF_BIT(3), ccnt = VPERF_BIT(31);
+
+	(void)state;
+	init_aarch32(true);
+	assert_int_equal(read_sysreg(ID_AA64PFR0_EL1) & 0xf, 2);
+	write_sysreg(PMCR_E | PMU_LC_BIT, PMCR_EL0);
+	assert_int_equal(read_sysreg(PMCR_EL0) & (PMU_LC_BIT | d), PMU_LC_BIT);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_int_equal(guest_read(PMCR_EL0) & PMU_LC_BIT, 0);
+	assert_int_equal(read_sysreg(PMCR_EL0) & PMU_LC_BIT, 0);
+	/* LC = 0: the 32-bit wrap sets the flag; the counter keeps its 64 bits. */
+	sim_poke(0, VPERF_ENC_PMCNTENSET_EL0, ccnt);
+	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
+	run(&plain, 6); /* +18 */
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 0x100000002ull);
+	assert_int_equal(guest_read(PMOVSSET_EL0), ccnt);
+	guest_write(PMOVSCLR_EL0, ccnt);
+	/* LC = 1: only the 64-bit wrap does. */
+	guest_write(PMCR_EL0, PMCR_E | PMU_LC_BIT);
+	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
+	run(&plain, 6);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	guest_write(PMCCNTR_EL0, ~0ull - 15);
+	run(&plain, 6);
+	assert_int_equal(guest_read(PMOVSSET_EL0), ccnt);
+	guest_write(PMOVSCLR_EL0, ccnt);
+	/* D = 1 with LC = 0: one increment every 64 cycles; LC = 1 ignores D. */
+	guest_write(PMCR_EL0, PMCR_E | d);
+	assert_int_equal(guest_read(PMCR_EL0) & d, d);
+	guest_write(PMCCNTR_EL0, 0);
+	run(&plain, 64); /* 192 cycles */
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 3);
+	guest_write(PMCR_EL0, PMCR_E | d | PMU_LC_BIT);
+	run(&plain, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 6);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* AArch64 only (the default): EL0 = 0b0001, LC reads 1 whatever is written and the cycle
+ * counter overflows only at 64 bits; D is RES0 (an EL2 write of it is reported). */
+static void test_aarch64_only_pmcr_lc(void **state)
+{
+	const uint64_t d = VPERF_BIT(3), ccnt = VPERF_BIT(31);
+
+	(void)state;
+	init_aarch32(false);
+	assert_int_equal(read_sysreg(ID_AA64PFR0_EL1) & 0xf, 1);
+	guest_write(PMCR_EL0, PMCR_E | d);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMU_LC_BIT | d), PMU_LC_BIT);
+	sim_poke(0, VPERF_ENC_PMCNTENSET_EL0, ccnt);
+	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
+	run(&plain, 6);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(sim_error_count(), 0);
+	write_sysreg(d, PMCR_EL0);
+	assert_int_equal(sim_error_count(), 1);
+}
+
 /* ---- fields by PMU version, UNKNOWN reset ------------------------------------------------------ */
 
 static void init_version(uint8_t pmuver, bool hpmn0)
@@ -864,6 +943,8 @@ int main(void)
 		cmocka_unit_test_setup(test_selected_counter, setup),
 		cmocka_unit_test_setup(test_selection_before_traps, setup),
 		cmocka_unit_test_setup(test_selection_epmn, setup),
+		cmocka_unit_test(test_aarch32_pmcr_lc),
+		cmocka_unit_test(test_aarch64_only_pmcr_lc),
 		cmocka_unit_test(test_mdcr_checked),
 		cmocka_unit_test(test_pmcr_fields_by_version),
 		cmocka_unit_test(test_unknown_reset),

@@ -182,6 +182,7 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 	pmu_reset_unknown(cpu);
 	pmu_fgt_reset(cpu, cfg);
 	pmu_sync_reset(cpu);
+	pmu_cycle_divider_reset(cpu);
 	sim_set_reg(cpu, SIM_ENC_PMCEID0_EL0, pmceid0(cfg));
 	pmu_update_irq(cpu);
 }
