@@ -142,6 +142,11 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	 * at load, vpmu/switch.c): it must hold 0, what every put leaves. */
 	if (pcpu->caps.pmuver)
 		write_sysreg(0, PMUSERENR_EL0);
+	/* PMSELR_EL0.SEL resets to an UNKNOWN value too, and is checked before MDCR_EL2.TPM by a
+	 * trapped guest's PMXEVCNTR_EL0 / PMXEVTYPER_EL0 (vpmu_idle_selr): it must hold the value
+	 * every direct guest's put leaves. */
+	if (pcpu->caps.pmuver)
+		write_sysreg(vpmu_idle_selr(pcpu), PMSELR_EL0);
 #endif
 	vperf_platform_add(pcpu);
 #ifdef CONFIG_VPERF_VPMU

@@ -239,6 +239,12 @@ static void save(struct vperf_vcpu *vcpu)
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
+	/* A direct guest's selection (untrapped PMXEV*, restore()) leaves with it: a trapped
+	 * guest loaded next would find its PMXEV* UNDEFINED before MDCR_EL2.TPM traps them
+	 * (vpmu_idle_selr). The others never write the hardware's, so their switches need no
+	 * access. */
+	if (vpmu_direct_vm(vcpu) && s->selr != vpmu_idle_selr(vcpu->pcpu))
+		write_sysreg(vpmu_idle_selr(vcpu->pcpu), PMSELR_EL0);
 	s->where = VPERF_VPMU_SHADOW;
 	/* A flag raised but not yet taken as an interrupt counts from now on (computed from the
 	 * shadow, which now holds every flag: no second PMOVSSET_EL0 read). Without a new flag the
@@ -322,6 +328,9 @@ static void resume(struct vperf_vcpu *vcpu)
 {
 	if (vcpu->pmu.userenr)
 		write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
+	/* A direct guest's put left the idle selection in the hardware (save()). */
+	if (vpmu_direct_vm(vcpu) && vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
+		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 	if (vcpu->pmu.pmcr & PMCR_E)
 		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
 }

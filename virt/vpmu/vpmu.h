@@ -31,6 +31,22 @@ static inline uint64_t vpmu_mask(const struct vperf_vcpu *vcpu)
 	return (VPERF_BIT(vcpu->vm->cfg.nr_counters) - 1) | VPMU_CYCLE_BIT;
 }
 
+/*
+ * The PMSELR_EL0 the hardware holds whenever no direct-partition guest's state is in it. The
+ * PMXEVCNTR_EL0 / PMXEVTYPER_EL0 access pseudocode (Arm DDI 0487 K.a, D24.5) checks SEL against
+ * the self-hosted counters (PMCCR.EPMN's effective value, N without FEAT_PMUv3_EXTPMN) before
+ * MDCR_EL2.TPM: a SEL at or above them (SEL = 31 for PMXEVCNTR_EL0) is UNDEFINED with FEAT_FGT,
+ * CONSTRAINED UNPREDICTABLE without, at the guest's own EL1, so a trapped guest's PMXEV* would
+ * never reach its emulation. 0 passes both checks; with no self-hosted counter at all (EPMN = 0:
+ * every counter the external agent's, so every guest has N = 0) no SEL passes PMXEVCNTR_EL0's,
+ * which the guest's N = 0 makes UNDEFINED anyway, and 31 passes PMXEVTYPER_EL0's (PMCCFILTR_EL0,
+ * which a guest with no event counter still reaches through SEL = 31).
+ */
+static inline uint64_t vpmu_idle_selr(const struct vperf_pcpu *pcpu)
+{
+	return pcpu->epmn ? 0 : PMSELR_SEL;
+}
+
 /* The vCPU's state is in this pCPU's hardware. */
 static inline bool vpmu_in_hw(const struct vperf_vcpu *vcpu)
 {
