@@ -582,7 +582,7 @@ static void report_failure(uint64_t seed, const struct w_shrink *s0, const struc
 	snprintf(msg, sizeof(msg), "%s", res->msg);
 	world_draw(seed, &w);
 	world_apply(&w, s0);
-	printf("world %llu fails: %s\n", (unsigned long long)seed, res->msg);
+	printf("seed %llu: the world fails: %s\n", (unsigned long long)seed, res->msg);
 	world_describe(&w);
 	if (sched_env_u64("HV_SHRINK", 1)) {
 		shrink(seed, &w, res->fail, &best, msg, sizeof(msg));
