@@ -122,9 +122,9 @@ static void wide_step(struct iso_prog *p, uint64_t w)
 			guest_msr(sched_evtyper(n | 1), 0x1e); /* CHAIN on an odd counter */
 		break;
 	case 5:
-		guest_write(PMCR_EL0, PMCR_E | (w >> 16 & 1 ? PMCR_P : 0) |
-					      (w >> 17 & 1 ? PMCR_C : 0) |
-					      (w >> 18 & 1 ? PMCR_LP : 0));
+		guest_write(PMCR_EL0,
+			    PMCR_E | (w >> 16 & 1 ? PMCR_P : 0) | (w >> 17 & 1 ? PMCR_C : 0) |
+				    (w >> 18 & 1 ? PMCR_LP : 0) | (w >> 19 & 1 ? PMCR_LC : 0));
 		break;
 	default:
 		break;

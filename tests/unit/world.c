@@ -41,6 +41,7 @@ static void draw_cpu(uint64_t *rng, uint64_t seed, unsigned int c, const struct 
 	pe->pmuver = base && pick(rng, 3) ? base->pe.pmuver : pmuvers[pick(rng, sizeof(pmuvers))];
 	pe->fgt = base && pick(rng, 3) ? base->pe.fgt : pick(rng, 2);
 	pe->hpmn0 = base && pick(rng, 3) ? base->pe.hpmn0 : pick(rng, 2);
+	pe->aarch32_el0 = base && pick(rng, 3) ? base->pe.aarch32_el0 : !pick(rng, 4);
 	cpu->pc.host_counters =
 		base && pick(rng, 3) ? base->pc.host_counters : (uint8_t)pick(rng, 4);
 	if (!pick(rng, 6)) {
@@ -322,10 +323,11 @@ void world_describe(const struct world *w)
 
 		if (!p->present)
 			continue;
-		printf("  pCPU %u: PMUVer %u N %u PMSVer %u FGT %u HPMN0 %u EXTPMN %u (agent %u) "
-		       "host_counters %u hpmn_unenforced %u host_spe %u\n",
+		printf("  pCPU %u: PMUVer %u N %u PMSVer %u FGT %u HPMN0 %u AArch32 EL0 %u EXTPMN "
+		       "%u "
+		       "(agent %u) host_counters %u hpmn_unenforced %u host_spe %u\n",
 		       c, p->pe.pmuver, p->pe.nr_counters, p->pe.pmsver, p->pe.fgt, p->pe.hpmn0,
-		       p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
+		       p->pe.aarch32_el0, p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
 		       p->pc.hpmn_unenforced, p->pc.host_spe);
 	}
 	for (unsigned int v = 0; v < w->nr_vms; v++) {
