@@ -264,23 +264,8 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	hv_init_host_spe(cfg, host_counters, false);
 }
 
-void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe)
-{
-	struct sim_pe_config cfgs[SIM_MAX_CPUS];
-	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters,
-						.host_spe = host_spe };
-
-	if (!cfg)
-		hv_default_config(&cfgs[0]);
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-		cfgs[cpu] = cfg ? *cfg : cfgs[0];
-	hv_init_cpus(cfgs);
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-		hv_pcpu_up(cpu, &pcfg);
-	sim_set_cpu(0);
-}
-
-void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS])
+/* The model (one configuration for every CPU, or cfgs per CPU) and vperf_init; no pCPU up. */
+static void model_init(const struct sim_pe_config *cfg, const struct sim_pe_config *cfgs)
 {
 	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap,
 					       .irq = irq,
@@ -290,11 +275,47 @@ void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS])
 	hv.raw_el = -1;
 	hv.lazy_put = sched_env_u64("HV_LAZY_PUT", 0) != 0;
 	hv.mixed_put = sched_env_u64("HV_LAZY_PUT", 0) == 2;
-	hv.model = cfgs[0];
+	hv.model = *cfg;
 	hv.put_draws = 0x2545f4914f6cdd1dull ^ hv.model.seed; /* xorshift stays at 0 */
-	sim_model_init_cpus(cfgs);
+	if (cfgs)
+		sim_model_init_cpus(cfgs);
+	else
+		sim_model_init(&hv.model);
 	sim_set_handlers(&handlers);
 	vperf_init(&ops);
+}
+
+static void all_up(unsigned int host_counters, bool host_spe)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters,
+						.host_spe = host_spe };
+
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		hv_pcpu_up(cpu, &pcfg);
+	sim_set_cpu(0);
+}
+
+void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe)
+{
+	struct sim_pe_config dflt;
+
+	if (!cfg) {
+		hv_default_config(&dflt);
+		cfg = &dflt;
+	}
+	model_init(cfg, NULL);
+	all_up(host_counters, host_spe);
+}
+
+void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters)
+{
+	model_init(&cfgs[0], cfgs);
+	all_up(host_counters, false);
+}
+
+void hv_init_model(const struct sim_pe_config cfgs[SIM_MAX_CPUS])
+{
+	model_init(&cfgs[0], cfgs);
 }
 
 int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg)

@@ -90,13 +90,16 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters);
  * clears their enables, flags, types and values (they reset to UNKNOWN). hv_init does it; a test
  * that calls vperf_pcpu_init again with another partition calls it too. */
 void hv_host_boot(unsigned int cpu);
+/* The same on a heterogeneous system: CPU n is configured by cfgs[n] (sim_model_init_cpus);
+ * hv.model is cfgs[0]. */
+void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters);
 /* The same, every pCPU's host profiling with its own EL2-owned buffer when host_spe. */
 void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe);
 /* The same in two parts, for a test that draws its system: the model with a configuration of
  * its own per CPU (sim_model_init_cpus) and vperf_init, no pCPU initialised; then each pCPU
  * brought up when the test wants (vperf_pcpu_init's result; the host's boot, the GIC and
  * HCR_EL2 set up whatever it is). */
-void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS]);
+void hv_init_model(const struct sim_pe_config cfgs[SIM_MAX_CPUS]);
 int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg);
 /* The ops hv_init gives vperf_init, for a test that starts vperf again on the same model (a
  * pCPU initialised after a VM). */

@@ -180,7 +180,7 @@ static void bring_up(const struct world *w, struct w_run *run, int only, struct 
 			cfgs[c] = w->cpu[c].pe;
 		else
 			sim_spe_default_config(&cfgs[c], 1);
-	hv_init_cpus(cfgs);
+	hv_init_model(cfgs);
 	for (unsigned int k = 0; k < w->nr_order; k++) {
 		unsigned int x = w->order[k] & ~W_ORDER_VM;
 

@@ -3,11 +3,12 @@
  * A pCPU brought up (vperf_pcpu_init) after a VM exists must give that VM its policy, or be
  * refused: a VM's policy was checked against the pCPUs initialised before it (vperf_vm_init),
  * and it runs on every pCPU. On a later pCPU whose first range is smaller than the VM's N, a
- * trapped guest's PMXEVCNTR_EL0 and PMEVCNTR<n>_EL0 would reach a host counter and a direct
+ * trapped guest's PMXEVCNTR_EL0 (and its restore) would reach a host counter and a direct
  * guest would own one; one that does not enforce MDCR_EL2.HPMN would run a direct guest with
  * TPM = 0; a lower PMUVer or PMSVer would change what a guest was shown; one without the host's
- * Profiling Buffer would leave a VM profiled from outside unprofiled. Every test brings the VM
- * up first, then the smaller or weaker pCPU (pCPU 1), and expects VPERF_EINVAL, a log line
+ * Profiling Buffer would leave a VM profiled from outside unprofiled. Every test builds a
+ * heterogeneous system on the model (CPU 1 with fewer counters, an older PMU or SPE, no EL3),
+ * brings the VM up first, then the smaller or weaker pCPU 1, and expects VPERF_EINVAL, a log line
  * naming the reason and the refusal counted; the pCPU initialised again with what it had (a CPU
  * reset) is still accepted. FEAT_FGT and FEAT_HPMN0 are not demanded: a direct VM that needs
  * them runs trapped on a pCPU without them (test_vpmu_fgt.c).
@@ -26,13 +27,29 @@
 
 static const struct vperf_pcpu_config host2 = { .host_counters = 2 };
 
-/* vperf started again on the model: only pCPU 0 initialised (host keeps 2 counters). */
-static void only_pcpu0(const struct sim_pe_config *cfg, const struct vperf_pcpu_config *pcfg)
+/* A heterogeneous system: every CPU is cfg0 but CPU 1, cfg1 (sim_model_init_cpus); vperf started
+ * again with only pCPU 0 initialised (pcfg). */
+static void world(const struct sim_pe_config *cfg0, const struct sim_pe_config *cfg1,
+		  const struct vperf_pcpu_config *pcfg)
 {
-	hv_init(cfg, 2);
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		cfgs[cpu] = cpu == 1 ? *cfg1 : *cfg0;
+	hv_init_cpus(cfgs, 2);
 	vperf_init(hv_ops());
 	sim_set_cpu(0);
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], pcfg), VPERF_OK);
+}
+
+/* The default PE (PMUv3p5, 6 counters, EL3) everywhere. */
+static void only_pcpu0(const struct vperf_pcpu_config *pcfg)
+{
+	struct sim_pe_config cfg;
+
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	world(&cfg, &cfg, pcfg);
 }
 
 /* pCPU 1 with pcfg; its result, the log line checked to contain why when refused. */
@@ -61,20 +78,29 @@ static struct vperf_vm_config part(enum vperf_partition p, uint8_t n)
 	return cfg;
 }
 
-/* The later pCPU keeps 3 counters for the host: its first range is [0, 3), the VMs' N is 4. */
+/* The default PE, PMUv3p5, and one like it with 5 counters instead of 6: the host keeping 2,
+ * its first range is [0, 3), while the VMs' N is 4. */
+static void smaller_pe(struct sim_pe_config *big, struct sim_pe_config *small)
+{
+	hv_default_config(big);
+	big->pmuver = 6;
+	*small = *big;
+	small->nr_counters = 5;
+}
+
 static void smaller_range_refused(const struct vperf_vm_config *vm)
 {
-	const struct vperf_pcpu_config host3 = { .host_counters = 3 };
-	struct sim_pe_config cfg;
+	const struct vperf_pcpu_config host1 = { .host_counters = 1 };
+	struct sim_pe_config big, small;
 
-	hv_default_config(&cfg);
-	cfg.pmuver = 6;
-	only_pcpu0(&cfg, &host2);
+	smaller_pe(&big, &small);
+	world(&big, &small, &host2);
 	assert_int_equal(hv_vm(0, vm), VPERF_OK);
-	assert_int_equal(bring_up_pcpu1(&host3, "first range"), VPERF_EINVAL);
+	assert_int_equal(bring_up_pcpu1(&host2, "first range"), VPERF_EINVAL);
+	/* The host keeping one counter there: [0, 4), accepted. */
+	assert_int_equal(bring_up_pcpu1(&host1, ""), VPERF_OK);
 	/* A CPU reset of pCPU 0, initialised again as it was: accepted. */
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &host2), VPERF_OK);
-	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
 static void test_trapped_vm_smaller_range(void **state)
@@ -102,18 +128,20 @@ static void test_emulated_vm_smaller_range(void **state)
 	smaller_range_refused(&vm);
 }
 
-/* What the refusal prevents: without it, a trapped guest's counter 3 on that pCPU was the
- * host's counter 3 (its second range [3, 6)): the host's count overwritten. */
+/* What the refusal prevents: without it, on the 5-counter pCPU a trapped guest's counter 3 was
+ * the host's counter 3 (its second range [3, 5)): the host's count overwritten, through
+ * PMXEVCNTR_EL0 or the restore of the guest's counters. */
 static void test_host_counter_not_reached(void **state)
 {
-	const struct vperf_pcpu_config host3 = { .host_counters = 3 };
 	struct vperf_vm_config vm = part(VPERF_PART_TRAPPED, 4);
+	struct sim_pe_config big, small;
 	struct hv_vcpu *a;
 
 	(void)state;
-	only_pcpu0(NULL, &host2);
+	smaller_pe(&big, &small);
+	world(&big, &small, &host2);
 	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
-	if (bring_up_pcpu1(&host3, "first range") == VPERF_EINVAL)
+	if (bring_up_pcpu1(&host2, "first range") == VPERF_EINVAL)
 		return;
 	sim_poke(1, VPERF_ENC_PMEVCNTR3_EL0, 4242);
 	a = hv_vcpu(0, 0);
@@ -131,11 +159,11 @@ static void test_direct_vm_unenforced_hpmn(void **state)
 	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 2);
 
 	(void)state;
-	only_pcpu0(NULL, &host2);
+	only_pcpu0(&host2);
 	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
 	assert_int_equal(bring_up_pcpu1(&unenforced, "HPMN"), VPERF_EINVAL);
 	/* Without a direct VM it is a pCPU like another. */
-	only_pcpu0(NULL, &host2);
+	only_pcpu0(&host2);
 	vm.partition = VPERF_PART_TRAPPED;
 	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
 	assert_int_equal(bring_up_pcpu1(&unenforced, ""), VPERF_OK);
@@ -146,72 +174,86 @@ static void test_direct_vm_unenforced_hpmn(void **state)
 static void test_direct_vm_el3_fields(void **state)
 {
 	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 2);
-	uint64_t pfr0;
-
-	(void)state;
-	only_pcpu0(NULL, &host2);
-	assert_true(hv.pcpu[0].caps.el3);
-	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
-	pfr0 = sim_peek(1, VPERF_ENC_ID_AA64PFR0_EL1);
-	sim_poke(1, VPERF_ENC_ID_AA64PFR0_EL1, pfr0 & ~ID_PFR0_EL3_MASK);
-	assert_int_equal(bring_up_pcpu1(&host2, "EL3"), VPERF_EINVAL);
-	only_pcpu0(NULL, &host2);
-	vm.partition = VPERF_PART_TRAPPED;
-	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
-	sim_poke(1, VPERF_ENC_ID_AA64PFR0_EL1, pfr0 & ~ID_PFR0_EL3_MASK);
-	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
-}
-
-/* pCPU 1 reports another PMUVer (its ID register poked, as a PE of another kind would). */
-static void set_pmuver(unsigned int cpu, uint64_t v)
-{
-	uint64_t dfr0 = sim_peek(cpu, VPERF_ENC_ID_AA64DFR0_EL1) & ~ID_DFR0_PMUVER_MASK;
-
-	sim_poke(cpu, VPERF_ENC_ID_AA64DFR0_EL1, dfr0 | v << ID_DFR0_PMUVER_SHIFT);
-}
-
-/* A VM shown PMUv3p5 (64-bit counters, PMCR_EL0.LP), then a PMUv3p4 pCPU: trapped or direct. */
-static void test_lower_pmuver(void **state)
-{
-	const struct vperf_pcpu_config none = { .host_counters = 0 };
-	const enum vperf_partition parts[] = { VPERF_PART_TRAPPED, VPERF_PART_DIRECT };
-	struct sim_pe_config cfg;
+	struct sim_pe_config cfg, no_el3;
 
 	(void)state;
 	hv_default_config(&cfg);
 	cfg.pmuver = 6;
+	no_el3 = cfg;
+	no_el3.el3 = false;
+	world(&cfg, &no_el3, &host2);
+	assert_true(hv.pcpu[0].caps.el3);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "EL3"), VPERF_EINVAL);
+	world(&cfg, &no_el3, &host2);
+	vm.partition = VPERF_PART_TRAPPED;
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
+/* The same for PMCR_EL0.X, which a direct VM holds where every pCPU had an event export bus. */
+static void test_direct_vm_export_bus(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 2);
+	struct sim_pe_config cfg, no_bus;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	cfg.pmu_export_bus = true;
+	no_bus = cfg;
+	no_bus.pmu_export_bus = false;
+	world(&cfg, &no_bus, &host2);
+	assert_true(hv.pcpu[0].caps.export_bus);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "export bus"), VPERF_EINVAL);
+	world(&cfg, &no_bus, &host2);
+	vm.partition = VPERF_PART_TRAPPED;
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
+/* A VM shown PMUv3p5 (64-bit counters, PMCR_EL0.LP), then a pCPU of PMUv3p4, or with no PMUv3
+ * (ID_AA64DFR0_EL1.PMUVer poked to 0: no counter for the host either): trapped or direct. */
+static void test_lower_pmuver(void **state)
+{
+	const enum vperf_partition parts[] = { VPERF_PART_TRAPPED, VPERF_PART_DIRECT };
+	const struct vperf_pcpu_config none = { .host_counters = 0 };
+	struct sim_pe_config cfg, v3p4, v3p7;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	v3p4 = cfg;
+	v3p4.pmuver = 5;
+	v3p7 = cfg;
+	v3p7.pmuver = 7;
 	for (unsigned int i = 0; i < VPERF_ARRAY_SIZE(parts); i++) {
 		struct vperf_vm_config vm = part(parts[i], 2);
+		uint64_t dfr0;
 
-		only_pcpu0(&cfg, &host2);
+		world(&cfg, &v3p4, &host2);
 		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
-		set_pmuver(1, 5);
 		assert_int_equal(bring_up_pcpu1(&host2, "PMUVer"), VPERF_EINVAL);
-		set_pmuver(1, 0); /* no PMUv3 at all (and so no counter for the host) */
+		dfr0 = sim_peek(1, VPERF_ENC_ID_AA64DFR0_EL1) & ~ID_DFR0_PMUVER_MASK;
+		sim_poke(1, VPERF_ENC_ID_AA64DFR0_EL1, dfr0);
 		assert_int_equal(bring_up_pcpu1(&none, "PMUVer"), VPERF_EINVAL);
 		/* A later version shows the VM nothing new (capped at PMUv3p5): accepted. */
-		set_pmuver(1, 7);
+		world(&cfg, &v3p7, &host2);
+		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
 		assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 	}
 	/* A VM without a vPMU relies on no PMU. */
-	only_pcpu0(&cfg, &host2);
+	world(&cfg, &v3p4, &host2);
 	{
 		struct vperf_vm_config off = { .pmu_mode = VPERF_PMU_OFF };
 
 		assert_int_equal(hv_vm(0, &off), VPERF_OK);
 	}
-	set_pmuver(1, 5);
 	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
 #ifdef CONFIG_VPERF_VSPE
-static void set_pmsver(unsigned int cpu, uint64_t v)
-{
-	uint64_t dfr0 = sim_peek(cpu, VPERF_ENC_ID_AA64DFR0_EL1) & ~ID_DFR0_PMSVER_MASK;
-
-	sim_poke(cpu, VPERF_ENC_ID_AA64DFR0_EL1, dfr0 | v << ID_DFR0_PMSVER_SHIFT);
-}
-
 static struct vperf_vm_config spe_vm(enum vperf_spe_buffer buf)
 {
 	struct vperf_vm_config vm = policy(VPERF_PMU_OFF, 0);
@@ -221,21 +263,24 @@ static struct vperf_vm_config spe_vm(enum vperf_spe_buffer buf)
 	return vm;
 }
 
-/* A VM with a vSPE shown SPEv1p1, then a pCPU with SPEv1 or no SPE. */
+/* A VM with a vSPE shown SPEv1p1, then a pCPU with SPEv1, or with no SPE. */
 static void test_lower_pmsver(void **state)
 {
 	struct vperf_vm_config vm = spe_vm(VPERF_SPE_BUF_EL1_TRAPPED);
-	struct sim_pe_config cfg;
+	struct sim_pe_config v1p1, v1, none;
 
 	(void)state;
-	sim_spe_default_config(&cfg, 2);
-	only_pcpu0(&cfg, &host2);
+	sim_spe_default_config(&v1p1, 2);
+	sim_spe_default_config(&v1, 1);
+	hv_default_config(&none);
+	world(&v1p1, &v1, &host2);
 	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
-	set_pmsver(1, 1);
 	assert_int_equal(bring_up_pcpu1(&host2, "PMSVer"), VPERF_EINVAL);
-	set_pmsver(1, 0);
+	world(&v1p1, &none, &host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
 	assert_int_equal(bring_up_pcpu1(&host2, "PMSVer"), VPERF_EINVAL);
-	set_pmsver(1, 2);
+	world(&v1p1, &v1p1, &host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
 	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
@@ -249,7 +294,7 @@ static void test_outside_spe_needs_host_spe(void **state)
 
 	(void)state;
 	sim_spe_default_config(&cfg, 1);
-	only_pcpu0(&cfg, &host_spe);
+	world(&cfg, &cfg, &host_spe);
 	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
 	assert_int_equal(bring_up_pcpu1(&host2, "host_spe"), VPERF_EINVAL);
 	assert_int_equal(bring_up_pcpu1(&host_spe, ""), VPERF_OK);
@@ -259,15 +304,17 @@ static void test_outside_spe_needs_host_spe(void **state)
 /* The demands stay after the VM: vperf has no VM destroy call. A new vperf_init starts over. */
 static void test_vperf_init_starts_over(void **state)
 {
-	const struct vperf_pcpu_config host3 = { .host_counters = 3 };
 	struct vperf_vm_config vm = part(VPERF_PART_TRAPPED, 4);
+	struct sim_pe_config big, small;
 
 	(void)state;
-	only_pcpu0(NULL, &host2);
+	smaller_pe(&big, &small);
+	world(&big, &small, &host2);
 	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
-	assert_int_equal(bring_up_pcpu1(&host3, "first range"), VPERF_EINVAL);
-	only_pcpu0(NULL, &host2);
-	assert_int_equal(bring_up_pcpu1(&host3, ""), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "first range"), VPERF_EINVAL);
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &host2), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
 int main(void)
@@ -279,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_host_counter_not_reached),
 		cmocka_unit_test(test_direct_vm_unenforced_hpmn),
 		cmocka_unit_test(test_direct_vm_el3_fields),
+		cmocka_unit_test(test_direct_vm_export_bus),
 		cmocka_unit_test(test_lower_pmuver),
 #ifdef CONFIG_VPERF_VSPE
 		cmocka_unit_test(test_lower_pmsver),
