@@ -17,8 +17,13 @@ static const uint16_t wide_events[] = { 0x00, 0x03, 0x04, 0x08, 0x10, 0x11, 0x13
 #define PMCR_P		VPERF_BIT(1) /* PMCR_EL0.P, .C: reset the event / cycle counters */
 #define PMCR_C		VPERF_BIT(2)
 
+bool iso_trace;
+
 static void observe(struct iso_prog *p, uint64_t v)
 {
+	if (iso_trace)
+		printf("    vm %u step %u obs %u: 0x%llx\n", p->vm, p->next_step, p->nr_obs,
+		       (unsigned long long)v);
 	if (p->nr_obs < ISO_MAX_OBS)
 		p->obs[p->nr_obs++] = v;
 }
@@ -159,8 +164,15 @@ void iso_step(struct iso_prog *p, struct hv_vcpu *vc)
 	if (p->wide && p->profiles && !p->started)
 		wide_start(p);
 	p->started = true;
-	if (p->wide)
-		wide_step(p, sched_next(&p->rng));
+	if (p->wide) {
+		uint64_t w = sched_next(&p->rng);
+
+		if (iso_trace)
+			printf("  vm %u step %u on pCPU %u: op %u (0x%llx), wide op %u (0x%llx)\n",
+			       p->vm, p->next_step, cpu, (unsigned int)(r % 8),
+			       (unsigned long long)r, (unsigned int)(w % 8), (unsigned long long)w);
+		wide_step(p, w);
+	}
 	switch (r % 8) {
 	case 0:
 		if (nr)

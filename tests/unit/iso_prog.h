@@ -44,6 +44,9 @@ struct iso_prog {
 	uint8_t cpu_at[ISO_MAX_STEPS + 2];
 };
 
+/* Print every observation as it is made (HV_TRACE=1 in test_isolation_worlds). */
+extern bool iso_trace;
+
 /* One step of the program in vCPU vc (loaded on the current pCPU). */
 void iso_step(struct iso_prog *p, struct hv_vcpu *vc);
 /* The end of the program: a running SPE session is stopped, so its buffer is complete. */

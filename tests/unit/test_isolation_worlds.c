@@ -283,6 +283,8 @@ static void run_shared(const struct world *w, struct w_result *res)
 {
 	struct w_run *run = &shared_run;
 
+	if (iso_trace)
+		printf("  shared:\n");
 	bring_up(w, run, -1, res);
 	for (unsigned int i = 0; i < w->nr_vcpus; i++)
 		if (active(w, run, i))
@@ -329,6 +331,8 @@ static void run_shared(const struct world *w, struct w_result *res)
 /* Alone: the same program, the same steps on the same pCPUs, the same puts. */
 static void run_alone(const struct world *w, unsigned int i, struct w_result *res)
 {
+	if (iso_trace)
+		printf("  alone: vCPU %u\n", i);
 	const struct iso_prog *sp = &shared_run.prog[i];
 	struct iso_prog *p = &alone_run.prog[i];
 	unsigned int n = sp->next_step, cpu;
@@ -606,6 +610,7 @@ static void test_isolation_worlds(void **state)
 
 	(void)state;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	iso_trace = sched_env_u64("HV_TRACE", 0) != 0;
 	if (one && *one) {
 		assert_true(world_parse(one, &first, &s));
 		n = 1;
