@@ -656,9 +656,49 @@ static void test_isolation_worlds(void **state)
 	printf("%llu worlds\n", (unsigned long long)n);
 }
 
+/* The reproduction string gives back the shrink it was printed from, and a world with every
+ * pCPU removed runs nothing and fails nothing (the shrink's removals are real). */
+static void test_world_string(void **state)
+{
+	const struct w_shrink s = { .cpus = 0x5,
+				    .vms = 0x21,
+				    .vcpus = 0x80,
+				    .slots = { 0xfedcba9876543210ull, 0x1ull },
+				    .steps = 7,
+				    .vm_simple = 0x123456,
+				    .cpu_simple = 0x89abcdef };
+	struct w_shrink back, none = { .cpus = 0xff };
+	struct world w;
+	struct w_result res;
+	uint64_t seed;
+	char text[200];
+
+	(void)state;
+	world_format(text, sizeof(text), 12345678901ull, &s);
+	assert_true(world_parse(text, &seed, &back));
+	assert_int_equal(seed, 12345678901ull);
+	assert_int_equal(back.cpus, s.cpus);
+	assert_int_equal(back.vms, s.vms);
+	assert_int_equal(back.vcpus, s.vcpus);
+	assert_int_equal(back.slots[0], s.slots[0]);
+	assert_int_equal(back.slots[1], s.slots[1]);
+	assert_int_equal(back.steps, s.steps);
+	assert_int_equal(back.vm_simple, s.vm_simple);
+	assert_int_equal(back.cpu_simple, s.cpu_simple);
+	assert_true(world_parse("42", &seed, &back));
+	assert_int_equal(seed, 42);
+	assert_false(world_parse("42:cpus=1", &seed, &back));
+	world_draw(42, &w);
+	world_apply(&w, &none);
+	check_world(&w, &res);
+	assert_int_equal(res.fail, WF_NONE);
+	assert_int_equal(res.cpus_up + res.steps, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_world_string),
 		cmocka_unit_test(test_isolation_worlds),
 	};
 
