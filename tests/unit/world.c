@@ -19,8 +19,9 @@ static unsigned int pick(uint64_t *rng, unsigned int n)
 }
 
 /* One pCPU: PMUVer v3 .. v3p8, N 0..31 (mostly 2..8), SPE of every version the model has,
- * FEAT_FGT, FEAT_HPMN0, FEAT_PMUv3_EXTPMN with an agent's range; the host's counters and
- * profiling. Each field is the world's base value (base) or, one time in three, a value of its
+ * FEAT_FGT, FEAT_HPMN0, FEAT_PMUv3_EXTPMN (the hardware hides [EPMN, N), and PMCR_EL0.N reads
+ * EPMN at EL2) with as many counters again kept below it as the software agent range
+ * (agent_counters, docs/vpmu.md); the host's counters and profiling. Each field is the world's base value (base) or, one time in three, a value of its
  * own: mostly alike pCPUs, so that more policies fit all of them, and some that differ. */
 static void draw_cpu(uint64_t *rng, uint64_t seed, unsigned int c, const struct w_cpu *base,
 		     struct w_cpu *cpu)
