@@ -42,7 +42,7 @@ static uint64_t read_pmcr(const struct vperf_vcpu *vcpu)
 {
 	const struct vperf_pcpu *pcpu = vcpu->pcpu;
 
-	return (vcpu->pmu.pmcr & vperf_vpmu_pmcr_keep(vcpu)) | VPERF_BIT(6) /* LC: RES1 */ |
+	return vpmu_hw_pmcr(vcpu->pmu.pmcr & vperf_vpmu_pmcr_keep(vcpu)) |
 	       (uint64_t)vcpu->vm->cfg.nr_counters << PMCR_N_SHIFT |
 	       (pcpu ? pcpu->caps.pmcr_id : 0);
 }
@@ -58,7 +58,7 @@ static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
 		vperf_vpmu_set_counter(vcpu, VPERF_CYCLE_IDX, 0);
 	vcpu->pmu.pmcr = val & vperf_vpmu_pmcr_keep(vcpu);
 	if (vpmu_in_hw(vcpu))
-		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 	vperf_vpmu_update_irq(vcpu);
 }
 

@@ -160,7 +160,7 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	 * find its own selection there, not the previous owner's. */
 	if (vpmu_direct_vm(vcpu))
 		write_sysreg(s->selr, PMSELR_EL0);
-	write_sysreg(s->pmcr, PMCR_EL0);
+	write_sysreg(vpmu_hw_pmcr(s->pmcr), PMCR_EL0);
 }
 
 /* Untrapped, the guest wrote the hardware directly: copy its controls back to the shadow. */
@@ -232,7 +232,7 @@ static void save(struct vperf_vcpu *vcpu)
 	/* XENPMU_MODE_ALL: the privileged VM's counters go on counting whoever runs next (the
 	 * copy below is for a migration; back on this pCPU it finds the live counters). */
 	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
-		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
 	save_counters(vcpu);
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
 	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
@@ -290,7 +290,7 @@ static void resume(struct vperf_vcpu *vcpu)
 	if (vpmu_direct_vm(vcpu) && vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
 		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 	if (vcpu->pmu.pmcr & PMCR_E)
-		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 }
 
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)

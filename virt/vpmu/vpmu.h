@@ -46,6 +46,14 @@ static inline uint64_t vpmu_idle_selr(const struct vperf_pcpu *pcpu)
 	return pcpu->epmn ? 0 : PMSELR_SEL;
 }
 
+/* PMCR_EL0 bits every guest reads and the hardware holds whatever the guest wrote (LC = 1 where
+ * some pCPU is AArch64-only, caps.c): derived with the masks, ORed into every PMCR_EL0 value
+ * vperf writes from a guest's shadow (vpmu_hw_pmcr). */
+extern uint64_t vperf_vpmu_pmcr_fixed;
+static inline uint64_t vpmu_hw_pmcr(uint64_t pmcr)
+{
+	return pmcr | vperf_vpmu_pmcr_fixed;
+}
 /* The vCPU's state is in this pCPU's hardware. */
 static inline bool vpmu_in_hw(const struct vperf_vcpu *vcpu)
 {
@@ -194,7 +202,7 @@ static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
 		return false;
 	mask = vpmu_mask(vcpu);
 	if (s->pmcr & PMCR_E)
-		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
 	s->ovs |= read_sysreg(PMOVSSET_EL0) & mask;
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
