@@ -314,6 +314,19 @@ void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int ho
 	init(cfgs, host_counters, false);
 }
 
+void hv_restart_vperf(unsigned int host_counters)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
+
+	vperf_init(&ops);
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		sim_set_cpu(cpu);
+		vperf_pcpu_init(&hv.pcpu[cpu], &pcfg);
+		hv_host_boot(cpu);
+	}
+	sim_set_cpu(0);
+}
+
 const struct vperf_hyp_ops *hv_ops(void)
 {
 	return &ops;

@@ -11,6 +11,7 @@ static struct {
 } masks;
 
 bool vperf_vpmu_wide;
+uint64_t vperf_vpmu_counter_mask;
 uint64_t vperf_vpmu_pmcr_fixed;
 uint64_t vperf_vpmu_trapped_type;
 
@@ -115,6 +116,7 @@ void vperf_vpmu_derive_masks(void)
 	masks.type_direct[1] = type_direct(p, true);
 	vperf_vpmu_trapped_type = PMEVTYPER_P | PMEVTYPER_U | event_number_mask(p);
 	vperf_vpmu_wide = wide_counters(p);
+	vperf_vpmu_counter_mask = vperf_vpmu_wide ? ~0ull : 0xffffffffull;
 }
 
 uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)

@@ -52,7 +52,8 @@ uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
 
 	if (p < 0)
 		return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccntr : vcpu->pmu.evcntr[n];
-	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0) : read_pmevcntr((unsigned int)p);
+	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0)
+				    : vpmu_counter_bits(read_pmevcntr((unsigned int)p));
 }
 
 void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
@@ -103,7 +104,7 @@ void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest)
 
 		if (p < 0 || !(guest & VPERF_BIT(n)))
 			continue;
-		vcpu->pmu.evcntr[n] = read_pmevcntr((unsigned int)p);
+		vcpu->pmu.evcntr[n] = vpmu_counter_bits(read_pmevcntr((unsigned int)p));
 		vcpu->pmu.map[n] = VPERF_VPMU_NOT_LIVE;
 	}
 	write_sysreg(hw, PMINTENCLR_EL1);
@@ -214,10 +215,13 @@ static void save_counters(struct vperf_vcpu *vcpu)
 			int p = vperf_vpmu_phys(vcpu, n);
 
 			if (p >= 0)
-				s->evcntr[n] = read_pmevcntr((unsigned int)p);
+				s->evcntr[n] = vpmu_counter_bits(read_pmevcntr((unsigned int)p));
 		}
 	} else {
 		read_pmevcntrs(nr, s->evcntr); /* guest counter n is physical counter n */
+		if (!vperf_vpmu_wide_counters())
+			for (unsigned int n = 0; n < nr; n++)
+				s->evcntr[n] = vpmu_counter_bits(s->evcntr[n]);
 	}
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
 }

@@ -222,6 +222,16 @@ static inline bool vperf_vpmu_wide_counters(void)
 {
 	return vperf_vpmu_wide;
 }
+/* An event counter's value as the guest's PMU version has it: bits [31:0] only unless every
+ * pCPU has 64-bit counters. A PMUv3p5 pCPU's counter counts on past bit 31 with PMCR_EL0.LP
+ * = 0 (it overflows there, I5.3.21 LP), which a guest told an older version (a platform with an
+ * older pCPU, vperf_vcpu_id_dfr0) must not see: every read of a hardware event counter for a
+ * guest goes through this. */
+extern uint64_t vperf_vpmu_counter_mask;
+static inline uint64_t vpmu_counter_bits(uint64_t hw)
+{
+	return hw & vperf_vpmu_counter_mask;
+}
 /* The type fields a direct-partition guest holds. */
 uint64_t vperf_vpmu_type_direct(bool cycle);
 /* The PMEVTYPER<n>_EL0 fields a trapped or emulated guest keeps: P, U and the event number as
