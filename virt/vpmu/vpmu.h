@@ -23,6 +23,7 @@
 #define VPMU_CYCLE_BIT	      VPERF_BIT(VPERF_CYCLE_IDX)
 #define VPMU_EVENT_SW_INCR    0x00u
 #define VPMU_EVENT_CHAIN      0x1eu
+#define VPMU_EVENT_CPU_CYCLES 0x11u
 
 /* The guest's counters as bits of PMCNTEN/PMINTEN/PMOVS: [0, N) and the cycle counter. */
 static inline uint64_t vpmu_mask(const struct vperf_vcpu *vcpu)
