@@ -144,12 +144,39 @@ static void test_lc_res1_on_mixed_platform(void **state)
 	}
 }
 
+/* D (the cycle counter's divider, with LC = 0) is the guest's too where LC is: the hardware
+ * counts once every 64 cycles for it; RES0 on a platform with an AArch64-only pCPU. */
+static void test_d_follows_lc(void **state)
+{
+	(void)state;
+	for (unsigned int p = 0; p < 3; p++) {
+		struct hv_vcpu *vc;
+
+		world(~0u);
+		vc = hv_vcpu(0, p);
+		hv_enter(vc, 0);
+		guest_write(PMCNTENSET_EL0, CCNT);
+		guest_write(PMCCNTR_EL0, 0);
+		guest_write(PMCR_EL0, PMCR_E | PMCR_D);
+		assert_int_equal(guest_read(PMCR_EL0) & (PMCR_D | PMCR_LC), PMCR_D);
+		hv_run_n(&op3, 64); /* 192 cycles */
+		assert_int_equal(guest_read(PMCCNTR_EL0), 3);
+		world(~0u & ~2u);
+		vc = hv_vcpu(0, p);
+		hv_enter(vc, 0);
+		guest_write(PMCR_EL0, PMCR_E | PMCR_D);
+		assert_int_equal(guest_read(PMCR_EL0) & (PMCR_D | PMCR_LC), PMCR_LC);
+		assert_int_equal(sim_error_count(), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lc_is_the_guests),
 		cmocka_unit_test(test_lc_across_switches),
 		cmocka_unit_test(test_lc_res1_on_mixed_platform),
+		cmocka_unit_test(test_d_follows_lc),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_aarch32", tests, NULL, NULL);
