@@ -61,6 +61,8 @@ static void probe(struct vperf_pcpu_caps *caps)
 
 		caps->nr_counters = (uint8_t)VPERF_FIELD_GET(pmcr, 15, 11);
 		caps->pmcr_id = pmcr & VPERF_GENMASK(31, 16);
+		caps->pmceid[0] = read_sysreg(PMCEID0_EL0);
+		caps->pmceid[1] = read_sysreg(PMCEID1_EL0);
 #ifdef CONFIG_VPERF_VPMU
 		/* PMCR_EL0.X is RAZ/WI without an event export bus, which no ID register names
 		 * (Arm DDI 0487 K.a, I5.3.21): set it and see whether it sticks, then put the

@@ -334,6 +334,19 @@ int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg)
 	return rc;
 }
 
+void hv_restart_vperf(unsigned int host_counters)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
+
+	vperf_init(&ops);
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		sim_set_cpu(cpu);
+		vperf_pcpu_init(&hv.pcpu[cpu], &pcfg);
+		hv_host_boot(cpu);
+	}
+	sim_set_cpu(0);
+}
+
 const struct vperf_hyp_ops *hv_ops(void)
 {
 	return &ops;

@@ -101,6 +101,9 @@ void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counter
  * HCR_EL2 set up whatever it is). */
 void hv_init_model(const struct sim_pe_config cfgs[SIM_MAX_CPUS]);
 int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg);
+/* vperf_init and every vperf_pcpu_init again on the same model, with no VM: what the pCPUs
+ * probe (ID registers, PMCEID) may have been changed with sim_poke since hv_init. */
+void hv_restart_vperf(unsigned int host_counters);
 /* The ops hv_init gives vperf_init, for a test that starts vperf again on the same model (a
  * pCPU initialised after a VM). */
 const struct vperf_hyp_ops *hv_ops(void);

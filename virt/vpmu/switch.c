@@ -52,7 +52,8 @@ uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
 
 	if (p < 0)
 		return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccntr : vcpu->pmu.evcntr[n];
-	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0) : read_pmevcntr((unsigned int)p);
+	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0)
+				    : vpmu_counter_bits(read_pmevcntr((unsigned int)p));
 }
 
 void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
@@ -103,7 +104,7 @@ void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest)
 
 		if (p < 0 || !(guest & VPERF_BIT(n)))
 			continue;
-		vcpu->pmu.evcntr[n] = read_pmevcntr((unsigned int)p);
+		vcpu->pmu.evcntr[n] = vpmu_counter_bits(read_pmevcntr((unsigned int)p));
 		vcpu->pmu.map[n] = VPERF_VPMU_NOT_LIVE;
 	}
 	write_sysreg(hw, PMINTENCLR_EL1);
@@ -160,7 +161,7 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	 * find its own selection there, not the previous owner's. */
 	if (vpmu_direct_vm(vcpu))
 		write_sysreg(s->selr, PMSELR_EL0);
-	write_sysreg(s->pmcr, PMCR_EL0);
+	write_sysreg(vpmu_hw_pmcr(s->pmcr), PMCR_EL0);
 }
 
 /* Untrapped, the guest wrote the hardware directly: copy its controls back to the shadow. */
@@ -214,10 +215,13 @@ static void save_counters(struct vperf_vcpu *vcpu)
 			int p = vperf_vpmu_phys(vcpu, n);
 
 			if (p >= 0)
-				s->evcntr[n] = read_pmevcntr((unsigned int)p);
+				s->evcntr[n] = vpmu_counter_bits(read_pmevcntr((unsigned int)p));
 		}
 	} else {
 		read_pmevcntrs(nr, s->evcntr); /* guest counter n is physical counter n */
+		if (!vperf_vpmu_wide_counters())
+			for (unsigned int n = 0; n < nr; n++)
+				s->evcntr[n] = vpmu_counter_bits(s->evcntr[n]);
 	}
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
 }
@@ -232,7 +236,7 @@ static void save(struct vperf_vcpu *vcpu)
 	/* XENPMU_MODE_ALL: the privileged VM's counters go on counting whoever runs next (the
 	 * copy below is for a migration; back on this pCPU it finds the live counters). */
 	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
-		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
 	save_counters(vcpu);
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
 	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
@@ -332,7 +336,7 @@ static void resume(struct vperf_vcpu *vcpu)
 	if (vpmu_direct_vm(vcpu) && vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
 		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 	if (vcpu->pmu.pmcr & PMCR_E)
-		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 }
 
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
