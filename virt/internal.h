@@ -53,6 +53,7 @@ struct vperf_platform {
 	bool any_no_fgt;       /* a pCPU has no FEAT_FGT (no fine-grained PMU traps) */
 	bool any_no_hpmn0;     /* a pCPU has no FEAT_HPMN0 (MDCR_EL2.HPMN = 0 is not legal) */
 	bool any_spe;	       /* a pCPU has SPE (and so the SAMPLE_* PMU events) */
+	uint64_t pmceid[2];    /* the common events every pCPU counts (PMCEID0/1_EL0, ANDed) */
 	struct vperf_pcpu_caps first_caps; /* the first initialised pCPU's (blob checks) */
 	struct vperf_demands demands;	   /* what the initialised VMs rely on */
 };

@@ -61,6 +61,8 @@ static void probe(struct vperf_pcpu_caps *caps)
 
 		caps->nr_counters = (uint8_t)VPERF_FIELD_GET(pmcr, 15, 11);
 		caps->pmcr_id = pmcr & VPERF_GENMASK(31, 16);
+		caps->pmceid[0] = read_sysreg(PMCEID0_EL0);
+		caps->pmceid[1] = read_sysreg(PMCEID1_EL0);
 #ifdef CONFIG_VPERF_VPMU
 		/* PMCR_EL0.X is RAZ/WI without an event export bus, which no ID register names
 		 * (Arm DDI 0487 K.a, I5.3.21): set it and see whether it sticks, then put the
@@ -142,6 +144,11 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	 * at load, vpmu/switch.c): it must hold 0, what every put leaves. */
 	if (pcpu->caps.pmuver)
 		write_sysreg(0, PMUSERENR_EL0);
+	/* PMSELR_EL0.SEL resets to an UNKNOWN value too, and is checked before MDCR_EL2.TPM by a
+	 * trapped guest's PMXEVCNTR_EL0 / PMXEVTYPER_EL0 (vpmu_idle_selr): it must hold the value
+	 * every direct guest's put leaves. */
+	if (pcpu->caps.pmuver)
+		write_sysreg(vpmu_idle_selr(pcpu), PMSELR_EL0);
 #endif
 	vperf_platform_add(pcpu);
 #ifdef CONFIG_VPERF_VPMU

@@ -32,6 +32,8 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 		p->min_pmuver = pcpu->caps.pmuver;
 	if (!p->any || pcpu->caps.pmsver < p->min_pmsver)
 		p->min_pmsver = pcpu->caps.pmsver;
+	for (unsigned int i = 0; i < 2; i++)
+		p->pmceid[i] = p->any ? p->pmceid[i] & pcpu->caps.pmceid[i] : pcpu->caps.pmceid[i];
 	if (!p->any)
 		p->first_caps = pcpu->caps;
 	p->any = true;

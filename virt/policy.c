@@ -182,9 +182,11 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 	return VPERF_OK;
 }
 
-/* ID_AA64DFR0_EL1 as the VM sees it: PMUVer 0 without a vPMU, else the hardware's up to PMUv3p5
- * (what vperf emulates); PMSVer 0 without a vSPE, else the hardware's up to SPEv1p2
- * (vspe/regs.c); no FEAT_HPMN0, as the guest has no EL2. */
+/* ID_AA64DFR0_EL1 as the VM sees it: PMUVer 0 without a vPMU, else the hardware's up to the
+ * lowest of every initialised pCPU (what the PMCR_EL0 fields, the counters' width, PMMIR_EL1
+ * and PMCEID follow: caps.c, switch.c, regs.c) and PMUv3p5 (what vperf emulates); PMSVer 0
+ * without a vSPE, else the hardware's up to the platform's and SPEv1p2 (vspe/regs.c); no
+ * FEAT_HPMN0, as the guest has no EL2. */
 uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 {
 	uint64_t pmuver = VPERF_FIELD_GET(hw, 11, 8);
@@ -192,6 +194,8 @@ uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 
 	if (pmuver == ID_DFR0_PMUVER_IMPDEF || vcpu->vm->cfg.pmu_mode == VPERF_PMU_OFF)
 		pmuver = 0;
+	if (pmuver > vperf_platform()->min_pmuver)
+		pmuver = vperf_platform()->min_pmuver;
 	if (pmuver > 6)
 		pmuver = 6;
 	v |= pmuver << ID_DFR0_PMUVER_SHIFT;

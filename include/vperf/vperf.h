@@ -83,6 +83,7 @@ struct vperf_pcpu_caps {
 	bool aarch32;	     /* ID_AA64PFR0_EL1.EL0 == 0b0010: PMCR_EL0.D exists */
 	bool export_bus;     /* PMCR_EL0.X sticks: an event export bus (no ID register says) */
 	uint64_t pmcr_id;    /* PMCR_EL0.IMP and IDCODE, shown to guests */
+	uint64_t pmceid[2];  /* PMCEID0_EL0, PMCEID1_EL0: the common events it counts */
 };
 
 struct vperf_stats {

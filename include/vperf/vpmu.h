@@ -17,7 +17,9 @@
  * 0x4000-0x403F (allow[1]), the ranges PMCEID0/1_EL0 describe; every other event number
  * (IMPLEMENTATION DEFINED and extended common events) follows allow_other. A denied event
  * counts nothing; the guest reads back the PMEVTYPER it wrote and sees the event absent from
- * PMCEID. Zero-initialised means "deny everything"; vperf_pmu_filter_allow_all() allows all.
+ * PMCEID. The cycle counter counts CPU_CYCLES (0x11) and is filtered as that event: with 0x11
+ * denied it counts nothing either, whatever PMCCFILTR_EL0 the guest writes (and reads back).
+ * Zero-initialised means "deny everything"; vperf_pmu_filter_allow_all() allows all.
  */
 struct vperf_pmu_filter {
 	uint64_t allow[2];

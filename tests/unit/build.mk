@@ -10,8 +10,8 @@ tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_
 	test_vpmu_emulated test_vpmu_adversary test_vpmu_badinput test_vpmu_audit test_vpmu_cover \
 	test_vpmu_swinc test_vpmu_lazy test_vpmu_fgt test_vpmu_window test_vpmu_restore \
 	test_vpmu_partition_iso test_pcpu_bringup test_trap_fastpath test_vpmu_irq_line \
-	test_vcpu_load \
-	test_vpmu_emulated_chain
+	test_vcpu_load test_vpmu_emulated_chain test_vpmu_hw_leftovers test_vpmu_aarch32 \
+	test_vpmu_hetero test_vpmu_cycle_filter
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -38,6 +38,10 @@ test_trap_fastpath-objs := tests/unit/test_trap_fastpath.c tests/unit/hv.c
 test_vpmu_irq_line-objs := tests/unit/test_vpmu_irq_line.c tests/unit/hv.c
 test_vcpu_load-objs := tests/unit/test_vcpu_load.c tests/unit/hv.c
 test_vpmu_emulated_chain-objs := tests/unit/test_vpmu_emulated_chain.c tests/unit/hv.c
+test_vpmu_hw_leftovers-objs := tests/unit/test_vpmu_hw_leftovers.c tests/unit/hv.c
+test_vpmu_aarch32-objs := tests/unit/test_vpmu_aarch32.c tests/unit/hv.c
+test_vpmu_hetero-objs := tests/unit/test_vpmu_hetero.c tests/unit/hv.c
+test_vpmu_cycle_filter-objs := tests/unit/test_vpmu_cycle_filter.c tests/unit/hv.c
 
 # The vPMU, adversary, blob and isolation tests again on every other PMU version vperf supports (the
 # default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),

@@ -53,7 +53,8 @@ static void test_init_requires_ops(void **state)
 
 /* N=6, host keeps 2, agent 1: guests [0,3), host [3,5), agent [5,6). Probing reads, but for
  * PMCR_EL0.X (set, read back, the host's PMCR_EL0 put back; test_vpmu_badinput has the PE
- * without an export bus); the other write is PMUSERENR_EL0 = 0, over its UNKNOWN reset value. */
+ * without an export bus); the other writes are PMUSERENR_EL0 = 0 and PMSELR_EL0 = 0, over their
+ * UNKNOWN reset values. */
 static void test_pcpu_ranges(void **state)
 {
 	const struct vperf_pcpu_config cfg = { .host_counters = 2, .agent_counters = 1 };
@@ -62,6 +63,7 @@ static void test_pcpu_ranges(void **state)
 
 	(void)state;
 	sim_poke(0, VPERF_ENC_PMUSERENR_EL0, PMUSERENR_EN);
+	sim_poke(0, VPERF_ENC_PMSELR_EL0, 31);
 	sim_poke(0, VPERF_ENC_PMCR_EL0, sim_peek(0, VPERF_ENC_PMCR_EL0) | PMCR_E);
 	pmcr = sim_peek(0, VPERF_ENC_PMCR_EL0);
 	assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
@@ -70,8 +72,9 @@ static void test_pcpu_ranges(void **state)
 	assert_int_equal(pcpu.hpmn, 3);
 	assert_int_equal(pcpu.epmn, 5);
 #ifdef CONFIG_VPERF_VPMU
-	assert_int_equal(sim_cpu(0)->nr_writes, 3);
+	assert_int_equal(sim_cpu(0)->nr_writes, 4);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSELR_EL0), 0);
 	assert_true(pcpu.caps.export_bus); /* a plain register file keeps X */
 #else
 	assert_int_equal(sim_cpu(0)->nr_writes, 0);

@@ -604,6 +604,177 @@ static void test_selected_counter(void **state)
 	assert_int_equal(guest_read(PMSELR_EL0), 1);
 }
 
+/* The selection is checked in two places of the PMXEVCNTR_EL0 / PMXEVTYPER_EL0 access
+ * pseudocode (Arm DDI 0487 K.a, D24.5, "Accessing PMXEVCNTR_EL0" and "Accessing PMXEVTYPER_EL0"):
+ * a SEL at or above the counters self-hosted software has (PMCCR.EPMN, else N; for PMXEVCNTR
+ * SEL = 31 too) is UNDEFINED with FEAT_FGT, CONSTRAINED UNPREDICTABLE without (the model: UNDEF),
+ * before PMUSERENR_EL0, the fine-grained traps and MDCR_EL2.TPM; a SEL in [HPMN, that) is
+ * checked after them: trapped to EL2 with FEAT_FGT, CONSTRAINED UNPREDICTABLE (UNDEF) without. */
+static void selection_case(uint64_t mdcr, unsigned int el, uint64_t sel, bool counter, bool read,
+			   enum sim_access want)
+{
+	uint32_t enc = counter ? VPERF_ENC_PMXEVCNTR_EL0 : VPERF_ENC_PMXEVTYPER_EL0;
+	unsigned int calls = hyp.calls;
+
+	set_mdcr(mdcr);
+	sim_poke(0, VPERF_ENC_PMSELR_EL0, sel);
+	sim_set_el(el);
+	if (read)
+		guest_mrs(enc);
+	else
+		guest_msr(enc, 0);
+	if (sim_guest_stats(0)->last != want)
+		fail_msg("mdcr %#llx el%u SEL %llu %s %s: %d, expected %d",
+			 (unsigned long long)mdcr, el, (unsigned long long)sel,
+			 counter ? "PMXEVCNTR" : "PMXEVTYPER", read ? "read" : "write",
+			 sim_guest_stats(0)->last, want);
+	assert_int_equal(hyp.calls - calls, want == SIM_ACC_TRAP_EL2 ? 1 : 0);
+	sim_set_el(1);
+}
+
+static void check_selection_order(bool fgt)
+{
+	struct sim_pe_config cfg;
+	const struct sim_handlers h = { .sysreg_trap = trap };
+	enum sim_access beyond_hpmn = fgt ? SIM_ACC_TRAP_EL2 : SIM_ACC_UNDEF;
+
+	sim_default_config(&cfg);
+	cfg.fgt = fgt;
+	cfg.reset_zero = true;
+	sim_model_init(&cfg);
+	sim_set_handlers(&h);
+	sim_poke(0, VPERF_ENC_PMUSERENR_EL0, 0);
+	for (unsigned int k = 0; k < 4; k++) {
+		bool read = k & 1, ctr = k & 2;
+
+		/* SEL = 31: PMXEVCNTR is UNDEFINED ahead of TPM and of EL0's own trap to EL1;
+		 * PMXEVTYPER reaches PMCCFILTR_EL0, so TPM traps it. */
+		selection_case(HPMN6 | TPM, 1, 31, ctr, read,
+			       ctr ? SIM_ACC_UNDEF : SIM_ACC_TRAP_EL2);
+		selection_case(HPMN6 | TPM, 0, 31, ctr, read,
+			       ctr ? SIM_ACC_UNDEF : SIM_ACC_TRAP_EL1);
+		/* SEL = N (6, no EPMN) and SEL = 30: not a counter, UNDEFINED ahead of TPM. */
+		selection_case(HPMN6 | TPM, 1, 6, ctr, read, SIM_ACC_UNDEF);
+		selection_case(HPMN3 | TPM, 1, 30, ctr, read, SIM_ACC_UNDEF);
+		selection_case(HPMN6 | TPM, 0, 6, ctr, read, SIM_ACC_UNDEF);
+		/* SEL in [HPMN, N): TPM first; untrapped, FEAT_FGT traps it, else UNDEF. */
+		selection_case(HPMN3 | TPM, 1, 4, ctr, read, SIM_ACC_TRAP_EL2);
+		selection_case(HPMN3, 1, 4, ctr, read, beyond_hpmn);
+		/* SEL below HPMN: as before. */
+		selection_case(HPMN3 | TPM, 1, 0, ctr, read, SIM_ACC_TRAP_EL2);
+		selection_case(HPMN3, 1, 2, ctr, read, SIM_ACC_OK);
+	}
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_selection_before_traps(void **state)
+{
+	(void)state;
+	check_selection_order(true);
+	check_selection_order(false);
+}
+
+/* With FEAT_PMUv3_EXTPMN the self-hosted counters end at PMCCR.EPMN: a SEL in [EPMN, N) is
+ * UNDEFINED ahead of TPM as well. */
+static void test_selection_epmn(void **state)
+{
+	struct sim_pe_config cfg;
+	const struct sim_handlers h = { .sysreg_trap = trap };
+
+	(void)state;
+	sim_default_config(&cfg);
+	cfg.fgt = true;
+	cfg.extpmn = true;
+	cfg.epmn = 5;
+	cfg.reset_zero = true;
+	sim_model_init(&cfg);
+	sim_set_handlers(&h);
+	selection_case(HPMN3 | TPM, 1, 5, true, true, SIM_ACC_UNDEF);
+	selection_case(HPMN3 | TPM, 1, 5, false, false, SIM_ACC_UNDEF);
+	selection_case(HPMN3 | TPM, 1, 4, true, true, SIM_ACC_TRAP_EL2);
+	selection_case(HPMN3, 1, 4, false, true, SIM_ACC_TRAP_EL2);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* AArch32 at EL0 (FEAT_AA32, ID_AA64PFR0_EL1.EL0 = 0b0010): PMCR_EL0.LC and D hold a value
+ * (I5.3.21, their field descriptions; RES1 and RES0 on an AArch64-only PE). With LC = 0 the
+ * cycle counter overflows when PMCCNTR_EL0[31:0] wraps, though it counts on in 64 bits; with D
+ * = 1 (and LC = 0) it counts once every 64 clock cycles. */
+static void init_aarch32(bool aarch32)
+{
+	struct sim_pe_config cfg;
+	const struct sim_handlers h = { .sysreg_trap = trap };
+
+	sim_default_config(&cfg);
+	cfg.aarch32_el0 = aarch32;
+	cfg.el2_trap_cycles = 0;
+	cfg.reset_zero = true;
+	sim_model_init(&cfg);
+	sim_set_handlers(&h);
+	sim_set_el(1);
+	set_mdcr(HPMN6);
+}
+
+static void test_aarch32_pmcr_lc(void **state)
+{
+	const uint64_t d = VPERF_BIT(3), ccnt = VPERF_BIT(31);
+
+	(void)state;
+	init_aarch32(true);
+	assert_int_equal(read_sysreg(ID_AA64PFR0_EL1) & 0xf, 2);
+	write_sysreg(PMCR_E | PMU_LC_BIT, PMCR_EL0);
+	assert_int_equal(read_sysreg(PMCR_EL0) & (PMU_LC_BIT | d), PMU_LC_BIT);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_int_equal(guest_read(PMCR_EL0) & PMU_LC_BIT, 0);
+	assert_int_equal(read_sysreg(PMCR_EL0) & PMU_LC_BIT, 0);
+	/* LC = 0: the 32-bit wrap sets the flag; the counter keeps its 64 bits. */
+	sim_poke(0, VPERF_ENC_PMCNTENSET_EL0, ccnt);
+	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
+	run(&plain, 6); /* +18 */
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 0x100000002ull);
+	assert_int_equal(guest_read(PMOVSSET_EL0), ccnt);
+	guest_write(PMOVSCLR_EL0, ccnt);
+	/* LC = 1: only the 64-bit wrap does. */
+	guest_write(PMCR_EL0, PMCR_E | PMU_LC_BIT);
+	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
+	run(&plain, 6);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	guest_write(PMCCNTR_EL0, ~0ull - 15);
+	run(&plain, 6);
+	assert_int_equal(guest_read(PMOVSSET_EL0), ccnt);
+	guest_write(PMOVSCLR_EL0, ccnt);
+	/* D = 1 with LC = 0: one increment every 64 cycles; LC = 1 ignores D. */
+	guest_write(PMCR_EL0, PMCR_E | d);
+	assert_int_equal(guest_read(PMCR_EL0) & d, d);
+	guest_write(PMCCNTR_EL0, 0);
+	run(&plain, 64); /* 192 cycles */
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 3);
+	guest_write(PMCR_EL0, PMCR_E | d | PMU_LC_BIT);
+	run(&plain, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCCNTR_EL0), 6);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* AArch64 only (the default): EL0 = 0b0001, LC reads 1 whatever is written and the cycle
+ * counter overflows only at 64 bits; D is RES0 (an EL2 write of it is reported). */
+static void test_aarch64_only_pmcr_lc(void **state)
+{
+	const uint64_t d = VPERF_BIT(3), ccnt = VPERF_BIT(31);
+
+	(void)state;
+	init_aarch32(false);
+	assert_int_equal(read_sysreg(ID_AA64PFR0_EL1) & 0xf, 1);
+	guest_write(PMCR_EL0, PMCR_E | d);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMU_LC_BIT | d), PMU_LC_BIT);
+	sim_poke(0, VPERF_ENC_PMCNTENSET_EL0, ccnt);
+	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
+	run(&plain, 6);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(sim_error_count(), 0);
+	write_sysreg(d, PMCR_EL0);
+	assert_int_equal(sim_error_count(), 1);
+}
+
 /* ---- fields by PMU version, UNKNOWN reset ------------------------------------------------------ */
 
 static void init_version(uint8_t pmuver, bool hpmn0)
@@ -801,6 +972,10 @@ int main(void)
 		cmocka_unit_test_setup(test_swinc, setup),
 		cmocka_unit_test_setup(test_pmuirq_level, setup),
 		cmocka_unit_test_setup(test_selected_counter, setup),
+		cmocka_unit_test_setup(test_selection_before_traps, setup),
+		cmocka_unit_test_setup(test_selection_epmn, setup),
+		cmocka_unit_test(test_aarch32_pmcr_lc),
+		cmocka_unit_test(test_aarch64_only_pmcr_lc),
 		cmocka_unit_test(test_mdcr_checked),
 		cmocka_unit_test(test_mdcr_fields_by_feature),
 		cmocka_unit_test(test_pmcr_fields_by_version),

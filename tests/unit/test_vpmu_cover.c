@@ -300,12 +300,15 @@ static void test_filter_ranges(void **state)
 
 	(void)state;
 	init_model(6, true, 2);
+	/* The PEs implement events 0x23 and 0x24 (vperf_pcpu_init reads PMCEID). */
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		sim_poke(cpu, VPERF_ENC_PMCEID1_EL0, VPERF_BIT(3) | VPERF_BIT(4));
+	hv_restart_vperf(2);
 	vperf_pmu_filter_set(&cfg.filter, 0x23, false);
 	vperf_pmu_filter_set(&cfg.filter, 0x4004, false);
 	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
 	a = hv_vcpu(0, 0);
 	hv_enter(a, 0);
-	sim_poke(0, VPERF_ENC_PMCEID1_EL0, VPERF_BIT(3) | VPERF_BIT(4));
 	assert_int_equal(guest_read(PMCEID1_EL0), VPERF_BIT(4));
 
 	guest_write(PMEVTYPER0_EL0, 0x4004);

@@ -11,6 +11,8 @@ static struct {
 } masks;
 
 bool vperf_vpmu_wide;
+uint64_t vperf_vpmu_counter_mask;
+uint64_t vperf_vpmu_pmcr_fixed;
 uint64_t vperf_vpmu_trapped_type;
 
 static bool wide_counters(const struct vperf_platform *p)
@@ -18,12 +20,22 @@ static bool wide_counters(const struct vperf_platform *p)
 	return p->any && p->min_pmuver >= 6;
 }
 
+/* Every initialised pCPU has AArch32 at EL0 (FEAT_AA32; vperf_pcpu_init probes
+ * ID_AA64PFR0_EL1.EL0). */
+static bool aarch32_everywhere(const struct vperf_platform *p)
+{
+	return p->any && !p->any_aarch64_only;
+}
+
 /*
  * PMCR_EL0 fields a guest may set (Arm DDI 0487 K.a, I5.3.21): E always; DP from PMUv3p1 (a PE
  * with EL2 has it from there; vperf does not look for EL3, which gives it to PMUv3p0 too); LP
  * only from PMUv3p5, RES0 before, so a guest on an older PE reads it as 0 and vperf never writes
- * it to the hardware. X (export bus) and D (AArch32) are not offered. P and C are actions,
- * N, IMP and IDCODE read-only, LC RES1 without AArch32.
+ * it to the hardware. LC (long cycle counter: overflow at PMCCNTR_EL0[63:0] rather than [31:0])
+ * and D (the cycle counter's divider, ignored with LC = 1) hold a value only with AArch32 at
+ * EL0: offered where every pCPU has it, so that the hardware, not vperf, applies them; else
+ * LC is RES1 to the guest and D RES0 (vperf_vpmu_pmcr_fixed). X (export bus) is not offered.
+ * P and C are actions, N, IMP and IDCODE read-only.
  */
 static uint64_t pmcr_writable(const struct vperf_platform *p)
 {
@@ -33,15 +45,26 @@ static uint64_t pmcr_writable(const struct vperf_platform *p)
 		w |= PMCR_DP;
 	if (wide_counters(p))
 		w |= PMCR_LP;
+	if (aarch32_everywhere(p))
+		w |= PMCR_LC | PMCR_D;
 	return w;
+}
+
+/* What every guest's PMCR_EL0 reads, and the hardware gets, beside what the guest keeps: LC = 1
+ * where some pCPU has no AArch32 at EL0. There LC is RES1; on the others it is R/W and resets
+ * to an UNKNOWN value, and a 0 in the hardware would make the cycle counter overflow every
+ * 2^32 cycles behind a guest that reads LC = 1 (I5.3.21, LC). */
+static uint64_t pmcr_fixed(const struct vperf_platform *p)
+{
+	return aarch32_everywhere(p) ? 0 : PMCR_LC;
 }
 
 /*
  * What a direct-partition guest also holds in PMCR_EL0, since it writes the hardware's own
  * (I5.3.21), and so what vperf carries across a switch and accepts in a blob for it: X only
  * with an event export bus (RAZ/WI otherwise: kept in the shadow while the guest is trapped, it
- * would read back 1 there and 0 once the hardware has its state), D only with AArch32 at EL0
- * (RES0 otherwise), FZO from PMUv3p7 (RES0 before); on every initialised pCPU.
+ * would read back 1 there and 0 once the hardware has its state), FZO from PMUv3p7 (RES0
+ * before); on every initialised pCPU. (D and LC, with AArch32 at EL0: pmcr_writable.)
  */
 static uint64_t pmcr_direct_extra(const struct vperf_platform *p)
 {
@@ -49,8 +72,6 @@ static uint64_t pmcr_direct_extra(const struct vperf_platform *p)
 
 	if (p->any && !p->any_no_export)
 		w |= PMCR_X;
-	if (p->any && !p->any_aarch64_only)
-		w |= PMCR_D;
 	if (p->any && p->min_pmuver >= 7)
 		w |= PMCR_FZO;
 	return w;
@@ -89,11 +110,13 @@ void vperf_vpmu_derive_masks(void)
 	const struct vperf_platform *p = vperf_platform();
 
 	masks.pmcr_writable = pmcr_writable(p);
+	vperf_vpmu_pmcr_fixed = pmcr_fixed(p);
 	masks.pmcr_direct_extra = pmcr_direct_extra(p);
 	masks.type_direct[0] = type_direct(p, false);
 	masks.type_direct[1] = type_direct(p, true);
 	vperf_vpmu_trapped_type = PMEVTYPER_P | PMEVTYPER_U | event_number_mask(p);
 	vperf_vpmu_wide = wide_counters(p);
+	vperf_vpmu_counter_mask = vperf_vpmu_wide ? ~0ull : 0xffffffffull;
 }
 
 uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu)

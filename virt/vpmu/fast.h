@@ -60,7 +60,7 @@ static inline bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *va
 		*val = read_sysreg(PMCCNTR_EL0);
 	else if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVCNTR0_EL0, 1) &&
 		 n < vcpu->vm->cfg.nr_counters)
-		*val = read_pmevcntr(n);
+		*val = vpmu_counter_bits(read_pmevcntr(n));
 	else if (key == ESR_SYSREG(VPERF_ENC_PMOVSSET_EL0, 1))
 		/* vperf_vpmu_ovs() in the trapped partition: guest bit n is physical bit n. */
 		*val = vcpu->pmu.ovs | (read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu));

@@ -50,11 +50,18 @@ void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr, cons
 		hw[n] = keep ? guest[n] : vpmu_hw_type(vcpu->vm, guest[n], all, el3);
 }
 
+/* The cycle counter counts CPU_CYCLES (event 0x11; D14, "Cycle event counting"): it is filtered
+ * as that event, as KVM does. A VM whose filter denies CPU_CYCLES, which PMCEID0_EL0 then hides
+ * from it, has a cycle counter that counts nothing (P = U = 1 and nothing else in the hardware)
+ * while it reads back the PMCCFILTR_EL0 it wrote. A direct-partition VM with such a filter has
+ * its PMCCFILTR_EL0 (and PMXEVTYPER_EL0) trapped by FEAT_FGT and comes here too. */
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
+	bool allowed = vpmu_common_event_allowed(vcpu->vm, VPMU_EVENT_CPU_CYCLES);
+
 	return vpmu_types_direct(vcpu)
 		       ? guest
-		       : vpmu_hw_filter(guest, true, vpmu_all_vm(vcpu), has_el3(vcpu));
+		       : vpmu_hw_filter(guest, allowed, vpmu_all_vm(vcpu), has_el3(vcpu));
 }
 
 /* PMCEID0/1_EL0 (I5.3.6-7): bits [31:0] are common events 0x00-0x1F (0x20-0x3F for PMCEID1),

@@ -288,7 +288,7 @@ void vperf_vpmu_repack(struct vperf_vcpu *vcpu, bool pair_changed)
 		if (!(moved & VPERF_BIT(n)) || old[n] == VPERF_VPMU_NOT_LIVE)
 			continue;
 		out |= VPERF_BIT(old[n]);
-		vcpu->pmu.evcntr[n] = read_pmevcntr(old[n]);
+		vcpu->pmu.evcntr[n] = vpmu_counter_bits(read_pmevcntr(old[n]));
 		if (hw_ovs & VPERF_BIT(old[n]))
 			vcpu->pmu.ovs |= VPERF_BIT(n);
 	}

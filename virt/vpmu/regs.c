@@ -42,7 +42,7 @@ static uint64_t read_pmcr(const struct vperf_vcpu *vcpu)
 {
 	const struct vperf_pcpu *pcpu = vcpu->pcpu;
 
-	return (vcpu->pmu.pmcr & vperf_vpmu_pmcr_keep(vcpu)) | VPERF_BIT(6) /* LC: RES1 */ |
+	return vpmu_hw_pmcr(vcpu->pmu.pmcr & vperf_vpmu_pmcr_keep(vcpu)) |
 	       (uint64_t)vcpu->vm->cfg.nr_counters << PMCR_N_SHIFT |
 	       (pcpu ? pcpu->caps.pmcr_id : 0);
 }
@@ -58,7 +58,7 @@ static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
 		vperf_vpmu_set_counter(vcpu, VPERF_CYCLE_IDX, 0);
 	vcpu->pmu.pmcr = val & vperf_vpmu_pmcr_keep(vcpu);
 	if (vpmu_in_hw(vcpu))
-		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 	vperf_vpmu_update_irq(vcpu);
 }
 
@@ -275,15 +275,18 @@ static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 			write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
 		return true;
 	case VPERF_SLOT_PMCEID:
-		acc->val = vperf_vpmu_pmceid(vcpu, acc->enc == VPERF_ENC_PMCEID1_EL0,
-					     read_sysreg_enc(acc->enc));
+		/* The events every pCPU counts, not this one's: the guest may run on any. */
+		acc->val = vperf_vpmu_pmceid(
+			vcpu, acc->enc == VPERF_ENC_PMCEID1_EL0,
+			vperf_platform()->pmceid[acc->enc == VPERF_ENC_PMCEID1_EL0]);
 		return true;
 	case VPERF_SLOT_PMCCFILTR:
 		return access_evtyper(vcpu, acc, VPERF_CYCLE_IDX);
 	case VPERF_SLOT_PMMIR:
-		/* It exists from PMUv3p4, which the guest sees when the PE has it (PMUVer is capped
-		 * at v3p5): the PE's own value, a description of its pipeline. */
-		if (vcpu->pcpu->caps.pmuver < 5)
+		/* It exists from PMUv3p4, which the guest sees when every pCPU has it (PMUVer is
+		 * the platform's, capped at v3p5, vperf_vcpu_id_dfr0): the PE's own value, a
+		 * description of its pipeline. */
+		if (vperf_platform()->min_pmuver < 5)
 			return false;
 		acc->val = read_sysreg(PMMIR_EL1);
 		return true;

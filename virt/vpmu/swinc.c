@@ -21,7 +21,7 @@ static bool counts_at(const struct vperf_vcpu *vcpu, unsigned int n, unsigned in
  * hardware) it is physical counter n, read and written by index; otherwise wherever it lives. */
 static inline uint64_t swinc_get(const struct vperf_vcpu *vcpu, unsigned int n, bool by_index)
 {
-	return by_index ? read_pmevcntr(n) : vperf_vpmu_counter(vcpu, n);
+	return by_index ? vpmu_counter_bits(read_pmevcntr(n)) : vperf_vpmu_counter(vcpu, n);
 }
 
 static inline void swinc_set(struct vperf_vcpu *vcpu, unsigned int n, bool by_index, uint64_t val)
@@ -140,7 +140,7 @@ bool vperf_vpmu_fast_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int e
 
 		if ((s->evtyper[n] & skip) != VPMU_EVENT_SW_INCR)
 			continue;
-		old = read_pmevcntr(n);
+		old = vpmu_counter_bits(read_pmevcntr(n));
 		if ((uint32_t)old != 0xffffffffu)
 			write_pmevcntr(n, old + 1);
 		else

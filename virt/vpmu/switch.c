@@ -52,7 +52,8 @@ uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
 
 	if (p < 0)
 		return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccntr : vcpu->pmu.evcntr[n];
-	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0) : read_pmevcntr((unsigned int)p);
+	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0)
+				    : vpmu_counter_bits(read_pmevcntr((unsigned int)p));
 }
 
 void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
@@ -138,7 +139,7 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	 * find its own selection there, not the previous owner's. */
 	if (vpmu_direct_vm(vcpu))
 		write_sysreg(s->selr, PMSELR_EL0);
-	write_sysreg(s->pmcr, PMCR_EL0);
+	write_sysreg(vpmu_hw_pmcr(s->pmcr), PMCR_EL0);
 }
 
 /* Untrapped, the guest wrote the hardware directly: copy its controls back to the shadow. */
@@ -192,10 +193,13 @@ static void save_counters(struct vperf_vcpu *vcpu)
 			int p = vperf_vpmu_phys(vcpu, n);
 
 			if (p >= 0)
-				s->evcntr[n] = read_pmevcntr((unsigned int)p);
+				s->evcntr[n] = vpmu_counter_bits(read_pmevcntr((unsigned int)p));
 		}
 	} else {
 		read_pmevcntrs(nr, s->evcntr); /* guest counter n is physical counter n */
+		if (!vperf_vpmu_wide_counters())
+			for (unsigned int n = 0; n < nr; n++)
+				s->evcntr[n] = vpmu_counter_bits(s->evcntr[n]);
 	}
 	s->ccntr = read_sysreg(PMCCNTR_EL0);
 }
@@ -210,7 +214,7 @@ static void save(struct vperf_vcpu *vcpu)
 	/* XENPMU_MODE_ALL: the privileged VM's counters go on counting whoever runs next (the
 	 * copy below is for a migration; back on this pCPU it finds the live counters). */
 	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
-		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
 	save_counters(vcpu);
 	hw_ovs = read_sysreg(PMOVSSET_EL0);
 	vperf_vpmu_take_soft_chain(vcpu, hw_ovs); /* emulated partition, one slot (map.c) */
@@ -219,6 +223,12 @@ static void save(struct vperf_vcpu *vcpu)
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
+	/* A direct guest's selection (untrapped PMXEV*, restore()) leaves with it: a trapped
+	 * guest loaded next would find its PMXEV* UNDEFINED before MDCR_EL2.TPM traps them
+	 * (vpmu_idle_selr). The others never write the hardware's, so their switches need no
+	 * access. */
+	if (vpmu_direct_vm(vcpu) && s->selr != vpmu_idle_selr(vcpu->pcpu))
+		write_sysreg(vpmu_idle_selr(vcpu->pcpu), PMSELR_EL0);
 	s->where = VPERF_VPMU_SHADOW;
 	/* A flag raised but not yet taken as an interrupt counts from now on (computed from the
 	 * shadow, which now holds every flag: no second PMOVSSET_EL0 read). Without a new flag the
@@ -302,8 +312,11 @@ static void resume(struct vperf_vcpu *vcpu)
 {
 	if (vcpu->pmu.userenr)
 		write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
+	/* A direct guest's put left the idle selection in the hardware (save()). */
+	if (vpmu_direct_vm(vcpu) && vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
+		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 	if (vcpu->pmu.pmcr & PMCR_E)
-		write_sysreg(vcpu->pmu.pmcr, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 }
 
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)

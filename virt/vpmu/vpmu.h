@@ -24,6 +24,7 @@
 #define VPMU_CYCLE_BIT	      VPERF_BIT(VPERF_CYCLE_IDX)
 #define VPMU_EVENT_SW_INCR    0x00u
 #define VPMU_EVENT_CHAIN      0x1eu
+#define VPMU_EVENT_CPU_CYCLES 0x11u
 
 /* The guest's counters as bits of PMCNTEN/PMINTEN/PMOVS: [0, N) and the cycle counter. */
 static inline uint64_t vpmu_mask(const struct vperf_vcpu *vcpu)
@@ -31,6 +32,30 @@ static inline uint64_t vpmu_mask(const struct vperf_vcpu *vcpu)
 	return (VPERF_BIT(vcpu->vm->cfg.nr_counters) - 1) | VPMU_CYCLE_BIT;
 }
 
+/*
+ * The PMSELR_EL0 the hardware holds whenever no direct-partition guest's state is in it. The
+ * PMXEVCNTR_EL0 / PMXEVTYPER_EL0 access pseudocode (Arm DDI 0487 K.a, D24.5) checks SEL against
+ * the self-hosted counters (PMCCR.EPMN's effective value, N without FEAT_PMUv3_EXTPMN) before
+ * MDCR_EL2.TPM: a SEL at or above them (SEL = 31 for PMXEVCNTR_EL0) is UNDEFINED with FEAT_FGT,
+ * CONSTRAINED UNPREDICTABLE without, at the guest's own EL1, so a trapped guest's PMXEV* would
+ * never reach its emulation. 0 passes both checks; with no self-hosted counter at all (EPMN = 0:
+ * every counter the external agent's, so every guest has N = 0) no SEL passes PMXEVCNTR_EL0's,
+ * which the guest's N = 0 makes UNDEFINED anyway, and 31 passes PMXEVTYPER_EL0's (PMCCFILTR_EL0,
+ * which a guest with no event counter still reaches through SEL = 31).
+ */
+static inline uint64_t vpmu_idle_selr(const struct vperf_pcpu *pcpu)
+{
+	return pcpu->epmn ? 0 : PMSELR_SEL;
+}
+
+/* PMCR_EL0 bits every guest reads and the hardware holds whatever the guest wrote (LC = 1 where
+ * some pCPU is AArch64-only, caps.c): derived with the masks, ORed into every PMCR_EL0 value
+ * vperf writes from a guest's shadow (vpmu_hw_pmcr). */
+extern uint64_t vperf_vpmu_pmcr_fixed;
+static inline uint64_t vpmu_hw_pmcr(uint64_t pmcr)
+{
+	return pmcr | vperf_vpmu_pmcr_fixed;
+}
 /* The vCPU's state is in this pCPU's hardware. */
 static inline bool vpmu_in_hw(const struct vperf_vcpu *vcpu)
 {
@@ -223,7 +248,7 @@ static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
 		return false;
 	mask = vpmu_mask(vcpu);
 	if (s->pmcr & PMCR_E)
-		write_sysreg(s->pmcr & ~PMCR_E, PMCR_EL0);
+		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
 	s->ovs |= read_sysreg(PMOVSSET_EL0) & mask;
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
@@ -242,6 +267,16 @@ extern bool vperf_vpmu_wide;
 static inline bool vperf_vpmu_wide_counters(void)
 {
 	return vperf_vpmu_wide;
+}
+/* An event counter's value as the guest's PMU version has it: bits [31:0] only unless every
+ * pCPU has 64-bit counters. A PMUv3p5 pCPU's counter counts on past bit 31 with PMCR_EL0.LP
+ * = 0 (it overflows there, I5.3.21 LP), which a guest told an older version (a platform with an
+ * older pCPU, vperf_vcpu_id_dfr0) must not see: every read of a hardware event counter for a
+ * guest goes through this. */
+extern uint64_t vperf_vpmu_counter_mask;
+static inline uint64_t vpmu_counter_bits(uint64_t hw)
+{
+	return hw & vperf_vpmu_counter_mask;
 }
 /* The type fields a direct-partition guest holds. */
 uint64_t vperf_vpmu_type_direct(bool cycle);

@@ -90,11 +90,12 @@ static void hook_barrier(void *ctx, unsigned int cpu, enum sim_event_kind kind)
 
 /* ---- set-up ------------------------------------------------------------------------------------ */
 
-/* ID_AA64PFR0_EL1: EL0, EL1 and EL2 in AArch64 (1), EL3 when configured (Arm DDI 0487 K.a,
- * ID_AA64PFR0_EL1 in D24.2). */
+/* ID_AA64PFR0_EL1: EL1 and EL2 in AArch64 (0b0001), EL0 in AArch64 only (0b0001) or also in
+ * AArch32 (0b0010, aarch32_el0), EL3 when configured (Arm DDI 0487 K.a, ID_AA64PFR0_EL1 in
+ * D24.2). */
 static uint64_t initial_pfr0(const struct sim_pe_config *cfg)
 {
-	return 0x111ull | (cfg->el3 ? 0x1000ull : 0);
+	return 0x110ull | (cfg->aarch32_el0 ? 0x2ull : 0x1ull) | (cfg->el3 ? 0x1000ull : 0);
 }
 
 static uint64_t initial_dfr0(const struct sim_pe_config *cfg, unsigned int cpu)

@@ -5,8 +5,11 @@
  *
  * Priority of the rules (Arm ARM D19 PMU register accessibility pseudocode; I5.3 for the
  * ranges): an event counter at or above the counters accessible at the current EL is UNDEFINED
- * first; then, at EL0, PMUSERENR_EL0 traps to EL1; then MDCR_EL2.TPM (and TPMCR for PMCR_EL0)
- * traps to EL2, as do HDFGRTR_EL2 / HDFGWTR_EL2 (FEAT_FGT, pmu_fgt.c); then PMXEVCNTR/PMXEVTYPER with PMSELR_EL0.SEL out of range are UNDEFINED.
+ * first, and so is PMXEVCNTR/PMXEVTYPER whose PMSELR_EL0.SEL selects no counter self-hosted
+ * software has (selection_unimplemented); then, at EL0, PMUSERENR_EL0 traps to EL1; then
+ * MDCR_EL2.TPM (and TPMCR for PMCR_EL0) traps to EL2, as do HDFGRTR_EL2 / HDFGWTR_EL2 (FEAT_FGT,
+ * pmu_fgt.c); then PMXEVCNTR/PMXEVTYPER whose SEL is at or above HPMN trap to EL2 with FEAT_FGT,
+ * are UNDEFINED without (selection_beyond_hpmn).
  */
 #include "pmu_internal.h"
 
@@ -86,17 +89,46 @@ static enum sim_access el0_rule(unsigned int cpu, const struct sim_arch_reg *reg
 							       : SIM_ACC_TRAP_EL1;
 }
 
-static bool selected_out_of_range(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg)
+static bool is_selected_reg(const struct sim_arch_reg *reg)
 {
-	unsigned int sel = (unsigned int)(sim_reg(cpu, SIM_ENC_PMSELR_EL0) & 0x1f);
+	return reg->kind == SIM_KIND_PMXEVCNTR || reg->kind == SIM_KIND_PMXEVTYPER;
+}
 
-	if (reg->kind != SIM_KIND_PMXEVCNTR && reg->kind != SIM_KIND_PMXEVTYPER)
+static unsigned int selection(unsigned int cpu)
+{
+	return (unsigned int)(sim_reg(cpu, SIM_ENC_PMSELR_EL0) & 0x1f);
+}
+
+/*
+ * The first check of the PMXEVCNTR_EL0 and PMXEVTYPER_EL0 access pseudocode (Arm DDI 0487 K.a,
+ * D24.5, PMXEVCNTR_EL0 and PMXEVTYPER_EL0, "Accessing ..." and their MRS/MSR pseudocode:
+ * "UInt(PMSELR_EL0.SEL) >= GetNumEventCountersSelfHosted()"), made before PMUSERENR_EL0, the
+ * fine-grained traps and MDCR_EL2.TPM: a SEL at or above the counters self-hosted software has
+ * (PMCCR.EPMN's effective value, N without FEAT_PMUv3_EXTPMN) is UNDEFINED with FEAT_FGT and
+ * CONSTRAINED UNPREDICTABLE without (Unpredictable_PMUEVENTCOUNTER), where the model takes
+ * UNDEFINED: the choice that shows a hypervisor which leaves such a SEL under a trapped guest.
+ * SEL = 31 is PMCCFILTR_EL0 for PMXEVTYPER_EL0, and no counter for PMXEVCNTR_EL0.
+ */
+static bool selection_unimplemented(unsigned int cpu, const struct sim_arch_reg *reg)
+{
+	unsigned int sel = selection(cpu);
+
+	if (!is_selected_reg(reg))
 		return false;
-	/* SEL = 31 selects PMCCFILTR_EL0 for PMXEVTYPER; for PMXEVCNTR it is CONSTRAINED
-	 * UNPREDICTABLE, and the model takes UNDEFINED. */
 	if (sel == PMU_CYCLE_BIT)
 		return reg->kind == SIM_KIND_PMXEVCNTR;
-	return sel >= pmu_accessible(cpu, el);
+	return sel >= pmu_epmn();
+}
+
+/* The second check, after the traps ("UInt(PMSELR_EL0.SEL) >= GetNumEventCountersAccessible()"
+ * with EL2 enabled): a SEL in [HPMN, EPMN) traps to EL2 with FEAT_FGT; without it the access is
+ * CONSTRAINED UNPREDICTABLE, and the model takes UNDEFINED (a hypervisor that counted on a trap
+ * there would be wrong). */
+static bool selection_beyond_hpmn(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg)
+{
+	unsigned int sel = selection(cpu);
+
+	return is_selected_reg(reg) && sel != PMU_CYCLE_BIT && sel >= pmu_accessible(cpu, el);
 }
 
 static enum sim_access check(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
@@ -105,6 +137,8 @@ static enum sim_access check(unsigned int cpu, unsigned int el, const struct sim
 	uint64_t mdcr = sim_reg(cpu, SIM_ENC_MDCR_EL2);
 
 	if (is_event_counter_reg(reg) && sim_pmev_index(reg->enc) >= pmu_accessible(cpu, el))
+		return SIM_ACC_UNDEF;
+	if (selection_unimplemented(cpu, reg))
 		return SIM_ACC_UNDEF;
 	if (el == 0) {
 		enum sim_access acc = el0_rule(cpu, reg, read);
@@ -120,7 +154,9 @@ static enum sim_access check(unsigned int cpu, unsigned int el, const struct sim
 		return SIM_ACC_TRAP_EL2;
 	if (reg->trap == SIM_TRAP_TPM_TPMCR && (mdcr & SIM_MDCR_EL2_TPMCR))
 		return SIM_ACC_TRAP_EL2;
-	return selected_out_of_range(cpu, el, reg) ? SIM_ACC_UNDEF : SIM_ACC_OK;
+	if (selection_beyond_hpmn(cpu, el, reg))
+		return sim_pe_fgt(cpu) ? SIM_ACC_TRAP_EL2 : SIM_ACC_UNDEF;
+	return SIM_ACC_OK;
 }
 
 /* PMCEID0_EL0 (I5.3.6): bit e for common event e < 32, bit 32 + i for event 0x4000 + i. */
@@ -146,6 +182,7 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 	pmu_reset_unknown(cpu);
 	pmu_fgt_reset(cpu, cfg);
 	pmu_sync_reset(cpu);
+	pmu_cycle_divider_reset(cpu);
 	sim_set_reg(cpu, SIM_ENC_PMCEID0_EL0, pmceid0(cfg));
 	pmu_update_irq(cpu);
 }

@@ -99,13 +99,20 @@ bool pmu_counts(unsigned int cpu, unsigned int n, unsigned int el)
 	return el != 2 || !prohibited_at_el2(cpu, n);
 }
 
-/* Overflow width: 64 bits for the cycle counter (LC is RES1 without AArch32) and the third
- * range; PMCR_EL0.LP for the first range and MDCR_EL2.HLP for the second (PMUv3p5); 32 bits
- * before PMUv3p5. */
+/* PMCR_EL0.LC's effective value: RES1 without AArch32, else the register's (I5.3.21). */
+static bool long_cycle_counter(unsigned int cpu)
+{
+	return !sim_model_config()->aarch32_el0 || (sim_reg(cpu, SIM_ENC_PMCR_EL0) & PMU_LC);
+}
+
+/* Overflow width: the cycle counter's by PMCR_EL0.LC (unsigned overflow of PMCCNTR_EL0[31:0]
+ * with LC = 0, of [63:0] with LC = 1, I5.3.21 LC; the counter itself counts in 64 bits either
+ * way), 64 bits for the third range; PMCR_EL0.LP for the first range and MDCR_EL2.HLP for the
+ * second (PMUv3p5); 32 bits before PMUv3p5. */
 static unsigned int overflow_width(unsigned int cpu, unsigned int n)
 {
 	if (n == PMU_CYCLE_BIT)
-		return 64;
+		return long_cycle_counter(cpu) ? 64 : 32;
 	if (sim_pmu_version() < 6)
 		return 32;
 	if (n < pmu_hpmn(cpu))
@@ -121,10 +128,37 @@ static bool is_chain(unsigned int cpu, unsigned int n, unsigned int el)
 	return n < pmu_num() && (pmu_counting_type(cpu, el, n) & 0xffff) == SIM_EV_CHAIN;
 }
 
+/* PMCR_EL0.D (AArch32 only, ignored when LC's effective value is 1): the cycle counter counts
+ * once every 64 clock cycles (I5.3.21 D). The cycles short of the next 64 carry over. */
+static uint64_t residue[SIM_MAX_CPUS];
+
+void pmu_cycle_divider_reset(unsigned int cpu)
+{
+	residue[cpu % SIM_MAX_CPUS] = 0;
+}
+
+static uint64_t cycle_increments(unsigned int cpu, uint64_t cycles)
+{
+	uint64_t total;
+
+	if (long_cycle_counter(cpu) || !(sim_reg(cpu, SIM_ENC_PMCR_EL0) & PMCR_D_BIT))
+		return cycles;
+	total = residue[cpu % SIM_MAX_CPUS] + cycles;
+	residue[cpu % SIM_MAX_CPUS] = total % 64;
+	return total / 64;
+}
+
 void pmu_add(unsigned int cpu, unsigned int n, uint64_t k)
 {
-	uint64_t old = pmu_counter(cpu, n), val = old + k;
-	unsigned int width = overflow_width(cpu, n), el = sim_el();
+	uint64_t old = pmu_counter(cpu, n), val;
+	unsigned int width, el = sim_el();
+
+	if (n == PMU_CYCLE_BIT)
+		k = cycle_increments(cpu, k);
+	if (!k)
+		return;
+	val = old + k;
+	width = overflow_width(cpu, n);
 	bool overflow = width == 64 ? val < old : (old & 0xffffffffull) + k > 0xffffffffull;
 
 	pmu_set_counter(cpu, n, val);

@@ -5,7 +5,8 @@
  * bit positions as in Linux's arch/arm64/tools/sysreg). A set bit traps the EL1 and EL0 accesses
  * it names to EL2 (EC 0x18) when EL2 is enabled and HCR_EL2.{E2H, TGE} is not {1, 1}, unless a
  * higher priority exception comes first: UNDEFINED for a counter at or above the accessible
- * ones, and at EL0 the PMUSERENR_EL0 trap to EL1 (pmu.c applies those before this rule). The
+ * ones or a PMSELR_EL0.SEL beyond the self-hosted counters (PMXEV*), and at EL0 the
+ * PMUSERENR_EL0 trap to EL1 (pmu.c applies those before this rule). The
  * model has EL3 with SCR_EL3.FGTEn = 1 whenever the PE has FEAT_FGT.
  *
  * Two rules the descriptions spell out and the model keeps: PMEVTYPERn_EL0 covers PMXEVTYPER_EL0

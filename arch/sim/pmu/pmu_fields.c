@@ -27,14 +27,18 @@ static uint8_t pmuver(void)
 }
 
 /*
- * PMCR_EL0 (I5.3.21), for an AArch64-only PE with EL2: E always; D only with AArch32 (RES0);
- * X only with an event export bus (RAZ/WI otherwise); DP with EL3, or PMUv3p1 and EL2, or
- * PMUv3p7; LP with PMUv3p5; FZO with PMUv3p7 (kept, freezing is not modelled). LC is RES1.
+ * PMCR_EL0 (I5.3.21), for a PE with EL2: E always; D and LC only with AArch32 (FEAT_AA32, here
+ * at EL0: aarch32_el0), RES0 and RES1 without; X only with an event export bus (RAZ/WI
+ * otherwise); DP with EL3, or PMUv3p1 and EL2, or PMUv3p7; LP with PMUv3p5; FZO with PMUv3p7
+ * (kept, freezing is not modelled).
  */
 uint64_t pmu_pmcr_writable(void)
 {
 	const struct sim_pe_config *cfg = sim_model_config();
 	uint64_t w = PMCR_E;
+
+	if (cfg->aarch32_el0)
+		w |= PMCR_D | PMU_LC;
 
 	if (cfg->pmu_export_bus)
 		w |= PMCR_X;

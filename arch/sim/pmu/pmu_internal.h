@@ -16,6 +16,7 @@
 #define PMCR_E	     VPERF_BIT(0)
 #define PMCR_P	     VPERF_BIT(1)
 #define PMCR_C	     VPERF_BIT(2)
+#define PMCR_D_BIT   VPERF_BIT(3)
 #define PMCR_DP	     VPERF_BIT(5)
 #define PMCR_LP	     VPERF_BIT(7)
 #define PMCR_N_SHIFT 11
@@ -61,6 +62,8 @@ uint64_t pmu_counting_type(unsigned int cpu, unsigned int el, unsigned int n);
 /* Seeded garbage in the registers the architecture resets to UNKNOWN. */
 void pmu_reset_unknown(unsigned int cpu);
 
+/* PMCR_EL0.D's divider starts a new 64-cycle period (reset). */
+void pmu_cycle_divider_reset(unsigned int cpu);
 /* Add k to counter n (PMU_CYCLE_BIT: the cycle counter), setting its overflow flag on unsigned
  * overflow of the counter's width and feeding a CHAIN counter. */
 void pmu_add(unsigned int cpu, unsigned int n, uint64_t k);

@@ -85,10 +85,12 @@ static unsigned int selected(unsigned int cpu)
 
 static uint64_t read_pmcr(unsigned int cpu, unsigned int el, uint64_t stored)
 {
-	/* N reads HPMN at EL0/EL1 and EPMN at EL2; LC is RES1 without AArch32 (I5.3.21). */
+	/* N reads HPMN at EL0/EL1 and EPMN at EL2; LC is RES1 without AArch32 (I5.3.21), R/W
+	 * with it (pmu_pmcr_writable). */
 	uint64_t n = pmu_accessible(cpu, el);
+	uint64_t lc = sim_model_config()->aarch32_el0 ? 0 : PMU_LC;
 
-	return (stored & pmu_pmcr_writable()) | PMU_LC | n << PMCR_N_SHIFT;
+	return (stored & pmu_pmcr_writable()) | lc | n << PMCR_N_SHIFT;
 }
 
 uint64_t pmu_read(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,

@@ -35,7 +35,9 @@ struct sim_pe_config {
 				   * that counting at EL2 is observable */
 	uint8_t nr_lrs;		     /* ICH_VTR_EL2.ListRegs + 1, 1..16 */
 	bool el3;		     /* EL3 is implemented (PMEVTYPER NSK/NSU/M, PMCR_EL0.DP) */
-	bool mdcr_el3_spme;  /* MDCR_EL3.SPME: event counting allowed at EL3 and in Secure state */
+	bool aarch32_el0;   /* AArch32 at EL0 (FEAT_AA32, ID_AA64PFR0_EL1.EL0 = 0b0010): PMCR_EL0.LC
+			   * and D hold a value, LC = 0 overflows the cycle counter at 32 bits */
+	bool mdcr_el3_spme; /* MDCR_EL3.SPME: event counting allowed at EL3 and in Secure state */
 	bool pmu_export_bus; /* PMCR_EL0.X is implemented (else RAZ/WI) */
 	bool reset_zero;     /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
 			  * (model unit tests that reason from a clean state) */

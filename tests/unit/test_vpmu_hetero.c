@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A heterogeneous platform (sim_model_init_cpus): one pCPU with an older PMU than the others.
+ * Every guest-visible consequence of the PMU version must follow one platform-wide version, the
+ * lowest, whichever pCPU the vCPU runs on: ID_AA64DFR0_EL1.PMUVer (Arm DDI 0487 K.a,
+ * ID_AA64DFR0_EL1), the PMCR_EL0 fields (LP from PMUv3p5, I5.3.21), the event counters' width
+ * (64 bits from PMUv3p5, 32 before: I5.3, PMEVCNTR<n>), PMMIR_EL1 (from PMUv3p4), the blob, the
+ * events PMCEID0/1_EL0 advertise (those every pCPU counts).
+ */
+#include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+#include <vperf/pmu_regs.h>
+
+#include "hv.h"
+
+#define EV_INST		0x08u
+#define EV_CYCLES	0x11u
+#define ID_PMUVER(dfr0) (((dfr0) >> 8) & 0xfu)
+
+static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_OTHER };
+
+static enum sim_access last(void)
+{
+	return sim_guest_stats(sim_current_cpu())->last;
+}
+
+/* CPU 0 has PMUVer old, the others PMUv3p5 (6); N = 6, the host keeps 2. VM 0: trapped with 3
+ * counters; VM 1: emulated with 3 on 2 slots. */
+static void world(uint8_t old)
+{
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+	struct vperf_vm_config vm = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 3 };
+
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		sim_default_config(&cfgs[cpu]);
+		cfgs[cpu].pmuver = cpu ? 6 : old;
+	}
+	hv_init_cpus(cfgs, 2);
+	vperf_pmu_filter_allow_all(&vm.filter);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	vm.partition = VPERF_PART_EMULATED;
+	vm.emu_slots = 2;
+	assert_int_equal(hv_vm(1, &vm), VPERF_OK);
+}
+
+/* The vCPU is told the platform's PMU version on every pCPU, and its PMCR_EL0 agrees. */
+static void test_id_view_is_platform_wide(void **state)
+{
+	struct hv_vcpu *vc;
+
+	(void)state;
+	world(5);
+	vc = hv_vcpu(0, 0);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		uint64_t hw = sim_peek(cpu, VPERF_ENC_ID_AA64DFR0_EL1);
+
+		assert_int_equal(ID_PMUVER(hw), cpu ? 6 : 5);
+		assert_int_equal(ID_PMUVER(vperf_vcpu_id_dfr0(&vc->v, hw)), 5);
+		hv_enter(vc, cpu);
+		guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+		assert_int_equal(guest_read(PMCR_EL0) & PMCR_LP, 0); /* RES0 before PMUv3p5 */
+		hv_leave(cpu);
+	}
+}
+
+/* On a PMUv3p5 pCPU the hardware counter goes on past bit 31 (64 bits, overflowing at 32 with
+ * LP = 0); a guest told PMUv3p4 has 32-bit counters: it reads the wrapped value, on every path
+ * (the trap fast path, PMXEVCNTR_EL0, PMSWINC, the shadow after a put, a blob). */
+static void check_width(unsigned int vm)
+{
+	uint8_t blob[VPERF_VPMU_BLOB_SIZE];
+	struct hv_vcpu *vc, *other;
+
+	world(5);
+	vc = hv_vcpu(0, vm);
+	other = hv_vcpu(1, vm);
+	hv_enter(vc, 1);
+	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
+	guest_write(PMEVTYPER1_EL0, 0); /* SW_INCR */
+	guest_write(PMCNTENSET_EL0, 3);
+	guest_write(PMEVCNTR0_EL0, 0xfffffff0ull);
+	guest_write(PMEVCNTR1_EL0, 0xfffffffeull);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 6); /* 18 cycles */
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 2);
+	guest_write(PMSELR_EL0, 0);
+	assert_int_equal(guest_read(PMXEVCNTR_EL0), 2);
+	assert_int_equal(guest_read(PMOVSSET_EL0) & 1, 1);
+	guest_write(PMSWINC_EL0, 2);
+	guest_write(PMSWINC_EL0, 2);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	guest_write(PMSWINC_EL0, 2);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 1);
+	hv_enter(other, 1);
+	hv_leave(1);
+	assert_int_equal(vperf_vcpu_save(&vc->v, blob, sizeof(blob)), VPERF_VPMU_BLOB_SIZE);
+	assert_int_equal(vperf_vcpu_restore(&other->v, blob, sizeof(blob)), VPERF_OK);
+	hv_enter(vc, 0);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 2);
+	hv_enter(other, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 2);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_counter_width_is_platform_wide(void **state)
+{
+	(void)state;
+	check_width(0);
+	check_width(1);
+}
+
+/* PMMIR_EL1 exists from PMUv3p4: with a PMUv3p1 pCPU in the platform the guest is told PMUv3p1
+ * and gets UNDEF on the PMUv3p5 pCPUs as well. */
+static void test_pmmir_follows_platform(void **state)
+{
+	struct hv_vcpu *vc;
+
+	(void)state;
+	world(4);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 1);
+	assert_int_equal(
+		ID_PMUVER(vperf_vcpu_id_dfr0(&vc->v, sim_peek(1, VPERF_ENC_ID_AA64DFR0_EL1))), 4);
+	guest_read(PMMIR_EL1);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+}
+
+/* PMCEID0/1_EL0: an event one pCPU does not count is not advertised on any (CPU 0 lacks
+ * INST_RETIRED here). */
+static void test_pmceid_is_platform_wide(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct hv_vcpu *vc;
+
+	(void)state;
+	world(5);
+	sim_poke(0, VPERF_ENC_PMCEID0_EL0,
+		 sim_peek(0, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(EV_INST));
+	sim_set_cpu(0);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv_host_boot(0);
+	vc = hv_vcpu(0, 0);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		uint64_t ceid;
+
+		hv_enter(vc, cpu);
+		ceid = guest_read(PMCEID0_EL0);
+		assert_int_equal(ceid & VPERF_BIT(EV_INST), 0);
+		assert_int_equal(ceid & VPERF_BIT(EV_CYCLES), VPERF_BIT(EV_CYCLES));
+		hv_leave(cpu);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_id_view_is_platform_wide),
+		cmocka_unit_test(test_counter_width_is_platform_wide),
+		cmocka_unit_test(test_pmmir_follows_platform),
+		cmocka_unit_test(test_pmceid_is_platform_wide),
+	};
+
+	return cmocka_run_group_tests_name("vpmu_hetero", tests, NULL, NULL);
+}
