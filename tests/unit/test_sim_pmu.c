@@ -187,7 +187,8 @@ static void test_trap_matrix(void **state)
 	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
 		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
 
-		if (!(d->trap & VPERF_TRAP_TPM) || d->feat == VPERF_FEAT_PMUV3P9)
+		if (!(d->trap & VPERF_TRAP_TPM) || d->feat == VPERF_FEAT_PMUV3P9 ||
+		    d->feat == VPERF_FEAT_PMUV3_ICNTR)
 			continue;
 		if ((d->slot == VPERF_SLOT_PMEVCNTR || d->slot == VPERF_SLOT_PMEVTYPER) &&
 		    vperf_pmev_index(d->enc) >= 6)
