@@ -43,7 +43,7 @@ struct sim_pe_config {
 				   * EL2 execution inside the PMU's synchronization window */
 	uint8_t pmuirq_latency;	  /* enum sim_irq_latency: when an asserted PMUIRQ is taken */
 	uint16_t pmuirq_polls;	  /* AFTER_POLLS / AFTER_TRAP: poll points it waits (at most) */
-	/* Newer hardware (docs/model.md, "Newer PMU hardware"): */
+	/* Newer hardware (docs/model.md, "What the model enforces for the PMU"): */
 	bool icntr; /* FEAT_PMUv3_ICNTR (with pmuver >= 9): PMICNTR_EL0, PMICFILTR_EL0,
 			      * counter index 32 (F0); ID_AA64DFR1_EL1.PMICNTR = 1 */
 	bool fgt2;  /* FEAT_FGT2 (with fgt): HDFGRTR2_EL2 / HDFGWTR2_EL2, MMFR0.FGT = 2 */
