@@ -31,13 +31,16 @@
 #define PMXEV_PATTERN \
 	((uint64_t)0x3c000000) /* counter i of round r gets PMXEV_PATTERN + r * 32 + i */
 
-/* Switches seen by one round of a loop: the gaps inside its 1 ms spin, or the round's PMU part
- * (a few accesses, trapped or not) taking longer than 2 ms: the guest was switched out there. */
+/* Switches seen by one round of a loop: the gaps inside its spin, or the round's PMU part (a few
+ * accesses, trapped or not) taking longer than 2 ms: the guest was switched out there. The spin
+ * (3 ms) is longer than a slice of the reference hypervisor (1 ms from the vCPU's last entry,
+ * which every trapped access is), so that a round with traps still lets the other guest run and
+ * sees it. */
 static unsigned int spin_round(uint64_t round_start)
 {
 	unsigned int gaps = now() - round_start > ms_to_ticks(2);
 
-	return gaps + spin_ms(1);
+	return gaps + spin_ms(3);
 }
 
 /* The first counter that read another value than its own, and how often that happened. */
