@@ -18,6 +18,25 @@
 /* The hypervisor's ops, given to vperf_init (platform.c). */
 extern const struct vperf_hyp_ops *vperf_ops;
 
+/*
+ * What every VM initialised since vperf_init relies on finding on each pCPU, since it may run on
+ * any of them: recorded by vperf_vm_init (policy.c) from its policy and what it was shown, and
+ * checked by vperf_pcpu_init, which refuses a pCPU brought up later that cannot give it. There
+ * is no VM destroy call: the demands only grow until the next vperf_init. FEAT_FGT and
+ * FEAT_HPMN0 are not among them: a direct VM that needs them runs trapped on a pCPU without
+ * them, the same PMU with traps (vpmu_direct_here), as vperf.h says.
+ */
+struct vperf_demands {
+	uint8_t counters; /* the largest N or emu_slots of a VM with a vPMU: [0, HPMN) at least */
+	uint8_t pmuver; /* the PMUVer a VM with a vPMU was shown, and its masks rest on (0: none) */
+	bool direct;	/* a direct-partition VM: MDCR_EL2.HPMN enforced at EL1 */
+	bool el3;	/* ... that holds PMEVTYPER NSK, NSU and M (every pCPU had EL3) */
+	bool aarch32;	/* ... that holds PMCR_EL0.D (every pCPU had AArch32 at EL0) */
+	bool export_bus; /* ... that holds PMCR_EL0.X (every pCPU had an export bus) */
+	uint8_t pmsver;	 /* the PMSVer a VM with SPE was shown or is profiled with (0: none) */
+	bool host_spe;	 /* a VM profiled from outside: the host's own Profiling Buffer */
+};
+
 /* What every pCPU initialised since vperf_init offers (platform.c): the VM policies, the
  * guest-writable masks and the vSPE's ID values rest on it, so that a vCPU can move between
  * pCPUs and find the same PMU and SPE everywhere. */
@@ -36,6 +55,7 @@ struct vperf_platform {
 	bool any_spe;	       /* a pCPU has SPE (and so the SAMPLE_* PMU events) */
 	uint64_t pmceid[2];    /* the common events every pCPU counts (PMCEID0/1_EL0, ANDed) */
 	struct vperf_pcpu_caps first_caps; /* the first initialised pCPU's (blob checks) */
+	struct vperf_demands demands;	   /* what the initialised VMs rely on */
 };
 
 const struct vperf_platform *vperf_platform(void);
@@ -43,6 +63,11 @@ const struct vperf_platform *vperf_platform(void);
 void vperf_platform_reset(const struct vperf_hyp_ops *ops);
 /* vperf_pcpu_init: one more pCPU, probed and configured. */
 void vperf_platform_add(const struct vperf_pcpu *pcpu);
+/* vperf_vm_init: one more VM, relying on d. */
+void vperf_platform_demand(const struct vperf_demands *d);
+/* vperf_pcpu_init, before vperf_platform_add: NULL when pcpu gives every initialised VM what it
+ * relies on, else why not (for the log). */
+const char *vperf_platform_refusal(const struct vperf_pcpu *pcpu);
 
 /* What the VM was given (vperf_vm_init checked it). A vPMU: */
 static inline bool vpmu_on(const struct vperf_vcpu *vcpu)
@@ -78,17 +103,26 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu);
 /* Write MDCR_EL2 (and remember it): the value differs from the pCPU's last one. */
 void vperf_mdcr_write(struct vperf_pcpu *pcpu, uint64_t mdcr);
 
-/* At load: the value computed last time, when nothing it depends on changed since: the same
- * pCPU, no pCPU or VM (re)initialised (the epoch), and the vCPU's trap state (direct PMU, direct
- * SPE buffer), whose every change either recomputes it (vperf_update_mdcr) or marks it stale
- * (vperf_mdcr_stale). Inline, on every load's path: written only when it changed. */
+/* Compute the loaded vCPU's MDCR_EL2 into vcpu->mdcr (and cache it), without writing it. */
+void vperf_mdcr_compute(struct vperf_vcpu *vcpu);
+
+/* At load, in two steps so that the vPMU can act between the value and its write (vcpu.c):
+ * vcpu->mdcr is the value computed last time, when nothing it depends on changed since: the
+ * same pCPU, no pCPU or VM (re)initialised (the epoch), and the vCPU's trap state (direct PMU,
+ * direct SPE buffer), whose every change either recomputes it (vperf_update_mdcr) or marks it
+ * stale (vperf_mdcr_stale); then it is written only when it differs from the pCPU's. Inline, on
+ * every load's path. */
+static inline void vperf_mdcr_refresh(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->mdcr_pcpu != vcpu->pcpu || vcpu->mdcr_epoch != vperf_mdcr_epoch)
+		vperf_mdcr_compute(vcpu);
+}
+
 static inline void vperf_mdcr_load(struct vperf_vcpu *vcpu)
 {
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
 
-	if (vcpu->mdcr_pcpu != pcpu || vcpu->mdcr_epoch != vperf_mdcr_epoch)
-		vperf_update_mdcr(vcpu);
-	else if (pcpu->cur_mdcr != vcpu->mdcr)
+	if (pcpu->cur_mdcr != vcpu->mdcr)
 		vperf_mdcr_write(pcpu, vcpu->mdcr);
 }
 /* At put: the host's value back where it matters at EL2. */

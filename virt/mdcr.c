@@ -30,8 +30,9 @@ void vperf_mdcr_new_epoch(void)
  * The MDCR_EL2 fields outside vperf's that this PE implements (Arm DDI 0487 K.a, MDCR_EL2): the
  * debug traps TDE, TDA, TDOSA and TDRA on every PE with EL2; HLP from PMUv3p5, HPMFZO from
  * PMUv3p7; TTRF with FEAT_TRF (ID_AA64DFR0_EL1.TraceFilt, bits [43:40]); E2TB with FEAT_TRBE
- * (TraceBuffer, bits [47:44]). The host's bits go into every value below, so a bit the PE lacks
- * is refused once, at vperf_pcpu_init, rather than written RES0 at every vCPU switch.
+ * (TraceBuffer, bits [47:44]); TDCC, bit [27], with FEAT_FGT; HPMFZS, bit [36], with
+ * FEAT_SPEv1p2 (PMSVer >= 0b0011). The host's bits go into every value below, so a bit the PE
+ * lacks is refused once, at vperf_pcpu_init, rather than written RES0 at every vCPU switch.
  */
 static uint64_t host_fields(const struct vperf_pcpu_caps *caps)
 {
@@ -45,6 +46,10 @@ static uint64_t host_fields(const struct vperf_pcpu_caps *caps)
 		f |= MDCR_EL2_TTRF;
 	if (VPERF_FIELD_GET(caps->dfr0, 47, 44))
 		f |= MDCR_EL2_E2TB_MASK;
+	if (caps->fgt)
+		f |= MDCR_EL2_TDCC;
+	if (caps->pmsver >= 3)
+		f |= MDCR_EL2_HPMFZS;
 	return f;
 }
 
@@ -188,11 +193,16 @@ static void set_mdcr(struct vperf_pcpu *pcpu, uint64_t mdcr)
  * nothing at EL2 depends on the trap bits, and the guest's counters never count EL2 (NSH = 0,
  * HPMD), so EL2 work before the ERET is not theirs whichever value it is counted with; the
  * model's synchronization window checks this (docs/model.md). */
-void vperf_update_mdcr(struct vperf_vcpu *vcpu)
+void vperf_mdcr_compute(struct vperf_vcpu *vcpu)
 {
 	vcpu->mdcr = vcpu_mdcr(vcpu, vcpu->pcpu);
 	vcpu->mdcr_pcpu = vcpu->pcpu;
 	vcpu->mdcr_epoch = vperf_mdcr_epoch;
+}
+
+void vperf_update_mdcr(struct vperf_vcpu *vcpu)
+{
+	vperf_mdcr_compute(vcpu);
 	set_mdcr(vcpu->pcpu, vcpu->mdcr);
 }
 

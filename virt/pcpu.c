@@ -95,6 +95,24 @@ static bool vhe_refused(const struct vperf_pcpu *pcpu)
 	return false;
 }
 
+/* A pCPU brought up after VMs exist must give each of them its policy: it may run any of their
+ * vCPUs (struct vperf_demands). Refused, logged with the reason and counted otherwise. */
+static bool refused(struct vperf_pcpu *pcpu)
+{
+	const char *why = vperf_platform_refusal(pcpu);
+	char buf[160];
+	struct fmt f;
+
+	if (!why)
+		return false;
+	STAT_INC(&pcpu->stats, refused);
+	vperf_fmt_init(&f, buf, sizeof(buf));
+	vperf_fmt_str(&f, "vperf: pcpu_init refused: ");
+	vperf_fmt_str(&f, why);
+	vperf_log(VPERF_LOG_ERR, buf);
+	return true;
+}
+
 int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg)
 {
 	static const struct vperf_pcpu zero;
@@ -112,6 +130,8 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	pcpu->hpmn = (uint8_t)(pcpu->caps.nr_counters - reserved);
 	/* HPMN = 0 is only valid with FEAT_HPMN0 (MDCR_EL2.HPMN description). */
 	if (pcpu->caps.pmuver && pcpu->hpmn == 0 && !pcpu->caps.hpmn0)
+		return VPERF_EINVAL;
+	if (refused(pcpu))
 		return VPERF_EINVAL;
 	pcpu->host_mdcr = vperf_mdcr_host(pcpu);
 	/* Unknown: the first load writes it. */

@@ -46,3 +46,53 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 	p->any_spe |= pcpu->caps.pmsver != 0;
 	p->any_no_hpmn0 |= !pcpu->caps.hpmn0;
 }
+
+static uint8_t max_u8(uint8_t a, uint8_t b)
+{
+	return a > b ? a : b;
+}
+
+void vperf_platform_demand(const struct vperf_demands *d)
+{
+	struct vperf_demands *all = &platform.demands;
+
+	all->counters = max_u8(all->counters, d->counters);
+	all->pmuver = max_u8(all->pmuver, d->pmuver);
+	all->pmsver = max_u8(all->pmsver, d->pmsver);
+	all->direct |= d->direct;
+	all->el3 |= d->el3;
+	all->aarch32 |= d->aarch32;
+	all->export_bus |= d->export_bus;
+	all->host_spe |= d->host_spe;
+}
+
+/* The PMU side: a guest counter at or above MDCR_EL2.HPMN is UNDEFINED at EL1 before
+ * MDCR_EL2.TPM applies, and the counters from HPMN on are the host's (vperf_vm_init's rule); a
+ * direct guest is isolated by the hardware alone (policy.c, direct_possible). */
+static const char *pmu_refusal(const struct vperf_pcpu *pcpu, const struct vperf_demands *d)
+{
+	if (pcpu->caps.pmuver < d->pmuver)
+		return "its PMUVer is below the one a VM with a vPMU was shown";
+	if (pcpu->hpmn < d->counters)
+		return "its first range [0, HPMN) is smaller than a VM's counters";
+	if (d->direct && pcpu->cfg.hpmn_unenforced)
+		return "it does not enforce MDCR_EL2.HPMN (hpmn_unenforced) and a VM is direct";
+	if ((d->el3 && !pcpu->caps.el3) || (d->aarch32 && !pcpu->caps.aarch32) ||
+	    (d->export_bus && !pcpu->caps.export_bus))
+		return "it lacks EL3, AArch32 or the export bus, whose fields a direct VM holds";
+	return NULL;
+}
+
+const char *vperf_platform_refusal(const struct vperf_pcpu *pcpu)
+{
+	const struct vperf_demands *d = &platform.demands;
+	const char *why = pmu_refusal(pcpu, d);
+
+	if (why)
+		return why;
+	if (pcpu->caps.pmsver < d->pmsver)
+		return "its PMSVer is below the one a VM with SPE was shown";
+	if (d->host_spe && !pcpu->cfg.host_spe)
+		return "no host_spe, and a VM is profiled from outside (VPERF_SPE_BUF_EL2)";
+	return NULL;
+}

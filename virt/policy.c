@@ -79,6 +79,24 @@ static int check_vpmu(const struct vperf_vm_config *cfg)
 #endif
 }
 
+/* A VM with a vPMU and a vSPE of its own (not profiled from outside, VPERF_SPE_BUF_EL2, whose
+ * guest sees no SPE) gets PMUIRQ and PMBIRQ: on one PPI its guest could not tell an overflow from
+ * a buffer management event, so the two virtual PPIs must differ, the Kconfig defaults standing
+ * for a 0 as vperf_vm_pmu_virq() and vperf_vm_spe_virq() resolve it. */
+static bool virqs_collide(const struct vperf_vm_config *cfg)
+{
+#if defined(CONFIG_VPERF_VPMU) && defined(CONFIG_VPERF_VSPE)
+	uint32_t pmu = cfg->pmu_virq ? cfg->pmu_virq : CONFIG_VPERF_VPMU_PPI;
+	uint32_t spe = cfg->spe_virq ? cfg->spe_virq : CONFIG_VPERF_VSPE_PPI;
+
+	return cfg->pmu_mode != VPERF_PMU_OFF && cfg->spe && cfg->spe_buffer != VPERF_SPE_BUF_EL2 &&
+	       pmu == spe;
+#else
+	(void)cfg;
+	return false;
+#endif
+}
+
 /* A policy every initialised pCPU can give. A policy the pCPUs cannot give (the ALL mode outside
  * the trapped partition, the direct partition where HPMN is not enforced, more counters than the
  * first range) is VPERF_EINVAL; SPE is as check_spe() says. */
@@ -93,7 +111,8 @@ static int check_policy(const struct vperf_vm_config *cfg)
 	 * I5.3.21). Every mask vperf builds from
 	 * them relies on it, an OFF VM's blob restore included. */
 	if ((unsigned int)cfg->partition > VPERF_PART_EMULATED ||
-	    cfg->nr_counters > VPERF_PMU_MAX_COUNTERS || cfg->emu_slots > VPERF_PMU_MAX_COUNTERS)
+	    cfg->nr_counters > VPERF_PMU_MAX_COUNTERS || cfg->emu_slots > VPERF_PMU_MAX_COUNTERS ||
+	    virqs_collide(cfg))
 		return VPERF_EINVAL;
 	switch (cfg->pmu_mode) {
 	case VPERF_PMU_OFF:
@@ -113,6 +132,39 @@ static int check_policy(const struct vperf_vm_config *cfg)
 	return check_vpmu(cfg);
 }
 
+/* What the VM relies on finding on every pCPU, now that it exists (struct vperf_demands): the
+ * first range its counters need; the PMUVer it is shown (capped at PMUv3p5, vperf_vcpu_id_dfr0)
+ * and its guest-writable masks rest on (vpmu/caps.c), for a direct VM uncapped, as it holds
+ * the hardware's own PMCR_EL0 and type fields, with EL3, AArch32 and the export bus where every
+ * pCPU had them, and HPMN enforced; the PMSVer a VM with a vSPE is shown, the host's buffer for
+ * one profiled from outside. */
+static void record_demands(const struct vperf_vm_config *cfg)
+{
+	const struct vperf_platform *p = vperf_platform();
+	struct vperf_demands d = { 0 };
+
+	if (cfg->pmu_mode != VPERF_PMU_OFF) {
+		d.counters = cfg->nr_counters > cfg->emu_slots ? cfg->nr_counters : cfg->emu_slots;
+		d.pmuver = p->min_pmuver > 6 ? 6 : p->min_pmuver;
+	}
+	if (cfg->pmu_mode != VPERF_PMU_OFF && cfg->partition == VPERF_PART_DIRECT) {
+		d.pmuver = p->min_pmuver;
+		d.direct = true;
+		d.el3 = !p->any_no_el3;
+		d.aarch32 = !p->any_aarch64_only;
+		d.export_bus = !p->any_no_export;
+	}
+#ifdef CONFIG_VPERF_VSPE
+	if (cfg->spe && cfg->spe_buffer == VPERF_SPE_BUF_EL2) {
+		d.pmsver = 1;
+		d.host_spe = true;
+	} else if (cfg->spe) {
+		d.pmsver = (uint8_t)vperf_vspe_pmsver(ID_DFR0_PMSVER_MASK);
+	}
+#endif
+	vperf_platform_demand(&d);
+}
+
 int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *hv_vm)
 {
 	static const struct vperf_vm zero;
@@ -125,6 +177,7 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 	vm->hv_vm = hv_vm;
 	vm->fgt_types = (vperf_vm_fgt_types(vm) ? VPERF_FGT_TYPES : 0) |
 			(vperf_vm_fgt_pmbsr(vm) ? VPERF_FGT_PMBSR : 0);
+	record_demands(cfg);
 	vperf_mdcr_new_epoch();
 	return VPERF_OK;
 }

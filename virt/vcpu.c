@@ -40,10 +40,17 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 }
 
 /* MDCR_EL2 first: HPMN decides which counters are the guest's before any of them can count;
- * then the VM's fine-grained traps (fgt.c) and the vPMU. Inline: for a VM without SPE this is
- * the whole load, on the switch's fast path. */
+ * then the VM's fine-grained traps (fgt.c) and the vPMU. Before the MDCR_EL2 write, a lower
+ * HPMN first takes the counters it moves to the second range from their owner
+ * (vperf_vpmu_before_mdcr). Inline: for a VM without SPE this is the whole load, on the
+ * switch's fast path. */
 static inline __attribute__((always_inline)) void load_pmu_side(struct vperf_vcpu *vcpu)
 {
+	vperf_mdcr_refresh(vcpu);
+#ifdef CONFIG_VPERF_VPMU
+	if (vpmu_on(vcpu))
+		vperf_vpmu_before_mdcr(vcpu);
+#endif
 	vperf_mdcr_load(vcpu);
 	vperf_fgt_load(vcpu);
 #ifdef CONFIG_VPERF_VPMU

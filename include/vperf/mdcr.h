@@ -34,6 +34,7 @@
 #define MDCR_EL2_TDCC	       VPERF_BIT(27)
 #define MDCR_EL2_MTPME	       VPERF_BIT(28)
 #define MDCR_EL2_HPMFZO	       VPERF_BIT(29)
+#define MDCR_EL2_HPMFZS	       VPERF_BIT(36)
 
 /* The MDCR_EL2 fields vperf owns. The hypervisor owns the rest: debug and trace traps, and
  * HLP / HPMFZO, which govern only its own second counter range. */

@@ -99,6 +99,8 @@ struct vperf_stats {
 				   * flags are not vperf's to clear, their interrupt enables are */
 	uint64_t spurious_irqs;	  /* PMUIRQ entries on a pCPU without a PMUv3 (nothing read) */
 	uint64_t misuse;	  /* API misuse by the hypervisor (a load without a put) */
+	uint64_t refused;	  /* vperf_pcpu_init refused this pCPU: it cannot give an existing
+				   * VM its policy (logged with the reason) */
 	uint64_t spe_events;	  /* Profiling Buffer events shown to the guest (virtual PMBSR) */
 	uint64_t spe_s2_fixed;	  /* stage-2 faults on a guest's buffer mapped by the hypervisor */
 	uint64_t spe_dl;	  /* of spe_events, those with data lost (PMBSR.DL) */
@@ -186,12 +188,22 @@ int vperf_init(const struct vperf_hyp_ops *ops);
  * PMCR_EL0.N or would leave the guests an HPMN of 0 without FEAT_HPMN0, or when cfg gives
  * HDFGRTR/HDFGWTR_EL2 values on a PE without FEAT_FGT. Programs nothing but PMUSERENR_EL0 = 0
  * (its reset value is UNKNOWN; guests' EL0 sees it): the host's MDCR_EL2 stays, and the FGT
- * registers are first written at the next vCPU load. Call it again after the CPU was reset. */
+ * registers are first written at the next vCPU load. Call it again after the CPU was reset.
+ * A pCPU brought up after VMs exist must give every one of them its policy, since any of their
+ * vCPUs may run there: VPERF_EINVAL, logged with the reason and counted (stats.refused), when
+ * its first range is smaller than a VM's N or emu_slots, its PMUVer or PMSVer is below what a
+ * VM was shown, it has hpmn_unenforced (or lacks EL3, AArch32 at EL0 or the export bus every
+ * pCPU had) while a VM is direct, or it has no host_spe while a VM is profiled from outside.
+ * There is no VM destroy call: what the VMs rely on only grows until the next vperf_init. Not
+ * refused: a pCPU without FEAT_FGT or FEAT_HPMN0 that a direct VM would need; the VM runs
+ * trapped there (the same PMU, with traps). On any error the pCPU must not run vCPUs. */
 int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg);
 
 /* Validate and record a VM's policy. VPERF_ENOTSUP for a feature configured out,
- * VPERF_EINVAL for a policy no pCPU could satisfy (checked again at load) and, whatever the mode,
- * for a partition or mode that is not one of the enum's or counts above 31. */
+ * VPERF_EINVAL for a policy the pCPUs initialised so far cannot all give and, whatever the mode,
+ * for a partition or mode that is not one of the enum's or counts above 31. A pCPU initialised
+ * later is checked against it (vperf_pcpu_init); FEAT_FGT and FEAT_HPMN0 are checked again at
+ * load (without them a direct VM runs trapped on that pCPU). */
 int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *hv_vm);
 
 /* Bind a vCPU to its VM and put its PMU/SPE state in the reset state. vcpu may hold anything

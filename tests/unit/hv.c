@@ -264,8 +264,21 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	hv_init_host_spe(cfg, host_counters, false);
 }
 
-static void init(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters,
-		 bool host_spe)
+static void init(const struct sim_pe_config *cfg, const struct sim_pe_config *cfgs,
+		 unsigned int host_counters, bool host_spe);
+
+void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe)
+{
+	init(cfg, NULL, host_counters, host_spe);
+}
+
+void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters)
+{
+	init(&cfgs[0], cfgs, host_counters, false);
+}
+
+static void init(const struct sim_pe_config *cfg, const struct sim_pe_config *cfgs,
+		 unsigned int host_counters, bool host_spe)
 {
 	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap,
 					       .irq = irq,
@@ -277,9 +290,15 @@ static void init(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int hos
 	hv.raw_el = -1;
 	hv.lazy_put = sched_env_u64("HV_LAZY_PUT", 0) != 0;
 	hv.mixed_put = sched_env_u64("HV_LAZY_PUT", 0) == 2;
-	hv.model = cfgs[0];
+	if (cfg)
+		hv.model = *cfg;
+	else
+		hv_default_config(&hv.model);
 	hv.put_draws = 0x2545f4914f6cdd1dull ^ hv.model.seed; /* xorshift stays at 0 */
-	sim_model_init_cpus(cfgs);
+	if (cfgs)
+		sim_model_init_cpus(cfgs);
+	else
+		sim_model_init(&hv.model);
 	sim_set_handlers(&handlers);
 	vperf_init(&ops);
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
@@ -294,24 +313,6 @@ static void init(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int hos
 		sim_poke(cpu, VPERF_ENC_ICH_HCR_EL2, SIM_ICH_HCR_EN);
 	}
 	sim_set_cpu(0);
-}
-
-void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe)
-{
-	struct sim_pe_config cfgs[SIM_MAX_CPUS];
-
-	if (cfg)
-		cfgs[0] = *cfg;
-	else
-		hv_default_config(&cfgs[0]);
-	for (unsigned int cpu = 1; cpu < SIM_MAX_CPUS; cpu++)
-		cfgs[cpu] = cfgs[0];
-	init(cfgs, host_counters, host_spe);
-}
-
-void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters)
-{
-	init(cfgs, host_counters, false);
 }
 
 void hv_restart_vperf(unsigned int host_counters)

@@ -85,7 +85,8 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters);
  * clears their enables, flags, types and values (they reset to UNKNOWN). hv_init does it; a test
  * that calls vperf_pcpu_init again with another partition calls it too. */
 void hv_host_boot(unsigned int cpu);
-/* A heterogeneous system: CPU n with cfgs[n] (sim_model_init_cpus); hv.model is CPU 0's. */
+/* The same on a heterogeneous system: CPU n is configured by cfgs[n] (sim_model_init_cpus);
+ * hv.model is cfgs[0]. */
 void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters);
 /* The same, every pCPU's host profiling with its own EL2-owned buffer when host_spe. */
 void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe);

@@ -827,6 +827,37 @@ static void test_mdcr_checked(void **state)
 	}
 }
 
+/* MDCR_EL2.TDCC exists with FEAT_FGT and MDCR_EL2.HPMFZS with FEAT_SPEv1p2 (Arm DDI 0487 K.a,
+ * MDCR_EL2): kept where the PE has the feature, one reported error and reading 0 where not. */
+static void test_mdcr_fields_by_feature(void **state)
+{
+	static const struct {
+		bool fgt;
+		uint8_t pmsver;
+		uint64_t mdcr;
+		unsigned int errors;
+	} cases[] = {
+		{ true, 0, MDCR_EL2_TDCC, 0 },	  { false, 0, MDCR_EL2_TDCC, 1 },
+		{ false, 3, MDCR_EL2_HPMFZS, 0 }, { false, 5, MDCR_EL2_HPMFZS, 0 },
+		{ false, 2, MDCR_EL2_HPMFZS, 1 }, { false, 0, MDCR_EL2_HPMFZS, 1 },
+	};
+	struct sim_pe_config cfg;
+
+	(void)state;
+	for (size_t i = 0; i < VPERF_ARRAY_SIZE(cases); i++) {
+		sim_default_config(&cfg);
+		cfg.fgt = cases[i].fgt;
+		cfg.pmsver = cases[i].pmsver;
+		cfg.reset_zero = true;
+		sim_model_init(&cfg);
+		write_sysreg(6 | cases[i].mdcr, MDCR_EL2);
+		if (sim_error_count() != cases[i].errors)
+			fail_msg("case %zu: %u errors", i, sim_error_count());
+		assert_int_equal(read_sysreg(MDCR_EL2) & cases[i].mdcr,
+				 cases[i].errors ? 0 : cases[i].mdcr);
+	}
+}
+
 /* PMCR_EL0 fields by version (I5.3.21): LP from PMUv3p5, DP from PMUv3p1 (EL2 is implemented)
  * or with EL3, D never (no AArch32), X only with an export bus (RAZ/WI without). Setting a
  * missing field at EL2 is reported; at EL1 it is just not kept. */
@@ -946,6 +977,7 @@ int main(void)
 		cmocka_unit_test(test_aarch32_pmcr_lc),
 		cmocka_unit_test(test_aarch64_only_pmcr_lc),
 		cmocka_unit_test(test_mdcr_checked),
+		cmocka_unit_test(test_mdcr_fields_by_feature),
 		cmocka_unit_test(test_pmcr_fields_by_version),
 		cmocka_unit_test(test_unknown_reset),
 		cmocka_unit_test(test_sync_window),

@@ -46,10 +46,12 @@ static void test_pmcr_lp_pmuv3p4(void **state)
 }
 
 /* The guest-writable masks are derived once per pCPU initialisation (virt/vpmu/caps.c), not per
- * access: a pCPU initialised after a VM, with an older PMU (PMUv3p4: no LP), must take LP out
- * of what that VM keeps at once. Fails if the cached masks went stale. */
+ * access, from every initialised pCPU: a pCPU with an older PMU (PMUv3p4: no LP) initialised
+ * before the VM takes LP out of what the VM keeps. Initialised after the VM, which was shown
+ * PMUv3p5 and may hold LP, it is refused (test_pcpu_bringup.c) and the VM keeps LP. */
 static void test_pmcr_mask_follows_pcpu_init(void **state)
 {
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
 	struct sim_pe_config cfg;
 	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3);
 	struct hv_vcpu *a;
@@ -69,8 +71,19 @@ static void test_pmcr_mask_follows_pcpu_init(void **state)
 	dfr0 = sim_peek(1, VPERF_ENC_ID_AA64DFR0_EL1) & ~ID_DFR0_PMUVER_MASK;
 	sim_poke(1, VPERF_ENC_ID_AA64DFR0_EL1, dfr0 | 5ull << ID_DFR0_PMUVER_SHIFT);
 	sim_set_cpu(1);
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &hv.pcpu[1].cfg), VPERF_OK);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &hv.pcpu[1].cfg), VPERF_EINVAL);
 	sim_set_cpu(0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E | PMCR_LP);
+	hv_leave(0);
+	/* vperf started again, the PMUv3p4 pCPU before the VM: LP is not the VM's to keep. */
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	a = hv_vcpu(0, 0);
 	hv_enter(a, 0);
 	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
 	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E);

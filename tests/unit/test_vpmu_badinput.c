@@ -10,6 +10,7 @@
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
+#include <sim/spe.h>
 #include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
@@ -362,9 +363,10 @@ static void test_host_mdcr_unimplemented(void **state)
 }
 
 /*
- * A type kept while every pCPU was PMUv3p1 (event 0x2008) is judged by the event the narrower PMU
- * counts once a PMUv3p0 pCPU has joined (0x008, INST_RETIRED, which the policy denies): restored
- * there, its hardware copy is programmed as event 0x008 with P and U set, counting nothing.
+ * A type kept while every pCPU was PMUv3p1 (event 0x2008, bits [15:10] included) must stay what
+ * it is: a PMUv3p0 pCPU (10-bit event numbers, where 0x2008 would be 0x008, INST_RETIRED, which
+ * the policy denies) brought up after the VM is refused (test_pcpu_bringup.c), and the VM's
+ * hardware copy is still of event 0x2008 where it runs.
  */
 static void test_event_width_pcpu_joins_later(void **state)
 {
@@ -389,13 +391,11 @@ static void test_event_width_pcpu_joins_later(void **state)
 	sim_set_cpu(7);
 	dfr0 = sim_peek(7, VPERF_ENC_ID_AA64DFR0_EL1);
 	sim_poke(7, VPERF_ENC_ID_AA64DFR0_EL1, (dfr0 & ~VPERF_GENMASK(11, 8)) | 0x100);
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[7], &pcfg), VPERF_OK);
-	hv_host_boot(7);
-	hv_enter(a, 7);
-	guest_write(PMCNTENSET_EL0, 1); /* the state restored on pCPU 7 */
-	assert_int_equal(sim_peek(7, VPERF_ENC_PMEVTYPER0_EL0) &
-				 (VPERF_BIT(31) | VPERF_BIT(30) | 0xffff),
-			 VPERF_BIT(31) | VPERF_BIT(30) | 0x008);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[7], &pcfg), VPERF_EINVAL);
+	hv_enter(a, 1);
+	guest_write(PMCNTENSET_EL0, 1); /* the state restored on pCPU 1 */
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), 0x2008);
+	assert_int_equal(sim_peek(1, VPERF_ENC_PMEVTYPER0_EL0) & 0xffff, 0x2008);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -449,6 +449,57 @@ static void test_host_mdcr_by_version(void **state)
 	}
 }
 
+/* pCPU 0 initialised with host_mdcr = bits on a model made by cfg; with VPERF_OK, a vCPU runs
+ * there and is put, the host's bits in MDCR_EL2 throughout (the model reports any RES0 write). */
+static int host_mdcr_on(const struct sim_pe_config *model, uint64_t bits)
+{
+	struct vperf_pcpu_config cfg = { .host_counters = 2, .host_mdcr = bits };
+	struct vperf_vm_config vm = policy(VPERF_PMU_SELF, VPERF_PART_TRAPPED, 2);
+	int r;
+
+	hv_init(model, 2);
+	r = vperf_pcpu_init(&hv.pcpu[0], &cfg);
+	if (r != VPERF_OK)
+		return r;
+	hv_host_boot(0);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & bits, bits);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & bits, bits);
+	assert_int_equal(sim_error_count(), 0);
+	return r;
+}
+
+/*
+ * The host_mdcr fields that come with a feature other than the PMU version (Arm DDI 0487 K.a,
+ * MDCR_EL2): TDCC, bit [27], is implemented with FEAT_FGT, and HPMFZS, bit [36], with
+ * FEAT_SPEv1p2 (ID_AA64DFR0_EL1.PMSVer >= 0b0011). Each is accepted where its feature is and
+ * refused (not written RES0 at every switch) where it is not. Before the fix vperf_pcpu_init
+ * refused both everywhere, as bits no PE implements.
+ */
+static void test_host_mdcr_by_feature(void **state)
+{
+	struct sim_pe_config model;
+
+	(void)state;
+	hv_default_config(&model);
+	model.fgt = false;
+	assert_int_equal(host_mdcr_on(&model, MDCR_EL2_TDCC), VPERF_EINVAL);
+	model.fgt = true;
+	assert_int_equal(host_mdcr_on(&model, MDCR_EL2_TDCC | MDCR_EL2_TDA), VPERF_OK);
+	hv_default_config(&model);
+	assert_int_equal(host_mdcr_on(&model, MDCR_EL2_HPMFZS), VPERF_EINVAL); /* no SPE */
+	for (uint8_t pmsver = 1; pmsver <= 5; pmsver++) {
+		if (pmsver == 4)
+			continue; /* not a PMSVer value (0b0100 is reserved) */
+		sim_spe_default_config(&model, pmsver);
+		assert_int_equal(host_mdcr_on(&model, MDCR_EL2_HPMFZS),
+				 pmsver >= 3 ? VPERF_OK : VPERF_EINVAL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_trapped_userenr_later_fields_res0),
 		cmocka_unit_test(test_event_width_pcpu_joins_later),
 		cmocka_unit_test(test_host_mdcr_by_version),
+		cmocka_unit_test(test_host_mdcr_by_feature),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_badinput", tests, NULL, NULL);

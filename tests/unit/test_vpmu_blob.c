@@ -88,6 +88,28 @@ static void test_round_trip(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/*
+ * A state restored with its counters running counts from the vCPU's first load, before its guest
+ * touches any PMU register (no access traps to bring it in): 5 ops of 2 cycles after the load,
+ * the first read finds counter 0 (CPU_CYCLES, enabled, PMCR_EL0.E = 1) 10 above the saved 20.
+ * Mutations tried: blob.c restoring the vPMU inactive ("s->active = false", or the save leaving
+ * FLAG_ACTIVE out), so that counting starts only at the guest's first PMU access: it reads 20.
+ */
+static void test_restored_counts_from_first_load(void **state)
+{
+	struct hv_vcpu *a = busy_vcpu(), *b;
+
+	(void)state;
+	assert_int_equal(vperf_vcpu_save(&a->v, blob, sizeof(blob)), VPERF_VPMU_BLOB_SIZE);
+	world(); /* another host */
+	b = hv_vcpu(1, 0);
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+	hv_enter(b, 1);
+	hv_run_n(&op2, 5);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 static void test_busy_vcpu(void **state)
 {
 	struct hv_vcpu *a = busy_vcpu();
@@ -326,6 +348,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_busy_vcpu),
+		cmocka_unit_test(test_restored_counts_from_first_load),
 		cmocka_unit_test(test_every_byte_flip_rejected),
 		cmocka_unit_test(test_bad_values_rejected),
 		cmocka_unit_test(test_restore_on_older_pmu),

@@ -60,13 +60,17 @@ static void test_policy_needs_enforcing_hardware(void **state)
 
 /* A pCPU that does not enforce MDCR_EL2.HPMN at EL1 (QEMU 7.2, vperf_pcpu_config
  * .hpmn_unenforced) would hand the host's counters to a direct guest: refused, while the
- * trapped partition, which isolates in software, is still given. */
+ * trapped partition, which isolates in software, is still given. The pCPU comes up before any
+ * VM (after setup's direct VM 0 it is itself refused: test_pcpu_bringup.c). */
 static void test_direct_refused_on_unenforced_hpmn(void **state)
 {
 	const struct vperf_pcpu_config pcfg = { .host_counters = 2, .hpmn_unenforced = true };
+	const struct vperf_pcpu_config host2 = { .host_counters = 2 };
 	struct vperf_vm_config cfg = direct(2);
 
 	(void)state;
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &host2), VPERF_OK);
 	sim_set_cpu(1);
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
 	sim_set_cpu(0);

@@ -13,6 +13,8 @@
  *   - HPMN = 0 (no event counter for the guest, or all of them the host's) with FEAT_HPMN0 only;
  *   - the model reports any EL2 access to HDFGRTR_EL2 / HDFGWTR_EL2 on a PE without FEAT_FGT.
  */
+#include <string.h>
+
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
@@ -176,6 +178,46 @@ static void test_ccfiltr_as_trapped(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/*
+ * EL0's rights of a direct guest are what its EL1 last wrote to PMUSERENR_EL0, untrapped (Arm
+ * DDI 0487 K.a D24.5, PMUSERENR_EL0): with EN set there, an EL0 read of PMEVTYPER0_EL0 passes the
+ * PE's own EL0 check and traps to EL2 by HDFGRTR_EL2.PMEVTYPERn_EL0 alone, and vperf must judge
+ * it by that value (the shadow still holds the 0 of before), answering with the type instead of
+ * an UNDEF. The grant is the guest's from then on: after the vCPU is put and loaded again (another
+ * VM's vCPU took the counters in between, so its state is restored from the shadow) its EL0 still
+ * has the PMU, and its EL1 reads back what it wrote. Mutations tried: vperf_vpmu_sync_selection
+ * (vpmu/fgt.c) not copying PMUSERENR_EL0 (the EL0 read is UNDEF), and copying it without EN
+ * (likewise).
+ */
+static void test_el0_type_trap_judged_by_untrapped_grant(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0), *c = hv_vcpu(2, 2);
+	uint64_t t;
+
+	(void)state;
+	start(a, 0);
+	guest_write(PMEVTYPER0_EL0, CPU_CYCLES);
+	assert_int_equal(mdcr_tpm(0), 0);
+	t = traps();
+	guest_write(PMUSERENR_EL0, PMUSERENR_EN);
+	assert_int_equal(traps(), t); /* untrapped: the hardware's */
+	sim_set_el(0);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), CPU_CYCLES);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL2);
+	sim_set_el(1);
+	start(c, 0);
+	hv_enter(a, 0);
+	sim_set_el(0);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), CPU_CYCLES);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL2);
+	guest_read(PMCCNTR_EL0);
+	assert_int_not_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+	assert_int_not_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL1);
+	sim_set_el(1);
+	assert_int_equal(guest_read(PMUSERENR_EL0), PMUSERENR_EN);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* The hypervisor's own values (debug traps, and a PMU trap of its own) while no vCPU runs. */
 static void test_host_values_survive(void **state)
 {
@@ -279,11 +321,17 @@ static void test_host_write_traps_survive_lazy_put(void **state)
 static void test_no_fgt_host_values_refused(void **state)
 {
 	const struct vperf_pcpu_config pcfg = { .host_counters = 2, .host_hdfgwtr = 1 };
+	/* Either register alone: HDFGRTR_EL2 exists with FEAT_FGT only, as HDFGWTR_EL2 does (Arm
+	 * DDI 0487 K.a, HDFGRTR_EL2). Mutation tried: vperf_fgt_host_ok (fgt.c) checking
+	 * host_hdfgwtr alone: the read register's value is accepted and later written. */
+	const struct vperf_pcpu_config rcfg = { .host_counters = 2, .host_hdfgrtr = HDFG_PMCCNTR };
 	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 2, true);
 
 	(void)state;
 	hv_init(NULL, 2);
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_EINVAL);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &rcfg), VPERF_EINVAL);
+	assert_non_null(strstr(hv.last_log, "without FEAT_FGT"));
 	hv_init(NULL, 2);
 	assert_int_equal(hv_vm(0, &vm), VPERF_EINVAL); /* no filter without FGT */
 	vm = policy(VPERF_PART_TRAPPED, 2, true);
@@ -734,6 +782,7 @@ int main(void)
 		cmocka_unit_test_setup(test_fast_load_compares_hdfgwtr, setup),
 		cmocka_unit_test_setup(test_written_only_when_changed, setup),
 		cmocka_unit_test_setup(test_model_no_fgt_el2_access_flagged, setup),
+		cmocka_unit_test_setup(test_el0_type_trap_judged_by_untrapped_grant, setup),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_fgt", tests, NULL, NULL);

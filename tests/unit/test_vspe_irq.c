@@ -285,6 +285,54 @@ static void test_not_a_guest_irq(void **state)
 	assert_int_equal(sim_cpu(0)->trace_len, len);
 }
 
+/*
+ * A VM with a vPMU and a vSPE of its own gets two interrupts, PMUIRQ and PMBIRQ, each a PPI of its
+ * own: on one PPI its guest could not tell a counter overflow from a buffer management event
+ * (its PMU driver would take the buffer's interrupt for an overflow, and the reverse). So a policy
+ * whose two virtual PPIs are the same, the Kconfig defaults (CONFIG_VPERF_VPMU_PPI,
+ * CONFIG_VPERF_VSPE_PPI) standing for a 0, is VPERF_EINVAL; each of them alone is fine, as is the
+ * same number for a VM that does not get both (no vPMU, or profiled from outside: no PMBIRQ).
+ * Before the fix vperf_vm_init accepted all three collisions below.
+ */
+static void test_pmu_and_spe_ppi_differ(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_HV,
+				       .nr_counters = 2,
+				       .spe = true,
+				       .spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED };
+
+	(void)state;
+	vs_init(1, 0, 11);
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	cfg.spe_virq = CONFIG_VPERF_VPMU_PPI; /* the vPMU's default */
+	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+	cfg.spe_virq = 0;
+	cfg.pmu_virq = CONFIG_VPERF_VSPE_PPI; /* the vSPE's default */
+	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+	cfg.pmu_virq = cfg.spe_virq = 20;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+	cfg.spe_buffer = VPERF_SPE_BUF_EL1;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+	cfg.spe_virq = 19;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	assert_int_equal(vperf_vm_pmu_virq(&hv.vm[0]), 20);
+	assert_int_equal(vperf_vm_spe_virq(&hv.vm[0]), 19);
+	cfg.pmu_virq = cfg.spe_virq = 0; /* the defaults, which differ */
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	cfg.pmu_mode = VPERF_PMU_OFF;
+	cfg.nr_counters = 0;
+	cfg.spe_virq = CONFIG_VPERF_VPMU_PPI; /* no PMUIRQ to collide with */
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	/* Profiled from outside into the host's buffer: the guest has a vPMU and no PMBIRQ. */
+	vs_init_host(1, 11);
+	cfg.pmu_mode = VPERF_PMU_HV;
+	cfg.nr_counters = 2;
+	cfg.spe_buffer = VPERF_SPE_BUF_EL2;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	cfg.spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_abort_in_flight_at_irq),
 		cmocka_unit_test(test_abort_behind_stage2_fault),
 		cmocka_unit_test(test_not_a_guest_irq),
+		cmocka_unit_test(test_pmu_and_spe_ppi_differ),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,11 @@ static inline uint64_t vpmu_hw_type(const struct vperf_vm *vm, uint64_t guest, b
 	bool allowed = event < 64 ? vpmu_common_event_allowed(vm, event)
 				  : vperf_vpmu_event_allowed(vm, event);
 
+	/* A PE may ignore the filter settings of the CHAIN event and count it everywhere (Arm DDI
+	 * 0487, D14 event 0x1E): denied, the hardware gets SW_INCR instead, which the filter below
+	 * keeps from counting anywhere (no write of PMSWINC_EL0 counts at an excluded level). */
+	if (!allowed && event == VPMU_EVENT_CHAIN)
+		event = VPMU_EVENT_SW_INCR;
 	return vpmu_hw_filter(guest, allowed, all, el3) | event;
 }
 

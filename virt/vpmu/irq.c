@@ -44,6 +44,9 @@ static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
 
 	if (!owner || owner->pmu.hw_pcpu != pcpu)
 		return 0;
+	/* The overflows of an emulated vCPU's counters chained in software (map.c). */
+	if (vpmu_in_hw(owner))
+		vperf_vpmu_take_soft_chain(owner, ovs);
 	bits = vperf_vpmu_hw_bits(owner, vpmu_mask(owner)) & ovs;
 	if (!bits)
 		return 0;

@@ -62,38 +62,6 @@ static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
 	vperf_vpmu_update_irq(vcpu);
 }
 
-static void place_new(struct vperf_vcpu *vcpu, uint64_t bits)
-{
-	if (!vpmu_emulated_vm(vcpu))
-		return;
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
-		int p;
-
-		if (!(bits & VPERF_BIT(n)) || vperf_vpmu_phys(vcpu, n) >= 0)
-			continue;
-		p = vperf_vpmu_map_one(vcpu, n);
-		if (p < 0)
-			return;
-		vperf_vpmu_place(vcpu, n, (unsigned int)p);
-		if (vcpu->pmu.inten & VPERF_BIT(n))
-			write_sysreg(VPERF_BIT(p), PMINTENSET_EL1);
-	}
-}
-
-/* Emulated partition: counters the guest disabled give their physical counters back, and
- * enabled counters still waiting for one take them now, so the placement never depends on
- * which counters were enabled first. */
-static void release(struct vperf_vcpu *vcpu, uint64_t bits)
-{
-	uint64_t before;
-
-	vperf_vpmu_release(vcpu, bits);
-	before = vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten);
-	place_new(vcpu, vcpu->pmu.cnten);
-	if (vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten) & ~before)
-		write_sysreg(vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten) & ~before, PMCNTENSET_EL0);
-}
-
 /* A SET/CLR pair: the shadow is the truth; the hardware gets the same bits, SET and CLR being
  * exactly the registers that change only the written bits. */
 static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, uint64_t *shadow)
@@ -105,15 +73,19 @@ static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, 
 	*shadow = set ? *shadow | bits : *shadow & ~bits;
 	if (!vpmu_in_hw(vcpu) || !bits)
 		goto out;
-	/* Emulated partition: a counter enabled now takes a free physical counter if one is left;
-	 * without one it waits for its multiplexing slice. */
-	if (set && cnten)
-		place_new(vcpu, bits);
+	/* Emulated partition: a counter enabled now takes a physical counter if the placement
+	 * gives it one (else it waits for its multiplexing slice), one disabled gives its counter
+	 * back at once; the counters whose placement changes move (map.c). */
+	if (cnten && !set && vpmu_emulated_vm(vcpu))
+		write_sysreg(vperf_vpmu_hw_bits(vcpu, bits), PMCNTENCLR_EL0);
+	if (cnten)
+		vperf_vpmu_repack(vcpu, false);
 	hw = vperf_vpmu_hw_bits(vcpu, bits);
+	/* The interrupt of an even counter chained in software stays enabled (map.c). */
+	if (!set && !cnten)
+		hw &= ~vperf_vpmu_soft_chain_hw(vcpu);
 	if (hw)
 		write_sysreg_enc(acc->enc, hw);
-	if (!set && cnten)
-		release(vcpu, bits);
 out:
 	vperf_vpmu_update_irq(vcpu);
 }
@@ -146,6 +118,7 @@ uint64_t vperf_vpmu_evtyper_keep(const struct vperf_vcpu *vcpu, unsigned int n)
 
 static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 {
+	bool pair;
 	int p;
 
 	val &= vperf_vpmu_evtyper_keep(vcpu, n);
@@ -155,7 +128,11 @@ static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 			write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, vcpu->pmu.ccfiltr), PMCCFILTR_EL0);
 		return;
 	}
+	pair = (n & 1) && vpmu_chained(vcpu, n - 1);
 	vcpu->pmu.evtyper[n] = val;
+	/* A CHAIN pair made or undone: in the emulated partition it moves as one (map.c). */
+	if ((n & 1) && vpmu_chained(vcpu, n - 1) != pair)
+		vperf_vpmu_repack(vcpu, true);
 	p = vpmu_in_hw(vcpu) ? vperf_vpmu_phys(vcpu, n) : -1;
 	if (p >= 0)
 		write_pmevtyper((unsigned int)p, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
@@ -337,6 +314,8 @@ bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	vcpu->pmu.active = true;
 	if (!vpmu_in_hw(vcpu))
 		vperf_vpmu_acquire(vcpu);
+	if (vpmu_emulated_vm(vcpu))
+		vperf_vpmu_sync_soft_chain(vcpu);
 	ok = emulate(vcpu, acc);
 	/* A direct-partition guest traps only until its state is back in the hardware and no
 	 * overflow waits for it to see. */

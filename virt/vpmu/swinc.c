@@ -32,26 +32,43 @@ static inline void swinc_set(struct vperf_vcpu *vcpu, unsigned int n, bool by_in
 		vperf_vpmu_set_counter(vcpu, n, val);
 }
 
+/* The even counter's overflow was at 64 bits: PMCR_EL0.LP on 64-bit counters (PMUv3p5; MDCR_EL2.HLP
+ * is the second range's, never a guest counter's). */
+static bool overflows_at_64(const struct vperf_vcpu *vcpu)
+{
+	return (vcpu->pmu.pmcr & PMCR_LP) && vperf_vpmu_wide_counters();
+}
+
+static void increment(struct vperf_vcpu *vcpu, unsigned int n, bool by_index);
+
+/* Guest counter n (even) overflowed at bit 31. Its odd neighbour counts it when it counts CHAIN
+ * (Arm DDI 0487, D14 event 0x1E: not when the overflow is at 64 bits, LP = 1), is enabled with
+ * PMCR_EL0.E, and the VM's filter allows CHAIN: a denied event counts nothing. */
+void vperf_vpmu_chain_overflow(struct vperf_vcpu *vcpu, unsigned int n, bool by_index)
+{
+	if (!overflows_at_64(vcpu) && vpmu_chained(vcpu, n) &&
+	    (vcpu->pmu.cnten & VPERF_BIT(n + 1)) && (vcpu->pmu.pmcr & PMCR_E) &&
+	    vpmu_common_event_allowed(vcpu->vm, VPMU_EVENT_CHAIN))
+		increment(vcpu, n + 1, by_index);
+}
+
 /* Add one to guest counter n with the architected overflow (D14.5, I5.3.21):
- * at bit 31, or bit 63 with PMCR_EL0.LP on 64-bit counters (PMUv3p5; MDCR_EL2.HLP is the
- * second range's, never a guest counter's); a 64-bit counter with LP = 0 carries on past bit 31
- * and a 32-bit one wraps. The flag goes to the shadow like a taken interrupt's, and an odd
- * neighbour counting CHAIN (D14.8) counts the 32-bit overflow of its even counter. */
+ * at bit 31, or bit 63 with PMCR_EL0.LP on 64-bit counters; a 64-bit counter with LP = 0
+ * carries on past bit 31 and a 32-bit one wraps. The flag goes to the shadow like a taken
+ * interrupt's, and an odd neighbour counting CHAIN counts the 32-bit overflow of its even
+ * counter. */
 static void increment(struct vperf_vcpu *vcpu, unsigned int n, bool by_index)
 {
 	uint64_t old = swinc_get(vcpu, n, by_index);
 	bool wide_pe = vperf_vpmu_wide_counters();
-	bool wide = (vcpu->pmu.pmcr & PMCR_LP) && wide_pe;
+	bool wide = overflows_at_64(vcpu);
 	bool overflow = wide ? old == ~0ull : (old & 0xffffffffull) == 0xffffffffull;
 
 	swinc_set(vcpu, n, by_index, wide_pe ? old + 1 : (old + 1) & 0xffffffffull);
 	if (!overflow)
 		return;
 	vcpu->pmu.ovs |= VPERF_BIT(n);
-	if (!wide && !(n & 1) && n + 1 < vcpu->vm->cfg.nr_counters &&
-	    (vcpu->pmu.evtyper[n + 1] & PMEVTYPER_EVT) == VPMU_EVENT_CHAIN &&
-	    (vcpu->pmu.cnten & VPERF_BIT(n + 1)) && (vcpu->pmu.pmcr & PMCR_E))
-		increment(vcpu, n + 1, by_index);
+	vperf_vpmu_chain_overflow(vcpu, n, by_index);
 }
 
 /* One increment by index, with every rule and the virtual line. */

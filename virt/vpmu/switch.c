@@ -89,28 +89,6 @@ void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p)
 	write_pmevcntr(p, vcpu->pmu.evcntr[n]);
 }
 
-/* The inverse of place, for guest counters whose enables the guest just cleared (the physical
- * enables already are): their values and raised flags go back to the shadow, their physical
- * counters are left with no interrupt enable and no flag for the next guest counter placed. */
-void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest)
-{
-	uint64_t hw = vperf_vpmu_hw_bits(vcpu, guest) & ~VPMU_CYCLE_BIT;
-
-	if (!vpmu_emulated_vm(vcpu) || !hw)
-		return;
-	vcpu->pmu.ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0) & hw);
-	for (unsigned int n = 0; n < vcpu->vm->cfg.nr_counters; n++) {
-		int p = vperf_vpmu_phys(vcpu, n);
-
-		if (p < 0 || !(guest & VPERF_BIT(n)))
-			continue;
-		vcpu->pmu.evcntr[n] = vpmu_counter_bits(read_pmevcntr((unsigned int)p));
-		vcpu->pmu.map[n] = VPERF_VPMU_NOT_LIVE;
-	}
-	write_sysreg(hw, PMINTENCLR_EL1);
-	write_sysreg(hw, PMOVSCLR_EL0);
-}
-
 /*
  * Restore into hardware whose first range may hold another vCPU's leftovers, with counting
  * stopped (PMCR_EL0.E = 0 since that vCPU's put). SET/CLR pairs: clear everything the previous
@@ -149,7 +127,7 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 		write_pmevcntrs(nr, s->evcntr);
 	}
 	cnten = vperf_vpmu_hw_bits(vcpu, s->cnten);
-	inten = vperf_vpmu_hw_bits(vcpu, s->inten);
+	inten = vperf_vpmu_hw_inten(vcpu);
 	write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, s->ccfiltr), PMCCFILTR_EL0);
 	write_sysreg(s->ccntr, PMCCNTR_EL0);
 	if (cnten)
@@ -231,14 +209,16 @@ static void save_counters(struct vperf_vcpu *vcpu)
 static void save(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
-	uint64_t ovs = s->ovs;
+	uint64_t ovs = s->ovs, hw_ovs;
 
 	/* XENPMU_MODE_ALL: the privileged VM's counters go on counting whoever runs next (the
 	 * copy below is for a migration; back on this pCPU it finds the live counters). */
 	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
 		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
 	save_counters(vcpu);
-	s->ovs |= vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
+	hw_ovs = read_sysreg(PMOVSSET_EL0);
+	vperf_vpmu_take_soft_chain(vcpu, hw_ovs); /* emulated partition, one slot (map.c) */
+	s->ovs |= vperf_vpmu_guest_bits(vcpu, hw_ovs);
 	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
 	/* Other vCPUs' EL0 must see PMUSERENR_EL0 = 0, the value of a vCPU that never set it. */
 	if (s->userenr)
@@ -278,6 +258,48 @@ void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 		return;
 	save_counters(owner);
 	owner->pmu.where = VPERF_VPMU_SHADOW;
+}
+
+/* The physical counters of the first range an owner may have left enabled: its N (guest
+ * counter n is physical counter n), or in the emulated partition the slots it is placed on
+ * (map.c). */
+static unsigned int owner_reach(const struct vperf_vcpu *owner, const struct vperf_pcpu *pcpu)
+{
+	uint8_t slots = owner->vm->cfg.emu_slots;
+
+	if (!vpmu_emulated_vm(owner))
+		return owner->vm->cfg.nr_counters;
+	return slots && slots < pcpu->hpmn ? slots : pcpu->hpmn;
+}
+
+/*
+ * vperf_vpmu_before_mdcr's eviction: the owner's counters in [hpmn, pcpu->hpmn) must be off
+ * before the MDCR_EL2 write that puts them in the second range. A state parked by a lazy put
+ * goes to its shadow first; the counters' enables, interrupt enables and flags (already in the
+ * owner's shadow since its put) are cleared, so that nothing counts there for anyone and no
+ * PMUIRQ rises for a counter nobody owns; the owner loses its hardware copy and is restored
+ * from its shadow at its next acquire. No ISB: the clears, like the MDCR_EL2 write, may reach
+ * counting only at the ERET (Arm DDI 0487, "Synchronization requirements for AArch64 System
+ * registers"), but whatever EL2 counts into these counters meanwhile (a type with NSH, which a
+ * direct guest may set) is nobody's: the owner's values are in its shadow (saved at its put, or
+ * by the flush above before the clears) and every restore clears the first range first.
+ * XENPMU_MODE_ALL owners profile every VM and EL2 by policy: their counters go on counting, as
+ * across every other switch. Rare: once per owner change from an owner with more counters to a
+ * direct vCPU in HV.
+ */
+void vperf_vpmu_evict_above(struct vperf_vcpu *vcpu, unsigned int hpmn)
+{
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+	struct vperf_vcpu *owner = pcpu->pmu_owner;
+	uint64_t range = (VPERF_BIT(pcpu->hpmn) - 1) & ~(VPERF_BIT(hpmn) - 1);
+
+	if (vpmu_all_vm(owner) || owner_reach(owner, pcpu) <= hpmn)
+		return;
+	vperf_vpmu_flush(pcpu);
+	write_sysreg(range, PMCNTENCLR_EL0);
+	write_sysreg(range, PMINTENCLR_EL1);
+	write_sysreg(range, PMOVSCLR_EL0);
+	pcpu->pmu_owner = NULL;
 }
 
 /* The hardware still holds exactly this vCPU's state: it was the last owner on this pCPU. */

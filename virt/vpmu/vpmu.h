@@ -9,6 +9,7 @@
 #define VPERF_VIRT_VPMU_H
 
 #include <arch/sysreg.h>
+#include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
 #include "../internal.h"
@@ -137,14 +138,35 @@ static inline uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint
 {
 	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
 }
+/* Guest counters n and n + 1 are a CHAIN pair: n even, n + 1 a counter of the guest's counting
+ * CHAIN, which counts the overflows of bits [31:0] of counter n (Arm DDI 0487, D14 event 0x1E).
+ * The emulated partition places such a pair on an even/odd physical pair (map.c). */
+static inline bool vpmu_chained(const struct vperf_vcpu *vcpu, unsigned int n)
+{
+	return !(n & 1) && n + 1 < vcpu->vm->cfg.nr_counters &&
+	       (vcpu->pmu.evtyper[n + 1] & PMEVTYPER_EVT) == VPMU_EVENT_CHAIN;
+}
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
 /* At the vCPU's put: move its rotation point when it is multiplexed (rule in map.c). */
 void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p);
-/* Give back the physical counters of guest counters just disabled (emulated partition). */
-void vperf_vpmu_release(struct vperf_vcpu *vcpu, uint64_t guest);
-int vperf_vpmu_map_one(struct vperf_vcpu *vcpu, unsigned int n);
+/* Emulated partition, state in the hardware: move the counters whose placement changed (the
+ * enables or, pair_changed, a CHAIN pair did) to where vperf_vpmu_map_all puts them now. */
+void vperf_vpmu_repack(struct vperf_vcpu *vcpu, bool pair_changed);
+/* Emulated partition: the physical counters of even counters live without their CHAIN partner
+ * (one slot: the pair is chained in software), and taking their overflows from hw_ovs (the
+ * hardware's PMOVSSET_EL0) into the shadow, each one counted in the partner (map.c). */
+uint64_t vperf_vpmu_soft_chain_hw(const struct vperf_vcpu *vcpu);
+void vperf_vpmu_take_soft_chain(struct vperf_vcpu *vcpu, uint64_t hw_ovs);
+/* The same from the hardware's flags now, when the state is there (a trapped access). */
+void vperf_vpmu_sync_soft_chain(struct vperf_vcpu *vcpu);
+/* The physical interrupt enables of the vCPU's live counters: the guest's, and those of the
+ * counters chained in software, whose overflows vperf must see. */
+uint64_t vperf_vpmu_hw_inten(const struct vperf_vcpu *vcpu);
+/* Guest counter n (even) overflowed at bit 31: its CHAIN partner counts it where the rules say
+ * (swinc.c; by_index as for vperf_vpmu_write_swinc's trapped case). */
+void vperf_vpmu_chain_overflow(struct vperf_vcpu *vcpu, unsigned int n, bool by_index);
 
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu);
 /* Direct partition: leave the untrapped state (overflow, put), or enter it (after a trap). */
@@ -159,6 +181,29 @@ void vperf_vpmu_load(struct vperf_vcpu *vcpu);
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy);
 /* An owner change on pcpu (its CPU): the state a lazy put parked there, to its shadow. */
 void vperf_vpmu_flush(struct vperf_pcpu *pcpu);
+/* Before the loaded vCPU's MDCR_EL2 (computed, not yet written) moves [hpmn, pcpu->hpmn) into
+ * the second range: give up another owner's counters there (switch.c). */
+void vperf_vpmu_evict_above(struct vperf_vcpu *vcpu, unsigned int hpmn);
+
+/*
+ * At load, between computing the vCPU's MDCR_EL2 and writing it (vcpu.c). A direct-partition
+ * vCPU runs with MDCR_EL2.HPMN = N (../mdcr.c): counters [N, pcpu->hpmn) leave the first range,
+ * where PMCR_EL0.E = 0 stopped the previous owner's at its put, for the second, which counts
+ * under MDCR_EL2.HPME and PMCNTENSET_EL0 alone (Arm DDI 0487, MDCR_EL2.HPMN; PMCR_EL0.E applies
+ * to the first range only). With HPME set (XENPMU_MODE_HV and host counters), an owner's counter
+ * still enabled there would count this guest (and EL2 up to the ERET) and take its overflows.
+ * Inline: the common load only compares (no owner, the vCPU is the owner, the same HPMN).
+ */
+static inline void vperf_vpmu_before_mdcr(struct vperf_vcpu *vcpu)
+{
+	const struct vperf_pcpu *pcpu = vcpu->pcpu;
+	unsigned int hpmn = (unsigned int)(vcpu->mdcr & MDCR_EL2_HPMN_MASK) >> MDCR_EL2_HPMN_SHIFT;
+
+	if (pcpu->pmu_owner && pcpu->pmu_owner != vcpu && (vcpu->mdcr & MDCR_EL2_HPME) &&
+	    hpmn < pcpu->hpmn)
+		vperf_vpmu_evict_above(vcpu, hpmn);
+}
+
 /* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu);
 /* Counter n (VPERF_CYCLE_IDX: the cycle counter) wherever it lives. */

@@ -122,9 +122,10 @@ static unsigned int overflow_width(unsigned int cpu, unsigned int n)
 	return 64;
 }
 
-static bool is_chain(unsigned int cpu, unsigned int n)
+/* Counter n counts CHAIN, as counting at el sees its type (the synchronization window). */
+static bool is_chain(unsigned int cpu, unsigned int n, unsigned int el)
 {
-	return n < pmu_num() && (pmu_evtyper(cpu, n) & 0xffff) == SIM_EV_CHAIN;
+	return n < pmu_num() && (pmu_counting_type(cpu, el, n) & 0xffff) == SIM_EV_CHAIN;
 }
 
 /* PMCR_EL0.D (AArch32 only, ignored when LC's effective value is 1): the cycle counter counts
@@ -150,24 +151,31 @@ static uint64_t cycle_increments(unsigned int cpu, uint64_t cycles)
 void pmu_add(unsigned int cpu, unsigned int n, uint64_t k)
 {
 	uint64_t old = pmu_counter(cpu, n), val;
+	unsigned int width, el = sim_el();
+	bool overflow;
 
 	if (n == PMU_CYCLE_BIT)
 		k = cycle_increments(cpu, k);
 	if (!k)
 		return;
 	val = old + k;
-	unsigned int width = overflow_width(cpu, n);
-	bool overflow = width == 64 ? val < old : (old & 0xffffffffull) + k > 0xffffffffull;
+	width = overflow_width(cpu, n);
+	overflow = width == 64 ? val < old : (old & 0xffffffffull) + k > 0xffffffffull;
 
 	pmu_set_counter(cpu, n, val);
 	if (!overflow)
 		return;
 	sim_set_reg(cpu, SIM_ENC_PMOVSSET_EL0, sim_reg(cpu, SIM_ENC_PMOVSSET_EL0) | VPERF_BIT(n));
-	/* CHAIN (0x1E) on the odd counter of a pair counts the even counter's 32-bit overflows;
-	 * it counts whenever the odd counter is enabled, whatever its filters (D14 CHAIN). */
-	if (n != PMU_CYCLE_BIT && !(n & 1) && width == 32 && is_chain(cpu, n + 1) &&
-	    (sim_reg(cpu, SIM_ENC_PMCNTENSET_EL0) & VPERF_BIT(n + 1)) &&
-	    counter_enabled_by_range(cpu, n + 1, sim_el()))
+	/* CHAIN (0x1E) on the odd counter of a pair counts the even counter's overflows of bits
+	 * [31:0] (not with LP = 1: width 64), whenever the odd counter is enabled, whatever its
+	 * filters: a PE may ignore them (Arm DDI 0487, D14 event 0x1E), and the model does, so a
+	 * hypervisor that relies on a filter to keep CHAIN from counting is caught. Its type and
+	 * enables as counting sees them (pmu_sync.c), like the even counter's. Across a range
+	 * boundary (n + 1 = HPMN or EPMN) whether it counts is CONSTRAINED UNPREDICTABLE
+	 * (AArch64.IncrementEventCounter): the model counts, by the odd counter's range enable. */
+	if (n != PMU_CYCLE_BIT && !(n & 1) && width == 32 && is_chain(cpu, n + 1, el) &&
+	    (pmu_counting_reg(cpu, el, SIM_ENC_PMCNTENSET_EL0) & VPERF_BIT(n + 1)) &&
+	    counter_enabled_by_range(cpu, n + 1, el))
 		pmu_add(cpu, n + 1, 1);
 }
 

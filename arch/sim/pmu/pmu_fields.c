@@ -92,10 +92,11 @@ uint64_t sim_pmu_type_fields(bool cycle)
 /*
  * MDCR_EL2 fields present on the model's PE (MDCR_EL2 description): HPMN, TPMCR, TPM, HPME and the
  * debug traps TDE/TDA/TDOSA/TDRA always; E2PB and TPMS with SPE; HPMD with PMUv3p1; HCCD and HLP
- * with PMUv3p5; HPMFZO with PMUv3p7. No trace, FEAT_MTPMU or FEAT_FGT: TTRF, E2TB, MTPME and
- * TDCC are RES0.
+ * with PMUv3p5; HPMFZO with PMUv3p7; TDCC with FEAT_FGT; HPMFZS with FEAT_SPEv1p2 (held, not
+ * acted on: the model has no debug communications channel and does not freeze counters on a
+ * buffer management event). No trace or FEAT_MTPMU: TTRF, E2TB and MTPME are RES0.
  */
-static uint64_t mdcr_fields(void)
+static uint64_t mdcr_fields(unsigned int cpu)
 {
 	uint64_t f = SIM_MDCR_EL2_HPMN_MASK | SIM_MDCR_EL2_TPMCR | SIM_MDCR_EL2_TPM |
 		     SIM_MDCR_EL2_HPME | SIM_MDCR_EL2_TDE | SIM_MDCR_EL2_TDA | SIM_MDCR_EL2_TDOSA |
@@ -109,6 +110,10 @@ static uint64_t mdcr_fields(void)
 		f |= SIM_MDCR_EL2_HCCD | SIM_MDCR_EL2_HLP;
 	if (pmuver() >= 7)
 		f |= SIM_MDCR_EL2_HPMFZO;
+	if (sim_pe_fgt(cpu))
+		f |= SIM_MDCR_EL2_TDCC;
+	if (sim_cpu_config(cpu)->pmsver >= 3)
+		f |= SIM_MDCR_EL2_HPMFZS;
 	return f;
 }
 
@@ -133,11 +138,11 @@ static void check_hpmn(unsigned int cpu, uint64_t mdcr)
 
 uint64_t pmu_write_mdcr(unsigned int cpu, uint64_t val)
 {
-	if (val & ~mdcr_fields())
+	if (val & ~mdcr_fields(cpu))
 		sim_report_error(cpu, "EL2 write of MDCR_EL2 sets a field the PE does not "
 				      "implement (RES0)");
 	check_hpmn(cpu, val);
-	return val & mdcr_fields();
+	return val & mdcr_fields(cpu);
 }
 
 uint64_t pmu_write_pmcr_bits(unsigned int cpu, unsigned int el, uint64_t val)

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A pCPU brought up (vperf_pcpu_init) after a VM exists must give that VM its policy, or be
+ * refused: a VM's policy was checked against the pCPUs initialised before it (vperf_vm_init),
+ * and it runs on every pCPU. On a later pCPU whose first range is smaller than the VM's N, a
+ * trapped guest's PMXEVCNTR_EL0 (and its restore) would reach a host counter and a direct
+ * guest would own one; one that does not enforce MDCR_EL2.HPMN would run a direct guest with
+ * TPM = 0; a lower PMUVer or PMSVer would change what a guest was shown; one without the host's
+ * Profiling Buffer would leave a VM profiled from outside unprofiled. Every test builds a
+ * heterogeneous system on the model (CPU 1 with fewer counters, an older PMU or SPE, no EL3),
+ * brings the VM up first, then the smaller or weaker pCPU 1, and expects VPERF_EINVAL, a log line
+ * naming the reason and the refusal counted; the pCPU initialised again with what it had (a CPU
+ * reset) is still accepted. FEAT_FGT and FEAT_HPMN0 are not demanded: a direct VM that needs
+ * them runs trapped on a pCPU without them (test_vpmu_fgt.c).
+ */
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+#include <sim/spe.h>
+#include <vperf/id_regs.h>
+#include <vperf/pmu_regs.h>
+
+#include "hv.h"
+#include "vpmu_util.h"
+
+static const struct vperf_pcpu_config host2 = { .host_counters = 2 };
+
+/* A heterogeneous system: every CPU is cfg0 but CPU 1, cfg1 (sim_model_init_cpus); vperf started
+ * again with only pCPU 0 initialised (pcfg). */
+static void world(const struct sim_pe_config *cfg0, const struct sim_pe_config *cfg1,
+		  const struct vperf_pcpu_config *pcfg)
+{
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		cfgs[cpu] = cpu == 1 ? *cfg1 : *cfg0;
+	hv_init_cpus(cfgs, 2);
+	vperf_init(hv_ops());
+	sim_set_cpu(0);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], pcfg), VPERF_OK);
+}
+
+/* The default PE (PMUv3p5, 6 counters, EL3) everywhere. */
+static void only_pcpu0(const struct vperf_pcpu_config *pcfg)
+{
+	struct sim_pe_config cfg;
+
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	world(&cfg, &cfg, pcfg);
+}
+
+/* pCPU 1 with pcfg; its result, the log line checked to contain why when refused. */
+static int bring_up_pcpu1(const struct vperf_pcpu_config *pcfg, const char *why)
+{
+	int err;
+
+	hv.last_log[0] = '\0';
+	sim_set_cpu(1);
+	err = vperf_pcpu_init(&hv.pcpu[1], pcfg);
+	sim_set_cpu(0);
+	if (err == VPERF_EINVAL) {
+		assert_non_null(strstr(hv.last_log, why));
+#ifdef CONFIG_VPERF_STATS
+		assert_int_equal(hv.pcpu[1].stats.refused, 1);
+#endif
+	}
+	return err;
+}
+
+static struct vperf_vm_config part(enum vperf_partition p, uint8_t n)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_HV, n);
+
+	cfg.partition = p;
+	return cfg;
+}
+
+/* The default PE, PMUv3p5, and one like it with 5 counters instead of 6: the host keeping 2,
+ * its first range is [0, 3), while the VMs' N is 4. */
+static void smaller_pe(struct sim_pe_config *big, struct sim_pe_config *small)
+{
+	hv_default_config(big);
+	big->pmuver = 6;
+	*small = *big;
+	small->nr_counters = 5;
+}
+
+static void smaller_range_refused(const struct vperf_vm_config *vm)
+{
+	const struct vperf_pcpu_config host1 = { .host_counters = 1 };
+	struct sim_pe_config big, small;
+
+	smaller_pe(&big, &small);
+	world(&big, &small, &host2);
+	assert_int_equal(hv_vm(0, vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "first range"), VPERF_EINVAL);
+	/* The host keeping one counter there: [0, 4), accepted. */
+	assert_int_equal(bring_up_pcpu1(&host1, ""), VPERF_OK);
+	/* A CPU reset of pCPU 0, initialised again as it was: accepted. */
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &host2), VPERF_OK);
+}
+
+static void test_trapped_vm_smaller_range(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_TRAPPED, 4);
+
+	(void)state;
+	smaller_range_refused(&vm);
+}
+
+static void test_direct_vm_smaller_range(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 4);
+
+	(void)state;
+	smaller_range_refused(&vm);
+}
+
+static void test_emulated_vm_smaller_range(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_EMULATED, 2);
+
+	(void)state;
+	vm.emu_slots = 4;
+	smaller_range_refused(&vm);
+}
+
+/* What the refusal prevents: without it, on the 5-counter pCPU a trapped guest's counter 3 was
+ * the host's counter 3 (its second range [3, 5)): the host's count overwritten, through
+ * PMXEVCNTR_EL0 or the restore of the guest's counters. */
+static void test_host_counter_not_reached(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_TRAPPED, 4);
+	struct sim_pe_config big, small;
+	struct hv_vcpu *a;
+
+	(void)state;
+	smaller_pe(&big, &small);
+	world(&big, &small, &host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	if (bring_up_pcpu1(&host2, "first range") == VPERF_EINVAL)
+		return;
+	sim_poke(1, VPERF_ENC_PMEVCNTR3_EL0, 4242);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 1);
+	guest_write(PMEVCNTR3_EL0, 1);
+	guest_write(PMSELR_EL0, 3);
+	guest_write(PMXEVCNTR_EL0, 2);
+	assert_int_equal(sim_peek(1, VPERF_ENC_PMEVCNTR3_EL0), 4242);
+}
+
+/* A pCPU that does not enforce MDCR_EL2.HPMN at EL1, after a direct VM. */
+static void test_direct_vm_unenforced_hpmn(void **state)
+{
+	const struct vperf_pcpu_config unenforced = { .host_counters = 2, .hpmn_unenforced = true };
+	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 2);
+
+	(void)state;
+	only_pcpu0(&host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&unenforced, "HPMN"), VPERF_EINVAL);
+	/* Without a direct VM it is a pCPU like another. */
+	only_pcpu0(&host2);
+	vm.partition = VPERF_PART_TRAPPED;
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&unenforced, ""), VPERF_OK);
+}
+
+/* A direct VM holds PMEVTYPER<n>_EL0.NSK, NSU and M itself where every pCPU had EL3: a later
+ * pCPU without EL3 (where those fields are RES0) is refused; a trapped VM does not care. */
+static void test_direct_vm_el3_fields(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 2);
+	struct sim_pe_config cfg, no_el3;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	no_el3 = cfg;
+	no_el3.el3 = false;
+	world(&cfg, &no_el3, &host2);
+	assert_true(hv.pcpu[0].caps.el3);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "EL3"), VPERF_EINVAL);
+	world(&cfg, &no_el3, &host2);
+	vm.partition = VPERF_PART_TRAPPED;
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
+/* The same for PMCR_EL0.X, which a direct VM holds where every pCPU had an event export bus. */
+static void test_direct_vm_export_bus(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 2);
+	struct sim_pe_config cfg, no_bus;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	cfg.pmu_export_bus = true;
+	no_bus = cfg;
+	no_bus.pmu_export_bus = false;
+	world(&cfg, &no_bus, &host2);
+	assert_true(hv.pcpu[0].caps.export_bus);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "export bus"), VPERF_EINVAL);
+	world(&cfg, &no_bus, &host2);
+	vm.partition = VPERF_PART_TRAPPED;
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
+/* A VM shown PMUv3p5 (64-bit counters, PMCR_EL0.LP), then a pCPU of PMUv3p4, or with no PMUv3
+ * (ID_AA64DFR0_EL1.PMUVer poked to 0: no counter for the host either): trapped or direct. */
+static void test_lower_pmuver(void **state)
+{
+	const enum vperf_partition parts[] = { VPERF_PART_TRAPPED, VPERF_PART_DIRECT };
+	const struct vperf_pcpu_config none = { .host_counters = 0 };
+	struct sim_pe_config cfg, v3p4, v3p7;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	v3p4 = cfg;
+	v3p4.pmuver = 5;
+	v3p7 = cfg;
+	v3p7.pmuver = 7;
+	for (unsigned int i = 0; i < VPERF_ARRAY_SIZE(parts); i++) {
+		struct vperf_vm_config vm = part(parts[i], 2);
+		uint64_t dfr0;
+
+		world(&cfg, &v3p4, &host2);
+		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+		assert_int_equal(bring_up_pcpu1(&host2, "PMUVer"), VPERF_EINVAL);
+		dfr0 = sim_peek(1, VPERF_ENC_ID_AA64DFR0_EL1) & ~ID_DFR0_PMUVER_MASK;
+		sim_poke(1, VPERF_ENC_ID_AA64DFR0_EL1, dfr0);
+		assert_int_equal(bring_up_pcpu1(&none, "PMUVer"), VPERF_EINVAL);
+		/* A later version shows the VM nothing new (capped at PMUv3p5): accepted. */
+		world(&cfg, &v3p7, &host2);
+		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+		assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+	}
+	/* A VM without a vPMU relies on no PMU. */
+	world(&cfg, &v3p4, &host2);
+	{
+		struct vperf_vm_config off = { .pmu_mode = VPERF_PMU_OFF };
+
+		assert_int_equal(hv_vm(0, &off), VPERF_OK);
+	}
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
+#ifdef CONFIG_VPERF_VSPE
+static struct vperf_vm_config spe_vm(enum vperf_spe_buffer buf)
+{
+	struct vperf_vm_config vm = policy(VPERF_PMU_OFF, 0);
+
+	vm.spe = true;
+	vm.spe_buffer = buf;
+	return vm;
+}
+
+/* A VM with a vSPE shown SPEv1p1, then a pCPU with SPEv1, or with no SPE. */
+static void test_lower_pmsver(void **state)
+{
+	struct vperf_vm_config vm = spe_vm(VPERF_SPE_BUF_EL1_TRAPPED);
+	struct sim_pe_config v1p1, v1, none;
+
+	(void)state;
+	sim_spe_default_config(&v1p1, 2);
+	sim_spe_default_config(&v1, 1);
+	hv_default_config(&none);
+	world(&v1p1, &v1, &host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "PMSVer"), VPERF_EINVAL);
+	world(&v1p1, &none, &host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "PMSVer"), VPERF_EINVAL);
+	world(&v1p1, &v1p1, &host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
+/* A VM profiled from outside (VPERF_SPE_BUF_EL2) needs the host's own Profiling Buffer on every
+ * pCPU it runs on. */
+static void test_outside_spe_needs_host_spe(void **state)
+{
+	const struct vperf_pcpu_config host_spe = { .host_counters = 2, .host_spe = true };
+	struct vperf_vm_config vm = spe_vm(VPERF_SPE_BUF_EL2);
+	struct sim_pe_config cfg;
+
+	(void)state;
+	sim_spe_default_config(&cfg, 1);
+	world(&cfg, &cfg, &host_spe);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "host_spe"), VPERF_EINVAL);
+	assert_int_equal(bring_up_pcpu1(&host_spe, ""), VPERF_OK);
+}
+#endif
+
+/* The demands stay after the VM: vperf has no VM destroy call. A new vperf_init starts over. */
+static void test_vperf_init_starts_over(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_TRAPPED, 4);
+	struct sim_pe_config big, small;
+
+	(void)state;
+	smaller_pe(&big, &small);
+	world(&big, &small, &host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "first range"), VPERF_EINVAL);
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &host2), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trapped_vm_smaller_range),
+		cmocka_unit_test(test_direct_vm_smaller_range),
+		cmocka_unit_test(test_emulated_vm_smaller_range),
+		cmocka_unit_test(test_host_counter_not_reached),
+		cmocka_unit_test(test_direct_vm_unenforced_hpmn),
+		cmocka_unit_test(test_direct_vm_el3_fields),
+		cmocka_unit_test(test_direct_vm_export_bus),
+		cmocka_unit_test(test_lower_pmuver),
+#ifdef CONFIG_VPERF_VSPE
+		cmocka_unit_test(test_lower_pmsver),
+		cmocka_unit_test(test_outside_spe_needs_host_spe),
+#endif
+		cmocka_unit_test(test_vperf_init_starts_over),
+	};
+
+	return cmocka_run_group_tests_name("pcpu_bringup", tests, NULL, NULL);
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The switch's short path (virt/vcpu.c vperf_vcpu_load): a vCPU of a VM without SPE whose
+ * MDCR_EL2, HDFGRTR_EL2 and HDFGWTR_EL2 are in the pCPU's registers already is loaded without
+ * load(), and that path too makes it the pCPU's loaded vCPU and the pCPU its own: a second load
+ * without a put, of it or of another vCPU, is the hypervisor's bug and is reported as misuse
+ * (counted in the pCPU's stats and logged), and vperf_pcpu_forget refuses the vCPU while it is
+ * loaded (its state is in the hardware, not its shadow). Mutations tried: the short path not
+ * setting pcpu->loaded, or not setting vcpu->pcpu.
+ */
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <vperf/pmu_regs.h>
+
+#include "hv.h"
+#include "vpmu_util.h"
+
+/* VM 0 (HV, trapped, 4 counters, no SPE) with vCPUs a and b; every put lazy. a ran on pCPU 0 with
+ * its counter 0 at 42 and was put: loaded there again it takes the short path. */
+static int setup_short(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_HV, 4);
+	struct hv_vcpu *a;
+
+	(void)state;
+	hv_init(NULL, 2);
+	hv.lazy_put = true;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR0_EL0, 42);
+	hv_leave(0);
+	return 0;
+}
+
+static unsigned long misuse(unsigned int cpu)
+{
+#ifdef CONFIG_VPERF_STATS
+	return (unsigned long)hv.pcpu[cpu].stats.misuse;
+#else
+	(void)cpu;
+	return 0;
+#endif
+}
+
+static void raw_load(struct hv_vcpu *vc, unsigned int cpu)
+{
+	sim_set_cpu(cpu);
+	sim_enter_el2(cpu);
+	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
+	sim_exit_el2(cpu);
+	sim_set_cpu(0);
+}
+
+/* a through the short path, then its checks: it is pCPU 0's loaded vCPU and pCPU 0 is its. */
+static struct hv_vcpu *short_loaded(void)
+{
+	struct hv_vcpu *a = &hv.vcpu[0]; /* as setup_short left it (hv_vcpu() would init it) */
+
+	hv_enter(a, 0);
+	assert_ptr_equal(hv.pcpu[0].loaded, &a->v);
+	assert_ptr_equal(a->v.pcpu, &hv.pcpu[0]);
+	assert_int_equal(misuse(0), 0);
+	hv.last_log[0] = '\0';
+	return a;
+}
+
+/* Another vCPU loaded on pCPU 0 without a's put: misuse, logged. */
+static void test_other_vcpu_loaded_over_short_path(void **state)
+{
+	(void)state;
+	short_loaded();
+	raw_load(hv_vcpu(1, 0), 0);
+	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(misuse(0), 1);
+#endif
+}
+
+/* a loaded again on pCPU 1 without its put on pCPU 0: misuse, logged. */
+static void test_short_loaded_vcpu_loaded_elsewhere(void **state)
+{
+	(void)state;
+	short_loaded();
+	raw_load(&hv.vcpu[0], 1);
+	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(misuse(1), 1);
+#endif
+}
+
+/* a loaded again on pCPU 0, where it still is (so that its registers are in place and the short
+ * path would answer): misuse, logged. Mutation tried: the short path's entry not checking that
+ * the vCPU and the pCPU are unloaded. */
+static void test_short_loaded_vcpu_loaded_again(void **state)
+{
+	(void)state;
+	short_loaded();
+	raw_load(&hv.vcpu[0], 0);
+	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(misuse(0), 1);
+#endif
+}
+
+/* vperf_pcpu_forget of pCPU 0 under a: refused (misuse, logged), a keeps its counters. */
+static void test_forget_refuses_short_loaded_vcpu(void **state)
+{
+	struct hv_vcpu *a;
+
+	(void)state;
+	a = short_loaded();
+	vperf_pcpu_forget(&hv.pcpu[0], &a->v);
+	assert_non_null(strstr(hv.last_log, "pcpu_forget of a loaded vCPU"));
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(misuse(0), 1);
+#endif
+	assert_ptr_equal(hv.pcpu[0].pmu_owner, &a->v);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 42);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_other_vcpu_loaded_over_short_path, setup_short),
+		cmocka_unit_test_setup(test_short_loaded_vcpu_loaded_elsewhere, setup_short),
+		cmocka_unit_test_setup(test_short_loaded_vcpu_loaded_again, setup_short),
+		cmocka_unit_test_setup(test_forget_refuses_short_loaded_vcpu, setup_short),
+	};
+
+	return cmocka_run_group_tests_name("vcpu_load", tests, NULL, NULL);
+}
