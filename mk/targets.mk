@@ -48,6 +48,9 @@ check:
 	-$(Q)$(call stage,vspe-only) $(sub) O=$(O)/check-vspe-only SANITIZE=1 core-test
 	$(Q)$(sub) O=$(O)/check-arm64 ARCH=arm64 defconfig
 	-$(Q)$(call stage,arm64) $(sub) -k O=$(O)/check-arm64 arm64-check format-test docs-snippets
+	-$(Q)$(runtests) --script $(obj)/check-arm64/test-results.txt kconfig:no-dead-symbols \
+		$(srctree)/scripts/check-kconfig.sh $(srctree) \
+		$(foreach s,sim minimal vspe-only arm64,$(obj)/check-$(s)/.config)
 	-$(Q)$(call stage,qemu) $(sub) O=$(O)/check-qemu qemu-check
 	-$(Q)$(runtests) --script $(obj)/check-qemu/test-results.txt qemu:spe-smoke \
 		$(sub) O=$(O)/check-qemu qemu-spe-check
@@ -115,20 +118,37 @@ demo:
 	$(Q)mkdir -p $(obj)/demo/spe && $(obj)/demo/tools/bin/vperf-demo $(obj)/demo/spe
 
 # The README's integration skeleton (the block after its "make check compiles" marker), built as a
-# hypervisor builds against vperf: the public headers, the arch seam, this configuration's
-# generated autoconf.h; every vperf_* symbol it calls must be in libvperf.a (a result line).
+# hypervisor builds against vperf: with the README's include path (include/ and this
+# configuration's include/, through which vperf/config.h finds the generated autoconf.h, nothing
+# forced in), every vperf_* symbol it calls in libvperf.a. On arm64 it is also linked, -nostdlib,
+# as the README's link line says: with tests/readme/skeleton_hyp.c (the hypervisor's own
+# functions and the C library ones a hypervisor has), libvperf.a, with CONFIG_VPERF_FDT the arm64
+# libfdt that scripts/deps.sh unpacks, and libgcc; an undefined symbol fails it.
 skeleton := $(obj)/docs/integration-skeleton
+LIBFDT_ARM64 ?= /opt/vperf/libfdt-arm64
+skeleton-cflags = $(BASE_CFLAGS) $(ARCH_CFLAGS) -I$(srctree)/include -I$(obj)/include
+skeleton-libs = $(obj)/libvperf.a \
+	$(if $(CONFIG_VPERF_FDT),-L$(LIBFDT_ARM64)/usr/lib/aarch64-linux-gnu -lfdt) -lgcc
 docs-snippets: $(obj)/libvperf.a
+	$(if $(and $(filter arm64,$(ARCH)),$(CONFIG_VPERF_FDT)),$(call deps_for,qemu))
 	$(Q)mkdir -p $(obj)/docs && awk '/^<!-- make check compiles/ { m = 1; next } \
 		m && /^```c/ { c = 1; next } c && /^```/ { exit } c' $(srctree)/README.md >$(skeleton).c
 	$(Q)$(runtests) --script $(results) readme:integration-skeleton sh -c \
 		'test -s $(skeleton).c && \
-		$(CC) $(BASE_CFLAGS) $(ARCH_CFLAGS) $(INCLUDES) -Wno-missing-prototypes \
+		$(CC) $(skeleton-cflags) -Wno-missing-prototypes \
 			-Wno-missing-declarations -c $(skeleton).c -o $(skeleton).o && \
 		for s in $$($(NM) -u $(skeleton).o | awk "/ vperf_/ { print \$$2 }"); do \
 			$(NM) --defined-only $(obj)/libvperf.a | grep -q " T $$s$$" || \
 				{ echo "$$s: not in libvperf.a"; exit 1; }; \
 		done'
+ifeq ($(ARCH),arm64)
+	$(Q)$(runtests) --script $(results) readme:integration-skeleton-linked sh -c \
+		'$(CC) $(skeleton-cflags) -fno-builtin -fno-tree-loop-distribute-patterns \
+			-c $(srctree)/tests/readme/skeleton_hyp.c -o $(skeleton)-hyp.o && \
+		$(CC) -nostdlib -static -o $(skeleton).elf $(skeleton).o $(skeleton)-hyp.o \
+			$(skeleton-libs) && \
+		echo "$(skeleton).elf: linked with $(patsubst $(obj)/%,%,$(skeleton-libs))"'
+endif
 
 # The C files .clang-format covers: git's list in a checkout; in an exported tree (git archive,
 # as make check-fresh uses) every .c/.h outside the build output (build/, */include/generated).
@@ -180,13 +200,15 @@ help:
 	@echo '                              trap (an HVC without vperf); QEMU vSPE with SPE active:'
 	@echo '                              put + load trapped / untrapped, records lost across'
 	@echo '                              switches (fails if one is), a buffer stage 2 fault; and'
-	@echo '                              the targets table: docs/performance.md'
+	@echo '                              the targets table: $$(O)/bench/performance.md, a copy'
+	@echo '                              of docs/performance.md (BENCH_UPDATE_DOCS=1: that file)'
 	@echo '  test                        run the unit tests of a sim configuration; ends with'
 	@echo '                              "test: N passed, N failed", non-zero exit if one failed'
 	@echo '  check                       everything CI runs: sim build + cmocka under'
 	@echo '                              ASan/UBSan (default and minimal configuration;'
 	@echo '                              test_core also with a vSPE and no vPMU: core-test),'
-	@echo '                              arm64 cross build + symbol check, QEMU suite, the'
+	@echo '                              arm64 cross build + symbol check, every Kconfig'
+	@echo '                              symbol read and built on and off, QEMU suite, the'
 	@echo '                              README'"'"'s commands (make demo, make run, vperf-spe, the'
 	@echo '                              integration skeleton), the source tree left as found;'
 	@echo '                              ends with "check: N passed, N failed"'
@@ -202,11 +224,12 @@ help:
 	@echo '                              patches/series), built once per machine into'
 	@echo '                              /var/cache/vperf/qemu; prints qemu-system-aarch64'"'"'s path'
 	@echo '  mutate [MUTATE=text]        apply each mutation of tests/mutate/mutations.txt to a'
-	@echo '                              scratch copy of virt/ and expect the unit tests to fail;'
+	@echo '                              scratch copy of the tree and expect the unit tests to fail;'
 	@echo '                              prints survivors, ends "mutate: N passed, N failed";'
 	@echo '                              MUTATE_FROM=k, MUTATE_TO=m: only lines k to m'
 	@echo '  soak                        isolation at scale: 10^6 seeded schedules of each model'
-	@echo '                              isolation test (PMU and SPE VMs) and 200 runs of each SMP'
+	@echo '                              isolation test (PMU and SPE VMs; drawn worlds, one a'
+	@echo '                              seed) and 200 runs of each SMP'
 	@echo '                              QEMU configuration; failures with their seeds or logs'
 	@echo '  coverage [LIST=1]           gcov of virt/ and lib/ under the unit tests, one line a'
 	@echo '                              file, least covered last; LIST=1 names the lines'
@@ -225,9 +248,13 @@ help:
 	@echo '                              $$(O)/validate/report.md and .html'
 	@echo '  fuzz [FUZZ_TIME=s]          long libFuzzer runs, FUZZ_TIME each (default 600 s): the'
 	@echo '                              SPE decoder, and on sim the trap entry, blob restore'
-	@echo '                              and device tree (docs/fuzzing.md); crashes are kept'
-	@echo '                              in tests/fuzz/regressions'
+	@echo '                              and device tree (docs/fuzzing.md); a crash input is'
+	@echo '                              written to tests/fuzz/regressions (the one target that'
+	@echo '                              writes the source tree: docs/build.md)'
 	@echo '  trap-fuzz-long ...          one harness (trap, blob, fdt, spe) for FUZZ_TIME'
+	@echo '  parts of the above          qemu-run, qemu-bench, qemu-linux, qemu-linux-check,'
+	@echo '                              qemu-key, validate-vperf, core-test, arm64-check,'
+	@echo '                              docs-snippets (the README'"'"'s skeleton, linked), format-test'
 	@echo '  format / format-check       apply / verify .clang-format on tracked C files'
 	@echo '  deps [DEPS="group..."]      install missing Debian packages (scripts/deps.sh;'
 	@echo '                              groups: scripts/deps.sh --list; default build)'

@@ -3,8 +3,8 @@
 # make soak: isolation at scale, far beyond make check (docs/testing.md, "Soak").
 #   soak.sh SRCTREE OUT
 # 1. The seeded isolation schedules of the model (test_isolation_mixed: PMU and SPE VMs beside
-#    the host's own profiling; test_vpmu_isolation: every PMU partition), SOAK_SCHEDULES of each
-#    (default 10^6), in slices of SOAK_SLICE seeds spread over SOAK_JOBS processes (default: the
+#    the host's own profiling; test_vpmu_isolation: every PMU partition; test_isolation_worlds:
+#    worlds drawn from the seed, one world per seed), SOAK_SCHEDULES of each (default 10^6), in slices of SOAK_SLICE seeds spread over SOAK_JOBS processes (default: the
 #    CPUs). A slice stops at its first failure and prints it with its seed; the others go on.
 # 2. Each SMP configuration of the QEMU suite (tests/qemu/configs.txt, names containing "smp"),
 #    SOAK_QEMU_RUNS times (default 200; 0 skips), SOAK_JOBS runs at once (each its own QEMU and
@@ -77,7 +77,7 @@ if [ -n "$key" ]; then echo "$key" >"$out/code"; else rm -f "$out/code"; fi
 cp "$done_before" "$out/slices.txt"
 
 t0=$(date +%s)
-for t in test_isolation_mixed test_vpmu_isolation; do
+for t in test_isolation_mixed test_vpmu_isolation test_isolation_worlds; do
 	first=1
 	while [ "$first" -le "$schedules" ]; do
 		grep -q "^PASS $t seeds $first\.\." "$done_before" || echo "$t $first"

@@ -43,8 +43,11 @@ void vperf_fgt_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
  * every value is 0, the host's included (vperf_fgt_host_ok), and so is the cached one: nothing
  * is ever written to registers that do not exist.
  */
+static void fgt2_pcpu_init(struct vperf_pcpu *pcpu);
+
 void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 {
+	fgt2_pcpu_init(pcpu);
 	uint64_t rtr = pcpu->cfg.host_hdfgrtr & ~HDFGRTR_VPERF_MASK;
 	uint64_t wtr = pcpu->cfg.host_hdfgwtr & ~HDFGWTR_VPERF_MASK;
 
@@ -66,7 +69,46 @@ void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 	pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = ~0ull;
 }
 
+void vperf_fgt2_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
+{
+	if (pcpu->cur_hdfgrtr2 != rtr) {
+		write_sysreg(rtr, HDFGRTR2_EL2);
+		pcpu->cur_hdfgrtr2 = rtr;
+	}
+	if (pcpu->cur_hdfgwtr2 != wtr) {
+		write_sysreg(wtr, HDFGWTR2_EL2);
+		pcpu->cur_hdfgwtr2 = wtr;
+	}
+}
+
+/*
+ * FEAT_FGT2 (vperf/fgt.h): a direct-partition vCPU runs with MDCR_EL2.TPM = 0, which leaves
+ * PMICNTR_EL0, PMICFILTR_EL0, PMUACR_EL1 and PMZR_EL0 untrapped: its values clear vperf's "n"
+ * fields, so that those accesses trap and get UNDEF (a VM is shown neither PMUv3p9 nor
+ * FEAT_PMUv3_ICNTR, policy.c). Every other vCPU runs with the host's values (TPM traps them
+ * all). Without FEAT_FGT2 nothing is ever written (every value and the cached one are 0).
+ */
+static void fgt2_pcpu_init(struct vperf_pcpu *pcpu)
+{
+	uint64_t rtr = pcpu->cfg.host_hdfgrtr2, wtr = pcpu->cfg.host_hdfgwtr2;
+
+	if (!pcpu->caps.fgt2) {
+		pcpu->cur_hdfgrtr2 = pcpu->cur_hdfgwtr2 = 0;
+		pcpu->vm_hdfgrtr2[0] = pcpu->vm_hdfgrtr2[1] = 0;
+		pcpu->vm_hdfgwtr2[0] = pcpu->vm_hdfgwtr2[1] = 0;
+		return;
+	}
+	pcpu->vm_hdfgrtr2[0] = rtr;
+	pcpu->vm_hdfgwtr2[0] = wtr;
+	pcpu->vm_hdfgrtr2[1] = rtr & ~HDFGRTR2_VPERF_MASK;
+	pcpu->vm_hdfgwtr2[1] = wtr & ~HDFGWTR2_VPERF_MASK;
+	/* Unknown (they reset to UNKNOWN values): the first load or put writes them. */
+	pcpu->cur_hdfgrtr2 = pcpu->cur_hdfgwtr2 = ~0ull;
+}
+
 void vperf_fgt_put(struct vperf_pcpu *pcpu)
 {
 	vperf_fgt_set(pcpu, pcpu->cfg.host_hdfgrtr, pcpu->cfg.host_hdfgwtr);
+	if (pcpu->caps.fgt2)
+		vperf_fgt2_set(pcpu, pcpu->cfg.host_hdfgrtr2, pcpu->cfg.host_hdfgwtr2);
 }

@@ -54,6 +54,8 @@ struct vperf_platform {
 	bool any_no_hpmn0;     /* a pCPU has no FEAT_HPMN0 (MDCR_EL2.HPMN = 0 is not legal) */
 	bool any_spe;	       /* a pCPU has SPE (and so the SAMPLE_* PMU events) */
 	uint64_t pmceid[2];    /* the common events every pCPU counts (PMCEID0/1_EL0, ANDed) */
+	bool any_mt_counts;    /* a pCPU's PMEVTYPER<n>.MT may count other threads (pcpu.c) */
+	bool any_newer_regs;   /* a pCPU exposes the instruction counter untrapped (pcpu.c) */
 	struct vperf_pcpu_caps first_caps; /* the first initialised pCPU's (blob checks) */
 	struct vperf_demands demands;	   /* what the initialised VMs rely on */
 };
@@ -149,6 +151,12 @@ static inline bool vperf_vm_cfg_filters_events(const struct vperf_vm_config *cfg
 
 	if (!(f->allow[0] == ~0ull && f->allow[1] == ~0ull && f->allow_other))
 		return true;
+	/* A pCPU whose PMEVTYPER<n>_EL0.MT counts the core's other threads and that vperf
+	 * cannot disable (pcpu.c): the types must trap there, so that MT never reaches the
+	 * hardware (vpmu/filter.h). */
+	if (vperf_platform()->any_mt_counts)
+		return true;
+
 	return vperf_platform()->any_spe && !(cfg->spe && cfg->spe_buffer != VPERF_SPE_BUF_EL2);
 }
 
@@ -209,13 +217,38 @@ void vperf_fgt_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr);
 
 /* At load, after MDCR_EL2: the vCPU's values, written where they changed. Inline, on every
  * load's path: without FEAT_FGT, or back from a put that kept them, it only compares. */
+/* FEAT_FGT2's index (vm_hdfgrtr2): 1 for a direct-partition vCPU, whose TPM may be 0. */
+static inline unsigned int vperf_fgt2_index(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.partition == VPERF_PART_DIRECT &&
+	       vcpu->vm->cfg.pmu_mode != VPERF_PMU_OFF;
+}
+
+/* Write HDFGRTR2_EL2 / HDFGWTR2_EL2 (FEAT_FGT2), each only where it changed. */
+void vperf_fgt2_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr);
+
+static inline bool vperf_fgt_current(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	uint8_t t = vcpu->vm->fgt_types;
+	unsigned int t2 = vperf_fgt2_index(vcpu);
+
+	return pcpu->cur_hdfgrtr == pcpu->vm_hdfgrtr[t] &&
+	       pcpu->cur_hdfgwtr == pcpu->vm_hdfgwtr[t] &&
+	       pcpu->cur_hdfgrtr2 == pcpu->vm_hdfgrtr2[t2] &&
+	       pcpu->cur_hdfgwtr2 == pcpu->vm_hdfgwtr2[t2];
+}
+
 static inline void vperf_fgt_load(const struct vperf_vcpu *vcpu)
 {
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
 	uint8_t t = vcpu->vm->fgt_types;
+	unsigned int t2 = vperf_fgt2_index(vcpu);
 
 	if (pcpu->cur_hdfgrtr != pcpu->vm_hdfgrtr[t] || pcpu->cur_hdfgwtr != pcpu->vm_hdfgwtr[t])
 		vperf_fgt_set(pcpu, pcpu->vm_hdfgrtr[t], pcpu->vm_hdfgwtr[t]);
+	if (pcpu->cur_hdfgrtr2 != pcpu->vm_hdfgrtr2[t2] ||
+	    pcpu->cur_hdfgwtr2 != pcpu->vm_hdfgwtr2[t2])
+		vperf_fgt2_set(pcpu, pcpu->vm_hdfgrtr2[t2], pcpu->vm_hdfgwtr2[t2]);
 }
 /* At put: the host's values back. */
 void vperf_fgt_put(struct vperf_pcpu *pcpu);

@@ -43,17 +43,36 @@ static uint8_t dfr0_pmuver(uint64_t dfr0)
 	return v == ID_DFR0_PMUVER_IMPDEF ? 0 : (uint8_t)v;
 }
 
+/*
+ * The PMU features newer than what vperf shows a guest (docs/vpmu.md, "Newer PMU hardware"), all
+ * from their ID fields (Arm DDI 0487, D24.2): FEAT_PMUv3_ICNTR, ID_AA64DFR1_EL1.PMICNTR [39:36];
+ * FEAT_FGT2, ID_AA64MMFR0_EL1.FGT = 0b0010; a multithreaded core, MPIDR_EL1.MT [24], and its
+ * PMU's MT control, ID_AA64DFR0_EL1.MTPMU [51:48]; FEAT_SEL2, ID_AA64PFR0_EL1.SEL2 [39:36].
+ */
+static void probe_newer(struct vperf_pcpu_caps *caps, uint64_t pfr0, uint64_t mmfr0)
+{
+	caps->fgt2 = VPERF_FIELD_GET(mmfr0, 59, 56) >= 2;
+	caps->mtpmu = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 51, 48);
+	caps->sel2 = (pfr0 & ID_PFR0_SEL2_MASK) != 0;
+	if (!caps->pmuver)
+		return; /* no PMUv3: neither matters, no more reads */
+	caps->icntr = (read_sysreg(ID_AA64DFR1_EL1) & ID_DFR1_PMICNTR_MASK) != 0;
+	caps->mt = (read_sysreg(MPIDR_EL1) & MPIDR_MT) != 0;
+}
+
 static void probe(struct vperf_pcpu_caps *caps)
 {
-	uint64_t pfr0;
+	uint64_t pfr0, mmfr0;
 
 	caps->dfr0 = read_sysreg(ID_AA64DFR0_EL1);
 	pfr0 = read_sysreg(ID_AA64PFR0_EL1);
+	mmfr0 = read_sysreg(ID_AA64MMFR0_EL1);
 	caps->pmuver = dfr0_pmuver(caps->dfr0);
 	caps->pmsver = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 35, 32);
 	caps->hpmn0 = VPERF_FIELD_GET(caps->dfr0, 63, 60) != 0;
-	caps->fgt = (read_sysreg(ID_AA64MMFR0_EL1) & ID_MMFR0_FGT_MASK) != 0;
+	caps->fgt = (mmfr0 & ID_MMFR0_FGT_MASK) != 0;
 	caps->el3 = (pfr0 & ID_PFR0_EL3_MASK) != 0;
+	probe_newer(caps, pfr0, mmfr0);
 	caps->aarch32 = VPERF_FIELD_GET(pfr0, ID_PFR0_EL0_SHIFT + 3, ID_PFR0_EL0_SHIFT) ==
 			ID_PFR0_EL0_AARCH32;
 	if (caps->pmuver) {
@@ -82,6 +101,34 @@ static void probe(struct vperf_pcpu_caps *caps)
  * accessors have one encoding per register, so its save and restore of a guest's PMSCR_EL1
  * would move the host's PMSCR_EL2 instead (docs/integration.md, "VHE").
  */
+/*
+ * What a direct-partition guest, running with MDCR_EL2.TPM = 0, could reach here that vperf
+ * neither shows it nor switches:
+ *  - FEAT_PMUv3_ICNTR's PMICNTR_EL0 / PMICFILTR_EL0: the instruction counter is in no HPMN
+ *    range (PMCR_EL0.E enables it, PMCNTENSET_EL0.F0), so an untrapped guest would read and
+ *    reset the host's or another VM's instruction count. Only FEAT_FGT2's HDFGRTR2_EL2 /
+ *    HDFGWTR2_EL2 trap them without TPM (fgt.c); without it a direct policy is refused, and a
+ *    direct VM's vCPU runs trapped on such a pCPU brought up later. PMUv3p9's PMUACR_EL1 and
+ *    PMZR_EL0 alone reach nothing outside the guest's own counters (PMZR_EL0 is limited to
+ *    them and the cycle counter at EL1; PMUACR_EL1 acts only with PMUSERENR_EL0.UEN, which no
+ *    guest keeps, vpmu/vpmu.h): FEAT_FGT2 traps them too (UNDEF), without it a direct guest
+ *    reaches them, the one deviation left (docs/vpmu.md).
+ *  - PMEVTYPER<n>_EL0.MT = 1 on a thread of a multithreaded core (MPIDR_EL1.MT) counts the
+ *    events of the core's other threads (I5.3.30 MT): another VM's work. With FEAT_MTPMU and no
+ *    EL3, vperf's MDCR_EL2.MTPME = 0 (mdcr.c: MTPME is vperf's, never set) makes MT ignored;
+ *    with EL3 it is MDCR_EL3.MTPME, which EL2 cannot read; with MTPMU = 0b0000 an
+ *    IMPLEMENTATION DEFINED extension may honour MT with no control at all. There only the
+ *    guest's type registers trapped through FEAT_FGT keep MT out of the hardware (policy.c).
+ */
+static void direct_hazards(struct vperf_pcpu *pcpu)
+{
+	const struct vperf_pcpu_caps *c = &pcpu->caps;
+	bool mtpme_el2 = c->mtpmu == ID_DFR0_MTPMU_FEAT && !c->el3;
+
+	pcpu->direct_newer_regs = c->icntr && !c->fgt2;
+	pcpu->mt_counts = c->pmuver && c->mt && c->mtpmu != ID_DFR0_MTPMU_NONE && !mtpme_el2;
+}
+
 static bool vhe_refused(const struct vperf_pcpu *pcpu)
 {
 #ifdef CONFIG_VPERF_VSPE
@@ -131,6 +178,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	/* HPMN = 0 is only valid with FEAT_HPMN0 (MDCR_EL2.HPMN description). */
 	if (pcpu->caps.pmuver && pcpu->hpmn == 0 && !pcpu->caps.hpmn0)
 		return VPERF_EINVAL;
+	direct_hazards(pcpu);
 	if (refused(pcpu))
 		return VPERF_EINVAL;
 	pcpu->host_mdcr = vperf_mdcr_host(pcpu);

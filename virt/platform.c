@@ -36,6 +36,8 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 		p->pmceid[i] = p->any ? p->pmceid[i] & pcpu->caps.pmceid[i] : pcpu->caps.pmceid[i];
 	if (!p->any)
 		p->first_caps = pcpu->caps;
+	p->any_newer_regs |= pcpu->direct_newer_regs;
+	p->any_mt_counts |= pcpu->mt_counts;
 	p->any = true;
 	p->any_unenforced |= pcpu->cfg.hpmn_unenforced;
 	p->any_aarch64_only |= !pcpu->caps.aarch32;

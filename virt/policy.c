@@ -21,13 +21,16 @@
  * (vperf_vm_cfg_filters_events), holds only through FEAT_FGT's traps of the type registers and
  * PMCEID<n>_EL0 (fgt.c), so it needs FEAT_FGT on every pCPU. No event counter at all (only the
  * cycle counter) is MDCR_EL2.HPMN = 0, legal only with FEAT_HPMN0 (MDCR_EL2.HPMN description,
- * Arm DDI 0487 K.a), on every pCPU.
+ * Arm DDI 0487 K.a), on every pCPU. No pCPU may expose FEAT_PMUv3_ICNTR's registers without
+ * FEAT_FGT2 to trap them (pcpu.c, direct_hazards): the instruction counter is in no HPMN
+ * range. A pCPU whose PMEVTYPER<n>.MT counts other threads makes every direct
+ * VM's types trap (vperf_vm_cfg_filters_events), so it needs FEAT_FGT everywhere too.
  */
 static bool direct_possible(const struct vperf_vm_config *cfg)
 {
 	const struct vperf_platform *p = vperf_platform();
 
-	return p->min_pmuver >= 6 && !p->any_unenforced &&
+	return p->min_pmuver >= 6 && !p->any_unenforced && !p->any_newer_regs &&
 	       (!vperf_vm_cfg_filters_events(cfg) || !p->any_no_fgt) &&
 	       (cfg->nr_counters >= 1 || !p->any_no_hpmn0);
 }
@@ -186,7 +189,7 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
  * lowest of every initialised pCPU (what the PMCR_EL0 fields, the counters' width, PMMIR_EL1
  * and PMCEID follow: caps.c, switch.c, regs.c) and PMUv3p5 (what vperf emulates); PMSVer 0
  * without a vSPE, else the hardware's up to the platform's and SPEv1p2 (vspe/regs.c); no
- * FEAT_HPMN0, as the guest has no EL2. */
+ * FEAT_HPMN0, as the guest has no EL2; no FEAT_MTPMU. */
 uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 {
 	uint64_t pmuver = VPERF_FIELD_GET(hw, 11, 8);
@@ -199,9 +202,24 @@ uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 	if (pmuver > 6)
 		pmuver = 6;
 	v |= pmuver << ID_DFR0_PMUVER_SHIFT;
+	/* MTPMU: FEAT_MTPMU would make PMEVTYPER<n>_EL0.MT a field the guest writes and reads
+	 * back; vperf keeps MT out of every type (vpmu/filter.h, caps.c), so a guest is shown
+	 * 0b1111, no multi-threaded PMU extension, MT RES0 (ID_AA64DFR0_EL1.MTPMU). 0b0000 says
+	 * as much already (an IMPLEMENTATION DEFINED extension may or may not exist). */
+	if (VPERF_FIELD_GET(hw, 51, 48) == ID_DFR0_MTPMU_FEAT)
+		v = (v & ~ID_DFR0_MTPMU_MASK) | (uint64_t)ID_DFR0_MTPMU_NONE << ID_DFR0_MTPMU_SHIFT;
 #ifdef CONFIG_VPERF_VSPE
 	if (vspe_on(vcpu)) /* not a VM profiled from outside: it has no SPE */
 		v |= (uint64_t)vperf_vspe_pmsver(hw) << ID_DFR0_PMSVER_SHIFT;
 #endif
 	return v;
+}
+
+/* ID_AA64DFR1_EL1 as the VM sees it: no FEAT_PMUv3_ICNTR (PMICNTR [39:36] = 0), which vperf
+ * neither switches nor shows; the other fields (breakpoints, watchpoints...) are the
+ * hypervisor's. */
+uint64_t vperf_vcpu_id_dfr1(const struct vperf_vcpu *vcpu, uint64_t hw)
+{
+	(void)vcpu;
+	return hw & ~ID_DFR1_PMICNTR_MASK;
 }

@@ -98,11 +98,9 @@ static void __attribute__((noinline)) load(struct vperf_vcpu *vcpu, struct vperf
  * them and only the vPMU is left. Only compares, so that the common switch needs no frame. */
 static inline bool load_writes_nothing(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
-	uint8_t t = vcpu->vm->fgt_types;
-
 	return !vcpu->vm->cfg.spe && vcpu->mdcr_pcpu == pcpu &&
 	       vcpu->mdcr_epoch == vperf_mdcr_epoch && pcpu->cur_mdcr == vcpu->mdcr &&
-	       pcpu->cur_hdfgrtr == pcpu->vm_hdfgrtr[t] && pcpu->cur_hdfgwtr == pcpu->vm_hdfgwtr[t];
+	       vperf_fgt_current(vcpu, pcpu);
 }
 
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)

@@ -58,4 +58,20 @@
 #define HDFGRTR_TYPES (HDFG_PMEVTYPERN | HDFG_PMCCFILTR | HDFGRTR_PMCEIDN)
 #define HDFGWTR_TYPES (HDFG_PMEVTYPERN | HDFG_PMCCFILTR)
 
+/*
+ * FEAT_FGT2's HDFGRTR2_EL2 / HDFGWTR2_EL2 (D24.2.68 and its write twin; ID_AA64MMFR0_EL1.FGT
+ * >= 2). Every field is "n"-named: 0 traps the EL1/EL0 accesses it names to EL2 (EC 0x18), 1
+ * does not. The fields of the PMUv3p9 / FEAT_PMUv3_ICNTR registers, whose MDCR_EL2.TPM trap a
+ * direct-partition guest runs without (bit positions as in Linux's arch/arm64/tools/sysreg and
+ * Documentation/arch/arm64/booting.rst): nPMICNTR_EL0 [2], nPMICFILTR_EL0 [3] (which also makes
+ * PMCNTEN/PMOVS F0 read as zero at EL1 and EL0), nPMUACR_EL1 [4] in both, nPMZR_EL0 [21] in
+ * HDFGWTR2_EL2 only.
+ */
+#define HDFG2_NPMICNTR	    VPERF_BIT(2)
+#define HDFG2_NPMICFILTR    VPERF_BIT(3)
+#define HDFG2_NPMUACR	    VPERF_BIT(4)
+#define HDFGWTR2_NPMZR	    VPERF_BIT(21)
+#define HDFGRTR2_VPERF_MASK (HDFG2_NPMICNTR | HDFG2_NPMICFILTR | HDFG2_NPMUACR)
+#define HDFGWTR2_VPERF_MASK (HDFGRTR2_VPERF_MASK | HDFGWTR2_NPMZR)
+
 #endif /* VPERF_FGT_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fields of the ID registers vperf probes and shows to guests, from the ID_AA64PFR0_EL1 and
- * ID_AA64DFR0_EL1 descriptions of Arm DDI 0487 K.a.
+ * Fields of the ID registers vperf probes and shows to guests, from the ID_AA64PFR0_EL1,
+ * ID_AA64DFR0_EL1, ID_AA64DFR1_EL1 and MPIDR_EL1 descriptions of Arm DDI 0487 (D24.2).
  */
 #ifndef VPERF_ID_REGS_H
 #define VPERF_ID_REGS_H
@@ -11,7 +11,8 @@
 /* ID_AA64PFR0_EL1: EL0 [3:0], EL1 [7:4], EL2 [11:8], EL3 [15:12]; 0 = not implemented */
 #define ID_PFR0_EL3_MASK    VPERF_GENMASK(15, 12)
 #define ID_PFR0_EL0_SHIFT   0
-#define ID_PFR0_EL0_AARCH32 2u /* EL0 in AArch64 and AArch32 */
+#define ID_PFR0_EL0_AARCH32 2u			  /* EL0 in AArch64 and AArch32 */
+#define ID_PFR0_SEL2_MASK   VPERF_GENMASK(39, 36) /* FEAT_SEL2: Secure EL2 */
 
 /* ID_AA64DFR0_EL1 */
 #define ID_DFR0_PMUVER_SHIFT  8
@@ -21,5 +22,18 @@
 #define ID_DFR0_HPMN0_SHIFT   60
 #define ID_DFR0_HPMN0_MASK    VPERF_GENMASK(63, 60)
 #define ID_DFR0_PMUVER_IMPDEF 0xfu
+/* MTPMU [51:48], signed: 0b0001 FEAT_MTPMU (PMEVTYPER<n>.MT enabled by MDCR_EL3.MTPME, or
+ * MDCR_EL2.MTPME without EL3); 0b0000 FEAT_MTPMU not implemented, an IMPLEMENTATION DEFINED
+ * multi-threaded extension may be (before Armv8.6); 0b1111 neither (MT RES0). */
+#define ID_DFR0_MTPMU_SHIFT 48
+#define ID_DFR0_MTPMU_MASK  VPERF_GENMASK(51, 48)
+#define ID_DFR0_MTPMU_FEAT  1u
+#define ID_DFR0_MTPMU_NONE  0xfu
+
+/* ID_AA64DFR1_EL1.PMICNTR [39:36]: 0b0001 FEAT_PMUv3_ICNTR (PMICNTR_EL0, PMICFILTR_EL0). */
+#define ID_DFR1_PMICNTR_MASK VPERF_GENMASK(39, 36)
+
+/* MPIDR_EL1.MT [24]: the PEs at affinity level 0 are threads of one core. */
+#define MPIDR_MT VPERF_BIT(24)
 
 #endif /* VPERF_ID_REGS_H */

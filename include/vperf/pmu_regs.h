@@ -40,6 +40,8 @@
 #define PMEVTYPER_NSU VPERF_BIT(28)
 #define PMEVTYPER_NSH VPERF_BIT(27)
 #define PMEVTYPER_M   VPERF_BIT(26)
+#define PMEVTYPER_MT  VPERF_BIT(25) /* FEAT_MTPMU: count the core's other threads too */
+#define PMEVTYPER_SH  VPERF_BIT(24) /* EL3 and FEAT_SEL2: Secure EL2 (off when SH = NSH) */
 #define PMEVTYPER_EVT VPERF_GENMASK(15, 0)
 
 #endif /* VPERF_PMU_REGS_H */

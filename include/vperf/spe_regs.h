@@ -67,22 +67,26 @@
 #define PMBLIMITR_LIMIT VPERF_GENMASK(63, 12)
 
 /* PMBSR_EL1 (SPE 4.3.4) */
-#define PMBSR_EC_SHIFT	 26
-#define PMBSR_EC	 VPERF_GENMASK(31, 26)
-#define PMBSR_DL	 VPERF_BIT(19)
-#define PMBSR_EA	 VPERF_BIT(18)
-#define PMBSR_S		 VPERF_BIT(17)
-#define PMBSR_COLL	 VPERF_BIT(16)
-#define PMBSR_MSS	 VPERF_GENMASK(15, 0)
-#define PMBSR_BSC_FSC	 VPERF_GENMASK(5, 0) /* BSC (EC = 0) or FSC (EC = 0b10010x) */
-#define PMBSR_WRITABLE	 (PMBSR_EC | PMBSR_DL | PMBSR_EA | PMBSR_S | PMBSR_COLL | PMBSR_MSS)
-#define PMBSR_EC_OTHER	 0x00u /* other buffer management event (BSC) */
-#define PMBSR_EC_S1_DA	 0x24u /* stage 1 Data Abort on write to the buffer (FSC) */
-#define PMBSR_EC_S2_DA	 0x25u /* stage 2 Data Abort on write to the buffer (FSC) */
-#define PMBSR_BSC_FULL	 0x01u
-#define PMBSR_FSC_SEA	 0x10u /* synchronous external abort on write */
-#define PMBSR_FSC_ALIGN	 0x21u /* Alignment fault */
-#define PMBSR_EC_VAL(ec) ((uint64_t)(ec) << PMBSR_EC_SHIFT)
+#define PMBSR_EC_SHIFT	26
+#define PMBSR_EC	VPERF_GENMASK(31, 26)
+#define PMBSR_DL	VPERF_BIT(19)
+#define PMBSR_EA	VPERF_BIT(18)
+#define PMBSR_S		VPERF_BIT(17)
+#define PMBSR_COLL	VPERF_BIT(16)
+#define PMBSR_MSS	VPERF_GENMASK(15, 0)
+#define PMBSR_BSC_FSC	VPERF_GENMASK(5, 0) /* BSC (EC = 0) or FSC (EC = 0b10010x) */
+#define PMBSR_WRITABLE	(PMBSR_EC | PMBSR_DL | PMBSR_EA | PMBSR_S | PMBSR_COLL | PMBSR_MSS)
+#define PMBSR_EC_OTHER	0x00u /* other buffer management event (BSC) */
+#define PMBSR_EC_S1_DA	0x24u /* stage 1 Data Abort on write to the buffer (FSC) */
+#define PMBSR_EC_S2_DA	0x25u /* stage 2 Data Abort on write to the buffer (FSC) */
+#define PMBSR_BSC_FULL	0x01u
+#define PMBSR_FSC_SEA	0x10u /* synchronous external abort on write */
+#define PMBSR_FSC_ALIGN 0x21u /* Alignment fault */
+/* Translation faults before level 0 (Arm DDI 0487, ESR_ELx.ISS DFSC): level -1 with FEAT_LPA2,
+ * level -2 with FEAT_D128. */
+#define PMBSR_FSC_TRANS_LM1 0x2bu
+#define PMBSR_FSC_TRANS_LM2 0x2au
+#define PMBSR_EC_VAL(ec)    ((uint64_t)(ec) << PMBSR_EC_SHIFT)
 
 static inline unsigned int vperf_pmbsr_ec(uint64_t pmbsr)
 {

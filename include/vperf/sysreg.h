@@ -65,7 +65,9 @@ enum vperf_sysreg_feat {
 	VPERF_FEAT_SPE_FDS, /* FEAT_SPE_FDS: PMSDSFR_EL1 */
 	VPERF_FEAT_GICV3,
 	VPERF_FEAT_EL2,
-	VPERF_FEAT_FGT, /* ID_AA64MMFR0_EL1.FGT >= 1: HDFGRTR_EL2, HDFGWTR_EL2 */
+	VPERF_FEAT_FGT,		/* ID_AA64MMFR0_EL1.FGT >= 1: HDFGRTR_EL2, HDFGWTR_EL2 */
+	VPERF_FEAT_PMUV3_ICNTR, /* ID_AA64DFR1_EL1.PMICNTR >= 1: PMICNTR_EL0, PMICFILTR_EL0 */
+	VPERF_FEAT_FGT2,	/* ID_AA64MMFR0_EL1.FGT >= 2: HDFGRTR2_EL2, HDFGWTR2_EL2 */
 };
 
 /* Handler families. The trap entry dispatches on these; a slot with no handler is UNDEF. */
@@ -88,6 +90,10 @@ enum vperf_slot {
 	VPERF_SLOT_PMEVCNTR,
 	VPERF_SLOT_PMEVTYPER,
 	VPERF_SLOT_PMCCFILTR,
+	/* Registers of PMU features vperf never shows a guest: no handler, UNDEF. */
+	VPERF_SLOT_PMICNTR,
+	VPERF_SLOT_PMICFILTR,
+	VPERF_SLOT_PMUACR,
 	VPERF_SLOT_SPE_PMSCR,
 	VPERF_SLOT_SPE_SAMPLING,
 	VPERF_SLOT_SPE_ID,
@@ -135,6 +141,7 @@ static inline unsigned int vperf_pmev_index(uint32_t enc)
  *   op1=0, CRn=9, CRm 9, 10   SPE sampling controls and Profiling Buffer (SPE supplement 4.1);
  *   op1=0, CRn=9, CRm 13, 14  PMU EL1 registers (PMSSCR_EL1; PMINTENSET/CLR_EL1, PMMIR_EL1...);
  *   op1=3, CRn=9, CRm 12-14   PMU EL0 registers (checked with aarch64-linux-gnu-as);
+ *   op1=3, CRn=9, CRm 4, 6    PMICNTR_EL0, PMICFILTR_EL0 (FEAT_PMUv3_ICNTR);
  *   op1=3, CRn=14, CRm 8-15   PMEVCNTR<n>, PMEVTYPER<n>, PMCCFILTR_EL0.
  * Not op1=0 CRm 11: the trace buffer (FEAT_TRBE, TRBLIMITR_EL1 = S3_0_C9_C11_0 ...), which a
  * hypervisor may handle itself. An access in the space that the database does not know is UNDEF;
@@ -149,20 +156,22 @@ static inline bool vperf_sysreg_in_space(uint32_t enc)
 	if (crn == 9 && op1 == 0)
 		return crm == 9 || crm == 10 || crm == 13 || crm == 14;
 	if (crn == 9 && op1 == 3)
-		return crm >= 12 && crm <= 14;
+		return (crm >= 12 && crm <= 14) || crm == 4 || crm == 6;
 	return crn == 14 && op1 == 3 && crm >= 8;
 }
 
 /* The PMU/SPE space as a dense index 0..VPERF_SPACE_SIZE-1: CRn 9 op1 0 (CRm 9, 10, 13, 14: 32
- * encodings), CRn 9 op1 3 (CRm 12-14: 24), CRn 14 (CRm 8-15: 64). Only for
- * vperf_sysreg_in_space(). */
-#define VPERF_SPACE_SIZE 120u
+ * encodings), CRn 9 op1 3 (CRm 12-14: 24), CRn 14 (CRm 8-15: 64), CRn 9 op1 3 CRm 4 and 6 (16).
+ * Only for vperf_sysreg_in_space(). */
+#define VPERF_SPACE_SIZE 136u
 static inline unsigned int vperf_space_index(uint32_t enc)
 {
 	uint32_t op2 = VPERF_ENC_OP2(enc), crm = VPERF_ENC_CRM(enc);
 
 	if (VPERF_ENC_CRN(enc) == 14)
 		return 56u + (crm - 8) * 8 + op2;
+	if (VPERF_ENC_OP1(enc) == 3 && crm < 12)
+		return 120u + (crm == 6 ? 8u : 0u) + op2;
 	if (VPERF_ENC_OP1(enc) == 3)
 		return 32u + (crm - 12) * 8 + op2;
 	return (crm < 13 ? crm - 9 : crm - 11) * 8 + op2;

@@ -60,8 +60,6 @@ struct vperf_pcpu_config {
 				 * its MDCR_EL2 back at every put, not only when counting differs */
 	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
 				 * (E2PB = 0b00): vperf parks it around vCPUs with vSPE */
-	uint32_t pmu_ppi;	/* physical INTIDs of PMUIRQ / PMBIRQ, from the host DT */
-	uint32_t spe_ppi;
 	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE
 	 * fine-grained traps). vperf writes these registers at every load, its PMU fields
 	 * (vperf/fgt.h) with the hypervisor's others, plus HDFGWTR_EL2.PMBSR_EL1 for a VM with an
@@ -69,6 +67,12 @@ struct vperf_pcpu_config {
 	 * 0 on a PE without FEAT_FGT (anything else fails vperf_pcpu_init, logged). */
 	uint64_t host_hdfgrtr;
 	uint64_t host_hdfgwtr;
+	/* With FEAT_FGT2: the hypervisor's own HDFGRTR2_EL2 / HDFGWTR2_EL2. Their fields trap when
+	 * 0 ("n" fields): give 1 in every field the host's EL1/EL0 may use untrapped. vperf clears
+	 * its fields (vperf/fgt.h, HDFG2_VPERF_MASK) while a direct-partition vCPU runs and puts
+	 * these values back at its put. Ignored on a PE without FEAT_FGT2. */
+	uint64_t host_hdfgrtr2;
+	uint64_t host_hdfgwtr2;
 };
 
 /* What vperf found on the CPU, read by vperf_pcpu_init(). */
@@ -86,6 +90,12 @@ struct vperf_pcpu_caps {
 	bool export_bus;     /* PMCR_EL0.X sticks: an event export bus (no ID register says) */
 	uint64_t pmcr_id;    /* PMCR_EL0.IMP and IDCODE, shown to guests */
 	uint64_t pmceid[2];  /* PMCEID0_EL0, PMCEID1_EL0: the common events it counts */
+	/* Newer PMU hardware (docs/vpmu.md, "Newer PMU hardware"): */
+	bool icntr;    /* FEAT_PMUv3_ICNTR: ID_AA64DFR1_EL1.PMICNTR [39:36] != 0 (PMICNTR_EL0) */
+	bool fgt2;     /* FEAT_FGT2: ID_AA64MMFR0_EL1.FGT >= 2 (HDFGRTR2_EL2, HDFGWTR2_EL2) */
+	bool mt;       /* MPIDR_EL1.MT [24]: a thread of a multithreaded core */
+	uint8_t mtpmu; /* ID_AA64DFR0_EL1.MTPMU [51:48] (signed: 1 FEAT_MTPMU, 0xF none) */
+	bool sel2;     /* FEAT_SEL2: ID_AA64PFR0_EL1.SEL2 [39:36] != 0 (PMEVTYPER<n>.SH, EL3) */
 };
 
 struct vperf_stats {
@@ -126,6 +136,17 @@ struct vperf_pcpu {
 	uint64_t vm_hdfgrtr[4];
 	uint64_t vm_hdfgwtr[4];
 	bool fgt_host_pmu; /* the host's values set PMU fields: every put writes them back */
+	/* FEAT_FGT2 (virt/fgt.c): HDFGRTR2_EL2 / HDFGWTR2_EL2 as last written, and a vCPU's
+	 * values here: [1] for a direct-partition vCPU (vperf's fields trap), [0] for the others
+	 * (the host's). All 0 without FEAT_FGT2. */
+	uint64_t cur_hdfgrtr2, cur_hdfgwtr2;
+	uint64_t vm_hdfgrtr2[2], vm_hdfgwtr2[2];
+	/* What this pCPU's hardware lets a direct-partition guest reach untrapped beyond what
+	 * vperf shows it (virt/pcpu.c): FEAT_PMUv3_ICNTR's instruction counter without FEAT_FGT2
+	 * to trap it; a PMEVTYPER<n>_EL0.MT that counts the core's other threads and that
+	 * vperf cannot disable from EL2 (only FEAT_FGT's type traps keep it out). */
+	bool direct_newer_regs;
+	bool mt_counts;
 	struct vperf_pcpu_vspe spe; /* the host's SPE state while parked */
 	bool agent_irq_reported;    /* the agent's interrupt was masked and logged once */
 	struct vperf_stats stats;   /* events not attributable to a VM */
@@ -297,6 +318,10 @@ static inline int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, s
 /* ID_AA64DFR0_EL1 as the vCPU must see it, from the hardware value hw: for the hypervisor's
  * HCR_EL2.TID3 trap handler. */
 uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw);
+/* ID_AA64DFR1_EL1 as the vCPU must see it, from the hardware's value hw: the same without
+ * PMICNTR [39:36] (vperf gives no guest FEAT_PMUv3_ICNTR: PMICNTR_EL0 is UNDEF for it). A
+ * hypervisor that traps ID registers (HCR_EL2.TID3) answers a guest's read with it. */
+uint64_t vperf_vcpu_id_dfr1(const struct vperf_vcpu *vcpu, uint64_t hw);
 
 #ifdef CONFIG_VPERF_VPMU
 /* Physical PMUIRQ entry on the calling CPU. Overflow flags of host counters are cleared and

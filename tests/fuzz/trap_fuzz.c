@@ -114,8 +114,9 @@ static bool pmu_spe_group(uint32_t enc)
 		return op1 == 3 && crm >= 8;
 	if (crn != 9)
 		return false;
+	/* op1 3, CRm 4 and 6: PMICNTR_EL0 (S3_3_C9_C4_0), PMICFILTR_EL0 (S3_3_C9_C6_0). */
 	return op1 == 0 ? (crm == 9 || crm == 10 || crm == 13 || crm == 14)
-			: (crm == 12 || crm == 13 || crm == 14);
+			: (crm == 12 || crm == 13 || crm == 14 || crm == 4 || crm == 6);
 }
 
 static bool spe_untrapped(const struct hv_vcpu *vc)

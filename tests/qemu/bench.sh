@@ -135,12 +135,18 @@ s2line() { sed -n 's/^vperf-hyp: vm0 SPE: \(.*\)/\1/p' "$1" | tr -d '\r'; }
 dsame=$(minus "$(num vperf-put-same "$logs/bench-c.log")" "$(num probe "$logs/bench-c.log")")
 dsame=$((dsame + $(minus "$(num vperf-load-same "$logs/bench-c.log")" "$(num probe "$logs/bench-c.log")")))
 
+# The commit measured, "-dirty" when a file outside docs/ differs from it (this run's own write
+# into docs/performance.md with BENCH_UPDATE_DOCS=1 does not count), so that a reader can tell
+# whether the code changed after the figures were taken.
+bench_top="$(dirname "$0")/../.."
+commit=$(git -C "$bench_top" rev-parse --short HEAD 2>/dev/null || echo "outside git")
+[ -n "$(git -C "$bench_top" status --porcelain -- . ':(exclude)docs' 2>/dev/null)" ] && commit="$commit-dirty"
 section=$(mktemp)
 {
 	echo "<!-- vperf-bench:qemu:begin (written by make bench: tests/qemu/bench.sh) -->"
 	echo "## Reference hypervisor on QEMU (-icount shift=0)"
 	echo
-	echo "Measured by \`make bench\` on $(date +%Y-%m-%d): $($qemu --version | head -n 1),"
+	echo "Measured by \`make bench\` on $(date +%Y-%m-%d) at commit $commit: $($qemu --version | head -n 1),"
 	echo "$(${CROSS_COMPILE:-aarch64-linux-gnu-}gcc --version | head -n 1), -O2. EL2 instructions are"
 	echo "counted by the host's own counter (INST_RETIRED filtered to EL2, second range) on"
 	echo "\`-cpu max\`; QEMU retires one instruction per ns of virtual time at shift 0. The runs:"
@@ -190,7 +196,7 @@ section=$(mktemp)
 	echo "hypervisor answers without vperf: exception entry, register save, dispatch, vGIC sync and"
 	echo "flush, register restore, ERET): $hvc instructions."
 	echo
-	echo "| guest access | EL2 instructions | x empty trap | of which vperf | above the empty trap |"
+	echo "| guest access | EL2 instructions (bench build, measuring included) | x empty trap | of which vperf | above the empty trap |"
 	echo "| --- | --- | --- | --- | --- |"
 	row "MRS PMCCNTR_EL0" 1
 	row "MSR PMSWINC_EL0" 2

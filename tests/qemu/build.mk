@@ -7,7 +7,7 @@
 #   qemu-bench    -icount shift=0 runs: EL2 instructions per trapped access, per vCPU switch and
 #                 from PMUIRQ entry to the list-register write, vSPE switches with SPE active
 #                 and the records lost across them (fails if one is); writes
-#                 docs/performance.md's QEMU section (QEMU_BENCH_OUT=file to write elsewhere)
+#                 the QEMU section of $(O)/bench/performance.md (BENCH_UPDATE_DOCS=1: docs/)
 #   qemu-linux, qemu-linux-check   the Linux guest (tests/qemu/linux/build.mk)
 #   qemu-spe-check  the FEAT_SPE smoke test of tests/qemu/spe (QEMU= the patched QEMU)
 # Needs scripts/deps.sh qemu (QEMU, the cross compiler, libfdt for arm64, Xen's headers).
@@ -115,8 +115,13 @@ qemu-check: qemu-images qemu-linux $(obj)/host/bin/vperf-spe
 qemu-run: qemu-images qemu-linux
 	$(Q)$(qemu-env) $(qemu-runner) demo
 
-QEMU_BENCH_OUT ?= $(srctree)/docs/performance.md
+# Its tables go into the generated section of QEMU_BENCH_OUT: by default $(O)/bench/performance.md
+# (a copy of docs/performance.md when it does not exist yet), docs/performance.md itself with
+# BENCH_UPDATE_DOCS=1 (tools/bench/build.mk).
+QEMU_BENCH_OUT ?= $(if $(BENCH_UPDATE_DOCS),$(srctree)/docs/performance.md,$(obj)/bench/performance.md)
 qemu-bench: qemu-images
+	$(Q)test -f $(QEMU_BENCH_OUT) || { mkdir -p $(dir $(QEMU_BENCH_OUT)) && \
+		cp $(srctree)/docs/performance.md $(QEMU_BENCH_OUT); }
 	$(Q)$(qemu-env) $(qemu-runner) bench $(QEMU_BENCH_OUT)
 
 # FEAT_SPE smoke test of the project's QEMU (-cpu max,spe=on; QEMU=path runs another binary).

@@ -10,9 +10,8 @@ tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_
 	test_vpmu_emulated test_vpmu_adversary test_vpmu_badinput test_vpmu_audit test_vpmu_cover \
 	test_vpmu_swinc test_vpmu_lazy test_vpmu_fgt test_vpmu_window test_vpmu_restore \
 	test_vpmu_partition_iso test_pcpu_bringup test_trap_fastpath test_vpmu_irq_line \
-	test_vcpu_load \
-	test_vpmu_emulated_chain \
-	test_vpmu_hw_leftovers test_vpmu_aarch32 test_vpmu_hetero test_vpmu_cycle_filter
+	test_vcpu_load test_vpmu_emulated_chain test_vpmu_hw_leftovers test_vpmu_aarch32 \
+	test_vpmu_hetero test_vpmu_cycle_filter test_vpmu_newer_pmu
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -31,6 +30,7 @@ test_vpmu_cover-objs := tests/unit/test_vpmu_cover.c tests/unit/hv.c
 test_vpmu_swinc-objs := tests/unit/test_vpmu_swinc.c tests/unit/hv.c
 test_vpmu_lazy-objs := tests/unit/test_vpmu_lazy.c tests/unit/hv.c
 test_vpmu_fgt-objs := tests/unit/test_vpmu_fgt.c tests/unit/hv.c
+test_vpmu_newer_pmu-objs := tests/unit/test_vpmu_newer_pmu.c tests/unit/hv.c
 test_vpmu_window-objs := tests/unit/test_vpmu_window.c tests/unit/hv.c
 test_vpmu_restore-objs := tests/unit/test_vpmu_restore.c tests/unit/hv.c
 test_vpmu_partition_iso-objs := tests/unit/test_vpmu_partition_iso.c tests/unit/hv.c

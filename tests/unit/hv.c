@@ -264,36 +264,18 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	hv_init_host_spe(cfg, host_counters, false);
 }
 
-static void init(const struct sim_pe_config *cfg, const struct sim_pe_config *cfgs,
-		 unsigned int host_counters, bool host_spe);
-
-void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe)
-{
-	init(cfg, NULL, host_counters, host_spe);
-}
-
-void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters)
-{
-	init(&cfgs[0], cfgs, host_counters, false);
-}
-
-static void init(const struct sim_pe_config *cfg, const struct sim_pe_config *cfgs,
-		 unsigned int host_counters, bool host_spe)
+/* The model (one configuration for every CPU, or cfgs per CPU) and vperf_init; no pCPU up. */
+static void model_init(const struct sim_pe_config *cfg, const struct sim_pe_config *cfgs)
 {
 	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap,
 					       .irq = irq,
 					       .guest_irq = guest_irq };
-	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters,
-						.host_spe = host_spe };
 
 	memset(&hv, 0, sizeof(hv));
 	hv.raw_el = -1;
 	hv.lazy_put = sched_env_u64("HV_LAZY_PUT", 0) != 0;
 	hv.mixed_put = sched_env_u64("HV_LAZY_PUT", 0) == 2;
-	if (cfg)
-		hv.model = *cfg;
-	else
-		hv_default_config(&hv.model);
+	hv.model = *cfg;
 	hv.put_draws = 0x2545f4914f6cdd1dull ^ hv.model.seed; /* xorshift stays at 0 */
 	if (cfgs)
 		sim_model_init_cpus(cfgs);
@@ -301,18 +283,55 @@ static void init(const struct sim_pe_config *cfg, const struct sim_pe_config *cf
 		sim_model_init(&hv.model);
 	sim_set_handlers(&handlers);
 	vperf_init(&ops);
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
-		sim_set_cpu(cpu);
-		vperf_pcpu_init(&hv.pcpu[cpu], &pcfg);
-		hv_host_boot(cpu);
-		/* IMO: IRQs to EL2; VM: stage 2 on, for the SPE buffer's translations. */
-		sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4) | VPERF_BIT(0));
-		sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMUIRQ), true);
-		sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMBIRQ), true);
-		sim_gic_enable_ppi(cpu, SIM_GIC_MAINT_INTID, true);
-		sim_poke(cpu, VPERF_ENC_ICH_HCR_EL2, SIM_ICH_HCR_EN);
-	}
+}
+
+static void all_up(unsigned int host_counters, bool host_spe)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters,
+						.host_spe = host_spe };
+
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		hv_pcpu_up(cpu, &pcfg);
 	sim_set_cpu(0);
+}
+
+void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe)
+{
+	struct sim_pe_config dflt;
+
+	if (!cfg) {
+		hv_default_config(&dflt);
+		cfg = &dflt;
+	}
+	model_init(cfg, NULL);
+	all_up(host_counters, host_spe);
+}
+
+void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters)
+{
+	model_init(&cfgs[0], cfgs);
+	all_up(host_counters, false);
+}
+
+void hv_init_model(const struct sim_pe_config cfgs[SIM_MAX_CPUS])
+{
+	model_init(&cfgs[0], cfgs);
+}
+
+int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg)
+{
+	int rc;
+
+	sim_set_cpu(cpu);
+	rc = vperf_pcpu_init(&hv.pcpu[cpu], pcfg);
+	hv_host_boot(cpu);
+	/* IMO: IRQs to EL2; VM: stage 2 on, for the SPE buffer's translations. */
+	sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4) | VPERF_BIT(0));
+	sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMUIRQ), true);
+	sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMBIRQ), true);
+	sim_gic_enable_ppi(cpu, SIM_GIC_MAINT_INTID, true);
+	sim_poke(cpu, VPERF_ENC_ICH_HCR_EL2, SIM_ICH_HCR_EN);
+	return rc;
 }
 
 void hv_restart_vperf(unsigned int host_counters)
@@ -358,6 +377,16 @@ struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm)
 	return vc;
 }
 
+/* This put lazy? The vCPU's own policy, else the environment's (HV_LAZY_PUT). */
+static bool put_lazily(const struct hv_vcpu *vc)
+{
+	enum hv_put p = vc->put;
+
+	if (p == HV_PUT_ENV)
+		p = !hv.lazy_put ? HV_PUT_EAGER : hv.mixed_put ? HV_PUT_MIXED : HV_PUT_LAZY;
+	return p == HV_PUT_LAZY || (p == HV_PUT_MIXED && (sched_next(&hv.put_draws) >> 32 & 1));
+}
+
 /* Put: vperf first (it may still change the line), then the list register is saved. */
 static void put(unsigned int cpu)
 {
@@ -368,7 +397,7 @@ static void put(unsigned int cpu)
 		return;
 	/* Mixed: as a hypervisor that puts lazily while a vCPU stays and eagerly when it moves
 	 * (tests/qemu/hyp/sched.c), without knowing here which it will do. */
-	vc->put_lazily = hv.lazy_put && (!hv.mixed_put || (sched_next(&hv.put_draws) >> 32 & 1));
+	vc->put_lazily = put_lazily(vc);
 	if (vc->put_lazily)
 		vperf_vcpu_put_lazy(&vc->v);
 	else
@@ -384,15 +413,15 @@ static void put(unsigned int cpu)
 /* With SPE in the model, a switch runs in an exception to EL2 as a hypervisor's does: the entry
  * is the context synchronization event the drain at put relies on (SPE 3.6), the
  * ERET the one after load. The PMU-only tests count EL2 cycles exactly without it. */
-static bool switch_at_el2(void)
+static bool switch_at_el2(unsigned int cpu)
 {
-	return hv.model.pmsver != 0;
+	return sim_cpu_config(cpu)->pmsver != 0;
 }
 
 void hv_leave(unsigned int cpu)
 {
 	sim_set_cpu(cpu);
-	if (!switch_at_el2()) {
+	if (!switch_at_el2(cpu)) {
 		put(cpu);
 		return;
 	}
@@ -415,9 +444,9 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 		return;
 	}
 	sim_set_cpu(cpu);
-	if (switch_at_el2())
+	if (switch_at_el2(cpu))
 		sim_enter_el2(cpu);
-	if (hv.late_put && switch_at_el2())
+	if (hv.late_put && switch_at_el2(cpu))
 		switch_context(vc, cpu);
 	put(cpu);
 	/* The lazy put's promise (docs/integration.md): a vCPU that moves after one has the pCPU
@@ -431,14 +460,14 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 	/* Stage 2, the VMID and the guest's context are switched between put and load
 	 * (include/vperf/hyp.h; docs/vspe.md, "Switching"). */
 	sim_mem_set_vmid(cpu, (uint16_t)(vc->v.vm - hv.vm + 1));
-	if (!hv.late_put && switch_at_el2())
+	if (!hv.late_put && switch_at_el2(cpu))
 		switch_context(vc, cpu);
 	vc->cpu = cpu;
 	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
 	sim_set_cpu(cpu);
 	hv.running[cpu] = vc;
 	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, vc->lr);
-	if (switch_at_el2())
+	if (switch_at_el2(cpu))
 		sim_exit_el2(cpu);
 	sim_set_el(1);
 }

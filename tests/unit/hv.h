@@ -22,6 +22,10 @@
 #define HV_MAX_VMS   8
 #define HV_MAX_VCPUS 8
 
+/* How the hypervisor puts a vCPU: as HV_LAZY_PUT says (the default), always eagerly
+ * (vperf_vcpu_put), always lazily (vperf_vcpu_put_lazy) or each put by a seeded draw. */
+enum hv_put { HV_PUT_ENV, HV_PUT_EAGER, HV_PUT_LAZY, HV_PUT_MIXED };
+
 struct hv_vcpu {
 	struct vperf_vcpu v;
 	unsigned int cpu; /* the simulated pCPU it last ran on */
@@ -37,6 +41,7 @@ struct hv_vcpu {
 	uint32_t contextidr; /* its CONTEXTIDR_EL1 and CNTVOFF_EL2 while it is not loaded */
 	uint64_t cntvoff;
 	bool put_lazily; /* its last put was vperf_vcpu_put_lazy (a promise to keep) */
+	enum hv_put put; /* its hypervisor's put policy */
 };
 
 /* A VM's RAM: [ipa, ipa + size) is backed by [pa, pa + size). */
@@ -90,6 +95,12 @@ void hv_host_boot(unsigned int cpu);
 void hv_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS], unsigned int host_counters);
 /* The same, every pCPU's host profiling with its own EL2-owned buffer when host_spe. */
 void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counters, bool host_spe);
+/* The same in two parts, for a test that draws its system: the model with a configuration of
+ * its own per CPU (sim_model_init_cpus) and vperf_init, no pCPU initialised; then each pCPU
+ * brought up when the test wants (vperf_pcpu_init's result; the host's boot, the GIC and
+ * HCR_EL2 set up whatever it is). */
+void hv_init_model(const struct sim_pe_config cfgs[SIM_MAX_CPUS]);
+int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg);
 /* vperf_init and every vperf_pcpu_init again on the same model, with no VM: what the pCPUs
  * probe (ID registers, PMCEID) may have been changed with sim_poke since hv_init. */
 void hv_restart_vperf(unsigned int host_counters);

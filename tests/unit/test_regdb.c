@@ -113,14 +113,26 @@ static void test_matches_assembler(void **state)
 	fclose(f);
 }
 
-/* The two registers binutils 2.40 cannot name, from the Arm DDI 0487 K.a System register index:
- * PMZR_EL0 = S3_3_C9_C13_4 (write-only), PMSDSFR_EL1 = S3_0_C9_C10_4. */
+/* The registers binutils 2.40 cannot name, from the Arm DDI 0487 System register index:
+ * PMZR_EL0 = S3_3_C9_C13_4 (write-only), PMSDSFR_EL1 = S3_0_C9_C10_4, PMICNTR_EL0 =
+ * S3_3_C9_C4_0, PMICFILTR_EL0 = S3_3_C9_C6_0, PMUACR_EL1 = S3_0_C9_C14_4, HDFGRTR2_EL2 =
+ * S3_4_C3_C1_0 (D24.2.68), HDFGWTR2_EL2 = S3_4_C3_C1_1. */
 static void test_registers_unknown_to_binutils(void **state)
 {
 	(void)state;
 	assert_int_equal(VPERF_ENC_PMZR_EL0, VPERF_SYSREG_ENC(3, 3, 9, 13, 4));
 	assert_int_equal(vperf_sysregs[VPERF_SR_PMZR_EL0].access, VPERF_ACC_WO);
 	assert_int_equal(VPERF_ENC_PMSDSFR_EL1, VPERF_SYSREG_ENC(3, 0, 9, 10, 4));
+	assert_int_equal(VPERF_ENC_PMICNTR_EL0, VPERF_SYSREG_ENC(3, 3, 9, 4, 0));
+	assert_int_equal(VPERF_ENC_PMICFILTR_EL0, VPERF_SYSREG_ENC(3, 3, 9, 6, 0));
+	assert_int_equal(VPERF_ENC_PMUACR_EL1, VPERF_SYSREG_ENC(3, 0, 9, 14, 4));
+	assert_int_equal(VPERF_ENC_HDFGRTR2_EL2, VPERF_SYSREG_ENC(3, 4, 3, 1, 0));
+	assert_int_equal(VPERF_ENC_HDFGWTR2_EL2, VPERF_SYSREG_ENC(3, 4, 3, 1, 1));
+	/* In the PMU space, so that a trapped access is vperf's to answer (UNDEF). */
+	assert_true(vperf_sysreg_in_space(VPERF_ENC_PMICNTR_EL0));
+	assert_true(vperf_sysreg_in_space(VPERF_ENC_PMICFILTR_EL0));
+	assert_true(vperf_sysreg_in_space(VPERF_ENC_PMUACR_EL1));
+	assert_false(vperf_sysreg_in_space(VPERF_SYSREG_ENC(3, 3, 9, 5, 0)));
 }
 
 static void test_event_counter_index(void **state)
@@ -165,6 +177,8 @@ static unsigned int expected_trap(const char *name)
 		return VPERF_TRAP_TPM_TPMCR;
 	if (prefixed(name, "ID_"))
 		return VPERF_TRAP_TID3;
+	if (!strcmp(name, "MPIDR_EL1")) /* VMPIDR_EL2 answers EL1's reads, no trap */
+		return VPERF_TRAP_NONE;
 	return VPERF_TRAP_TPM;
 }
 
@@ -181,19 +195,22 @@ static void test_trap_column(void **state)
 }
 
 /* Guest registers are in the space vperf answers for, EL2 and ID registers are not; handler
- * slots exist exactly for guest registers (ID_AA64PFR0_EL1 is only read at probe, never
- * emulated); reset values respect RES0. */
+ * slots exist exactly for guest registers (ID_AA64PFR0_EL1, ID_AA64DFR1_EL1, ID_AA64MMFR0_EL1
+ * and MPIDR_EL1 are only read at probe, never emulated); reset values respect RES0. */
 static void test_space_slots_and_reset(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
 		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
-		bool guest = d->trap != VPERF_TRAP_EL2 && d->trap != VPERF_TRAP_TID3;
+		bool guest = d->trap != VPERF_TRAP_EL2 && d->trap != VPERF_TRAP_TID3 &&
+			     d->enc != VPERF_ENC_MPIDR_EL1;
 
 		assert_int_equal(vperf_sysreg_in_space(d->enc), guest);
 		assert_int_equal(d->slot != VPERF_SLOT_NONE,
 				 d->trap != VPERF_TRAP_EL2 && d->enc != VPERF_ENC_ID_AA64PFR0_EL1 &&
-					 d->enc != VPERF_ENC_ID_AA64MMFR0_EL1);
+					 d->enc != VPERF_ENC_ID_AA64MMFR0_EL1 &&
+					 d->enc != VPERF_ENC_ID_AA64DFR1_EL1 &&
+					 d->enc != VPERF_ENC_MPIDR_EL1);
 		assert_int_equal(d->reset & d->res0, 0);
 		assert_true(d->access == VPERF_ACC_RW || d->access == VPERF_ACC_RO ||
 			    d->access == VPERF_ACC_WO);

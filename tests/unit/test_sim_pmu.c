@@ -187,7 +187,8 @@ static void test_trap_matrix(void **state)
 	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
 		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
 
-		if (!(d->trap & VPERF_TRAP_TPM) || d->feat == VPERF_FEAT_PMUV3P9)
+		if (!(d->trap & VPERF_TRAP_TPM) || d->feat == VPERF_FEAT_PMUV3P9 ||
+		    d->feat == VPERF_FEAT_PMUV3_ICNTR)
 			continue;
 		if ((d->slot == VPERF_SLOT_PMEVCNTR || d->slot == VPERF_SLOT_PMEVTYPER) &&
 		    vperf_pmev_index(d->enc) >= 6)
@@ -953,6 +954,226 @@ static void test_sync_window(void **state)
 	assert_true(counted > 0 && counted < seeds); /* old and new both happen */
 }
 
+/* ---- newer hardware: FEAT_PMUv3_ICNTR, FEAT_FGT2, MT, Secure EL2 ---------------------------- */
+
+#define F0	 VPERF_BIT(32)
+#define MT_BIT	 VPERF_BIT(25)
+#define SH_BIT	 VPERF_BIT(24)
+#define P_BIT	 VPERF_BIT(31)
+#define FGT2_ALL (VPERF_GENMASK(4, 2) | VPERF_BIT(21))
+
+/* A model with cfg (reset_zero, no EL2 cycles), the trapping test hypervisor, guest at EL1. */
+static void init_with(struct sim_pe_config *cfg)
+{
+	const struct sim_handlers h = { .sysreg_trap = trap };
+
+	memset(&hyp, 0, sizeof(hyp));
+	cfg->el2_trap_cycles = 0;
+	cfg->reset_zero = true;
+	sim_model_init(cfg);
+	sim_set_handlers(&h);
+	sim_set_el(1);
+	set_mdcr(HPMN6);
+}
+
+static void icntr_pe(struct sim_pe_config *cfg)
+{
+	sim_default_config(cfg);
+	cfg->pmuver = 9;
+	cfg->icntr = true;
+}
+
+/* FEAT_PMUv3_ICNTR (I5.3.33, I5.3.32, I5.3.18 F0): PMICNTR_EL0 counts architecturally executed
+ * instructions with PMCR_EL0.E and PMCNTENSET_EL0.F0, filtered by PMICFILTR_EL0 (whose evtCount
+ * reads INST_RETIRED), 64 bits wide, flag F0 of PMOVS; PMCR_EL0.P leaves it alone, PMZR_EL0.F0
+ * zeroes it. Without the feature the registers are UNDEFINED and F0 is RAZ/WI. */
+static void test_icntr(void **state)
+{
+	struct sim_pe_config cfg;
+
+	(void)state;
+	icntr_pe(&cfg);
+	init_with(&cfg);
+	assert_int_equal((read_sysreg(ID_AA64DFR1_EL1) >> 36) & 0xf, 1);
+	write_sysreg(F0, PMCNTENSET_EL0);
+	write_sysreg(PMCR_E, PMCR_EL0);
+	run(&plain, 5);
+	assert_int_equal(read_sysreg(PMICNTR_EL0), 5);
+	assert_int_equal(guest_read(PMICNTR_EL0), 5);
+	assert_int_equal(guest_read(PMICFILTR_EL0), EV_INST);
+	assert_int_equal(guest_read(PMCNTENSET_EL0) & F0, F0);
+	/* P = 1 (NSK = 0 with EL3): Non-secure EL1 not counted; EL0 still is. */
+	write_sysreg(P_BIT, PMICFILTR_EL0);
+	run(&plain, 5);
+	assert_int_equal(read_sysreg(PMICNTR_EL0), 5);
+	sim_set_el(0);
+	run(&plain, 2);
+	sim_set_el(1);
+	assert_int_equal(read_sysreg(PMICNTR_EL0), 7);
+	write_sysreg(0, PMICFILTR_EL0);
+	/* PMCR_EL0.E = 0 stops it; P does not reset it. */
+	write_sysreg(PMCR_P, PMCR_EL0);
+	run(&plain, 5);
+	assert_int_equal(read_sysreg(PMICNTR_EL0), 7);
+	write_sysreg(PMCR_E, PMCR_EL0);
+	/* 64-bit overflow sets F0 of PMOVS. */
+	write_sysreg(~0ull, PMICNTR_EL0);
+	run(&plain, 1);
+	assert_int_equal(read_sysreg(PMICNTR_EL0), 0);
+	assert_int_equal(read_sysreg(PMOVSSET_EL0) & F0, F0);
+	write_sysreg(9, PMICNTR_EL0);
+	guest_write(PMZR_EL0, F0);
+	assert_int_equal(read_sysreg(PMICNTR_EL0), 0);
+	assert_int_equal(sim_error_count(), 0);
+
+	sim_default_config(&cfg);
+	cfg.pmuver = 9;
+	init_with(&cfg);
+	guest_read(PMICNTR_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+	guest_write(PMCNTENSET_EL0, F0);
+	assert_int_equal(read_sysreg(PMCNTENSET_EL0) & F0, 0);
+	assert_int_equal((read_sysreg(ID_AA64DFR1_EL1) >> 36) & 0xf, 0);
+}
+
+/* FEAT_FGT2 (D24.2.68): each "n" field at 0 traps its register's EL1/EL0 accesses to EL2 with
+ * EC 0x18, at 1 it does not; nPMICFILTR_EL0 = 0 also hides F0 at EL1 (not at EL2);
+ * nPMZR_EL0 is a write trap only. ID_AA64MMFR0_EL1.FGT reads 0b0010. */
+static void test_fgt2_traps(void **state)
+{
+	struct sim_pe_config cfg;
+
+	(void)state;
+	icntr_pe(&cfg);
+	cfg.fgt = true;
+	cfg.fgt2 = true;
+	init_with(&cfg);
+	assert_int_equal((read_sysreg(ID_AA64MMFR0_EL1) >> 56) & 0xf, 2);
+	/* Their reset with EL2 the highest level, and reset_zero here: 0, everything traps. */
+	guest_read(PMICNTR_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL2);
+	write_sysreg(FGT2_ALL, HDFGRTR2_EL2);
+	write_sysreg(FGT2_ALL, HDFGWTR2_EL2);
+	write_sysreg(F0, PMCNTENSET_EL0);
+	guest_read(PMICNTR_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_OK);
+	guest_write(PMZR_EL0, F0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_OK);
+	guest_read(PMUACR_EL1);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_OK);
+	assert_int_equal(guest_read(PMCNTENSET_EL0) & F0, F0);
+
+	write_sysreg(FGT2_ALL & ~VPERF_BIT(2), HDFGRTR2_EL2); /* nPMICNTR_EL0: reads */
+	guest_read(PMICNTR_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL2);
+	assert_int_equal(hyp.esr & 0x3ffc1e, /* ISS without Rt and the direction */
+			 (3u << 20 | 0u << 17 | 3u << 14 | 9u << 10 | 4u << 1)); /* S3_3_C9_C4_0 */
+	guest_write(PMICNTR_EL0, 1);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_OK);
+	write_sysreg(FGT2_ALL & ~VPERF_BIT(3), HDFGRTR2_EL2); /* nPMICFILTR_EL0 */
+	guest_read(PMICFILTR_EL0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL2);
+	assert_int_equal(guest_read(PMCNTENSET_EL0) & F0, 0);
+	assert_int_equal(read_sysreg(PMCNTENSET_EL0) & F0, F0);
+	write_sysreg(FGT2_ALL & ~VPERF_BIT(4), HDFGRTR2_EL2); /* nPMUACR_EL1 */
+	guest_read(PMUACR_EL1);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL2);
+	write_sysreg(FGT2_ALL, HDFGRTR2_EL2);
+	write_sysreg(FGT2_ALL & ~VPERF_BIT(21), HDFGWTR2_EL2); /* nPMZR_EL0 */
+	guest_write(PMZR_EL0, F0);
+	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_TRAP_EL2);
+	assert_int_equal(read_sysreg(PMICNTR_EL0), 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* MPIDR_EL1.MT and the core's other thread (I5.3.30 MT): a counter whose MT is effective counts
+ * the other thread's events; MT is effective with the IMPLEMENTATION DEFINED extension, with
+ * FEAT_MTPMU when MDCR_EL3.MTPME (EL3) or MDCR_EL2.MTPME (no EL3) enables it, and RES0 without
+ * either. */
+static void test_mt_sibling(void **state)
+{
+	static const struct {
+		uint8_t mtpmu;
+		bool el3, el3_mtpme, el2_mtpme;
+		uint64_t counted;
+	} rows[] = {
+		{ SIM_MTPMU_IMPDEF, true, false, false, 10 },
+		{ SIM_MTPMU_FEAT, true, false, false, 0 },
+		{ SIM_MTPMU_FEAT, true, true, false, 10 },
+		{ SIM_MTPMU_FEAT, false, false, false, 0 },
+		{ SIM_MTPMU_FEAT, false, false, true, 10 },
+		{ SIM_MTPMU_NONE, true, true, false, 0 },
+	};
+	struct sim_pe_config cfg;
+
+	(void)state;
+	for (size_t i = 0; i < VPERF_ARRAY_SIZE(rows); i++) {
+		sim_default_config(&cfg);
+		cfg.mt = true;
+		cfg.mtpmu = rows[i].mtpmu;
+		cfg.el3 = rows[i].el3;
+		cfg.mdcr_el3_mtpme = rows[i].el3_mtpme;
+		init_with(&cfg);
+		assert_int_equal(read_sysreg(MPIDR_EL1) & VPERF_BIT(24), VPERF_BIT(24));
+		assert_int_equal(guest_read(MPIDR_EL1), VPERF_BIT(31)); /* VMPIDR_EL2's view */
+		set_mdcr(HPMN6 | (rows[i].el2_mtpme ? MDCR_EL2_MTPME : 0));
+		write_sysreg(EV_INST | MT_BIT, PMEVTYPER0_EL0);
+		assert_int_equal(read_sysreg(PMEVTYPER0_EL0) & MT_BIT,
+				 rows[i].mtpmu == SIM_MTPMU_NONE ? 0 : MT_BIT);
+		write_sysreg(EV_INST, PMEVTYPER1_EL0);
+		write_sysreg(3, PMCNTENSET_EL0);
+		write_sysreg(PMCR_E, PMCR_EL0);
+		for (unsigned int n = 0; n < 10; n++)
+			sim_run_sibling(1, &plain, 1);
+		run(&plain, 2);
+		assert_int_equal(counter(0), rows[i].counted + 2);
+		assert_int_equal(counter(1), 2);
+		assert_int_equal(sim_error_count(), 0);
+	}
+	/* Not a thread: no other thread to run. */
+	sim_default_config(&cfg);
+	init_with(&cfg);
+	sim_run_sibling(1, &plain, 1);
+	assert_int_equal(sim_error_count(), 1);
+}
+
+/* Secure EL2 (FEAT_SEL2 with EL3, I5.3.30 SH): counted when SH differs from NSH, so NSH = 1 with
+ * SH = 0 counts it (where MDCR_EL3.SPME allows Secure counting) and SH = NSH never does; without
+ * FEAT_SEL2, SH is RES0 and Secure EL2 does not exist. */
+static void test_secure_el2_sh(void **state)
+{
+	static const struct sim_uop three[] = { plain, plain, plain };
+	struct sim_pe_config cfg;
+
+	(void)state;
+	sim_default_config(&cfg);
+	cfg.sel2 = true;
+	cfg.mdcr_el3_spme = true;
+	init_with(&cfg);
+	assert_int_equal((read_sysreg(ID_AA64PFR0_EL1) >> 36) & 0xf, 1);
+	write_sysreg(EV_INST | NSH, PMEVTYPER0_EL0);
+	write_sysreg(EV_INST | NSH | SH_BIT, PMEVTYPER1_EL0);
+	write_sysreg(EV_INST | SH_BIT, PMEVTYPER2_EL0);
+	write_sysreg(EV_INST, PMEVTYPER3_EL0);
+	write_sysreg(0xf, PMCNTENSET_EL0);
+	write_sysreg(PMCR_E, PMCR_EL0);
+	sim_run_secure(2, three, 3);
+	assert_int_equal(counter(0), 3);
+	assert_int_equal(counter(1), 0);
+	assert_int_equal(counter(2), 3);
+	assert_int_equal(counter(3), 0);
+
+	sim_default_config(&cfg);
+	cfg.mdcr_el3_spme = true;
+	init_with(&cfg);
+	write_sysreg(EV_INST | NSH | SH_BIT, PMEVTYPER0_EL0);
+	assert_int_equal(read_sysreg(PMEVTYPER0_EL0) & SH_BIT, 0);
+	write_sysreg(1, PMCNTENSET_EL0);
+	write_sysreg(PMCR_E, PMCR_EL0);
+	sim_run_secure(2, three, 3);
+	assert_int_equal(counter(0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -982,6 +1203,10 @@ int main(void)
 		cmocka_unit_test(test_unknown_reset),
 		cmocka_unit_test(test_sync_window),
 		cmocka_unit_test(test_per_cpu_config),
+		cmocka_unit_test(test_icntr),
+		cmocka_unit_test(test_fgt2_traps),
+		cmocka_unit_test(test_mt_sibling),
+		cmocka_unit_test(test_secure_el2_sh),
 	};
 
 	return cmocka_run_group_tests_name("sim_pmu", tests, NULL, NULL);

@@ -4,10 +4,14 @@ ifeq ($(ARCH)$(CONFIG_VPERF_VPMU)$(CONFIG_VPERF_VSPE),simyy)
 vspe-tests := test_vspe test_vspe_switch test_vspe_irq test_vspe_host test_vspe_audit \
 	test_vspe_hostile test_vspe_outside test_vspe_blob test_vspe_letter test_vspe_lazy \
 	test_vspe_contract test_isolation_mixed test_vspe_s2own test_vspe_s2own_state \
-	test_vspe_hwctl test_vspe_buffer_rules test_vspe_version_regs
-tests-y += $(vspe-tests)
+	test_vspe_hwctl test_vspe_buffer_rules test_vspe_version_regs test_vspe_s2_levels
+tests-y += $(vspe-tests) test_isolation_worlds
 $(foreach t,$(vspe-tests),$(eval $(t)-objs := tests/unit/$(t).c tests/unit/hv.c \
 	tests/unit/vspe_util.c))
+test_isolation_mixed-objs += tests/unit/iso_prog.c
+# Isolation on drawn worlds (docs/model.md, "Isolation on drawn worlds").
+test_isolation_worlds-objs := tests/unit/test_isolation_worlds.c tests/unit/world.c \
+	tests/unit/iso_prog.c tests/unit/hv.c tests/unit/vspe_util.c
 
 # The mixed isolation schedules again on every other SPE version the model offers (the default
 # is SPEv1): SPEv1p1, v1p2 and v1p4, 1000 schedules each; results are named

@@ -34,21 +34,25 @@ void vs_init_host(uint8_t pmsver, uint64_t seed)
 	cfg.seed = seed;
 	cfg.el2_trap_cycles = 0;
 	hv_init_host_spe(&cfg, 2, true);
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
-		sim_set_cpu(cpu);
-		write_sysreg(hv.pcpu[cpu].host_mdcr, MDCR_EL2); /* E2PB = 0b00 */
-		assert_int_equal(sim_mem_map_s1(SIM_REGIME_EL2, 0, VS_HOST_VA(cpu), VS_HOST_PA(cpu),
-						VS_HOST_SIZE, SIM_PERM_RW),
-				 VPERF_OK);
-		write_sysreg(VS_HOST_VA(cpu), PMBPTR_EL1);
-		write_sysreg((VS_HOST_VA(cpu) + VS_HOST_SIZE) | V_PMBLIMITR_E, PMBLIMITR_EL1);
-		write_sysreg(0, PMSFCR_EL1);
-		write_sysreg(V_INTERVAL_1, PMSIRR_EL1);
-		write_sysreg(0, PMSICR_EL1);
-		write_sysreg(VS_E2SPE, PMSCR_EL2);
-		isb();
-	}
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		vs_host_spe_start(cpu);
 	sim_set_cpu(0);
+}
+
+void vs_host_spe_start(unsigned int cpu)
+{
+	sim_set_cpu(cpu);
+	write_sysreg(hv.pcpu[cpu].host_mdcr, MDCR_EL2); /* E2PB = 0b00 */
+	assert_int_equal(sim_mem_map_s1(SIM_REGIME_EL2, 0, VS_HOST_VA(cpu), VS_HOST_PA(cpu),
+					VS_HOST_SIZE, SIM_PERM_RW),
+			 VPERF_OK);
+	write_sysreg(VS_HOST_VA(cpu), PMBPTR_EL1);
+	write_sysreg((VS_HOST_VA(cpu) + VS_HOST_SIZE) | V_PMBLIMITR_E, PMBLIMITR_EL1);
+	write_sysreg(0, PMSFCR_EL1);
+	write_sysreg(V_INTERVAL_1, PMSIRR_EL1);
+	write_sysreg(0, PMSICR_EL1);
+	write_sysreg(VS_E2SPE, PMSCR_EL2);
+	isb();
 }
 
 void vs_host_run(unsigned int n)
@@ -64,15 +68,29 @@ void vs_host_run(unsigned int n)
 		guest_run(&op, 1);
 }
 
+static bool at_el2(const struct vperf_spe_record *rec, void *ctx)
+{
+	(void)ctx;
+	return rec->addr[VPERF_SPE_ADDR_PC].el == 2; /* the host's or vperf's */
+}
+
 unsigned int vs_host_records(unsigned int cpu)
+{
+	unsigned int n;
+
+	assert_null(vs_host_check(cpu, at_el2, NULL, &n));
+	return n;
+}
+
+const char *vs_host_check(unsigned int cpu, vs_host_rec_ok ok, void *ctx, unsigned int *n)
 {
 	static uint8_t buf[VS_HOST_SIZE];
 	struct vperf_spe_record rec;
 	struct vperf_spe_error err;
 	struct vperf_spe_iter it;
-	unsigned int n = 0;
 	uint64_t end;
 
+	*n = 0;
 	sim_set_cpu(cpu);
 	write_sysreg(0, PMSCR_EL2);
 	isb();
@@ -80,15 +98,16 @@ unsigned int vs_host_records(unsigned int cpu)
 	dsb_nsh();
 	isb();
 	end = read_sysreg(PMBPTR_EL1) - VS_HOST_VA(cpu);
-	assert_true(end <= VS_HOST_SIZE);
+	if (end > VS_HOST_SIZE)
+		return "the host's buffer pointer left its buffer";
 	sim_mem_read(VS_HOST_PA(cpu), buf, end);
 	vperf_spe_iter_init(&it, buf, end);
 	while (vperf_spe_next_record(&it, &rec, &err) == VPERF_SPE_RECORD) {
-		assert_int_equal(rec.addr[VPERF_SPE_ADDR_PC].el, 2); /* the host's or vperf's */
-		n++;
+		if (!ok(&rec, ctx))
+			return "a record in the host's buffer that is not the host's";
+		(*n)++;
 	}
-	assert_int_equal(it.nerrors, 0);
-	return n;
+	return it.nerrors ? "undecodable bytes in the host's buffer" : NULL;
 }
 
 int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now)

@@ -12,6 +12,7 @@
 #include <sim/guest_spe.h>
 #include <sim/mem.h>
 #include <sim/spe.h>
+#include <vperf/spe_rec.h>
 
 #include "hv.h"
 
@@ -46,6 +47,12 @@ void vs_init(uint8_t pmsver, unsigned int align, uint64_t seed);
 /* The same with every pCPU's host profiling its own EL2 code (at VS_HOST_PC) into its own
  * EL2-owned buffer (vperf_pcpu_config.host_spe), started. */
 void vs_init_host(uint8_t pmsver, uint64_t seed);
+/* The host's profiling on one pCPU (brought up with host_spe) started. */
+void vs_host_spe_start(unsigned int cpu);
+/* Stop and drain cpu's host buffer; every record must satisfy ok: NULL and the records in *n,
+ * or what is wrong. */
+typedef bool (*vs_host_rec_ok)(const struct vperf_spe_record *rec, void *ctx);
+const char *vs_host_check(unsigned int cpu, vs_host_rec_ok ok, void *ctx, unsigned int *n);
 /* The host's own code on the current pCPU, no vCPU loaded. */
 void vs_host_run(unsigned int n);
 /* Stop, drain and decode cpu's host buffer: every record the host's, at EL2. Returns them. */

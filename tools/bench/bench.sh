@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench: run vperf-bench (deterministic counts) and, under callgrind, its measured loops;
-# print the tables and put them in docs/performance.md between this script's markers, leaving
-# every other section of the file alone.
+# print the tables and put them in DOC (a copy of docs/performance.md, or that file itself with
+# make bench BENCH_UPDATE_DOCS=1) between this script's markers, leaving every other section alone.
 # Usage: bench.sh BIN OUTDIR DOC SHOWN_BIN SHOWN_OUTDIR   (how the docs name BIN and OUTDIR)
 set -eu
 
@@ -11,6 +11,12 @@ doc=$3
 shown=$4
 shown_out=$5
 here=$(cd "$(dirname "$0")" && pwd)
+# The commit measured, "-dirty" when a file outside docs/ differs from it (this run's own write
+# into docs/performance.md with BENCH_UPDATE_DOCS=1 does not count), so that a reader can tell
+# whether the code changed after the figures were taken.
+top="$here/../.."
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo "outside git")
+[ -n "$(git -C "$top" status --porcelain -- . ':(exclude)docs' 2>/dev/null)" ] && commit="$commit-dirty"
 begin='<!-- vperf-bench:sim:begin (written by make bench: tools/bench/bench.sh) -->'
 end='<!-- vperf-bench:sim:end -->'
 
@@ -48,7 +54,7 @@ section() {
 $begin
 ## Simulated PE (sim build, callgrind)
 
-Measured by \`make bench\` on $(date -u +%Y-%m-%d): $(gcc --version | head -n 1), -O2 without
+Measured by \`make bench\` on $(date -u +%Y-%m-%d) at commit $commit: $(gcc --version | head -n 1), -O2 without
 sanitizers (\`$(dirname "$(dirname "$(dirname "$shown")")")\`), $(valgrind --version). The commands it runs:
 
     $shown

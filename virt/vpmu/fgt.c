@@ -14,5 +14,5 @@
 void vperf_vpmu_sync_selection(struct vperf_vcpu *vcpu)
 {
 	vcpu->pmu.selr = read_sysreg(PMSELR_EL0) & PMSELR_SEL;
-	vcpu->pmu.userenr = read_sysreg(PMUSERENR_EL0) & vpmu_userenr_keep(vcpu);
+	vcpu->pmu.userenr = vpmu_sync_userenr(vcpu);
 }

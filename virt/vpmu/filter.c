@@ -37,17 +37,18 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 	 * its types trap through FEAT_FGT: then as in the trapped partition). */
 	if (vpmu_types_direct(vcpu))
 		return guest;
-	return vpmu_hw_type(vcpu->vm, guest, vpmu_all_vm(vcpu), has_el3(vcpu));
+	return vpmu_hw_type(vcpu->vm, guest, vpmu_el2_bits(vcpu), has_el3(vcpu));
 }
 
 /* The same for guest counters [0, nr) at once (a restore): the VM-wide inputs read once. */
 void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr, const uint64_t *guest,
 			    uint64_t *hw)
 {
-	bool keep = vpmu_types_direct(vcpu), all = vpmu_all_vm(vcpu), el3 = has_el3(vcpu);
+	bool keep = vpmu_types_direct(vcpu), el3 = has_el3(vcpu);
+	uint64_t el2 = vpmu_el2_bits(vcpu);
 
 	for (unsigned int n = 0; n < nr; n++)
-		hw[n] = keep ? guest[n] : vpmu_hw_type(vcpu->vm, guest[n], all, el3);
+		hw[n] = keep ? guest[n] : vpmu_hw_type(vcpu->vm, guest[n], el2, el3);
 }
 
 /* The cycle counter counts CPU_CYCLES (event 0x11; D14, "Cycle event counting"): it is filtered
@@ -61,7 +62,7 @@ uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest)
 
 	return vpmu_types_direct(vcpu)
 		       ? guest
-		       : vpmu_hw_filter(guest, allowed, vpmu_all_vm(vcpu), has_el3(vcpu));
+		       : vpmu_hw_filter(guest, allowed, vpmu_el2_bits(vcpu), has_el3(vcpu));
 }
 
 /* PMCEID0/1_EL0 (I5.3.6-7): bits [31:0] are common events 0x00-0x1F (0x20-0x3F for PMCEID1),

@@ -21,15 +21,17 @@ bool vperf_vpmu_event_allowed(const struct vperf_vm *vm, uint32_t event);
  * (a TrustZone OS running while the guest's vCPU is loaded, counted where MDCR_EL3.SPME allows
  * Secure counting), NSK = !guest P and NSU = !guest U for the guest's own EL1/EL0, and M = 0,
  * which with P = 1 never counts EL3 (M equal to P would). NSH = 0: never EL2, except in
- * XENPMU_MODE_ALL, which profiles the hypervisor too: EL2 with EL1 (NSH = !guest P).
+ * XENPMU_MODE_ALL, which profiles the hypervisor too: EL2 with EL1 (NSH = !guest P), given as
+ * el2 (vpmu_el2_bits). The guest's other fields never reach the hardware: MT above all, which
+ * on a multithreaded core would count the other threads' work (I5.3.30 MT).
  */
-static inline uint64_t vpmu_hw_filter(uint64_t guest, bool allowed, bool all, bool el3)
+static inline uint64_t vpmu_hw_filter(uint64_t guest, bool allowed, uint64_t el2, bool el3)
 {
 	uint64_t pu = allowed ? guest & (PMEVTYPER_P | PMEVTYPER_U) : PMEVTYPER_P | PMEVTYPER_U;
 	uint64_t hw = pu;
 
-	if (all && !(pu & PMEVTYPER_P))
-		hw |= PMEVTYPER_NSH;
+	if (el2 && !(pu & PMEVTYPER_P))
+		hw |= el2;
 	if (!el3)
 		return hw;
 	hw |= PMEVTYPER_P | PMEVTYPER_U;
@@ -40,8 +42,27 @@ static inline uint64_t vpmu_hw_filter(uint64_t guest, bool allowed, bool all, bo
 	return hw;
 }
 
-/* One filtered type, the VM-wide inputs (XENPMU_MODE_ALL, EL3) given. */
-static inline uint64_t vpmu_hw_type(const struct vperf_vm *vm, uint64_t guest, bool all, bool el3)
+/*
+ * What counts EL2 in the hardware's filter: nothing outside XENPMU_MODE_ALL; NSH in it, which
+ * profiles the hypervisor. With EL3 and FEAT_SEL2, NSH = 1 with SH = 0 counts Secure EL2 as well
+ * (I5.3.30 SH: Secure EL2 is not counted when SH equals NSH), the Secure world's partition
+ * manager wherever MDCR_EL3.SPME lets Secure state count: not the privileged VM's to see, so SH
+ * = NSH. Without a loaded pCPU (a blob restore), NSH alone: the next load writes the types again.
+ */
+static inline uint64_t vpmu_el2_bits(const struct vperf_vcpu *vcpu)
+{
+	const struct vperf_pcpu *pcpu = vcpu->pcpu;
+
+	if (!vpmu_all_vm(vcpu))
+		return 0;
+	if (pcpu && pcpu->caps.el3 && pcpu->caps.sel2)
+		return PMEVTYPER_NSH | PMEVTYPER_SH;
+	return PMEVTYPER_NSH;
+}
+
+/* One filtered type, the VM-wide inputs (what counts EL2, EL3) given. */
+static inline uint64_t vpmu_hw_type(const struct vperf_vm *vm, uint64_t guest, uint64_t el2,
+				    bool el3)
 {
 	/* The event the hardware will count: cut to the PMU's event-number width (caps.c), so a
 	 * type kept from a wider PE is judged, and programmed, as the narrower one counts it. */
@@ -54,13 +75,13 @@ static inline uint64_t vpmu_hw_type(const struct vperf_vm *vm, uint64_t guest, b
 	 * keeps from counting anywhere (no write of PMSWINC_EL0 counts at an excluded level). */
 	if (!allowed && event == VPMU_EVENT_CHAIN)
 		event = VPMU_EVENT_SW_INCR;
-	return vpmu_hw_filter(guest, allowed, all, el3) | event;
+	return vpmu_hw_filter(guest, allowed, el2, el3) | event;
 }
 
 /* vperf_vpmu_hw_evtyper() in the trapped partition, loaded on a pCPU (whose EL3 it asks). */
 static inline uint64_t vpmu_hw_type_trapped(const struct vperf_vcpu *vcpu, uint64_t guest)
 {
-	return vpmu_hw_type(vcpu->vm, guest, vpmu_all_vm(vcpu), vcpu->pcpu->caps.el3);
+	return vpmu_hw_type(vcpu->vm, guest, vpmu_el2_bits(vcpu), vcpu->pcpu->caps.el3);
 }
 
 #endif /* VPERF_VIRT_VPMU_FILTER_H */

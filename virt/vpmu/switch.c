@@ -22,10 +22,16 @@
 
 #include "vpmu.h"
 
-/* Counters [0, hpmn) and the cycle counter: every bit a previous owner may have left set. */
+/* Counters [0, hpmn), the cycle counter and, with FEAT_PMUv3_ICNTR, the instruction counter:
+ * every bit a previous owner may have left set. The instruction counter (F0, bit 32 of
+ * PMCNTEN, PMINTEN and PMOVS, I5.3.18) is in no HPMN range: PMCR_EL0.E, the guest's, enables it,
+ * so an enable left set would count the guest's instructions into someone else's count. No
+ * guest is given it (vperf shows no FEAT_PMUv3_ICNTR): it is cleared and never set again. */
 static uint64_t first_range_mask(const struct vperf_pcpu *pcpu)
 {
-	return (VPERF_BIT(pcpu->hpmn) - 1) | VPMU_CYCLE_BIT;
+	uint64_t icntr = pcpu->caps.icntr ? VPERF_BIT(32) : 0;
+
+	return (VPERF_BIT(pcpu->hpmn) - 1) | VPMU_CYCLE_BIT | icntr;
 }
 
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu)
@@ -151,7 +157,7 @@ static void sync_from_hw(struct vperf_vcpu *vcpu)
 	s->pmcr = read_sysreg(PMCR_EL0) & vperf_vpmu_pmcr_keep(vcpu);
 	s->cnten = read_sysreg(PMCNTENSET_EL0) & mask;
 	s->inten = read_sysreg(PMINTENSET_EL1) & mask;
-	s->userenr = read_sysreg(PMUSERENR_EL0) & vpmu_userenr_keep(vcpu);
+	s->userenr = vpmu_sync_userenr(vcpu);
 	s->selr = read_sysreg(PMSELR_EL0) & PMSELR_SEL;
 	/* Types trapped by FEAT_FGT are the shadow's: the hardware holds their filtered copy. */
 	if (!vpmu_types_direct(vcpu))

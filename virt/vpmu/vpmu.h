@@ -95,13 +95,16 @@ static inline bool vpmu_types_direct(const struct vperf_vcpu *vcpu)
 }
 
 /* May this direct-partition vCPU run untrapped on its pCPU: FEAT_FGT there when its types must
- * trap, FEAT_HPMN0 when it has no event counter (MDCR_EL2.HPMN = 0)? Else it stays trapped. */
+ * trap, FEAT_HPMN0 when it has no event counter (MDCR_EL2.HPMN = 0), no newer PMU register
+ * untrapped and no MT counting the core's other threads through types it writes itself
+ * (../pcpu.c, direct_hazards)? Else it stays trapped. */
 static inline bool vpmu_direct_here(const struct vperf_vcpu *vcpu)
 {
 	const struct vperf_pcpu *pcpu = vcpu->pcpu;
+	bool types_trap = vcpu->vm->fgt_types & VPERF_FGT_TYPES;
 
-	return (pcpu->caps.fgt || !(vcpu->vm->fgt_types & VPERF_FGT_TYPES)) &&
-	       (pcpu->caps.hpmn0 || vcpu->vm->cfg.nr_counters);
+	return (pcpu->caps.fgt || !types_trap) && (pcpu->caps.hpmn0 || vcpu->vm->cfg.nr_counters) &&
+	       !pcpu->direct_newer_regs && (!pcpu->mt_counts || types_trap);
 }
 
 static inline bool vpmu_emulated_vm(const struct vperf_vcpu *vcpu)
@@ -298,15 +301,31 @@ uint64_t vperf_vpmu_pmcr_keep(const struct vperf_vcpu *vcpu);
 
 /*
  * PMUSERENR_EL0: EN, SW, CR and ER (Arm DDI 0487, PMUSERENR_EL0), for every partition. UEN and
- * TID (FEAT_PMUv3p9) and IR (FEAT_PMUv3_ICNTR) are not offered: vperf probes neither feature
+ * TID (FEAT_PMUv3p9) and IR (FEAT_PMUv3_ICNTR) are not offered: vperf shows neither feature
  * nor switches PMUACR_EL1, which UEN hands EL0 to, so a direct guest that sets them keeps them
- * only until its next put, and a blob holding them is refused rather than put into a PE that
- * may not implement them.
+ * only until vperf next sees the register (vpmu_sync_userenr), and a blob holding them is
+ * refused rather than put into a PE that may not implement them.
  */
 static inline uint64_t vpmu_userenr_keep(const struct vperf_vcpu *vcpu)
 {
 	(void)vcpu;
 	return VPMU_USERENR_WRITABLE;
+}
+
+/*
+ * PMUSERENR_EL0 as a direct-partition guest left it, written untrapped, cut to what it keeps.
+ * The fields it may not hold (UEN [4], IR [5], TID [6] of FEAT_PMUv3p9 / FEAT_PMUv3_ICNTR, RES0
+ * for the PMUv3p5 it is shown) are cleared in the hardware too, at once: the put clears the
+ * register only when the guest's own fields are set (switch.c), and the next vCPU's EL0 would
+ * run with them (IR = 1: EL0 reads of PMICNTR_EL0 past its own EL1's control).
+ */
+static inline uint64_t vpmu_sync_userenr(const struct vperf_vcpu *vcpu)
+{
+	uint64_t hw = read_sysreg(PMUSERENR_EL0), keep = hw & vpmu_userenr_keep(vcpu);
+
+	if (hw != keep)
+		write_sysreg(keep, PMUSERENR_EL0);
+	return keep;
 }
 
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);

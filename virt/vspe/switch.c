@@ -202,16 +202,19 @@ static void restart(struct vperf_vcpu *vcpu, uint64_t pmbsr)
 }
 
 /* A stage 2 fault mapping the page can cure: Translation, Access flag or Permission (FSC
- * 0b0001LL, 0b0010LL, 0b0011LL). Any other stage 2 syndrome without EA is none of vperf's making
+ * 0b0001LL, 0b0010LL, 0b0011LL), and the Translation faults at the levels before 0: 0b101011,
+ * level -1 (FEAT_LPA2, a 52-bit stage 2 starts there), and 0b101010, level -2 (FEAT_D128)
+ * (Arm DDI 0487, ESR_ELx.ISS DFSC, which PMBSR_EL1.FSC follows, SPE 4.3.4 leaving such values
+ * "reserved ... defined in a future version"). Any other stage 2 syndrome without EA is none of vperf's making
  * (an untrapped guest's own write that sets S, which asserts its interrupt, SPE 3.5, where no
  * FEAT_FGT trap brings that write to regs.c) or none it can cure by mapping (restarting would
  * only fault again): the guest gets it as it is. With the trap, the hardware's PMBSR_EL1 holds
  * only the hardware's events, so a mappable one is always vperf's. */
 static bool stage2_mappable(uint64_t pmbsr)
 {
-	uint64_t kind = (pmbsr & PMBSR_BSC_FSC) >> 2;
+	uint64_t fsc = pmbsr & PMBSR_BSC_FSC, kind = fsc >> 2;
 
-	return kind >= 1 && kind <= 3;
+	return (kind >= 1 && kind <= 3) || fsc == PMBSR_FSC_TRANS_LM1 || fsc == PMBSR_FSC_TRANS_LM2;
 }
 
 /*

@@ -95,7 +95,20 @@ static void hook_barrier(void *ctx, unsigned int cpu, enum sim_event_kind kind)
  * D24.2). */
 static uint64_t initial_pfr0(const struct sim_pe_config *cfg)
 {
-	return 0x110ull | (cfg->aarch32_el0 ? 0x2ull : 0x1ull) | (cfg->el3 ? 0x1000ull : 0);
+	uint64_t sel2 = cfg->el3 && cfg->sel2 ? 1ull << SIM_ID_PFR0_SEL2_SHIFT : 0;
+
+	return 0x110ull | (cfg->aarch32_el0 ? 0x2ull : 0x1ull) | (cfg->el3 ? 0x1000ull : 0) | sel2;
+}
+
+/* ID_AA64DFR0_EL1.MTPMU (signed): 0b1111 none, 0b0001 FEAT_MTPMU, 0b0000 IMPLEMENTATION
+ * DEFINED (only before Armv8.6). */
+static uint64_t initial_mtpmu(const struct sim_pe_config *cfg)
+{
+	static const uint64_t field[] = {
+		[SIM_MTPMU_NONE] = 0xf, [SIM_MTPMU_FEAT] = 1, [SIM_MTPMU_IMPDEF] = 0
+	};
+
+	return field[cfg->mtpmu % 3] << SIM_ID_DFR0_MTPMU_SHIFT;
 }
 
 static uint64_t initial_dfr0(const struct sim_pe_config *cfg, unsigned int cpu)
@@ -105,14 +118,29 @@ static uint64_t initial_dfr0(const struct sim_pe_config *cfg, unsigned int cpu)
 	dfr0 |= (uint64_t)cfg->pmsver << SIM_ID_DFR0_PMSVER_SHIFT;
 	if (sim_pe_hpmn0(cpu))
 		dfr0 |= 1ull << SIM_ID_DFR0_HPMN0_SHIFT;
-	return dfr0;
+	return dfr0 | initial_mtpmu(cfg);
+}
+
+/* ID_AA64DFR1_EL1: only PMICNTR [39:36] is described. */
+static uint64_t initial_dfr1(const struct sim_pe_config *cfg)
+{
+	return cfg->icntr && cfg->pmuver >= 9 && cfg->pmuver != SIM_ID_DFR0_PMUVER_IMPDEF
+		       ? 1ull << SIM_ID_DFR1_PMICNTR_SHIFT
+		       : 0;
+}
+
+/* MPIDR_EL1: bit 31 RES1, MT, Aff0 = the CPU (thread) number. */
+static uint64_t initial_mpidr(const struct sim_pe_config *cfg, unsigned int cpu)
+{
+	(void)cfg;
+	return VPERF_BIT(31) | (sim_pe_mt(cpu) ? SIM_MPIDR_MT : 0) | cpu;
 }
 
 /* ID_AA64MMFR0_EL1: only FGT [59:56] (0b0001: FEAT_FGT) is described; the translation
  * fields read 0, which nothing in the model consults. */
 static uint64_t initial_mmfr0(unsigned int cpu)
 {
-	return sim_pe_fgt(cpu) ? 1ull << SIM_ID_MMFR0_FGT_SHIFT : 0;
+	return (uint64_t)(sim_pe_fgt2(cpu) ? 2 : sim_pe_fgt(cpu) ? 1 : 0) << SIM_ID_MMFR0_FGT_SHIFT;
 }
 
 /* Each CPU is reset as the current one, so that the families' resets read its own
@@ -134,6 +162,8 @@ void sim_model_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS])
 		sim_set_reg(cpu, SIM_ENC_ID_AA64DFR0_EL1, initial_dfr0(cfg, cpu));
 		sim_set_reg(cpu, SIM_ENC_ID_AA64MMFR0_EL1, initial_mmfr0(cpu));
 		sim_set_reg(cpu, SIM_ENC_ID_AA64PFR0_EL1, initial_pfr0(cfg));
+		sim_set_reg(cpu, SIM_ENC_ID_AA64DFR1_EL1, initial_dfr1(cfg));
+		sim_set_reg(cpu, SIM_ENC_MPIDR_EL1, initial_mpidr(cfg, cpu));
 		for (size_t i = 0; i < SIM_NR_FAMILIES; i++)
 			if (families[i] && families[i]->reset)
 				families[i]->reset(cpu, cfg);

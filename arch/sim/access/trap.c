@@ -71,11 +71,13 @@ static enum sim_access trap_to_el2(unsigned int cpu, const struct sim_arch_reg *
 }
 
 /* Rules common to all registers, before the family's own: an unallocated or unimplemented
- * encoding, an EL2 register at EL0/EL1 and an ID register at EL0 are UNDEFINED; HCR_EL2.TID3
- * traps ID register reads from EL1. */
+ * encoding, an EL2 register at EL0/EL1 and an ID register (MPIDR_EL1 too) at EL0 are UNDEFINED;
+ * HCR_EL2.TID3 traps ID register reads from EL1. */
 static enum sim_access common_check(unsigned int cpu, unsigned int el, const struct sim_arch_reg *r)
 {
 	if (!r || !sim_implemented(r->enc) || r->trap == SIM_TRAP_EL2_ONLY)
+		return SIM_ACC_UNDEF;
+	if (r->enc == SIM_ENC_MPIDR_EL1 && el == 0)
 		return SIM_ACC_UNDEF;
 	if (r->trap == SIM_TRAP_TID3) {
 		if (el == 0)
@@ -85,6 +87,11 @@ static enum sim_access common_check(unsigned int cpu, unsigned int el, const str
 	}
 	return SIM_ACC_OK;
 }
+
+/* An EL1 read of MPIDR_EL1 returns VMPIDR_EL2 while EL2 is enabled (MPIDR_EL1 description).
+ * The model has no VMPIDR_EL2: the value is that of a hypervisor that shows every vCPU as the
+ * first PE of a single-threaded core, the same on every physical CPU. */
+#define GUEST_VMPIDR VPERF_BIT(31)
 
 static void count(struct sim_pe *pe, enum sim_access acc)
 {
@@ -111,6 +118,8 @@ static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val, bool
 		acc = f->check(cpu, el, r, read);
 	if (acc == SIM_ACC_TRAP_EL2)
 		acc = trap_to_el2(cpu, r, read, val, xzr);
+	else if (acc == SIM_ACC_OK && read && enc == SIM_ENC_MPIDR_EL1)
+		*val = GUEST_VMPIDR;
 	else if (acc == SIM_ACC_OK && read)
 		*val = f && f->read ? f->read(cpu, el, r, sim_reg(cpu, enc)) : sim_reg(cpu, enc);
 	else if (acc == SIM_ACC_OK)

@@ -32,10 +32,15 @@
 	}
 
 #define BITS_63_33 0xfffffffe00000000ull /* counters 0-30, C; bit 32 is FEAT_PMUv3_ICNTR's */
+#define ICFILTR_RES0 \
+	(0xf800000000000000ull | 0x00ffffff00000000ull | 1ull << 25 | 1ull << 23 | 0xf0000ull)
 
 static const struct sim_arch_reg singles[] = {
+	/* MPIDR_EL1: an EL1 read returns VMPIDR_EL2, no EL2 trap (its description in D24.2). */
+	REG(MPIDR_EL1, RO, NONE, ALWAYS, CORE, OTHER, 0),
 	REG(ID_AA64PFR0_EL1, RO, TID3, ALWAYS, CORE, OTHER, 0),
 	REG(ID_AA64DFR0_EL1, RO, TID3, ALWAYS, CORE, OTHER, 0),
+	REG(ID_AA64DFR1_EL1, RO, TID3, ALWAYS, CORE, OTHER, 0),
 	REG(ID_AA64MMFR0_EL1, RO, TID3, ALWAYS, CORE, OTHER, 0),
 	REG(PMSCR_EL1, RW, TPMS, SPE, SPE, OTHER, 0),
 	REG(PMSNEVFR_EL1, RW, TPMS, SPEV1P2, SPE, OTHER, 0),
@@ -52,7 +57,14 @@ static const struct sim_arch_reg singles[] = {
 	REG(PMBIDR_EL1, RO, NONE, SPE, SPE, OTHER, 0),
 	REG(PMINTENSET_EL1, RW, TPM, PMUV3, PMU, PMINTEN, BITS_63_33),
 	REG(PMINTENCLR_EL1, RW, TPM, PMUV3, PMU, PMINTEN, BITS_63_33),
+	/* PMUACR_EL1 (FEAT_PMUv3p9): P<n> [30:0], C [31], F0 [32]; [63:33] RES0. */
+	REG(PMUACR_EL1, RW, TPM, PMUV3P9, PMU, PMUACR, BITS_63_33),
 	REG(PMMIR_EL1, RO, TPM, PMUV3P4, PMU, PMMIR, 0),
+	/* FEAT_PMUv3_ICNTR: PMICNTR_EL0 (I5.3.33, 64 bits) and PMICFILTR_EL0 (I5.3.32: [63:59],
+	 * [55:32], bit 25, bit 23 and [19:16] RES0; evtCount [15:0] reads 0x0008). MDCR_EL2.TPM
+	 * traps both, as every PMU register. */
+	REG(PMICNTR_EL0, RW, TPM, PMUV3_ICNTR, PMU, PMICNTR, 0),
+	REG(PMICFILTR_EL0, RW, TPM, PMUV3_ICNTR, PMU, PMICFILTR, ICFILTR_RES0),
 	/* PMCR_EL0: [63:33], bit 10 and bit 8 are RES0 in every version (I5.3.21). */
 	REG(PMCR_EL0, RW, TPM_TPMCR, PMUV3, PMU, PMCR, BITS_63_33 | 1ull << 10 | 1ull << 8),
 	REG(PMCNTENSET_EL0, RW, TPM, PMUV3, PMU, PMCNTEN, BITS_63_33),
@@ -78,6 +90,9 @@ static const struct sim_arch_reg singles[] = {
 	 * trap rules (pmu/pmu_fgt.c). */
 	REG(HDFGRTR_EL2, RW, EL2_ONLY, FGT, CORE, OTHER, 0),
 	REG(HDFGWTR_EL2, RW, EL2_ONLY, FGT, CORE, OTHER, 0),
+	/* FEAT_FGT2's (D24.2.68 HDFGRTR2_EL2 and HDFGWTR2_EL2): read by pmu/pmu_fgt.c too. */
+	REG(HDFGRTR2_EL2, RW, EL2_ONLY, FGT2, CORE, OTHER, 0),
+	REG(HDFGWTR2_EL2, RW, EL2_ONLY, FGT2, CORE, OTHER, 0),
 	REG(PMSCR_EL2, RW, EL2_ONLY, SPE, SPE, OTHER, 0),
 	/* CONTEXTIDR_EL2 (FEAT_VHE, which the model's PE has): PROCID [31:0], [63:32] RES0. */
 	REG(CONTEXTIDR_EL2, RW, EL2_ONLY, ALWAYS, SPE, OTHER, 0xffffffff00000000ull),

@@ -129,6 +129,24 @@ bool sim_pe_hpmn0(unsigned int cpu)
 	return c->hpmn0 && !(c->cpus_without_hpmn0 & VPERF_BIT(cpu));
 }
 
+bool sim_pe_fgt2(unsigned int cpu)
+{
+	return sim_pe_fgt(cpu) && sim_cpu_config(cpu)->fgt2;
+}
+
+bool sim_pe_mt(unsigned int cpu)
+{
+	const struct sim_pe_config *c = sim_cpu_config(cpu);
+
+	return c->mt && !(c->cpus_without_mt & VPERF_BIT(cpu));
+}
+
+/* FEAT_PMUv3_ICNTR is a PMUv3p9 feature (ID_AA64DFR1_EL1.PMICNTR description). */
+bool sim_pe_icntr(void)
+{
+	return sim_model_config()->icntr && sim_pmu_version() >= 9;
+}
+
 /* From the model's own table (sim/arch_regs.h), not from vperf's database: an encoding the
  * model does not know is not implemented. */
 bool sim_implemented(uint32_t enc)
@@ -154,6 +172,10 @@ bool sim_implemented(uint32_t enc)
 		return pmsver >= 5;
 	case SIM_FEAT_FGT:
 		return sim_pe_fgt(sim_current_cpu());
+	case SIM_FEAT_FGT2:
+		return sim_pe_fgt2(sim_current_cpu());
+	case SIM_FEAT_PMUV3_ICNTR:
+		return sim_pe_icntr();
 	default:
 		return true;
 	}

@@ -35,6 +35,14 @@ struct phys_page {
 static struct map_entry maps[MAP_SLOTS];
 static struct phys_page pages[PAGE_SLOTS];
 static uint16_t vmids[SIM_MAX_CPUS];
+/* sim_mem_set_s2_fault_level: up to S2_LEVELS VMIDs with a level other than 3. */
+#define S2_LEVELS 16u
+struct s2_level {
+	uint16_t vmid;
+	int8_t level;
+	bool used;
+};
+static struct s2_level s2_levels[S2_LEVELS];
 static sim_mem_vmid_listener vmid_listener;
 
 static uint32_t hash(uint64_t page, uint32_t salt, uint32_t slots)
@@ -49,6 +57,8 @@ void sim_mem_reset(void)
 	static const struct map_entry no_map;
 
 	vmid_listener = NULL;
+	for (uint32_t i = 0; i < S2_LEVELS; i++)
+		s2_levels[i].used = false;
 	for (uint32_t i = 0; i < PAGE_SLOTS; i++) {
 		free(pages[i].data);
 		pages[i].data = NULL;
@@ -210,6 +220,37 @@ static bool in_range(enum map_kind kind, uint64_t addr)
 	return top == 0 || (kind == KIND_S1_EL10 && top == 0xffff);
 }
 
+void sim_mem_set_s2_fault_level(uint16_t vmid, int level)
+{
+	uint32_t free_slot = S2_LEVELS;
+
+	for (uint32_t i = 0; i < S2_LEVELS; i++) {
+		if (s2_levels[i].used && s2_levels[i].vmid == vmid) {
+			s2_levels[i].level = (int8_t)level;
+			return;
+		}
+		if (!s2_levels[i].used && free_slot == S2_LEVELS)
+			free_slot = i;
+	}
+	if (free_slot < S2_LEVELS)
+		s2_levels[free_slot] = (struct s2_level){ vmid, (int8_t)level, true };
+}
+
+/* The Translation fault of a page stage 2 of vmid does not map (sim_mem_set_s2_fault_level). */
+static uint8_t s2_translation_fault(uint16_t vmid)
+{
+	int level = 3;
+
+	for (uint32_t i = 0; i < S2_LEVELS; i++)
+		if (s2_levels[i].used && s2_levels[i].vmid == vmid)
+			level = s2_levels[i].level;
+	if (level == -1)
+		return SIM_FSC_TRANSLATION_LM1;
+	if (level == -2)
+		return SIM_FSC_TRANSLATION_LM2;
+	return (uint8_t)SIM_FSC_TRANSLATION(level >= 0 && level <= 3 ? (unsigned int)level : 3u);
+}
+
 /* One stage: fills *out or returns the fault status code (0 = no fault). */
 static uint8_t walk(enum map_kind kind, uint16_t vmid, uint64_t in, bool write, uint64_t *out)
 {
@@ -222,6 +263,8 @@ static uint8_t walk(enum map_kind kind, uint16_t vmid, uint64_t in, bool write, 
 		return (uint8_t)SIM_FSC_WALK_EXT_ABORT(e->abort < SIM_WALK_LEVEL_SEED
 							       ? (uint64_t)e->abort
 							       : sim_random(sim_current_cpu()) % 4);
+	if ((!e || !e->perm) && kind == KIND_S2)
+		return s2_translation_fault(vmid);
 	if (!e || !e->perm)
 		return SIM_FSC_TRANSLATION(3);
 	if (write && !(e->perm & SIM_PERM_W))

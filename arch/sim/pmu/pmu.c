@@ -41,9 +41,16 @@ unsigned int pmu_accessible(unsigned int cpu, unsigned int el)
 	return el < 2 ? pmu_hpmn(cpu) : pmu_epmn();
 }
 
+/* F0, the instruction counter's bit (FEAT_PMUv3_ICNTR), at every EL unless FEAT_FGT2's
+ * HDFGRTR2_EL2.nPMICFILTR_EL0 = 0 hides it from EL1 and EL0 (pmu_fgt.c). It is in no counter
+ * range: PMCR_EL0.E enables it, as the cycle counter (PMCNTENSET_EL0.F0, I5.3.18). */
 uint64_t pmu_visible_mask(unsigned int cpu, unsigned int el)
 {
-	return (VPERF_BIT(pmu_accessible(cpu, el)) - 1) | VPERF_BIT(PMU_CYCLE_BIT);
+	uint64_t f0 = sim_pe_icntr() && (el == 2 || !pmu_fgt2_hides_f0(cpu))
+			      ? VPERF_BIT(PMU_ICNTR_BIT)
+			      : 0;
+
+	return (VPERF_BIT(pmu_accessible(cpu, el)) - 1) | VPERF_BIT(PMU_CYCLE_BIT) | f0;
 }
 
 static bool is_event_counter_reg(const struct sim_arch_reg *reg)
@@ -53,7 +60,9 @@ static bool is_event_counter_reg(const struct sim_arch_reg *reg)
 
 /* EL0 access with PMUSERENR_EL0 (its description in Arm DDI 0487 K.a D24.5): EN enables
  * everything at EL0, SW PMSWINC, CR reads of PMCCNTR, ER reads of event counters and PMSELR.
- * EL1-only registers are UNDEFINED. */
+ * EL1-only registers are UNDEFINED. With FEAT_PMUv3_ICNTR, IR enables EL0 reads of PMICNTR_EL0.
+ * FEAT_PMUv3p9's UEN (PMUACR_EL1's per-counter EL0 grants) is stored but not applied: nothing
+ * the model runs sets it, and vperf never lets a guest hold it (docs/model.md). */
 static enum sim_access el0_rule(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
 {
 	uint64_t u = sim_reg(cpu, SIM_ENC_PMUSERENR_EL0);
@@ -62,7 +71,12 @@ static enum sim_access el0_rule(unsigned int cpu, const struct sim_arch_reg *reg
 	switch (reg->kind) {
 	case SIM_KIND_PMINTEN:
 	case SIM_KIND_PMMIR:
+	case SIM_KIND_PMUACR:
 		return SIM_ACC_UNDEF;
+	case SIM_KIND_PMICNTR:
+		/* PMUSERENR_EL0.IR (FEAT_PMUv3_ICNTR): EL0 reads of PMICNTR_EL0. */
+		ok = en || (read && (u & PMUSERENR_IR));
+		break;
 	case SIM_KIND_PMUSERENR:
 		return read ? SIM_ACC_OK : SIM_ACC_UNDEF;
 	case SIM_KIND_PMSWINC:

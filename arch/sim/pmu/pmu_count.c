@@ -21,9 +21,9 @@ static bool counter_enabled_by_range(unsigned int cpu, unsigned int n, unsigned 
 {
 	uint64_t mdcr = pmu_counting_reg(cpu, el, SIM_ENC_MDCR_EL2);
 
-	/* PMCR_EL0.E enables the first range and the cycle counter, MDCR_EL2.HPME the second,
-	 * PMCCR.EPME the third (I5.3.21, I5.3.47). */
-	if (n == PMU_CYCLE_BIT || n < counting_hpmn(cpu, el))
+	/* PMCR_EL0.E enables the first range, the cycle counter and the instruction counter,
+	 * MDCR_EL2.HPME the second, PMCCR.EPME the third (I5.3.21, I5.3.47). */
+	if (n == PMU_CYCLE_BIT || n == PMU_ICNTR_BIT || n < counting_hpmn(cpu, el))
 		return pmu_counting_reg(cpu, el, SIM_ENC_PMCR_EL0) & PMCR_E;
 	if (n < pmu_epmn())
 		return mdcr & SIM_MDCR_EL2_HPME;
@@ -39,10 +39,11 @@ static bool bit(uint64_t v, uint64_t b)
 	return (v & b) != 0;
 }
 
-/* Filtering by Exception level and Security state (PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 field
- * descriptions, I5.3.30 / I5.3.2): P excludes EL1 and U EL0; with EL3, Non-secure EL1 (EL0) is
- * counted when NSK (NSU) equals P (U), Secure EL1/EL0 by P/U alone, EL3 when M equals P; NSH
- * includes EL2. */
+/* Filtering by Exception level and Security state (PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 /
+ * PMICFILTR_EL0 field descriptions, I5.3.30 / I5.3.2 / I5.3.32): P excludes EL1 and U EL0; with
+ * EL3, Non-secure EL1 (EL0) is counted when NSK (NSU) equals P (U), Secure EL1/EL0 by P/U alone,
+ * EL3 when M equals P; NSH includes EL2; Secure EL2 (FEAT_SEL2) is not counted when SH equals
+ * NSH, so NSH = 1 with SH = 0 counts it. */
 static bool filter_allows(uint64_t t, unsigned int el)
 {
 	bool el3 = sim_model_config()->el3, secure = sim_secure();
@@ -51,6 +52,9 @@ static bool filter_allows(uint64_t t, unsigned int el)
 	case 3:
 		return el3 && bit(t, EVTYPER_M) == bit(t, EVTYPER_P);
 	case 2:
+		if (secure)
+			return sim_model_config()->sel2 &&
+			       bit(t, EVTYPER_NSH) != bit(t, EVTYPER_SH);
 		return bit(t, EVTYPER_NSH);
 	case 1:
 		return el3 && !secure ? bit(t, EVTYPER_NSK) == bit(t, EVTYPER_P)
@@ -82,12 +86,18 @@ static bool prohibited_at_el2(unsigned int cpu, unsigned int n)
 	if (n == PMU_CYCLE_BIT)
 		return (ver >= 6 && (mdcr & SIM_MDCR_EL2_HCCD)) ||
 		       (hpmd && (pmu_counting_reg(cpu, 2, SIM_ENC_PMCR_EL0) & PMCR_DP));
-	return n < counting_hpmn(cpu, 2) && hpmd;
+	/* HPMD covers the instruction counter as a first-range counter (MDCR_EL2.HPMD). */
+	return (n == PMU_ICNTR_BIT || n < counting_hpmn(cpu, 2)) && hpmd;
+}
+
+static bool implemented(unsigned int n)
+{
+	return n == PMU_CYCLE_BIT || n < pmu_num() || (n == PMU_ICNTR_BIT && sim_pe_icntr());
 }
 
 bool pmu_counts(unsigned int cpu, unsigned int n, unsigned int el)
 {
-	if (n != PMU_CYCLE_BIT && n >= pmu_num())
+	if (!implemented(n))
 		return false;
 	if (!(pmu_counting_reg(cpu, el, SIM_ENC_PMCNTENSET_EL0) & VPERF_BIT(n)))
 		return false;
@@ -111,6 +121,8 @@ static bool long_cycle_counter(unsigned int cpu)
  * second (PMUv3p5); 32 bits before PMUv3p5. */
 static unsigned int overflow_width(unsigned int cpu, unsigned int n)
 {
+	if (n == PMU_ICNTR_BIT)
+		return 64;
 	if (n == PMU_CYCLE_BIT)
 		return long_cycle_counter(cpu) ? 64 : 32;
 	if (sim_pmu_version() < 6)
@@ -152,7 +164,6 @@ void pmu_add(unsigned int cpu, unsigned int n, uint64_t k)
 {
 	uint64_t old = pmu_counter(cpu, n), val;
 	unsigned int width, el = sim_el();
-	bool overflow;
 
 	if (n == PMU_CYCLE_BIT)
 		k = cycle_increments(cpu, k);
@@ -160,7 +171,7 @@ void pmu_add(unsigned int cpu, unsigned int n, uint64_t k)
 		return;
 	val = old + k;
 	width = overflow_width(cpu, n);
-	overflow = width == 64 ? val < old : (old & 0xffffffffull) + k > 0xffffffffull;
+	bool overflow = width == 64 ? val < old : (old & 0xffffffffull) + k > 0xffffffffull;
 
 	pmu_set_counter(cpu, n, val);
 	if (!overflow)
@@ -185,8 +196,8 @@ void pmu_update_irq(unsigned int cpu)
 		sim_reg(cpu, SIM_ENC_PMOVSSET_EL0) & sim_reg(cpu, SIM_ENC_PMINTENSET_EL1);
 	bool level = false;
 
-	for (unsigned int n = 0; n < 32 && !level; n++)
-		level = (pending & VPERF_BIT(n)) && (n == PMU_CYCLE_BIT || n < pmu_num()) &&
+	for (unsigned int n = 0; n <= PMU_ICNTR_BIT && !level; n++)
+		level = (pending & VPERF_BIT(n)) && implemented(n) &&
 			counter_enabled_by_range(cpu, n, 0);
 	sim_set_line(cpu, SIM_LINE_PMUIRQ, level);
 }
@@ -247,16 +258,44 @@ void pmu_step(unsigned int cpu, const struct sim_uop *op)
 	unsigned int el = sim_el();
 	uint64_t enabled = pmu_counting_reg(cpu, el, SIM_ENC_PMCNTENSET_EL0);
 
-	for (unsigned int n = 0; enabled >> n && n <= PMU_CYCLE_BIT; n++) {
+	for (unsigned int n = 0; enabled >> n && n <= PMU_ICNTR_BIT; n++) {
 		uint32_t ev = n == PMU_CYCLE_BIT
 				      ? SIM_EV_CPU_CYCLES
 				      : (uint32_t)(pmu_counting_type(cpu, el, n) & 0xffff);
-		uint64_t k = (enabled & VPERF_BIT(n)) && (n == PMU_CYCLE_BIT || n < pmu_num())
-				     ? op_events(op, ev)
-				     : 0;
+		uint64_t k = (enabled & VPERF_BIT(n)) && implemented(n) ? op_events(op, ev) : 0;
 
 		if (k && pmu_counts(cpu, n, el))
 			pmu_add(cpu, n, k);
 	}
+	pmu_update_irq(cpu);
+}
+
+/* The other thread of this core executes op at Non-secure el: counters of this PE whose MT is
+ * effective count its events as their own (I5.3.30 MT), under this PE's enables and filters
+ * applied to the other thread's Exception level. */
+static void sibling_step(unsigned int cpu, unsigned int el, const struct sim_uop *op)
+{
+	uint64_t enabled = sim_reg(cpu, SIM_ENC_PMCNTENSET_EL0);
+
+	for (unsigned int n = 0; n < pmu_num(); n++) {
+		uint64_t t = pmu_evtyper(cpu, n);
+		uint64_t k = op_events(op, (uint32_t)(t & 0xffff));
+
+		if (k && (enabled & VPERF_BIT(n)) && pmu_mt_effective(cpu, t) &&
+		    counter_enabled_by_range(cpu, n, el) && filter_allows(t, el))
+			pmu_add(cpu, n, k);
+	}
+}
+
+void sim_run_sibling(unsigned int el, const struct sim_uop *ops, size_t n)
+{
+	unsigned int cpu = sim_current_cpu();
+
+	if (!sim_pe_mt(cpu)) {
+		sim_report_error(cpu, "sibling thread run on a PE without MPIDR_EL1.MT");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		sibling_step(cpu, el > 1 ? 1 : el, &ops[i]);
 	pmu_update_irq(cpu);
 }

@@ -69,14 +69,61 @@ static unsigned int fgt_bit(const struct sim_arch_reg *reg, bool read)
 	}
 }
 
-bool pmu_fgt_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
+enum {
+	FGT2_NPMICNTR = 2,
+	FGT2_NPMICFILTR = 3,
+	FGT2_NPMUACR = 4,
+	FGT2_NPMZR = 21, /* HDFGWTR2_EL2 only */
+};
+
+static unsigned int fgt2_bit(const struct sim_arch_reg *reg, bool read)
+{
+	switch (reg->kind) {
+	case SIM_KIND_PMICNTR:
+		return FGT2_NPMICNTR;
+	case SIM_KIND_PMICFILTR:
+		return FGT2_NPMICFILTR;
+	case SIM_KIND_PMUACR:
+		return FGT2_NPMUACR;
+	case SIM_KIND_PMZR:
+		return read ? FGT_NONE : FGT2_NPMZR;
+	default:
+		return FGT_NONE;
+	}
+}
+
+static bool host_regime(unsigned int cpu)
 {
 	uint64_t hcr = sim_reg(cpu, SIM_ENC_HCR_EL2);
+
+	return (hcr & SIM_HCR_EL2_E2H) && (hcr & SIM_HCR_EL2_TGE);
+}
+
+/* A FEAT_FGT2 "n" trap: the field at 0 traps. */
+static bool fgt2_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
+{
+	unsigned int bit = fgt2_bit(reg, read);
+
+	if (!sim_pe_fgt2(cpu) || bit == FGT_NONE)
+		return false;
+	return !((sim_reg(cpu, read ? SIM_ENC_HDFGRTR2_EL2 : SIM_ENC_HDFGWTR2_EL2) >> bit) & 1);
+}
+
+bool pmu_fgt2_hides_f0(unsigned int cpu)
+{
+	return sim_pe_fgt2(cpu) && !host_regime(cpu) &&
+	       !((sim_reg(cpu, SIM_ENC_HDFGRTR2_EL2) >> FGT2_NPMICFILTR) & 1);
+}
+
+bool pmu_fgt_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
+{
 	unsigned int bit = fgt_bit(reg, read);
 
-	if (!sim_pe_fgt(cpu) || bit == FGT_NONE)
+	if (!sim_pe_fgt(cpu) || host_regime(cpu))
 		return false;
-	if ((hcr & SIM_HCR_EL2_E2H) && (hcr & SIM_HCR_EL2_TGE))
+	if (fgt2_traps(cpu, reg, read))
+		return true;
+	if (bit == FGT_NONE)
 		return false;
 	return (sim_reg(cpu, read ? SIM_ENC_HDFGRTR_EL2 : SIM_ENC_HDFGWTR_EL2) >> bit) & 1;
 }
@@ -88,8 +135,15 @@ void pmu_fgt_reset(unsigned int cpu, const struct sim_pe_config *cfg)
 {
 	uint64_t pmu = VPERF_GENMASK(22, 12) | VPERF_BIT(57) | VPERF_BIT(58);
 
+	uint64_t fgt2 = VPERF_GENMASK(4, 2) | VPERF_BIT(21);
+
 	if (!sim_pe_fgt(cpu) || !cfg->el3 || cfg->reset_zero)
 		return;
+	/* FEAT_FGT2's n-fields reset to UNKNOWN as well: some of them 0, trapping. */
+	if (sim_pe_fgt2(cpu)) {
+		sim_set_reg(cpu, SIM_ENC_HDFGRTR2_EL2, sim_random(cpu) & fgt2 & ~VPERF_BIT(21));
+		sim_set_reg(cpu, SIM_ENC_HDFGWTR2_EL2, sim_random(cpu) & fgt2);
+	}
 	sim_set_reg(cpu, SIM_ENC_HDFGRTR_EL2, sim_random(cpu) & pmu & ~VPERF_GENMASK(21, 20));
 	sim_set_reg(cpu, SIM_ENC_HDFGWTR_EL2,
 		    sim_random(cpu) & pmu & ~VPERF_BIT(22) & ~VPERF_BIT(58));

@@ -58,30 +58,77 @@ static uint64_t pmcr_res0(void)
 	return ~(pmu_pmcr_writable() | PMCR_X | PMCR_P | PMCR_C | PMU_LC | VPERF_GENMASK(31, 11));
 }
 
-/*
- * PMEVTYPER<n>_EL0 (I5.3.30) and PMCCFILTR_EL0 (I5.3.2): P, U and NSH (EL2 is implemented);
- * NSK, NSU and M only with EL3; evtCount[15:10] from PMUv3p1. The threshold, edge, SME,
- * multi-threading, Secure EL2 and Realm fields belong to features the model does not have.
- */
-uint64_t pmu_evtyper_writable(bool cycle)
+/* The filter fields every PMU filter register has (I5.3.30, I5.3.2, I5.3.32): P, U and NSH
+ * (EL2 is implemented); NSK, NSU and M only with EL3; SH only with EL3 and FEAT_SEL2. */
+static uint64_t filter_fields(void)
 {
+	const struct sim_pe_config *cfg = sim_model_config();
 	uint64_t w = EVTYPER_P | EVTYPER_U | EVTYPER_NSH;
 
-	if (sim_model_config()->el3)
+	if (cfg->el3)
 		w |= EVTYPER_NSK | EVTYPER_NSU | EVTYPER_M;
-	if (cycle)
-		return w;
-	return w | EVTYPER_EVT_LOW | (pmuver() >= 4 ? EVTYPER_EVT_HI : 0);
+	if (cfg->el3 && cfg->sel2)
+		w |= EVTYPER_SH;
+	return w;
 }
 
 /*
- * PMUSERENR_EL0: EN, SW, CR and ER on every PMUv3; UEN and TID only from PMUv3p9, IR only with
- * FEAT_PMUv3_ICNTR (Arm DDI 0487, PMUSERENR_EL0), which the model does not implement: RES0
- * before, so a write of them is ignored on the model's PEs (PMUVer at most 8).
+ * PMEVTYPER<n>_EL0 (I5.3.30) and PMCCFILTR_EL0 (I5.3.2): the filter fields; evtCount[15:10]
+ * from PMUv3p1; MT (event counters only) with FEAT_MTPMU or an IMPLEMENTATION DEFINED
+ * multi-threaded extension, RES0 otherwise ("if FEAT_MTPMU is not implemented, this field is
+ * RES0" from Armv8.6). The threshold, edge, SME and Realm fields belong to features the model
+ * does not have.
+ */
+uint64_t pmu_evtyper_writable(bool cycle)
+{
+	uint64_t w = filter_fields();
+
+	if (cycle)
+		return w;
+	if (sim_model_config()->mtpmu != SIM_MTPMU_NONE)
+		w |= EVTYPER_MT;
+	return w | EVTYPER_EVT_LOW | (pmuver() >= 4 ? EVTYPER_EVT_HI : 0);
+}
+
+/* PMICFILTR_EL0 (I5.3.32): the filter fields; evtCount reads 0x0008 (INST_RETIRED), RO. */
+uint64_t pmu_icfiltr_writable(void)
+{
+	return filter_fields();
+}
+
+uint64_t pmu_uacr_writable(void)
+{
+	return (VPERF_BIT(pmu_num()) - 1) | VPERF_BIT(PMU_CYCLE_BIT) |
+	       (sim_pe_icntr() ? VPERF_BIT(PMU_ICNTR_BIT) : 0);
+}
+
+/*
+ * MT is "ignored by the PE and treated as zero when FEAT_MTPMU is implemented and disabled"
+ * (I5.3.30 MT): disabled by MDCR_EL3.MTPME = 0 where EL3 is implemented, else by
+ * MDCR_EL2.MTPME = 0 (MDCR_EL2.MTPME exists only with FEAT_MTPMU and no EL3). The
+ * IMPLEMENTATION DEFINED extension of earlier PEs has no such control.
+ */
+bool pmu_mt_effective(unsigned int cpu, uint64_t type)
+{
+	const struct sim_pe_config *cfg = sim_model_config();
+
+	if (!(type & EVTYPER_MT) || cfg->mtpmu == SIM_MTPMU_NONE || !sim_pe_mt(cpu))
+		return false;
+	if (cfg->mtpmu == SIM_MTPMU_IMPDEF)
+		return true;
+	return cfg->el3 ? cfg->mdcr_el3_mtpme
+			: (sim_reg(cpu, SIM_ENC_MDCR_EL2) & SIM_MDCR_EL2_MTPME);
+}
+
+/*
+ * PMUSERENR_EL0: EN, SW, CR and ER on every PMUv3; UEN [4] and TID [6] only from PMUv3p9, IR
+ * [5] only with FEAT_PMUv3_ICNTR (Arm DDI 0487, PMUSERENR_EL0): RES0 before.
  */
 uint64_t pmu_userenr_writable(void)
 {
-	return pmuver() >= 9 ? 0x5full : 0xfull;
+	uint64_t w = pmuver() >= 9 ? 0x5full : 0xfull;
+
+	return w | (sim_pe_icntr() ? PMUSERENR_IR : 0);
 }
 
 uint64_t sim_pmu_type_fields(bool cycle)
@@ -94,7 +141,8 @@ uint64_t sim_pmu_type_fields(bool cycle)
  * debug traps TDE/TDA/TDOSA/TDRA always; E2PB and TPMS with SPE; HPMD with PMUv3p1; HCCD and HLP
  * with PMUv3p5; HPMFZO with PMUv3p7; TDCC with FEAT_FGT; HPMFZS with FEAT_SPEv1p2 (held, not
  * acted on: the model has no debug communications channel and does not freeze counters on a
- * buffer management event). No trace or FEAT_MTPMU: TTRF, E2TB and MTPME are RES0.
+ * buffer management event); MTPME with FEAT_MTPMU where EL3 is not implemented. No trace:
+ * TTRF and E2TB are RES0.
  */
 static uint64_t mdcr_fields(unsigned int cpu)
 {
@@ -114,6 +162,8 @@ static uint64_t mdcr_fields(unsigned int cpu)
 		f |= SIM_MDCR_EL2_TDCC;
 	if (sim_cpu_config(cpu)->pmsver >= 3)
 		f |= SIM_MDCR_EL2_HPMFZS;
+	if (sim_model_config()->mtpmu == SIM_MTPMU_FEAT && !sim_model_config()->el3)
+		f |= SIM_MDCR_EL2_MTPME;
 	return f;
 }
 
@@ -164,6 +214,7 @@ static uint64_t garbage(unsigned int cpu, uint64_t mask)
 
 void pmu_reset_unknown(unsigned int cpu)
 {
+	/* F0 resets to 0 on a Warm reset (PMCNTENSET_EL0.F0, I5.3.18); the rest is UNKNOWN. */
 	uint64_t bits = (VPERF_BIT(pmu_num()) - 1) | VPERF_BIT(PMU_CYCLE_BIT);
 	uint64_t width = pmuver() >= 6 ? ~0ull : 0xffffffffull;
 
@@ -172,7 +223,13 @@ void pmu_reset_unknown(unsigned int cpu)
 	sim_set_reg(cpu, SIM_ENC_PMINTENSET_EL1, garbage(cpu, bits));
 	sim_set_reg(cpu, SIM_ENC_PMOVSSET_EL0, garbage(cpu, bits));
 	sim_set_reg(cpu, SIM_ENC_PMSELR_EL0, garbage(cpu, 0x1f));
-	sim_set_reg(cpu, SIM_ENC_PMUSERENR_EL0, garbage(cpu, 0xf));
+	sim_set_reg(cpu, SIM_ENC_PMUSERENR_EL0, garbage(cpu, pmu_userenr_writable()));
+	if (pmuver() >= 9)
+		sim_set_reg(cpu, SIM_ENC_PMUACR_EL1, garbage(cpu, pmu_uacr_writable()));
+	if (sim_pe_icntr()) {
+		sim_set_reg(cpu, SIM_ENC_PMICNTR_EL0, garbage(cpu, ~0ull));
+		sim_set_reg(cpu, SIM_ENC_PMICFILTR_EL0, garbage(cpu, pmu_icfiltr_writable()));
+	}
 	sim_set_reg(cpu, SIM_ENC_PMCR_EL0, garbage(cpu, pmu_pmcr_writable() & ~PMCR_E));
 	sim_set_reg(cpu, SIM_ENC_PMCCNTR_EL0, garbage(cpu, ~0ull));
 	sim_set_reg(cpu, SIM_ENC_PMCCFILTR_EL0, garbage(cpu, pmu_evtyper_writable(true)));

@@ -8,22 +8,29 @@
 #include "../core/family.h"
 
 #define PMU_CYCLE_BIT 31u
+/* FEAT_PMUv3_ICNTR's instruction counter: bit F0 [32] of PMCNTEN, PMINTEN, PMOVS, PMZR and
+ * PMUACR_EL1 (I5.3.18 F0 and the others), index 32 here. */
+#define PMU_ICNTR_BIT 32u
 #define PMU_LC	      VPERF_BIT(6)
 #define EVTYPER_P     VPERF_BIT(31)
 #define EVTYPER_U     VPERF_BIT(30)
 #define EVTYPER_NSH   VPERF_BIT(27)
+#define EVTYPER_MT    VPERF_BIT(25) /* FEAT_MTPMU (I5.3.30 MT) */
+#define EVTYPER_SH    VPERF_BIT(24) /* FEAT_SEL2 with EL3 (I5.3.30 SH) */
 /* PMCR_EL0 (Arm DDI 0487 K.a I5.3.21) and PMUSERENR_EL0 (D24.5) fields the family reads. */
-#define PMCR_E	     VPERF_BIT(0)
-#define PMCR_P	     VPERF_BIT(1)
-#define PMCR_C	     VPERF_BIT(2)
-#define PMCR_D_BIT   VPERF_BIT(3)
-#define PMCR_DP	     VPERF_BIT(5)
-#define PMCR_LP	     VPERF_BIT(7)
-#define PMCR_N_SHIFT 11
-#define PMUSERENR_EN VPERF_BIT(0)
-#define PMUSERENR_SW VPERF_BIT(1)
-#define PMUSERENR_CR VPERF_BIT(2)
-#define PMUSERENR_ER VPERF_BIT(3)
+#define PMCR_E	      VPERF_BIT(0)
+#define PMCR_P	      VPERF_BIT(1)
+#define PMCR_C	      VPERF_BIT(2)
+#define PMCR_D_BIT    VPERF_BIT(3)
+#define PMCR_DP	      VPERF_BIT(5)
+#define PMCR_LP	      VPERF_BIT(7)
+#define PMCR_N_SHIFT  11
+#define PMUSERENR_EN  VPERF_BIT(0)
+#define PMUSERENR_SW  VPERF_BIT(1)
+#define PMUSERENR_CR  VPERF_BIT(2)
+#define PMUSERENR_ER  VPERF_BIT(3)
+#define PMUSERENR_UEN VPERF_BIT(4) /* FEAT_PMUv3p9 */
+#define PMUSERENR_IR  VPERF_BIT(5) /* FEAT_PMUv3_ICNTR: EL0 reads of PMICNTR_EL0 */
 
 /* NUM_PMU_COUNTERS, and the range boundaries (MDCR_EL2.HPMN; PMCCR.EPMN, I5.3.47). */
 unsigned int pmu_num(void);
@@ -46,6 +53,12 @@ void pmu_set_evtyper(unsigned int cpu, unsigned int n, uint64_t val);
 uint64_t pmu_pmcr_writable(void);
 uint64_t pmu_evtyper_writable(bool cycle);
 uint64_t pmu_userenr_writable(void);
+uint64_t pmu_icfiltr_writable(void);
+/* PMUACR_EL1's bits (FEAT_PMUv3p9): P<n> of the implemented counters, C, F0 with ICNTR. */
+uint64_t pmu_uacr_writable(void);
+/* Is PMEVTYPER<n>_EL0.MT effective (FEAT_MTPMU enabled by MTPME, or the IMPLEMENTATION DEFINED
+ * extension)? */
+bool pmu_mt_effective(unsigned int cpu, uint64_t type);
 uint64_t pmu_write_mdcr(unsigned int cpu, uint64_t val);
 uint64_t pmu_write_pmcr_bits(unsigned int cpu, unsigned int el, uint64_t val);
 /* The synchronization window (pmu_sync.c): an EL2 write of a counting control opens it, a
@@ -57,6 +70,8 @@ uint64_t pmu_counting_reg(unsigned int cpu, unsigned int el, uint32_t enc);
 /* FEAT_FGT (pmu_fgt.c): does HDFGRTR_EL2 (read) or HDFGWTR_EL2 trap this EL0/EL1 access to
  * EL2? And the registers' reset. */
 bool pmu_fgt_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read);
+/* FEAT_FGT2: HDFGRTR2_EL2.nPMICFILTR_EL0 = 0 makes the F0 bits read as zero at EL1 and EL0. */
+bool pmu_fgt2_hides_f0(unsigned int cpu);
 void pmu_fgt_reset(unsigned int cpu, const struct sim_pe_config *cfg);
 uint64_t pmu_counting_type(unsigned int cpu, unsigned int el, unsigned int n);
 /* Seeded garbage in the registers the architecture resets to UNKNOWN. */

@@ -26,6 +26,8 @@ static uint64_t width_mask(void)
 
 uint64_t pmu_counter(unsigned int cpu, unsigned int n)
 {
+	if (n == PMU_ICNTR_BIT)
+		return sim_reg(cpu, SIM_ENC_PMICNTR_EL0);
 	if (n == PMU_CYCLE_BIT)
 		return sim_reg(cpu, SIM_ENC_PMCCNTR_EL0);
 	return sim_reg(cpu, counter_enc(n));
@@ -33,14 +35,19 @@ uint64_t pmu_counter(unsigned int cpu, unsigned int n)
 
 void pmu_set_counter(unsigned int cpu, unsigned int n, uint64_t val)
 {
-	if (n == PMU_CYCLE_BIT)
+	if (n == PMU_ICNTR_BIT)
+		sim_set_reg(cpu, SIM_ENC_PMICNTR_EL0, val);
+	else if (n == PMU_CYCLE_BIT)
 		sim_set_reg(cpu, SIM_ENC_PMCCNTR_EL0, val);
 	else
 		sim_set_reg(cpu, counter_enc(n), val & width_mask());
 }
 
+/* n = 32: PMICFILTR_EL0, whose evtCount reads INST_RETIRED (I5.3.32). */
 uint64_t pmu_evtyper(unsigned int cpu, unsigned int n)
 {
+	if (n == PMU_ICNTR_BIT)
+		return sim_reg(cpu, SIM_ENC_PMICFILTR_EL0) | SIM_EV_INST_RETIRED;
 	return sim_reg(cpu, evtyper_enc(n));
 }
 
@@ -115,8 +122,8 @@ uint64_t pmu_read(unsigned int cpu, unsigned int el, const struct sim_arch_reg *
 	case SIM_KIND_PMXEVTYPER:
 		n = selected(cpu);
 		return n == PMU_CYCLE_BIT || el2_counter_ok(cpu, el, n) ? pmu_evtyper(cpu, n) : 0;
-	case SIM_KIND_PMCEID:
-		return stored;
+	case SIM_KIND_PMICFILTR:
+		return stored | SIM_EV_INST_RETIRED;
 	default:
 		return stored;
 	}
@@ -162,7 +169,7 @@ static void write_pmzr(unsigned int cpu, unsigned int el, uint64_t val)
 {
 	uint64_t bits = val & pmu_visible_mask(cpu, el);
 
-	for (unsigned int n = 0; n < 32; n++)
+	for (unsigned int n = 0; n <= PMU_ICNTR_BIT; n++)
 		if (bits & VPERF_BIT(n))
 			pmu_set_counter(cpu, n, 0);
 }
@@ -208,6 +215,10 @@ static uint64_t write_reg(unsigned int cpu, unsigned int el, const struct sim_ar
 		return val & pmu_evtyper_writable(true);
 	case SIM_KIND_PMUSERENR:
 		return val & pmu_userenr_writable();
+	case SIM_KIND_PMICFILTR:
+		return val & pmu_icfiltr_writable();
+	case SIM_KIND_PMUACR:
+		return val & pmu_uacr_writable();
 	case SIM_KIND_PMCEID:
 	case SIM_KIND_PMMIR:
 		return old;

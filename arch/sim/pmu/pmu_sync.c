@@ -80,7 +80,7 @@ uint64_t pmu_counting_type(unsigned int cpu, unsigned int el, unsigned int n)
 {
 	const struct window *w = &win[cpu % SIM_MAX_CPUS];
 
-	if (el != 2 || !w->open || !w->old)
+	if (el != 2 || !w->open || !w->old || n > PMU_CYCLE_BIT)
 		return pmu_evtyper(cpu, n);
 	return w->type[n];
 }

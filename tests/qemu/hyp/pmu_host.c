@@ -191,9 +191,7 @@ void pmu_host_cpu_init(void)
 	bool enforced = hpmn_probe();
 	struct vperf_pcpu_config cfg = { .host_counters = (uint8_t)hyp.host_counters,
 					 .hpmn_unenforced = !enforced,
-					 .host_spe = spe_outside_wanted(),
-					 .pmu_ppi = INTID_PMU,
-					 .spe_ppi = INTID_SPE };
+					 .host_spe = spe_outside_wanted() };
 	int err;
 
 	this_pcpu()->hpmn_enforced = enforced;

@@ -45,7 +45,8 @@ static uint64_t read_id_reg(unsigned int crm, unsigned int op2)
 	}
 }
 
-/* What a guest sees in the ID registers: vperf decides ID_AA64DFR0_EL1 (PMUVer, PMSVer); SVE
+/* What a guest sees in the ID registers: vperf decides ID_AA64DFR0_EL1 (PMUVer, PMSVer) and
+ * ID_AA64DFR1_EL1 (no instruction counter); SVE
  * and SME are hidden because their state is not switched here. */
 static uint64_t guest_id_reg(struct vcpu *v, unsigned int crm, unsigned int op2)
 {
@@ -53,6 +54,8 @@ static uint64_t guest_id_reg(struct vcpu *v, unsigned int crm, unsigned int op2)
 
 	if (crm == 5 && op2 == 0)
 		return vperf_vcpu_id_dfr0(&v->vperf, val);
+	if (crm == 5 && op2 == 1)
+		return vperf_vcpu_id_dfr1(&v->vperf, val);
 	if (crm == 4 && op2 == 0)
 		return val & ~(0xfull << 32); /* ID_AA64PFR0_EL1.SVE */
 	if (crm == 4 && op2 == 1)

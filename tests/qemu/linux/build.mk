@@ -7,7 +7,8 @@
 # The kernel stays outside the tree: linux.bin is a symbolic link to the unpacked Image.
 # The perf guest's initramfs, linux-rootfs.bin: Debian's perf, its libraries and busybox (a tree
 # mkrootfs.sh caches outside the tree, $(QEMU_LINUX_ROOTFS)), the kernel's SPE module, the
-# workload and the two scripts (perf-init.sh as /init, spe.sh as vperf-spe).
+# workload and the two scripts (perf-init.sh as /init, spe.sh as vperf-spe-record: not the host
+# decoder tools/vperf-spe).
 
 QEMU_LINUX ?= /opt/vperf/linux-arm64
 QEMU_LINUX_ROOTFS ?= /opt/vperf/linux-rootfs
@@ -57,7 +58,7 @@ $(qemu-out)/linux-rootfs.bin: $(qemu-out)/linux/rootfs.path $(qemu-out)/linux/vp
 	$(Q)cp $(qemu-out)/linux/vperf-work $(qemu-out)/linux/vperf-work-hi \
 		$(qemu-out)/linux/overlay/usr/bin/
 	$(Q)cp $(qemu-src)/linux/spe-iso.sh $(qemu-out)/linux/overlay/usr/bin/vperf-spe-iso
-	$(Q)cp $(qemu-src)/linux/spe.sh $(qemu-out)/linux/overlay/usr/bin/vperf-spe
+	$(Q)cp $(qemu-src)/linux/spe.sh $(qemu-out)/linux/overlay/usr/bin/vperf-spe-record
 	$(Q)$(qemu-src)/linux/mkcpio.sh $(qemu-src)/linux/perf-init.sh $@ \
 		"$$(cat $(qemu-out)/linux/rootfs.path)" $(qemu-out)/linux/overlay $(QEMU_LINUX)/root
 

@@ -7,7 +7,7 @@
 # Parameters from the kernel command line (Linux hands unknown name=value arguments to init's
 # environment): n= the event counters the PMU must have; icount=1 when QEMU runs -icount shift=0
 # (instructions count, one per cycle); iters= the workload's size; spe=1 when the guest must
-# have SPE (vperf-spe then fails where it is absent instead of skipping); only=spe runs the SPE
+# have SPE (vperf-spe-record then fails where it is absent instead of skipping); only=spe runs the SPE
 # checks alone (a configuration about SPE whose exits, e.g. a lazily mapped stage 2, would skew
 # the PMU checks' wall-clock cycles).
 PATH=/usr/bin:/bin
@@ -150,7 +150,7 @@ if [ "${only:-}" != spe ]; then
 	check_stat
 	check_record
 fi
-vperf-spe "$iters" | tee spe.out
+vperf-spe-record "$iters" | tee spe.out
 passed=$((passed + $(grep -c '^RESULT [^ ]* PASS' spe.out)))
 failed=$((failed + $(grep -c '^RESULT [^ ]* FAIL' spe.out)))
 echo "vperf-perf-init: done $(cut -d' ' -f1 /proc/uptime) s after boot"

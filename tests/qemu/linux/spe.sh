@@ -1,5 +1,5 @@
 #!/bin/sh
-# vperf-spe [ITERS]: profile the workload with SPE through Linux's arm_spe_pmu driver and perf's
+# vperf-spe-record [ITERS]: profile the workload with SPE through Linux's arm_spe_pmu driver and perf's
 # SPE decoder, where the guest has SPE (/sys/bus/event_source/devices/arm_spe_0); report "SPE
 # absent" otherwise, as SKIP, or as FAIL when the environment's spe=1 says the guest must have it
 # (docs/qemu.md, "Linux's perf tool in the guest"). Prints RESULT lines like perf-init.sh.

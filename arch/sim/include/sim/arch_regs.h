@@ -32,8 +32,10 @@
 /* The registers the model names in its own code (the indexed families are below). Encodings
  * from the Arm DDI 0487 K.a System register index and the SPE supplement's Table 7 (SPE 4.1). */
 enum sim_enc {
+	SIM_ENC_MPIDR_EL1 = SIM_ENC(3, 0, 0, 0, 5),
 	SIM_ENC_ID_AA64PFR0_EL1 = SIM_ENC(3, 0, 0, 4, 0),
 	SIM_ENC_ID_AA64DFR0_EL1 = SIM_ENC(3, 0, 0, 5, 0),
+	SIM_ENC_ID_AA64DFR1_EL1 = SIM_ENC(3, 0, 0, 5, 1),
 	SIM_ENC_ID_AA64MMFR0_EL1 = SIM_ENC(3, 0, 0, 7, 0),
 	SIM_ENC_PMSCR_EL1 = SIM_ENC(3, 0, 9, 9, 0),
 	SIM_ENC_PMSNEVFR_EL1 = SIM_ENC(3, 0, 9, 9, 1),
@@ -50,7 +52,10 @@ enum sim_enc {
 	SIM_ENC_PMBIDR_EL1 = SIM_ENC(3, 0, 9, 10, 7),
 	SIM_ENC_PMINTENSET_EL1 = SIM_ENC(3, 0, 9, 14, 1),
 	SIM_ENC_PMINTENCLR_EL1 = SIM_ENC(3, 0, 9, 14, 2),
+	SIM_ENC_PMUACR_EL1 = SIM_ENC(3, 0, 9, 14, 4),
 	SIM_ENC_PMMIR_EL1 = SIM_ENC(3, 0, 9, 14, 6),
+	SIM_ENC_PMICNTR_EL0 = SIM_ENC(3, 3, 9, 4, 0),
+	SIM_ENC_PMICFILTR_EL0 = SIM_ENC(3, 3, 9, 6, 0),
 	SIM_ENC_PMCR_EL0 = SIM_ENC(3, 3, 9, 12, 0),
 	SIM_ENC_PMCNTENSET_EL0 = SIM_ENC(3, 3, 9, 12, 1),
 	SIM_ENC_PMCNTENCLR_EL0 = SIM_ENC(3, 3, 9, 12, 2),
@@ -68,6 +73,8 @@ enum sim_enc {
 	SIM_ENC_PMCCFILTR_EL0 = SIM_ENC(3, 3, 14, 15, 7),
 	SIM_ENC_HCR_EL2 = SIM_ENC(3, 4, 1, 1, 0),
 	SIM_ENC_MDCR_EL2 = SIM_ENC(3, 4, 1, 1, 1),
+	SIM_ENC_HDFGRTR2_EL2 = SIM_ENC(3, 4, 3, 1, 0),
+	SIM_ENC_HDFGWTR2_EL2 = SIM_ENC(3, 4, 3, 1, 1),
 	SIM_ENC_HDFGRTR_EL2 = SIM_ENC(3, 4, 3, 1, 4),
 	SIM_ENC_HDFGWTR_EL2 = SIM_ENC(3, 4, 3, 1, 5),
 	SIM_ENC_PMSCR_EL2 = SIM_ENC(3, 4, 9, 9, 0),
@@ -131,6 +138,9 @@ enum sim_feature {
 	SIM_FEAT_SPE_FDS, /* PMSVer >= 5 in the model (FEAT_SPE_FDS) */
 	SIM_FEAT_GICV3,
 	SIM_FEAT_FGT, /* ID_AA64MMFR0_EL1.FGT >= 1, on the accessing CPU */
+	/* FEAT_PMUv3_ICNTR (ID_AA64DFR1_EL1.PMICNTR = 1): PMICNTR_EL0, PMICFILTR_EL0 */
+	SIM_FEAT_PMUV3_ICNTR,
+	SIM_FEAT_FGT2, /* ID_AA64MMFR0_EL1.FGT >= 2: HDFGRTR2_EL2 / HDFGWTR2_EL2 */
 };
 
 /* The family of the model that gives a register its behaviour (the core alone stores the ID
@@ -157,6 +167,9 @@ enum sim_reg_kind {
 	SIM_KIND_PMEVCNTR,
 	SIM_KIND_PMEVTYPER,
 	SIM_KIND_PMCCFILTR,
+	SIM_KIND_PMICNTR,   /* FEAT_PMUv3_ICNTR's instruction counter */
+	SIM_KIND_PMICFILTR, /* and its filter */
+	SIM_KIND_PMUACR,    /* FEAT_PMUv3p9's EL0 access control */
 };
 
 struct sim_arch_reg {
@@ -171,7 +184,7 @@ struct sim_arch_reg {
 };
 
 /* How many registers the table holds: the register file has one slot each. */
-#define SIM_NR_REGS 124u
+#define SIM_NR_REGS 131u
 
 /* The register at enc, or NULL when the model has no such register. */
 const struct sim_arch_reg *sim_arch_reg(uint32_t enc);

@@ -43,6 +43,12 @@ enum sim_regime {
 #define SIM_FSC_SYNC_EXT_ABORT	   0x10u /* synchronous external abort on write */
 #define SIM_FSC_ASYNC_EXT_ABORT	   0x11u /* asynchronous external abort on write */
 #define SIM_FSC_ALIGNMENT	   0x21u
+/* Translation faults at the levels before 0 (Arm DDI 0487, ESR_ELx.ISS DFSC, which PMBSR_EL1.FSC
+ * follows; the SPE supplement's 4.3.4 list leaves these values reserved "for a future version"):
+ * 0b101011 level -1 (FEAT_LPA2: a 52-bit stage 2 with 4 KB granules starts at level -1),
+ * 0b101010 level -2 (FEAT_D128). */
+#define SIM_FSC_TRANSLATION_LM1 0x2bu
+#define SIM_FSC_TRANSLATION_LM2 0x2au
 /* synchronous external abort on a translation table walk at a level 0..3 */
 #define SIM_FSC_WALK_EXT_ABORT(level)  (0x14u + (level))
 #define SIM_FSC_IS_WALK_EXT_ABORT(fsc) (((fsc)&0x3cu) == 0x14u)
@@ -134,6 +140,13 @@ uint64_t sim_at_s12e1w(unsigned int cpu, uint64_t va);
 #define SIM_WALK_LEVEL_SEED 4
 int sim_mem_set_walk_abort(unsigned int stage, enum sim_regime regime, uint16_t vmid, uint64_t in,
 			   uint64_t size, int level);
+
+/* The level at which vmid's stage 2 walk finds the invalid descriptor of a page it does not map
+ * (default 3: the tables down to level 3 exist). -1 and -2 model a stage 2 of FEAT_LPA2 (52-bit
+ * IPA, starting at level -1) or FEAT_D128 whose hypervisor unmapped a whole region and freed its
+ * tables: the Translation fault is reported at level -1 (FSC 0b101011) or -2 (0b101010). Levels
+ * 0..3 report 0b0001LL. */
+void sim_mem_set_s2_fault_level(uint16_t vmid, int level);
 
 /* Mark [pa, pa + size) to signal an external abort on write (or clear the mark). */
 void sim_mem_set_abort(uint64_t pa, uint64_t size, bool abort);

@@ -45,6 +45,24 @@ struct sim_pe_config {
 				   * EL2 execution inside the PMU's synchronization window */
 	uint8_t pmuirq_latency;	  /* enum sim_irq_latency: when an asserted PMUIRQ is taken */
 	uint16_t pmuirq_polls;	  /* AFTER_POLLS / AFTER_TRAP: poll points it waits (at most) */
+	/* Newer hardware (docs/model.md, "What the model enforces for the PMU"): */
+	bool icntr; /* FEAT_PMUv3_ICNTR (with pmuver >= 9): PMICNTR_EL0, PMICFILTR_EL0,
+			      * counter index 32 (F0); ID_AA64DFR1_EL1.PMICNTR = 1 */
+	bool fgt2;  /* FEAT_FGT2 (with fgt): HDFGRTR2_EL2 / HDFGWTR2_EL2, MMFR0.FGT = 2 */
+	bool mt;    /* MPIDR_EL1.MT = 1: a multithreaded core, whose other thread runs
+			      * sim_run_sibling()'s ops */
+	uint32_t cpus_without_mt; /* the CPUs (bit n: CPU n) that are not threads although mt */
+	uint8_t mtpmu;		  /* enum sim_mtpmu: ID_AA64DFR0_EL1.MTPMU */
+	bool mdcr_el3_mtpme;	  /* MDCR_EL3.MTPME (firmware's; with EL3 and FEAT_MTPMU) */
+	bool sel2;		  /* FEAT_SEL2 (with el3): Secure EL2, PMEVTYPER<n>.SH */
+};
+
+/* ID_AA64DFR0_EL1.MTPMU [51:48] (a signed field, its description in D24.2): */
+enum sim_mtpmu {
+	SIM_MTPMU_NONE,	  /* 0b1111: no multi-threaded PMU extension, PMEVTYPER<n>.MT RES0 */
+	SIM_MTPMU_FEAT,	  /* 0b0001: FEAT_MTPMU, MT enabled by MDCR_EL3/MDCR_EL2.MTPME */
+	SIM_MTPMU_IMPDEF, /* 0b0000: before Armv8.6, an IMPLEMENTATION DEFINED MT extension,
+			   * MT always effective */
 };
 
 /* When the GIC takes PMUIRQ once its line is high (the architecture bounds no latency; a level
@@ -78,6 +96,11 @@ uint8_t sim_pmu_version(void);
  * per-CPU exceptions)? */
 bool sim_pe_fgt(unsigned int cpu);
 bool sim_pe_hpmn0(unsigned int cpu);
+/* FEAT_FGT2 on cpu; FEAT_PMUv3_ICNTR on the current CPU. */
+bool sim_pe_fgt2(unsigned int cpu);
+/* MPIDR_EL1.MT on cpu: a thread of a multithreaded core. */
+bool sim_pe_mt(unsigned int cpu);
+bool sim_pe_icntr(void);
 
 /* ---- execution state --------------------------------------------------------------------- */
 
@@ -198,6 +221,10 @@ void guest_run(const struct sim_uop *ops, size_t n);
  * TrustZone OS or the firmware would while a vCPU is loaded: only the PMU sees them (no
  * interrupt is taken, SPE does not sample). Needs cfg.el3. */
 void sim_run_secure(unsigned int el, const struct sim_uop *ops, size_t n);
+/* The other thread of the current CPU's core (cfg.mt) executes ops at Non-secure el (0, 1):
+ * only the PMU sees them, through counters whose PMEVTYPER<n>_EL0.MT is effective (I5.3.30 MT:
+ * "count events from any PE with the same affinity at level 1 and above"). Needs cfg.mt. */
+void sim_run_sibling(unsigned int el, const struct sim_uop *ops, size_t n);
 /* The current CPU executes in Secure state (inside sim_run_secure). */
 bool sim_secure(void);
 /* An EL2 write of MDCR_EL2, PMCR_EL0 or PMCNTEN is not yet synchronized for counting (no ISB,

@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Isolation on drawn worlds: each seed draws a whole system (world.h: pCPUs each with its own
+ * PMU/SPE version, counters, features and host split; VMs each with its own XENPMU mode,
+ * partition, N, event filter, vSPE policy, virtual PPIs and put; their vCPUs; the order pCPUs and
+ * VMs are brought up in, interleaved) and a schedule on it (bursts of program steps of a vCPU on a
+ * pCPU, puts, migrations with the flush a lazy put asks for, the host's own code between
+ * vCPUs). Every vCPU runs its own seeded program (iso_prog.h, the wider instruction set); what
+ * it observes must equal what the same program observes alone: in a world with the same pCPUs,
+ * brought up in the same order around its VM, where it is the only vCPU, run on the same
+ * sequence of pCPUs with the same puts (a pCPU's width or version legitimately shows). The
+ * hosts' counters must count exactly what the policies let them see, the hosts' buffers hold
+ * only what they may profile, and each refusal of vperf_pcpu_init / vperf_vm_init must be one
+ * the API documents (vperf.h); a refused pCPU or VM is then not used.
+ *
+ * A failing world is shrunk (pCPUs, VMs, vCPUs, program steps and schedule slots removed,
+ * policies simplified, each candidate run in a child process, kept while it fails the same way)
+ * and printed with the string that reproduces it: HV_WORLD=<that string>.
+ *
+ * HV_SCHEDULES=n runs n worlds (default WORLDS) from HV_SEED0 (default 1): make soak runs 10^6
+ * in slices. A vCPU of a VM in XENPMU_MODE_ALL counts the others by its policy: only what the
+ * others observe is compared there.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmocka_wrap.h"
+#include "iso_prog.h"
+#include "sched_util.h"
+#include "vspe_util.h"
+#include "world.h"
+
+#include <vperf/pmu_regs.h>
+
+#define WORLDS	   10000
+#define SPE_BUF	   0x4000ull /* bytes of buffer each session uses: never full in one world */
+#define HOST_EVENT 0x08	     /* the host's counter: INST_RETIRED at EL1 and EL0 */
+
+/* Why a world failed, for the shrink to keep to the same kind of failure. */
+enum w_fail {
+	WF_NONE,
+	WF_OBS,	    /* a vCPU observed something else than alone */
+	WF_BUFFER,  /* a guest's SPE buffer differs, or holds another's record */
+	WF_HOST,    /* a host's counter or buffer saw what it may not */
+	WF_MODEL,   /* the model caught a hypervisor error, or an interrupt storm */
+	WF_REFUSAL, /* a refusal the API does not document, or an acceptance it forbids */
+	WF_CRASH,   /* the run stopped (an assertion of the harness, a signal) */
+};
+
+struct w_result {
+	enum w_fail fail;
+	char msg[320];
+	/* For the summary. */
+	unsigned int cpus_up, cpus_refused, vms_up, vms_refused, vcpus, migrations, steps;
+	uint64_t records, host_records;
+};
+
+struct w_run {
+	struct iso_prog prog[W_MAX_VCPUS];
+	bool cpu_up[W_MAX_CPUS], vm_up[W_MAX_VMS];
+	uint64_t host_uops[W_MAX_CPUS]; /* instructions of vCPUs whose host may count them */
+};
+
+static struct lx_spe lx_shared[W_MAX_VCPUS], lx_alone;
+static struct w_run shared_run, alone_run;
+
+static bool failed(struct w_result *res, enum w_fail f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static bool failed(struct w_result *res, enum w_fail f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (res->fail)
+		return true;
+	res->fail = f;
+	va_start(ap, fmt);
+	vsnprintf(res->msg, sizeof(res->msg), fmt, ap);
+	va_end(ap);
+	return true;
+}
+
+static bool host_may_count(const struct vperf_vm_config *cfg)
+{
+	/* MDCR_EL2.HPME: the host's in HV, ALL and OFF, 0 in SELF (docs/vpmu.md). */
+	return cfg->pmu_mode != VPERF_PMU_SELF;
+}
+
+/* vperf_pcpu_init's result against vperf.h: EINVAL when the host and agent ranges do not fit in
+ * PMCR_EL0.N (as the PE reads it at EL2: EPMN with FEAT_PMUv3_EXTPMN) or leave HPMN = 0 without
+ * FEAT_HPMN0 (or a pCPU that cannot give an existing VM its policy: then VMs exist); never OK in
+ * those cases. */
+static void check_pcpu_rc(const struct w_cpu *c, int rc, bool vms_exist, unsigned int cpu,
+			  struct w_result *res)
+{
+	unsigned int reserved = (unsigned int)c->pc.host_counters + c->pc.agent_counters;
+	unsigned int n = hv.pcpu[cpu].caps.nr_counters;
+	bool misfit = reserved > n || (reserved == n && !c->pe.hpmn0);
+
+	if (rc == VPERF_OK && misfit)
+		failed(res, WF_REFUSAL, "pCPU %u accepted with %u reserved of N %u (HPMN0 %u)", cpu,
+		       reserved, n, c->pe.hpmn0);
+	else if (rc != VPERF_OK && !(rc == VPERF_EINVAL && (misfit || vms_exist)))
+		failed(res, WF_REFUSAL, "pCPU %u refused (%d) for no documented reason", cpu, rc);
+}
+
+/* vperf_vm_init's result against vperf.h: ENODEV when no pCPU with a PMU (SPE) is up, EINVAL for
+ * a policy the pCPUs cannot give; an accepted vPMU's N fits every first range up. */
+static void check_vm_rc(const struct w_vm *m, int rc, const struct w_run *run,
+			const struct world *w, unsigned int v, struct w_result *res)
+{
+	const struct vperf_vm_config *cfg = &m->cfg;
+	bool any = false, spe_everywhere = true;
+	unsigned int min_hpmn = 31;
+
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		if (!run->cpu_up[c])
+			continue;
+		any = true;
+		spe_everywhere &= w->cpu[c].pe.pmsver != 0;
+		if (hv.pcpu[c].hpmn < min_hpmn)
+			min_hpmn = hv.pcpu[c].hpmn;
+	}
+	if (rc != VPERF_OK && rc != VPERF_EINVAL && rc != VPERF_ENODEV) {
+		failed(res, WF_REFUSAL, "VM %u refused with %d", v, rc);
+		return;
+	}
+	if (rc == VPERF_ENODEV && any && !(cfg->spe && !spe_everywhere))
+		failed(res, WF_REFUSAL, "VM %u: ENODEV with a PMU up", v);
+	if (rc == VPERF_OK && cfg->pmu_mode != VPERF_PMU_OFF &&
+	    (!any || cfg->nr_counters > min_hpmn || cfg->emu_slots > min_hpmn))
+		failed(res, WF_REFUSAL, "VM %u accepted with N %u, first range %u", v,
+		       cfg->nr_counters, any ? min_hpmn : 0);
+	if (rc == VPERF_OK && cfg->spe && !spe_everywhere)
+		failed(res, WF_REFUSAL, "VM %u accepted with SPE on a pCPU without", v);
+}
+
+/* The host's own share of a pCPU it brought up: its first counter counts instructions at EL1
+ * and EL0, and its buffer profiles its EL2 code. */
+static void host_start(const struct world *w, unsigned int c)
+{
+	unsigned int hpmn = hv.pcpu[c].hpmn;
+
+	if (w->cpu[c].pc.host_counters) {
+		sim_poke(c, sched_evtyper(hpmn), HOST_EVENT);
+		sim_poke(c, VPERF_ENC_PMCNTENSET_EL0, VPERF_BIT(hpmn));
+	}
+	if (w->cpu[c].pc.host_spe)
+		vs_host_spe_start(c);
+}
+
+/* Stage 1 and 2 of a VM whose guest owns a Profiling Buffer, mapped up front
+ * (test_isolation_mixed says why). */
+static void map_buffer(unsigned int v)
+{
+	hv_vm_ram(v, V_BUF_IPA, V_BUF_PA(v), V_BUF_SIZE);
+	sim_mem_map_s1(SIM_REGIME_EL10, (uint16_t)(v + 1), V_BUF_VA, V_BUF_IPA, V_BUF_SIZE,
+		       SIM_PERM_RW);
+	sim_mem_map_s2((uint16_t)(v + 1), V_BUF_IPA, V_BUF_PA(v), V_BUF_SIZE, SIM_PERM_RW);
+}
+
+static bool guest_buffer(const struct vperf_vm_config *cfg)
+{
+	return cfg->spe && cfg->spe_buffer != VPERF_SPE_BUF_EL2;
+}
+
+/* Bring the world up: the model, then pCPUs and VMs in the world's order. Alone (only >= 0):
+ * only that vCPU's VM, and only the pCPUs the shared world brought up. */
+static void bring_up(const struct world *w, struct w_run *run, int only, struct w_result *res)
+{
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+	bool vms_exist = false;
+
+	memset(run, 0, sizeof(*run));
+	for (unsigned int c = 0; c < SIM_MAX_CPUS; c++)
+		if (c < w->nr_cpus)
+			cfgs[c] = w->cpu[c].pe;
+		else
+			sim_spe_default_config(&cfgs[c], 1);
+	hv_init_model(cfgs);
+	for (unsigned int k = 0; k < w->nr_order; k++) {
+		unsigned int x = w->order[k] & ~W_ORDER_VM;
+
+		if (w->order[k] & W_ORDER_VM) {
+			const struct w_vm *m = &w->vm[x];
+			int rc;
+
+			if (!m->present || (only >= 0 && w->vcpu_vm[only] != x))
+				continue;
+			if (guest_buffer(&m->cfg))
+				map_buffer(x);
+			rc = hv_vm(x, &m->cfg);
+			if (only < 0) {
+				check_vm_rc(m, rc, run, w, x, res);
+				res->vms_up += rc == VPERF_OK;
+				res->vms_refused += rc != VPERF_OK;
+			}
+			run->vm_up[x] = rc == VPERF_OK;
+			vms_exist |= rc == VPERF_OK;
+		} else {
+			int rc;
+
+			if (!w->cpu[x].present || (only >= 0 && !shared_run.cpu_up[x]))
+				continue;
+			rc = hv_pcpu_up(x, &w->cpu[x].pc);
+			if (only < 0) {
+				check_pcpu_rc(&w->cpu[x], rc, vms_exist, x, res);
+				res->cpus_up += rc == VPERF_OK;
+				res->cpus_refused += rc != VPERF_OK;
+			} else if (rc != VPERF_OK) {
+				failed(res, WF_REFUSAL, "pCPU %u refused alone (%d)", x, rc);
+			}
+			run->cpu_up[x] = rc == VPERF_OK;
+			if (rc == VPERF_OK)
+				host_start(w, x);
+		}
+	}
+	sim_set_cpu(0);
+}
+
+static void prog_init(const struct world *w, struct w_run *run, unsigned int i, struct lx_spe *lx)
+{
+	struct iso_prog *p = &run->prog[i];
+	const struct w_vm *m = &w->vm[w->vcpu_vm[i]];
+	struct hv_vcpu *vc = hv_vcpu(i, w->vcpu_vm[i]);
+	unsigned int flavour;
+
+	vc->put = m->put;
+	memset(p, 0, sizeof(*p));
+	p->rng = w->seed * 0x9e3779b97f4a7c15ull + i + 1;
+	p->vm = w->vcpu_vm[i];
+	p->nr_counters = m->cfg.pmu_mode == VPERF_PMU_OFF ? 0 : m->cfg.nr_counters;
+	p->wide = true;
+	/* A quarter of the guests never touch their PMU, a quarter profile from their first
+	 * step on, the others program it as they go. */
+	flavour = (unsigned int)(sched_next(&p->rng) >> 32) % 4;
+	p->quiet = flavour == 0 && !guest_buffer(&m->cfg);
+	p->profiles = flavour == 1;
+	if (guest_buffer(&m->cfg)) {
+		*lx = (struct lx_spe){ .vm = p->vm, .size = SPE_BUF };
+		p->lx = lx;
+	}
+}
+
+/* The vCPU running on cpu, if any, is about to be put. */
+static void note_put(struct w_run *run, unsigned int cpu)
+{
+	if (hv.running[cpu]) {
+		struct iso_prog *p = &run->prog[hv.running[cpu] - hv.vcpu];
+
+		p->put_before[p->next_step] = true;
+	}
+}
+
+/* vCPU i onto cpu: a vCPU running elsewhere is put there first (a migration). */
+static void move_to(struct w_run *run, unsigned int i, unsigned int cpu, struct w_result *res)
+{
+	struct hv_vcpu *vc = &hv.vcpu[i];
+
+	sim_set_cpu(cpu);
+	if (hv.running[cpu] == vc)
+		return;
+	for (unsigned int c = 0; c < SIM_MAX_CPUS; c++)
+		if (c != cpu && hv.running[c] == vc) {
+			note_put(run, c);
+			hv_leave(c);
+		}
+	if (run->prog[i].next_step && vc->cpu != cpu)
+		res->migrations++;
+	note_put(run, cpu);
+	hv_enter(vc, cpu);
+}
+
+static bool active(const struct world *w, const struct w_run *run, unsigned int i)
+{
+	return w->vcpu_present[i] && run->vm_up[w->vcpu_vm[i]];
+}
+
+static void run_shared(const struct world *w, struct w_result *res)
+{
+	struct w_run *run = &shared_run;
+
+	if (iso_trace)
+		printf("  shared:\n");
+	bring_up(w, run, -1, res);
+	for (unsigned int i = 0; i < w->nr_vcpus; i++)
+		if (active(w, run, i))
+			prog_init(w, run, i, &lx_shared[i]);
+	for (unsigned int k = 0; k < w->nr_slots; k++) {
+		const struct w_slot *s = &w->slot[k];
+		struct iso_prog *p = &run->prog[s->vcpu];
+		const struct w_vm *m = &w->vm[w->vcpu_vm[s->vcpu]];
+		uint64_t uops;
+
+		if (!w->slot_present[k] || !active(w, run, s->vcpu) || !run->cpu_up[s->cpu] ||
+		    p->next_step >= w->steps)
+			continue;
+		move_to(run, s->vcpu, s->cpu, res);
+		uops = p->uops_run;
+		for (unsigned int b = 0; b < s->burst && p->next_step < w->steps; b++) {
+			p->cpu_at[p->next_step] = s->cpu;
+			iso_step(p, &hv.vcpu[s->vcpu]);
+			p->next_step++;
+			res->steps++;
+		}
+		if (host_may_count(&m->cfg))
+			run->host_uops[s->cpu] += p->uops_run - uops;
+		if (s->leave) {
+			note_put(run, s->cpu);
+			hv_leave(s->cpu);
+			vs_host_run(4); /* the host's own code, profiled into its own buffer */
+		}
+	}
+	/* The end: each vCPU with a session running stops it where it is or last ran. */
+	for (unsigned int i = 0; i < w->nr_vcpus; i++) {
+		struct iso_prog *p = &run->prog[i];
+
+		if (!active(w, run, i) || !p->spe_on)
+			continue;
+		move_to(run, i, hv.vcpu[i].cpu, res);
+		p->cpu_at[p->next_step] = (uint8_t)hv.vcpu[i].cpu;
+		iso_finish(p);
+	}
+	for (unsigned int c = 0; c < SIM_MAX_CPUS; c++)
+		hv_leave(c);
+}
+
+/* Alone: the same program, the same steps on the same pCPUs, the same puts. */
+static void run_alone(const struct world *w, unsigned int i, struct w_result *res)
+{
+	if (iso_trace)
+		printf("  alone: vCPU %u\n", i);
+	const struct iso_prog *sp = &shared_run.prog[i];
+	struct iso_prog *p = &alone_run.prog[i];
+	unsigned int n = sp->next_step, cpu;
+
+	bring_up(w, &alone_run, (int)i, res);
+	prog_init(w, &alone_run, i, &lx_alone);
+	cpu = sp->cpu_at[0];
+	hv_enter(&hv.vcpu[i], cpu);
+	for (unsigned int s = 0; s <= n; s++) {
+		if (s == n && !(p->lx && p->spe_on))
+			break;
+		if (sp->put_before[s]) {
+			hv_leave(cpu);
+			cpu = sp->cpu_at[s];
+			hv_enter(&hv.vcpu[i], cpu);
+		}
+		if (s < n)
+			iso_step(p, &hv.vcpu[i]);
+		else
+			iso_finish(p);
+		p->next_step = s + 1;
+	}
+	hv_leave(cpu);
+}
+
+static const struct world *checked; /* the world check_hosts checks */
+
+static bool host_record_ok(const struct vperf_spe_record *rec, void *ctx)
+{
+	const struct world *w = checked;
+	uint64_t pc = rec->addr[VPERF_SPE_ADDR_PC].addr;
+
+	(void)ctx;
+	if (rec->addr[VPERF_SPE_ADDR_PC].el == 2)
+		return true;
+	/* A VM the host profiles from outside (VPERF_SPE_BUF_EL2): its own code. */
+	for (unsigned int v = 0; v < w->nr_vms; v++)
+		if (shared_run.vm_up[v] && w->vm[v].cfg.spe &&
+		    w->vm[v].cfg.spe_buffer == VPERF_SPE_BUF_EL2 &&
+		    pc >= 0x100000 + v * 0x10000ull && pc < 0x100000 + v * 0x10000ull + 0x1000)
+			return true;
+	return false;
+}
+
+static void check_hosts(const struct world *w, struct w_result *res)
+{
+	checked = w;
+	if (sim_error_count())
+		failed(res, WF_MODEL, "%u model errors, first on pCPU %u: %s", sim_error_count(),
+		       sim_error_at(0)->cpu, sim_error_at(0)->what);
+	if (hv.max_irq_burst > 1)
+		failed(res, WF_MODEL, "%u PMUIRQs in a row with the line left high",
+		       hv.max_irq_burst);
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		uint64_t n;
+
+		if (!shared_run.cpu_up[c])
+			continue;
+		if (w->cpu[c].pc.host_counters) {
+			n = sim_peek(c, sched_evcntr(hv.pcpu[c].hpmn));
+			if (n != shared_run.host_uops[c])
+				failed(res, WF_HOST,
+				       "pCPU %u: the host's counter %u counted %llu, the VMs it "
+				       "may "
+				       "count ran %llu instructions there",
+				       c, hv.pcpu[c].hpmn, (unsigned long long)n,
+				       (unsigned long long)shared_run.host_uops[c]);
+		}
+		if (w->cpu[c].pc.host_spe) {
+			unsigned int recs;
+			const char *bad = vs_host_check(c, host_record_ok, NULL, &recs);
+
+			if (bad)
+				failed(res, WF_HOST, "pCPU %u: %s", c, bad);
+			res->host_records += recs;
+		}
+	}
+}
+
+/* The whole property on one world; res says how it went. */
+static void check_world(const struct world *w, struct w_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	run_shared(w, res);
+	check_hosts(w, res);
+	for (unsigned int i = 0; i < w->nr_vcpus && !res->fail; i++) {
+		const struct iso_prog *sp = &shared_run.prog[i];
+		const char *diff;
+
+		if (!active(w, &shared_run, i) || !sp->next_step)
+			continue;
+		res->vcpus++;
+		/* XENPMU_MODE_ALL counts everyone by its policy: not compared. */
+		if (w->vm[w->vcpu_vm[i]].cfg.pmu_mode == VPERF_PMU_ALL)
+			continue;
+		run_alone(w, i, res);
+		diff = iso_diff_obs(sp, &alone_run.prog[i]);
+		if (diff) {
+			failed(res, WF_OBS, "vCPU %u (VM %u): %s", i, w->vcpu_vm[i], diff);
+			break;
+		}
+		if (sp->lx) {
+			unsigned int n;
+
+			diff = iso_diff_buffer(sp->lx, &lx_alone);
+			if (diff) {
+				failed(res, WF_BUFFER, "vCPU %u (VM %u): %s", i, w->vcpu_vm[i],
+				       diff);
+				break;
+			}
+			iso_own_records(sp->lx, &n);
+			res->records += n;
+		}
+	}
+}
+
+/* ---- shrinking ------------------------------------------------------------------------------ */
+
+static unsigned int shrink_runs;
+
+/* The world of seed with shrink s, run in a child process (a harness assertion or a crash is a
+ * failure of its own kind): its failure kind, message in msg. */
+static enum w_fail try_world(uint64_t seed, const struct w_shrink *s, char *msg, size_t len)
+{
+	int fds[2], status;
+	pid_t pid;
+	struct world w;
+	struct w_result res;
+	ssize_t got;
+
+	shrink_runs++;
+	if (pipe(fds))
+		return WF_NONE;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		world_draw(seed, &w);
+		world_apply(&w, s);
+		check_world(&w, &res);
+		if (write(fds[1], &res, sizeof(res)) != (ssize_t)sizeof(res))
+			_exit(126);
+		_exit(0);
+	}
+	close(fds[1]);
+	got = read(fds[0], &res, sizeof(res));
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	if (got != (ssize_t)sizeof(res) || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(msg, len, "the run stopped (status 0x%x)", status);
+		return WF_CRASH;
+	}
+	snprintf(msg, len, "%s", res.msg);
+	return res.fail;
+}
+
+/* Keep candidate c if its world still fails as f did. */
+static bool keep(uint64_t seed, struct w_shrink *best, const struct w_shrink *c, enum w_fail f,
+		 char *msg, size_t len)
+{
+	char m[320];
+
+	if (try_world(seed, c, m, sizeof(m)) != f)
+		return false;
+	*best = *c;
+	snprintf(msg, len, "%s", m);
+	return true;
+}
+
+/* Remove what the failure does not need, one part at a time, until nothing more goes (at most
+ * HV_SHRINK_RUNS runs, default 2000). */
+static void shrink(uint64_t seed, const struct world *drawn, enum w_fail f, struct w_shrink *best,
+		   char *msg, size_t len)
+{
+	unsigned int budget = (unsigned int)sched_env_u64("HV_SHRINK_RUNS", 2000);
+	bool progress = true;
+
+	shrink_runs = 0;
+	while (progress && shrink_runs < budget) {
+		struct w_shrink c;
+
+		progress = false;
+		for (unsigned int x = 0; x < drawn->nr_cpus && shrink_runs < budget; x++) {
+			c = *best;
+			c.cpus |= 1u << x;
+			if (c.cpus != *&best->cpus && keep(seed, best, &c, f, msg, len))
+				progress = true;
+		}
+		for (unsigned int x = 0; x < drawn->nr_vms && shrink_runs < budget; x++) {
+			c = *best;
+			c.vms |= 1u << x;
+			if (c.vms != best->vms && keep(seed, best, &c, f, msg, len))
+				progress = true;
+		}
+		for (unsigned int x = 0; x < drawn->nr_vcpus && shrink_runs < budget; x++) {
+			c = *best;
+			c.vcpus |= 1u << x;
+			if (c.vcpus != best->vcpus && keep(seed, best, &c, f, msg, len))
+				progress = true;
+		}
+		for (unsigned int st = 1; st < drawn->steps && shrink_runs < budget; st++) {
+			c = *best;
+			if (best->steps && st >= best->steps)
+				break;
+			c.steps = st;
+			if (keep(seed, best, &c, f, msg, len)) {
+				progress = true;
+				break;
+			}
+		}
+		/* Slots: halves, quarters, ... then one at a time. */
+		for (unsigned int chunk = 64; chunk >= 1 && shrink_runs < budget; chunk /= 2)
+			for (unsigned int k = 0; k < drawn->nr_slots && shrink_runs < budget;
+			     k += chunk) {
+				bool any = false;
+
+				c = *best;
+				for (unsigned int j = k; j < k + chunk && j < drawn->nr_slots;
+				     j++) {
+					any |= !(c.slots[j / 64] >> (j % 64) & 1);
+					c.slots[j / 64] |= 1ull << (j % 64);
+				}
+				if (any && keep(seed, best, &c, f, msg, len))
+					progress = true;
+			}
+		for (unsigned int b = 0; b < 4 * W_MAX_VMS && shrink_runs < budget; b++) {
+			c = *best;
+			c.vm_simple |= 1u << b;
+			if (b / 4 < drawn->nr_vms && c.vm_simple != best->vm_simple &&
+			    keep(seed, best, &c, f, msg, len))
+				progress = true;
+		}
+		for (unsigned int b = 0; b < 4 * W_MAX_CPUS && shrink_runs < budget; b++) {
+			c = *best;
+			c.cpu_simple |= 1u << b;
+			if (b / 4 < drawn->nr_cpus && c.cpu_simple != best->cpu_simple &&
+			    keep(seed, best, &c, f, msg, len))
+				progress = true;
+		}
+	}
+}
+
+static void report_failure(uint64_t seed, const struct w_shrink *s0, const struct w_result *res)
+{
+	struct world w;
+	struct w_shrink best = *s0;
+	char msg[320], repro[200];
+
+	snprintf(msg, sizeof(msg), "%s", res->msg);
+	world_draw(seed, &w);
+	world_apply(&w, s0);
+	printf("seed %llu: the world fails: %s\n", (unsigned long long)seed, res->msg);
+	world_describe(&w);
+	if (sched_env_u64("HV_SHRINK", 1)) {
+		shrink(seed, &w, res->fail, &best, msg, sizeof(msg));
+		world_draw(seed, &w);
+		world_apply(&w, &best);
+		printf("shrunk in %u runs to:\n", shrink_runs);
+		world_describe(&w);
+	}
+	world_format(repro, sizeof(repro), seed, &best);
+	printf("reproduce: HV_WORLD=%s build/sim/tests/bin/test_isolation_worlds\n", repro);
+	fail_msg("world %s: %s", repro, msg);
+}
+
+static void test_isolation_worlds(void **state)
+{
+	uint64_t first = sched_env_u64("HV_SEED0", 1), n = sched_env_u64("HV_SCHEDULES", WORLDS);
+	const char *one = getenv("HV_WORLD");
+	struct w_shrink s = { 0 };
+	struct w_result res, sum = { 0 };
+	unsigned int hv_direct_after_bigger = 0;
+
+	(void)state;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	iso_trace = sched_env_u64("HV_TRACE", 0) != 0;
+	if (one && *one) {
+		assert_true(world_parse(one, &first, &s));
+		n = 1;
+	}
+	for (uint64_t seed = first; seed < first + n; seed++) {
+		struct world w;
+
+		world_draw(seed, &w);
+		world_apply(&w, &s);
+		check_world(&w, &res);
+		if (one && *one)
+			world_describe(&w);
+		if (res.fail)
+			report_failure(seed, &s, &res);
+		sum.cpus_up += res.cpus_up;
+		sum.cpus_refused += res.cpus_refused;
+		sum.vms_up += res.vms_up;
+		sum.vms_refused += res.vms_refused;
+		sum.vcpus += res.vcpus;
+		sum.migrations += res.migrations;
+		sum.steps += res.steps;
+		sum.records += res.records;
+		sum.host_records += res.host_records;
+		for (unsigned int a = 0; a < w.nr_vms; a++)
+			for (unsigned int b = 0; b < w.nr_vms; b++)
+				if (shared_run.vm_up[a] && shared_run.vm_up[b] &&
+				    w.vm[a].cfg.partition == VPERF_PART_DIRECT &&
+				    w.vm[a].cfg.pmu_mode == VPERF_PMU_HV &&
+				    w.vm[b].cfg.partition == VPERF_PART_TRAPPED &&
+				    w.vm[b].cfg.nr_counters > w.vm[a].cfg.nr_counters) {
+					hv_direct_after_bigger++;
+					a = b = W_MAX_VMS;
+				}
+	}
+	print_message("%llu worlds from seed %llu: %u pCPUs up, %u refused; %u VMs up, %u refused; "
+		      "%u vCPUs compared with their runs alone, %u steps, %u migrations; %llu "
+		      "guest SPE records, %llu host records; %u worlds with a direct HV VM beside "
+		      "a trapped VM with more counters\n",
+		      (unsigned long long)n, (unsigned long long)first, sum.cpus_up,
+		      sum.cpus_refused, sum.vms_up, sum.vms_refused, sum.vcpus, sum.steps,
+		      sum.migrations, (unsigned long long)sum.records,
+		      (unsigned long long)sum.host_records, hv_direct_after_bigger);
+	printf("%llu worlds\n", (unsigned long long)n);
+}
+
+/* The reproduction string gives back the shrink it was printed from, and a world with every
+ * pCPU removed runs nothing and fails nothing (the shrink's removals are real). */
+static void test_world_string(void **state)
+{
+	const struct w_shrink s = { .cpus = 0x5,
+				    .vms = 0x21,
+				    .vcpus = 0x80,
+				    .slots = { 0xfedcba9876543210ull, 0x1ull },
+				    .steps = 7,
+				    .vm_simple = 0x123456,
+				    .cpu_simple = 0x89abcdef };
+	struct w_shrink back, none = { .cpus = 0xff };
+	struct world w;
+	struct w_result res;
+	uint64_t seed;
+	char text[200];
+
+	(void)state;
+	world_format(text, sizeof(text), 12345678901ull, &s);
+	assert_true(world_parse(text, &seed, &back));
+	assert_int_equal(seed, 12345678901ull);
+	assert_int_equal(back.cpus, s.cpus);
+	assert_int_equal(back.vms, s.vms);
+	assert_int_equal(back.vcpus, s.vcpus);
+	assert_int_equal(back.slots[0], s.slots[0]);
+	assert_int_equal(back.slots[1], s.slots[1]);
+	assert_int_equal(back.steps, s.steps);
+	assert_int_equal(back.vm_simple, s.vm_simple);
+	assert_int_equal(back.cpu_simple, s.cpu_simple);
+	assert_true(world_parse("42", &seed, &back));
+	assert_int_equal(seed, 42);
+	assert_false(world_parse("42:cpus=1", &seed, &back));
+	world_draw(42, &w);
+	world_apply(&w, &none);
+	check_world(&w, &res);
+	assert_int_equal(res.fail, WF_NONE);
+	assert_int_equal(res.cpus_up + res.steps, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_world_string),
+		cmocka_unit_test(test_isolation_worlds),
+	};
+
+	return cmocka_run_group_tests_name("isolation_worlds", tests, NULL, NULL);
+}

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/* The worlds of test_isolation_worlds (see world.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sim/spe.h>
+
+#include "sched_util.h"
+#include "world.h"
+
+/* The events a filter may deny: those the programs count, CPU_CYCLES (0x11) among them. */
+static const uint16_t filter_events[] = { 0x00, 0x03, 0x04, 0x08, 0x10, 0x11, 0x13, 0x1e };
+#define NR_FILTER_EVENTS (sizeof(filter_events) / sizeof(filter_events[0]))
+
+static unsigned int pick(uint64_t *rng, unsigned int n)
+{
+	return (unsigned int)(sched_next(rng) >> 16) % n;
+}
+
+/* One pCPU: PMUVer v3 .. v3p8, N 0..31 (mostly 2..8), SPE of every version the model has,
+ * FEAT_FGT, FEAT_HPMN0, FEAT_PMUv3_EXTPMN (the hardware hides [EPMN, N), and PMCR_EL0.N reads
+ * EPMN at EL2) with as many counters again kept below it as the software agent range
+ * (agent_counters, docs/vpmu.md); the host's counters and profiling. Each field is the world's base value (base) or, one time in three, a value of its
+ * own: mostly alike pCPUs, so that more policies fit all of them, and some that differ. */
+static void draw_cpu(uint64_t *rng, uint64_t seed, unsigned int c, const struct w_cpu *base,
+		     struct w_cpu *cpu)
+{
+	static const uint8_t pmuvers[] = { 1, 4, 5, 6, 6, 7, 7, 8 };
+	static const uint8_t pmsvers[] = { 0, 1, 1, 2, 3, 5 };
+	struct sim_pe_config *pe = &cpu->pe;
+	bool own = !base || !pick(rng, 3);
+	uint8_t pmsver = own ? pmsvers[pick(rng, sizeof(pmsvers))] : base->pe.pmsver;
+	uint8_t n = pick(rng, 8) ? (uint8_t)(2 + pick(rng, 7)) : (uint8_t)pick(rng, 32);
+
+	sim_spe_default_config(pe, pmsver);
+	pe->seed = seed * 31 + c;
+	pe->el2_trap_cycles = pmsver ? 0 : 20;
+	if (base && pick(rng, 3))
+		n = base->pe.nr_counters;
+	pe->nr_counters = n;
+	pe->pmuver = base && pick(rng, 3) ? base->pe.pmuver : pmuvers[pick(rng, sizeof(pmuvers))];
+	pe->fgt = base && pick(rng, 3) ? base->pe.fgt : pick(rng, 2);
+	pe->hpmn0 = base && pick(rng, 3) ? base->pe.hpmn0 : pick(rng, 2);
+	pe->aarch32_el0 = base && pick(rng, 3) ? base->pe.aarch32_el0 : !pick(rng, 4);
+	cpu->pc.host_counters =
+		base && pick(rng, 3) ? base->pc.host_counters : (uint8_t)pick(rng, 4);
+	if (!pick(rng, 6)) {
+		pe->extpmn = true;
+		cpu->pc.agent_counters = (uint8_t)pick(rng, 3);
+		pe->epmn = (uint8_t)(n > cpu->pc.agent_counters ? n - cpu->pc.agent_counters : 0);
+		pe->epme = pick(rng, 2);
+	}
+	cpu->pc.hpmn_unenforced = !pick(rng, 12);
+	cpu->pc.host_spe = pmsver && (base && pick(rng, 3) ? base->pc.host_spe : pick(rng, 2));
+	cpu->present = true;
+}
+
+static void draw_filter(uint64_t *rng, struct vperf_pmu_filter *f)
+{
+	vperf_pmu_filter_allow_all(f);
+	if (pick(rng, 2))
+		return;
+	for (unsigned int k = 0; k < NR_FILTER_EVENTS; k++)
+		if (!pick(rng, 3))
+			vperf_pmu_filter_set(f, filter_events[k], false);
+}
+
+/* A virtual PPI (0: the configured default), another than avoid's. */
+static uint32_t draw_ppi(uint64_t *rng, uint32_t avoid)
+{
+	uint32_t ppi;
+
+	if (pick(rng, 2))
+		return 0;
+	do
+		ppi = 16 + pick(rng, 16);
+	while (ppi == avoid);
+	return ppi;
+}
+
+/* One VM: XENPMU mode, partition, N (mostly what fits, sometimes not), emu_slots, filter,
+ * vSPE policy, virtual PPIs, put. */
+static void draw_vm(uint64_t *rng, struct w_vm *vm)
+{
+	static const enum vperf_pmu_mode modes[] = { VPERF_PMU_OFF,  VPERF_PMU_SELF, VPERF_PMU_SELF,
+						     VPERF_PMU_SELF, VPERF_PMU_HV,   VPERF_PMU_HV,
+						     VPERF_PMU_HV,   VPERF_PMU_ALL };
+	static const enum vperf_partition parts[] = { VPERF_PART_TRAPPED, VPERF_PART_TRAPPED,
+						      VPERF_PART_TRAPPED, VPERF_PART_DIRECT,
+						      VPERF_PART_DIRECT,  VPERF_PART_EMULATED };
+	struct vperf_vm_config *cfg = &vm->cfg;
+	unsigned int spe = pick(rng, 8);
+
+	memset(vm, 0, sizeof(*vm));
+	cfg->pmu_mode = modes[pick(rng, 8)];
+	cfg->partition = parts[pick(rng, 6)];
+	cfg->nr_counters = pick(rng, 10) ? (uint8_t)pick(rng, 5) : (uint8_t)pick(rng, 32);
+	if (cfg->partition == VPERF_PART_EMULATED)
+		cfg->emu_slots = (uint8_t)pick(rng, cfg->nr_counters + 1u);
+	draw_filter(rng, &cfg->filter);
+	/* vSPE: none (half the VMs), a guest-owned buffer trapped or untrapped, or the host's. */
+	cfg->spe = spe >= 4;
+	cfg->spe_buffer = spe == 4 || spe == 5 ? VPERF_SPE_BUF_EL1_TRAPPED
+			  : spe == 6	       ? VPERF_SPE_BUF_EL1
+			  : spe == 7	       ? VPERF_SPE_BUF_EL2
+					       : VPERF_SPE_BUF_DEFAULT;
+	cfg->pmu_virq = draw_ppi(rng, CONFIG_VPERF_VSPE_PPI);
+	cfg->spe_virq = draw_ppi(rng, cfg->pmu_virq ? cfg->pmu_virq : CONFIG_VPERF_VPMU_PPI);
+	if (cfg->spe_virq == 0 && cfg->pmu_virq == CONFIG_VPERF_VSPE_PPI)
+		cfg->pmu_virq = 0;
+	vm->put = (enum hv_put)(HV_PUT_EAGER + pick(rng, 3));
+	vm->present = true;
+}
+
+/* The bring-up order: a random interleaving of pCPUs and VMs, most often a pCPU first (a VM
+ * before any pCPU is refused: no PMU to give it). */
+static void draw_order(uint64_t *rng, struct world *w)
+{
+	unsigned int n = 0;
+
+	for (unsigned int c = 0; c < w->nr_cpus; c++)
+		w->order[n++] = (uint8_t)c;
+	for (unsigned int v = 0; v < w->nr_vms; v++)
+		w->order[n++] = (uint8_t)(W_ORDER_VM | v);
+	for (unsigned int k = n - 1; k > 0; k--) {
+		unsigned int j = pick(rng, k + 1);
+		uint8_t t = w->order[k];
+
+		w->order[k] = w->order[j];
+		w->order[j] = t;
+	}
+	if (w->order[0] & W_ORDER_VM && pick(rng, 8)) {
+		for (unsigned int k = 1; k < n; k++)
+			if (!(w->order[k] & W_ORDER_VM)) {
+				uint8_t t = w->order[0];
+
+				w->order[0] = w->order[k];
+				w->order[k] = t;
+				break;
+			}
+	}
+	w->nr_order = n;
+}
+
+/* The schedule: slots of 1-3 steps of a vCPU on a pCPU (a vCPU already running elsewhere
+ * migrates), each put after with probability 1/2. */
+static void draw_schedule(uint64_t *rng, struct world *w)
+{
+	w->nr_slots = 16 + pick(rng, W_MAX_SLOTS - 15);
+	for (unsigned int k = 0; k < w->nr_slots; k++) {
+		w->slot[k] = (struct w_slot){ .vcpu = (uint8_t)pick(rng, w->nr_vcpus),
+					      .cpu = (uint8_t)pick(rng, w->nr_cpus),
+					      .burst = (uint8_t)(1 + pick(rng, 3)),
+					      .leave = pick(rng, 2) };
+		w->slot_present[k] = true;
+	}
+}
+
+void world_draw(uint64_t seed, struct world *w)
+{
+	uint64_t rng = seed * 0x9e3779b97f4a7c15ull ^ 0x5851f42d4c957f2dull;
+
+	memset(w, 0, sizeof(*w));
+	w->seed = seed;
+	w->nr_cpus = pick(&rng, 8) ? 1 + pick(&rng, 4) : 1 + pick(&rng, W_MAX_CPUS);
+	for (unsigned int c = 0; c < w->nr_cpus; c++)
+		draw_cpu(&rng, seed, c, c ? &w->cpu[0] : NULL, &w->cpu[c]);
+	w->nr_vms = 1 + pick(&rng, W_MAX_VMS);
+	for (unsigned int v = 0; v < w->nr_vms; v++)
+		draw_vm(&rng, &w->vm[v]);
+	/* One or two vCPUs a VM, eight at most; a VM whose guest owns its Profiling Buffer has
+	 * one (its vCPUs would share one buffer). */
+	for (unsigned int v = 0; v < w->nr_vms && w->nr_vcpus < W_MAX_VCPUS; v++) {
+		bool own_buffer = w->vm[v].cfg.spe && w->vm[v].cfg.spe_buffer != VPERF_SPE_BUF_EL2;
+		unsigned int n = own_buffer ? 1 : 1 + pick(&rng, 2);
+
+		for (unsigned int k = 0; k < n && w->nr_vcpus < W_MAX_VCPUS; k++) {
+			w->vcpu_vm[w->nr_vcpus] = (uint8_t)v;
+			w->vcpu_present[w->nr_vcpus++] = true;
+		}
+	}
+	draw_order(&rng, w);
+	draw_schedule(&rng, w);
+	w->steps = 4 + pick(&rng, W_STEPS - 3);
+}
+
+static void simplify_vm(struct w_vm *vm, unsigned int bits)
+{
+	if (bits & W_SIMPLE_NO_SPE)
+		vm->cfg.spe = false;
+	if (bits & W_SIMPLE_EAGER)
+		vm->put = HV_PUT_EAGER;
+	if (bits & W_SIMPLE_ALLOW) {
+		vperf_pmu_filter_allow_all(&vm->cfg.filter);
+		vm->cfg.pmu_virq = vm->cfg.spe_virq = 0;
+	}
+	if (bits & W_SIMPLE_TRAPPED) {
+		vm->cfg.partition = VPERF_PART_TRAPPED;
+		vm->cfg.emu_slots = 0;
+	}
+}
+
+static void simplify_cpu(struct w_cpu *cpu, unsigned int bits)
+{
+	if (bits & W_CPU_SIMPLE_NO_HOST_SPE)
+		cpu->pc.host_spe = false;
+	if (bits & W_CPU_SIMPLE_NO_AGENT) {
+		cpu->pe.extpmn = false;
+		cpu->pc.agent_counters = 0;
+	}
+	if (bits & W_CPU_SIMPLE_ENFORCED)
+		cpu->pc.hpmn_unenforced = false;
+	if (bits & W_CPU_SIMPLE_FEATURES)
+		cpu->pe.fgt = cpu->pe.hpmn0 = true;
+}
+
+void world_apply(struct world *w, const struct w_shrink *s)
+{
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		w->cpu[c].present = !(s->cpus >> c & 1);
+		simplify_cpu(&w->cpu[c], s->cpu_simple >> (4 * c) & 15);
+	}
+	for (unsigned int v = 0; v < w->nr_vms; v++) {
+		w->vm[v].present = !(s->vms >> v & 1);
+		simplify_vm(&w->vm[v], s->vm_simple >> (4 * v) & 15);
+	}
+	for (unsigned int i = 0; i < w->nr_vcpus; i++)
+		w->vcpu_present[i] = !(s->vcpus >> i & 1) && w->vm[w->vcpu_vm[i]].present;
+	for (unsigned int k = 0; k < w->nr_slots; k++)
+		w->slot_present[k] = !(s->slots[k / 64] >> (k % 64) & 1) &&
+				     w->vcpu_present[w->slot[k].vcpu] &&
+				     w->cpu[w->slot[k].cpu].present;
+	if (s->steps && s->steps < w->steps)
+		w->steps = s->steps;
+}
+
+bool world_parse(const char *text, uint64_t *seed, struct w_shrink *s)
+{
+	unsigned long long slots0 = 0, slots1 = 0;
+	unsigned int cpus = 0, vms = 0, vcpus = 0, steps = 0, vs = 0, cs = 0;
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	if (sscanf(text, "%" SCNu64 "%n", seed, &n) != 1)
+		return false;
+	text += n;
+	if (!*text)
+		return true;
+	if (sscanf(text, ":cpus=%x,vms=%x,vcpus=%x,slots=%llx:%llx,steps=%u,vs=%x,cs=%x", &cpus,
+		   &vms, &vcpus, &slots0, &slots1, &steps, &vs, &cs) != 8)
+		return false;
+	*s = (struct w_shrink){ .cpus = cpus,
+				.vms = vms,
+				.vcpus = vcpus,
+				.slots = { slots0, slots1 },
+				.steps = steps,
+				.vm_simple = vs,
+				.cpu_simple = cs };
+	return true;
+}
+
+void world_format(char *buf, size_t len, uint64_t seed, const struct w_shrink *s)
+{
+	snprintf(buf, len,
+		 "%" PRIu64 ":cpus=%x,vms=%x,vcpus=%x,slots=%llx:%llx,steps=%u,vs=%x,cs=%x", seed,
+		 s->cpus, s->vms, s->vcpus, (unsigned long long)s->slots[0],
+		 (unsigned long long)s->slots[1], s->steps, s->vm_simple, s->cpu_simple);
+}
+
+static const char *mode_name(enum vperf_pmu_mode m)
+{
+	return m == VPERF_PMU_OFF    ? "OFF"
+	       : m == VPERF_PMU_SELF ? "SELF"
+	       : m == VPERF_PMU_HV   ? "HV"
+				     : "ALL";
+}
+
+static const char *part_name(enum vperf_partition p)
+{
+	return p == VPERF_PART_TRAPPED ? "trapped" : p == VPERF_PART_DIRECT ? "direct" : "emulated";
+}
+
+static const char *spe_name(const struct vperf_vm_config *cfg)
+{
+	if (!cfg->spe)
+		return "none";
+	return cfg->spe_buffer == VPERF_SPE_BUF_EL1_TRAPPED ? "EL1 trapped"
+	       : cfg->spe_buffer == VPERF_SPE_BUF_EL1	    ? "EL1 untrapped"
+							    : "EL2 (outside)";
+}
+
+static const char *put_name(enum hv_put p)
+{
+	return p == HV_PUT_EAGER ? "eager" : p == HV_PUT_LAZY ? "lazy" : "mixed";
+}
+
+static void describe_filter(const struct vperf_pmu_filter *f, char *buf, size_t len)
+{
+	/* denied: denying it again changes nothing */
+	buf[0] = 0;
+	for (unsigned int k = 0; k < NR_FILTER_EVENTS; k++) {
+		struct vperf_pmu_filter g = *f;
+
+		vperf_pmu_filter_set(&g, filter_events[k], false);
+		if (!memcmp(&g, f, sizeof(g))) {
+			size_t l = strlen(buf);
+
+			snprintf(buf + l, len - l, "%s0x%02x", l ? "," : "deny ", filter_events[k]);
+		}
+	}
+	if (!buf[0])
+		snprintf(buf, len, "allow all");
+}
+
+void world_describe(const struct world *w)
+{
+	char filter[64];
+
+	printf("world %" PRIu64 ": %u pCPUs, %u VMs, %u vCPUs, %u steps each at most\n", w->seed,
+	       w->nr_cpus, w->nr_vms, w->nr_vcpus, w->steps);
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		const struct w_cpu *p = &w->cpu[c];
+
+		if (!p->present)
+			continue;
+		printf("  pCPU %u: PMUVer %u N %u PMSVer %u FGT %u HPMN0 %u AArch32 EL0 %u EXTPMN "
+		       "%u "
+		       "(agent %u) host_counters %u hpmn_unenforced %u host_spe %u\n",
+		       c, p->pe.pmuver, p->pe.nr_counters, p->pe.pmsver, p->pe.fgt, p->pe.hpmn0,
+		       p->pe.aarch32_el0, p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
+		       p->pc.hpmn_unenforced, p->pc.host_spe);
+	}
+	for (unsigned int v = 0; v < w->nr_vms; v++) {
+		const struct w_vm *m = &w->vm[v];
+
+		if (!m->present)
+			continue;
+		describe_filter(&m->cfg.filter, filter, sizeof(filter));
+		printf("  VM %u: %s %s N %u emu_slots %u, %s, vSPE %s, PPIs %u/%u, %s put\n", v,
+		       mode_name(m->cfg.pmu_mode), part_name(m->cfg.partition), m->cfg.nr_counters,
+		       m->cfg.emu_slots, filter, spe_name(&m->cfg), m->cfg.pmu_virq,
+		       m->cfg.spe_virq, put_name(m->put));
+	}
+	printf("  vCPUs:");
+	for (unsigned int i = 0; i < w->nr_vcpus; i++)
+		if (w->vcpu_present[i])
+			printf(" %u (VM %u)", i, w->vcpu_vm[i]);
+	printf("\n  bring-up:");
+	for (unsigned int k = 0; k < w->nr_order; k++) {
+		unsigned int x = w->order[k] & ~W_ORDER_VM;
+		bool vm = w->order[k] & W_ORDER_VM;
+
+		if (vm ? w->vm[x].present : w->cpu[x].present)
+			printf(" %s %u", vm ? "VM" : "pCPU", x);
+	}
+	printf("\n  schedule (vCPU@pCPU xsteps, / = put):");
+	for (unsigned int k = 0; k < w->nr_slots; k++)
+		if (w->slot_present[k])
+			printf(" %u@%u x%u%s", w->slot[k].vcpu, w->slot[k].cpu, w->slot[k].burst,
+			       w->slot[k].leave ? " /" : "");
+	printf("\n");
+}
