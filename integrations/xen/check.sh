@@ -71,17 +71,42 @@ build_vperf() {
 	nice -n 10 make -C "$srctree" O="$out/vperf" KCFLAGS="$xen_kcflags" "$out/vperf/libvperf.a"
 }
 
-# Xen's own make, without the variables of a calling make (O= would make it build out of tree).
+# A vperf mutant (tests/mutants/NAME.patch, a fixed defect brought back): a scratch copy of the
+# tree with the patch (scripts/vperf-mutant.sh), built as build_vperf builds the real one, into
+# $out/vperf-NAME. Prints the copy's path.
+build_vperf_mutant() {
+	m=$1 mdir=$out/mutant-$1
+	msrc=$("$srctree/scripts/vperf-mutant.sh" "$srctree" "$m" "$mdir") || return 1
+	[ -f "$out/vperf-$m/.config" ] ||
+		make -f "$msrc/Makefile" O="$out/vperf-$m" ARCH=arm64 DEFCONFIG=xen_defconfig defconfig >&2 || return 1
+	nice -n 10 make -f "$msrc/Makefile" O="$out/vperf-$m" KCFLAGS="$xen_kcflags" "$out/vperf-$m/libvperf.a" >&2 ||
+		return 1
+	echo "$msrc"
+}
+
+# Xen's own make, without the variables of a calling make (O= would make it build out of tree);
+# vperf from $vperf_src and $vperf_obj (the real tree and its build unless a vperf mutant's).
 xen_make() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL nice -n 10 make -C "$xtree/xen" -j2 XEN_TARGET_ARCH=arm64 CROSS_COMPILE="$cross" \
-		VPERF_SRC="$srctree" VPERF_OBJ="$out/vperf" "$@"
+		VPERF_SRC="${vperf_src:-$srctree}" VPERF_OBJ="${vperf_obj:-$out/vperf}" "$@"
 }
 
 # build_xen VARIANT: $out/xen-VARIANT. vperf: the series; passthrough: the series with
-# CONFIG_VPERF off (Xen's own raw PMU pass-through, in a copy of the tree); else the series +
+# CONFIG_VPERF off (Xen's own raw PMU pass-through, in a copy of the tree); vperf+NAME: the
+# series linked with the vperf mutant NAME (tests/mutants/NAME.patch); else the series +
 # mutants/VARIANT.patch.
 build_xen() {
-	v=$1 blog=$logs/build-xen-$1.log xtree=$tree vperf=y
+	v=$1 blog=$logs/build-xen-$1.log xtree=$tree vperf=y vperf_src="" vperf_obj=""
+	case "$v" in
+	vperf+*)
+		vperf_obj=$out/vperf-${v#vperf+}
+		vperf_src=$(build_vperf_mutant "${v#vperf+}" 2>"$blog") ||
+			{ echo "xen-check: building the vperf mutant ${v#vperf+} failed: $blog"; return 1; }
+		;;
+	esac
+	# Xen relinks vperf's library only when it is newer than its object: after (or before) a
+	# build with another library, its object must go.
+	rm -f "$tree/xen/arch/arm/vperf-lib.o"
 	if [ "$v" = passthrough ]; then
 		xtree=$out/src-passthrough vperf=n
 		[ "$(cat "$xtree/.vperf-series" 2>/dev/null)" = "$(cat "$tree/.vperf-series")" ] ||
@@ -92,7 +117,7 @@ build_xen() {
 			printf 'CONFIG_EXPERT=y\nCONFIG_VPERF=%s\n' $vperf >>"$xtree/xen/.config" &&
 			xen_make olddefconfig >>"$blog" 2>&1 || { echo "xen-check: Xen configuration failed ($blog)"; return 1; }
 	fi
-	if [ "$v" != vperf ] && [ "$v" != passthrough ]; then
+	if [ "$v" != vperf ] && [ "$v" != passthrough ] && [ -n "${v##vperf+*}" ]; then
 		patch -d "$tree" -p1 -s -N <"$here/mutants/$v.patch" ||
 			{ echo "xen-check: mutant $v does not apply"; return 1; }
 	fi
@@ -100,6 +125,7 @@ build_xen() {
 	xen_make >>"$blog" 2>&1
 	rc=$?
 	[ -f "$here/mutants/$v.patch" ] && patch -d "$tree" -p1 -R -s <"$here/mutants/$v.patch"
+	[ -z "$vperf_obj" ] || rm -f "$tree/xen/arch/arm/vperf-lib.o"
 	[ $rc -eq 0 ] || { echo "xen-check: building Xen ($v) failed: $blog"; return 1; }
 	[ "$vperf" = n ] || grep -q '^CONFIG_VPERF=y' "$xtree/xen/.config" ||
 		{ echo "xen-check: CONFIG_VPERF is off"; return 1; }

@@ -1,5 +1,6 @@
 # tests/qemu: the reference EL2 hypervisor and the guest payloads, run under qemu-system-aarch64.
-#   qemu-images   hypervisor + payloads into $(O)/qemu/ (links the arm64 vperf of $(O)/qemu-lib)
+#   qemu-images   hypervisor + payloads into $(O)/qemu/ (links the arm64 vperf of $(O)/qemu-lib),
+#                 and the hypervisor of each vperf mutant (tests/mutants: vperf-hyp-NAME.bin)
 #   qemu-check    every configuration of tests/qemu/configs through the runner; one result line
 #                 per configuration in $(results); closes with 'N passed, N failed'
 #   qemu-run      the demo: two guests time-sliced on one pCPU, each measuring itself, then two
@@ -37,7 +38,7 @@ qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c 
 	guest/smp.c $(qemu-lib-src)
 qemu-guests := pmu-suite demo spe-smoke spe-nspb
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
-	guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_spe_iso.c \
+	guest/suite_iso_cross.c guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_spe_iso.c \
 	guest/suite_traps.c guest/suite_el0.c guest/bench.c guest/bench_spe.c guest/cost.c \
 	guest/switch_cost.c
 demo-src := $(qemu-guest-common) guest/demo.c
@@ -87,6 +88,30 @@ $(qemu-out)/vperf-hyp.elf: $(call qemu-obj,hyp,$(qemu-hyp-src)) $(qemu-lib) $(qe
 	$(Q)$(qemu-cc) $(qemu-ldflags) -T $(qemu-src)/hyp/hyp.lds \
 		$(call qemu-obj,hyp,$(qemu-hyp-src)) $(qemu-lib) $(qemu-fdt-lib) -lgcc -o $@
 
+# vperf mutants (tests/mutants/NAME.patch: vperf with a fixed defect brought back,
+# scripts/vperf-mutant.sh): the hypervisor linked with the mutated arm64 library, booted by the
+# configurations with vperf-mutant=NAME (must-fail). The library is rebuilt at every call (the
+# copy is refreshed from the tree), recompiling what changed only.
+qemu-vperf-mutants := $(patsubst $(srctree)/tests/mutants/%.patch,%,\
+	$(wildcard $(srctree)/tests/mutants/*.patch))
+qemu-mutant-lib = $(obj)/qemu-mutant/$(1)/build/libvperf.a
+
+define qemu_mutant_rule
+$(call qemu-mutant-lib,$(1)): qemu-mutant-refresh | qemu-deps
+	@echo "  MUTANT  $(1) ($(O)/qemu-mutant/$(1))"
+	$(Q)msrc=$$$$($(srctree)/scripts/vperf-mutant.sh $(srctree) $(1) $(obj)/qemu-mutant/$(1)) && \
+	  { test -f $(obj)/qemu-mutant/$(1)/build/.config || \
+	    $(MAKE) -f $$$$msrc/Makefile O=$(obj)/qemu-mutant/$(1)/build ARCH=arm64 defconfig >/dev/null; } && \
+	  $(MAKE) -f $$$$msrc/Makefile O=$(obj)/qemu-mutant/$(1)/build all >/dev/null
+$(qemu-out)/vperf-hyp-$(1).elf: $(call qemu-obj,hyp,$(qemu-hyp-src)) $(call qemu-mutant-lib,$(1)) \
+		$(qemu-src)/hyp/hyp.lds
+	@echo "  LD      qemu/vperf-hyp-$(1).elf"
+	$(Q)$(qemu-cc) $(qemu-ldflags) -T $(qemu-src)/hyp/hyp.lds \
+		$(call qemu-obj,hyp,$(qemu-hyp-src)) $(call qemu-mutant-lib,$(1)) $(qemu-fdt-lib) -lgcc -o $$@
+endef
+$(foreach m,$(qemu-vperf-mutants),$(eval $(call qemu_mutant_rule,$(m))))
+qemu-mutant-refresh:
+
 define qemu_guest_rule
 $(qemu-out)/$(1).elf: $(call qemu-obj,guest,$($(1)-src)) $(qemu-src)/guest/guest.lds
 	@echo "  LD      qemu/$(1).elf"
@@ -104,7 +129,7 @@ $(qemu-out)/pmu-suite-raw.bin: $(qemu-out)/pmu-suite.bin
 	$(Q)cp $< $@ && printf '\000\000\000\000' | dd of=$@ bs=1 seek=56 conv=notrunc status=none
 
 qemu-images: $(qemu-out)/vperf-hyp.bin $(patsubst %,$(qemu-out)/%.bin,$(qemu-guests)) \
-	$(qemu-out)/pmu-suite-raw.bin
+	$(qemu-out)/pmu-suite-raw.bin $(patsubst %,$(qemu-out)/vperf-hyp-%.bin,$(qemu-vperf-mutants))
 
 qemu-runner := $(qemu-src)/run.sh
 qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results) VPERF_SPE=$(obj)/host/bin/vperf-spe
@@ -132,6 +157,7 @@ qemu-spe-check: $(qemu-out)/spe-smoke.bin $(qemu-out)/spe-nspb.bin $(obj)/host/b
 
 include $(qemu-src)/linux/build.mk
 
-.PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps qemu-lib qemu-spe-check
+.PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps qemu-lib qemu-spe-check \
+	qemu-mutant-refresh
 
 -include $(shell find $(qemu-out)/obj -name '*.d' 2>/dev/null)

@@ -47,7 +47,7 @@ qemu_cmd() {
 			set -- "$@" -device "loader,file=$out/$img.bin,addr=$addr,force-raw=on"
 			slot=$((slot + 1))
 		done
-		set -- -M virt,virtualization=on,gic-version=3 -m 2G -kernel "$out/vperf-hyp.bin" "$@" ;;
+		set -- -M virt,virtualization=on,gic-version=3 -m 2G -kernel "$out/${hyp_image:-vperf-hyp}.bin" "$@" ;;
 	*) echo "run.sh: unknown kind '$how'" >&2; return 2 ;;
 	esac
 	# -nodefaults: no default NIC (its option ROM is in ipxe-qemu, which nothing here needs),
@@ -215,8 +215,13 @@ run_config() {
 	# pmu-counters=N: PMCR_EL0.N = N (the project's QEMU, -cpu max,pmu-counters=N)
 	pmu_counters=$(flag_value "$flags" pmu-counters)
 	[ -n "$pmu_counters" ] && cpu="$cpu,pmu-counters=$pmu_counters"
+	# vperf-mutant=NAME: the hypervisor linked with vperf plus tests/mutants/NAME.patch (a fixed
+	# defect brought back; make qemu-images builds vperf-hyp-NAME.bin)
+	hyp_image=vperf-hyp
+	[ -n "$(flag_value "$flags" vperf-mutant)" ] && hyp_image=vperf-hyp-$(flag_value "$flags" vperf-mutant)
 	command -v "$qemu" >/dev/null || { verdict_infra "$name" "$qemu not found"; return; }
 	missing=$(images_missing "$images")
+	[ "$how" != hyp ] || missing="$missing$(images_missing "$hyp_image")"
 	[ -z "$missing" ] || { verdict_infra "$name" "image missing:$missing"; return; }
 	t0=$(date +%s)
 	# shellcheck disable=SC2086

@@ -356,6 +356,11 @@ uint64_t pmu_mask(void)
 	return (BIT(pmu_n()) - 1) | CYCLE_BIT;
 }
 
+bool pmu_cycles_denied(void)
+{
+	return arg_str("deny") && arg_u64("deny", 0) == EVT_CYCLES;
+}
+
 unsigned int pmu_ver(void)
 {
 	return (unsigned int)FIELD(read_sysreg(id_aa64dfr0_el1), 11, 8);

@@ -35,6 +35,10 @@ unsigned int pmu_n(void);
 uint64_t pmu_mask(void);
 /* Stop everything, clear enables, flags and counters: a known state between tests. */
 void pmu_quiesce(void);
+/* The VM's event filter denies CPU_CYCLES (bootargs deny=0x11, the hypervisor's vmI.deny):
+ * vperf filters the cycle counter as that event (include/vperf/vpmu.h), so it counts nothing,
+ * never overflows and raises no interrupt, whatever the guest programs. */
+bool pmu_cycles_denied(void);
 /* ID_AA64DFR0_EL1.PMUVer */
 unsigned int pmu_ver(void);
 /* PMUVer names a PMUv3 (not 0, none, nor 0xf, an IMPLEMENTATION DEFINED PMU). */

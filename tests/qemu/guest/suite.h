@@ -19,6 +19,8 @@ void irq_tests(void);
 void pmu_irq_install(void);
 void el2_probes(void);
 void iso_tests(void);
+/* iso=held|spin|pmxev|sel31 (suite_iso_cross.c); false for another iso= */
+bool iso_cross_tests(uint64_t ms);
 void timer_tests(void);
 void share_test(void);
 void smp_tests(void);

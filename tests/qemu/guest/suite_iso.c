@@ -281,6 +281,8 @@ void iso_tests(void)
 {
 	uint64_t ms = arg_u64("iso_ms", 300);
 
+	if (iso_cross_tests(ms))
+		return; /* held, spin, pmxev, sel31: suite_iso_cross.c */
 	if (arg_is("iso", "noisy"))
 		noisy(ms);
 	else
