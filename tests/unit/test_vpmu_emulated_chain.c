@@ -386,6 +386,31 @@ static void test_chain_denied(void **state)
 	}
 }
 
+/* Two slots, a counter alone before a pair in the rotation: the pair does not fit in the one
+ * slot left and waits as a whole (map.c); it never takes a third physical counter, and the
+ * counter alone keeps counting where it is. */
+static void test_pair_waits_whole(void **state)
+{
+	(void)state;
+	world(EMU_2);
+	hv_enter(hv_vcpu(0, 0), 0);
+	set_evtyper(0, EV_CYCLES);
+	set_evtyper(2, EV_CYCLES);
+	set_evtyper(3, EV_CHAIN);
+	set_evcntr(2, 0x1000);
+	set_evcntr(3, 5);
+	guest_write(PMCNTENSET_EL0, 0xd);
+	guest_write(PMCR_EL0, PMCR_E);
+	run_events(10);
+	assert_int_equal(evcntr(0), 10);
+	assert_int_equal(evcntr(2), 0x1000);
+	assert_int_equal(evcntr(3), 5);
+	/* Physical counters 2 and 3 are in the first range (HPMN = 4) but not the VM's slots. */
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & 0xcu, 0);
+	assert_int_equal(sim_error_count(), 0);
+	hv_leave(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_chain_made_while_counting),
 		cmocka_unit_test(test_soft_chain_between_traps),
 		cmocka_unit_test(test_chain_denied),
+		cmocka_unit_test(test_pair_waits_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -375,6 +375,31 @@ static void test_mt_later_pcpu_runs_trapped(void **state)
 	hv_leave(1);
 }
 
+/* The platform is MT-counting when any pCPU is, the first one included: a thread of a
+ * multithreaded core brought up before one that is not still makes a direct VM's types trap
+ * (FEAT_FGT), so that MT never reaches that thread's hardware while the guest runs untrapped. */
+static void test_mt_first_pcpu_counts_for_platform(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct sim_pe_config cfg;
+	struct vperf_vm_config direct = policy(VPERF_PART_DIRECT, 2);
+
+	(void)state;
+	mt_pe(&cfg, SIM_MTPMU_IMPDEF, true, true);
+	cfg.cpus_without_mt = VPERF_BIT(1);
+	hv_init(&cfg, 2);
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+	assert_true(hv.pcpu[0].mt_counts);
+	assert_false(hv.pcpu[1].mt_counts);
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+	assert_int_not_equal(hv.vm[0].fgt_types, 0);
+	mt_guest_counts_only_itself(VPERF_PART_DIRECT);
+}
+
 /* FEAT_MTPMU without EL3: MDCR_EL2.MTPME is vperf's, 0 while any vCPU runs, so MT is ignored and
  * a direct guest may keep its types untrapped. */
 static void test_mt_direct_mtpme_el2(void **state)
@@ -435,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_mt_trapped),
 		cmocka_unit_test(test_mt_direct_types_trap),
 		cmocka_unit_test(test_mt_later_pcpu_runs_trapped),
+		cmocka_unit_test(test_mt_first_pcpu_counts_for_platform),
 		cmocka_unit_test(test_mt_direct_mtpme_el2),
 		cmocka_unit_test(test_all_mode_never_counts_secure_el2),
 	};
