@@ -153,6 +153,33 @@ static void test_pmceid_is_platform_wide(void **state)
 	}
 }
 
+/* The same whatever order the pCPUs come up in: CPU 0, without INST_RETIRED, initialised again
+ * before CPU 1, which counts it, the platform still hides it (an AND over every pCPU, not the
+ * last one's events). */
+static void test_pmceid_any_pcpu_order(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct hv_vcpu *vc;
+
+	(void)state;
+	world(5);
+	sim_poke(0, VPERF_ENC_PMCEID0_EL0,
+		 sim_peek(0, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(EV_INST));
+	sim_set_cpu(0);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv_host_boot(0);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	hv_host_boot(1);
+	sim_set_cpu(0);
+	vc = hv_vcpu(0, 0);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		hv_enter(vc, cpu);
+		assert_int_equal(guest_read(PMCEID0_EL0) & VPERF_BIT(EV_INST), 0);
+		hv_leave(cpu);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_counter_width_is_platform_wide),
 		cmocka_unit_test(test_pmmir_follows_platform),
 		cmocka_unit_test(test_pmceid_is_platform_wide),
+		cmocka_unit_test(test_pmceid_any_pcpu_order),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_hetero", tests, NULL, NULL);
