@@ -954,6 +954,53 @@ static void test_sync_window(void **state)
 	assert_true(counted > 0 && counted < seeds); /* old and new both happen */
 }
 
+/* CHAIN in the synchronization window: the odd counter's type and enable are read as counting
+ * sees them. After an EL2 write that stops counter 1 counting CHAIN (its type, or its enable),
+ * the even counter's overflow in the window is chained or not by the seed, both seen. */
+static unsigned int chain_in_window(uint64_t seed, bool by_enable)
+{
+	const struct sim_uop el2_op = { .pc = 0x2000, .latency = 1, .type = SIM_UOP_OTHER };
+	struct sim_pe_config cfg;
+	unsigned int chained;
+
+	sim_default_config(&cfg);
+	cfg.seed = seed;
+	cfg.reset_zero = true;
+	sim_model_init(&cfg);
+	set_mdcr(HPMN6);
+	enable(0, EV_INST | NSH);
+	enable(1, EV_CHAIN | NSH);
+	sim_poke(0, VPERF_SYSREG_ENC(3, 3, 14, 8, 0), 0xffffffffull);
+	sim_set_el(2);
+	write_sysreg(PMCR_E, PMCR_EL0);
+	isb();
+	if (by_enable)
+		write_sysreg(2, PMCNTENCLR_EL0);
+	else
+		write_sysreg_enc(VPERF_SYSREG_ENC(3, 3, 14, 12, 1), NSH); /* SW_INCR */
+	assert_true(sim_pmu_window_open(0));
+	run(&el2_op, 1);
+	assert_true(sim_peek(0, VPERF_ENC_PMOVSSET_EL0) & 1u);
+	chained = (unsigned int)counter(1);
+	assert_true(chained <= 1);
+	isb();
+	sim_set_el(1);
+	return chained;
+}
+
+static void test_chain_in_window(void **state)
+{
+	(void)state;
+	for (int by_enable = 0; by_enable < 2; by_enable++) {
+		unsigned int chained = 0, seeds = 32;
+
+		for (uint64_t seed = 1; seed <= seeds; seed++)
+			chained += chain_in_window(seed, by_enable);
+		print_message("by_enable %d: %u of %u\n", by_enable, chained, seeds);
+		assert_true(chained > 0 && chained < seeds);
+	}
+}
+
 /* ---- newer hardware: FEAT_PMUv3_ICNTR, FEAT_FGT2, MT, Secure EL2 ---------------------------- */
 
 #define F0	 VPERF_BIT(32)
@@ -1202,6 +1249,7 @@ int main(void)
 		cmocka_unit_test(test_pmcr_fields_by_version),
 		cmocka_unit_test(test_unknown_reset),
 		cmocka_unit_test(test_sync_window),
+		cmocka_unit_test(test_chain_in_window),
 		cmocka_unit_test(test_per_cpu_config),
 		cmocka_unit_test(test_icntr),
 		cmocka_unit_test(test_fgt2_traps),
