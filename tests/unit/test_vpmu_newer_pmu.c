@@ -177,6 +177,48 @@ static void test_direct_guest_never_reaches_icntr(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* A direct vCPU loaded again where it ran, its MDCR_EL2 still in place (an HV guest's put leaves
+ * the trap bits, mdcr.c), while the put gave the host back its HDFGRTR2_EL2 / HDFGWTR2_EL2:
+ * the load must not take the short path (vperf_fgt_current compares FGT2 too), or the guest
+ * runs untrapped with the host's values. Each register alone differs in one round. */
+static void direct_reload(uint64_t host_rtr2, uint64_t host_wtr2)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_hdfgrtr2 = host_rtr2,
+						.host_hdfgwtr2 = host_wtr2 };
+	struct sim_pe_config cfg;
+	struct vperf_vm_config direct = policy(VPERF_PART_DIRECT, 2);
+	struct hv_vcpu *a;
+
+	newer_pe(&cfg, true);
+	hv_init(&cfg, 2);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv_host_boot(0);
+	direct.pmu_mode = VPERF_PMU_HV;
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	host_icount(0);
+	guest_write(PMEVTYPER0_EL0, INST_RETIRED);
+	hv_leave(0);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, INST_RETIRED);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM, 0); /* untrapped */
+	guest_read(PMICNTR_EL0);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	guest_write(PMICNTR_EL0, 7);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMICNTR_EL0), HOST_ICOUNT);
+	hv_leave(0);
+}
+
+static void test_direct_reload_keeps_fgt2(void **state)
+{
+	(void)state;
+	direct_reload(HDFGRTR2_VPERF_MASK, 0);
+	direct_reload(0, HDFGWTR2_VPERF_MASK);
+}
+
 /* An instruction-counter enable left by whoever ran before (the host's F0) does not count a
  * guest's instructions: vperf clears F0 with the first range's enables, flags and interrupt
  * enables at every restore, as it does for counters the previous owner left. */
@@ -400,6 +442,22 @@ static void test_mt_first_pcpu_counts_for_platform(void **state)
 	mt_guest_counts_only_itself(VPERF_PART_DIRECT);
 }
 
+/* A thread of a multithreaded core whose PMU says MTPMU = 0b1111 (no multi-threaded PMU
+ * extension, MT RES0): its counters count this thread only, so a direct VM needs no type trap
+ * and is given without FEAT_FGT. */
+static void test_mt_without_mtpmu_counts_thread(void **state)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config direct = policy(VPERF_PART_DIRECT, 2);
+
+	(void)state;
+	mt_pe(&cfg, SIM_MTPMU_NONE, true, false);
+	hv_init(&cfg, 2);
+	assert_false(hv.pcpu[0].mt_counts);
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+	assert_int_equal(hv.vm[0].fgt_types, 0);
+}
+
 /* FEAT_MTPMU without EL3: MDCR_EL2.MTPME is vperf's, 0 while any vCPU runs, so MT is ignored and
  * a direct guest may keep its types untrapped. */
 static void test_mt_direct_mtpme_el2(void **state)
@@ -454,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_direct_refused_without_fgt2),
 		cmocka_unit_test(test_trapped_guest_undef),
 		cmocka_unit_test(test_direct_guest_never_reaches_icntr),
+		cmocka_unit_test(test_direct_reload_keeps_fgt2),
 		cmocka_unit_test(test_leftover_f0_does_not_count_guest),
 		cmocka_unit_test(test_userenr_newer_fields_cleared),
 		cmocka_unit_test(test_later_pcpu_without_fgt2_runs_trapped),
@@ -462,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_mt_later_pcpu_runs_trapped),
 		cmocka_unit_test(test_mt_first_pcpu_counts_for_platform),
 		cmocka_unit_test(test_mt_direct_mtpme_el2),
+		cmocka_unit_test(test_mt_without_mtpmu_counts_thread),
 		cmocka_unit_test(test_all_mode_never_counts_secure_el2),
 	};
 
