@@ -253,6 +253,51 @@ static void test_lower_pmuver(void **state)
 	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
+/* The demands are every VM's together, not the last one's: a VM with fewer counters after one
+ * with more, or a trapped VM after a direct one, lowers none of them. */
+static void test_demands_of_every_vm(void **state)
+{
+	const struct vperf_pcpu_config unenforced = { .host_counters = 2, .hpmn_unenforced = true };
+	struct vperf_vm_config big = part(VPERF_PART_TRAPPED, 4);
+	struct vperf_vm_config small = part(VPERF_PART_TRAPPED, 2);
+	struct vperf_vm_config direct = part(VPERF_PART_DIRECT, 2);
+	struct sim_pe_config bigpe, smallpe;
+
+	(void)state;
+	smaller_pe(&bigpe, &smallpe);
+	world(&bigpe, &smallpe, &host2);
+	assert_int_equal(hv_vm(0, &big), VPERF_OK);
+	assert_int_equal(hv_vm(1, &small), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "first range"), VPERF_EINVAL);
+	only_pcpu0(&host2);
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+	assert_int_equal(hv_vm(1, &small), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&unenforced, "HPMN"), VPERF_EINVAL);
+}
+
+/* PMUv3p7 on the first pCPU: a trapped VM is shown PMUv3p5, vperf's cap (vperf_vcpu_id_dfr0),
+ * so a later PMUv3p5 pCPU gives it everything; a direct VM holds the hardware's own PMUv3p7
+ * registers and refuses that pCPU, also with a trapped VM created after it. */
+static void test_pmuver_cap(void **state)
+{
+	struct vperf_vm_config trapped = part(VPERF_PART_TRAPPED, 2);
+	struct vperf_vm_config direct = part(VPERF_PART_DIRECT, 2);
+	struct sim_pe_config v3p7, v3p5;
+
+	(void)state;
+	hv_default_config(&v3p7);
+	v3p7.pmuver = 7;
+	v3p5 = v3p7;
+	v3p5.pmuver = 6;
+	world(&v3p7, &v3p5, &host2);
+	assert_int_equal(hv_vm(0, &trapped), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+	world(&v3p7, &v3p5, &host2);
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+	assert_int_equal(hv_vm(1, &trapped), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "PMUVer"), VPERF_EINVAL);
+}
+
 #ifdef CONFIG_VPERF_VSPE
 static struct vperf_vm_config spe_vm(enum vperf_spe_buffer buf)
 {
@@ -328,6 +373,8 @@ int main(void)
 		cmocka_unit_test(test_direct_vm_el3_fields),
 		cmocka_unit_test(test_direct_vm_export_bus),
 		cmocka_unit_test(test_lower_pmuver),
+		cmocka_unit_test(test_demands_of_every_vm),
+		cmocka_unit_test(test_pmuver_cap),
 #ifdef CONFIG_VPERF_VSPE
 		cmocka_unit_test(test_lower_pmsver),
 		cmocka_unit_test(test_outside_spe_needs_host_spe),

@@ -79,6 +79,24 @@ static void test_other_vcpu_loaded_over_short_path(void **state)
 #endif
 }
 
+/* The same with a vCPU b that ran on pCPU 0 before a (its registers are in place there too, so
+ * that the short path would answer it): misuse, logged. Mutation tried: the short path's entry
+ * not checking that the pCPU has no vCPU loaded. */
+static void test_other_short_vcpu_loaded_over_short_path(void **state)
+{
+	struct hv_vcpu *b = hv_vcpu(1, 0);
+
+	(void)state;
+	hv_enter(b, 0);
+	hv_leave(0);
+	short_loaded();
+	raw_load(b, 0);
+	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(misuse(0), 1);
+#endif
+}
+
 /* a loaded again on pCPU 1 without its put on pCPU 0: misuse, logged. */
 static void test_short_loaded_vcpu_loaded_elsewhere(void **state)
 {
@@ -126,6 +144,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_other_vcpu_loaded_over_short_path, setup_short),
+		cmocka_unit_test_setup(test_other_short_vcpu_loaded_over_short_path, setup_short),
 		cmocka_unit_test_setup(test_short_loaded_vcpu_loaded_elsewhere, setup_short),
 		cmocka_unit_test_setup(test_short_loaded_vcpu_loaded_again, setup_short),
 		cmocka_unit_test_setup(test_forget_refuses_short_loaded_vcpu, setup_short),

@@ -103,6 +103,9 @@ static void owner_unchanged(bool lazy)
 	assert_int_equal(guest_read(PMEVCNTR5_EL0), 5); /* 105: the direct guest's 100 */
 	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
 	assert_int_equal(t->irq_raises, 0);
+	/* And it counts again, its own work: an evicted owner is restored, enables included. */
+	hv_run_n(&op3, 100);
+	assert_int_equal(guest_read(PMEVCNTR5_EL0), 105);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -179,6 +182,73 @@ static void test_emulated_owner_unchanged(void **state)
 	for (unsigned int n = 0; n < 6; n++)
 		assert_int_equal(guest_mrs(VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7)),
 				 10 * n);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The boundary: a direct vCPU whose N is one below the first range (N = 5, hpmn = 6) moves only
+ * counter 5, the owner's last, to the second range: it is evicted like the others. */
+static void test_direct_one_below_range(void **state)
+{
+	struct hv_vcpu *t = hv_vcpu(0, VM_TRAPPED), *d = hv_vcpu(6, VM_DIRECT5);
+
+	(void)state;
+	hv_enter(t, 0);
+	program_counter5(5);
+	hv_leave(0);
+	hv_enter(d, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPMN_MASK, 5);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPME, MDCR_EL2_HPME);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & VPERF_BIT(5), 0);
+	hv_run_n(&op3, 100);
+	hv_settle();
+	hv_leave(0);
+	hv_enter(t, 0);
+	assert_int_equal(guest_read(PMEVCNTR5_EL0), 5); /* 105: the direct guest's 100 */
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* What the eviction leaves in [N, hpmn) while the direct guest runs: nobody's counters, so
+ * nothing enabled, no interrupt enable, no flag (the owner's are in its shadow). The owner's
+ * counter 2 (= N, the first one moved) enabled, its counter 5 enabled and overflowed (the flag
+ * still in the hardware at its put: its interrupt was off), counter 4's interrupt enabled: the
+ * physical counter 5 does not move under the direct guest, and the owner back finds its flag,
+ * its values, and no interrupt for counter 4. Found by mutation testing: each of the eviction's
+ * three clears dropped, or counter N spared, passed every other test (the owner, restored from
+ * its shadow, never sees what its old hardware counters did). */
+static void test_evicted_range_quiet(void **state)
+{
+	const uint64_t range = 0x3c; /* [2, 6) */
+	struct hv_vcpu *t = hv_vcpu(0, VM_TRAPPED), *d = hv_vcpu(7, VM_DIRECT);
+	uint64_t cnt5, hw5;
+
+	(void)state;
+	hv_enter(t, 0);
+	guest_write(PMEVTYPER2_EL0, EV_INST);
+	guest_write(PMEVTYPER5_EL0, EV_INST);
+	guest_write(PMEVCNTR5_EL0, 0xfffffff0ull);
+	guest_write(PMINTENSET_EL1, VPERF_BIT(4));
+	guest_write(PMCNTENSET_EL0, VPERF_BIT(2) | VPERF_BIT(5));
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 32);
+	cnt5 = guest_read(PMEVCNTR5_EL0);
+	assert_int_equal(guest_read(PMOVSSET_EL0), VPERF_BIT(5));
+	hv_leave(0);
+	hv_enter(d, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & range, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMINTENSET_EL1) & range, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMOVSSET_EL0) & range, 0);
+	hw5 = sim_peek(0, VPERF_ENC_PMEVCNTR5_EL0);
+	hv_run_n(&op3, 100);
+	hv_settle();
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMEVCNTR5_EL0), hw5);
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(hv.pcpu[0].stats.stray_overflows, 0);
+#endif
+	hv_leave(0);
+	hv_enter(t, 0);
+	assert_int_equal(guest_read(PMEVCNTR5_EL0), cnt5);
+	assert_int_equal(guest_read(PMOVSSET_EL0), VPERF_BIT(5));
+	assert_int_equal(t->irq_raises, 0);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -295,6 +365,8 @@ int main(void)
 		cmocka_unit_test_setup(test_lazy_owner_not_interrupted, setup_world),
 		cmocka_unit_test_setup(test_direct_owner_unchanged, setup_world),
 		cmocka_unit_test_setup(test_emulated_owner_unchanged, setup_world),
+		cmocka_unit_test_setup(test_direct_one_below_range, setup_world),
+		cmocka_unit_test_setup(test_evicted_range_quiet, setup_world),
 		cmocka_unit_test_setup(test_all_owner_keeps_counting, setup_world),
 		cmocka_unit_test_setup(test_small_owner_kept, setup_world),
 		cmocka_unit_test_setup(test_self_direct_evicts_nothing, setup_world),

@@ -82,6 +82,24 @@ static void test_only_fm_0b10_is_discard(void **state)
 	}
 }
 
+/* On a VM shown SPEv1p1, FM = 0b10 is reserved, not discard mode (FEAT_SPEv1p2 adds it): the
+ * same buffer gets the buffer full event. Mutation tried: vperf_vspe_discard honouring FM = 0b10
+ * from SPEv1p1 on: no event. */
+static void test_fm_0b10_not_discard_before_v1p2(void **state)
+{
+	(void)state;
+	for (unsigned int p = 0; p < VPERF_ARRAY_SIZE(policies); p++) {
+		struct hv_vcpu *vc = setup(2, policies[p], true);
+
+		guest_write(PMBPTR_EL1, 0);
+		guest_write(PMBLIMITR_EL1, V_FM_DISCARD | V_PMBLIMITR_E);
+		assert_true(vc->spe_irq_level);
+		assert_int_equal(guest_read(PMBSR_EL1), V_PMBSR_S | BSC_FULL);
+		assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1) & V_PMBLIMITR_E, 0);
+		assert_int_equal(sim_error_count(), 0);
+	}
+}
+
 /* ---- discard mode maps nothing ---------------------------------------------------------------- */
 
 /*
@@ -259,6 +277,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_only_fm_0b10_is_discard),
+		cmocka_unit_test(test_fm_0b10_not_discard_before_v1p2),
 		cmocka_unit_test(test_discard_mode_maps_no_page),
 		cmocka_unit_test(test_stage2_permission_fault_restarted),
 		cmocka_unit_test(test_unserved_event_does_not_sample_after_load),
