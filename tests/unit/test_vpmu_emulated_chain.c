@@ -442,6 +442,43 @@ static void test_repack_moves_flags_and_vacates(void **state)
 	hv_leave(0);
 }
 
+/*
+ * One slot: counter 0 overflows while it counts alone (its interrupt disabled, so its flag stays
+ * raised in the hardware), then counter 1 is turned to CHAIN. The overflow happened before the
+ * pair existed: the odd counter must not count it (D14 event 0x1E counts the overflows of the
+ * even counter while the odd one counts CHAIN), at the next trap nor at the put; only a later
+ * overflow counts.
+ */
+static void test_soft_chain_old_flag(void **state)
+{
+	struct hv_vcpu *v;
+
+	(void)state;
+	world(EMU_1);
+	v = hv_vcpu(0, 0);
+	hv_enter(v, 0);
+	set_evtyper(0, EV_CYCLES);
+	set_evtyper(1, EV_CYCLES);
+	set_evcntr(0, 0xfffffffbull);
+	set_evcntr(1, 7);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	run_events(10);
+	guest_write(PMCNTENSET_EL0, 2);
+	set_evtyper(1, EV_CHAIN);
+	assert_int_equal(evcntr(1), 7);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	hv_leave(0);
+	neighbour_runs();
+	hv_enter(v, 0);
+	assert_int_equal(evcntr(1), 7);
+	sim_poke(0, VPERF_ENC_PMEVCNTR0_EL0, 0xfffffffbull);
+	run_events(6);
+	assert_int_equal(evcntr(1), 8);
+	assert_int_equal(sim_error_count(), 0);
+	hv_leave(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_chain_denied),
 		cmocka_unit_test(test_pair_waits_whole),
 		cmocka_unit_test(test_repack_moves_flags_and_vacates),
+		cmocka_unit_test(test_soft_chain_old_flag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

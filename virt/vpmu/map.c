@@ -258,6 +258,26 @@ static void sync_inten(const struct vperf_vcpu *vcpu)
 		write_sysreg(live & ~on, PMINTENCLR_EL1);
 }
 
+/* A pair just made whose even counter stays where it counted alone, now chained in software: a
+ * flag the hardware still holds for it was raised before the pair existed (every trap takes the
+ * chained overflows before the guest's access, vperf_vpmu_sync_soft_chain), and the odd counter
+ * counts only the overflows made while it counts CHAIN (Arm DDI 0487, D14 event 0x1E). Into the
+ * shadow, cleared in the hardware, counted nowhere. */
+static void shadow_unchained_flags(struct vperf_vcpu *vcpu)
+{
+	uint64_t hw = vperf_vpmu_soft_chain_hw(vcpu), ovs = vcpu->pmu.ovs;
+
+	if (!hw)
+		return;
+	hw &= read_sysreg(PMOVSSET_EL0);
+	if (!hw)
+		return;
+	write_sysreg(hw, PMOVSCLR_EL0);
+	vcpu->pmu.ovs |= vperf_vpmu_guest_bits(vcpu, hw);
+	if (vcpu->pmu.ovs != ovs)
+		vperf_vpmu_update_irq(vcpu);
+}
+
 void vperf_vpmu_repack(struct vperf_vcpu *vcpu, bool pair_changed)
 {
 	unsigned int nr = vcpu->vm->cfg.nr_counters;
@@ -266,6 +286,8 @@ void vperf_vpmu_repack(struct vperf_vcpu *vcpu, bool pair_changed)
 
 	if (!vpmu_emulated_vm(vcpu) || !vpmu_in_hw(vcpu))
 		return;
+	if (pair_changed)
+		shadow_unchained_flags(vcpu);
 	for (unsigned int n = 0; n < nr; n++)
 		old[n] = vcpu->pmu.map[n];
 	vperf_vpmu_map_all(vcpu, vcpu->pcpu);
