@@ -104,3 +104,27 @@ bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 	}
 	return taken != 0;
 }
+
+/* The guest's PMUIRQ, a level like the physical one (above): PMCR_EL0.E and a flag whose
+ * interrupt is enabled, counting the flags still in the hardware (raised while their interrupt was
+ * disabled), so the level never depends on when the physical interrupt is taken. Pushed only on
+ * change, except after a reset or a restore (irq_dirty set by them): then the vGIC may hold any
+ * level for this line, and the next push happens whatever vperf last pushed. A vCPU that is not
+ * loaded gets it at its next load. */
+void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t pending = s->inten & vpmu_mask(vcpu);
+	bool level = (s->pmcr & PMCR_E) && pending &&
+		     (((s->ovs & pending) != 0) || (vperf_vpmu_ovs(vcpu) & pending) != 0);
+
+	if (!vcpu->pcpu) {
+		s->irq_dirty |= level != s->irq_level;
+		return;
+	}
+	if (level == s->irq_level && !s->irq_dirty)
+		return;
+	s->irq_dirty = false;
+	s->irq_level = level;
+	vperf_ops->set_irq_line(vcpu->hv_vcpu, vperf_vm_pmu_virq(vcpu->vm), level);
+}

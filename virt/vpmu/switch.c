@@ -46,55 +46,6 @@ void vperf_vpmu_reset(struct vperf_vcpu *vcpu)
 	vcpu->pmu.irq_dirty = true;
 }
 
-/* Counter n's physical counter now, or -1 when its value is in the shadow. */
-static int live(const struct vperf_vcpu *vcpu, unsigned int n)
-{
-	return vpmu_in_hw(vcpu) ? vperf_vpmu_phys(vcpu, n) : -1;
-}
-
-uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
-{
-	int p = live(vcpu, n);
-
-	if (p < 0)
-		return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccntr : vcpu->pmu.evcntr[n];
-	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0)
-				    : vpmu_counter_bits(read_pmevcntr((unsigned int)p));
-}
-
-void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
-{
-	int p = live(vcpu, n);
-
-	/* Before PMUv3p5 event counters are 32 bits wide (Arm DDI 0487 K.a, I5.3, PMEVCNTR<n>): a
-	 * shadow keeps no more than the hardware would, so the guest never reads [63:32] back. */
-	if (n != VPERF_CYCLE_IDX && !vperf_vpmu_wide_counters())
-		val &= 0xffffffffull;
-
-	if (p < 0 && n == VPERF_CYCLE_IDX)
-		vcpu->pmu.ccntr = val;
-	else if (p < 0)
-		vcpu->pmu.evcntr[n] = val;
-	else if (n == VPERF_CYCLE_IDX)
-		write_sysreg(val, PMCCNTR_EL0);
-	else
-		write_pmevcntr((unsigned int)p, val);
-}
-
-uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu)
-{
-	uint64_t hw = vpmu_in_hw(vcpu) ? vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0)) : 0;
-
-	return vcpu->pmu.ovs | hw;
-}
-
-/* Program guest counter n's type and value into its physical counter p. */
-void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p)
-{
-	write_pmevtyper(p, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
-	write_pmevcntr(p, vcpu->pmu.evcntr[n]);
-}
-
 /*
  * Restore into hardware whose first range may hold another vCPU's leftovers, with counting
  * stopped (PMCR_EL0.E = 0 since that vCPU's put). SET/CLR pairs: clear everything the previous
@@ -405,28 +356,4 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 	}
 	save(vcpu);
 	vcpu->pmu.active = !vpmu_idle(vcpu);
-}
-
-/* The guest's PMUIRQ, a level like the physical one (irq.c): PMCR_EL0.E and a flag whose
- * interrupt is enabled, counting the flags still in the hardware (raised while their interrupt was
- * disabled), so the level never depends on when the physical interrupt is taken. Pushed only on
- * change, except after a reset or a restore (irq_dirty set by them): then the vGIC may hold any
- * level for this line, and the next push happens whatever vperf last pushed. A vCPU that is not
- * loaded gets it at its next load. */
-void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu)
-{
-	struct vperf_vpmu *s = &vcpu->pmu;
-	uint64_t pending = s->inten & vpmu_mask(vcpu);
-	bool level = (s->pmcr & PMCR_E) && pending &&
-		     (((s->ovs & pending) != 0) || (vperf_vpmu_ovs(vcpu) & pending) != 0);
-
-	if (!vcpu->pcpu) {
-		s->irq_dirty |= level != s->irq_level;
-		return;
-	}
-	if (level == s->irq_level && !s->irq_dirty)
-		return;
-	s->irq_dirty = false;
-	s->irq_level = level;
-	vperf_ops->set_irq_line(vcpu->hv_vcpu, vperf_vm_pmu_virq(vcpu->vm), level);
 }
