@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Simulated physical memory and two-stage translation (see sim/mem.h). Mappings live in one
- * open-addressing table keyed by (kind, VMID, input page); physical pages in another, with their
- * 4 KB of data allocated on the first write. An unmapped entry stays in the table as an invalid
+ * open-addressing table keyed by (kind, VMID, input page); physical pages are mem_phys.c's. An
+ * unmapped entry stays in the table as an invalid
  * descriptor, so lookups never need tombstones.
  */
 #include <stdlib.h>
@@ -10,9 +10,8 @@
 
 #include "mem_internal.h"
 
-#define MAP_SLOTS  8192u /* powers of two */
-#define PAGE_SLOTS 4096u
-#define VA_BITS	   48
+#define MAP_SLOTS 8192u /* powers of two */
+#define VA_BITS	  48
 
 enum map_kind { KIND_S1_EL10 = 1, KIND_S1_EL2, KIND_S2 };
 
@@ -25,15 +24,7 @@ struct map_entry {
 	int8_t abort; /* SIM_WALK_NO_ABORT, or the level of a walk external abort */
 };
 
-struct phys_page {
-	uint64_t page;
-	uint8_t *data; /* NULL until written */
-	bool used;
-	bool abort; /* external abort on write (SPE 3.5.4) */
-};
-
 static struct map_entry maps[MAP_SLOTS];
-static struct phys_page pages[PAGE_SLOTS];
 static uint16_t vmids[SIM_MAX_CPUS];
 /* sim_mem_set_s2_fault_level: up to S2_LEVELS VMIDs with a level other than 3. */
 #define S2_LEVELS 16u
@@ -45,13 +36,6 @@ struct s2_level {
 static struct s2_level s2_levels[S2_LEVELS];
 static sim_mem_vmid_listener vmid_listener;
 
-static uint32_t hash(uint64_t page, uint32_t salt, uint32_t slots)
-{
-	uint64_t h = (page ^ ((uint64_t)salt << 40)) * 0x9e3779b97f4a7c15ull;
-
-	return (uint32_t)(h >> 32) & (slots - 1);
-}
-
 void sim_mem_reset(void)
 {
 	static const struct map_entry no_map;
@@ -59,12 +43,7 @@ void sim_mem_reset(void)
 	vmid_listener = NULL;
 	for (uint32_t i = 0; i < S2_LEVELS; i++)
 		s2_levels[i].used = false;
-	for (uint32_t i = 0; i < PAGE_SLOTS; i++) {
-		free(pages[i].data);
-		pages[i].data = NULL;
-		pages[i].used = false;
-		pages[i].abort = false;
-	}
+	sim_mem_phys_reset();
 	for (uint32_t i = 0; i < MAP_SLOTS; i++)
 		maps[i] = no_map;
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
@@ -79,7 +58,7 @@ static enum map_kind s1_kind(enum sim_regime regime);
 /* The slot holding (kind, vmid, page), or the free slot where it would go, or NULL if full. */
 static struct map_entry *map_slot(enum map_kind kind, uint16_t vmid, uint64_t page)
 {
-	uint32_t i = hash(page, (uint32_t)kind << 16 | vmid, MAP_SLOTS);
+	uint32_t i = sim_mem_hash(page, (uint32_t)kind << 16 | vmid, MAP_SLOTS);
 
 	for (uint32_t n = 0; n < MAP_SLOTS; n++, i = (i + 1) & (MAP_SLOTS - 1)) {
 		struct map_entry *e = &maps[i];
@@ -97,7 +76,7 @@ static const struct map_entry *map_find(enum map_kind kind, uint16_t vmid, uint6
 	return e && e->kind ? e : NULL;
 }
 
-static uint64_t pages_spanned(uint64_t addr, uint64_t size)
+uint64_t sim_mem_pages_spanned(uint64_t addr, uint64_t size)
 {
 	uint64_t first = addr >> SIM_PAGE_SHIFT;
 	uint64_t last = (addr + (size ? size - 1 : 0)) >> SIM_PAGE_SHIFT;
@@ -108,7 +87,7 @@ static uint64_t pages_spanned(uint64_t addr, uint64_t size)
 static int map_range(enum map_kind kind, uint16_t vmid, uint64_t in, uint64_t out, uint64_t size,
 		     unsigned int perm)
 {
-	uint64_t n = pages_spanned(in, size);
+	uint64_t n = sim_mem_pages_spanned(in, size);
 
 	for (uint64_t i = 0; i < n; i++) {
 		struct map_entry *e = map_slot(kind, vmid, (in >> SIM_PAGE_SHIFT) + i);
@@ -130,7 +109,7 @@ int sim_mem_set_walk_abort(unsigned int stage, enum sim_regime regime, uint16_t 
 			   uint64_t size, int level)
 {
 	enum map_kind kind = stage == 2 ? KIND_S2 : s1_kind(regime);
-	uint64_t n = pages_spanned(in, size);
+	uint64_t n = sim_mem_pages_spanned(in, size);
 
 	if (stage == 1 && regime == SIM_REGIME_EL2)
 		vmid = 0;
@@ -151,7 +130,7 @@ int sim_mem_set_walk_abort(unsigned int stage, enum sim_regime regime, uint16_t 
 
 static void unmap_range(enum map_kind kind, uint16_t vmid, uint64_t in, uint64_t size)
 {
-	uint64_t n = pages_spanned(in, size);
+	uint64_t n = sim_mem_pages_spanned(in, size);
 
 	for (uint64_t i = 0; i < n; i++) {
 		struct map_entry *e = map_slot(kind, vmid, (in >> SIM_PAGE_SHIFT) + i);
@@ -332,89 +311,4 @@ uint64_t sim_at_s12e1w(unsigned int cpu, uint64_t va)
 	struct sim_xlat x = sim_mem_translate(cpu, SIM_REGIME_EL10, va, true);
 
 	return par_of(&x, x.pa);
-}
-
-/* ---- physical memory ---------------------------------------------------------------------- */
-
-static struct phys_page *page_slot(uint64_t page, bool create)
-{
-	uint32_t i = hash(page, 0, PAGE_SLOTS);
-
-	for (uint32_t n = 0; n < PAGE_SLOTS; n++, i = (i + 1) & (PAGE_SLOTS - 1)) {
-		struct phys_page *p = &pages[i];
-
-		if (p->used && p->page == page)
-			return p;
-		if (!p->used) {
-			if (!create)
-				return NULL;
-			p->used = true;
-			p->page = page;
-			return p;
-		}
-	}
-	return NULL;
-}
-
-void sim_mem_set_abort(uint64_t pa, uint64_t size, bool abort)
-{
-	uint64_t n = pages_spanned(pa, size);
-
-	for (uint64_t i = 0; i < n; i++) {
-		struct phys_page *p = page_slot((pa >> SIM_PAGE_SHIFT) + i, true);
-
-		if (p)
-			p->abort = abort;
-	}
-}
-
-bool sim_mem_aborts(uint64_t pa)
-{
-	const struct phys_page *p = page_slot(pa >> SIM_PAGE_SHIFT, false);
-
-	return p && p->abort;
-}
-
-bool sim_mem_write(uint64_t pa, const void *src, size_t n)
-{
-	const uint8_t *s = src;
-
-	while (n) {
-		uint64_t off = pa & (SIM_PAGE_SIZE - 1);
-		size_t chunk =
-			(size_t)(SIM_PAGE_SIZE - off) < n ? (size_t)(SIM_PAGE_SIZE - off) : n;
-		struct phys_page *p = page_slot(pa >> SIM_PAGE_SHIFT, true);
-
-		if (!p || p->abort)
-			return false;
-		if (!p->data)
-			p->data = calloc(1, SIM_PAGE_SIZE);
-		if (!p->data)
-			return false;
-		memcpy(p->data + off, s, chunk);
-		pa += chunk;
-		s += chunk;
-		n -= chunk;
-	}
-	return true;
-}
-
-void sim_mem_read(uint64_t pa, void *dst, size_t n)
-{
-	uint8_t *d = dst;
-
-	while (n) {
-		uint64_t off = pa & (SIM_PAGE_SIZE - 1);
-		size_t chunk =
-			(size_t)(SIM_PAGE_SIZE - off) < n ? (size_t)(SIM_PAGE_SIZE - off) : n;
-		const struct phys_page *p = page_slot(pa >> SIM_PAGE_SHIFT, false);
-
-		if (p && p->data)
-			memcpy(d, p->data + off, chunk);
-		else
-			memset(d, 0, chunk);
-		pa += chunk;
-		d += chunk;
-		n -= chunk;
-	}
 }

@@ -7,6 +7,20 @@
 
 #include "../core/family.h"
 
+/* The tables' hash: a slot in [0, slots), slots a power of two (mem.c, mem_phys.c). */
+static inline uint32_t sim_mem_hash(uint64_t page, uint32_t salt, uint32_t slots)
+{
+	uint64_t h = (page ^ ((uint64_t)salt << 40)) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32) & (slots - 1);
+}
+
+/* The 4 KB pages [addr, addr + size) touches (mem.c). */
+uint64_t sim_mem_pages_spanned(uint64_t addr, uint64_t size);
+
+/* mem_phys.c: free every page and its abort flag (sim_mem_reset). */
+void sim_mem_phys_reset(void);
+
 /* mem_tlb.c: forget every cached translation (sim_mem_reset). */
 void sim_mem_tlb_reset(void);
 
