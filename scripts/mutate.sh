@@ -17,7 +17,7 @@ from=${MUTATE_FROM:-1} to=${MUTATE_TO:-999999}
 rm -rf "$work"
 mkdir -p "$tree"
 # The working copy as it is (tracked and new files), never the real tree: mutants live here only.
-(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar cf -) | (cd "$tree" && tar xf -)
+"$(dirname "$0")/tree-files.sh" "$src" | (cd "$tree" && tar xf -)
 
 mk() {
 	make -f "$tree/Makefile" O="$build" "$@" >"$log" 2>&1

@@ -13,7 +13,7 @@ src=$1 name=$2 dir=$3
 mutant=$src/tests/mutants/$name.patch
 [ -f "$mutant" ] || { echo "vperf-mutant: no $mutant" >&2; exit 1; }
 mkdir -p "$dir/src"
-(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar cf -) | (cd "$dir/src" && tar xf -)
+"$(dirname "$0")/tree-files.sh" "$src" | (cd "$dir/src" && tar xf -)
 patch -d "$dir/src" -p1 -s -N -r - --no-backup-if-mismatch <"$mutant" >&2 ||
 	{ echo "vperf-mutant: $name.patch does not apply to $src" >&2; exit 1; }
 echo "$dir/src"
