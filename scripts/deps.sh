@@ -19,6 +19,9 @@ set -eu
 #   unpacked (see below).
 # - validate: the same kernel (and arm64 as a foreign architecture); the arm64 packages of the
 #   hypervisors and VMMs themselves are fetched when first used (scripts/debtree.sh).
+# - efi: Debian's edk2 build for QEMU's arm64 virt board (qemu-efi-aarch64: the firmware the
+#   UEFI boot runs, docs/uefi.md) and gnu-efi for arm64 (its crt0, linker script and headers),
+#   unpacked like libfdt for arm64: the host's gnu-efi is the x86-64 one.
 groups_table() {
 	cat <<'EOF2'
 build  | build-essential gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libcmocka-dev libfdt-dev kconfig-frontends-nox libxen-dev | every build: sim library, unit tests, host tools, arm64 library
@@ -29,6 +32,7 @@ linux  | gcc-aarch64-linux-gnu libc6-dev-arm64-cross | make run's and qemu-check
 fuzz   | clang libclang-rt-14-dev | make check's short fuzz runs, make fuzz
 xen    | flex bison dpkg-dev patch device-tree-compiler gcc-aarch64-linux-gnu | make xen-check: Xen's source package (apt-get source, dpkg-source), its arm64 build (Kconfig: flex, bison), the patch series, the dom0less boot device tree (dtc)
 format | clang-format | make check's format test, make format
+efi    | qemu-efi-aarch64 mtools binutils-aarch64-linux-gnu | make efi and qemu-check's UEFI boots: edk2 for QEMU's virt board, mtools (the boot volume: a FAT image, no mount), gnu-efi for arm64 (unpacked, see below)
 validate | device-tree-compiler binutils | make validate's Debian targets (kvm, xen-native): Debian's arm64 kernel, readelf for scripts/debtree.sh (which downloads their arm64 packages), dtc for Xen's boot device tree
 EOF2
 }
@@ -43,6 +47,9 @@ packages() {
 # The QEMU hypervisor and guest payloads link libfdt built for aarch64. libfdt-dev:arm64 cannot be
 # installed beside the host's libfdt-dev (the packages conflict), so its .deb is unpacked here.
 libfdt_arm64=${VPERF_LIBFDT_ARM64:-/opt/vperf/libfdt-arm64}
+# gnu-efi for arm64 (crt0-efi-aarch64.o, elf_aarch64_efi.lds, libefi.a, the EFI headers): its
+# arm64 package is unpacked, not installed (gnu-efi:amd64 is the host's, for x86-64 programs).
+gnuefi_arm64=${VPERF_GNUEFI_ARM64:-/opt/vperf/gnu-efi-arm64}
 # The Linux guest's kernel: downloaded, not installed (installing it would run the host's boot
 # hooks); its /boot/vmlinuz is unpacked into $linux_arm64 as a raw arm64 Image. The cloud flavour
 # boots fastest (few built-in drivers) and has what the guest needs built in: PL011, GICv3, the
@@ -54,14 +61,15 @@ linux_arm64=${VPERF_LINUX_ARM64:-/opt/vperf/linux-arm64}
 linux_meta=${VPERF_LINUX_META:-linux-image-cloud-arm64}
 
 groups=${*:-build}
-case " $groups " in *" all "*) groups="build bench qemu qemu-build linux fuzz format xen validate" ;; esac
-want="" want_libfdt="" want_linux=""
+case " $groups " in *" all "*) groups="build bench qemu qemu-build linux fuzz format xen validate efi" ;; esac
+want="" want_libfdt="" want_linux="" want_gnuefi=""
 for group in $groups; do
 	groups_table | awk '{ print $1 }' | grep -qx "$group" ||
 		{ echo "deps.sh: unknown group '$group' (scripts/deps.sh --list)" >&2; exit 2; }
 	want="$want $(packages "$group")"
 	case "$group" in
 	qemu) want_libfdt=1 ;;
+	efi) want_gnuefi=1 ;;
 	linux | validate) want_linux=1 ;;
 	esac
 done
@@ -81,6 +89,8 @@ for p in $(echo "$want" | tr ' ' '\n' | sort -u); do
 done
 [ -n "$want_libfdt" ] && [ ! -f "$libfdt_arm64/usr/lib/aarch64-linux-gnu/libfdt.a" ] &&
 	missing="$missing (libfdt-dev:arm64)"
+[ -n "$want_gnuefi" ] && [ ! -f "$gnuefi_arm64/usr/lib/crt0-efi-aarch64.o" ] &&
+	missing="$missing (gnu-efi:arm64)"
 linux_missing() { [ ! -f "$linux_arm64/Image" ] || [ ! -d "$linux_arm64/root/lib/modules" ]; }
 [ -n "$want_linux" ] && linux_missing && missing="$missing ($linux_meta:arm64)"
 [ -z "$missing$backports" ] && exit 0
@@ -93,7 +103,7 @@ else
 fi
 export DEBIAN_FRONTEND=noninteractive
 pkgs=$(echo "$missing" | sed 's/([^)]*)//g')
-if [ -n "$want_libfdt$want_linux" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+if [ -n "$want_libfdt$want_linux$want_gnuefi" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	$SUDO dpkg --add-architecture arm64
 fi
 # Package lists may be absent or stale on a fresh machine: update once, then install.
@@ -118,6 +128,13 @@ if [ -n "$want_libfdt" ] && [ ! -f "$libfdt_arm64/usr/lib/aarch64-linux-gnu/libf
 	download libfdt-dev:arm64 "$tmp"
 	$SUDO mkdir -p "$libfdt_arm64"
 	$SUDO dpkg-deb -x "$tmp"/libfdt-dev_*_arm64.deb "$libfdt_arm64"
+	rm -rf "$tmp"
+fi
+if [ -n "$want_gnuefi" ] && [ ! -f "$gnuefi_arm64/usr/lib/crt0-efi-aarch64.o" ]; then
+	tmp=$(mktemp -d)
+	download gnu-efi:arm64 "$tmp"
+	$SUDO mkdir -p "$gnuefi_arm64"
+	$SUDO dpkg-deb -x "$tmp"/gnu-efi_*_arm64.deb "$gnuefi_arm64"
 	rm -rf "$tmp"
 fi
 if [ -n "$want_linux" ] && linux_missing; then

@@ -11,6 +11,8 @@
 #                 the QEMU section of $(O)/bench/performance.md (BENCH_UPDATE_DOCS=1: docs/)
 #   qemu-linux, qemu-linux-check   the Linux guest (tests/qemu/linux/build.mk)
 #   qemu-spe-check  the FEAT_SPE smoke test of tests/qemu/spe (QEMU= the patched QEMU)
+#   efi           the hypervisor as a UEFI application, $(O)/qemu/vperf-hyp.efi (docs/uefi.md);
+#                 qemu-images builds it too (the efi configurations boot it)
 # Needs scripts/deps.sh qemu (QEMU, the cross compiler, libfdt for arm64, Xen's headers).
 
 qemu-out := $(obj)/qemu
@@ -128,8 +130,51 @@ $(qemu-out)/%.bin: $(qemu-out)/%.elf
 $(qemu-out)/pmu-suite-raw.bin: $(qemu-out)/pmu-suite.bin
 	$(Q)cp $< $@ && printf '\000\000\000\000' | dd of=$@ bs=1 seek=56 conv=notrunc status=none
 
-qemu-images: $(qemu-out)/vperf-hyp.bin $(patsubst %,$(qemu-out)/%.bin,$(qemu-guests)) \
+qemu-images: $(qemu-out)/vperf-hyp.bin $(qemu-out)/vperf-hyp.efi $(patsubst %,$(qemu-out)/%.bin,$(qemu-guests)) \
 	$(qemu-out)/pmu-suite-raw.bin $(patsubst %,$(qemu-out)/vperf-hyp-%.bin,$(qemu-vperf-mutants))
+
+# The hypervisor as a UEFI application (docs/uefi.md): tests/qemu/efi with the raw image
+# vperf-hyp.bin inside, built the way Debian's gnu-efi for arm64 builds an application (its
+# crt0-efi-aarch64.o carries the PE/COFF header and self-relocates; elf_aarch64_efi.lds; a
+# position-independent shared object copied out as a flat binary). libfdt for the device tree;
+# lib/string.c for what libfdt needs, but memcpy and memset, which gnu-efi's libefi.a defines.
+QEMU_GNUEFI ?= /opt/vperf/gnu-efi-arm64
+qemu-efi-inc := $(QEMU_GNUEFI)/usr/include/efi
+qemu-efi-cflags := -std=c11 $(WARN) -O2 -g -ffreestanding -fpic -fshort-wchar \
+	-fno-stack-protector -fno-strict-aliasing -mgeneral-regs-only -MMD -MP \
+	-isystem $(qemu-efi-inc) -isystem $(qemu-efi-inc)/aarch64 -isystem $(qemu-efi-inc)/protocol \
+	-I$(QEMU_LIBFDT)/usr/include
+qemu-efi-obj := $(qemu-out)/obj/efi/efi_main.o $(qemu-out)/obj/efi/efi_enter.o \
+	$(qemu-out)/obj/efi/string.o
+
+qemu-efi-deps:
+	$(Q)$(srctree)/scripts/deps.sh build qemu efi
+
+$(qemu-out)/obj/efi/efi_main.o: $(qemu-src)/efi/efi_main.c | qemu-efi-deps
+	@mkdir -p $(@D)
+	@echo "  CC      qemu/efi/efi_main.c"
+	$(Q)$(qemu-cc) $(qemu-efi-cflags) -c $< -o $@
+$(qemu-out)/obj/efi/efi_enter.o: $(qemu-src)/efi/efi_enter.S $(qemu-out)/vperf-hyp.bin
+	@mkdir -p $(@D)
+	@echo "  AS      qemu/efi/efi_enter.S"
+	$(Q)$(qemu-cc) -c -DHYP_IMAGE='"$(qemu-out)/vperf-hyp.bin"' $< -o $@
+$(qemu-out)/obj/efi/string.o: $(qemu-src)/lib/string.c | qemu-efi-deps
+	@mkdir -p $(@D)
+	@echo "  CC      qemu/efi/string.c"
+	$(Q)$(qemu-cc) $(qemu-efi-cflags) -Dmemcpy=qemu_lib_memcpy -Dmemset=qemu_lib_memset -c $< -o $@
+$(qemu-out)/vperf-hyp.so: $(qemu-efi-obj)
+	@echo "  LD      qemu/vperf-hyp.so"
+	$(Q)$(CROSS_COMPILE)ld -nostdlib --no-undefined --build-id=sha1 -shared -Bsymbolic \
+		-z noexecstack --no-warn-rwx-segments -T $(QEMU_GNUEFI)/usr/lib/elf_aarch64_efi.lds --defsym=EFI_SUBSYSTEM=0xa \
+		$(QEMU_GNUEFI)/usr/lib/crt0-efi-aarch64.o $(qemu-efi-obj) \
+		-L$(QEMU_GNUEFI)/usr/lib -lefi -lgnuefi $(qemu-fdt-lib) -o $@
+$(qemu-out)/vperf-hyp.efi: $(qemu-out)/vperf-hyp.so
+	@echo "  EFI     qemu/vperf-hyp.efi"
+	$(Q)$(CROSS_COMPILE)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j '.rel.*' -j '.rela.*' -j .reloc -O binary $< $@
+
+efi: $(qemu-out)/vperf-hyp.efi
+	@echo "$(abspath $(qemu-out)/vperf-hyp.efi)"
 
 qemu-runner := $(qemu-src)/run.sh
 qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results) VPERF_SPE=$(obj)/host/bin/vperf-spe
@@ -158,6 +203,6 @@ qemu-spe-check: $(qemu-out)/spe-smoke.bin $(qemu-out)/spe-nspb.bin $(obj)/host/b
 include $(qemu-src)/linux/build.mk
 
 .PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps qemu-lib qemu-spe-check \
-	qemu-mutant-refresh
+	qemu-mutant-refresh qemu-efi-deps efi
 
 -include $(shell find $(qemu-out)/obj -name '*.d' 2>/dev/null)

@@ -12,19 +12,12 @@
 #include "../lib/arm.h"
 #include "../lib/lib.h"
 #include "asm.h"
+#include "memplan.h"
 
-#define MAX_VMS		 4
 #define MAX_VCPUS_PER_VM 4
 #define MAX_LRS		 16
 #define MAX_PCPUS	 4
 #define ARGS_MAX	 2048 /* a guest's bootargs with the NUL: Linux's arm64 COMMAND_LINE_SIZE */
-
-/* Host physical memory plan (QEMU virt, -m 2G: RAM at [0x40000000, 0xc0000000)). */
-#define VM_RAM_PA(i)	 (0x50000000ull + (uint64_t)(i)*0x10000000ull) /* 256 MiB slots */
-#define VM_RAM_MAX	 0x10000000ull
-#define IMAGE_SLOT_PA(k) (0x90000000ull + (uint64_t)(k)*0x08000000ull) /* -device loader */
-#define IMAGE_SLOT_SIZE	 0x08000000ull
-#define NR_IMAGE_SLOTS	 4
 
 /* INTIDs (GICv3, Arm IHI 0069: PPI n = INTID 16 + n). */
 #define INTID_KICK     0  /* physical SGI: another pCPU made an interrupt pending for our vCPU */
