@@ -5,7 +5,8 @@
 #   run.sh demo             the demo (make run)
 #   run.sh bench FILE       -icount shift=0 measurements into FILE's QEMU section
 #   run.sh one NAME         one configuration, log on stdout
-# Environment: QEMU_OUT (images, logs), QEMU_LOGS (the logs' directory, default $QEMU_OUT/logs:
+# Environment: QEMU_EFI_FW (the edk2 firmware of the efi configurations, default Debian's
+# qemu-efi-aarch64: /usr/share/qemu-efi-aarch64/QEMU_EFI.fd), QEMU_OUT (images, logs), QEMU_LOGS (the logs' directory, default $QEMU_OUT/logs:
 # runs of one configuration at once each need their own), QEMU_RESULTS (run-tests.sh results file to append to),
 # QEMU (default: the project's QEMU, platform/qemu/build.sh), VPERF_SPE (tools/vperf-spe, default
 # $QEMU_OUT/../host/bin/vperf-spe: decodes the SPE-BUF lines of a run, spe_decode below),
@@ -24,6 +25,7 @@ results=${QEMU_RESULTS:-/dev/null}
 # machine into a cache; QEMU=/path/to/qemu-system-aarch64 runs another binary.
 qemu=${QEMU:-$("$here/../../platform/qemu/build.sh")} || { echo "run.sh: building QEMU failed" >&2; exit 1; }
 logs=${QEMU_LOGS:-$out/logs}
+efi_fw=${QEMU_EFI_FW:-/usr/share/qemu-efi-aarch64/QEMU_EFI.fd}
 suite=qemu
 mkdir -p "$logs"
 . "$here/../../scripts/verdict.sh"
@@ -40,14 +42,21 @@ qemu_cmd() {
 		virt=virt,gic-version=3
 		[ "$how" = bare-el2 ] && virt=virt,virtualization=on,gic-version=3
 		set -- -M "$virt" -m 256M -kernel "$out/$kernel.bin" "$@" ;;
-	hyp)
+	hyp | efi)
 		slot=0
 		for img in $(echo "$images" | tr ',' ' '); do
 			addr=$(printf '0x%x' $((0x90000000 + slot * 0x08000000)))
 			set -- "$@" -device "loader,file=$out/$img.bin,addr=$addr,force-raw=on"
 			slot=$((slot + 1))
 		done
-		set -- -M virt,virtualization=on,gic-version=3 -m 2G -kernel "$out/${hyp_image:-vperf-hyp}.bin" "$@" ;;
+		if [ "$how" = efi ]; then
+			# edk2 (-bios) boots the UEFI application given as -kernel, with -append as its
+			# load options; acpi=off: edk2 then installs QEMU's device tree, not ACPI tables.
+			set -- -M virt,virtualization=on,gic-version=3,acpi=off -m 2G -bios "$efi_fw" \
+				-kernel "$out/vperf-hyp.efi" "$@"
+		else
+			set -- -M virt,virtualization=on,gic-version=3 -m 2G -kernel "$out/${hyp_image:-vperf-hyp}.bin" "$@"
+		fi ;;
 	*) echo "run.sh: unknown kind '$how'" >&2; return 2 ;;
 	esac
 	# -nodefaults: no default NIC (its option ROM is in ipxe-qemu, which nothing here needs),
@@ -72,7 +81,9 @@ infra_failure() {
 		echo "QEMU could not be run ($qemu, exit $rc)"
 	elif [ -n "$qemu_msg" ]; then
 		echo "QEMU refused to start: $qemu_msg"
-	elif [ "$how" = hyp ]; then
+	elif [ "$how" = hyp ] || [ "$how" = efi ]; then
+		efi_msg=$(grep -m 1 '^vperf-efi: FAILED' "$log" | tr -d '\r')
+		[ -z "$efi_msg" ] || { echo "the UEFI application stopped: ${efi_msg#vperf-efi: }"; return; }
 		grep -q '^vperf-hyp: EL2, MMU on' "$log" || { echo "no hypervisor banner"; return; }
 		# Each configured VM was started, or the hypervisor reported why not (RESULT host
 		# vmI-policy / -args / -spe-refused: a verdict the judge weighs).
@@ -160,7 +171,7 @@ judge() {
 		case " $xfail " in *" $t "*) ;; *) bad=$((bad + 1)) unexpected="$unexpected $t" ;; esac
 	done
 	guests=$(grep -c 'SUITE DONE' "$log")
-	if [ "$how" = hyp ]; then
+	if [ "$how" = hyp ] || [ "$how" = efi ]; then
 		want=$(grep -c 'vm[0-9]: image slot' "$log")
 		grep -q 'vperf-hyp: done' "$log" || { bad=$((bad + 1)) unexpected="$unexpected (no-finish)"; }
 	else
@@ -222,6 +233,10 @@ run_config() {
 	command -v "$qemu" >/dev/null || { verdict_infra "$name" "$qemu not found"; return; }
 	missing=$(images_missing "$images")
 	[ "$how" != hyp ] || missing="$missing$(images_missing "$hyp_image")"
+	if [ "$how" = efi ]; then
+		[ -e "$out/vperf-hyp.efi" ] || missing="$missing vperf-hyp.efi"
+		[ -e "$efi_fw" ] || missing="$missing $efi_fw (scripts/deps.sh efi)"
+	fi
 	[ -z "$missing" ] || { verdict_infra "$name" "image missing:$missing"; return; }
 	t0=$(date +%s)
 	# shellcheck disable=SC2086

@@ -410,8 +410,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (current_el() != 2)
 		return fail(EFI_UNSUPPORTED,
 			    L"the firmware started this application at EL1: the hypervisor needs "
-			    L"EL2 (QEMU: -M virt,virtualization=on; a board: firmware that keeps "
-			    L"EL2 for the OS loader, docs/uefi.md)");
+			    L"EL2 (QEMU: -M virt,virtualization=on; a board: firmware that starts "
+			    L"OS loaders at EL2, docs/uefi.md)");
 	st = prepare(&dt, &hyp_size);
 	if (EFI_ERROR(st))
 		return st;
