@@ -36,7 +36,7 @@ sub = $(MAKE) -f $(srctree)/Makefile
 check-results := $(foreach s,sim minimal vspe-only arm64 qemu readme,$(obj)/check-$(s)/test-results.txt)
 stage = $(runtests) --stage $(obj)/check-$(1)/test-results.txt check-$(1)
 check:
-	$(call deps_for,build qemu linux fuzz format)
+	$(call deps_for,build qemu linux fuzz format efi)
 	$(Q)mkdir -p $(dir $(check-results))
 	$(Q)$(srctree)/scripts/tree-state.sh snapshot $(srctree) $(obj)/check-tree-state
 	$(Q)rm -f $(check-results)
@@ -222,6 +222,10 @@ help:
 	@echo '                              spe=on): registers, traps, sampling, PMBIRQ, faults,'
 	@echo '                              records decoded by vperf-spe, deterministic; and from'
 	@echo '                              an EL3 entry (-bios) the MDCR_EL3.NSPB rules (make check)'
+	@echo '  efi                         the reference hypervisor as a UEFI application (gnu-efi):'
+	@echo '                              builds $$(O)/qemu/vperf-hyp.efi and prints its path; booted'
+	@echo '                              by edk2 in the QEMU suite (efi-*), by an Arm server or'
+	@echo '                              board from a USB stick or the EFI shell (docs/uefi.md)'
 	@echo '  qemu-path                   the project'"'"'s QEMU 10 (platform/qemu: Debian'"'"'s source and'
 	@echo '                              patches/series), built once per machine into'
 	@echo '                              /var/cache/vperf/qemu; prints qemu-system-aarch64'"'"'s path'

@@ -8,7 +8,7 @@
  *     EFI_DTB_TABLE_GUID entry); ACPI alone is refused with a message;
  *   - the hypervisor's command line from the load options (the EFI shell's command line after
  *     the program's name) or \vperf\cmdline.txt, written to the DT's /chosen/bootargs;
- *   - the memory map: the hypervisor's memory plan (hyp/memplan.h) reserved with AllocatePages
+ *   - the memory map: the hypervisor's memory plan (hyp/platform.h) reserved with AllocatePages
  *     at fixed addresses, and where that fails the map's entries in the way printed;
  *   - the guest images \vperf\slot0.bin .. slot3.bin of its own volume into the image slots,
  *     where QEMU's -device loader puts them for the -kernel boot (the rest of each slot zeroed:
@@ -23,7 +23,7 @@
 #include <efilib.h>
 #include <libfdt.h>
 
-#include "../hyp/memplan.h"
+#include "../hyp/platform.h"
 
 #define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (Linux arm64 booting.rst) */
 #define PAGE		  4096ull
@@ -145,7 +145,7 @@ static EFI_STATUS reserve(const CHAR16 *what, uint64_t base, uint64_t size)
 					  PAGES(size), &addr);
 
 	if (EFI_ERROR(st)) {
-		Print(L"vperf-efi: the %s at [%lx, %lx) is not free memory (hyp/memplan.h):\n",
+		Print(L"vperf-efi: the %s at [%lx, %lx) is not free memory (hyp/platform.h):\n",
 		      what, base, base + size);
 		show_map_overlap(base, size);
 		return fail(st,
@@ -307,6 +307,75 @@ static EFI_STATUS build_dt(const void *fw_dt, uint64_t *out)
 	return EFI_SUCCESS;
 }
 
+/* The PPI of interrupts entry idx of the first node compatible with compat: its INTID, 0 if the
+ * node is absent, -1 if the entry is not a PPI (DT binding of the GICv3: three cells, type 1 a
+ * PPI numbered from INTID 16). */
+static int dt_ppi(const void *dt, const char *compat, int idx)
+{
+	int node = fdt_node_offset_by_compatible(dt, -1, compat), len;
+	const fdt32_t *irq = node < 0 ? NULL : fdt_getprop(dt, node, "interrupts", &len);
+
+	if (node < 0)
+		return 0;
+	if (!irq || len < (idx + 1) * 12 || fdt32_to_cpu(irq[idx * 3]) != 1)
+		return -1;
+	return 16 + (int)fdt32_to_cpu(irq[idx * 3 + 1]);
+}
+
+static bool dt_has(const void *dt, const char *compat)
+{
+	return fdt_node_offset_by_compatible(dt, -1, compat) >= 0;
+}
+
+/* One interrupt the hypervisor takes at a fixed INTID (hyp/platform.h) against the DT's. */
+static bool ppi_matches(const CHAR16 *what, int dt_intid, int hyp_intid, bool optional)
+{
+	if (dt_intid == hyp_intid || (optional && !dt_intid))
+		return true;
+	Print(L"vperf-efi: the %s interrupt is INTID %d in the device tree, the hypervisor takes "
+	      L"INTID %d (hyp/platform.h)\n",
+	      what, dt_intid, hyp_intid);
+	return false;
+}
+
+/* What the hypervisor needs of the machine (docs/uefi.md): a GICv3 (its list registers: a GICv2
+ * has none), a PL011 for its console, the architected timer's PPIs, the PMU's and SPE's PPIs
+ * where it expects them. Timer entries: secure, non-secure physical, virtual, hypervisor
+ * (DT binding arm,armv8-timer). */
+static EFI_STATUS check_dt(const void *dt)
+{
+	bool ok = true;
+
+	if (!dt_has(dt, "arm,gic-v3")) {
+		Print(L"vperf-efi: no GICv3 in the device tree%a: the hypervisor runs on a GICv3 "
+		      L"(ICH_* list registers) only\n",
+		      dt_has(dt, "arm,gic-400") || dt_has(dt, "arm,cortex-a15-gic") ? " (a GICv2)"
+										    : "");
+		ok = false;
+	}
+	if (!dt_has(dt, "arm,pl011")) {
+		Print(L"vperf-efi: no PL011 (arm,pl011) in the device tree: the hypervisor's "
+		      L"console is "
+		      L"a PL011\n");
+		ok = false;
+	}
+	ok &= ppi_matches(L"EL1 physical timer", dt_ppi(dt, "arm,armv8-timer", 1), INTID_PTIMER,
+			  false);
+	ok &= ppi_matches(L"EL1 virtual timer", dt_ppi(dt, "arm,armv8-timer", 2), INTID_VTIMER,
+			  false);
+	ok &= ppi_matches(L"EL2 physical timer", dt_ppi(dt, "arm,armv8-timer", 3), INTID_HYPTIM,
+			  false);
+	ok &= ppi_matches(L"PMU", dt_ppi(dt, "arm,armv8-pmuv3", 0), INTID_PMU, true);
+	ok &= ppi_matches(L"SPE", dt_ppi(dt, "arm,statistical-profiling-extension-v1", 0),
+			  INTID_SPE, true);
+	if (!ok)
+		return fail(EFI_UNSUPPORTED, L"the machine is not one the hypervisor knows");
+	Print(L"vperf-efi: device tree: GICv3, PL011, timer PPIs %d %d %d, PMU %d, SPE %d\n",
+	      INTID_PTIMER, INTID_VTIMER, INTID_HYPTIM, dt_ppi(dt, "arm,armv8-pmuv3", 0),
+	      dt_ppi(dt, "arm,statistical-profiling-extension-v1", 0));
+	return EFI_SUCCESS;
+}
+
 /* The firmware's description of the machine: a DT, or (only that on servers that boot in ACPI
  * mode) ACPI tables, which this loader does not read yet. */
 static EFI_STATUS find_dt(void **dt)
@@ -315,7 +384,7 @@ static EFI_STATUS find_dt(void **dt)
 	void *acpi;
 
 	if (!EFI_ERROR(LibGetSystemConfigurationTable(&dtb_guid, dt)) && !fdt_check_header(*dt))
-		return EFI_SUCCESS;
+		return check_dt(*dt);
 	if (!EFI_ERROR(LibGetSystemConfigurationTable(&acpi_guid, &acpi)))
 		Print(L"vperf-efi: the firmware describes the machine with ACPI only; the "
 		      L"hypervisor "

@@ -12,7 +12,7 @@
 #include "../lib/arm.h"
 #include "../lib/lib.h"
 #include "asm.h"
-#include "memplan.h"
+#include "platform.h"
 
 #define MAX_VCPUS_PER_VM 4
 #define MAX_LRS		 16
@@ -20,13 +20,7 @@
 #define ARGS_MAX	 2048 /* a guest's bootargs with the NUL: Linux's arm64 COMMAND_LINE_SIZE */
 
 /* INTIDs (GICv3, Arm IHI 0069: PPI n = INTID 16 + n). */
-#define INTID_KICK     0  /* physical SGI: another pCPU made an interrupt pending for our vCPU */
-#define INTID_MAINT    25 /* GIC maintenance interrupt */
-#define INTID_HYPTIM   26 /* EL2 physical timer (CNTHP) */
-#define INTID_VTIMER   27 /* EL1 virtual timer (CNTV) */
-#define INTID_PTIMER   30 /* EL1 physical timer (CNTP), the guest's too */
-#define INTID_PMU      23
-#define INTID_SPE      21 /* PMBIRQ: QEMU virt's /spe node, the SBSA's PPI 5 */
+#define INTID_KICK     0 /* physical SGI: another pCPU made an interrupt pending for our vCPU */
 #define INTID_SPURIOUS 1023
 #define VUART_SPI      33 /* the PL011's interrupt in the guest DT: never raised (vgic_mmio.c) */
 
