@@ -13,6 +13,7 @@
 #   qemu-spe-check  the FEAT_SPE smoke test of tests/qemu/spe (QEMU= the patched QEMU)
 #   efi           the hypervisor as a UEFI application, $(O)/qemu/vperf-hyp.efi (docs/uefi.md);
 #                 qemu-images builds it too (the efi configurations boot it)
+#   efi-stick     a FAT image for a USB stick: the application, EFI_CONFIG's command line and images
 # Needs scripts/deps.sh qemu (QEMU, the cross compiler, libfdt for arm64, Xen's headers).
 
 qemu-out := $(obj)/qemu
@@ -176,6 +177,13 @@ $(qemu-out)/vperf-hyp.efi: $(qemu-out)/vperf-hyp.so
 efi: $(qemu-out)/vperf-hyp.efi
 	@echo "$(abspath $(qemu-out)/vperf-hyp.efi)"
 
+# A boot volume for a USB stick: the application, configuration EFI_CONFIG's command line and
+# images (tests/qemu/efi/mkstick.sh; a Linux configuration needs make qemu-linux first).
+EFI_CONFIG ?= efi-self-1vm
+efi-stick: qemu-images
+	$(Q)QEMU_OUT=$(qemu-out) $(qemu-src)/efi/mkstick.sh $(qemu-out)/vperf-efi-$(EFI_CONFIG).img \
+		$(EFI_CONFIG)
+
 qemu-runner := $(qemu-src)/run.sh
 qemu-env = QEMU_OUT=$(qemu-out) QEMU_RESULTS=$(results) VPERF_SPE=$(obj)/host/bin/vperf-spe
 
@@ -203,6 +211,6 @@ qemu-spe-check: $(qemu-out)/spe-smoke.bin $(qemu-out)/spe-nspb.bin $(obj)/host/b
 include $(qemu-src)/linux/build.mk
 
 .PHONY: qemu-images qemu-check qemu-run qemu-bench qemu-deps qemu-lib qemu-spe-check \
-	qemu-mutant-refresh qemu-efi-deps efi
+	qemu-mutant-refresh qemu-efi-deps efi efi-stick
 
 -include $(shell find $(qemu-out)/obj -name '*.d' 2>/dev/null)
