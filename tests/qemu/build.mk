@@ -145,15 +145,15 @@ qemu-efi-cflags := -std=c11 $(WARN) -O2 -g -ffreestanding -fpic -fshort-wchar \
 	-fno-stack-protector -fno-strict-aliasing -mgeneral-regs-only -MMD -MP \
 	-isystem $(qemu-efi-inc) -isystem $(qemu-efi-inc)/aarch64 -isystem $(qemu-efi-inc)/protocol \
 	-I$(QEMU_LIBFDT)/usr/include
-qemu-efi-obj := $(qemu-out)/obj/efi/efi_main.o $(qemu-out)/obj/efi/efi_enter.o \
-	$(qemu-out)/obj/efi/string.o
+qemu-efi-obj := $(qemu-out)/obj/efi/efi_main.o $(qemu-out)/obj/efi/efi_acpi.o \
+	$(qemu-out)/obj/efi/efi_enter.o $(qemu-out)/obj/efi/string.o
 
 qemu-efi-deps:
 	$(Q)$(srctree)/scripts/deps.sh build qemu efi
 
-$(qemu-out)/obj/efi/efi_main.o: $(qemu-src)/efi/efi_main.c | qemu-efi-deps
+$(qemu-out)/obj/efi/efi_%.o: $(qemu-src)/efi/efi_%.c | qemu-efi-deps
 	@mkdir -p $(@D)
-	@echo "  CC      qemu/efi/efi_main.c"
+	@echo "  CC      qemu/efi/efi_$*.c"
 	$(Q)$(qemu-cc) $(qemu-efi-cflags) -c $< -o $@
 $(qemu-out)/obj/efi/efi_enter.o: $(qemu-src)/efi/efi_enter.S $(qemu-out)/vperf-hyp.bin
 	@mkdir -p $(@D)

@@ -51,8 +51,12 @@ qemu_cmd() {
 		done
 		if [ "$how" = efi ]; then
 			# edk2 (-bios) boots the UEFI application given as -kernel, with -append as its
-			# load options; acpi=off: edk2 then installs QEMU's device tree, not ACPI tables.
-			set -- -M virt,virtualization=on,gic-version=3,acpi=off -m 2G -bios "$efi_fw" \
+			# load options; acpi=off: edk2 then installs QEMU's device tree, not ACPI tables
+			# (flag acpi: QEMU's ACPI tables, and no device tree).
+			acpi=,acpi=off el2=,virtualization=on
+			[ "${efi_acpi:-}" = 1 ] && acpi=
+			[ "${efi_el1:-}" = 1 ] && el2= # flag el1: the firmware, and so its applications, at EL1
+			set -- -M "virt$el2,gic-version=3$acpi" -m 2G -bios "$efi_fw" \
 				-kernel "$out/vperf-hyp.efi" "$@"
 		else
 			set -- -M virt,virtualization=on,gic-version=3 -m 2G -kernel "$out/${hyp_image:-vperf-hyp}.bin" "$@"
@@ -77,13 +81,15 @@ images_missing() {
 infra_failure() {
 	log=$1 how=$2 args=$3 rc=$4
 	qemu_msg=$(grep -m 1 "^$(basename "$qemu"): " "$log" | grep -v ': warning: ')
-	if [ "$rc" -eq 126 ] || [ "$rc" -eq 127 ]; then
+	# The UEFI application stopped and returned to the firmware (which then waits: a timeout).
+	efi_msg=$(grep -m 1 '^vperf-efi: FAILED' "$log" | tr -d '\r')
+	if [ -n "$efi_msg" ]; then
+		echo "the UEFI application stopped: ${efi_msg#vperf-efi: }"
+	elif [ "$rc" -eq 126 ] || [ "$rc" -eq 127 ]; then
 		echo "QEMU could not be run ($qemu, exit $rc)"
 	elif [ -n "$qemu_msg" ]; then
 		echo "QEMU refused to start: $qemu_msg"
 	elif [ "$how" = hyp ] || [ "$how" = efi ]; then
-		efi_msg=$(grep -m 1 '^vperf-efi: FAILED' "$log" | tr -d '\r')
-		[ -z "$efi_msg" ] || { echo "the UEFI application stopped: ${efi_msg#vperf-efi: }"; return; }
 		grep -q '^vperf-hyp: EL2, MMU on' "$log" || { echo "no hypervisor banner"; return; }
 		# Each configured VM was started, or the hypervisor reported why not (RESULT host
 		# vmI-policy / -args / -spe-refused: a verdict the judge weighs).
@@ -158,6 +164,29 @@ spe_iso() {
 		}' >>"$1"
 }
 
+# efi_dt_source LOG: where a UEFI boot's device tree came from, against the configuration: the
+# firmware's own (configuration table), or written from its ACPI tables (flag acpi).
+efi_dt_source() {
+	from_acpi=0
+	grep -q '^vperf-efi: no device tree, ACPI tables' "$1" && from_acpi=1
+	v=PASS
+	[ "$from_acpi" = "${efi_acpi:-0}" ] || v=FAIL
+	what="the firmware's device tree"
+	[ "$from_acpi" = 1 ] && what="a device tree written from the ACPI tables"
+	echo "RESULT host efi-dt-source $v $what (acpi flag: ${efi_acpi:-0})" >>"$1"
+}
+
+# efi_refusal NAME LOG WORD: a configuration the UEFI application must refuse (efi-refused=WORD):
+# it passes when the application stopped with a message naming WORD and no hypervisor started.
+efi_refusal() {
+	msg=$(grep -m 1 '^vperf-efi: FAILED' "$2" | tr -d '\r')
+	if [ -n "$msg" ] && echo "$msg" | grep -q -- "$3" && ! grep -q '^vperf-hyp: ' "$2"; then
+		verdict_pass "$1" 1 "the application refused: ${msg#vperf-efi: FAILED: }"
+		return 0
+	fi
+	verdict_fail "$1" 0 1 " (no refusal naming $3: ${msg:-none})"
+}
+
 # judge NAME LOG FLAGS HOW RC SECS: print the verdict, append the results line, return 0 if it
 # passed.
 judge() {
@@ -230,6 +259,10 @@ run_config() {
 	# defect brought back; make qemu-images builds vperf-hyp-NAME.bin)
 	hyp_image=vperf-hyp
 	[ -n "$(flag_value "$flags" vperf-mutant)" ] && hyp_image=vperf-hyp-$(flag_value "$flags" vperf-mutant)
+	# acpi (efi): QEMU's ACPI tables, no device tree: the application writes one from them
+	efi_acpi=0 efi_el1=0
+	has_flag "$flags" acpi && efi_acpi=1
+	has_flag "$flags" el1 && efi_el1=1
 	command -v "$qemu" >/dev/null || { verdict_infra "$name" "$qemu not found"; return; }
 	missing=$(images_missing "$images")
 	[ "$how" != hyp ] || missing="$missing$(images_missing "$hyp_image")"
@@ -242,8 +275,11 @@ run_config() {
 	# shellcheck disable=SC2086
 	qemu_cmd "$how" "$images" "$args" "${tmo:-60}" $extra >"$log"
 	rc=$?
+	[ -z "$(flag_value "$flags" efi-refused)" ] ||
+		{ efi_refusal "$name" "$log" "$(flag_value "$flags" efi-refused)"; return; }
 	why=$(infra_failure "$log" "$how" "$args" $rc)
 	[ -z "$why" ] || { verdict_infra "$name" "$why"; return; }
+	[ "$how" != efi ] || efi_dt_source "$log"
 	spe_decode "$name" "$log"
 	spe_lost "$log"
 	spe_iso "$log"

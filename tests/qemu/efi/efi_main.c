@@ -5,7 +5,8 @@
  * what QEMU's -kernel loader does for the -kernel boot, from what the firmware gives:
  *   - checks it runs at EL2 (the hypervisor cannot run lower);
  *   - the device tree from the EFI configuration table (UEFI 2.10, 4.6: the table's
- *     EFI_DTB_TABLE_GUID entry); ACPI alone is refused with a message;
+ *     EFI_DTB_TABLE_GUID entry), or where the firmware gives ACPI tables only, one written from
+ *     them (efi_acpi.c); either checked against what the hypervisor assumes (check_dt);
  *   - the hypervisor's command line from the load options (the EFI shell's command line after
  *     the program's name) or \vperf\cmdline.txt, written to the DT's /chosen/bootargs;
  *   - the memory map: the hypervisor's memory plan (hyp/platform.h) reserved with AllocatePages
@@ -24,6 +25,7 @@
 #include <libfdt.h>
 
 #include "../hyp/platform.h"
+#include "efi_acpi.h"
 
 #define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (Linux arm64 booting.rst) */
 #define PAGE		  4096ull
@@ -377,20 +379,23 @@ static EFI_STATUS check_dt(const void *dt)
 }
 
 /* The firmware's description of the machine: a DT, or (only that on servers that boot in ACPI
- * mode) ACPI tables, which this loader does not read yet. */
+ * mode, and on QEMU virt unless acpi=off) ACPI tables, from which efi_acpi.c writes one. */
 static EFI_STATUS find_dt(void **dt)
 {
 	EFI_GUID dtb_guid = EFI_DTB_TABLE_GUID, acpi_guid = ACPI_20_TABLE_GUID;
-	void *acpi;
+	void *rsdp;
 
 	if (!EFI_ERROR(LibGetSystemConfigurationTable(&dtb_guid, dt)) && !fdt_check_header(*dt))
 		return check_dt(*dt);
-	if (!EFI_ERROR(LibGetSystemConfigurationTable(&acpi_guid, &acpi)))
-		Print(L"vperf-efi: the firmware describes the machine with ACPI only; the "
-		      L"hypervisor "
-		      L"reads a device tree (QEMU: -M virt,acpi=off; a server: its setup's O/S "
-		      L"hardware description, or a DT loaded from the EFI shell; docs/uefi.md)\n");
-	return fail(EFI_NOT_FOUND, L"no device tree in the EFI configuration table");
+	if (EFI_ERROR(LibGetSystemConfigurationTable(&acpi_guid, &rsdp)))
+		return fail(EFI_NOT_FOUND, L"neither a device tree nor ACPI tables in the EFI "
+					   L"configuration table");
+	Print(L"vperf-efi: no device tree, ACPI tables: a device tree written from the MADT, GTDT "
+	      L"and SPCR\n");
+	*dt = acpi_to_dt(rsdp);
+	if (!*dt)
+		return fail(EFI_NOT_FOUND, L"the ACPI tables (RSDP, XSDT) are unusable");
+	return check_dt(*dt);
 }
 
 /* ---- the hypervisor ---- */
