@@ -26,6 +26,7 @@ for f in $files; do
 	[ -e "$f" ] || { echo "mkstick.sh: $f missing (make efi qemu-images, qemu-linux)" >&2; exit 1; }
 done
 # The files' size and 16 MiB for FAT's own structures, in MiB; FAT32 from 64 MiB on.
+# shellcheck disable=SC2086 # one word per file
 mib=$(( ($(du -L -c -k $files | tail -n 1 | cut -f1) / 1024) + 16 ))
 rm -f "$img"
 truncate -s "${mib}M" "$img"
