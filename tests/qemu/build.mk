@@ -138,7 +138,8 @@ qemu-images: $(qemu-out)/vperf-hyp.bin $(qemu-out)/vperf-hyp.efi $(patsubst %,$(
 # vperf-hyp.bin inside, built the way Debian's gnu-efi for arm64 builds an application (its
 # crt0-efi-aarch64.o carries the PE/COFF header and self-relocates; elf_aarch64_efi.lds; a
 # position-independent shared object copied out as a flat binary). libfdt for the device tree;
-# lib/string.c for what libfdt needs, but memcpy and memset, which gnu-efi's libefi.a defines.
+# lib/string.c for what libfdt needs, but memcpy and memset, which gnu-efi's libefi.a defines;
+# lib/printf.c and lib/uart.c for its lines after ExitBootServices (no firmware console then).
 QEMU_GNUEFI ?= /opt/vperf/gnu-efi-arm64
 qemu-efi-inc := $(QEMU_GNUEFI)/usr/include/efi
 qemu-efi-cflags := -std=c11 $(WARN) -O2 -g -ffreestanding -fpic -fshort-wchar \
@@ -146,7 +147,8 @@ qemu-efi-cflags := -std=c11 $(WARN) -O2 -g -ffreestanding -fpic -fshort-wchar \
 	-isystem $(qemu-efi-inc) -isystem $(qemu-efi-inc)/aarch64 -isystem $(qemu-efi-inc)/protocol \
 	-I$(QEMU_LIBFDT)/usr/include
 qemu-efi-obj := $(qemu-out)/obj/efi/efi_main.o $(qemu-out)/obj/efi/efi_acpi.o \
-	$(qemu-out)/obj/efi/efi_enter.o $(qemu-out)/obj/efi/string.o
+	$(qemu-out)/obj/efi/efi_enter.o $(qemu-out)/obj/efi/string.o $(qemu-out)/obj/efi/printf.o \
+	$(qemu-out)/obj/efi/uart.o
 
 qemu-efi-deps:
 	$(Q)$(srctree)/scripts/deps.sh build qemu efi
@@ -163,6 +165,11 @@ $(qemu-out)/obj/efi/string.o: $(qemu-src)/lib/string.c | qemu-efi-deps
 	@mkdir -p $(@D)
 	@echo "  CC      qemu/efi/string.c"
 	$(Q)$(qemu-cc) $(qemu-efi-cflags) -Dmemcpy=qemu_lib_memcpy -Dmemset=qemu_lib_memset -c $< -o $@
+$(qemu-out)/obj/efi/printf.o $(qemu-out)/obj/efi/uart.o: $(qemu-out)/obj/efi/%.o: \
+		$(qemu-src)/lib/%.c | qemu-efi-deps
+	@mkdir -p $(@D)
+	@echo "  CC      qemu/efi/$*.c"
+	$(Q)$(qemu-cc) $(qemu-efi-cflags) -c $< -o $@
 $(qemu-out)/vperf-hyp.so: $(qemu-efi-obj)
 	@echo "  LD      qemu/vperf-hyp.so"
 	$(Q)$(CROSS_COMPILE)ld -nostdlib --no-undefined --build-id=sha1 -shared -Bsymbolic \

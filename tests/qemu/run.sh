@@ -81,11 +81,7 @@ images_missing() {
 infra_failure() {
 	log=$1 how=$2 args=$3 rc=$4
 	qemu_msg=$(grep -m 1 "^$(basename "$qemu"): " "$log" | grep -v ': warning: ')
-	# The UEFI application stopped and returned to the firmware (which then waits: a timeout).
-	efi_msg=$(grep -m 1 '^vperf-efi: FAILED' "$log" | tr -d '\r')
-	if [ -n "$efi_msg" ]; then
-		echo "the UEFI application stopped: ${efi_msg#vperf-efi: }"
-	elif [ "$rc" -eq 126 ] || [ "$rc" -eq 127 ]; then
+	if [ "$rc" -eq 126 ] || [ "$rc" -eq 127 ]; then
 		echo "QEMU could not be run ($qemu, exit $rc)"
 	elif [ -n "$qemu_msg" ]; then
 		echo "QEMU refused to start: $qemu_msg"
@@ -277,6 +273,10 @@ run_config() {
 	rc=$?
 	[ -z "$(flag_value "$flags" efi-refused)" ] ||
 		{ efi_refusal "$name" "$log" "$(flag_value "$flags" efi-refused)"; return; }
+	# The UEFI application stopped (and returned to the firmware, which then waits for the
+	# timeout): the boot path failed, whatever QEMU said when it was stopped.
+	efi_msg=$(grep -m 1 '^vperf-efi: FAILED' "$log" | tr -d '\r')
+	[ -z "$efi_msg" ] || { verdict_fail "$name" 0 1 " (the UEFI application stopped: ${efi_msg#vperf-efi: FAILED: })"; return; }
 	why=$(infra_failure "$log" "$how" "$args" $rc)
 	[ -z "$why" ] || { verdict_infra "$name" "$why"; return; }
 	[ "$how" != efi ] || efi_dt_source "$log"

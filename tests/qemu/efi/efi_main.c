@@ -25,6 +25,7 @@
 #include <libfdt.h>
 
 #include "../hyp/platform.h"
+#include "../lib/lib.h"
 #include "efi_acpi.h"
 
 #define ARM64_IMAGE_MAGIC 0x644d5241u /* "ARM\x64" at byte 56 (Linux arm64 booting.rst) */
@@ -417,12 +418,26 @@ static EFI_STATUS place_hyp(uint64_t *size)
 	return EFI_SUCCESS;
 }
 
+/* The command line holds the token tok (a whole word). */
+static bool has_token(const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (const char *p = cmdline; *p; p++)
+		if ((p == cmdline || p[-1] == ' ') && !strncmp(p, tok, n) && (!p[n] || p[n] == ' '))
+			return true;
+	return false;
+}
+
 /* GetMemoryMap then ExitBootServices with its key; a stale key (the map changed in between:
  * EFI_INVALID_PARAMETER) means another GetMemoryMap and try. The buffer is allocated first with
  * room for the entries that allocation adds, since after a failed ExitBootServices only the
- * memory map and allocation services may be called (UEFI 2.10, 7.4). */
-static EFI_STATUS exit_boot_services(void)
+ * memory map and allocation services may be called (UEFI 2.10, 7.4). *calls: ExitBootServices
+ * calls made. With efi_stale_key=1 on the command line a page is allocated between the first
+ * GetMemoryMap and ExitBootServices, which makes that key stale: the retry's test. */
+static EFI_STATUS exit_boot_services(unsigned int *calls)
 {
+	bool make_stale = has_token("efi_stale_key=1");
 	UINTN size = 0, key, dsize, cap;
 	UINT32 dver;
 	EFI_MEMORY_DESCRIPTOR *map = NULL;
@@ -439,11 +454,46 @@ static EFI_STATUS exit_boot_services(void)
 		st = uefi_call_wrapper(BS->GetMemoryMap, 5, &size, map, &key, &dsize, &dver);
 		if (EFI_ERROR(st))
 			return st;
+		if (make_stale) {
+			EFI_PHYSICAL_ADDRESS page;
+
+			make_stale = false;
+			uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, 1,
+					  &page);
+		}
+		++*calls;
 		st = uefi_call_wrapper(BS->ExitBootServices, 2, self, key);
 		if (st != EFI_INVALID_PARAMETER)
 			return st;
 	}
 	return st;
+}
+
+/* After ExitBootServices, on the PL011 the hypervisor will use: how many calls it took, and
+ * with efi_stale_key=1 the verdict of the retry (the first call must have been refused). */
+static void report_exit(uint64_t dt, unsigned int calls)
+{
+	const void *fdt = (const void *)(uintptr_t)dt;
+	int node = fdt_node_offset_by_compatible(fdt, -1, "arm,pl011");
+	int len;
+	const fdt32_t *reg = node < 0 ? NULL : fdt_getprop(fdt, node, "reg", &len);
+	char line[160];
+
+	if (!reg || len < 8)
+		return;
+	uart_init((uint64_t)fdt32_to_cpu(reg[0]) << 32 | fdt32_to_cpu(reg[1]));
+	snprintf(line, sizeof(line),
+		 "vperf-efi: boot services left after %u ExitBootServices call%s\n", calls,
+		 calls == 1 ? "" : "s");
+	uart_puts(line);
+	if (has_token("efi_stale_key=1")) {
+		snprintf(line, sizeof(line),
+			 "RESULT host efi-exit-retry %s the map key made stale before the first "
+			 "call: "
+			 "%u calls\n",
+			 calls >= 2 ? "PASS" : "FAIL", calls);
+		uart_puts(line);
+	}
 }
 
 static EFI_STATUS prepare(uint64_t *dt, uint64_t *hyp_size)
@@ -475,6 +525,7 @@ static EFI_STATUS prepare(uint64_t *dt, uint64_t *hyp_size)
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	uint64_t dt = 0, hyp_size = 0;
+	unsigned int calls = 0;
 	EFI_STATUS st;
 
 	InitializeLib(image, systab);
@@ -492,10 +543,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	Print(L"vperf-efi: device tree at %lx; leaving boot services, entering the hypervisor "
 	      L"at %lx\n",
 	      dt, HYP_LOAD_PA);
-	st = exit_boot_services();
+	st = exit_boot_services(&calls);
 	if (EFI_ERROR(st))
 		return fail(st, L"ExitBootServices");
-	/* No boot services, no console from here: the hypervisor prints on its own UART. */
+	/* No boot services, no console from here: the hypervisor's UART, polled (lib/uart.c). */
+	report_exit(dt, calls);
 	dcache_clean_inval(HYP_LOAD_PA, hyp_size);
 	dcache_clean_inval(dt, fdt_totalsize((const void *)(uintptr_t)dt));
 	for (unsigned int k = 0; k < NR_IMAGE_SLOTS; k++)
