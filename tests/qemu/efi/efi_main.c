@@ -14,7 +14,7 @@
  *   - the guest images \vperf\slot0.bin .. slot3.bin of its own volume into the image slots,
  *     where QEMU's -device loader puts them for the -kernel boot (the rest of each slot zeroed:
  *     RAM the firmware used is not zero, and a raw image's length is read from the zeros after
- *     it, hyp/vm.c);
+ *     it, hyp/vm.c); a slot with no file is left as QEMU's loader filled it;
  *   - ExitBootServices with the memory map's current key, retried while the key is stale
  *     (UEFI 2.10, 7.4: EFI_INVALID_PARAMETER when the map changed since GetMemoryMap);
  *   - then the hypervisor's own entry (hyp/head.S) at EL2 with the MMU off and x0 = the DT, as
@@ -98,21 +98,31 @@ static const CHAR16 *mem_type_name(UINT32 type)
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : L"Other";
 }
 
-/* The firmware's map entries that overlap [base, base + size): what holds a range of the plan. */
+/* The firmware's map entries that overlap [base, base + size): what holds a range of the plan,
+ * and how much of it no entry describes (no RAM there). */
 static void show_map_overlap(uint64_t base, uint64_t size)
 {
 	UINTN n, key, dsize;
 	UINT32 dver;
 	EFI_MEMORY_DESCRIPTOR *map = LibMemoryMap(&n, &key, &dsize, &dver), *d;
+	uint64_t covered = 0;
 
 	for (UINTN i = 0; map && i < n; i++) {
+		uint64_t start, end;
+
 		d = (EFI_MEMORY_DESCRIPTOR *)(void *)((uint8_t *)map + i * dsize);
-		if (d->PhysicalStart < base + size &&
-		    base < d->PhysicalStart + d->NumberOfPages * PAGE &&
-		    d->Type != EfiConventionalMemory)
-			Print(L"vperf-efi:   [%lx, %lx) is %s\n", d->PhysicalStart,
-			      d->PhysicalStart + d->NumberOfPages * PAGE, mem_type_name(d->Type));
+		start = d->PhysicalStart;
+		end = start + d->NumberOfPages * PAGE;
+		if (end <= base || start >= base + size)
+			continue;
+		covered += (end < base + size ? end : base + size) - (start > base ? start : base);
+		if (d->Type != EfiConventionalMemory)
+			Print(L"vperf-efi:   [%lx, %lx) is %s\n", start, end,
+			      mem_type_name(d->Type));
 	}
+	if (covered < size)
+		Print(L"vperf-efi:   %ld MiB of it are in no entry of the map: no RAM there\n",
+		      (size - covered) >> 20);
 	if (map)
 		FreePool(map);
 }
