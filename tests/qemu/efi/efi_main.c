@@ -542,11 +542,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	self = image;
 	Print(L"vperf-efi: the vperf reference hypervisor as a UEFI application, at EL%d\n",
 	      current_el());
-	if (current_el() != 2)
-		return fail(EFI_UNSUPPORTED,
-			    L"the firmware started this application at EL1: the hypervisor needs "
-			    L"EL2 (QEMU: -M virt,virtualization=on; a board: firmware that starts "
-			    L"OS loaders at EL2, docs/uefi.md)");
+	if (current_el() != 2) {
+		Print(L"vperf-efi: FAILED: the firmware started this application at EL%d: the "
+		      L"hypervisor needs EL2 (QEMU: -M virt,virtualization=on; a board: firmware "
+		      L"that starts OS loaders at EL2, docs/uefi.md)\n",
+		      current_el());
+		return EFI_UNSUPPORTED;
+	}
 	st = prepare(&dt, &hyp_size);
 	if (EFI_ERROR(st))
 		return st;
@@ -554,7 +556,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	      L"at %lx\n",
 	      dt, HYP_LOAD_PA);
 	st = exit_boot_services(&calls);
-	if (EFI_ERROR(st))
+	if (EFI_ERROR(st)) /* the console may be gone already (UEFI 2.10, 7.4): a best effort */
 		return fail(st, L"ExitBootServices");
 	/* No boot services, no console from here: the hypervisor's UART, polled (lib/uart.c). */
 	report_exit(dt, calls);
