@@ -38,7 +38,7 @@ t() {
 # The unit tests `make test` runs, the vPMU ones first (most mutants die there), the vPMU
 # tests again on the other PMU versions (tests/unit/build.mk, pmu-versions), and the seeded
 # isolation schedules on those versions, with lazy puts and with lazy and eager puts mixed.
-first="test_vpmu test_vpmu_adversary test_vpmu_blob test_vpmu_direct test_vpmu_emulated \
+first="test_vpmu test_vpmu_irq test_vpmu_el0 test_vpmu_blob test_vpmu_direct test_vpmu_emulated \
 test_trap test_core test_bench_counts"
 run_tests() {
 	# A vSPE or model SPE mutant is most likely caught by the vSPE tests: those first.
@@ -54,7 +54,8 @@ run_tests() {
 		t "$tb" "$tb" || return 1
 	done
 	for v in 1 4 5 7; do
-		for tb in test_vpmu test_vpmu_adversary test_vpmu_blob test_vpmu_swinc; do
+		for tb in test_vpmu test_vpmu_irq test_vpmu_el0 test_vpmu_filter test_vpmu_sync_window \
+			test_vpmu_blob test_vpmu_swinc; do
 			t "$tb" "$tb@pmuver$v" HV_PMUVER=$v || return 1
 		done
 	done

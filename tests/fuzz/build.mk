@@ -1,10 +1,11 @@
 # Fuzzing with libFuzzer (clang -fsanitize=fuzzer,address,undefined): the SPE decoder (lib/spe)
 # and, on the sim build, vperf's entry points for untrusted input (tests/fuzz/vperf.mk: the trap
 # entry, blob restore, the device tree).
-#   make fuzz [FUZZ_TIME=seconds]  the long run of each; a crash is written to tests/fuzz/regressions/
+#   make fuzz [FUZZ_TIME=seconds]  the long run of each; a crash is written to tests/fuzz/regressions/T/
 #   spe-fuzz-short (make check)    a bounded run from the checked-in corpus (crashes: $(O)/fuzz)
-#   spe-fuzz-replay (make check)   every corpus and regression input through the sim build of the
-#                                  codec (gcc, with the sanitizers of the configuration)
+#   spe-fuzz-replay (make check)   every input of tests/fuzz/corpus/spe and regressions/spe through
+#                                  the sim build of the codec (gcc, with the sanitizers of the
+#                                  configuration)
 # Guarded: the top Makefile and tests/unit/spe.mk may both include this file.
 ifndef spe-fuzz-mk
 spe-fuzz-mk := 1
@@ -21,7 +22,7 @@ spe-fuzz-srcs := $(wildcard $(srctree)/lib/spe/*.c) $(srctree)/tests/fuzz/spe_fu
 spe-fuzz-hdrs := $(wildcard $(srctree)/lib/spe/*.h) $(srctree)/tests/fuzz/spe_fuzz.h \
 	$(srctree)/include/vperf/spe_pkt.h $(srctree)/include/vperf/spe_rec.h \
 	$(srctree)/include/vperf/types.h
-spe-fuzz-inputs := $(srctree)/tests/fuzz/corpus $(srctree)/tests/fuzz/regressions
+spe-fuzz-inputs := $(srctree)/tests/fuzz/corpus/spe $(srctree)/tests/fuzz/regressions/spe
 spe-fuzz-opts := -dict=$(srctree)/tests/fuzz/spe.dict
 
 $(spe-fuzz-bin): $(spe-fuzz-srcs) $(spe-fuzz-hdrs)
@@ -30,13 +31,13 @@ $(spe-fuzz-bin): $(spe-fuzz-srcs) $(spe-fuzz-hdrs)
 	@echo "  FUZZCC  tests/fuzz/spe_fuzz ($(FUZZ_CC))"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(spe-fuzz-srcs) -o $@
 
-# The long run: new corpus entries in $(O)/fuzz/corpus, crashes kept as regression inputs.
+# The long run: new corpus entries in $(O)/fuzz/corpus-spe, crashes kept as regression inputs.
 fuzz: spe-fuzz-long
 spe-fuzz-long: $(spe-fuzz-bin)
-	@mkdir -p $(fuzz-dir)/corpus
+	@mkdir -p $(fuzz-dir)/corpus-spe
 	$(spe-fuzz-bin) $(spe-fuzz-opts) -max_total_time=$(FUZZ_TIME) \
-		-artifact_prefix=$(srctree)/tests/fuzz/regressions/ \
-		$(fuzz-dir)/corpus $(spe-fuzz-inputs)
+		-artifact_prefix=$(srctree)/tests/fuzz/regressions/spe/ \
+		$(fuzz-dir)/corpus-spe $(spe-fuzz-inputs)
 
 # The short run: a fixed seed and run count from a fresh scratch corpus, so that it is repeatable.
 # libFuzzer's chatter goes to $(O)/fuzz/short.log; its last lines are shown when the run fails.
@@ -52,7 +53,7 @@ spe-fuzz-short: $(spe-fuzz-bin)
 		else \
 			tail -n 40 $(fuzz-dir)/short.log; \
 			echo "spe-fuzz-short: failed; crash input in $(fuzz-dir)/crashes/:" \
-				"copy it to tests/fuzz/regressions/ with the fix"; \
+				"copy it to tests/fuzz/regressions/spe/ with the fix"; \
 			exit 1; \
 		fi'
 

@@ -7,11 +7,11 @@ test_fdt-ldlibs := -lfdt
 # Redeclaring libfdt functions is the point here: conflicting types still fail to compile.
 CFLAGS_test_fdt := -I$(srctree)/virt -Wno-redundant-decls
 tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct \
-	test_vpmu_emulated test_vpmu_adversary test_vpmu_badinput test_vpmu_audit test_vpmu_cover \
-	test_vpmu_swinc test_vpmu_lazy test_vpmu_fgt test_vpmu_window test_vpmu_restore \
-	test_vpmu_partition_iso test_pcpu_bringup test_trap_fastpath test_vpmu_irq_line \
-	test_vcpu_load test_vpmu_emulated_chain test_vpmu_hw_leftovers test_vpmu_aarch32 \
-	test_vpmu_hetero test_vpmu_cycle_filter test_vpmu_newer_pmu
+	test_vpmu_emulated test_vpmu_irq test_vpmu_el0 test_vpmu_badinput \
+	test_vpmu_swinc test_vpmu_lazy test_vpmu_fgt test_vpmu_sync_window test_vpmu_restore \
+	test_vpmu_partition_iso test_pcpu_bringup test_trap_fastpath \
+	test_vcpu_load test_vpmu_chain test_vpmu_hw_leftovers test_vpmu_aarch32 \
+	test_vpmu_hetero test_vpmu_filter test_vpmu_newer_pmu
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -24,33 +24,32 @@ test_vpmu_blob-objs := tests/unit/test_vpmu_blob.c tests/unit/hv.c
 test_vpmu_direct-objs := tests/unit/test_vpmu_direct.c tests/unit/hv.c
 test_vpmu_emulated-objs := tests/unit/test_vpmu_emulated.c tests/unit/hv.c
 test_vpmu_badinput-objs := tests/unit/test_vpmu_badinput.c tests/unit/hv.c
-test_vpmu_adversary-objs := tests/unit/test_vpmu_adversary.c tests/unit/hv.c
-test_vpmu_audit-objs := tests/unit/test_vpmu_audit.c tests/unit/hv.c
-test_vpmu_cover-objs := tests/unit/test_vpmu_cover.c tests/unit/hv.c
+test_vpmu_irq-objs := tests/unit/test_vpmu_irq.c tests/unit/hv.c
+test_vpmu_el0-objs := tests/unit/test_vpmu_el0.c tests/unit/hv.c
 test_vpmu_swinc-objs := tests/unit/test_vpmu_swinc.c tests/unit/hv.c
 test_vpmu_lazy-objs := tests/unit/test_vpmu_lazy.c tests/unit/hv.c
 test_vpmu_fgt-objs := tests/unit/test_vpmu_fgt.c tests/unit/hv.c
 test_vpmu_newer_pmu-objs := tests/unit/test_vpmu_newer_pmu.c tests/unit/hv.c
-test_vpmu_window-objs := tests/unit/test_vpmu_window.c tests/unit/hv.c
+test_vpmu_sync_window-objs := tests/unit/test_vpmu_sync_window.c tests/unit/hv.c
 test_vpmu_restore-objs := tests/unit/test_vpmu_restore.c tests/unit/hv.c
 test_vpmu_partition_iso-objs := tests/unit/test_vpmu_partition_iso.c tests/unit/hv.c
 test_pcpu_bringup-objs := tests/unit/test_pcpu_bringup.c tests/unit/hv.c
 test_trap_fastpath-objs := tests/unit/test_trap_fastpath.c tests/unit/hv.c
-test_vpmu_irq_line-objs := tests/unit/test_vpmu_irq_line.c tests/unit/hv.c
 test_vcpu_load-objs := tests/unit/test_vcpu_load.c tests/unit/hv.c
-test_vpmu_emulated_chain-objs := tests/unit/test_vpmu_emulated_chain.c tests/unit/hv.c
+test_vpmu_chain-objs := tests/unit/test_vpmu_chain.c tests/unit/hv.c
 test_vpmu_hw_leftovers-objs := tests/unit/test_vpmu_hw_leftovers.c tests/unit/hv.c
 test_vpmu_aarch32-objs := tests/unit/test_vpmu_aarch32.c tests/unit/hv.c
 test_vpmu_hetero-objs := tests/unit/test_vpmu_hetero.c tests/unit/hv.c
-test_vpmu_cycle_filter-objs := tests/unit/test_vpmu_cycle_filter.c tests/unit/hv.c
+test_vpmu_filter-objs := tests/unit/test_vpmu_filter.c tests/unit/hv.c
 
-# The vPMU, adversary, blob and isolation tests again on every other PMU version vperf supports (the
+# The vPMU, interrupt, EL0, filter, blob and isolation tests again on every other PMU version vperf supports (the
 # default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),
 # with 300 isolation schedules each; results are named test@pmuverN.
 ifeq ($(CONFIG_VPERF_VPMU),y)
 pmu-versions := 1 4 5 7
-pmu-version-tests := $(addprefix $(obj)/tests/bin/,test_vpmu test_vpmu_adversary test_vpmu_blob \
-	test_vpmu_isolation test_vpmu_swinc test_vpmu_emulated_chain)
+pmu-version-tests := $(addprefix $(obj)/tests/bin/,test_vpmu test_vpmu_irq test_vpmu_el0 \
+	test_vpmu_filter test_vpmu_sync_window test_vpmu_blob test_vpmu_isolation test_vpmu_swinc \
+	test_vpmu_chain)
 test-extra-y += pmu-versions
 pmu-versions: $(pmu-version-tests)
 	$(Q)for v in $(pmu-versions); do \

@@ -169,7 +169,7 @@ static const struct mask_case masks[] = {
 	{ VPERF_ENC_PMSFCR_EL1, 3, 0x7000full },
 	{ VPERF_ENC_PMSFCR_EL1, 5, 0x001f0000001f001full },
 	/* PMSEVFR_EL1: E[63:48,31:24,15:12,7,5,3,1]; SPEv1p1 E[11], E[18:17]; SPEv1p2 E[6]
-	 * (D18.2.6; test_vspe_letter.c has every version) */
+	 * (D18.2.6; test_vspe_version_regs.c has every version) */
 	{ VPERF_ENC_PMSEVFR_EL1, 1, 0xffff0000ff00f0aaull },
 	{ VPERF_ENC_PMSNEVFR_EL1, 3, 0xffff0000ff06f8eaull },
 	/* PMSLATFR_EL1: MINLAT[11:0] with 12-bit counters */

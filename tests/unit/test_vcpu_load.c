@@ -12,6 +12,10 @@
 
 #include "cmocka_wrap.h"
 
+#include <arch/sysreg.h>
+#include <vperf/esr.h>
+#include <vperf/id_regs.h>
+#include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
 #include "hv.h"
@@ -140,6 +144,47 @@ static void test_forget_refuses_short_loaded_vcpu(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
+static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
+{
+	struct sim_pe_config cfg;
+
+	sim_default_config(&cfg);
+	cfg.pmuver = pmuver;
+	cfg.el3 = el3;
+	hv_init(&cfg, host_counters);
+}
+
+/*
+ * A load onto a pCPU that another vCPU has not been put from is the hypervisor's bug (the other
+ * vCPU's counts would be lost): counted and logged. Resetting a loaded vCPU is refused, and its
+ * state in the hardware stays. Kills "a load onto a pCPU another vCPU is still loaded on is not
+ * reported" and "a loaded vCPU is reset under the hardware that holds its state".
+ */
+static void test_misuse_is_caught(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, 2);
+	struct hv_vcpu *a, *b;
+
+	(void)state;
+	init_model(6, true, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	b = hv_vcpu(1, 0);
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR0_EL0, 42);
+	assert_int_equal(vperf_vcpu_reset(&a->v), VPERF_EBUSY);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 42);
+	hv.last_log[0] = '\0';
+	sim_enter_el2(0);
+	vperf_vcpu_load(&b->v, &hv.pcpu[0]);
+	sim_exit_el2(0);
+	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(hv.pcpu[0].stats.misuse, 1);
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +193,7 @@ int main(void)
 		cmocka_unit_test_setup(test_short_loaded_vcpu_loaded_elsewhere, setup_short),
 		cmocka_unit_test_setup(test_short_loaded_vcpu_loaded_again, setup_short),
 		cmocka_unit_test_setup(test_forget_refuses_short_loaded_vcpu, setup_short),
+		cmocka_unit_test(test_misuse_is_caught),
 	};
 
 	return cmocka_run_group_tests_name("vcpu_load", tests, NULL, NULL);

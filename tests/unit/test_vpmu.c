@@ -9,11 +9,11 @@
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
+#include <sim/gic.h>
 #include <vperf/esr.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
-
-#include <sim/gic.h>
 
 #include "hv.h"
 #include "vpmu_util.h"
@@ -629,6 +629,327 @@ static void test_migration(void **state)
 	assert_int_equal(guest_read(PMEVCNTR1_EL0), 21);
 }
 
+/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
+static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
+{
+	struct sim_pe_config cfg;
+
+	sim_default_config(&cfg);
+	cfg.pmuver = pmuver;
+	cfg.el3 = el3;
+	hv_init(&cfg, host_counters);
+}
+
+static struct hv_vcpu *self_guest(uint8_t nr)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, nr);
+
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	return hv_vcpu(0, 0);
+}
+
+static enum vperf_trap_result raw(uint32_t enc, bool read, uint64_t *gprs, unsigned int el)
+{
+	return hv_raw_trap(vperf_esr_encode_sysreg(enc, 1, read), gprs, el);
+}
+
+/*
+ * PMMIR_EL1 exists from PMUv3p4. On a PMUv3p1 PE a syndrome naming it is UNDEF for the guest, and
+ * vperf does not read it at EL2 (UNDEFINED there too); on PMUv3p4 the guest reads the PE's value.
+ * Kills "PMMIR_EL1 read at EL2 on a PE without PMUv3p4".
+ */
+static void test_pmmir_needs_pmuv3p4(void **state)
+{
+	uint64_t gprs[31] = { 0 };
+	struct hv_vcpu *a;
+
+	(void)state;
+	init_model(4, true, 2);
+	a = self_guest(2);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, 0);
+	gprs[1] = 0x77;
+	assert_int_equal(raw(VPERF_ENC_PMMIR_EL1, true, gprs, 1), VPERF_TRAP_UNDEF);
+	assert_int_equal(gprs[1], 0x77);
+	assert_int_equal(sim_error_count(), 0);
+
+	init_model(5, true, 2);
+	a = self_guest(2);
+	hv_enter(a, 0);
+	sim_poke(0, VPERF_ENC_PMMIR_EL1, 0x1234);
+	assert_int_equal(guest_read(PMMIR_EL1), 0x1234);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void undef_op(void *hv_vcpu)
+{
+	(void)hv_vcpu;
+	sim_inject_undef();
+}
+
+static void advance_op(void *hv_vcpu)
+{
+	(void)hv_vcpu;
+	sim_advance_pc();
+}
+
+static unsigned int el_op(void *hv_vcpu)
+{
+	(void)hv_vcpu;
+	return sim_el();
+}
+
+static void line_op(void *hv_vcpu, uint32_t intid, bool level)
+{
+	(void)hv_vcpu;
+	(void)intid;
+	(void)level;
+}
+
+/*
+ * host_pmu_overflow is optional: a hypervisor without it still has its overflow flag cleared at
+ * the PMUIRQ (or the level-sensitive line would stay up). Kills "a host overflow with no
+ * host_pmu_overflow op calls through NULL".
+ */
+static void test_host_overflow_without_callback(void **state)
+{
+	static const struct vperf_hyp_ops ops = { .inject_undef = undef_op,
+						  .advance_pc = advance_op,
+						  .guest_el = el_op,
+						  .set_irq_line = line_op };
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	bool taken;
+
+	(void)state;
+	init_model(6, true, 2);
+	assert_int_equal(vperf_init(&ops), VPERF_OK);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv_host_boot(0);
+	sim_poke(0, VPERF_ENC_PMOVSSET_EL0, VPERF_BIT(4));
+	sim_enter_el2(0);
+	taken = vperf_handle_pmu_irq(&hv.pcpu[0]);
+	sim_exit_el2(0);
+	assert_true(taken);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMOVSSET_EL0) & VPERF_BIT(4), 0);
+	assert_int_equal(hv.host_ovs, 0);
+}
+
+/*
+ * A host that runs code at EL1 between vCPUs (host_el1) gets its own MDCR_EL2 back at every put,
+ * even when the guest's value counts the same (HV mode keeps HPME): its EL1 must not keep the
+ * guest's PMU traps. Kills "a host that runs code at EL1 (host_el1) keeps the guest's TPM/TPMS
+ * traps after put".
+ */
+static void test_host_el1_gets_its_mdcr_back(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2, .host_el1 = true };
+	struct vperf_vm_config cfg = policy(VPERF_PMU_HV, 2);
+	struct hv_vcpu *a;
+
+	(void)state;
+	init_model(6, true, 0);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv_host_boot(0);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, 0);
+	assert_true(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), hv.pcpu[0].host_mdcr);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * PMCCNTR_EL0 is 64 bits on every PMUv3 (I5.3.4); only the event counters are 32 bits before
+ * PMUv3p5. On a PMUv3p1 PE a guest's 64-bit cycle count reads back whole, in the hardware and
+ * from the shadow after a switch. Kills "PMCCNTR_EL0 cut to 32 bits before PMUv3p5".
+ */
+static void test_cycle_counter_is_64_bits(void **state)
+{
+	struct hv_vcpu *a, *b;
+
+	(void)state;
+	init_model(4, true, 2);
+	a = self_guest(2);
+	b = hv_vcpu(1, 0);
+	hv_enter(a, 0);
+	guest_write(PMCCNTR_EL0, 0x123456789ull);
+	guest_write(PMEVCNTR0_EL0, 0x123456789ull);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 0x123456789ull);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x23456789ull);
+	hv_leave(0);
+	hv_enter(b, 0);
+	guest_write(PMCCNTR_EL0, 0);
+	hv_leave(0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 0x123456789ull);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The PMCR_EL0.LP bug on a PMUv3p4 host (Arm DDI 0487 K.a I5.3.21: LP is RES0 before PMUv3p5): the
+ * guest reads LP back as 0, and vperf never writes it to the hardware, where the model reports an
+ * EL2 write of a RES0 field. A blob saved with LP on a PMUv3p5 host does not restore here. */
+static void test_pmcr_lp_pmuv3p4(void **state)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3);
+	struct hv_vcpu *a;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 5;
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E);
+	hv_leave(0);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, EV_INST);
+	guest_write(PMCNTENSET_EL0, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The guest-writable masks are derived once per pCPU initialisation (virt/vpmu/caps.c), not per
+ * access, from every initialised pCPU: a pCPU with an older PMU (PMUv3p4: no LP) initialised
+ * before the VM takes LP out of what the VM keeps. Initialised after the VM, which was shown
+ * PMUv3p5 and may hold LP, it is refused (test_pcpu_bringup.c) and the VM keeps LP. */
+static void test_pmcr_mask_follows_pcpu_init(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct sim_pe_config cfg;
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3);
+	struct hv_vcpu *a;
+	uint64_t dfr0;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6; /* PMUv3p5 on every pCPU at first */
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E | PMCR_LP);
+	hv_leave(0);
+	/* pCPU 1 comes up again reporting PMUv3p4. */
+	dfr0 = sim_peek(1, VPERF_ENC_ID_AA64DFR0_EL1) & ~ID_DFR0_PMUVER_MASK;
+	sim_poke(1, VPERF_ENC_ID_AA64DFR0_EL1, dfr0 | 5ull << ID_DFR0_PMUVER_SHIFT);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &hv.pcpu[1].cfg), VPERF_EINVAL);
+	sim_set_cpu(0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E | PMCR_LP);
+	hv_leave(0);
+	/* vperf started again, the PMUv3p4 pCPU before the VM: LP is not the VM's to keep. */
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_E | PMCR_LP), PMCR_E);
+	hv_leave(0);
+}
+
+/* Rt = 31 end to end (Rt = 31: XZR, D24.2.40): MSR from XZR writes zero, MRS to XZR discards the
+ * value and changes no GPR (the model checks every GPR), each one trap with the PC advanced. */
+static void test_xzr(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR1_EL0, 1234);
+	guest_write(PMCNTENSET_EL0, 0x80000003ull);
+	guest_msr_xzr(VPERF_ENC_PMEVCNTR1_EL0);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+	assert_int_equal(sim_guest_stats(0)->last_esr >> 5 & 31, 31);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+	guest_mrs_xzr(VPERF_ENC_PMCNTENSET_EL0);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+	assert_int_equal(sim_guest_stats(0)->last_esr >> 5 & 31, 31);
+	guest_msr_xzr(VPERF_ENC_PMCNTENCLR_EL0); /* writing zero clears nothing */
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0x80000003ull);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The Secure world runs while a guest's vCPU is loaded (a TrustZone OS at Secure EL1, the
+ * firmware at EL3) on a PE whose MDCR_EL3.SPME allows Secure counting: the guest's counters
+ * count its own Non-secure EL1 work only. On a PE without EL3 (NSK, NSU and M RES0) P and U
+ * alone filter, and the guest still counts its EL1 work. */
+static void run_secure(unsigned int el, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		sim_run_secure(el, &op3, 1);
+}
+
+static void secure_world_case(bool el3)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config c0 = policy(VPERF_PMU_SELF, 3);
+
+	hv_default_config(&cfg);
+	cfg.el3 = el3;
+	cfg.mdcr_el3_spme = true;
+	cfg.el2_trap_cycles = 0;
+	hv_init(&cfg, 2);
+	assert_int_equal(hv_vm(0, &c0), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMEVTYPER0_EL0, EV_INST);
+	guest_write(PMEVTYPER1_EL0, EV_INST | U_BIT);
+	guest_write(PMEVCNTR0_EL0, 0);
+	guest_write(PMEVCNTR1_EL0, 0);
+	guest_write(PMCCFILTR_EL0, 0);
+	guest_write(PMCCNTR_EL0, 0);
+	guest_write(PMCNTENSET_EL0, VPERF_BIT(31) | 3);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	if (el3) {
+		run_secure(1, 6); /* 7 + 3 ops: the counts must not move */
+		run_secure(0, 1);
+		run_secure(3, 3);
+	}
+	sim_set_el(0);
+	hv_run_n(&op3, 4);
+	sim_set_el(1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 14);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 10); /* U = 1: not EL0 */
+	assert_int_equal(guest_read(PMCCNTR_EL0), 14 * 3);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_secure_world_not_counted(void **state)
+{
+	(void)state;
+	secure_world_case(true);
+	secure_world_case(false);
+}
+
+/*
+ * The guest has no EL2: its ID_AA64DFR0_EL1 shows no FEAT_HPMN0 (HPMN0, bits [63:60]) even on a
+ * PE that has it, with the PE's other fields kept. Kills "a guest's ID_AA64DFR0_EL1 shows
+ * FEAT_HPMN0".
+ */
+static void test_id_dfr0_hides_hpmn0(void **state)
+{
+	uint64_t hw = VPERF_BIT(60) | 6u << 8 | 0x6; /* HPMN0, PMUv3p5, DebugVer */
+	struct hv_vcpu *a;
+
+	(void)state;
+	init_model(6, true, 2);
+	a = self_guest(2);
+	assert_int_equal(vperf_vcpu_id_dfr0(&a->v, hw), 6u << 8 | 0x6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -657,6 +978,15 @@ int main(void)
 		cmocka_unit_test_setup(test_active_switch_cost, setup),
 		cmocka_unit_test_setup(test_self_switch_cost, setup),
 		cmocka_unit_test_setup(test_migration, setup),
+		cmocka_unit_test(test_pmmir_needs_pmuv3p4),
+		cmocka_unit_test(test_host_overflow_without_callback),
+		cmocka_unit_test(test_host_el1_gets_its_mdcr_back),
+		cmocka_unit_test(test_cycle_counter_is_64_bits),
+		cmocka_unit_test(test_pmcr_lp_pmuv3p4),
+		cmocka_unit_test(test_pmcr_mask_follows_pcpu_init),
+		cmocka_unit_test_setup(test_xzr, setup),
+		cmocka_unit_test(test_secure_world_not_counted),
+		cmocka_unit_test(test_id_dfr0_hides_hpmn0),
 	};
 
 	return cmocka_run_group_tests_name("vpmu", tests, NULL, NULL);

@@ -11,6 +11,8 @@
 
 #include <arch/sysreg.h>
 #include <sim/spe.h>
+#include <vperf/esr.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
@@ -500,6 +502,70 @@ static void test_host_mdcr_by_feature(void **state)
 	}
 }
 
+/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
+static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
+{
+	struct sim_pe_config cfg;
+
+	sim_default_config(&cfg);
+	cfg.pmuver = pmuver;
+	cfg.el3 = el3;
+	hv_init(&cfg, host_counters);
+}
+
+/*
+ * The virtual PMUIRQ and PMBIRQ are PPIs, INTIDs 16-31 (GICv3): 15 (an SGI) and 32 (the first
+ * SPI) are refused, 16 and 31 taken. Kills "a vPMU interrupt number 32 (an SPI) accepted" and
+ * "a vSPE interrupt number 32 ...".
+ */
+static void test_virqs_are_ppis(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, VPERF_PART_TRAPPED, 2);
+	struct sim_pe_config model;
+
+	(void)state;
+	sim_default_config(&model);
+	model.pmsver = 1;
+	hv_init(&model, 2);
+	for (unsigned int i = 0; i < 2; i++) {
+		const uint32_t bad[] = { 15, 32 }, good[] = { 16, 31 };
+
+		cfg.pmu_virq = bad[i];
+		assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+		cfg.pmu_virq = good[i];
+		assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	}
+#ifdef CONFIG_VPERF_VSPE
+	cfg = policy(VPERF_PMU_OFF, VPERF_PART_TRAPPED, 0);
+	cfg.spe = true;
+	for (unsigned int i = 0; i < 2; i++) {
+		const uint32_t bad[] = { 15, 32 }, good[] = { 16, 31 };
+
+		cfg.spe_virq = bad[i];
+		assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+		cfg.spe_virq = good[i];
+		assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	}
+#endif
+}
+
+/*
+ * Whatever the mode, counts a PMU can have: PMCR_EL0.N is 5 bits (I5.3.21), so 31 slots at most,
+ * also for a VM whose PMU is OFF (its blob is checked against them). Kills "a VM (PMU OFF) with
+ * more emulated slots than a PMU can have accepted".
+ */
+static void test_off_vm_counts_bounded(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_OFF };
+
+	(void)state;
+	init_model(6, true, 2);
+	cfg.emu_slots = VPERF_PMU_MAX_COUNTERS;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	cfg.emu_slots = VPERF_PMU_MAX_COUNTERS + 1;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +586,8 @@ int main(void)
 		cmocka_unit_test(test_event_width_pcpu_joins_later),
 		cmocka_unit_test(test_host_mdcr_by_version),
 		cmocka_unit_test(test_host_mdcr_by_feature),
+		cmocka_unit_test(test_virqs_are_ppis),
+		cmocka_unit_test(test_off_vm_counts_bounded),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_badinput", tests, NULL, NULL);

@@ -5,15 +5,18 @@
  * hardware shows it N counters; an overflow makes it trap until it has seen and cleared its
  * flags; switches and migration keep its state; the host's counters are never reached.
  */
+#include <string.h>
+
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
+#include <vperf/esr.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
 #include "hv.h"
-
-static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_OTHER };
+#include "vpmu_util.h"
 
 static struct vperf_vm_config direct(uint8_t nr)
 {
@@ -26,7 +29,7 @@ static struct vperf_vm_config direct(uint8_t nr)
 }
 
 /* N = 6, the host keeps 2: VM 0 is direct with 2 counters. */
-static int setup(void **state)
+static int setup_direct(void **state)
 {
 	struct vperf_vm_config cfg = direct(2);
 
@@ -193,16 +196,149 @@ static void test_switch_and_migrate(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
+static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
+{
+	struct sim_pe_config cfg;
+
+	sim_default_config(&cfg);
+	cfg.pmuver = pmuver;
+	cfg.el3 = el3;
+	hv_init(&cfg, host_counters);
+}
+
+/*
+ * The direct partition cannot enforce an event filter (the guest programs the hardware): a
+ * filter that denies any event, an extended common event (0x4000-0x403F, D14.1) included, makes
+ * the policy EINVAL. Kills "the direct partition given to a VM whose filter denies an event of
+ * 0x4000-0x403F".
+ */
+static void test_direct_refuses_any_denied_event(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, 2);
+
+	(void)state;
+	init_model(6, true, 2);
+	cfg.partition = VPERF_PART_DIRECT;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	vperf_pmu_filter_set(&cfg.filter, 0x4004, false);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	vperf_pmu_filter_set(&cfg.filter, 0x8000, false); /* allow_other */
+	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
+}
+
+/*
+ * A direct guest's untrapped PMXEVCNTR_EL0 uses the hardware's PMSELR_EL0: the selection it wrote
+ * untrapped goes with it across a put, and comes back into the hardware when another direct
+ * guest's selection was there meanwhile. Kills "PMSELR_EL0 a direct guest wrote untrapped is lost
+ * at put" and "a direct guest's untrapped PMXEV* use the previous owner's PMSELR_EL0".
+ */
+static void test_direct_selection_follows_the_guest(void **state)
+{
+	struct vperf_vm_config cfg = direct(2);
+	struct hv_vcpu *a, *b;
+	uint64_t traps;
+
+	(void)state;
+	init_model(6, true, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	assert_int_equal(hv_vm(1, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	b = hv_vcpu(1, 1);
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR0_EL0, 100); /* traps: the state comes in, then no more traps */
+	traps = sim_guest_stats(0)->el2_traps;
+	guest_write(PMEVCNTR1_EL0, 200);
+	guest_write(PMSELR_EL0, 1);
+	assert_int_equal(sim_guest_stats(0)->el2_traps, traps); /* untrapped */
+	hv_leave(0);
+	hv_enter(b, 0);
+	guest_write(PMSELR_EL0, 0);
+	guest_write(PMEVCNTR0_EL0, 5);
+	hv_leave(0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMSELR_EL0), 1);
+	assert_int_equal(guest_read(PMXEVCNTR_EL0), 200);
+	assert_int_equal(guest_read(PMXEVCNTR_EL0), 200);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * Fields a direct guest holds only where every PE has them: PMCR_EL0.D needs AArch32 (RES0 on
+ * this AArch64-only PE, I5.3.21), PMEVTYPER NSK, NSU and M need EL3 (RES0 without, I5.3.30). While
+ * it traps (an overflow flag it has not cleared keeps it trapped) it reads them back as 0.
+ * Kills "a direct guest keeps PMCR_EL0.D on a PE without AArch32" and "a direct guest keeps
+ * PMEVTYPER NSK/NSU/M on a PE without EL3".
+ */
+static void test_direct_keeps_only_implemented_fields(void **state)
+{
+	struct vperf_vm_config cfg = direct(2);
+	struct hv_vcpu *a;
+	uint64_t traps;
+
+	(void)state;
+	init_model(6, false, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMOVSSET_EL0, 1); /* a flag: it stays trapped */
+	traps = sim_guest_stats(0)->el2_traps;
+	guest_write(PMCR_EL0, PMCR_D);
+	assert_int_equal(guest_read(PMCR_EL0) & PMCR_D, 0);
+	guest_write(PMEVTYPER0_EL0, NSK_BIT | NSU_BIT | M_BIT | U_BIT | EV_INST);
+	assert_int_equal(guest_read(PMEVTYPER0_EL0), U_BIT | EV_INST);
+	assert_int_equal(sim_guest_stats(0)->el2_traps, traps + 4);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * A PMUIRQ that carries only the host's overflow is not the guest's business: a direct guest (HV
+ * mode: the host's counters count while it runs) stays untrapped, and sees no flag and no
+ * interrupt. Kills "a PMUIRQ with none of the owner's flags ... takes a direct guest out of its
+ * untrapped run".
+ */
+static void test_host_overflow_leaves_direct_guest_untrapped(void **state)
+{
+	struct vperf_vm_config cfg = direct(2);
+	struct hv_vcpu *a;
+	uint64_t traps;
+
+	(void)state;
+	init_model(6, true, 2);
+	cfg.pmu_mode = VPERF_PMU_HV;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	sim_poke(0, VPERF_ENC_PMEVTYPER4_EL0, EV_CYCLES);
+	sim_poke(0, VPERF_ENC_PMEVCNTR4_EL0, 0xfffffff0ull);
+	sim_poke(0, VPERF_ENC_PMINTENSET_EL1, VPERF_BIT(4));
+	sim_poke(0, VPERF_ENC_PMCNTENSET_EL0, VPERF_BIT(4));
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, 0); /* its first access: then untrapped */
+	traps = sim_guest_stats(0)->el2_traps;
+	hv_run_n(&op3, 100);
+	hv_settle();
+	assert_true(hv.host_ovs & VPERF_BIT(4));
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(sim_guest_stats(0)->el2_traps, traps);
+	assert_int_equal(a->virqs, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_policy_needs_enforcing_hardware, setup),
-		cmocka_unit_test_setup(test_direct_refused_on_unenforced_hpmn, setup),
-		cmocka_unit_test_setup(test_untrapped_after_first_touch, setup),
-		cmocka_unit_test_setup(test_reset_limited_by_hardware, setup),
-		cmocka_unit_test_setup(test_put_untrapped_loads_trapped, setup),
-		cmocka_unit_test_setup(test_overflow_round_trip, setup),
-		cmocka_unit_test_setup(test_switch_and_migrate, setup),
+		cmocka_unit_test_setup(test_policy_needs_enforcing_hardware, setup_direct),
+		cmocka_unit_test_setup(test_direct_refused_on_unenforced_hpmn, setup_direct),
+		cmocka_unit_test_setup(test_untrapped_after_first_touch, setup_direct),
+		cmocka_unit_test_setup(test_reset_limited_by_hardware, setup_direct),
+		cmocka_unit_test_setup(test_put_untrapped_loads_trapped, setup_direct),
+		cmocka_unit_test_setup(test_overflow_round_trip, setup_direct),
+		cmocka_unit_test_setup(test_switch_and_migrate, setup_direct),
+		cmocka_unit_test(test_direct_refuses_any_denied_event),
+		cmocka_unit_test(test_direct_selection_follows_the_guest),
+		cmocka_unit_test(test_direct_keeps_only_implemented_fields),
+		cmocka_unit_test(test_host_overflow_leaves_direct_guest_untrapped),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_direct", tests, NULL, NULL);

@@ -4,18 +4,23 @@
  * while it runs. Exact when its enabled counters fit; multiplexed round robin, one slice per
  * load, when they do not; the physical placement is invisible to the guest.
  */
+#include <string.h>
+
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
+#include <vperf/esr.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
 #include "hv.h"
+#include "vpmu_util.h"
 
 static const struct sim_uop op1 = { .pc = 0x4000, .latency = 1, .type = SIM_UOP_OTHER };
 
 /* N = 6, the host keeps 2: VM 0 is emulated with 4 counters on 2 physical slots. */
-static int setup(void **state)
+static int setup_emulated(void **state)
 {
 	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
 				       .partition = VPERF_PART_EMULATED,
@@ -179,7 +184,7 @@ static void slices(bool neighbour, uint64_t out[4])
 	struct vperf_vm_config other = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 2 };
 	struct hv_vcpu *a, *b;
 
-	setup(NULL);
+	setup_emulated(NULL);
 	vperf_pmu_filter_allow_all(&other.filter);
 	assert_int_equal(hv_vm(1, &other), VPERF_OK);
 	a = hv_vcpu(0, 0);
@@ -282,18 +287,121 @@ static void test_32bit_shadow(void **state)
 	assert_int_equal(counter(1), 5);
 }
 
+static uint32_t evcntr_enc(unsigned int n)
+{
+	return VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
+}
+
+static uint32_t evtyper_enc(unsigned int n)
+{
+	return VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
+}
+
+/*
+ * Five counters on two slots, more than twice as many: each slice starts where the last one
+ * stopped (the rotation point), so the placements cycle {0,1} {2,3} {4,0} {1,2} {3,4} and over
+ * ten equal slices every counter counts in exactly four. Restarting the search for the next
+ * rotation point from counter 0 would alternate {0,1} {2,3} and starve counter 4.
+ */
+static void test_rotation_five_on_two(void **state)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = VPERF_PART_EMULATED,
+				       .nr_counters = 5,
+				       .emu_slots = 2 };
+	struct hv_vcpu *a;
+
+	(void)state;
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	hv_init(NULL, 1); /* N = 6: HPMN = 5 */
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	for (unsigned int n = 0; n < 5; n++)
+		guest_msr(evtyper_enc(n), EV_INST);
+	guest_write(PMCNTENSET_EL0, 0x1f);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_leave(0);
+	for (unsigned int slice = 0; slice < 10; slice++) {
+		hv_enter(a, 0);
+		hv_run_n(&op1, 10);
+		hv_leave(0);
+	}
+	hv_enter(a, 0);
+	for (unsigned int n = 0; n < 5; n++)
+		assert_int_equal(guest_mrs(evcntr_enc(n)), 40);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
+static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
+{
+	struct sim_pe_config cfg;
+
+	sim_default_config(&cfg);
+	cfg.pmuver = pmuver;
+	cfg.el3 = el3;
+	hv_init(&cfg, host_counters);
+}
+
+static uint64_t popcount(uint64_t v)
+{
+	uint64_t n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/*
+ * An emulated guest runs on at most its emu_slots physical counters, whether its counters are
+ * enabled together or one by one while it runs; a physical counter handed from a disabled guest
+ * counter to the next has only the new counter's interrupt enable (PMINTENSET_EL1, I5.3.38).
+ * Kills "a counter an emulated guest enables while it runs takes a physical counter beyond its
+ * slots" and "an emulated guest counter disabled leaves its interrupt enable on its physical
+ * counter".
+ */
+static void test_emulated_slots_and_enables(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, 4);
+	struct hv_vcpu *a;
+
+	(void)state;
+	init_model(6, true, 2);
+	cfg.partition = VPERF_PART_EMULATED;
+	cfg.emu_slots = 2;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMINTENSET_EL1, 1);
+	guest_write(PMCNTENSET_EL0, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMINTENSET_EL1) & 0xf, 1);
+	guest_write(PMCNTENCLR_EL0, 1);
+	guest_write(PMCNTENSET_EL0, 2); /* counter 1, no interrupt: on the freed counter */
+	assert_int_equal(popcount(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & 0xf), 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMINTENSET_EL1) & 0xf, 0);
+	guest_write(PMCNTENSET_EL0, 4);
+	guest_write(PMCNTENSET_EL0, 8);
+	guest_write(PMCNTENSET_EL0, 1);
+	assert_int_equal(popcount(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & 0xf), 2);
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0xf);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_policy, setup),
-		cmocka_unit_test_setup(test_whole_first_range, setup),
-		cmocka_unit_test_setup(test_fits_exact, setup),
-		cmocka_unit_test_setup(test_multiplexed, setup),
-		cmocka_unit_test_setup(test_enable_while_running, setup),
-		cmocka_unit_test_setup(test_overflow_mapped, setup),
+		cmocka_unit_test_setup(test_policy, setup_emulated),
+		cmocka_unit_test_setup(test_whole_first_range, setup_emulated),
+		cmocka_unit_test_setup(test_fits_exact, setup_emulated),
+		cmocka_unit_test_setup(test_multiplexed, setup_emulated),
+		cmocka_unit_test_setup(test_enable_while_running, setup_emulated),
+		cmocka_unit_test_setup(test_overflow_mapped, setup_emulated),
 		cmocka_unit_test(test_rotation_is_the_vcpus_own),
-		cmocka_unit_test_setup(test_disable_frees_slot, setup),
+		cmocka_unit_test_setup(test_disable_frees_slot, setup_emulated),
 		cmocka_unit_test(test_32bit_shadow),
+		cmocka_unit_test(test_rotation_five_on_two),
+		cmocka_unit_test(test_emulated_slots_and_enables),
 	};
 
 	return cmocka_run_group_tests_name("vpmu_emulated", tests, NULL, NULL);

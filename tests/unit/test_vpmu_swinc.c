@@ -6,8 +6,14 @@
  * partition, whose counters are reached through their placement. Each test runs its rule on
  * VM 0 (trapped) and VM 1 (emulated, two slots for four counters).
  */
+#include <string.h>
+
 #include "cmocka_wrap.h"
 
+#include <arch/sysreg.h>
+#include <sim/gic.h>
+#include <vperf/id_regs.h>
+#include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
 #include "hv.h"
@@ -210,6 +216,92 @@ static void test_what_counts(void **state)
 	}
 }
 
+/*
+ * CHAIN (event 0x1E) on an odd counter counts the 32-bit overflow of the even counter below it
+ * only while it is enabled itself (I5.3.21, the counter enables): a software increment that
+ * overflows counter 0 leaves a disabled counter 1 alone, and bumps it once enabled.
+ */
+static void test_swinc_chain_needs_enabled_odd(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, 2);
+	struct hv_vcpu *a;
+
+	(void)state;
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, EV_SW_INCR);
+	guest_write(PMEVTYPER1_EL0, EV_CHAIN);
+	guest_write(PMEVCNTR0_EL0, 0xffffffffull);
+	guest_write(PMEVCNTR1_EL0, 5);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0) & 0xffffffffull, 0);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 5);
+	guest_write(PMEVCNTR0_EL0, 0xffffffffull);
+	guest_write(PMCNTENSET_EL0, 2);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 6);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * On a PMUv3p5 PE event counters are 64 bits wide; with PMCR_EL0.LP = 0 their overflow is still
+ * the carry out of bit 31 (I5.3.21, PMCR_EL0.LP), whatever bits [63:32] hold: a software
+ * increment of 0x1_ffffffff raises the flag. With LP = 1 the same increment does not.
+ */
+static void test_swinc_32bit_overflow_of_wide_counter(void **state)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, 2);
+	struct sim_pe_config model;
+	struct hv_vcpu *a;
+
+	(void)state;
+	hv_default_config(&model);
+	model.pmuver = 6;
+	hv_init(&model, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, EV_SW_INCR);
+	guest_write(PMEVCNTR0_EL0, 0x1ffffffffull);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x200000000ull);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	guest_write(PMOVSCLR_EL0, 1);
+	guest_write(PMEVCNTR0_EL0, 0x1ffffffffull);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x200000000ull);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* PMSWINC for a VM whose filter denies SW_INCR counts nothing (the filter holds for the
+ * software-emulated increment too), and PMCEID0 does not list the event. */
+static void test_swinc_denied_by_filter(void **state)
+{
+	struct vperf_vm_config c = policy(VPERF_PMU_SELF, 3);
+
+	(void)state;
+	vperf_pmu_filter_set(&c.filter, EV_SW_INCR, false);
+	assert_int_equal(hv_vm(2, &c), VPERF_OK);
+	hv_enter(hv_vcpu(2, 2), 0);
+	guest_write(PMEVTYPER0_EL0, EV_SW_INCR);
+	guest_write(PMEVCNTR0_EL0, 0);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMSWINC_EL0, 1);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0);
+	assert_int_equal(guest_read(PMCEID0_EL0) & VPERF_BIT(EV_SW_INCR), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +310,9 @@ int main(void)
 		cmocka_unit_test_setup(test_chain, setup_swinc),
 		cmocka_unit_test_setup(test_flag_without_interrupt, setup_swinc),
 		cmocka_unit_test_setup(test_what_counts, setup_swinc),
+		cmocka_unit_test(test_swinc_chain_needs_enabled_odd),
+		cmocka_unit_test(test_swinc_32bit_overflow_of_wide_counter),
+		cmocka_unit_test_setup(test_swinc_denied_by_filter, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,10 +5,15 @@
  * SPE 3.4.1 with the outcome a guest breaking them gets.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmocka_wrap.h"
-#include "vspe_util.h"
+
+#include <arch/sysreg.h>
+#include <vperf/esr.h>
 #include <vperf/spe_rec.h>
+
+#include "vspe_util.h"
 
 static uint64_t peek(uint32_t enc)
 {
@@ -390,6 +395,92 @@ static void test_stale_pmscr_el2(void **state)
 	free(lx);
 }
 
+static struct lx_spe lx;
+
+/* Every SPE register is UNDEFINED at EL0 (SPE 3.2.3, 3.4.6), before any trap: a syndrome that
+ * claims an EL0 access, as a confused or hostile hypervisor path could deliver, is UNDEF and
+ * changes nothing. */
+static void test_el0_syndrome_undef(void **state)
+{
+	static const uint32_t regs[] = { VPERF_ENC_PMSCR_EL1, VPERF_ENC_PMBPTR_EL1,
+					 VPERF_ENC_PMBSR_EL1, VPERF_ENC_PMSIDR_EL1 };
+	uint64_t gprs[31] = { 0 };
+
+	(void)state;
+	vs_init(1, 0, 1);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	gprs[3] = V_PMSCR_E1SPE;
+	for (unsigned int i = 0; i < 4; i++) {
+		assert_int_equal(hv_raw_trap(vperf_esr_encode_sysreg(regs[i], 3, false), gprs, 0),
+				 VPERF_TRAP_UNDEF);
+		assert_int_equal(hv_raw_trap(vperf_esr_encode_sysreg(regs[i], 4, true), gprs, 0),
+				 VPERF_TRAP_UNDEF);
+	}
+	assert_int_equal(gprs[4], 0);
+	assert_int_equal(guest_read(PMSCR_EL1), 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A vCPU that ran on pCPU 0 (HPMN 4) moves to pCPU 1, whose host keeps one counter (HPMN 5): it
+ * runs with pCPU 1's MDCR_EL2, not the value cached on pCPU 0. */
+static void test_mdcr_after_migration(void **state)
+{
+	const struct vperf_pcpu_config one = { .host_counters = 1 };
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 2 };
+	struct hv_vcpu *a;
+
+	(void)state;
+	vs_init(1, 0, 1);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &one), VPERF_OK);
+	hv_host_boot(1);
+	sim_set_cpu(0);
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & 0x1f, 4);
+	hv_leave(0);
+	hv_enter(a, 1);
+	assert_int_equal(sim_peek(1, VPERF_ENC_MDCR_EL2) & 0x1f, 5);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * vCPU C ran once with no buffer (E2PB = 0b10 cached), then is restored from a blob whose buffer
+ * is live, taken from vCPU A of the same VM: at its next load, on the same pCPU, it runs
+ * untrapped (E2PB = 0b11) as a load of that state does, not with the cached value.
+ */
+static void test_mdcr_after_restore_of_live_buffer(void **state)
+{
+	static uint8_t blob[VPERF_VSPE_BLOB_SIZE];
+	struct hv_vcpu *a, *c;
+	int len;
+
+	(void)state;
+	vs_init(1, 0, 1);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1, true), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	c = hv_vcpu(1, 0);
+	hv_enter(c, 0);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 2);
+	hv_enter(a, 0);
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 3);
+	hv_leave(0);
+	len = vperf_vcpu_save(&a->v, blob, sizeof(blob));
+	assert_true(len > 0);
+	assert_int_equal(vperf_vcpu_restore(&c->v, blob, (size_t)len), VPERF_OK);
+	hv_enter(c, 0);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 3);
+	lx_run(&lx, c, 2000);
+	lx_stop(&lx);
+	assert_true(lx_records(&lx) >= 5);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +493,9 @@ int main(void)
 		cmocka_unit_test(test_random_values),
 		cmocka_unit_test(test_pa_pct_policy),
 		cmocka_unit_test(test_stale_pmscr_el2),
+		cmocka_unit_test(test_el0_syndrome_undef),
+		cmocka_unit_test(test_mdcr_after_migration),
+		cmocka_unit_test(test_mdcr_after_restore_of_live_buffer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

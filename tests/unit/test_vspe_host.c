@@ -7,11 +7,15 @@
  * Arm DDI 0487 K.a D18.2.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmocka_wrap.h"
-#include "vspe_util.h"
+
 #include <arch/sysreg.h>
+#include <vperf/esr.h>
 #include <vperf/spe_rec.h>
+
+#include "vspe_util.h"
 
 #define HOST_VA	  0x0000008000000000ull /* EL2 regime */
 #define HOST_PA	  0x70000000ull
@@ -278,6 +282,56 @@ static void test_pmbirq_live_guest_host_parked(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/*
+ * On an SPEv1p1 host (PMSVer 2) PMSNEVFR_EL1 does not exist and is UNDEFINED even at EL2: parking
+ * and unparking the host's buffer around a vSPE guest never touches it (the model reports any
+ * access of a register the PE lacks), and the host's records are all its own.
+ */
+static void test_park_spev1p1_no_pmsnevfr(void **state)
+{
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vs_init_host(2, 6);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	vs_host_run(2000);
+	hv_enter(vc, 0);
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	lx_run(&lx, vc, 2000);
+	hv_leave(0);
+	vs_host_run(2000);
+	assert_true(vs_host_records(0) >= 10);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * A vSPE guest whose PMU runs in XENPMU_MODE_HV keeps the host's MDCR_EL2.HPME, so nothing but the
+ * parked buffer makes its put write MDCR_EL2: the host's E2PB = 0b00 must be back before the
+ * host's buffer is, or the host samples with the buffer still EL1's, through the guest's regime.
+ */
+static void test_unpark_after_e2pb_is_the_hosts(void **state)
+{
+	const struct vperf_vm_config spe = { .spe = true, .spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED };
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vs_init_host(3, 8);
+	assert_int_equal(vs_vm_mode(0, &spe, true, VPERF_PMU_HV), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	lx_run(&lx, vc, 2000);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 2);
+	hv_leave(0);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 0);
+	vs_host_run(2000);
+	assert_true(vs_host_records(0) >= 5);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +342,8 @@ int main(void)
 		cmocka_unit_test(test_pmbirq_live_guest_host_parked),
 		cmocka_unit_test(test_host_samples_vperf),
 		cmocka_unit_test(test_park_cost),
+		cmocka_unit_test(test_park_spev1p1_no_pmsnevfr),
+		cmocka_unit_test(test_unpark_after_e2pb_is_the_hosts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

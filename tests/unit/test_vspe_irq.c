@@ -6,10 +6,23 @@
  * writes nothing; the guest's own events reach its virtual PMBSR with the physical line down.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmocka_wrap.h"
-#include "vspe_util.h"
+
+#include <arch/sysreg.h>
 #include <arch/tlb.h>
+#include <vperf/esr.h>
+
+#include "vspe_util.h"
+
+#define V_PMBSR_COLL   (1ull << 16)
+#define MODEL_PMSVER_N 5 /* SPEv1 .. SPEv1p4: every version the model implements */
+
+#define BSC_FULL       1ull
+#define EC_S2_DA       0x25ull
+#define PMBSR_EC_OF(v) (((v) >> 26) & 0x3fu)
+#define HOST_VA	       0x0000008000000000ull /* vs_init_host's buffer on pCPU 0, EL2 regime */
 
 #define VMID0 1
 #define PAGE  0x1000ull
@@ -333,6 +346,265 @@ static void test_pmu_and_spe_ppi_differ(void **state)
 	assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL);
 }
 
+/*
+ * A VM profiled from outside (VPERF_SPE_BUF_EL2) runs while the host's own buffer samples it:
+ * when that buffer fills, the PMBIRQ is the host's. vperf leaves it alone: the host's PMBSR_EL1
+ * keeps its event (S, buffer full) and its PMBLIMITR_EL1 its value, the guest, which has no SPE,
+ * gets no interrupt.
+ */
+static void test_host_pmbirq_outside_vm(void **state)
+{
+	const struct vperf_vm_config spe = { .spe = true,
+					     .spe_buffer = VPERF_SPE_BUF_EL2,
+					     .spe_context = 0x101 };
+	const uint64_t limitr = (HOST_VA + PAGE) | V_PMBLIMITR_E;
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vs_init_host(3, 5);
+	write_sysreg(limitr, PMBLIMITR_EL1); /* one page: full after a few dozen records */
+	isb();
+	assert_int_equal(vs_vm_cfg(0, &spe, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	for (unsigned int i = 0; i < 200 && !hv.spe_irqs; i++)
+		vs_run_loads(0, 257, 3);
+	assert_true(hv.spe_irqs >= 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1) & (V_PMBSR_S | 0x3f),
+			 V_PMBSR_S | BSC_FULL);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1), limitr);
+	assert_false(vperf_handle_spe_irq(&hv.pcpu[0]));
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(hv.vm[0].stats.spe_events, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * A guest with a vSPE whose state is not in the hardware (its buffer never enabled) is loaded
+ * when a PMBIRQ with PMBSR_EL1.S set arrives: it is not the guest's buffer, whose events vperf
+ * takes only from the hardware it owns. Nothing is taken or cleared, the guest sees nothing.
+ */
+static void test_host_pmbirq_guest_not_in_hw(void **state)
+{
+	const uint64_t host_event = V_PMBSR_S | BSC_FULL;
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vs_init(1, 0, 3);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	(void)guest_read(PMSIDR_EL1); /* a vSPE access: the state stays out of the hardware */
+	sim_poke(0, VPERF_ENC_PMBSR_EL1, host_event);
+	assert_false(vperf_handle_spe_irq(&hv.pcpu[0]));
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1), host_event);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(hv.vm[0].stats.spe_events, 0);
+	sim_poke(0, VPERF_ENC_PMBSR_EL1, 0);
+	assert_int_equal(guest_read(PMBSR_EL1), 0);
+}
+
+/*
+ * An external abort on a write of the guest's buffer may be reported with the stage 1 or the
+ * stage 2 Data Abort EC (SPE 3.5.4; the model's seed picks). With EA = 1 it is no stage 2 fault
+ * the hypervisor can fix by mapping a page: the guest gets it (S, EA) whichever EC, and is never
+ * restarted silently past records that never reached memory. Over sixteen seeds both ECs occur.
+ */
+static void test_ext_abort_with_s2_ec_reaches_guest(void **state)
+{
+	unsigned int s2_ec = 0;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		struct hv_vcpu *vc;
+		uint64_t pmbsr;
+
+		vs_init(1, 0, seed);
+		assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+		vc = hv_vcpu(0, 0);
+		hv_enter(vc, 0);
+		lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+		sim_mem_set_abort(V_BUF_PA(0), PAGE, true);
+		lx_start(&lx);
+		lx_run(&lx, vc, 257 * 24); /* records in flight to the aborting page */
+		hv_leave(0);		   /* the drain brings the abort in */
+		hv_enter(vc, 0);
+		assert_true(vc->spe_irq_level);
+		psb_csync();
+		dsb_nsh();
+		isb();
+		pmbsr = guest_read(PMBSR_EL1);
+		assert_int_equal(pmbsr & (V_PMBSR_S | V_PMBSR_EA), V_PMBSR_S | V_PMBSR_EA);
+		s2_ec += PMBSR_EC_OF(pmbsr) == EC_S2_DA;
+		assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 0);
+		sim_mem_set_abort(V_BUF_PA(0), PAGE, false);
+		assert_int_equal(sim_error_count(), 0);
+	}
+	assert_true(s2_ec >= 1 && s2_ec < 16);
+}
+
+static const enum vperf_spe_buffer policies[] = { VPERF_SPE_BUF_EL1_TRAPPED, VPERF_SPE_BUF_EL1 };
+
+/* A VM of policy buf on a model with PMSVer pmsver, its vCPU 0 loaded on pCPU 0. */
+static struct hv_vcpu *setup_on_version(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_now,
+					uint64_t seed)
+{
+	struct hv_vcpu *vc;
+
+	vs_init(pmsver, 0, seed);
+	assert_int_equal(vs_vm(0, buf, s2_now), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	return vc;
+}
+
+/*
+ * PMBIRQ is a level driven by PMBSR_EL1.S (SPE 3.5). A vCPU reset with an event pending (S = 1, its
+ * virtual line high) clears S (SPE 4.2: vperf resets PMBSR_EL1 to 0): its line drops at the next
+ * load, as any other change of the level.
+ */
+static void reset_drops_pmbirq(uint8_t pmsver, enum vperf_spe_buffer buf)
+{
+	const uint64_t lim = V_BUF_VA + V_BUF_SIZE;
+	struct hv_vcpu *vc = setup_on_version(pmsver, buf, true, 1);
+
+	guest_write(PMBPTR_EL1, lim); /* no room: a buffer full event (SPE 3.4.1) */
+	guest_write(PMBLIMITR_EL1, lim | V_PMBLIMITR_E);
+	assert_true(vc->spe_irq_level);
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_reset(&vc->v), VPERF_OK);
+	hv_enter(vc, 0);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(guest_read(PMBSR_EL1), 0);
+	/* Reset with the line already low pushes nothing. */
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_reset(&vc->v), VPERF_OK);
+	hv_enter(vc, 0);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_reset_drops_pmbirq(void **state)
+{
+	(void)state;
+	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
+		for (unsigned int p = 0; p < VPERF_ARRAY_SIZE(policies); p++)
+			reset_drops_pmbirq(v, policies[p]);
+}
+
+/*
+ * A stage 2 fault with no data lost, which vperf maps and restarts itself, found at a PMBIRQ (the
+ * guest keeps running, several samples per slice) or by put's drain (one sample per slice, then a
+ * switch). The guest's PMBSR_EL1 before it held `before` (its own write, S = 0) and the hardware
+ * set COLL meanwhile (long samples collide, SPE 3.1.4): after the restart the guest reads exactly
+ * before | COLL, no stage 2 EC or FSC, no interrupt; its buffer goes on.
+ */
+static void restart_keeps_pmbsr(uint8_t pmsver, enum vperf_spe_buffer buf, bool at_put,
+				uint64_t before)
+{
+	const struct sim_uop slow = { .pc = V_LOOP_PC(0),
+				      .vaddr = 0x4000,
+				      .latency = 600,
+				      .type = SIM_UOP_LOAD,
+				      .size_log2 = 3 };
+	struct hv_vcpu *vc = setup_on_version(pmsver, buf, true, 11);
+	uint64_t ptr;
+
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_probe();
+	guest_write(PMBSR_EL1, before); /* trapped: the buffer is not live yet */
+	lx_start(&lx);
+	for (unsigned int i = 0; i < 257 * 4; i++)
+		guest_run(&slow, 1);
+	vs_run_loads(0, 257 * 3, 3); /* the last long sample done */
+	assert_true(sim_spe_stats(0)->collision >= 1);
+	hv_leave(0); /* every record so far in memory */
+	hv_enter(vc, 0);
+	ptr = sim_peek(0, VPERF_ENC_PMBPTR_EL1);
+	sim_mem_unmap_s2(VMID0, V_BUF_IPA + ((ptr - V_BUF_VA) & ~(PAGE - 1)), V_BUF_SIZE);
+	tlbi_vmalls12e1is(); /* the hypervisor's TLB maintenance (SPE 3.4.4) */
+	dsb_nsh();
+	for (unsigned int i = 0; i < 100 && !hv.vm[0].stats.spe_s2_fixed; i++) {
+		if (!at_put) {
+			vs_run_loads(0, 257, 3);
+			continue;
+		}
+		vs_run_loads(0, 300, 3);
+		hv_leave(0);
+		hv_enter(vc, 0);
+	}
+	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 1);
+	assert_int_equal(hv.spe_irqs, at_put ? 0 : 1);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(guest_read(PMBSR_EL1), before | V_PMBSR_COLL);
+	if (buf == VPERF_SPE_BUF_EL1) /* untrapped unless DL or EA could be misread */
+		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)),
+				 before & (V_PMBSR_DL | V_PMBSR_EA) ? 2 : 3);
+	vs_run_loads(0, 257 * 4, 3);
+	vs_drain_visible();
+	assert_true(guest_read(PMBPTR_EL1) > ptr);
+	assert_int_equal(hv.vm[0].stats.spe_events, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_restart_keeps_pmbsr(void **state)
+{
+	/* What a guest that clears only S leaves of an earlier event: a buffer full's BSC, a
+	 * truncation's DL, an external abort's EA. */
+	static const uint64_t befores[] = { 0, BSC_FULL, V_PMBSR_DL | BSC_FULL, V_PMBSR_EA };
+
+	(void)state;
+	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
+		for (unsigned int p = 0; p < VPERF_ARRAY_SIZE(policies); p++)
+			for (unsigned int put = 0; put < 2; put++)
+				for (unsigned int b = 0; b < VPERF_ARRAY_SIZE(befores); b++)
+					restart_keeps_pmbsr(v, policies[p], put, befores[b]);
+}
+
+/*
+ * A record cut by a stage 2 fault (DL = 1) reaches the guest as a buffer full event with DL = 1
+ * while PMBPTR_EL1 lies far below the limit: a deliberate departure from SPE 3.5.2, which has
+ * buffer full only at the limit (docs/vspe.md). arm_spe_pmu handles it as a truncation: it keeps
+ * the data up to PMBPTR_EL1, flags the session truncated and does not re-arm; it reports no
+ * error, which the architected alternatives (a fault, or EC = 0 with BSC = 0) would bring.
+ */
+static void stage2_dl(uint8_t pmsver, enum vperf_spe_buffer buf)
+{
+	struct hv_vcpu *vc = setup_on_version(pmsver, buf, false, 11);
+	uint64_t pmbsr, ptr;
+
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	sim_mem_unmap_s2(VMID0, V_BUF_IPA + PAGE, V_BUF_SIZE - PAGE);
+	for (unsigned int i = 0; i < 400 && !vc->spe_irq_level; i++)
+		vs_run_loads(0, 257, 3);
+	assert_true(vc->spe_irq_level);
+	psb_csync();
+	dsb_nsh();
+	isb();
+	pmbsr = guest_read(PMBSR_EL1);
+	ptr = guest_read(PMBPTR_EL1);
+	assert_int_equal(pmbsr & ~V_PMBSR_COLL, V_PMBSR_S | V_PMBSR_DL | BSC_FULL);
+	assert_true(ptr > V_BUF_VA + PAGE - 64 && ptr <= V_BUF_VA + PAGE);
+	assert_true(V_BUF_VA + V_BUF_SIZE - ptr > PAGE); /* far below the limit */
+	assert_int_equal(hv.vm[0].stats.spe_dl, 1);
+	lx_irq(&lx);
+	assert_int_equal(lx.truncated, 1);
+	assert_int_equal(lx.fatal, 0);
+	assert_false(vc->spe_irq_level);
+	lx_stop(&lx);
+	assert_int_equal(lx_records(&lx), sim_spe_stats(0)->written);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_stage2_dl_is_truncation(void **state)
+{
+	(void)state;
+	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
+		for (unsigned int p = 0; p < VPERF_ARRAY_SIZE(policies); p++)
+			stage2_dl(v, policies[p]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +617,12 @@ int main(void)
 		cmocka_unit_test(test_abort_behind_stage2_fault),
 		cmocka_unit_test(test_not_a_guest_irq),
 		cmocka_unit_test(test_pmu_and_spe_ppi_differ),
+		cmocka_unit_test(test_host_pmbirq_outside_vm),
+		cmocka_unit_test(test_host_pmbirq_guest_not_in_hw),
+		cmocka_unit_test(test_ext_abort_with_s2_ec_reaches_guest),
+		cmocka_unit_test(test_reset_drops_pmbirq),
+		cmocka_unit_test(test_restart_keeps_pmbsr),
+		cmocka_unit_test(test_stage2_dl_is_truncation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,15 +12,22 @@
  * What the write trap costs a guest driving SPE as Linux's arm_spe_pmu does: nothing per buffer
  * interrupt (the driver writes PMBSR_EL1 only while its event holds the vCPU trapped anyway).
  * A VM created while a pCPU lacks FEAT_FGT gets none of this: the guest writes PMBSR_EL1
- * untrapped, as without FEAT_FGT at all (test_vspe_letter.c, guest_sets_s_fsc; docs/vspe.md,
+ * untrapped, as without FEAT_FGT at all (test_guest_sets_s below; docs/vspe.md,
  * "FEAT_FGT"). The SPE supplement (Arm DDI 0586A) is cited as "SPE <section>", HDFGRTR_EL2 and
  * HDFGWTR_EL2 from Arm DDI 0487 K.a (D24.2).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmocka_wrap.h"
-#include "vspe_util.h"
+
 #include <arch/sysreg.h>
 #include <arch/tlb.h>
 #include <sim/gic.h>
+
+#include "vspe_util.h"
+
+#define FSC_XLAT_L3 0x07ull
 
 #define PAGE	       0x1000ull
 #define VMID0	       1
@@ -654,6 +661,60 @@ static void test_quiet_under_host_trap(void **state)
 				quiet_under_host_trap(reg, stage2, seed);
 }
 
+/* A VM of policy buf on a model with PMSVer pmsver, its vCPU 0 loaded on pCPU 0. */
+static struct hv_vcpu *setup_on_version(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_now,
+					uint64_t seed)
+{
+	struct hv_vcpu *vc;
+
+	vs_init(pmsver, 0, seed);
+	assert_int_equal(vs_vm(0, buf, s2_now), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	return vc;
+}
+
+/*
+ * Trapped, a guest's write of PMBSR_EL1 with S = 1 asserts its interrupt, whatever EC it names
+ * (SPE 3.5), and it reads back what it wrote; nothing is mapped for it. Untrapped (E2PB = 0b11) the
+ * write goes to the hardware. With the stage 2 Data Abort EC and an FSC no mapping cures (here
+ * 0, an address size fault) it is none of vperf's faults and reaches the guest as written. With a
+ * Translation fault's FSC it is what a stage 2 fault of vperf's own leaves too: vperf cannot tell
+ * the two apart (docs/vspe.md) and takes it for its fault (the page at PMBPTR_EL1 mapped,
+ * profiling resumed, no interrupt).
+ */
+static void guest_sets_s_fsc(uint8_t pmsver, enum vperf_spe_buffer buf, uint64_t fsc)
+{
+	const uint64_t val = V_PMBSR_S | V_PMBSR_EC(EC_S2_DA) | fsc;
+	struct hv_vcpu *vc = setup_on_version(pmsver, buf, true, 2);
+
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	vs_run_loads(0, 257 * 2, 3);
+	guest_write(PMBSR_EL1, val);
+	vs_run_loads(0, 4, 3);
+	if (buf == VPERF_SPE_BUF_EL1_TRAPPED || fsc != FSC_XLAT_L3) {
+		assert_true(vc->spe_irq_level);
+		assert_int_equal(guest_read(PMBSR_EL1), val);
+		assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 0);
+	} else {
+		assert_false(vc->spe_irq_level);
+		assert_int_equal(guest_read(PMBSR_EL1), 0);
+		assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 1);
+	}
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_guest_sets_s(void **state)
+{
+	(void)state;
+	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
+		for (unsigned int p = 0; p < VPERF_ARRAY_SIZE(policies); p++) {
+			guest_sets_s_fsc(v, policies[p], 0);
+			guest_sets_s_fsc(v, policies[p], FSC_XLAT_L3);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -668,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_read_takes_guest_event),
 		cmocka_unit_test(test_read_untrapped_coll),
 		cmocka_unit_test(test_quiet_under_host_trap),
+		cmocka_unit_test(test_guest_sets_s),
 	};
 
 	return cmocka_run_group_tests_name("vspe_s2own", tests, NULL, NULL);

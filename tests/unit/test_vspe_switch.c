@@ -8,9 +8,17 @@
  * driver; none may be lost outside an architected buffer management event.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+#include <vperf/esr.h>
+
 #include "vspe_util.h"
+
+#define PAGE  0x1000ull
+#define VMID0 1
 
 static struct lx_spe lx[2];
 
@@ -383,6 +391,70 @@ static void test_resume_keeps_sampling(void **state)
 		}
 }
 
+static struct lx_spe drv;
+
+/*
+ * An untrapped guest (E2PB = 0b11) whose buffer's next page the hypervisor took back at stage 2:
+ * the record in flight at put faults on its first byte (DL = 0, SPE 3.5.3), vperf maps the page
+ * and restarts the buffer itself. Nothing of it reaches the guest: no interrupt, PMBSR_EL1 reads
+ * 0 and the buffer goes on, untrapped again, with every record in the guest's buffer.
+ */
+static void test_untrapped_put_with_stage2_fault(void **state)
+{
+	struct hv_vcpu *vc;
+	uint64_t ptr;
+
+	(void)state;
+	vs_init(1, 0, 11);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1, false), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	drv = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_probe();
+	lx_start(&drv);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 3);
+	lx_run(&drv, vc, 2000);
+	ptr = sim_peek(0, VPERF_ENC_PMBPTR_EL1);
+	sim_mem_unmap_s2(VMID0, V_BUF_IPA + ((ptr - V_BUF_VA) & ~(PAGE - 1)), V_BUF_SIZE);
+	for (unsigned int i = 0; i < 40 && !hv.vm[0].stats.spe_s2_fixed; i++) {
+		lx_run(&drv, vc, 300);
+		hv_leave(0);
+		hv_enter(vc, 0);
+	}
+	assert_int_equal(hv.vm[0].stats.spe_s2_fixed, 1);
+	assert_int_equal(hv.spe_irqs, 0); /* taken at put, not at a PMBIRQ */
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(guest_read(PMBSR_EL1), 0);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 3);
+	lx_run(&drv, vc, 3000);
+	lx_stop(&drv);
+	assert_int_equal(drv.irqs, 0);
+	assert_int_equal(hv.vm[0].stats.spe_events, 0);
+	assert_int_equal(lx_records(&drv), sim_spe_stats(0)->written);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* PMBLIMITR_EL1.FM (here the reserved 0b11; 0b10 is discard mode from SPEv1p2, SPE 4.3.2) written
+ * by an untrapped guest is part of its state: it reads it back after a put and a load. */
+static void test_untrapped_fm_survives_put(void **state)
+{
+	const uint64_t limitr = (V_BUF_VA + V_BUF_SIZE) | (3ull << 1) | V_PMBLIMITR_E;
+	struct hv_vcpu *vc;
+
+	(void)state;
+	vs_init(3, 0, 2);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	guest_write(PMBPTR_EL1, V_BUF_VA);
+	guest_write(PMBLIMITR_EL1, limitr);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 3);
+	hv_enter(hv_vcpu(1, 1), 0);
+	hv_enter(vc, 0);
+	assert_int_equal(guest_read(PMBLIMITR_EL1), limitr);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +467,8 @@ int main(void)
 		cmocka_unit_test(test_schedules_two_pcpus),
 		cmocka_unit_test(test_schedules_host_buffer),
 		cmocka_unit_test(test_schedules_buffer_full),
+		cmocka_unit_test(test_untrapped_put_with_stage2_fault),
+		cmocka_unit_test(test_untrapped_fm_survives_put),
 	};
 
 	/* VSPE_TEST_FILTER=name runs only the matching tests (long runs, docs/vspe.md). */

@@ -11,10 +11,21 @@
  *     VM shown SPEv1p1 (a write of it is ignored and counted as a bad value, and it never reaches
  *     the hardware's PMSCR_EL1).
  * On a system where every pCPU has SPEv1p2 the VM has both.
+ * The event filter bits (PMSEVFR_EL1) of each version, the model's and the guest's, on every SPE
+ * version the model offers, E[11] filtering on SPEv1p1 (Arm DDI 0487 K.a D18.2.6).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmocka_wrap.h"
-#include "vspe_util.h"
+
 #include <arch/sysreg.h>
+#include <arch/tlb.h>
+
+#include "vspe_util.h"
+
+#define MODEL_PMSVER_N 5 /* SPEv1 .. SPEv1p4: every version the model implements */
+#define VM_PMSVER_MAX  3 /* what vperf offers at most */
 
 /* The model with SPEv1p2 on every pCPU; pCPU 1 reports PMSVer = pmsver1 and is initialised again
  * (as a CPU brought up later); VM 0 (trapped buffer) created afterwards, its vCPU loaded on
@@ -92,11 +103,134 @@ static void test_pmscr_pct1_needs_spev1p2(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+static struct lx_spe lx;
+
+static const enum vperf_spe_buffer policies[] = { VPERF_SPE_BUF_EL1_TRAPPED, VPERF_SPE_BUF_EL1 };
+
+static unsigned int vm_pmsver(unsigned int pmsver)
+{
+	return pmsver < VM_PMSVER_MAX ? pmsver : VM_PMSVER_MAX;
+}
+
+/* A VM of policy buf on a model with PMSVer pmsver, its vCPU 0 loaded on pCPU 0. */
+static struct hv_vcpu *setup(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_now, uint64_t seed)
+{
+	struct hv_vcpu *vc;
+
+	vs_init(pmsver, 0, seed);
+	assert_int_equal(vs_vm(0, buf, s2_now), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	return vc;
+}
+
+/* What PMSEVFR_EL1 / PMSNEVFR_EL1 keep of all-ones at each PMSVer, written out from the Events
+ * packet (D18.2.6): SPEv1 E[63:48,31:24,15:12,7,5,3,1]; SPEv1p1 adds E[11] (misalignment) and
+ * E[18:17] (predicates); SPEv1p2 E[6] (not taken); SPEv1p3 nothing; SPEv1p4 adds E[2], E[4],
+ * E[10:8] and E[23:19] and has E[31:26] RES0. */
+static uint64_t filter_bits(unsigned int pmsver)
+{
+	uint64_t m = 0xffff0000ff00f0aaull;
+
+	if (pmsver >= 2)
+		m |= 0x60800ull;
+	if (pmsver >= 3)
+		m |= 0x40ull;
+	if (pmsver >= 5)
+		m = (m | 0xf80714ull) & ~0xfc000000ull;
+	return m;
+}
+
+/* The model on its own (direct accesses at EL2), and what a guest keeps through vperf: the bits of
+ * the version the VM sees (at most SPEv1p2), each RES0 bit written counted as a bad value. */
+static void filter_bits_at(uint8_t pmsver, enum vperf_spe_buffer buf)
+{
+	struct hv_vcpu *vc;
+	uint64_t bad;
+
+	vs_init(pmsver, 0, 1);
+	write_sysreg(~0ull, PMSEVFR_EL1);
+	assert_int_equal(read_sysreg(PMSEVFR_EL1), filter_bits(pmsver));
+	if (pmsver >= 3) {
+		write_sysreg(~0ull, PMSNEVFR_EL1);
+		assert_int_equal(read_sysreg(PMSNEVFR_EL1), filter_bits(pmsver));
+	}
+	assert_int_equal(vs_vm(0, buf, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	bad = hv.vm[0].stats.bad_value;
+	guest_write(PMSEVFR_EL1, filter_bits(vm_pmsver(pmsver)));
+	assert_int_equal(guest_read(PMSEVFR_EL1), filter_bits(vm_pmsver(pmsver)));
+	assert_int_equal(hv.vm[0].stats.bad_value, bad);
+	guest_write(PMSEVFR_EL1, ~0ull);
+	assert_int_equal(guest_read(PMSEVFR_EL1), filter_bits(vm_pmsver(pmsver)));
+	assert_int_equal(hv.vm[0].stats.bad_value, bad + 1);
+	if (vm_pmsver(pmsver) >= 3) {
+		guest_write(PMSNEVFR_EL1, filter_bits(3));
+		assert_int_equal(guest_read(PMSNEVFR_EL1), filter_bits(3));
+		assert_int_equal(hv.vm[0].stats.bad_value, bad + 1);
+		guest_write(PMSNEVFR_EL1, ~0ull);
+		assert_int_equal(guest_read(PMSNEVFR_EL1), filter_bits(3));
+		assert_int_equal(hv.vm[0].stats.bad_value, bad + 2);
+	}
+	/* The hardware gets what the guest keeps once its buffer is live. */
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	guest_write(PMSEVFR_EL1, filter_bits(vm_pmsver(pmsver)));
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSEVFR_EL1),
+			 filter_bits(vm_pmsver(pmsver)) & filter_bits(pmsver));
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_event_filter_bits(void **state)
+{
+	(void)state;
+	for (uint8_t v = 1; v <= MODEL_PMSVER_N; v++)
+		for (unsigned int p = 0; p < VPERF_ARRAY_SIZE(policies); p++)
+			filter_bits_at(v, policies[p]);
+}
+
+/*
+ * The filter itself on SPEv1p1: E[11] (misalignment, D18.2.6) is an event the guest can select.
+ * With PMSFCR_EL1.FE and PMSEVFR_EL1 = E[11], only the misaligned loads are recorded (D17.5.2).
+ */
+static void test_filter_misaligned_spev1p1(void **state)
+{
+	const struct sim_uop aligned = { .pc = V_LOOP_PC(0),
+					 .vaddr = 0x4000,
+					 .latency = 3,
+					 .type = SIM_UOP_LOAD,
+					 .size_log2 = 3 };
+	struct sim_uop misaligned = aligned;
+	struct hv_vcpu *vc;
+
+	(void)state;
+	misaligned.vaddr = 0x4004;
+	vc = setup(2, VPERF_SPE_BUF_EL1_TRAPPED, true, 1);
+	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
+	lx_start(&lx);
+	guest_write(PMSFCR_EL1, 1); /* FE */
+	guest_write(PMSEVFR_EL1, 1ull << 11);
+	isb();
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSEVFR_EL1), 1ull << 11);
+	for (unsigned int i = 0; i < 257 * 8; i++)
+		guest_run(&aligned, 1);
+	assert_int_equal(sim_spe_stats(0)->written, 0);
+	for (unsigned int i = 0; i < 257 * 8; i++)
+		guest_run(&misaligned, 1);
+	lx_stop(&lx);
+	assert_true(lx_records(&lx) >= 4);
+	assert_false(vc->spe_irq_level);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pmsnevfr_needs_spev1p2),
 		cmocka_unit_test(test_pmscr_pct1_needs_spev1p2),
+		cmocka_unit_test(test_event_filter_bits),
+		cmocka_unit_test(test_filter_misaligned_spev1p1),
 	};
 
 	return cmocka_run_group_tests_name("vspe_version_regs", tests, NULL, NULL);

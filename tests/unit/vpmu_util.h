@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the vPMU tests on the model share (test_vpmu.c, test_vpmu_adversary.c): event numbers and
+ * What the vPMU tests on the model share (test_vpmu*.c): event numbers and
  * PMEVTYPER filter bits (Arm DDI 0487 K.a I5.3.30), the two-VM world, and peeks at the hardware the
  * guest cannot make.
  */

@@ -1,8 +1,8 @@
 # vSPE tests: the test hypervisor (hv.c) on the model with SPE, guests driving SPE as Linux's
 # arm_spe_pmu driver does (vspe_util.c).
 ifeq ($(ARCH)$(CONFIG_VPERF_VPMU)$(CONFIG_VPERF_VSPE),simyy)
-vspe-tests := test_vspe test_vspe_switch test_vspe_irq test_vspe_host test_vspe_audit \
-	test_vspe_hostile test_vspe_outside test_vspe_blob test_vspe_letter test_vspe_lazy \
+vspe-tests := test_vspe test_vspe_switch test_vspe_irq test_vspe_host \
+	test_vspe_hostile test_vspe_outside test_vspe_blob test_vspe_lazy \
 	test_vspe_contract test_isolation_mixed test_vspe_s2own test_vspe_s2own_state \
 	test_vspe_hwctl test_vspe_buffer_rules test_vspe_version_regs test_vspe_s2_levels
 tests-y += $(vspe-tests) test_isolation_worlds

@@ -10,8 +10,14 @@
  * physical counters it cannot name, but a CHAIN pair shows the placement: it must land on an
  * even/odd physical pair, or be chained in software where there is none (one slot).
  */
+#include <string.h>
+
 #include "cmocka_wrap.h"
 
+#include <arch/sysreg.h>
+#include <sim/gic.h>
+#include <vperf/id_regs.h>
+#include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
 #include "hv.h"
@@ -479,6 +485,43 @@ static void test_soft_chain_old_flag(void **state)
 	hv_leave(0);
 }
 
+/* CHAIN counts the even counter's 32-bit overflow only while PMCR_EL0.LP = 0; with LP = 1 the
+ * even counter is 64 bits and never overflows at bit 31 (I5.3.21 LP; D14 CHAIN). */
+static void test_chain_with_lp(void **state)
+{
+	(void)state;
+	hv_enter(hv_vcpu(0, 0), 0);
+	guest_write(PMEVTYPER0_EL0, EV_SW_INCR);
+	guest_write(PMEVTYPER1_EL0, EV_CHAIN);
+	guest_write(PMCNTENSET_EL0, 3);
+	guest_write(PMEVCNTR0_EL0, 0xffffffffull);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	guest_write(PMSWINC_EL0, 1);
+	if (wide()) {
+		assert_int_equal(guest_read(PMEVCNTR0_EL0), 0x100000000ull);
+		assert_int_equal(guest_read(PMEVCNTR1_EL0), 0);
+		assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	} else { /* no LP before PMUv3p5: a 32-bit overflow feeds CHAIN */
+		assert_int_equal(guest_read(PMEVCNTR1_EL0), 1);
+	}
+	guest_write(PMCR_EL0, PMCR_E);
+	guest_write(PMEVCNTR0_EL0, 0xffffffffull);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), wide() ? 1 : 2);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	if (!wide())
+		return;
+	/* With LP = 1 even a 64-bit overflow feeds no CHAIN (AArch64.IncrementEventCounter counts
+	 * PMU_EVENT_CHAIN only when lp == '0'). */
+	guest_write(PMOVSCLR_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	guest_write(PMEVCNTR0_EL0, ~0ull);
+	guest_write(PMSWINC_EL0, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_pair_waits_whole),
 		cmocka_unit_test(test_repack_moves_flags_and_vacates),
 		cmocka_unit_test(test_soft_chain_old_flag),
+		cmocka_unit_test_setup(test_chain_with_lp, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
