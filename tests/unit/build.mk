@@ -43,7 +43,7 @@ test_vpmu_hw_leftovers-objs := tests/unit/test_vpmu_hw_leftovers.c tests/unit/hv
 test_vpmu_aarch32-objs := tests/unit/test_vpmu_aarch32.c tests/unit/hv.c
 test_vpmu_hetero-objs := tests/unit/test_vpmu_hetero.c tests/unit/hv.c
 test_vpmu_cycle_filter-objs := tests/unit/test_vpmu_cycle_filter.c tests/unit/hv.c
-test_core_profiles-objs := tests/unit/test_core_profiles.c tests/unit/hv.c
+test_core_profiles-objs := tests/unit/test_core_profiles.c tests/unit/hv.c tests/unit/world.c
 
 # The vPMU, adversary, blob and isolation tests again on every other PMU version vperf supports (the
 # default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),

@@ -17,6 +17,7 @@
 #include <vperf/spe_regs.h>
 
 #include "hv.h"
+#include "world.h"
 
 #define EV_CYCLES 0x11u
 
@@ -165,11 +166,52 @@ static void test_table(void **state)
 	assert_null(sim_core_profile("cortex-a99"));
 }
 
+/* test_isolation_worlds draws one world in four from the profiles (world.c): each such pCPU is
+ * its core exactly (PMU, SPE, FGT, HPMN0, MT, AArch32 at EL0, no external agent), every core
+ * appears, and a world not drawn from them has no profile pCPU at all. */
+static void test_worlds_draw_profiles(void **state)
+{
+	unsigned int worlds = 0, seen[SIM_NR_CORE_PROFILES] = { 0 };
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 400; seed++) {
+		struct world w;
+		bool any = false, all = true;
+
+		world_draw(seed, &w);
+		for (unsigned int c = 0; c < w.nr_cpus; c++) {
+			const struct sim_core_profile *p = sim_core_profile(w.cpu[c].profile);
+			const struct sim_pe_config *pe = &w.cpu[c].pe;
+
+			any |= p != NULL;
+			all &= p != NULL;
+			if (!p)
+				continue;
+			seen[p - sim_core_profiles]++;
+			assert_int_equal(pe->pmuver, p->pmuver);
+			assert_int_equal(pe->nr_counters, p->nr_counters);
+			assert_int_equal(pe->pmsver, p->pmsver);
+			assert_int_equal(pe->fgt, p->fgt);
+			assert_int_equal(pe->hpmn0, p->hpmn0);
+			assert_int_equal(pe->mt, p->mt);
+			assert_int_equal(pe->aarch32_el0, p->aarch32_el0);
+			assert_false(pe->extpmn);
+			assert_int_equal(w.cpu[c].pc.agent_counters, 0);
+		}
+		assert_true(any == all); /* a profile world is profiles throughout */
+		worlds += any;
+	}
+	assert_in_range(worlds, 60, 140); /* one in four of 400 */
+	for (unsigned int i = 0; i < SIM_NR_CORE_PROFILES; i++)
+		assert_true(seen[i] > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_each_core),
+		cmocka_unit_test(test_worlds_draw_profiles),
 	};
 
 	return cmocka_run_group_tests_name("core_profiles", tests, NULL, NULL);
