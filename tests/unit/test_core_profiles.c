@@ -78,7 +78,7 @@ static void check_probe(const struct sim_core_profile *p)
 
 /* A trapped VM with 4 counters (and a vSPE where the core has SPE): its ID_AA64DFR0_EL1 view,
  * PMCR_EL0, PMCEID0_EL0, PMSIDR_EL1, and its own cycles counted exactly. */
-static void check_trapped(const struct sim_core_profile *p, const struct expect *e)
+static uint64_t check_trapped(const struct sim_core_profile *p, const struct expect *e)
 {
 	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 4 };
 	uint64_t lc = p->aarch32_el0 ? 0 : PMCR_LC, dfr0, ceid;
@@ -113,10 +113,34 @@ static void check_trapped(const struct sim_core_profile *p, const struct expect 
 	hv_run_n(&op3, 10);
 	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
 	assert_int_equal(sim_error_count(), 0);
+	return dfr0;
+}
+
+/* A direct VM with 2 counters, where the core allows one: its guest reads N = 2 (MDCR_EL2.HPMN,
+ * Arm DDI 0487 K.a I5.3.21), sees the trapped VM's ID view, and counts its own cycles exactly. */
+static void check_direct(const struct sim_core_profile *p, const struct expect *e,
+			 uint64_t trapped_dfr0)
+{
+	uint64_t lc = p->aarch32_el0 ? 0 : PMCR_LC;
+	struct hv_vcpu *vc = hv_vcpu(1, 1);
+
+	hv_enter(vc, 0);
+	assert_int_equal(vperf_vcpu_id_dfr0(&vc->v, sim_peek(0, VPERF_ENC_ID_AA64DFR0_EL1)) &
+				 (ID_DFR0_PMUVER_MASK | ID_DFR0_HPMN0_MASK),
+			 trapped_dfr0 & (ID_DFR0_PMUVER_MASK | ID_DFR0_HPMN0_MASK));
+	assert_int_equal(guest_read(PMCR_EL0) & (PMCR_N_MASK | PMCR_LC), 2u << 11 | lc);
+	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
+	guest_write(PMEVCNTR0_EL0, 0);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E | (e->lp ? PMCR_LP : 0) | lc);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 30);
+	assert_int_equal(sim_error_count(), 0);
 }
 
 /* The direct partition where the core allows it, the emulated one everywhere. */
-static void check_policies(const struct expect *e)
+static void check_policies(const struct sim_core_profile *p, const struct expect *e,
+			   uint64_t trapped_dfr0)
 {
 	struct vperf_vm_config direct = { .pmu_mode = VPERF_PMU_SELF,
 					  .partition = VPERF_PART_DIRECT,
@@ -130,6 +154,8 @@ static void check_policies(const struct expect *e)
 	vperf_pmu_filter_allow_all(&emu.filter);
 	assert_int_equal(hv_vm(1, &direct), e->direct ? VPERF_OK : VPERF_EINVAL);
 	assert_int_equal(hv_vm(2, &emu), VPERF_OK);
+	if (e->direct)
+		check_direct(p, e, trapped_dfr0);
 }
 
 static void test_each_core(void **state)
@@ -143,8 +169,7 @@ static void test_each_core(void **state)
 		assert_string_equal(p->name, e->core);
 		boot(p);
 		check_probe(p);
-		check_trapped(p, e);
-		check_policies(e);
+		check_policies(p, e, check_trapped(p, e));
 	}
 }
 
