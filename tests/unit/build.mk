@@ -11,7 +11,7 @@ tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_
 	test_vpmu_swinc test_vpmu_lazy test_vpmu_fgt test_vpmu_sync_window test_vpmu_restore \
 	test_vpmu_partition_iso test_pcpu_bringup test_trap_fastpath \
 	test_vcpu_load test_vpmu_chain test_vpmu_hw_leftovers test_vpmu_aarch32 \
-	test_vpmu_hetero test_vpmu_filter test_vpmu_newer_pmu
+	test_vpmu_hetero test_vpmu_filter test_vpmu_newer_pmu test_core_profiles
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -41,6 +41,7 @@ test_vpmu_hw_leftovers-objs := tests/unit/test_vpmu_hw_leftovers.c tests/unit/hv
 test_vpmu_aarch32-objs := tests/unit/test_vpmu_aarch32.c tests/unit/hv.c
 test_vpmu_hetero-objs := tests/unit/test_vpmu_hetero.c tests/unit/hv.c
 test_vpmu_filter-objs := tests/unit/test_vpmu_filter.c tests/unit/hv.c
+test_core_profiles-objs := tests/unit/test_core_profiles.c tests/unit/hv.c tests/unit/world.c
 
 # The vPMU, interrupt, EL0, filter, blob and isolation tests again on every other PMU version vperf supports (the
 # default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),
@@ -57,6 +58,19 @@ pmu-versions: $(pmu-version-tests)
 			$(runtests) $(results) $(pmu-version-tests); \
 	done
 .PHONY: pmu-versions
+
+# The same tests on the PMU of every real core profile (sim/profiles.h, docs/cores.md: Cortex-A53,
+# A57, A72, A76, Neoverse N1, V1, N2, V2), through HV_PROFILE (tests/unit/hv.c), with 40
+# isolation schedules each; results are named test@<core>.
+core-profiles := cortex-a53 cortex-a57 cortex-a72 cortex-a76 neoverse-n1 neoverse-v1 \
+	neoverse-n2 neoverse-v2
+test-extra-y += core-profiles
+core-profiles: $(pmu-version-tests)
+	$(Q)for p in $(core-profiles); do \
+		HV_PROFILE=$$p HV_SCHEDULES=40 RUN_TESTS_TAG=$$p \
+			$(runtests) $(results) $(pmu-version-tests); \
+	done
+.PHONY: core-profiles
 
 # The isolation property again with every put lazy (vperf_vcpu_put_lazy, a migration flushing
 # the pCPU the vCPU was parked on first, as docs/integration.md asks): result test@lazy.

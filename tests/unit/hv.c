@@ -5,6 +5,7 @@
 #include <sim/gic.h>
 #include <sim/mem.h>
 #include <sim/model.h>
+#include <sim/profiles.h>
 #include <sim/spe.h>
 #include <vperf/vperf.h>
 
@@ -232,10 +233,41 @@ uint8_t hv_default_pmuver(void)
 	return v && *v ? (uint8_t)strtoul(v, NULL, 0) : 6;
 }
 
+/* HV_PROFILE=name: the default model has that core's PMU (sim/profiles.h, docs/cores.md), so
+ * that `make test` runs the vPMU tests on every core profile; HV_PMUVER and HV_FGT do not apply.
+ * Its SPE is left out, as in the default model these tests reason from: the drawn worlds and
+ * test_core_profiles take the profiles with their SPE. */
+const struct sim_core_profile *hv_profile(void)
+{
+	const char *name = getenv("HV_PROFILE");
+
+	return name && *name ? sim_core_profile(name) : NULL;
+}
+
+/* Does vperf offer the direct partition on hv.model (policy.c, direct_possible; vpmu/vpmu.h)?
+ * It needs PMUv3p5, and where PMEVTYPER<n>_EL0.MT may count the core's other threads (MPIDR_EL1.MT
+ * with an MTPMU that EL2 cannot turn off: every Armv8.2+ core profile, docs/cores.md) FEAT_FGT
+ * to trap the types. */
+bool hv_direct_offered(void)
+{
+	const struct sim_pe_config *m = &hv.model;
+	bool mtpme_el2 = m->mtpmu == SIM_MTPMU_FEAT && !m->el3;
+	bool mt_counts = m->mt && m->mtpmu != SIM_MTPMU_NONE && !mtpme_el2;
+
+	return m->pmuver >= 6 && (!mt_counts || m->fgt);
+}
+
 void hv_default_config(struct sim_pe_config *cfg)
 {
 	const char *fgt = getenv("HV_FGT");
+	const struct sim_core_profile *p = hv_profile();
 
+	if (p) {
+		sim_profile_config(p, cfg);
+		cfg->pmsver = 0;
+		cfg->pmsidr = cfg->pmbidr = 0;
+		return;
+	}
 	sim_default_config(cfg);
 	cfg->pmuver = hv_default_pmuver();
 	cfg->fgt = fgt && *fgt == '1';

@@ -81,7 +81,12 @@ extern struct hv hv;
 /* The model configuration hv_init(NULL, ...) uses: sim_default_config with the PMU version of
  * the environment's HV_PMUVER (default 6, PMUv3p5), and FEAT_FGT when HV_FGT is 1. */
 uint8_t hv_default_pmuver(void);
+/* The core profile HV_PROFILE names (sim/profiles.h), NULL without one. */
+struct sim_core_profile;
+const struct sim_core_profile *hv_profile(void);
 void hv_default_config(struct sim_pe_config *cfg);
+/* vperf offers a direct-partition policy on hv.model (PMUv3p5; FEAT_FGT where MT may count). */
+bool hv_direct_offered(void);
 
 /* Model with cfg (NULL: hv_default_config), vperf with the hypervisor's ops, every pCPU initialised
  * with host_counters counters kept by the host. */

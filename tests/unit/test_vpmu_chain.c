@@ -32,7 +32,7 @@ static const char *const world_name[WORLDS] = { "trapped",    "direct",	    "emu
 
 /* N = 6, the host keeps 2 (HPMN = 4): VM 0 with 4 counters in the given world, VM 1 a trapped
  * neighbour with 2. False when the world does not exist on this PMU (the direct partition needs
- * PMUv3p5). */
+ * PMUv3p5, and FEAT_FGT on a core profile whose MT may count: hv_direct_offered). */
 static bool world(enum world w)
 {
 	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, 4), other = policy(VPERF_PMU_SELF, 2);
@@ -40,7 +40,7 @@ static bool world(enum world w)
 	hv_init(NULL, 2);
 	if (w == DIRECT) {
 		cfg.partition = VPERF_PART_DIRECT;
-		if (!wide())
+		if (!hv_direct_offered())
 			return false;
 	} else if (w != TRAPPED) {
 		cfg.partition = VPERF_PART_EMULATED;

@@ -146,7 +146,7 @@ static void init_world(uint64_t seed, struct program *progs)
 					       .nr_counters = vm_counters[v],
 					       .emu_slots = vm_slots[v] };
 
-		if (cfg.partition == VPERF_PART_DIRECT && pe.pmuver < 6)
+		if (cfg.partition == VPERF_PART_DIRECT && !hv_direct_offered())
 			cfg.partition = VPERF_PART_TRAPPED;
 
 		vperf_pmu_filter_allow_all(&cfg.filter);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sim/profiles.h>
 #include <sim/spe.h>
 
 #include "sched_util.h"
@@ -54,6 +55,39 @@ static void draw_cpu(uint64_t *rng, uint64_t seed, unsigned int c, const struct 
 	cpu->pc.hpmn_unenforced = !pick(rng, 12);
 	cpu->pc.host_spe = pmsver && (base && pick(rng, 3) ? base->pc.host_spe : pick(rng, 2));
 	cpu->present = true;
+}
+
+/* pCPU cpu becomes the core p (docs/cores.md): its PMU and SPE, no external agent (no core
+ * here has FEAT_PMUv3_EXTPMN); its seed, host counters and host profiling stay as drawn. */
+static void profile_cpu(const struct sim_core_profile *p, struct w_cpu *cpu)
+{
+	uint64_t seed = cpu->pe.seed;
+
+	sim_profile_config(p, &cpu->pe);
+	cpu->pe.seed = seed;
+	cpu->pe.el2_trap_cycles = p->pmsver ? 0 : 20;
+	cpu->pc.agent_counters = 0;
+	cpu->pc.host_spe = cpu->pc.host_spe && p->pmsver;
+	cpu->profile = p->name;
+}
+
+/* One world in four is a system of real cores: pCPU 0 a core profile, each other pCPU the same
+ * core or, one time in three, another (a big.LITTLE or mixed system). Drawn from a stream of
+ * its own, so that every other world is drawn as before this choice existed (and world 606265
+ * of docs/model.md stays what it was). */
+static void draw_profiles(uint64_t seed, struct world *w)
+{
+	uint64_t rng = seed * 0xd1342543de82ef95ull ^ 0x2c1b3c6dbd6b1c36ull;
+	unsigned int first;
+
+	if (pick(&rng, 4))
+		return;
+	first = pick(&rng, SIM_NR_CORE_PROFILES);
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		unsigned int k = c && !pick(&rng, 3) ? pick(&rng, SIM_NR_CORE_PROFILES) : first;
+
+		profile_cpu(&sim_core_profiles[k], &w->cpu[c]);
+	}
 }
 
 static void draw_filter(uint64_t *rng, struct vperf_pmu_filter *f)
@@ -166,6 +200,7 @@ void world_draw(uint64_t seed, struct world *w)
 	w->nr_cpus = pick(&rng, 8) ? 1 + pick(&rng, 4) : 1 + pick(&rng, W_MAX_CPUS);
 	for (unsigned int c = 0; c < w->nr_cpus; c++)
 		draw_cpu(&rng, seed, c, c ? &w->cpu[0] : NULL, &w->cpu[c]);
+	draw_profiles(seed, w);
 	w->nr_vms = 1 + pick(&rng, W_MAX_VMS);
 	for (unsigned int v = 0; v < w->nr_vms; v++)
 		draw_vm(&rng, &w->vm[v]);
@@ -324,6 +359,8 @@ void world_describe(const struct world *w)
 
 		if (!p->present)
 			continue;
+		if (p->profile)
+			printf("  pCPU %u: %s, MT %u\n", c, p->profile, p->pe.mt);
 		printf("  pCPU %u: PMUVer %u N %u PMSVer %u FGT %u HPMN0 %u AArch32 EL0 %u EXTPMN "
 		       "%u "
 		       "(agent %u) host_counters %u hpmn_unenforced %u host_spe %u\n",

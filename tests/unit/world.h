@@ -24,6 +24,7 @@
 
 struct w_cpu {
 	bool present;
+	const char *profile; /* the core profile its PMU and SPE are (sim/profiles.h), or NULL */
 	struct sim_pe_config pe;
 	struct vperf_pcpu_config pc;
 };

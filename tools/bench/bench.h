@@ -14,6 +14,7 @@
 #define VPERF_BENCH_H
 
 #include <sim/model.h>
+#include <sim/profiles.h>
 #include <vperf/vperf.h>
 
 #define BENCH_CPUS  2
@@ -50,8 +51,10 @@ struct bench_count {
 	uint64_t undefs;	/* guest accesses that were UNDEFINED */
 };
 
-/* The model (pe_counters, default otherwise) and vperf on every pCPU, the host keeping
- * host_counters; traps go to vperf. */
+/* The core profile bench_init's PE takes its PMU from (sim/profiles.h), NULL: the default PE. */
+extern const struct sim_core_profile *bench_profile;
+/* The model (pe_counters, default or bench_profile's otherwise) and vperf on every pCPU, the
+ * host keeping host_counters; traps go to vperf. */
 void bench_init(uint8_t pe_counters, uint8_t host_counters);
 /* The same with a model configuration of the caller's (SPE scenarios). */
 void bench_init_cfg(const struct sim_pe_config *cfg, uint8_t host_counters);
@@ -150,5 +153,9 @@ void bench_cg_manifest(const char *table, const char *row, const char *col, uint
 /* One table cell: table, row, column, value. */
 void bench_cell(const char *table, const char *row, const char *col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* fn(m, column) for trapped/SELF and trapped/HV on each core profile make bench measures
+ * (bench_profile set meanwhile; main.c). */
+void bench_profiles(void (*fn)(const struct bench_mode *m, const char *col));
 
 #endif /* VPERF_BENCH_H */

@@ -115,6 +115,20 @@ hypervisor's: outside the first number). Counted as above.
 
 $(table cg-pmu-irq event)
 
+### Core profiles: System register accesses per switch
+
+The same switches on the PMU of three core profiles (docs/cores.md; their SPE left out):
+Cortex-A53 (PMUv3, Armv8.0, AArch32 at EL0), Neoverse V1 (PMUv3p4) and Neoverse N2 (PMUv3p5,
+MT), in the trapped partition, the only one vperf gives on them.
+
+$(table switch-cores case)
+
+### Core profiles: instructions per trapped access (callgrind)
+
+As "Instructions per trapped access" above, on the same three core profiles.
+
+$(table cg-access-cores access)
+
 ### vSPE: System register accesses per switch
 
 One VM with SPE and no vPMU (PMU OFF), two vCPUs switched on one pCPU (put + load, in an

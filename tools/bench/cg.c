@@ -33,7 +33,7 @@ void bench_cg_manifest(const char *table, const char *row, const char *col, uint
 	       (unsigned long long)calls);
 }
 
-static void access_loop(const struct bench_mode *m, const char *col)
+static void access_loop_in(const char *table, const struct bench_mode *m, const char *col)
 {
 	for (unsigned int i = 0; i < bench_nr_ops; i++) {
 		if (bench_ops[i].accesses != 1 || bench_op_setup(m))
@@ -41,8 +41,18 @@ static void access_loop(const struct bench_mode *m, const char *col)
 		bench_ops[i].run(BENCH_GUEST_COUNTERS);
 		bench_clear();
 		bench_cg_measure(bench_ops[i].run, BENCH_GUEST_COUNTERS, ITERATIONS);
-		bench_cg_manifest("cg-access", bench_ops[i].name, col, bench_traps());
+		bench_cg_manifest(table, bench_ops[i].name, col, bench_traps());
 	}
+}
+
+static void access_loop(const struct bench_mode *m, const char *col)
+{
+	access_loop_in("cg-access", m, col);
+}
+
+static void profile_access_loop(const struct bench_mode *m, const char *col)
+{
+	access_loop_in("cg-access-cores", m, col);
 }
 
 static void step(unsigned int arg)
@@ -104,4 +114,5 @@ void bench_callgrind(void)
 	access_loop(NULL, "always-trap emulation");
 	switch_loop(NULL, "naive full save");
 	bench_spe_callgrind();
+	bench_profiles(profile_access_loop);
 }

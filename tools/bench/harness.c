@@ -83,11 +83,21 @@ static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 	sim_gic_eoi(cpu, intid);
 }
 
+const struct sim_core_profile *bench_profile;
+
+/* The model's default PE, or bench_profile's PMU (its SPE left out, as in the default PE, so
+ * that only the PMU differs): PMUVer, AArch32 at EL0, FGT, HPMN0, MT. */
 void bench_init(uint8_t pe_counters, uint8_t host_counters)
 {
 	struct sim_pe_config cfg;
 
-	sim_default_config(&cfg);
+	if (bench_profile) {
+		sim_profile_config(bench_profile, &cfg);
+		cfg.pmsver = 0;
+		cfg.pmsidr = cfg.pmbidr = 0;
+	} else {
+		sim_default_config(&cfg);
+	}
 	cfg.nr_counters = pe_counters;
 	bench_init_cfg(&cfg, host_counters);
 }

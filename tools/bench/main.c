@@ -59,7 +59,7 @@ static void op_cells(const struct bench_mode *m, const char *col)
 	}
 }
 
-static void switch_cells(const struct bench_mode *m, const char *col)
+static void switch_cells(const char *table, const struct bench_mode *m, const char *col)
 {
 	static const uint8_t counters[] = { 2, 4 };
 	struct bench_count c;
@@ -70,12 +70,36 @@ static void switch_cells(const struct bench_mode *m, const char *col)
 			if (bench_switch_measure(m, counters[n], (enum bench_case)k, &c))
 				return;
 			snprintf(row, sizeof(row), "N = %u: %s", counters[n], bench_case_names[k]);
-			bench_cell("switch", row, col, "%llu (%llur + %lluw%s)",
+			bench_cell(table, row, col, "%llu (%llur + %lluw%s)",
 				   (unsigned long long)(c.reads + c.writes),
 				   (unsigned long long)c.reads, (unsigned long long)c.writes,
 				   c.mdcr ? ", MDCR_EL2" : "");
 		}
 	}
+}
+
+/* The cores make bench measures besides the default PE (docs/cores.md): a PMUv3 core (Armv8.0),
+ * a PMUv3p4 one (Armv8.4) and a PMUv3p5 one, each in the trapped partition (vperf refuses the
+ * direct one on all three, docs/cores.md), SELF and HV. */
+static const char *const bench_cores[] = { "cortex-a53", "neoverse-v1", "neoverse-n2" };
+
+void bench_profiles(void (*fn)(const struct bench_mode *m, const char *col))
+{
+	char col[96];
+
+	for (size_t k = 0; k < VPERF_ARRAY_SIZE(bench_cores); k++) {
+		bench_profile = sim_core_profile(bench_cores[k]);
+		for (unsigned int i = 0; i < 2; i++) { /* trapped/SELF, trapped/HV */
+			snprintf(col, sizeof(col), "%s %s", bench_cores[k], bench_modes[i].name);
+			fn(&bench_modes[i], col);
+		}
+	}
+	bench_profile = NULL;
+}
+
+static void profile_counts(const struct bench_mode *m, const char *col)
+{
+	switch_cells("switch-cores", m, col);
 }
 
 static void counts(void)
@@ -85,9 +109,10 @@ static void counts(void)
 		op_cells(&bench_modes[i], bench_modes[i].name);
 	op_cells(NULL, "always-trap emulation");
 	for (unsigned int i = 0; i < bench_nr_modes; i++)
-		switch_cells(&bench_modes[i], bench_modes[i].name);
-	switch_cells(NULL, "naive full save");
+		switch_cells("switch", &bench_modes[i], bench_modes[i].name);
+	switch_cells("switch", NULL, "naive full save");
 	bench_spe_counts();
+	bench_profiles(profile_counts);
 }
 
 int main(int argc, char **argv)
