@@ -50,9 +50,11 @@ config_hash() {
 }
 
 # uses_vperf [N]: the first N patches (default all) link vperf's library (CONFIG_KVM_ARM_VPERF).
+# (The helpers loop with q: a POSIX shell function shares the caller's variables, and the
+# callers' loops use p.)
 uses_vperf() {
-	for p in $(patches | head -n "${1:-100000}"); do
-		grep -q '^+config KVM_ARM_VPERF$' "$here/patches/$p" && return 0
+	for q in $(patches | head -n "${1:-100000}"); do
+		grep -q '^+config KVM_ARM_VPERF$' "$here/patches/$q" && return 0
 	done
 	return 1
 }
@@ -70,9 +72,9 @@ vperf_hash() {
 # library; 0 patches is the base build.
 series_hash() {
 	{
-		for p in $(patches | head -n "${1:-100000}"); do
-			echo "$p"
-			cat "$here/patches/$p"
+		for q in $(patches | head -n "${1:-100000}"); do
+			echo "$q"
+			cat "$here/patches/$q"
 		done
 		! uses_vperf "${1:-100000}" || vperf_hash
 	} | hash
