@@ -247,6 +247,8 @@ help:
 	@echo '                              /var/cache/vperf/kvm; kvm-path prints the Image'"'"'s path'
 	@echo '  kvm-each / kvm-checkpatch   build every prefix of the KVM series / checkpatch.pl'
 	@echo '                              on each patch; kvm-key prints the kernel'"'"'s cache key'
+	@echo '  kvm-boot                    boot that kernel under the project'"'"'s QEMU (EL2, PMU, SPE)'
+	@echo '                              in nVHE and VHE mode: KVM, PMUv3 and SPE come up'
 	@echo '  validate [TARGETS="..."]    the conformance suite, Linux guest and cost loop against'
 	@echo '                              each hypervisor of tests/validate/targets.txt (bare QEMU,'
 	@echo '                              vperf, Xen with vperf, Xen'"'"'s pass-through, Debian'"'"'s Xen'
