@@ -1,0 +1,33 @@
+# integrations/kvm: vperf as the backend of KVM/arm64's PMU (docs/integration/kvm.md).
+#   kvm-kernel      the project's KVM host kernel: Debian's linux source (bookworm-backports'
+#                   6.12, cached in /var/cache/vperf/kvm) with integrations/kvm/patches, the
+#                   configuration of integrations/kvm/kvm.config; built once per machine
+#   kvm-path        print the cached Image's path (building it when missing)
+#   kvm-key         print the cache key <version>-<hash>
+#   kvm-each        build every prefix of the series (bisectability)
+#   kvm-checkpatch  the kernel's scripts/checkpatch.pl on every patch of the series
+#   kvm-boot        boot the Image under the project's QEMU (virt, EL2, PMU, SPE) in nVHE and VHE
+#                   mode to the panic for want of a root file system; "kvm-boot: N passed, N failed"
+# Not part of make check nor .ci/run yet: the first kernel build costs minutes on 2 cores
+# (docs/build.md says when to run these).
+
+kvm-dir := $(srctree)/integrations/kvm
+
+kvm-kernel kvm-path:
+	$(Q)$(kvm-dir)/build.sh
+
+kvm-key:
+	$(Q)$(kvm-dir)/build.sh --key
+
+kvm-each:
+	$(call deps_for,kvm)
+	$(Q)$(kvm-dir)/build.sh --each
+
+kvm-boot:
+	$(Q)$(kvm-dir)/boot.sh
+
+kvm-checkpatch:
+	$(call deps_for,kvm)
+	$(Q)$(kvm-dir)/build.sh --checkpatch
+
+.PHONY: kvm-kernel kvm-path kvm-key kvm-each kvm-checkpatch kvm-boot

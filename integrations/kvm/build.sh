@@ -1,0 +1,251 @@
+#!/bin/sh
+# Build the project's KVM host kernel: Debian's linux source (fetch.sh) with the patch series of
+# integrations/kvm/patches, configured by merging integrations/kvm/kvm.config onto allnoconfig,
+# for QEMU's virt board; no modules. The Image is installed into a cache outside the clone keyed
+# by the source version, a hash of the configuration (the fragment and the make options) and a
+# hash of the series (the patches' names and contents, in order), so every make target and job
+# of a machine shares one build.
+#
+# A series' first build starts from the objects of the same version and configuration built
+# without patches, when the cache has them (the base build): the kernel's own dependency
+# tracking then recompiles only what the patches change, as in an incremental build. That is
+# sound because the copy keeps every unpatched file's inode and time (hard links) and a patched
+# file is newer than every object of the base; objects live in src/out, a subdirectory of the
+# source, so the kernel records its paths relative to it ("..") and the copy does not move them.
+#
+# Usage: integrations/kvm/build.sh               prints the path of the Image on stdout
+#        integrations/kvm/build.sh --key         prints the cache key only
+#        integrations/kvm/build.sh --each        bisectability: builds the tree with the first
+#                                                1, 2, ... N patches applied, one after another
+#                                                (incrementally, in a scratch tree), and ends
+#                                                with "kvm-each: N passed, N failed"
+#        integrations/kvm/build.sh --checkpatch  the kernel's scripts/checkpatch.pl on every
+#                                                patch; ends "kvm-checkpatch: N passed, N failed"
+#   KVM_CACHE, KVM_DEB_VERSION   see common.sh
+#   KVM_JOBS                     parallel compile jobs (default: the number of cores)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+. "$here/common.sh"
+
+cross=aarch64-linux-gnu-
+# Reproducible build identity (the kernel's version banner names its builder).
+make_opts="ARCH=arm64 CROSS_COMPILE=$cross KBUILD_BUILD_USER=vperf KBUILD_BUILD_HOST=vperf"
+
+# The patches in series order (quilt style: one file name a line, '#' starts a comment).
+patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$here/patches/series" | grep -v '^$' || true
+}
+
+# hash: the first 8 hex digits of the SHA-256 of stdin.
+hash() {
+	sha256sum | cut -c1-8
+}
+
+config_hash() {
+	{
+		echo "$make_opts"
+		cat "$here/kvm.config"
+	} | hash
+}
+
+# uses_vperf [N]: the first N patches (default all) link vperf's library (CONFIG_KVM_ARM_VPERF).
+# (The helpers loop with q: a POSIX shell function shares the caller's variables, and the
+# callers' loops use p.)
+uses_vperf() {
+	for q in $(patches | head -n "${1:-100000}"); do
+		grep -q '^+config KVM_ARM_VPERF$' "$here/patches/$q" && return 0
+	done
+	return 1
+}
+
+# vperf_hash: what of vperf shapes the library linked into the kernel: the kernel's vperf.config,
+# vperf's Kconfig, its KVM configuration and every file of the directories the library is built
+# from.
+vperf_hash() {
+	cat "$here/vperf.config"
+	(cd "$root" && find Kconfig configs/kvm_defconfig include lib virt arch/arm64 -type f |
+		LC_ALL=C sort | xargs cat) | hash
+}
+
+# series_hash [N]: of the first N patches (default all) and, once they link it, of vperf's
+# library; 0 patches is the base build.
+series_hash() {
+	{
+		for q in $(patches | head -n "${1:-100000}"); do
+			echo "$q"
+			cat "$here/patches/$q"
+		done
+		! uses_vperf "${1:-100000}" || vperf_hash
+	} | hash
+}
+
+say() { echo "kvm-build: $*" >&2; }
+
+# kmake DIR ARGS: the kernel's make for the source tree DIR/src, objects in DIR/src/out, niced
+# (the build shares the machine with everything else); with vperf's library (DIR/vperf, made by
+# vperf_lib) when there is one.
+kmake() {
+	d=$1
+	shift
+	if [ -f "$d/vperf/lib-src" ]; then
+		# shellcheck disable=SC2086 # make_opts is one word per option
+		nice make -C "$d/src" O=out $make_opts VPERF_SRC="$root" VPERF_OBJ="$d/vperf" \
+			VPERF_LIB_SRC="$(cat "$d/vperf/lib-src")" "$@"
+	else
+		# shellcheck disable=SC2086
+		nice make -C "$d/src" O=out $make_opts "$@"
+	fi
+}
+
+# vperf_lib DIR: configure vperf for KVM (configs/kvm_defconfig) in DIR/vperf and list the
+# library's C files there (lib-src), which the kernel's build compiles as hyp objects.
+vperf_lib() {
+	mkdir -p "$1/vperf"
+	make -s -C "$root" O="$1/vperf" ARCH=arm64 DEFCONFIG=kvm_defconfig defconfig >&2
+	# shellcheck disable=SC2016 # make's variable, not the shell's
+	make -s -C "$root" O="$1/vperf" --eval 'kvm-lib-src: ; @echo $(lib-y)' kvm-lib-src \
+		>"$1/vperf/lib-src"
+	[ -s "$1/vperf/lib-src" ] || { say "vperf lists no library source"; exit 1; }
+}
+
+# configure DIR: allnoconfig with the fragment (and vperf.config once the tree has
+# CONFIG_KVM_ARM_VPERF), then every symbol of the fragment checked.
+configure() {
+	cat "$here/kvm.config" >"$1/allno.config"
+	! grep -q '^config KVM_ARM_VPERF$' "$1/src/arch/arm64/kvm/Kconfig" ||
+		cat "$here/vperf.config" >>"$1/allno.config"
+	kmake "$1" -s KCONFIG_ALLCONFIG="$1/allno.config" allnoconfig >&2
+	bad=$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1 \2/p' "$1/allno.config" |
+		while read -r sym val; do
+			grep -qx "$sym=$val" "$1/src/out/.config" || echo "$sym=$val"
+		done)
+	[ -z "$bad" ] || { say "the configuration lost: $bad"; exit 1; }
+}
+
+# compile DIR LOG: the Image, every 200th step of the kernel's build printed with the time so far.
+compile() {
+	jobs=${KVM_JOBS:-$(nproc)}
+	t0=$(date +%s)
+	set +e
+	# The kernel's quiet output is one "  CC      file" line a step.
+	{
+		kmake "$1" -j"$jobs" Image 2>&1
+		echo "$?" >"$2.rc"
+	} | tee "$2" | while IFS= read -r line; do
+		n=$((${n:-0} + 1))
+		[ $((n % 200)) -ne 0 ] || say "$n steps, $(($(date +%s) - t0)) s: ${line#"${line%%[! ]*}"}"
+	done
+	set -e
+	[ "$(cat "$2.rc")" = 0 ] && [ -f "$1/src/out/arch/arm64/boot/Image" ]
+}
+
+# apply DIR PATCH: one patch of the series onto DIR/src.
+apply() {
+	patch -d "$1/src" -p1 -s --no-backup-if-mismatch <"$here/patches/$2" >&2
+}
+
+ver=$KVM_DEB_VERSION
+cfg=$(config_hash)
+id=$ver-$cfg-$(series_hash)
+base=$ver-$cfg-$(series_hash 0)
+
+# tree DIR: DIR/src, a hard-linked copy of the source, with the base build's objects in
+# DIR/src/out when the cache has them (times kept: they are up to date for every unpatched file).
+tree() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cp -al "$src" "$1/src"
+	if [ -f "$KVM_CACHE/build/$base/done" ] && [ "$1" != "$KVM_CACHE/build/$base" ]; then
+		say "starting from the objects of the base build $base"
+		cp -a "$KVM_CACHE/build/$base/src/out" "$1/src/out"
+	fi
+}
+
+case "${1:-}" in
+--key) echo "$id"; exit 0 ;;
+--checkpatch)
+	src=$("$here/fetch.sh")
+	pass=0 fail=0
+	for p in $(patches); do
+		if (cd "$src" && perl scripts/checkpatch.pl -q --no-summary "$here/patches/$p") >&2; then
+			echo "PASS checkpatch $p"
+			pass=$((pass + 1))
+		else
+			echo "FAIL checkpatch $p"
+			fail=$((fail + 1))
+		fi
+	done
+	echo "kvm-checkpatch: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit ;;
+--each)
+	src=$("$here/fetch.sh")
+	work=$KVM_CACHE/each/$id
+	tree "$work"
+	pass=0 fail=0 i=0
+	for p in $(patches); do
+		i=$((i + 1))
+		apply "$work" "$p"
+		say "prefix $i ($p)"
+		! uses_vperf "$i" || [ -f "$work/vperf/lib-src" ] || vperf_lib "$work"
+		configure "$work"
+		if compile "$work" "$work/build-$i.log"; then
+			echo "PASS build with patches 1-$i"
+			pass=$((pass + 1))
+		else
+			tail -n 20 "$work/build-$i.log" >&2
+			echo "FAIL build with patches 1-$i ($p; log: $work/build-$i.log)"
+			fail=$((fail + 1))
+		fi
+	done
+	echo "kvm-each: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ] && rm -rf "$work"
+	[ "$fail" -eq 0 ]
+	exit ;;
+esac
+
+prefix=$KVM_CACHE/$id
+img=$prefix/Image
+[ -f "$img" ] && { echo "$img"; exit 0; }
+
+# One build of a key at a time: a second caller waits for the first and then finds its Image.
+mkdir -p "$KVM_CACHE"
+exec 9>"$KVM_CACHE/.lock-$id"
+flock 9
+[ -f "$img" ] && { echo "$img"; exit 0; }
+
+start=$(date +%s)
+"$here/../../scripts/deps.sh" kvm >&2
+src=$("$here/fetch.sh")
+work=$KVM_CACHE/build/$id
+say "$id: source $src"
+tree "$work"
+for p in $(patches); do
+	say "applying $p"
+	apply "$work" "$p"
+done
+! uses_vperf || vperf_lib "$work"
+configure "$work"
+say "compiling the Image with ${KVM_JOBS:-$(nproc)} jobs (log: $work/build.log)"
+if ! compile "$work" "$work/build.log"; then
+	tail -n 30 "$work/build.log" >&2
+	say "failed (log: $work/build.log)"
+	exit 1
+fi
+o=$work/src/out
+rm -rf "$prefix.tmp"
+mkdir -p "$prefix.tmp"
+cp "$o/arch/arm64/boot/Image" "$o/.config" "$o/System.map" "$work/build.log" "$prefix.tmp/"
+echo "$id" >"$prefix.tmp/key"
+secs=$(($(date +%s) - start))
+echo "$secs" >"$prefix.tmp/build-seconds"
+# The base build's objects stay, for the series' builds to start from; a series' are dropped.
+if [ "$id" = "$base" ]; then
+	touch "$work/done"
+else
+	rm -rf "$work"
+fi
+mv "$prefix.tmp" "$prefix"
+say "$id: built in $secs s ($((secs / 60)) min $((secs % 60)) s): $img"
+echo "$img"
