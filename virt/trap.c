@@ -7,6 +7,7 @@
  * (XENPMU_MODE_OFF).
  */
 #include "internal.h"
+#include "trap.h"
 
 #ifdef CONFIG_VPERF_VPMU
 #include "vpmu/fast.h"
@@ -65,9 +66,10 @@ enum vperf_trap_result vperf_perform_access(struct vperf_vcpu *vcpu,
 }
 
 /* The full path: every access the fast path does not answer. Out of line, so that the fast
- * path's accesses pay for none of its frame. */
-static enum vperf_trap_result __attribute__((noinline))
-handle_full(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
+ * path's accesses pay for none of its frame; external, so that a test can hold the fast path's
+ * every answer against it (trap.h). */
+enum vperf_trap_result __attribute__((noinline))
+vperf_handle_sysreg_full(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
 {
 	const struct vperf_sysreg_desc *desc;
 	struct vperf_esr_sysreg a;
@@ -92,5 +94,5 @@ enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr
 	if (vperf_vpmu_fast_access(vcpu, esr, gprs))
 		return VPERF_TRAP_HANDLED;
 #endif
-	return handle_full(vcpu, esr, gprs);
+	return vperf_handle_sysreg_full(vcpu, esr, gprs);
 }

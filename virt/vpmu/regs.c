@@ -8,6 +8,7 @@
  */
 #include <arch/sysreg.h>
 
+#include "res0.h"
 #include "vpmu.h"
 
 /* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER). The hardware
@@ -209,31 +210,16 @@ static void write_selr(struct vperf_vcpu *vcpu, uint64_t val)
 		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 }
 
-/* The RES0 bits of a register as this VM's PEs have it: the database's, plus the fields of
- * features vperf does not offer: for an event type the event-number bits the PMU lacks
- * (evtCount[15:10] before PMUv3p1, I5.3.30), for PMUSERENR_EL0 UEN, IR and TID (vpmu.h). */
-static uint64_t res0_here(const struct vperf_access *acc)
+/* The RES0 bits a write sets (res0.h), 0 for none: counted and logged. */
+static uint64_t bad_bits(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 {
-	switch (acc->desc->slot) {
-	case VPERF_SLOT_PMEVTYPER:
-	case VPERF_SLOT_PMXEVTYPER:
-		return acc->desc->res0 | (PMEVTYPER_EVT & ~vperf_vpmu_type_trapped());
-	case VPERF_SLOT_PMUSERENR:
-		return acc->desc->res0 | ~VPMU_USERENR_WRITABLE;
-	default:
-		return acc->desc->res0;
+	uint64_t bad = acc->read ? 0 : acc->val & vpmu_res0_of(acc->desc);
+
+	if (bad) {
+		STAT_INC(&vcpu->vm->stats, bad_value);
+		vperf_log_bad_bits(vcpu->vm, acc->desc, acc->val, bad);
 	}
-}
-
-static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
-{
-	uint64_t res0 = res0_here(acc);
-
-	if (acc->read || !(acc->val & res0))
-		return false;
-	STAT_INC(&vcpu->vm->stats, bad_value);
-	vperf_log_bad_bits(vcpu->vm, acc->desc, acc->val, acc->val & res0);
-	return true;
+	return bad;
 }
 
 /* One switch on the database slot, so every register is one indirect jump from the trap. */
@@ -307,8 +293,7 @@ bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	if (vperf_ops->guest_el(vcpu->hv_vcpu) == 0 && !el0_allowed(vcpu, acc))
 		return false;
 	/* RES0 bits written as 1 are ignored (the architecture's outcome), and counted. */
-	if (bad_value(vcpu, acc))
-		acc->val &= ~res0_here(acc);
+	acc->val &= ~bad_bits(vcpu, acc);
 	/* Steady state: the state is in this pCPU's hardware already (the first access after a
 	 * load brings it there). */
 	vcpu->pmu.active = true;
