@@ -3,16 +3,18 @@
 #include <vperf/sysreg.h>
 
 const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT] = {
-#define SYSREG(nm, op0, op1, crn, crm, op2, acc, trp, ft, r0, rst, sl) \
-	[VPERF_SR_##nm] = {                                            \
-		.name = #nm,                                           \
-		.res0 = (r0),                                          \
-		.reset = (rst),                                        \
-		.enc = (uint16_t)VPERF_ENC_##nm,                       \
-		.access = VPERF_ACC_##acc,                             \
-		.trap = VPERF_TRAP_##trp,                              \
-		.feat = VPERF_FEAT_##ft,                               \
-		.slot = VPERF_SLOT_##sl,                               \
+#define SYSREG(nm, op0, op1, crn, crm, op2, acc, trp, ft, r0, rst, sl, e0, pr) \
+	[VPERF_SR_##nm] = {                                                    \
+		.name = #nm,                                                   \
+		.res0 = (r0),                                                  \
+		.reset = (rst),                                                \
+		.enc = (uint16_t)VPERF_ENC_##nm,                               \
+		.access = VPERF_ACC_##acc,                                     \
+		.trap = VPERF_TRAP_##trp,                                      \
+		.feat = VPERF_FEAT_##ft,                                       \
+		.slot = VPERF_SLOT_##sl,                                       \
+		.el0 = VPERF_EL0_##e0,                                         \
+		.pair = VPERF_PAIR_##pr,                                       \
 	},
 #include <vperf/sysregs.def>
 #undef SYSREG

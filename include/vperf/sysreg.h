@@ -70,6 +70,54 @@ enum vperf_sysreg_feat {
 	VPERF_FEAT_FGT2,	/* ID_AA64MMFR0_EL1.FGT >= 2: HDFGRTR2_EL2, HDFGWTR2_EL2 */
 };
 
+/*
+ * What lets EL0 reach a register (the database's el0 column): the PMUSERENR_EL0 bits that grant
+ * a read and a write (Arm DDI 0487 K.a, PMUSERENR_EL0, and each register's accessibility
+ * pseudocode in D24.5). VPERF_EL0_ALWAYS stands for "whatever PMUSERENR_EL0 holds".
+ */
+enum vperf_el0_rule {
+	VPERF_EL0_NONE,	 /* UNDEFINED at EL0 */
+	VPERF_EL0_EN,	 /* EN */
+	VPERF_EL0_SW,	 /* EN or SW */
+	VPERF_EL0_CR,	 /* EN; reads also CR */
+	VPERF_EL0_ER,	 /* EN; reads also ER */
+	VPERF_EL0_ER_RW, /* EN or ER */
+	VPERF_EL0_RO,	 /* read always, written never */
+	VPERF_EL0_RULES
+};
+
+/* PMUSERENR_EL0 EN [0], SW [1], CR [2], ER [3], as the grants below use them. */
+#define VPERF_EL0_GRANT_EN     0x1u
+#define VPERF_EL0_GRANT_SW     0x2u
+#define VPERF_EL0_GRANT_CR     0x4u
+#define VPERF_EL0_GRANT_ER     0x8u
+#define VPERF_EL0_GRANT_ALWAYS 0x80u /* no PMUSERENR_EL0 field: RES0 in every version here */
+
+/* May EL0 make this access, given the guest's PMUSERENR_EL0? One table: [rule][write]. */
+static inline bool vperf_el0_allows(uint8_t rule, uint64_t userenr, bool read)
+{
+	static const uint8_t grants[VPERF_EL0_RULES][2] = {
+		[VPERF_EL0_EN] = { VPERF_EL0_GRANT_EN, VPERF_EL0_GRANT_EN },
+		[VPERF_EL0_SW] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_SW,
+				   VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_SW },
+		[VPERF_EL0_CR] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_CR, VPERF_EL0_GRANT_EN },
+		[VPERF_EL0_ER] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_ER, VPERF_EL0_GRANT_EN },
+		[VPERF_EL0_ER_RW] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_ER,
+				      VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_ER },
+		[VPERF_EL0_RO] = { VPERF_EL0_GRANT_ALWAYS, 0 },
+	};
+
+	return rule < VPERF_EL0_RULES &&
+	       ((userenr & 0xfu) | VPERF_EL0_GRANT_ALWAYS) & grants[rule][read ? 0 : 1];
+}
+
+/* The database's pair column. */
+enum vperf_pair {
+	VPERF_PAIR_NONE,
+	VPERF_PAIR_SET, /* writing 1 sets the bit (PMCNTENSET_EL0 ...) */
+	VPERF_PAIR_CLR, /* writing 1 clears it */
+};
+
 /* Handler families. The trap entry dispatches on these; a slot with no handler is UNDEF. */
 enum vperf_slot {
 	VPERF_SLOT_NONE,
@@ -110,6 +158,8 @@ struct vperf_sysreg_desc {
 	uint8_t trap;	/* enum vperf_trap_ctl */
 	uint8_t feat;	/* enum vperf_sysreg_feat */
 	uint8_t slot;	/* enum vperf_slot */
+	uint8_t el0;	/* enum vperf_el0_rule */
+	uint8_t pair;	/* enum vperf_pair */
 };
 
 extern const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT];

@@ -6,37 +6,19 @@
  * in the shadow and is mirrored to the hardware. Field rules: Arm DDI 0487 K.a, I5.3 (the System
  * register views have the same fields). The hottest accesses take a fast path first (fast.h).
  */
+#include <vperf/id_regs.h>
 #include <arch/sysreg.h>
 
 #include "res0.h"
 #include "vpmu.h"
 
-/* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER). The hardware
- * applies the same register first (the physical PMUSERENR_EL0 mirrors the guest's while it runs),
- * so an access refused here means the mirror was wrong: it is still refused. */
+/* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER), by the register's el0 rule
+ * in the database (vperf_el0_allows). The hardware applies the same register first (the physical
+ * PMUSERENR_EL0 mirrors the guest's while it runs), so an access refused here means the mirror
+ * was wrong: it is still refused. */
 static bool el0_allowed(const struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 {
-	uint64_t u = vcpu->pmu.userenr;
-
-	if (u & PMUSERENR_EN)
-		return acc->desc->slot != VPERF_SLOT_PMINTEN &&
-		       acc->desc->slot != VPERF_SLOT_PMMIR &&
-		       (acc->read || acc->desc->slot != VPERF_SLOT_PMUSERENR);
-	switch (acc->desc->slot) {
-	case VPERF_SLOT_PMUSERENR:
-		return acc->read;
-	case VPERF_SLOT_PMSWINC:
-		return u & PMUSERENR_SW;
-	case VPERF_SLOT_PMCCNTR:
-		return acc->read && (u & PMUSERENR_CR);
-	case VPERF_SLOT_PMEVCNTR:
-	case VPERF_SLOT_PMXEVCNTR:
-		return acc->read && (u & PMUSERENR_ER);
-	case VPERF_SLOT_PMSELR:
-		return u & PMUSERENR_ER;
-	default:
-		return false;
-	}
+	return vperf_el0_allows(acc->desc->el0, vcpu->pmu.userenr, acc->read);
 }
 
 static uint64_t read_pmcr(const struct vperf_vcpu *vcpu)
@@ -67,7 +49,7 @@ static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
  * exactly the registers that change only the written bits. */
 static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, uint64_t *shadow)
 {
-	bool set = acc->enc == VPERF_ENC_PMCNTENSET_EL0 || acc->enc == VPERF_ENC_PMINTENSET_EL1;
+	bool set = acc->desc->pair == VPERF_PAIR_SET;
 	bool cnten = acc->desc->slot == VPERF_SLOT_PMCNTEN;
 	uint64_t bits = acc->val & vpmu_mask(vcpu), hw;
 
@@ -97,7 +79,7 @@ static void write_ovs(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 {
 	uint64_t bits = acc->val & vpmu_mask(vcpu);
 
-	if (acc->enc == VPERF_ENC_PMOVSSET_EL0) {
+	if (acc->desc->pair == VPERF_PAIR_SET) {
 		vcpu->pmu.ovs |= bits;
 	} else {
 		vcpu->pmu.ovs &= ~bits;
@@ -272,7 +254,7 @@ static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 		/* It exists from PMUv3p4, which the guest sees when every pCPU has it (PMUVer is
 		 * the platform's, capped at v3p5, vperf_vcpu_id_dfr0): the PE's own value, a
 		 * description of its pipeline. */
-		if (vperf_platform()->min_pmuver < 5)
+		if (vperf_platform()->min_pmuver < ID_DFR0_PMUVER_V3P4)
 			return false;
 		acc->val = read_sysreg(PMMIR_EL1);
 		return true;

@@ -8,6 +8,7 @@
  * PMBPTR_EL1, which the profiling operation changes, are read from there. PMBSR_EL1 is virtual: the
  * hardware's events reach it through vperf_vspe_take_event (switch.c). Field rules: SPE 4.3.
  */
+#include <vperf/id_regs.h>
 #include <arch/sysreg.h>
 
 #include "hwctl.h"
@@ -36,7 +37,7 @@ static uint64_t pmsidr_of(const struct vperf_pcpu_caps *caps)
 	uint64_t keep = PMSIDR_FE | PMSIDR_FT | PMSIDR_FL | PMSIDR_ARCHINST | PMSIDR_LDS |
 			PMSIDR_ERND | PMSIDR_INTERVAL | PMSIDR_MAXSIZE | PMSIDR_COUNTSIZE;
 
-	if (vperf_vspe_pmsver(caps->dfr0) >= 3)
+	if (vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2)
 		keep |= PMSIDR_FNE;
 	return caps->pmsidr & keep;
 }
@@ -77,7 +78,7 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
 	switch (r) {
 	case VPERF_VSPE_PMSCR: /* PCT[7] from SPEv1p2 */
 		return PMSCR_E0SPE | PMSCR_E1SPE | PMSCR_CX | PMSCR_PA | PMSCR_TS | PMSCR_PCT |
-		       (vperf_vspe_pmsver(caps->dfr0) >= 3 ? PMSCR_PCT1 : 0);
+		       (vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2 ? PMSCR_PCT1 : 0);
 	case VPERF_VSPE_PMSICR: /* ECOUNT only with ERnd */
 		return PMSICR_COUNT | (idr & PMSIDR_ERND ? PMSICR_ECOUNT : 0);
 	case VPERF_VSPE_PMSIRR:
@@ -88,7 +89,8 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
 	case VPERF_VSPE_PMSEVFR:
 		return filter_events(caps);
 	case VPERF_VSPE_PMSNEVFR: /* SPEv1p2 */
-		return vperf_vspe_pmsver(caps->dfr0) >= 3 ? filter_events(caps) : 0;
+		return vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2 ? filter_events(caps)
+									    : 0;
 	case VPERF_VSPE_PMSLATFR: /* MINLAT as wide as the counters (SPE 4.3.13) */
 		return (idr & PMSIDR_COUNTSIZE) == PMSIDR_COUNTSIZE_16 ? 0xffffu : 0xfffu;
 	case VPERF_VSPE_PMBLIMITR:
@@ -119,7 +121,8 @@ static enum vperf_vspe_reg reg_of(const struct vperf_vcpu *vcpu, uint32_t enc)
 	case VPERF_ENC_PMSLATFR_EL1:
 		return VPERF_VSPE_PMSLATFR;
 	case VPERF_ENC_PMSNEVFR_EL1:
-		return vm_pmsver(vcpu) >= 3 ? VPERF_VSPE_PMSNEVFR : VPERF_VSPE_NR_REGS;
+		return vm_pmsver(vcpu) >= ID_DFR0_PMSVER_V1P2 ? VPERF_VSPE_PMSNEVFR
+							      : VPERF_VSPE_NR_REGS;
 	case VPERF_ENC_PMBPTR_EL1:
 		return VPERF_VSPE_PMBPTR;
 	case VPERF_ENC_PMBLIMITR_EL1:
