@@ -251,15 +251,13 @@ static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	case VPERF_SLOT_PMCCFILTR:
 		return access_evtyper(vcpu, acc, VPERF_CYCLE_IDX);
 	case VPERF_SLOT_PMMIR:
-		/* It exists from PMUv3p4, which the guest sees when every pCPU has it (PMUVer is
-		 * the platform's, capped at v3p5, vperf_vcpu_id_dfr0): the PE's own value, a
-		 * description of its pipeline. */
-		if (vperf_platform()->min_pmuver < ID_DFR0_PMUVER_V3P4)
-			return false;
+		/* It exists from PMUv3p4, which the guest sees when every pCPU has it (the
+		 * database's feature column, checked by the trap entry, ../trap.c): the PE's own
+		 * value, a description of its pipeline. */
 		acc->val = read_sysreg(PMMIR_EL1);
 		return true;
 	default:
-		return false; /* PMZR_EL0: PMUv3p9, above the v3p5 a guest sees */
+		return false; /* PMZR_EL0: PMUv3p9, never shown (the trap entry refuses it first) */
 	}
 }
 

@@ -24,11 +24,6 @@ unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0)
 	return v > VSPE_MAX_PMSVER ? VSPE_MAX_PMSVER : v;
 }
 
-static unsigned int vm_pmsver(const struct vperf_vcpu *vcpu)
-{
-	return vperf_vspe_pmsver(vcpu->pcpu->caps.dfr0);
-}
-
 /* PMSIDR_EL1 (SPE 4.3.11) with only the fields the VM's SPE version defines: filters, ArchInst,
  * LDS, ERnd, Interval, MaxSize and CountSize, and FnE from SPEv1p2. Later features (FDS, EFT, ...)
  * are hidden: their registers are UNDEF here. */
@@ -104,8 +99,9 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
 }
 
 /* The shadow of an encoding, or VPERF_VSPE_NR_REGS for one the VM does not have (UNDEF):
- * PMSNEVFR_EL1 before SPEv1p2, PMSDSFR_EL1 (FEAT_SPE_FDS) always. */
-static enum vperf_vspe_reg reg_of(const struct vperf_vcpu *vcpu, uint32_t enc)
+ * PMSDSFR_EL1 (FEAT_SPE_FDS). The trap entry has refused the registers of a feature the VM is
+ * not shown already (PMSNEVFR_EL1 before SPEv1p2, PMSDSFR_EL1: the database's feature column). */
+static enum vperf_vspe_reg reg_of(uint32_t enc)
 {
 	switch (enc) {
 	case VPERF_ENC_PMSCR_EL1:
@@ -121,8 +117,7 @@ static enum vperf_vspe_reg reg_of(const struct vperf_vcpu *vcpu, uint32_t enc)
 	case VPERF_ENC_PMSLATFR_EL1:
 		return VPERF_VSPE_PMSLATFR;
 	case VPERF_ENC_PMSNEVFR_EL1:
-		return vm_pmsver(vcpu) >= ID_DFR0_PMSVER_V1P2 ? VPERF_VSPE_PMSNEVFR
-							      : VPERF_VSPE_NR_REGS;
+		return VPERF_VSPE_PMSNEVFR; /* SPEv1p2: checked by the trap entry (../trap.c) */
 	case VPERF_ENC_PMBPTR_EL1:
 		return VPERF_VSPE_PMBPTR;
 	case VPERF_ENC_PMBLIMITR_EL1:
@@ -257,7 +252,7 @@ bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 		acc->val = acc->enc == VPERF_ENC_PMSIDR_EL1 ? vm_pmsidr(vcpu) : guest_pmbidr(vcpu);
 		return true;
 	}
-	r = reg_of(vcpu, acc->enc);
+	r = reg_of(acc->enc);
 	if (r == VPERF_VSPE_NR_REGS)
 		return false;
 	if (acc->read)
