@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The register database as a table, and lookup by encoding (see vperf/sysregs.def). */
+#include <vperf/pmu_regs.h>
+#include <vperf/spe_regs.h>
 #include <vperf/sysreg.h>
 
 const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT] = {
@@ -19,6 +21,45 @@ const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT] = {
 #include <vperf/sysregs.def>
 #undef SYSREG
 };
+
+/* The res0 column of each line as constant expressions: four 16-bit quarters per register (an
+ * enumeration constant is an int), put together by DB_RES0(name). */
+enum {
+#define SYSREG(nm, op0, op1, crn, crm, op2, acc, trp, ft, r0, ...)                            \
+	DB_RES0_Q0_##nm = (int)((r0)&0xffff), DB_RES0_Q1_##nm = (int)(((r0) >> 16) & 0xffff), \
+	DB_RES0_Q2_##nm = (int)(((r0) >> 32) & 0xffff), DB_RES0_Q3_##nm = (int)((r0) >> 48),
+#include <vperf/sysregs.def>
+#undef SYSREG
+};
+#define DB_RES0(nm)                                                          \
+	((uint64_t)DB_RES0_Q3_##nm << 48 | (uint64_t)DB_RES0_Q2_##nm << 32 | \
+	 (uint64_t)DB_RES0_Q1_##nm << 16 | (uint64_t)DB_RES0_Q0_##nm)
+
+/* Every bit of the register is exactly one named field of its list or RES0 on its line: a field
+ * header and the database cannot disagree (a field put at the wrong bit overlaps another field
+ * or a RES0 bit, or leaves a bit that is neither). */
+#define CHECK_FIELDS(nm, list)                                                    \
+	_Static_assert(VPERF_FIELDS_DISJOINT(list) &&                             \
+			       (VPERF_FIELDS_UNION(list) ^ DB_RES0(nm)) == ~0ull, \
+		       #nm ": every bit one named field or RES0")
+CHECK_FIELDS(PMCR_EL0, PMCR_EL0_FIELDS);
+CHECK_FIELDS(PMCNTENSET_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMCNTENCLR_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMINTENSET_EL1, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMINTENCLR_EL1, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMOVSSET_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMOVSCLR_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMZR_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMSWINC_EL0, PMSWINC_EL0_FIELDS);
+CHECK_FIELDS(PMSELR_EL0, PMSELR_EL0_FIELDS);
+CHECK_FIELDS(PMUSERENR_EL0, PMUSERENR_EL0_FIELDS);
+CHECK_FIELDS(PMEVTYPER0_EL0, PMEVTYPER_EL0_FIELDS);
+CHECK_FIELDS(PMEVTYPER30_EL0, PMEVTYPER_EL0_FIELDS);
+CHECK_FIELDS(PMCCFILTR_EL0, PMCCFILTR_EL0_FIELDS);
+CHECK_FIELDS(PMSCR_EL1, PMSCR_EL1_FIELDS);
+CHECK_FIELDS(PMSICR_EL1, PMSICR_EL1_FIELDS);
+CHECK_FIELDS(PMSIRR_EL1, PMSIRR_EL1_FIELDS);
+CHECK_FIELDS(PMBSR_EL1, PMBSR_EL1_FIELDS);
 
 /* Binary search: the database is sorted by encoding (tests/unit/test_regdb.c checks it). */
 const struct vperf_sysreg_desc *vperf_sysreg_lookup(uint32_t enc)
