@@ -83,14 +83,16 @@ enum vperf_el0_rule {
 	VPERF_EL0_ER,	 /* EN; reads also ER */
 	VPERF_EL0_ER_RW, /* EN or ER */
 	VPERF_EL0_RO,	 /* read always, written never */
+	VPERF_EL0_IR,	 /* EN; reads also IR (FEAT_PMUv3_ICNTR: PMICNTR_EL0) */
 	VPERF_EL0_RULES
 };
 
-/* PMUSERENR_EL0 EN [0], SW [1], CR [2], ER [3], as the grants below use them. */
+/* PMUSERENR_EL0 EN [0], SW [1], CR [2], ER [3] and IR [5], as the grants below use them. */
 #define VPERF_EL0_GRANT_EN     0x1u
 #define VPERF_EL0_GRANT_SW     0x2u
 #define VPERF_EL0_GRANT_CR     0x4u
 #define VPERF_EL0_GRANT_ER     0x8u
+#define VPERF_EL0_GRANT_IR     0x20u
 #define VPERF_EL0_GRANT_ALWAYS 0x80u /* no PMUSERENR_EL0 field: RES0 in every version here */
 
 /* May EL0 make this access, given the guest's PMUSERENR_EL0? One table: [rule][write]. */
@@ -105,10 +107,13 @@ static inline bool vperf_el0_allows(uint8_t rule, uint64_t userenr, bool read)
 		[VPERF_EL0_ER_RW] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_ER,
 				      VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_ER },
 		[VPERF_EL0_RO] = { VPERF_EL0_GRANT_ALWAYS, 0 },
+		[VPERF_EL0_IR] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_IR, VPERF_EL0_GRANT_EN },
 	};
+	uint64_t fields = VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_SW | VPERF_EL0_GRANT_CR |
+			  VPERF_EL0_GRANT_ER | VPERF_EL0_GRANT_IR;
 
 	return rule < VPERF_EL0_RULES &&
-	       ((userenr & 0xfu) | VPERF_EL0_GRANT_ALWAYS) & grants[rule][read ? 0 : 1];
+	       ((userenr & fields) | VPERF_EL0_GRANT_ALWAYS) & grants[rule][read ? 0 : 1];
 }
 
 /* The database's pair column. */

@@ -172,6 +172,19 @@ enum sim_reg_kind {
 	SIM_KIND_PMUACR,    /* FEAT_PMUv3p9's EL0 access control */
 };
 
+/* What lets EL0 reach a PMU register, from PMUSERENR_EL0's description (D24.5) and each
+ * register's accessibility pseudocode: the PMU family's EL0 rule applies it (pmu/pmu.c). */
+enum sim_el0_rule {
+	SIM_EL0_NONE,  /* UNDEFINED at EL0 (an EL1 or EL2 register, every SPE register) */
+	SIM_EL0_EN,    /* PMUSERENR_EL0.EN */
+	SIM_EL0_SW,    /* EN or SW (PMSWINC_EL0) */
+	SIM_EL0_CR,    /* EN, or CR for reads (PMCCNTR_EL0) */
+	SIM_EL0_ER,    /* EN, or ER for reads (the event counters) */
+	SIM_EL0_ER_RW, /* EN or ER (PMSELR_EL0) */
+	SIM_EL0_RO,    /* readable whatever EN says, never written (PMUSERENR_EL0) */
+	SIM_EL0_IR,    /* EN, or IR for reads (PMICNTR_EL0, FEAT_PMUv3_ICNTR) */
+};
+
 struct sim_arch_reg {
 	const char *name;
 	uint32_t enc;	/* SIM_ENC(op0, op1, CRn, CRm, op2) */
@@ -180,6 +193,7 @@ struct sim_arch_reg {
 	uint8_t feat;	/* enum sim_feature */
 	uint8_t family; /* enum sim_family_id */
 	uint8_t kind;	/* enum sim_reg_kind */
+	uint8_t el0;	/* enum sim_el0_rule */
 	uint64_t res0;	/* RES0 in every version (not the feature-dependent fields) */
 };
 
