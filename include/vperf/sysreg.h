@@ -6,6 +6,7 @@
 #ifndef VPERF_SYSREG_H
 #define VPERF_SYSREG_H
 
+#include <vperf/fgt.h>
 #include <vperf/types.h>
 
 /*
@@ -172,6 +173,7 @@ struct vperf_sysreg_desc {
 	uint8_t slot;	/* enum vperf_slot */
 	uint8_t el0;	/* enum vperf_el0_rule */
 	uint8_t pair;	/* enum vperf_pair */
+	uint8_t fgt;	/* enum vperf_fgt_field */
 };
 
 extern const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT];
