@@ -5,8 +5,8 @@
  * reason is at the line that sets it; field positions in vperf/mdcr.h. vperf owns only the
  * fields of MDCR_EL2_VPERF_MASK and writes the register only when the value changes.
  */
-#include <vperf/id_regs.h>
 #include <arch/sysreg.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
 
 #include "internal.h"

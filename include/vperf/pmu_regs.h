@@ -74,27 +74,27 @@
  * and VPERF_FIELDS_DISJOINT (vperf/sysreg.h) lib/regdb.c checks at compile time that each bit
  * of the register is exactly one named field or RES0 in its sysregs.def line.
  */
-#define PMCR_EL0_FIELDS(F)                                                                   \
-	F(PMCR_E)                                                                            \
-	F(PMCR_P) F(PMCR_C) F(PMCR_D) F(PMCR_X) F(PMCR_DP) F(PMCR_LC) F(PMCR_LP) F(PMCR_FZO) \
-		F(PMCR_N_MASK) F(PMCR_IDCODE) F(PMCR_IMP) F(PMCR_FZS)
-#define PMU_CNT_FIELDS(F)     F(PMU_CNT_P) F(PMU_CNT_C) F(PMU_CNT_F0)
+/* One line per group of fields, as written (clang-format reflows X-macro bodies unstably). */
+/* clang-format off */
+#define PMCR_EL0_FIELDS(F) \
+	F(PMCR_E) F(PMCR_P) F(PMCR_C) F(PMCR_D) F(PMCR_X) F(PMCR_DP) F(PMCR_LC) F(PMCR_LP) \
+	F(PMCR_FZO) F(PMCR_N_MASK) F(PMCR_IDCODE) F(PMCR_IMP) F(PMCR_FZS)
+#define PMU_CNT_FIELDS(F) F(PMU_CNT_P) F(PMU_CNT_C) F(PMU_CNT_F0)
 #define PMSWINC_EL0_FIELDS(F) F(PMU_CNT_P)
-#define PMSELR_EL0_FIELDS(F)  F(PMSELR_SEL)
-#define PMUSERENR_EL0_FIELDS(F)                                                          \
-	F(PMUSERENR_EN)                                                                  \
-	F(PMUSERENR_SW) F(PMUSERENR_CR) F(PMUSERENR_ER) F(PMUSERENR_UEN) F(PMUSERENR_IR) \
-		F(PMUSERENR_TID)
-#define PMEVTYPER_EL0_FIELDS(F)                                                                  \
-	F(PMEVTYPER_TC)                                                                          \
-	F(PMEVTYPER_TE) F(PMEVTYPER_SYNC) F(PMEVTYPER_VS) F(PMEVTYPER_TLC) F(PMEVTYPER_TH)       \
-		F(PMEVTYPER_P) F(PMEVTYPER_U) F(PMEVTYPER_NSK) F(PMEVTYPER_NSU) F(PMEVTYPER_NSH) \
-			F(PMEVTYPER_M) F(PMEVTYPER_MT) F(PMEVTYPER_SH) F(PMEVTYPER_RLK)          \
-				F(PMEVTYPER_RLU) F(PMEVTYPER_RLH) F(PMEVTYPER_EVT)
+#define PMSELR_EL0_FIELDS(F) F(PMSELR_SEL)
+#define PMUSERENR_EL0_FIELDS(F) \
+	F(PMUSERENR_EN) F(PMUSERENR_SW) F(PMUSERENR_CR) F(PMUSERENR_ER) \
+	F(PMUSERENR_UEN) F(PMUSERENR_IR) F(PMUSERENR_TID)
+#define PMEVTYPER_EL0_FIELDS(F) \
+	F(PMEVTYPER_TC) F(PMEVTYPER_TE) F(PMEVTYPER_SYNC) F(PMEVTYPER_VS) F(PMEVTYPER_TLC) \
+	F(PMEVTYPER_TH) F(PMEVTYPER_P) F(PMEVTYPER_U) F(PMEVTYPER_NSK) F(PMEVTYPER_NSU) \
+	F(PMEVTYPER_NSH) F(PMEVTYPER_M) F(PMEVTYPER_MT) F(PMEVTYPER_SH) F(PMEVTYPER_RLK) \
+	F(PMEVTYPER_RLU) F(PMEVTYPER_RLH) F(PMEVTYPER_EVT)
 /* PMCCFILTR_EL0 (I5.3.2): the type's filters without MT, the event and the threshold. */
-#define PMCCFILTR_EL0_FIELDS(F)                                                          \
-	F(PMEVTYPER_VS)                                                                  \
-	F(PMEVTYPER_P) F(PMEVTYPER_U) F(PMEVTYPER_NSK) F(PMEVTYPER_NSU) F(PMEVTYPER_NSH) \
-		F(PMEVTYPER_M) F(PMEVTYPER_SH) F(PMEVTYPER_RLK) F(PMEVTYPER_RLU) F(PMEVTYPER_RLH)
+#define PMCCFILTR_EL0_FIELDS(F) \
+	F(PMEVTYPER_VS) F(PMEVTYPER_P) F(PMEVTYPER_U) F(PMEVTYPER_NSK) F(PMEVTYPER_NSU) \
+	F(PMEVTYPER_NSH) F(PMEVTYPER_M) F(PMEVTYPER_SH) F(PMEVTYPER_RLK) F(PMEVTYPER_RLU) \
+	F(PMEVTYPER_RLH)
+/* clang-format on */
 
 #endif /* VPERF_PMU_REGS_H */

@@ -96,11 +96,13 @@ static inline unsigned int vperf_pmbsr_ec(uint64_t pmbsr)
 
 /* One field list per register (F(mask) for each field; vperf/pmu_regs.h says how they are
  * checked against sysregs.def). */
+/* clang-format off */
 #define PMSCR_EL1_FIELDS(F) \
 	F(PMSCR_E0SPE) F(PMSCR_E1SPE) F(PMSCR_CX) F(PMSCR_PA) F(PMSCR_TS) F(PMSCR_PCT) F(PMSCR_PCT1)
 #define PMSICR_EL1_FIELDS(F) F(PMSICR_COUNT) F(PMSICR_ECOUNT)
 #define PMSIRR_EL1_FIELDS(F) F(PMSIRR_RND) F(PMSIRR_INTERVAL)
 #define PMBSR_EL1_FIELDS(F) \
 	F(PMBSR_MSS2) F(PMBSR_EC) F(PMBSR_DL) F(PMBSR_EA) F(PMBSR_S) F(PMBSR_COLL) F(PMBSR_MSS)
+/* clang-format on */
 
 #endif /* VPERF_SPE_REGS_H */

@@ -5,6 +5,7 @@
  * cached, since the trap path reads them on every PMCR_EL0 and type access.
  */
 #include <vperf/id_regs.h>
+
 #include "vpmu.h"
 
 static struct {

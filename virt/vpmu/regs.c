@@ -6,7 +6,6 @@
  * in the shadow and is mirrored to the hardware. Field rules: Arm DDI 0487 K.a, I5.3 (the System
  * register views have the same fields). The hottest accesses take a fast path first (fast.h).
  */
-#include <vperf/id_regs.h>
 #include <arch/sysreg.h>
 
 #include "res0.h"

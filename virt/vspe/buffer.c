@@ -7,8 +7,8 @@
  * ops contract and asks the hypervisor for the stage 2 mapping, which only the VM's own memory can
  * get.
  */
-#include <vperf/id_regs.h>
 #include <arch/sysreg.h>
+#include <vperf/id_regs.h>
 
 #include "vspe.h"
 

@@ -9,9 +9,9 @@
  * Its records are all in its own buffer before the owner changes: none goes through a guest's
  * translation regime.
  */
-#include <vperf/id_regs.h>
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
+#include <vperf/id_regs.h>
 
 #include "hwctl.h"
 

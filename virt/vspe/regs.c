@@ -8,8 +8,8 @@
  * PMBPTR_EL1, which the profiling operation changes, are read from there. PMBSR_EL1 is virtual: the
  * hardware's events reach it through vperf_vspe_take_event (switch.c). Field rules: SPE 4.3.
  */
-#include <vperf/id_regs.h>
 #include <arch/sysreg.h>
+#include <vperf/id_regs.h>
 
 #include "hwctl.h"
 
