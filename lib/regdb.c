@@ -1,22 +1,130 @@
 // SPDX-License-Identifier: MIT
 /* The register database as a table, and lookup by encoding (see vperf/sysregs.def). */
+#include <vperf/fgt.h>
+#include <vperf/pmu_regs.h>
+#include <vperf/spe_regs.h>
 #include <vperf/sysreg.h>
 
 const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT] = {
-#define SYSREG(nm, op0, op1, crn, crm, op2, acc, trp, ft, r0, rst, sl) \
-	[VPERF_SR_##nm] = {                                            \
-		.name = #nm,                                           \
-		.res0 = (r0),                                          \
-		.reset = (rst),                                        \
-		.enc = (uint16_t)VPERF_ENC_##nm,                       \
-		.access = VPERF_ACC_##acc,                             \
-		.trap = VPERF_TRAP_##trp,                              \
-		.feat = VPERF_FEAT_##ft,                               \
-		.slot = VPERF_SLOT_##sl,                               \
+#define SYSREG(nm, op0, op1, crn, crm, op2, acc, trp, ft, r0, rst, sl, e0, pr, fg) \
+	[VPERF_SR_##nm] = {                                                        \
+		.name = #nm,                                                       \
+		.res0 = (r0),                                                      \
+		.reset = (rst),                                                    \
+		.enc = (uint16_t)VPERF_ENC_##nm,                                   \
+		.access = VPERF_ACC_##acc,                                         \
+		.trap = VPERF_TRAP_##trp,                                          \
+		.feat = VPERF_FEAT_##ft,                                           \
+		.slot = VPERF_SLOT_##sl,                                           \
+		.el0 = VPERF_EL0_##e0,                                             \
+		.pair = VPERF_PAIR_##pr,                                           \
+		.fgt = VPERF_FGT_##fg,                                             \
 	},
 #include <vperf/sysregs.def>
 #undef SYSREG
 };
+
+/* The res0 column of each line as constant expressions: four 16-bit quarters per register (an
+ * enumeration constant is an int), put together by DB_RES0(name). */
+enum {
+#define SYSREG(nm, op0, op1, crn, crm, op2, acc, trp, ft, r0, ...)                            \
+	DB_RES0_Q0_##nm = (int)((r0)&0xffff), DB_RES0_Q1_##nm = (int)(((r0) >> 16) & 0xffff), \
+	DB_RES0_Q2_##nm = (int)(((r0) >> 32) & 0xffff), DB_RES0_Q3_##nm = (int)((r0) >> 48),
+#include <vperf/sysregs.def>
+#undef SYSREG
+};
+#define DB_RES0(nm)                                                          \
+	((uint64_t)DB_RES0_Q3_##nm << 48 | (uint64_t)DB_RES0_Q2_##nm << 32 | \
+	 (uint64_t)DB_RES0_Q1_##nm << 16 | (uint64_t)DB_RES0_Q0_##nm)
+
+/* Every bit of the register is exactly one named field of its list or RES0 on its line: a field
+ * header and the database cannot disagree (a field put at the wrong bit overlaps another field
+ * or a RES0 bit, or leaves a bit that is neither). */
+#define CHECK_FIELDS(nm, list)                                                    \
+	_Static_assert(VPERF_FIELDS_DISJOINT(list) &&                             \
+			       (VPERF_FIELDS_UNION(list) ^ DB_RES0(nm)) == ~0ull, \
+		       #nm ": every bit one named field or RES0")
+CHECK_FIELDS(PMCR_EL0, PMCR_EL0_FIELDS);
+CHECK_FIELDS(PMCNTENSET_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMCNTENCLR_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMINTENSET_EL1, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMINTENCLR_EL1, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMOVSSET_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMOVSCLR_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMZR_EL0, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMSWINC_EL0, PMSWINC_EL0_FIELDS);
+CHECK_FIELDS(PMSELR_EL0, PMSELR_EL0_FIELDS);
+CHECK_FIELDS(PMUSERENR_EL0, PMUSERENR_EL0_FIELDS);
+CHECK_FIELDS(PMEVTYPER0_EL0, PMEVTYPER_EL0_FIELDS);
+CHECK_FIELDS(PMEVTYPER30_EL0, PMEVTYPER_EL0_FIELDS);
+CHECK_FIELDS(PMCCFILTR_EL0, PMCCFILTR_EL0_FIELDS);
+CHECK_FIELDS(PMSCR_EL1, PMSCR_EL1_FIELDS);
+CHECK_FIELDS(PMSICR_EL1, PMSICR_EL1_FIELDS);
+CHECK_FIELDS(PMSIRR_EL1, PMSIRR_EL1_FIELDS);
+CHECK_FIELDS(PMBSR_EL1, PMBSR_EL1_FIELDS);
+
+/*
+ * vperf's fine-grained trap masks (vperf/fgt.h) are the database's fgt column: the fields of
+ * every PMU register (its slots, PMCR_EL0 to PMUACR_EL1), in FEAT_FGT's and FEAT_FGT2's
+ * registers, and those of the type registers and PMCEID<n>_EL0 that a filtering direct VM traps.
+ * Each assertion expands the database into the union of the DB_DIR (RBIT, WBIT) bits of the
+ * DB_REG fields of the lines whose slot satisfies DB_COND.
+ */
+#define PMU_SLOT(sl) (VPERF_SLOT_##sl >= VPERF_SLOT_PMCR && VPERF_SLOT_##sl <= VPERF_SLOT_PMUACR)
+#define TYPES_SLOT(sl)                                                                          \
+	(VPERF_SLOT_##sl == VPERF_SLOT_PMEVTYPER || VPERF_SLOT_##sl == VPERF_SLOT_PMXEVTYPER || \
+	 VPERF_SLOT_##sl == VPERF_SLOT_PMCCFILTR || VPERF_SLOT_##sl == VPERF_SLOT_PMCEID)
+#define FGT_BITS(cond, reg, dir, sl, fg) \
+	| (cond(sl) && VPERF_FGT_REG_##fg == (reg) ? VPERF_FGT_MASK(VPERF_FGT_##dir##_##fg) : 0ull)
+#define FGT_LINE(cond, reg, dir, sl, fg) FGT_BITS(cond, reg, dir, sl, fg) /* dir expanded first */
+#define SYSREG(nm, op0, op1, crn, crm, op2, acc, trp, ft, r0, rst, sl, e0, pr, fg) \
+	FGT_LINE(DB_COND, DB_REG, DB_DIR, sl, fg)
+#define DB_COND PMU_SLOT
+#define DB_REG	1
+#define DB_DIR	RBIT
+_Static_assert((0ull
+#include <vperf/sysregs.def>
+		) == HDFGRTR_VPERF_MASK,
+	       "HDFGRTR_VPERF_MASK: the PMU registers' read fields (sysregs.def fgt column)");
+#undef DB_DIR
+#define DB_DIR WBIT
+_Static_assert((0ull
+#include <vperf/sysregs.def>
+		) == HDFGWTR_VPERF_MASK,
+	       "HDFGWTR_VPERF_MASK: the PMU registers' write fields (sysregs.def fgt column)");
+#undef DB_REG
+#define DB_REG 2
+_Static_assert((0ull
+#include <vperf/sysregs.def>
+		) == HDFGWTR2_VPERF_MASK,
+	       "HDFGWTR2_VPERF_MASK: the PMU registers' FEAT_FGT2 write fields");
+#undef DB_DIR
+#define DB_DIR RBIT
+_Static_assert((0ull
+#include <vperf/sysregs.def>
+		) == HDFGRTR2_VPERF_MASK,
+	       "HDFGRTR2_VPERF_MASK: the PMU registers' FEAT_FGT2 read fields");
+#undef DB_REG
+#define DB_REG 1
+#undef DB_COND
+#define DB_COND TYPES_SLOT
+_Static_assert((0ull
+#include <vperf/sysregs.def>
+		) == HDFGRTR_TYPES,
+	       "HDFGRTR_TYPES: the read fields of the types and PMCEID<n>_EL0");
+#undef DB_DIR
+#define DB_DIR WBIT
+_Static_assert((0ull
+#include <vperf/sysregs.def>
+		) == HDFGWTR_TYPES,
+	       "HDFGWTR_TYPES: the write fields of the types");
+#undef SYSREG
+#undef DB_COND
+#undef DB_REG
+#undef DB_DIR
+_Static_assert(VPERF_FGT_MASK(VPERF_FGT_RBIT_PMBSR) == HDFG_PMBSR &&
+		       VPERF_FGT_MASK(VPERF_FGT_WBIT_PMBSR) == HDFG_PMBSR,
+	       "HDFG_PMBSR: PMBSR_EL1's field (sysregs.def fgt column)");
 
 /* Binary search: the database is sorted by encoding (tests/unit/test_regdb.c checks it). */
 const struct vperf_sysreg_desc *vperf_sysreg_lookup(uint32_t enc)

@@ -61,7 +61,8 @@ static void fmt_enc_fields(struct fmt *f, uint32_t enc)
 }
 
 /* "unknown sysreg S3_3_C9_C13_5 (MRS x3); add to sysregs.def: SYSREG(S3_3_C9_C13_5, 3, 3, 9,
- * 13, 5, RW, TPM, PMUV3, 0x0ull, 0x0, NONE)": the line to paste once the register is named. */
+ * 13, 5, RW, TPM, PMUV3, 0x0ull, 0x0, NONE, NONE, NONE, NONE)": the line to paste once the
+ * register is named. */
 void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg *a)
 {
 	const char *trap = guess_trap(a->enc);
@@ -81,7 +82,7 @@ void vperf_log_unknown_sysreg(struct vperf_vm *vm, const struct vperf_esr_sysreg
 	vperf_fmt_str(&f, ", RW, ");
 	vperf_fmt_str(&f, trap);
 	vperf_fmt_str(&f, trap[0] == 'T' && trap[3] == '\0' ? ", PMUV3" : ", SPE");
-	vperf_fmt_str(&f, ", 0x0ull, 0x0, NONE)");
+	vperf_fmt_str(&f, ", 0x0ull, 0x0, NONE, NONE, NONE, NONE)");
 	vperf_log(VPERF_LOG_NOTICE, buf);
 }
 

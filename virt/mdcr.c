@@ -6,6 +6,7 @@
  * fields of MDCR_EL2_VPERF_MASK and writes the register only when the value changes.
  */
 #include <arch/sysreg.h>
+#include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
 
 #include "internal.h"
@@ -38,9 +39,9 @@ static uint64_t host_fields(const struct vperf_pcpu_caps *caps)
 {
 	uint64_t f = MDCR_EL2_TDE | MDCR_EL2_TDA | MDCR_EL2_TDOSA | MDCR_EL2_TDRA;
 
-	if (caps->pmuver >= 6)
+	if (caps->pmuver >= ID_DFR0_PMUVER_V3P5)
 		f |= MDCR_EL2_HLP;
-	if (caps->pmuver >= 7)
+	if (caps->pmuver >= ID_DFR0_PMUVER_V3P7)
 		f |= MDCR_EL2_HPMFZO;
 	if (VPERF_FIELD_GET(caps->dfr0, 43, 40))
 		f |= MDCR_EL2_TTRF;
@@ -48,7 +49,7 @@ static uint64_t host_fields(const struct vperf_pcpu_caps *caps)
 		f |= MDCR_EL2_E2TB_MASK;
 	if (caps->fgt)
 		f |= MDCR_EL2_TDCC;
-	if (caps->pmsver >= 3)
+	if (caps->pmsver >= ID_DFR0_PMSVER_V1P2)
 		f |= MDCR_EL2_HPMFZS;
 	return f;
 }
@@ -100,9 +101,9 @@ static uint64_t vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 
 	if (vcpu->vm->cfg.pmu_mode == VPERF_PMU_ALL)
 		return mdcr; /* EL2 counted; the host's counters run as the host set them */
-	if (pcpu->caps.pmuver >= 4)
+	if (pcpu->caps.pmuver >= ID_DFR0_PMUVER_V3P1)
 		mdcr |= MDCR_EL2_HPMD;
-	if (pcpu->caps.pmuver >= 6)
+	if (pcpu->caps.pmuver >= ID_DFR0_PMUVER_V3P5)
 		mdcr |= MDCR_EL2_HCCD;
 	if (vcpu->vm->cfg.pmu_mode != VPERF_PMU_HV)
 		mdcr &= ~MDCR_EL2_HPME;

@@ -38,9 +38,9 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 /* ID_AA64DFR0_EL1.PMUVer, with "IMPLEMENTATION DEFINED PMU" (0xF) read as no PMUv3. */
 static uint8_t dfr0_pmuver(uint64_t dfr0)
 {
-	uint64_t v = VPERF_FIELD_GET(dfr0, 11, 8);
+	uint64_t v = (dfr0 & ID_DFR0_PMUVER_MASK) >> ID_DFR0_PMUVER_SHIFT;
 
-	return v == ID_DFR0_PMUVER_IMPDEF ? 0 : (uint8_t)v;
+	return v == ID_DFR0_PMUVER_IMPDEF ? ID_DFR0_PMUVER_NONE : (uint8_t)v;
 }
 
 /*
@@ -68,7 +68,7 @@ static void probe(struct vperf_pcpu_caps *caps)
 	pfr0 = read_sysreg(ID_AA64PFR0_EL1);
 	mmfr0 = read_sysreg(ID_AA64MMFR0_EL1);
 	caps->pmuver = dfr0_pmuver(caps->dfr0);
-	caps->pmsver = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 35, 32);
+	caps->pmsver = (uint8_t)((caps->dfr0 & ID_DFR0_PMSVER_MASK) >> ID_DFR0_PMSVER_SHIFT);
 	caps->hpmn0 = VPERF_FIELD_GET(caps->dfr0, 63, 60) != 0;
 	caps->fgt = (mmfr0 & ID_MMFR0_FGT_MASK) != 0;
 	caps->el3 = (pfr0 & ID_PFR0_EL3_MASK) != 0;

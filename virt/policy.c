@@ -30,7 +30,7 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
 {
 	const struct vperf_platform *p = vperf_platform();
 
-	return p->min_pmuver >= 6 && !p->any_unenforced && !p->any_newer_regs &&
+	return p->min_pmuver >= ID_DFR0_PMUVER_V3P5 && !p->any_unenforced && !p->any_newer_regs &&
 	       (!vperf_vm_cfg_filters_events(cfg) || !p->any_no_fgt) &&
 	       (cfg->nr_counters >= 1 || !p->any_no_hpmn0);
 }
@@ -148,7 +148,8 @@ static void record_demands(const struct vperf_vm_config *cfg)
 
 	if (cfg->pmu_mode != VPERF_PMU_OFF) {
 		d.counters = cfg->nr_counters > cfg->emu_slots ? cfg->nr_counters : cfg->emu_slots;
-		d.pmuver = p->min_pmuver > 6 ? 6 : p->min_pmuver;
+		d.pmuver =
+			p->min_pmuver > ID_DFR0_PMUVER_V3P5 ? ID_DFR0_PMUVER_V3P5 : p->min_pmuver;
 	}
 	if (cfg->pmu_mode != VPERF_PMU_OFF && cfg->partition == VPERF_PART_DIRECT) {
 		d.pmuver = p->min_pmuver;
@@ -159,7 +160,7 @@ static void record_demands(const struct vperf_vm_config *cfg)
 	}
 #ifdef CONFIG_VPERF_VSPE
 	if (cfg->spe && cfg->spe_buffer == VPERF_SPE_BUF_EL2) {
-		d.pmsver = 1;
+		d.pmsver = ID_DFR0_PMSVER_SPE;
 		d.host_spe = true;
 	} else if (cfg->spe) {
 		d.pmsver = (uint8_t)vperf_vspe_pmsver(ID_DFR0_PMSVER_MASK);
@@ -192,15 +193,15 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
  * FEAT_HPMN0, as the guest has no EL2; no FEAT_MTPMU. */
 uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 {
-	uint64_t pmuver = VPERF_FIELD_GET(hw, 11, 8);
+	uint64_t pmuver = (hw & ID_DFR0_PMUVER_MASK) >> ID_DFR0_PMUVER_SHIFT;
 	uint64_t v = hw & ~(ID_DFR0_PMUVER_MASK | ID_DFR0_PMSVER_MASK | ID_DFR0_HPMN0_MASK);
 
 	if (pmuver == ID_DFR0_PMUVER_IMPDEF || vcpu->vm->cfg.pmu_mode == VPERF_PMU_OFF)
-		pmuver = 0;
+		pmuver = ID_DFR0_PMUVER_NONE;
 	if (pmuver > vperf_platform()->min_pmuver)
 		pmuver = vperf_platform()->min_pmuver;
-	if (pmuver > 6)
-		pmuver = 6;
+	if (pmuver > ID_DFR0_PMUVER_V3P5)
+		pmuver = ID_DFR0_PMUVER_V3P5;
 	v |= pmuver << ID_DFR0_PMUVER_SHIFT;
 	/* MTPMU: FEAT_MTPMU would make PMEVTYPER<n>_EL0.MT a field the guest writes and reads
 	 * back; vperf keeps MT out of every type (vpmu/filter.h, caps.c), so a guest is shown

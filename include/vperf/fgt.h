@@ -59,6 +59,64 @@
 #define HDFGWTR_TYPES (HDFG_PMEVTYPERN | HDFG_PMCCFILTR)
 
 /*
+ * The database's fgt column (sysregs.def): the field of HDFGRTR_EL2 (MRS) and HDFGWTR_EL2 (MSR)
+ * that traps a register, or of FEAT_FGT2's HDFGRTR2_EL2 / HDFGWTR2_EL2. One line a field:
+ * X(name, register: 1 HDFGxTR_EL2, 2 HDFGxTR2_EL2, read bit, write bit), 64 where the register
+ * has no such field (descriptions of the four registers in Arm DDI 0487 K.a, D24.2; bit positions
+ * as in Linux's arch/arm64/tools/sysreg). A field whose name starts with N traps at 0. The PMU
+ * fields cover the trapped registers' EL1 and EL0 accesses, the SPE fields EL1's:
+ * PMEVCNTRN covers PMXEVCNTR_EL0 and PMEVTYPERN PMXEVTYPER_EL0 (whatever PMSELR_EL0.SEL says);
+ * PMSDSFR_EL1's field (FEAT_SPE_FDS, in HDFGxTR2_EL2) is not listed: no guest is shown it.
+ */
+#define VPERF_FGT_FIELD_LIST(X)  \
+	X(NONE, 0, 64, 64)       \
+	X(PMEVCNTRN, 1, 12, 12)  \
+	X(PMEVTYPERN, 1, 13, 13) \
+	X(PMCCFILTR, 1, 14, 14)  \
+	X(PMCCNTR, 1, 15, 15)    \
+	X(PMCNTEN, 1, 16, 16)    \
+	X(PMINTEN, 1, 17, 17)    \
+	X(PMOVS, 1, 18, 18)      \
+	X(PMSELR, 1, 19, 19)     \
+	X(PMSWINC, 1, 64, 20)    \
+	X(PMCR, 1, 64, 21)       \
+	X(PMMIR, 1, 22, 64)      \
+	X(PMBLIMITR, 1, 23, 23)  \
+	X(PMBPTR, 1, 24, 24)     \
+	X(PMBSR, 1, 25, 25)      \
+	X(PMSCR, 1, 26, 26)      \
+	X(PMSEVFR, 1, 27, 27)    \
+	X(PMSFCR, 1, 28, 28)     \
+	X(PMSICR, 1, 29, 29)     \
+	X(PMSIDR, 1, 30, 64)     \
+	X(PMSIRR, 1, 31, 31)     \
+	X(PMSLATFR, 1, 32, 32)   \
+	X(PMUSERENR, 1, 57, 57)  \
+	X(PMCEIDN, 1, 58, 64)    \
+	X(NPMSNEVFR, 1, 62, 62)  \
+	X(PMBIDR, 1, 63, 64)     \
+	X(NPMICNTR, 2, 2, 2)     \
+	X(NPMICFILTR, 2, 3, 3)   \
+	X(NPMUACR, 2, 4, 4)      \
+	X(NPMZR, 2, 64, 21)
+
+enum vperf_fgt_field {
+#define VPERF_FGT_ENUM(name, reg, rbit, wbit) VPERF_FGT_##name,
+	VPERF_FGT_FIELD_LIST(VPERF_FGT_ENUM)
+#undef VPERF_FGT_ENUM
+};
+
+/* Each field's register and bits as constants: VPERF_FGT_REG_PMCR, VPERF_FGT_RBIT_PMCR ... */
+enum {
+#define VPERF_FGT_CONSTS(name, reg, rbit, wbit)                       \
+	VPERF_FGT_REG_##name = (reg), VPERF_FGT_RBIT_##name = (rbit), \
+	VPERF_FGT_WBIT_##name = (wbit),
+	VPERF_FGT_FIELD_LIST(VPERF_FGT_CONSTS)
+#undef VPERF_FGT_CONSTS
+};
+#define VPERF_FGT_MASK(bit) ((bit) < 64 ? 1ull << ((bit)&63) : 0ull)
+
+/*
  * FEAT_FGT2's HDFGRTR2_EL2 / HDFGWTR2_EL2 (D24.2.68 and its write twin; ID_AA64MMFR0_EL1.FGT
  * >= 2). Every field is "n"-named: 0 traps the EL1/EL0 accesses it names to EL2 (EC 0x18), 1
  * does not. The fields of the PMUv3p9 / FEAT_PMUv3_ICNTR registers, whose MDCR_EL2.TPM trap a

@@ -74,7 +74,8 @@
 #define PMBSR_S		VPERF_BIT(17)
 #define PMBSR_COLL	VPERF_BIT(16)
 #define PMBSR_MSS	VPERF_GENMASK(15, 0)
-#define PMBSR_BSC_FSC	VPERF_GENMASK(5, 0) /* BSC (EC = 0) or FSC (EC = 0b10010x) */
+#define PMBSR_MSS2	VPERF_GENMASK(55, 32) /* later versions' second syndrome (sysregs.def) */
+#define PMBSR_BSC_FSC	VPERF_GENMASK(5, 0)   /* BSC (EC = 0) or FSC (EC = 0b10010x) */
 #define PMBSR_WRITABLE	(PMBSR_EC | PMBSR_DL | PMBSR_EA | PMBSR_S | PMBSR_COLL | PMBSR_MSS)
 #define PMBSR_EC_OTHER	0x00u /* other buffer management event (BSC) */
 #define PMBSR_EC_S1_DA	0x24u /* stage 1 Data Abort on write to the buffer (FSC) */
@@ -92,5 +93,16 @@ static inline unsigned int vperf_pmbsr_ec(uint64_t pmbsr)
 {
 	return (unsigned int)VPERF_FIELD_GET(pmbsr, 31, 26);
 }
+
+/* One field list per register (F(mask) for each field; vperf/pmu_regs.h says how they are
+ * checked against sysregs.def). */
+/* clang-format off */
+#define PMSCR_EL1_FIELDS(F) \
+	F(PMSCR_E0SPE) F(PMSCR_E1SPE) F(PMSCR_CX) F(PMSCR_PA) F(PMSCR_TS) F(PMSCR_PCT) F(PMSCR_PCT1)
+#define PMSICR_EL1_FIELDS(F) F(PMSICR_COUNT) F(PMSICR_ECOUNT)
+#define PMSIRR_EL1_FIELDS(F) F(PMSIRR_RND) F(PMSIRR_INTERVAL)
+#define PMBSR_EL1_FIELDS(F) \
+	F(PMBSR_MSS2) F(PMBSR_EC) F(PMBSR_DL) F(PMBSR_EA) F(PMBSR_S) F(PMBSR_COLL) F(PMBSR_MSS)
+/* clang-format on */
 
 #endif /* VPERF_SPE_REGS_H */

@@ -6,6 +6,7 @@
 #ifndef VPERF_SYSREG_H
 #define VPERF_SYSREG_H
 
+#include <vperf/fgt.h>
 #include <vperf/types.h>
 
 /*
@@ -70,6 +71,59 @@ enum vperf_sysreg_feat {
 	VPERF_FEAT_FGT2,	/* ID_AA64MMFR0_EL1.FGT >= 2: HDFGRTR2_EL2, HDFGWTR2_EL2 */
 };
 
+/*
+ * What lets EL0 reach a register (the database's el0 column): the PMUSERENR_EL0 bits that grant
+ * a read and a write (Arm DDI 0487 K.a, PMUSERENR_EL0, and each register's accessibility
+ * pseudocode in D24.5). VPERF_EL0_ALWAYS stands for "whatever PMUSERENR_EL0 holds".
+ */
+enum vperf_el0_rule {
+	VPERF_EL0_NONE,	 /* UNDEFINED at EL0 */
+	VPERF_EL0_EN,	 /* EN */
+	VPERF_EL0_SW,	 /* EN or SW */
+	VPERF_EL0_CR,	 /* EN; reads also CR */
+	VPERF_EL0_ER,	 /* EN; reads also ER */
+	VPERF_EL0_ER_RW, /* EN or ER */
+	VPERF_EL0_RO,	 /* read always, written never */
+	VPERF_EL0_IR,	 /* EN; reads also IR (FEAT_PMUv3_ICNTR: PMICNTR_EL0) */
+	VPERF_EL0_RULES
+};
+
+/* PMUSERENR_EL0 EN [0], SW [1], CR [2], ER [3] and IR [5], as the grants below use them. */
+#define VPERF_EL0_GRANT_EN     0x1u
+#define VPERF_EL0_GRANT_SW     0x2u
+#define VPERF_EL0_GRANT_CR     0x4u
+#define VPERF_EL0_GRANT_ER     0x8u
+#define VPERF_EL0_GRANT_IR     0x20u
+#define VPERF_EL0_GRANT_ALWAYS 0x80u /* no PMUSERENR_EL0 field: RES0 in every version here */
+
+/* May EL0 make this access, given the guest's PMUSERENR_EL0? One table: [rule][write]. */
+static inline bool vperf_el0_allows(uint8_t rule, uint64_t userenr, bool read)
+{
+	static const uint8_t grants[VPERF_EL0_RULES][2] = {
+		[VPERF_EL0_EN] = { VPERF_EL0_GRANT_EN, VPERF_EL0_GRANT_EN },
+		[VPERF_EL0_SW] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_SW,
+				   VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_SW },
+		[VPERF_EL0_CR] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_CR, VPERF_EL0_GRANT_EN },
+		[VPERF_EL0_ER] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_ER, VPERF_EL0_GRANT_EN },
+		[VPERF_EL0_ER_RW] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_ER,
+				      VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_ER },
+		[VPERF_EL0_RO] = { VPERF_EL0_GRANT_ALWAYS, 0 },
+		[VPERF_EL0_IR] = { VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_IR, VPERF_EL0_GRANT_EN },
+	};
+	uint64_t fields = VPERF_EL0_GRANT_EN | VPERF_EL0_GRANT_SW | VPERF_EL0_GRANT_CR |
+			  VPERF_EL0_GRANT_ER | VPERF_EL0_GRANT_IR;
+
+	return rule < VPERF_EL0_RULES &&
+	       ((userenr & fields) | VPERF_EL0_GRANT_ALWAYS) & grants[rule][read ? 0 : 1];
+}
+
+/* The database's pair column. */
+enum vperf_pair {
+	VPERF_PAIR_NONE,
+	VPERF_PAIR_SET, /* writing 1 sets the bit (PMCNTENSET_EL0 ...) */
+	VPERF_PAIR_CLR, /* writing 1 clears it */
+};
+
 /* Handler families. The trap entry dispatches on these; a slot with no handler is UNDEF. */
 enum vperf_slot {
 	VPERF_SLOT_NONE,
@@ -101,6 +155,13 @@ enum vperf_slot {
 	VPERF_SLOT_COUNT
 };
 
+/* A register's field list (an X-macro of F(mask), vperf/pmu_regs.h) as the union of its fields,
+ * and the check that no two of them share a bit (their sum is then their union). */
+#define VPERF_FIELD_OR(mask)	    | (uint64_t)(mask)
+#define VPERF_FIELD_SUM(mask)	    +(uint64_t)(mask)
+#define VPERF_FIELDS_UNION(list)    (0ull list(VPERF_FIELD_OR))
+#define VPERF_FIELDS_DISJOINT(list) ((0ull list(VPERF_FIELD_SUM)) == VPERF_FIELDS_UNION(list))
+
 struct vperf_sysreg_desc {
 	const char *name;
 	uint64_t res0;
@@ -110,6 +171,9 @@ struct vperf_sysreg_desc {
 	uint8_t trap;	/* enum vperf_trap_ctl */
 	uint8_t feat;	/* enum vperf_sysreg_feat */
 	uint8_t slot;	/* enum vperf_slot */
+	uint8_t el0;	/* enum vperf_el0_rule */
+	uint8_t pair;	/* enum vperf_pair */
+	uint8_t fgt;	/* enum vperf_fgt_field */
 };
 
 extern const struct vperf_sysreg_desc vperf_sysregs[VPERF_SR_COUNT];

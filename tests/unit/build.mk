@@ -11,7 +11,8 @@ tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_
 	test_vpmu_swinc test_vpmu_lazy test_vpmu_fgt test_vpmu_sync_window test_vpmu_restore \
 	test_vpmu_partition_iso test_pcpu_bringup test_trap_fastpath \
 	test_vcpu_load test_vpmu_chain test_vpmu_hw_leftovers test_vpmu_aarch32 \
-	test_vpmu_hetero test_vpmu_filter test_vpmu_newer_pmu test_core_profiles
+	test_vpmu_hetero test_vpmu_filter test_vpmu_newer_pmu test_core_profiles \
+	test_trap_fast_vs_full
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -35,6 +36,9 @@ test_vpmu_restore-objs := tests/unit/test_vpmu_restore.c tests/unit/hv.c
 test_vpmu_partition_iso-objs := tests/unit/test_vpmu_partition_iso.c tests/unit/hv.c
 test_pcpu_bringup-objs := tests/unit/test_pcpu_bringup.c tests/unit/hv.c
 test_trap_fastpath-objs := tests/unit/test_trap_fastpath.c tests/unit/hv.c
+# The fast path (virt/vpmu/fast.h) against the full path (virt/trap.h): both are virt's own.
+test_trap_fast_vs_full-objs := tests/unit/test_trap_fast_vs_full.c tests/unit/hv.c
+CFLAGS_test_trap_fast_vs_full := -I$(srctree)/virt
 test_vcpu_load-objs := tests/unit/test_vcpu_load.c tests/unit/hv.c
 test_vpmu_chain-objs := tests/unit/test_vpmu_chain.c tests/unit/hv.c
 test_vpmu_hw_leftovers-objs := tests/unit/test_vpmu_hw_leftovers.c tests/unit/hv.c

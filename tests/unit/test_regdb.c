@@ -217,6 +217,85 @@ static void test_space_slots_and_reset(void **state)
 	}
 }
 
+/* The el0 column: exactly the EL0 registers of the guest's PMU (op1 = 3 in the space) have a rule
+ * (an EL1 register is UNDEFINED at EL0 whatever PMUSERENR_EL0 says, Arm DDI 0487 K.a D24.5), and
+ * the rules grant what PMUSERENR_EL0's description says: EN everything but a PMUSERENR_EL0 write,
+ * SW PMSWINC_EL0, CR and ER reads only, ER both directions of PMSELR_EL0. */
+static void test_el0_column(void **state)
+{
+	const uint64_t en = 1, sw = 2, cr = 4, er = 8;
+
+	(void)state;
+	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
+		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
+		bool el0 = vperf_sysreg_in_space(d->enc) && VPERF_ENC_OP1(d->enc) == 3;
+
+		if ((d->el0 != VPERF_EL0_NONE) != el0)
+			fail_msg("%s: el0 rule %u", d->name, d->el0);
+		if (d->el0 == VPERF_EL0_NONE)
+			assert_false(vperf_el0_allows(d->el0, ~0ull, true));
+		else if (d->el0 != VPERF_EL0_RO)
+			assert_true(vperf_el0_allows(d->el0, en, d->access != VPERF_ACC_WO));
+		assert_false(vperf_el0_allows(d->el0, 0, false));
+	}
+	assert_true(vperf_el0_allows(VPERF_EL0_RO, 0, true));
+	assert_false(vperf_el0_allows(VPERF_EL0_RO, ~0ull, false));
+	assert_true(vperf_el0_allows(VPERF_EL0_SW, sw, false));
+	assert_true(vperf_el0_allows(VPERF_EL0_CR, cr, true));
+	assert_false(vperf_el0_allows(VPERF_EL0_CR, cr | sw | er, false));
+	assert_true(vperf_el0_allows(VPERF_EL0_ER, er, true));
+	assert_false(vperf_el0_allows(VPERF_EL0_ER, er | sw | cr, false));
+	assert_true(vperf_el0_allows(VPERF_EL0_ER_RW, er, false));
+	assert_false(vperf_el0_allows(VPERF_EL0_EN, sw | cr | er, true));
+	assert_int_equal(vperf_sysregs[VPERF_SR_PMSELR_EL0].el0, VPERF_EL0_ER_RW);
+	assert_int_equal(vperf_sysregs[VPERF_SR_PMCCNTR_EL0].el0, VPERF_EL0_CR);
+	assert_int_equal(vperf_sysregs[VPERF_SR_PMUSERENR_EL0].el0, VPERF_EL0_RO);
+}
+
+/* The pair column: each SET register has one CLR twin (its name with CLR for SET) of the same
+ * family and RES0 bits; no other register is half of a pair. The PMEVCNTR<n> and PMEVTYPER<n>
+ * lines agree with n = 0 but for the encoding. */
+static void test_pair_column(void **state)
+{
+	unsigned int sets = 0;
+
+	(void)state;
+	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
+		const struct vperf_sysreg_desc *d = &vperf_sysregs[i], *twin = NULL;
+		char name[32];
+		char *at;
+
+		if (d->slot == VPERF_SLOT_PMEVTYPER || d->slot == VPERF_SLOT_PMEVCNTR) {
+			const struct vperf_sysreg_desc *z =
+				&vperf_sysregs[d->slot == VPERF_SLOT_PMEVTYPER
+						       ? VPERF_SR_PMEVTYPER0_EL0
+						       : VPERF_SR_PMEVCNTR0_EL0];
+
+			assert_true(d->res0 == z->res0 && d->el0 == z->el0 && d->feat == z->feat &&
+				    d->access == z->access && d->pair == VPERF_PAIR_NONE);
+		}
+		if (d->pair != VPERF_PAIR_SET) {
+			at = strstr(d->name, "SET");
+			assert_true(d->pair == VPERF_PAIR_CLR ? strstr(d->name, "CLR") != NULL
+							      : !at || d->slot == VPERF_SLOT_NONE);
+			continue;
+		}
+		sets++;
+		snprintf(name, sizeof(name), "%s", d->name);
+		at = strstr(name, "SET");
+		assert_non_null(at);
+		memcpy(at, "CLR", 3);
+		for (size_t j = 0; j < VPERF_SR_COUNT; j++)
+			if (!strcmp(vperf_sysregs[j].name, name))
+				twin = &vperf_sysregs[j];
+		assert_non_null(twin);
+		assert_int_equal(twin->pair, VPERF_PAIR_CLR);
+		assert_int_equal(twin->slot, d->slot);
+		assert_true(twin->res0 == d->res0);
+	}
+	assert_int_equal(sets, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +307,8 @@ int main(void)
 		cmocka_unit_test(test_event_counter_index),
 		cmocka_unit_test(test_trap_column),
 		cmocka_unit_test(test_space_slots_and_reset),
+		cmocka_unit_test(test_el0_column),
+		cmocka_unit_test(test_pair_column),
 	};
 
 	return cmocka_run_group_tests_name("regdb", tests, NULL, NULL);

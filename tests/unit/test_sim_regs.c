@@ -55,14 +55,39 @@ static unsigned int feat_of(uint8_t f)
 	return map[f];
 }
 
+static unsigned int el0_of(uint8_t e)
+{
+	static const unsigned int map[] = {
+		[VPERF_EL0_NONE] = SIM_EL0_NONE, [VPERF_EL0_EN] = SIM_EL0_EN,
+		[VPERF_EL0_SW] = SIM_EL0_SW,	 [VPERF_EL0_CR] = SIM_EL0_CR,
+		[VPERF_EL0_ER] = SIM_EL0_ER,	 [VPERF_EL0_ER_RW] = SIM_EL0_ER_RW,
+		[VPERF_EL0_RO] = SIM_EL0_RO,	 [VPERF_EL0_IR] = SIM_EL0_IR,
+	};
+
+	return map[e];
+}
+
+/* The database's fgt field as (register, read bit, write bit), from vperf/fgt.h's list. */
+static const uint8_t fgt_of[][3] = {
+#define FGT_ROW(name, reg, rbit, wbit) [VPERF_FGT_##name] = { reg, rbit, wbit },
+	VPERF_FGT_FIELD_LIST(FGT_ROW)
+#undef FGT_ROW
+};
+
+static bool fgt_differs(const struct sim_arch_reg *r, const struct vperf_sysreg_desc *d)
+{
+	return r->fgt_reg != fgt_of[d->fgt][0] || r->fgt_rbit != fgt_of[d->fgt][1] ||
+	       r->fgt_wbit != fgt_of[d->fgt][2];
+}
+
 static bool is_spe(const struct sim_arch_reg *r)
 {
 	return r->trap == SIM_TRAP_TPMS || r->trap == SIM_TRAP_E2PB ||
 	       r->enc == VPERF_ENC_PMBIDR_EL1;
 }
 
-/* Every database line is a model register with the same name, direction, trap, feature and
- * (outside SPE, whose bits the SPE family owns) RES0 bits. */
+/* Every database line is a model register with the same name, direction, trap, feature, EL0 rule,
+ * fine-grained trap field and (outside SPE, whose bits the SPE family owns) RES0 bits. */
 static void test_database_matches_model(void **state)
 {
 	unsigned int bad = 0;
@@ -79,12 +104,16 @@ static void test_database_matches_model(void **state)
 		}
 		if (strcmp(r->name, d->name) || r->dir != d->access ||
 		    r->trap != trap_of(d->trap) || r->feat != feat_of(d->feat) ||
+		    r->el0 != el0_of(d->el0) || fgt_differs(r, d) ||
 		    (!is_spe(r) && r->res0 != d->res0)) {
-			printf("%s: model %s dir %u trap %u feat %u res0 %#llx, database dir %u "
-			       "trap %u feat %u res0 %#llx\n",
-			       d->name, r->name, r->dir, r->trap, r->feat,
-			       (unsigned long long)r->res0, d->access, trap_of(d->trap),
-			       feat_of(d->feat), (unsigned long long)d->res0);
+			printf("%s: model %s dir %u trap %u feat %u el0 %u fgt %u:%u:%u res0 "
+			       "%#llx, "
+			       "database dir %u trap %u feat %u el0 %u fgt %u:%u:%u res0 %#llx\n",
+			       d->name, r->name, r->dir, r->trap, r->feat, r->el0, r->fgt_reg,
+			       r->fgt_rbit, r->fgt_wbit, (unsigned long long)r->res0, d->access,
+			       trap_of(d->trap), feat_of(d->feat), el0_of(d->el0),
+			       fgt_of[d->fgt][0], fgt_of[d->fgt][1], fgt_of[d->fgt][2],
+			       (unsigned long long)d->res0);
 			bad++;
 		}
 	}

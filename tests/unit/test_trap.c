@@ -130,7 +130,7 @@ static void test_unknown_encoding_logged(void **state)
 	assert_string_equal(fake_hyp.last_log,
 			    "vperf: unknown sysreg S3_3_C9_C13_5 (MRS x3); add to sysregs.def: "
 			    "SYSREG(S3_3_C9_C13_5, 3, 3, 9, 13, 5, RW, TPM, PMUV3, 0x0ull, 0x0, "
-			    "NONE)");
+			    "NONE, NONE, NONE, NONE)");
 
 	assert_int_equal(vperf_handle_sysreg(
 				 &fx->vcpu,
@@ -140,7 +140,7 @@ static void test_unknown_encoding_logged(void **state)
 	assert_string_equal(fake_hyp.last_log,
 			    "vperf: unknown sysreg S3_0_C9_C10_5 (MSR x31); add to sysregs.def: "
 			    "SYSREG(S3_0_C9_C10_5, 3, 0, 9, 10, 5, RW, E2PB, SPE, 0x0ull, 0x0, "
-			    "NONE)");
+			    "NONE, NONE, NONE, NONE)");
 	assert_gprs_untouched(fx);
 }
 

@@ -4,6 +4,8 @@
  * what every initialised pCPU implements (the platform, ../platform.c) whenever it changes, and
  * cached, since the trap path reads them on every PMCR_EL0 and type access.
  */
+#include <vperf/id_regs.h>
+
 #include "vpmu.h"
 
 static struct {
@@ -17,7 +19,7 @@ uint64_t vperf_vpmu_trapped_type;
 
 static bool wide_counters(const struct vperf_platform *p)
 {
-	return p->any && p->min_pmuver >= 6;
+	return p->any && p->min_pmuver >= ID_DFR0_PMUVER_V3P5;
 }
 
 /* Every initialised pCPU has AArch32 at EL0 (FEAT_AA32; vperf_pcpu_init probes
@@ -41,7 +43,7 @@ static uint64_t pmcr_writable(const struct vperf_platform *p)
 {
 	uint64_t w = PMCR_E;
 
-	if (p->any && p->min_pmuver >= 4)
+	if (p->any && p->min_pmuver >= ID_DFR0_PMUVER_V3P1)
 		w |= PMCR_DP;
 	if (wide_counters(p))
 		w |= PMCR_LP;
@@ -72,7 +74,7 @@ static uint64_t pmcr_direct_extra(const struct vperf_platform *p)
 
 	if (p->any && !p->any_no_export)
 		w |= PMCR_X;
-	if (p->any && p->min_pmuver >= 7)
+	if (p->any && p->min_pmuver >= ID_DFR0_PMUVER_V3P7)
 		w |= PMCR_FZO;
 	return w;
 }
@@ -85,7 +87,7 @@ static uint64_t pmcr_direct_extra(const struct vperf_platform *p)
  */
 static uint64_t event_number_mask(const struct vperf_platform *p)
 {
-	return p->any && p->min_pmuver >= 4 ? PMEVTYPER_EVT : VPERF_GENMASK(9, 0);
+	return p->any && p->min_pmuver >= ID_DFR0_PMUVER_V3P1 ? PMEVTYPER_EVT : VPERF_GENMASK(9, 0);
 }
 
 /*

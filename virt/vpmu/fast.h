@@ -7,8 +7,11 @@
  * and every case where a check would refuse or count something (EL0 and its PMUSERENR_EL0 rights, a
  * counter at or above the guest's N, RES0 bits written as 1, a state not yet in the hardware, the
  * other partitions), returns false and the trap entry takes the full path (regs.c), which decides
- * it. The syndrome layout: vperf/esr.h (the ISS of an exception from MSR, MRS or System instruction
- * execution, EC 0x18, in the ESR_EL2 description of Arm DDI 0487 K.a).
+ * it. It is a view of the full path, not a second implementation: the syndrome is decoded by the
+ * full path's decoder (vperf/esr.h: the ISS of an exception from MSR, MRS or System instruction
+ * execution, EC 0x18, in the ESR_EL2 description of Arm DDI 0487 K.a), a write's RES0 bits come
+ * from the full path's rule (res0.h), and tests/unit/test_trap_fast_vs_full.c holds every answer
+ * it gives against the full path's (../trap.h) from the same state.
  *
  * Inline, for the trap entry alone (its one includer): there the fast path costs no call and
  * no frame of its own, and an access it leaves goes on to the full path as a tail call. The
@@ -21,47 +24,37 @@
 #include <vperf/esr.h>
 
 #include "filter.h"
+#include "res0.h"
 #include "vpmu.h"
 
-#define ESR_SYSREG(enc, read)                                                             \
-	(ESR_EC_SYSREG << ESR_EC_SHIFT | (uint32_t)ESR_IL | VPERF_ENC_OP0(enc) << 20 |    \
-	 VPERF_ENC_OP2(enc) << 17 | VPERF_ENC_OP1(enc) << 14 | VPERF_ENC_CRN(enc) << 10 | \
-	 VPERF_ENC_CRM(enc) << 1 | (read))
-#define ESR_RT_MASK (0x1fu << 5)
-/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0: n = CRm[1:0]:Op2. */
-#define ESR_PMEV_IDX ((0x3u << 1) | (0x7u << 17))
-
-static inline unsigned int esr_pmev_index(uint32_t esr)
-{
-	return ((esr >> 1) & 3u) << 3 | ((esr >> 17) & 7u);
-}
+/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 for every n: the syndrome's CRm[1:0] and Op2 (vperf/esr.h). */
+#define ESR_PMEV_IDX (0x3u << ESR_ISS_CRM_SHIFT | 0x7u << ESR_ISS_OP2_SHIFT)
 
 static inline bool fast_write(struct vperf_vcpu *vcpu, uint32_t key, uint64_t val, unsigned int n,
 			      unsigned int el)
 {
-	if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
+	if ((key & ~ESR_PMEV_IDX) == VPERF_ESR_SYSREG(VPERF_ENC_PMEVTYPER0_EL0, 0) &&
 	    n < vcpu->vm->cfg.nr_counters &&
-	    !(val & (vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0 |
-		     (PMEVTYPER_EVT & ~vperf_vpmu_type_trapped())))) {
+	    !(val & vpmu_res0(VPERF_SLOT_PMEVTYPER, vperf_sysregs[VPERF_SR_PMEVTYPER0_EL0].res0))) {
 		/* write_evtyper() in the trapped partition: what a trapped guest keeps
 		 * (vperf_vpmu_evtyper_keep), and its counter n is physical counter n. */
 		vcpu->pmu.evtyper[n] = val & vperf_vpmu_type_trapped();
 		write_pmevtyper(n, vpmu_hw_type_trapped(vcpu, vcpu->pmu.evtyper[n]));
 		return true;
 	}
-	if (key == ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0))
+	if (key == VPERF_ESR_SYSREG(VPERF_ENC_PMSWINC_EL0, 0))
 		return vperf_vpmu_fast_swinc(vcpu, val, el);
 	return false;
 }
 
 static inline bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *val, unsigned int n)
 {
-	if (key == ESR_SYSREG(VPERF_ENC_PMCCNTR_EL0, 1))
+	if (key == VPERF_ESR_SYSREG(VPERF_ENC_PMCCNTR_EL0, 1))
 		*val = read_sysreg(PMCCNTR_EL0);
-	else if ((key & ~ESR_PMEV_IDX) == ESR_SYSREG(VPERF_ENC_PMEVCNTR0_EL0, 1) &&
+	else if ((key & ~ESR_PMEV_IDX) == VPERF_ESR_SYSREG(VPERF_ENC_PMEVCNTR0_EL0, 1) &&
 		 n < vcpu->vm->cfg.nr_counters)
 		*val = vpmu_counter_bits(read_pmevcntr(n));
-	else if (key == ESR_SYSREG(VPERF_ENC_PMOVSSET_EL0, 1))
+	else if (key == VPERF_ESR_SYSREG(VPERF_ENC_PMOVSSET_EL0, 1))
 		/* vperf_vpmu_ovs() in the trapped partition: guest bit n is physical bit n. */
 		*val = vcpu->pmu.ovs | (read_sysreg(PMOVSSET_EL0) & vpmu_mask(vcpu));
 	else
@@ -72,7 +65,7 @@ static inline bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *va
 static inline bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
 {
 	uint32_t key = (uint32_t)esr & ~ESR_RT_MASK;
-	unsigned int rt = (unsigned int)(esr >> 5) & 31u, n = esr_pmev_index((uint32_t)esr);
+	unsigned int rt = vperf_esr_sysreg_rt(esr), n = vperf_pmev_index(vperf_esr_sysreg_enc(esr));
 	const struct vperf_hyp_ops *ops = vperf_ops; /* read once: two calls through it */
 	uint64_t val = 0;
 	unsigned int el;

@@ -8,34 +8,16 @@
  */
 #include <arch/sysreg.h>
 
+#include "res0.h"
 #include "vpmu.h"
 
-/* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER). The hardware
- * applies the same register first (the physical PMUSERENR_EL0 mirrors the guest's while it runs),
- * so an access refused here means the mirror was wrong: it is still refused. */
+/* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER), by the register's el0 rule
+ * in the database (vperf_el0_allows). The hardware applies the same register first (the physical
+ * PMUSERENR_EL0 mirrors the guest's while it runs), so an access refused here means the mirror
+ * was wrong: it is still refused. */
 static bool el0_allowed(const struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 {
-	uint64_t u = vcpu->pmu.userenr;
-
-	if (u & PMUSERENR_EN)
-		return acc->desc->slot != VPERF_SLOT_PMINTEN &&
-		       acc->desc->slot != VPERF_SLOT_PMMIR &&
-		       (acc->read || acc->desc->slot != VPERF_SLOT_PMUSERENR);
-	switch (acc->desc->slot) {
-	case VPERF_SLOT_PMUSERENR:
-		return acc->read;
-	case VPERF_SLOT_PMSWINC:
-		return u & PMUSERENR_SW;
-	case VPERF_SLOT_PMCCNTR:
-		return acc->read && (u & PMUSERENR_CR);
-	case VPERF_SLOT_PMEVCNTR:
-	case VPERF_SLOT_PMXEVCNTR:
-		return acc->read && (u & PMUSERENR_ER);
-	case VPERF_SLOT_PMSELR:
-		return u & PMUSERENR_ER;
-	default:
-		return false;
-	}
+	return vperf_el0_allows(acc->desc->el0, vcpu->pmu.userenr, acc->read);
 }
 
 static uint64_t read_pmcr(const struct vperf_vcpu *vcpu)
@@ -66,7 +48,7 @@ static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
  * exactly the registers that change only the written bits. */
 static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, uint64_t *shadow)
 {
-	bool set = acc->enc == VPERF_ENC_PMCNTENSET_EL0 || acc->enc == VPERF_ENC_PMINTENSET_EL1;
+	bool set = acc->desc->pair == VPERF_PAIR_SET;
 	bool cnten = acc->desc->slot == VPERF_SLOT_PMCNTEN;
 	uint64_t bits = acc->val & vpmu_mask(vcpu), hw;
 
@@ -96,7 +78,7 @@ static void write_ovs(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 {
 	uint64_t bits = acc->val & vpmu_mask(vcpu);
 
-	if (acc->enc == VPERF_ENC_PMOVSSET_EL0) {
+	if (acc->desc->pair == VPERF_PAIR_SET) {
 		vcpu->pmu.ovs |= bits;
 	} else {
 		vcpu->pmu.ovs &= ~bits;
@@ -209,31 +191,16 @@ static void write_selr(struct vperf_vcpu *vcpu, uint64_t val)
 		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 }
 
-/* The RES0 bits of a register as this VM's PEs have it: the database's, plus the fields of
- * features vperf does not offer: for an event type the event-number bits the PMU lacks
- * (evtCount[15:10] before PMUv3p1, I5.3.30), for PMUSERENR_EL0 UEN, IR and TID (vpmu.h). */
-static uint64_t res0_here(const struct vperf_access *acc)
+/* The RES0 bits a write sets (res0.h), 0 for none: counted and logged. */
+static uint64_t bad_bits(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
 {
-	switch (acc->desc->slot) {
-	case VPERF_SLOT_PMEVTYPER:
-	case VPERF_SLOT_PMXEVTYPER:
-		return acc->desc->res0 | (PMEVTYPER_EVT & ~vperf_vpmu_type_trapped());
-	case VPERF_SLOT_PMUSERENR:
-		return acc->desc->res0 | ~VPMU_USERENR_WRITABLE;
-	default:
-		return acc->desc->res0;
+	uint64_t bad = acc->read ? 0 : acc->val & vpmu_res0_of(acc->desc);
+
+	if (bad) {
+		STAT_INC(&vcpu->vm->stats, bad_value);
+		vperf_log_bad_bits(vcpu->vm, acc->desc, acc->val, bad);
 	}
-}
-
-static bool bad_value(struct vperf_vcpu *vcpu, const struct vperf_access *acc)
-{
-	uint64_t res0 = res0_here(acc);
-
-	if (acc->read || !(acc->val & res0))
-		return false;
-	STAT_INC(&vcpu->vm->stats, bad_value);
-	vperf_log_bad_bits(vcpu->vm, acc->desc, acc->val, acc->val & res0);
-	return true;
+	return bad;
 }
 
 /* One switch on the database slot, so every register is one indirect jump from the trap. */
@@ -283,15 +250,13 @@ static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	case VPERF_SLOT_PMCCFILTR:
 		return access_evtyper(vcpu, acc, VPERF_CYCLE_IDX);
 	case VPERF_SLOT_PMMIR:
-		/* It exists from PMUv3p4, which the guest sees when every pCPU has it (PMUVer is
-		 * the platform's, capped at v3p5, vperf_vcpu_id_dfr0): the PE's own value, a
-		 * description of its pipeline. */
-		if (vperf_platform()->min_pmuver < 5)
-			return false;
+		/* It exists from PMUv3p4, which the guest sees when every pCPU has it (the
+		 * database's feature column, checked by the trap entry, ../trap.c): the PE's own
+		 * value, a description of its pipeline. */
 		acc->val = read_sysreg(PMMIR_EL1);
 		return true;
 	default:
-		return false; /* PMZR_EL0: PMUv3p9, above the v3p5 a guest sees */
+		return false; /* PMZR_EL0: PMUv3p9, never shown (the trap entry refuses it first) */
 	}
 }
 
@@ -307,8 +272,7 @@ bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	if (vperf_ops->guest_el(vcpu->hv_vcpu) == 0 && !el0_allowed(vcpu, acc))
 		return false;
 	/* RES0 bits written as 1 are ignored (the architecture's outcome), and counted. */
-	if (bad_value(vcpu, acc))
-		acc->val &= ~res0_here(acc);
+	acc->val &= ~bad_bits(vcpu, acc);
 	/* Steady state: the state is in this pCPU's hardware already (the first access after a
 	 * load brings it there). */
 	vcpu->pmu.active = true;

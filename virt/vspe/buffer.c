@@ -8,6 +8,7 @@
  * get.
  */
 #include <arch/sysreg.h>
+#include <vperf/id_regs.h>
 
 #include "vspe.h"
 
@@ -24,7 +25,7 @@
  */
 bool vperf_vspe_discard(const struct vperf_pcpu_caps *caps, uint64_t limitr)
 {
-	return vperf_vspe_pmsver(caps->dfr0) >= 3 &&
+	return vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2 &&
 	       VPERF_FIELD_GET(limitr, 2, 1) == PMBLIMITR_FM_DISCARD;
 }
 

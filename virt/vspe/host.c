@@ -11,6 +11,7 @@
  */
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
+#include <vperf/id_regs.h>
 
 #include "hwctl.h"
 
@@ -26,7 +27,7 @@ static const uint16_t host_regs[VPERF_VSPE_HOST_REGS] = {
 /* PMSNEVFR_EL1 exists from SPEv1p2 on: an access on an older PE is UNDEFINED even at EL2. */
 static bool present(const struct vperf_pcpu *pcpu, uint32_t enc)
 {
-	return enc != VPERF_ENC_PMSNEVFR_EL1 || pcpu->caps.pmsver >= 3;
+	return enc != VPERF_ENC_PMSNEVFR_EL1 || pcpu->caps.pmsver >= ID_DFR0_PMSVER_V1P2;
 }
 
 void vperf_vspe_park_host(struct vperf_pcpu *pcpu)

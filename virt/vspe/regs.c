@@ -9,6 +9,7 @@
  * hardware's events reach it through vperf_vspe_take_event (switch.c). Field rules: SPE 4.3.
  */
 #include <arch/sysreg.h>
+#include <vperf/id_regs.h>
 
 #include "hwctl.h"
 
@@ -23,11 +24,6 @@ unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0)
 	return v > VSPE_MAX_PMSVER ? VSPE_MAX_PMSVER : v;
 }
 
-static unsigned int vm_pmsver(const struct vperf_vcpu *vcpu)
-{
-	return vperf_vspe_pmsver(vcpu->pcpu->caps.dfr0);
-}
-
 /* PMSIDR_EL1 (SPE 4.3.11) with only the fields the VM's SPE version defines: filters, ArchInst,
  * LDS, ERnd, Interval, MaxSize and CountSize, and FnE from SPEv1p2. Later features (FDS, EFT, ...)
  * are hidden: their registers are UNDEF here. */
@@ -36,7 +32,7 @@ static uint64_t pmsidr_of(const struct vperf_pcpu_caps *caps)
 	uint64_t keep = PMSIDR_FE | PMSIDR_FT | PMSIDR_FL | PMSIDR_ARCHINST | PMSIDR_LDS |
 			PMSIDR_ERND | PMSIDR_INTERVAL | PMSIDR_MAXSIZE | PMSIDR_COUNTSIZE;
 
-	if (vperf_vspe_pmsver(caps->dfr0) >= 3)
+	if (vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2)
 		keep |= PMSIDR_FNE;
 	return caps->pmsidr & keep;
 }
@@ -77,7 +73,7 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
 	switch (r) {
 	case VPERF_VSPE_PMSCR: /* PCT[7] from SPEv1p2 */
 		return PMSCR_E0SPE | PMSCR_E1SPE | PMSCR_CX | PMSCR_PA | PMSCR_TS | PMSCR_PCT |
-		       (vperf_vspe_pmsver(caps->dfr0) >= 3 ? PMSCR_PCT1 : 0);
+		       (vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2 ? PMSCR_PCT1 : 0);
 	case VPERF_VSPE_PMSICR: /* ECOUNT only with ERnd */
 		return PMSICR_COUNT | (idr & PMSIDR_ERND ? PMSICR_ECOUNT : 0);
 	case VPERF_VSPE_PMSIRR:
@@ -88,7 +84,8 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
 	case VPERF_VSPE_PMSEVFR:
 		return filter_events(caps);
 	case VPERF_VSPE_PMSNEVFR: /* SPEv1p2 */
-		return vperf_vspe_pmsver(caps->dfr0) >= 3 ? filter_events(caps) : 0;
+		return vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2 ? filter_events(caps)
+									    : 0;
 	case VPERF_VSPE_PMSLATFR: /* MINLAT as wide as the counters (SPE 4.3.13) */
 		return (idr & PMSIDR_COUNTSIZE) == PMSIDR_COUNTSIZE_16 ? 0xffffu : 0xfffu;
 	case VPERF_VSPE_PMBLIMITR:
@@ -102,8 +99,9 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
 }
 
 /* The shadow of an encoding, or VPERF_VSPE_NR_REGS for one the VM does not have (UNDEF):
- * PMSNEVFR_EL1 before SPEv1p2, PMSDSFR_EL1 (FEAT_SPE_FDS) always. */
-static enum vperf_vspe_reg reg_of(const struct vperf_vcpu *vcpu, uint32_t enc)
+ * PMSDSFR_EL1 (FEAT_SPE_FDS). The trap entry has refused the registers of a feature the VM is
+ * not shown already (PMSNEVFR_EL1 before SPEv1p2, PMSDSFR_EL1: the database's feature column). */
+static enum vperf_vspe_reg reg_of(uint32_t enc)
 {
 	switch (enc) {
 	case VPERF_ENC_PMSCR_EL1:
@@ -119,7 +117,7 @@ static enum vperf_vspe_reg reg_of(const struct vperf_vcpu *vcpu, uint32_t enc)
 	case VPERF_ENC_PMSLATFR_EL1:
 		return VPERF_VSPE_PMSLATFR;
 	case VPERF_ENC_PMSNEVFR_EL1:
-		return vm_pmsver(vcpu) >= 3 ? VPERF_VSPE_PMSNEVFR : VPERF_VSPE_NR_REGS;
+		return VPERF_VSPE_PMSNEVFR; /* SPEv1p2: checked by the trap entry (../trap.c) */
 	case VPERF_ENC_PMBPTR_EL1:
 		return VPERF_VSPE_PMBPTR;
 	case VPERF_ENC_PMBLIMITR_EL1:
@@ -254,7 +252,7 @@ bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 		acc->val = acc->enc == VPERF_ENC_PMSIDR_EL1 ? vm_pmsidr(vcpu) : guest_pmbidr(vcpu);
 		return true;
 	}
-	r = reg_of(vcpu, acc->enc);
+	r = reg_of(acc->enc);
 	if (r == VPERF_VSPE_NR_REGS)
 		return false;
 	if (acc->read)

@@ -9,13 +9,14 @@
 #ifndef VPERF_VIRT_VSPE_H
 #define VPERF_VIRT_VSPE_H
 
+#include <vperf/id_regs.h>
 #include <vperf/spe_regs.h>
 
 #include "../internal.h"
 
 /* The SPE version a VM sees at most: SPEv1p2 (PMSVer 3, PMSNEVFR_EL1 and FnE). Later versions
  * add registers vperf does not emulate (PMSDSFR_EL1, FEAT_SPE_FDS) and are hidden. */
-#define VSPE_MAX_PMSVER 3u
+#define VSPE_MAX_PMSVER ID_DFR0_PMSVER_V1P2
 
 static inline uint64_t *vspe_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 {

@@ -58,45 +58,41 @@ static bool is_event_counter_reg(const struct sim_arch_reg *reg)
 	return reg->kind == SIM_KIND_PMEVCNTR || reg->kind == SIM_KIND_PMEVTYPER;
 }
 
-/* EL0 access with PMUSERENR_EL0 (its description in Arm DDI 0487 K.a D24.5): EN enables
- * everything at EL0, SW PMSWINC, CR reads of PMCCNTR, ER reads of event counters and PMSELR.
- * EL1-only registers are UNDEFINED. With FEAT_PMUv3_ICNTR, IR enables EL0 reads of PMICNTR_EL0.
- * FEAT_PMUv3p9's UEN (PMUACR_EL1's per-counter EL0 grants) is stored but not applied: nothing
- * the model runs sets it, and vperf never lets a guest hold it (docs/model.md). */
+/* EL0 access with PMUSERENR_EL0 (its description in Arm DDI 0487 K.a D24.5), by the register's
+ * el0 rule in the model's table: EN enables everything at EL0, SW PMSWINC, CR reads of PMCCNTR,
+ * ER reads of event counters and PMSELR, IR (FEAT_PMUv3_ICNTR) reads of PMICNTR_EL0; PMUSERENR_EL0
+ * itself is readable and never writable; EL1-only registers are UNDEFINED. FEAT_PMUv3p9's UEN
+ * (PMUACR_EL1's per-counter EL0 grants) is stored but not applied: nothing the model runs sets
+ * it, and vperf never lets a guest hold it (docs/model.md). */
+static bool el0_granted(uint8_t rule, uint64_t u, bool read)
+{
+	bool en = u & PMUSERENR_EN;
+
+	switch (rule) {
+	case SIM_EL0_EN:
+		return en;
+	case SIM_EL0_SW:
+		return en || (u & PMUSERENR_SW);
+	case SIM_EL0_CR:
+		return en || (read && (u & PMUSERENR_CR));
+	case SIM_EL0_ER:
+		return en || (read && (u & PMUSERENR_ER));
+	case SIM_EL0_ER_RW:
+		return en || (u & PMUSERENR_ER);
+	case SIM_EL0_IR:
+		return en || (read && (u & PMUSERENR_IR));
+	default:
+		return false;
+	}
+}
+
 static enum sim_access el0_rule(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
 {
-	uint64_t u = sim_reg(cpu, SIM_ENC_PMUSERENR_EL0);
-	bool en = u & PMUSERENR_EN, ok;
-
-	switch (reg->kind) {
-	case SIM_KIND_PMINTEN:
-	case SIM_KIND_PMMIR:
-	case SIM_KIND_PMUACR:
+	if (reg->el0 == SIM_EL0_NONE)
 		return SIM_ACC_UNDEF;
-	case SIM_KIND_PMICNTR:
-		/* PMUSERENR_EL0.IR (FEAT_PMUv3_ICNTR): EL0 reads of PMICNTR_EL0. */
-		ok = en || (read && (u & PMUSERENR_IR));
-		break;
-	case SIM_KIND_PMUSERENR:
+	if (reg->el0 == SIM_EL0_RO)
 		return read ? SIM_ACC_OK : SIM_ACC_UNDEF;
-	case SIM_KIND_PMSWINC:
-		ok = en || (u & PMUSERENR_SW);
-		break;
-	case SIM_KIND_PMCCNTR:
-		ok = en || (read && (u & PMUSERENR_CR));
-		break;
-	case SIM_KIND_PMEVCNTR:
-	case SIM_KIND_PMXEVCNTR:
-		ok = en || (read && (u & PMUSERENR_ER));
-		break;
-	case SIM_KIND_PMSELR:
-		ok = en || (u & PMUSERENR_ER);
-		break;
-	default:
-		ok = en;
-		break;
-	}
-	if (ok)
+	if (el0_granted(reg->el0, sim_reg(cpu, SIM_ENC_PMUSERENR_EL0), read))
 		return SIM_ACC_OK;
 	/* With HCR_EL2.TGE the EL1 trap goes to EL2 instead (a host process at EL0). */
 	return sim_reg(cpu, SIM_ENC_HCR_EL2) & SIM_HCR_EL2_TGE ? SIM_ACC_TRAP_EL2

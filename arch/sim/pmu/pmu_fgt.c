@@ -16,80 +16,13 @@
  */
 #include "pmu_internal.h"
 
-enum {
-	FGT_PMEVCNTRN = 12,
-	FGT_PMEVTYPERN = 13,
-	FGT_PMCCFILTR = 14,
-	FGT_PMCCNTR = 15,
-	FGT_PMCNTEN = 16,
-	FGT_PMINTEN = 17,
-	FGT_PMOVS = 18,
-	FGT_PMSELR = 19,
-	FGT_PMSWINC = 20, /* HDFGWTR_EL2 only */
-	FGT_PMCR = 21,	  /* HDFGWTR_EL2 only: no fine-grained trap of PMCR_EL0 reads */
-	FGT_PMMIR = 22,	  /* HDFGRTR_EL2 only */
-	FGT_PMUSERENR = 57,
-	FGT_PMCEIDN = 58, /* HDFGRTR_EL2 only */
-	FGT_NONE = 64,
-};
-
-static unsigned int fgt_bit(const struct sim_arch_reg *reg, bool read)
+/* The register's field in HDFGRTR_EL2 / HDFGWTR_EL2 (fgt_reg 1) or in FEAT_FGT2's HDFGRTR2_EL2 /
+ * HDFGWTR2_EL2 (fgt_reg 2), SIM_FGT_NO_BIT for none: the model's table (sim/arch_regs.h). */
+static unsigned int fgt_field(const struct sim_arch_reg *reg, unsigned int which, bool read)
 {
-	switch (reg->kind) {
-	case SIM_KIND_PMEVCNTR:
-	case SIM_KIND_PMXEVCNTR:
-		return FGT_PMEVCNTRN;
-	case SIM_KIND_PMEVTYPER:
-	case SIM_KIND_PMXEVTYPER:
-		return FGT_PMEVTYPERN;
-	case SIM_KIND_PMCCFILTR:
-		return FGT_PMCCFILTR;
-	case SIM_KIND_PMCCNTR:
-		return FGT_PMCCNTR;
-	case SIM_KIND_PMCNTEN:
-		return FGT_PMCNTEN;
-	case SIM_KIND_PMINTEN:
-		return FGT_PMINTEN;
-	case SIM_KIND_PMOVS:
-		return FGT_PMOVS;
-	case SIM_KIND_PMSELR:
-		return FGT_PMSELR;
-	case SIM_KIND_PMSWINC:
-		return read ? FGT_NONE : FGT_PMSWINC;
-	case SIM_KIND_PMCR:
-		return read ? FGT_NONE : FGT_PMCR;
-	case SIM_KIND_PMMIR:
-		return read ? FGT_PMMIR : FGT_NONE;
-	case SIM_KIND_PMUSERENR:
-		return FGT_PMUSERENR;
-	case SIM_KIND_PMCEID:
-		return read ? FGT_PMCEIDN : FGT_NONE;
-	default:
-		return FGT_NONE;
-	}
-}
-
-enum {
-	FGT2_NPMICNTR = 2,
-	FGT2_NPMICFILTR = 3,
-	FGT2_NPMUACR = 4,
-	FGT2_NPMZR = 21, /* HDFGWTR2_EL2 only */
-};
-
-static unsigned int fgt2_bit(const struct sim_arch_reg *reg, bool read)
-{
-	switch (reg->kind) {
-	case SIM_KIND_PMICNTR:
-		return FGT2_NPMICNTR;
-	case SIM_KIND_PMICFILTR:
-		return FGT2_NPMICFILTR;
-	case SIM_KIND_PMUACR:
-		return FGT2_NPMUACR;
-	case SIM_KIND_PMZR:
-		return read ? FGT_NONE : FGT2_NPMZR;
-	default:
-		return FGT_NONE;
-	}
+	if (reg->fgt_reg != which)
+		return SIM_FGT_NO_BIT;
+	return read ? reg->fgt_rbit : reg->fgt_wbit;
 }
 
 static bool host_regime(unsigned int cpu)
@@ -102,9 +35,9 @@ static bool host_regime(unsigned int cpu)
 /* A FEAT_FGT2 "n" trap: the field at 0 traps. */
 static bool fgt2_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
 {
-	unsigned int bit = fgt2_bit(reg, read);
+	unsigned int bit = fgt_field(reg, 2, read);
 
-	if (!sim_pe_fgt2(cpu) || bit == FGT_NONE)
+	if (!sim_pe_fgt2(cpu) || bit == SIM_FGT_NO_BIT)
 		return false;
 	return !((sim_reg(cpu, read ? SIM_ENC_HDFGRTR2_EL2 : SIM_ENC_HDFGWTR2_EL2) >> bit) & 1);
 }
@@ -112,18 +45,18 @@ static bool fgt2_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool re
 bool pmu_fgt2_hides_f0(unsigned int cpu)
 {
 	return sim_pe_fgt2(cpu) && !host_regime(cpu) &&
-	       !((sim_reg(cpu, SIM_ENC_HDFGRTR2_EL2) >> FGT2_NPMICFILTR) & 1);
+	       !((sim_reg(cpu, SIM_ENC_HDFGRTR2_EL2) >> SIM_FGT_R_NPMICFILTR) & 1);
 }
 
 bool pmu_fgt_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
 {
-	unsigned int bit = fgt_bit(reg, read);
+	unsigned int bit = fgt_field(reg, 1, read);
 
 	if (!sim_pe_fgt(cpu) || host_regime(cpu))
 		return false;
 	if (fgt2_traps(cpu, reg, read))
 		return true;
-	if (bit == FGT_NONE)
+	if (bit == SIM_FGT_NO_BIT)
 		return false;
 	return (sim_reg(cpu, read ? SIM_ENC_HDFGRTR_EL2 : SIM_ENC_HDFGWTR_EL2) >> bit) & 1;
 }

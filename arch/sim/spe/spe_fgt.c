@@ -14,60 +14,27 @@
  */
 #include "spe_internal.h"
 
+/* The SPE fields spe_fgt_reset seeds (the same bits as the table's SIM_FGT_LIST). */
 enum {
-	FGT_PMBLIMITR = 23,
-	FGT_PMBPTR = 24,
-	FGT_PMBSR = 25,
-	FGT_PMSCR = 26,
-	FGT_PMSEVFR = 27,
-	FGT_PMSFCR = 28,
-	FGT_PMSICR = 29,
-	FGT_PMSIDR = 30, /* HDFGRTR_EL2 only */
-	FGT_PMSIRR = 31,
-	FGT_PMSLATFR = 32,
-	FGT_NPMSNEVFR = 62, /* 0 traps */
-	FGT_PMBIDR = 63,    /* HDFGRTR_EL2 only */
-	FGT_NONE = 64,
+	FGT_PMSIDR = SIM_FGT_R_PMSIDR, /* HDFGRTR_EL2 only */
+	FGT_NPMSNEVFR = SIM_FGT_R_NPMSNEVFR,
+	FGT_PMBIDR = SIM_FGT_R_PMBIDR, /* HDFGRTR_EL2 only */
 };
 
-static unsigned int fgt_bit(uint32_t enc, bool read)
+/* The register's field in HDFGRTR_EL2 or HDFGWTR_EL2 (the model's table, sim/arch_regs.h). */
+static unsigned int fgt_bit(const struct sim_arch_reg *reg, bool read)
 {
-	switch (enc) {
-	case SIM_ENC_PMBLIMITR_EL1:
-		return FGT_PMBLIMITR;
-	case SIM_ENC_PMBPTR_EL1:
-		return FGT_PMBPTR;
-	case SIM_ENC_PMBSR_EL1:
-		return FGT_PMBSR;
-	case SIM_ENC_PMSCR_EL1:
-		return FGT_PMSCR;
-	case SIM_ENC_PMSEVFR_EL1:
-		return FGT_PMSEVFR;
-	case SIM_ENC_PMSFCR_EL1:
-		return FGT_PMSFCR;
-	case SIM_ENC_PMSICR_EL1:
-		return FGT_PMSICR;
-	case SIM_ENC_PMSIDR_EL1:
-		return read ? FGT_PMSIDR : FGT_NONE;
-	case SIM_ENC_PMSIRR_EL1:
-		return FGT_PMSIRR;
-	case SIM_ENC_PMSLATFR_EL1:
-		return FGT_PMSLATFR;
-	case SIM_ENC_PMSNEVFR_EL1:
-		return FGT_NPMSNEVFR;
-	case SIM_ENC_PMBIDR_EL1:
-		return read ? FGT_PMBIDR : FGT_NONE;
-	default:
-		return FGT_NONE;
-	}
+	if (reg->fgt_reg != 1)
+		return SIM_FGT_NO_BIT;
+	return read ? reg->fgt_rbit : reg->fgt_wbit;
 }
 
 bool spe_fgt_traps(unsigned int cpu, const struct sim_arch_reg *reg, bool read)
 {
-	unsigned int bit = fgt_bit(reg->enc, read);
+	unsigned int bit = fgt_bit(reg, read);
 	uint64_t set;
 
-	if (!sim_pe_fgt(cpu) || bit == FGT_NONE)
+	if (!sim_pe_fgt(cpu) || bit == SIM_FGT_NO_BIT)
 		return false;
 	set = (sim_reg(cpu, read ? SIM_ENC_HDFGRTR_EL2 : SIM_ENC_HDFGWTR_EL2) >> bit) & 1;
 	return bit == FGT_NPMSNEVFR ? !set : set != 0;

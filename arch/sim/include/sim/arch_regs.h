@@ -172,15 +172,80 @@ enum sim_reg_kind {
 	SIM_KIND_PMUACR,    /* FEAT_PMUv3p9's EL0 access control */
 };
 
+/* What lets EL0 reach a PMU register, from PMUSERENR_EL0's description (D24.5) and each
+ * register's accessibility pseudocode: the PMU family's EL0 rule applies it (pmu/pmu.c). */
+enum sim_el0_rule {
+	SIM_EL0_NONE,  /* UNDEFINED at EL0 (an EL1 or EL2 register, every SPE register) */
+	SIM_EL0_EN,    /* PMUSERENR_EL0.EN */
+	SIM_EL0_SW,    /* EN or SW (PMSWINC_EL0) */
+	SIM_EL0_CR,    /* EN, or CR for reads (PMCCNTR_EL0) */
+	SIM_EL0_ER,    /* EN, or ER for reads (the event counters) */
+	SIM_EL0_ER_RW, /* EN or ER (PMSELR_EL0) */
+	SIM_EL0_RO,    /* readable whatever EN says, never written (PMUSERENR_EL0) */
+	SIM_EL0_IR,    /* EN, or IR for reads (PMICNTR_EL0, FEAT_PMUv3_ICNTR) */
+};
+
+/*
+ * The FEAT_FGT / FEAT_FGT2 field that traps a register, from the descriptions of HDFGRTR_EL2,
+ * HDFGWTR_EL2 (D24.2) and HDFGRTR2_EL2, HDFGWTR2_EL2 (D24.2.68; bit positions as in Linux's
+ * arch/arm64/tools/sysreg): SIM_FGTF(name, register: 1 HDFGxTR_EL2, 2 HDFGxTR2_EL2, read bit,
+ * write bit), SIM_FGT_NO_BIT where that direction has no field. A name starting with N traps at
+ * 0. The PMU family applies the PMU fields (pmu/pmu_fgt.c), the SPE family the SPE fields
+ * (spe/spe_fgt.c); PMSDSFR_EL1's (FEAT_SPE_FDS) is not modelled.
+ */
+#define SIM_FGT_NO_BIT 64u
+#define SIM_FGT_LIST(F)          \
+	F(NONE, 0, 64, 64)       \
+	F(PMEVCNTRN, 1, 12, 12)  \
+	F(PMEVTYPERN, 1, 13, 13) \
+	F(PMCCFILTR, 1, 14, 14)  \
+	F(PMCCNTR, 1, 15, 15)    \
+	F(PMCNTEN, 1, 16, 16)    \
+	F(PMINTEN, 1, 17, 17)    \
+	F(PMOVS, 1, 18, 18)      \
+	F(PMSELR, 1, 19, 19)     \
+	F(PMSWINC, 1, 64, 20)    \
+	F(PMCR, 1, 64, 21)       \
+	F(PMMIR, 1, 22, 64)      \
+	F(PMBLIMITR, 1, 23, 23)  \
+	F(PMBPTR, 1, 24, 24)     \
+	F(PMBSR, 1, 25, 25)      \
+	F(PMSCR, 1, 26, 26)      \
+	F(PMSEVFR, 1, 27, 27)    \
+	F(PMSFCR, 1, 28, 28)     \
+	F(PMSICR, 1, 29, 29)     \
+	F(PMSIDR, 1, 30, 64)     \
+	F(PMSIRR, 1, 31, 31)     \
+	F(PMSLATFR, 1, 32, 32)   \
+	F(PMUSERENR, 1, 57, 57)  \
+	F(PMCEIDN, 1, 58, 64)    \
+	F(NPMSNEVFR, 1, 62, 62)  \
+	F(PMBIDR, 1, 63, 64)     \
+	F(NPMICNTR, 2, 2, 2)     \
+	F(NPMICFILTR, 2, 3, 3)   \
+	F(NPMUACR, 2, 4, 4)      \
+	F(NPMZR, 2, 64, 21)
+
+enum {
+#define SIM_FGT_CONSTS(name, reg, rbit, wbit) \
+	SIM_FGT_REG_##name = (reg), SIM_FGT_R_##name = (rbit), SIM_FGT_W_##name = (wbit),
+	SIM_FGT_LIST(SIM_FGT_CONSTS)
+#undef SIM_FGT_CONSTS
+};
+
 struct sim_arch_reg {
 	const char *name;
-	uint32_t enc;	/* SIM_ENC(op0, op1, CRn, CRm, op2) */
-	uint8_t dir;	/* enum sim_dir */
-	uint8_t trap;	/* enum sim_trap_class */
-	uint8_t feat;	/* enum sim_feature */
-	uint8_t family; /* enum sim_family_id */
-	uint8_t kind;	/* enum sim_reg_kind */
-	uint64_t res0;	/* RES0 in every version (not the feature-dependent fields) */
+	uint32_t enc;	  /* SIM_ENC(op0, op1, CRn, CRm, op2) */
+	uint8_t dir;	  /* enum sim_dir */
+	uint8_t trap;	  /* enum sim_trap_class */
+	uint8_t feat;	  /* enum sim_feature */
+	uint8_t family;	  /* enum sim_family_id */
+	uint8_t kind;	  /* enum sim_reg_kind */
+	uint8_t el0;	  /* enum sim_el0_rule */
+	uint8_t fgt_reg;  /* its fine-grained trap field (SIM_FGT_LIST): 0 none, 1 FGT, 2 FGT2 */
+	uint8_t fgt_rbit; /* ... its bit for reads and for writes, SIM_FGT_NO_BIT for none */
+	uint8_t fgt_wbit;
+	uint64_t res0; /* RES0 in every version (not the feature-dependent fields) */
 };
 
 /* How many registers the table holds: the register file has one slot each. */
