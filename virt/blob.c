@@ -40,7 +40,8 @@
  * VM whose guest owns a buffer (nor the reverse). The host's own sampling of it is the host's to
  * save.
  */
-#include "internal.h"
+#include "log.h"
+#include "policy.h"
 #ifdef CONFIG_VPERF_VPMU
 #include "vpmu/vpmu.h"
 #endif

@@ -11,7 +11,11 @@
 #include <vperf/id_regs.h>
 #include <vperf/pmu_regs.h>
 
-#include "internal.h"
+#include "fgt.h"
+#include "fmt.h"
+#include "log.h"
+#include "mdcr.h"
+#include "platform.h"
 #ifdef CONFIG_VPERF_VPMU
 #include "vpmu/vpmu.h"
 #endif

@@ -5,7 +5,10 @@
  */
 #include <vperf/id_regs.h>
 
-#include "internal.h"
+#include "fgt.h"
+#include "mdcr.h"
+#include "platform.h"
+#include "policy.h"
 #ifdef CONFIG_VPERF_VSPE
 #include "vspe/vspe.h"
 #endif

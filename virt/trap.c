@@ -6,7 +6,9 @@
  * without a handler is UNDEF, which is the architectural outcome for a PMU the VM does not have
  * (XENPMU_MODE_OFF).
  */
-#include "internal.h"
+#include "access.h"
+#include "log.h"
+#include "ops.h"
 
 #ifdef CONFIG_VPERF_VPMU
 #include "vpmu/fast.h"

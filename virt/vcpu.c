@@ -4,7 +4,10 @@
  * the steps around MDCR_EL2 (mdcr.c decides its value); the vPMU and the vSPE move their own
  * state (vpmu/switch.c, vspe/switch.c).
  */
-#include "internal.h"
+#include "fgt.h"
+#include "log.h"
+#include "mdcr.h"
+#include "policy.h"
 #ifdef CONFIG_VPERF_VPMU
 #include "vpmu/vpmu.h"
 #endif

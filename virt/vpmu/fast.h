@@ -20,6 +20,8 @@
 #include <arch/sysreg.h>
 #include <vperf/esr.h>
 
+#include "../log.h"
+#include "../ops.h"
 #include "filter.h"
 #include "vpmu.h"
 

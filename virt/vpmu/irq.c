@@ -12,6 +12,8 @@
  */
 #include <arch/sysreg.h>
 
+#include "../log.h"
+#include "../ops.h"
 #include "vpmu.h"
 
 /* The host's counters: its second range [HPMN, EPMN), and the cycle counter while no vCPU with

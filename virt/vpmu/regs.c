@@ -8,6 +8,8 @@
  */
 #include <arch/sysreg.h>
 
+#include "../log.h"
+#include "../ops.h"
 #include "vpmu.h"
 
 /* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER). The hardware

@@ -20,6 +20,8 @@
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
 
+#include "../log.h"
+#include "../mdcr.h"
 #include "vpmu.h"
 
 /* Counters [0, hpmn), the cycle counter and, with FEAT_PMUv3_ICNTR, the instruction counter:

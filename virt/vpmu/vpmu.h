@@ -12,7 +12,8 @@
 #include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
-#include "../internal.h"
+#include "../access.h"
+#include "../fgt.h"
 
 /* PMUSERENR_EL0: EN, SW, CR and ER, for every partition (vpmu_userenr_keep). */
 #define VPMU_USERENR_WRITABLE (PMUSERENR_EN | PMUSERENR_SW | PMUSERENR_CR | PMUSERENR_ER)

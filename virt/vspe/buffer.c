@@ -9,6 +9,8 @@
  */
 #include <arch/sysreg.h>
 
+#include "../log.h"
+#include "../ops.h"
 #include "vspe.h"
 
 /*

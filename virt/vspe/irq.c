@@ -7,6 +7,7 @@
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
 
+#include "../log.h"
 #include "vspe.h"
 
 /* No guest's state in the hardware. The host's own buffer is the host's to serve, unless it is

@@ -10,6 +10,10 @@
  */
 #include <arch/sysreg.h>
 
+#include "../log.h"
+#include "../mdcr.h"
+#include "../ops.h"
+#include "../policy.h"
 #include "hwctl.h"
 
 /* ID_AA64DFR0_EL1.PMSVer a VM with SPE sees: the hardware's, no more than any pCPU it may run on

@@ -14,6 +14,10 @@
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
 
+#include "../fgt.h"
+#include "../log.h"
+#include "../mdcr.h"
+#include "../policy.h"
 #include "hwctl.h"
 
 enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)

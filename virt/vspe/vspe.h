@@ -11,7 +11,8 @@
 
 #include <vperf/spe_regs.h>
 
-#include "../internal.h"
+#include "../access.h"
+#include "../platform.h"
 
 /* The SPE version a VM sees at most: SPEv1p2 (PMSVer 3, PMSNEVFR_EL1 and FnE). Later versions
  * add registers vperf does not emulate (PMSDSFR_EL1, FEAT_SPE_FDS) and are hidden. */
