@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The vPMU's internals, shared by regs.c and fast.h (register emulation: the full and the fast
- * path), switch.c (hardware ownership, load/put, the virtual PMUIRQ), irq.c (the physical
- * PMUIRQ), map.c (the emulated partition's placement), filter.c (the event filter), caps.c (what
- * the pCPUs let a guest hold) and ../blob.c (save/restore). Field names: vperf/pmu_regs.h.
+ * path), switch.c (hardware ownership, load/put), counters.c (a counter wherever it lives), irq.c
+ * (the physical PMUIRQ and the guest's virtual PMU interrupt line), map.c (the emulated partition's
+ * placement), filter.c (the event filter), caps.c (what the pCPUs let a guest hold) and ../blob.c
+ * (save/restore). Field names: vperf/pmu_regs.h.
  */
 #ifndef VPERF_VIRT_VPMU_H
 #define VPERF_VIRT_VPMU_H
@@ -215,7 +216,7 @@ uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n);
 void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val);
 /* Overflow flags: the shadow's and, while in hardware, the hardware's. */
 uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu);
-/* Recompute the virtual PMUIRQ level and push it on change. */
+/* Recompute the virtual PMUIRQ level and push it on change (irq.c). */
 void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
 
 /* Idle: nothing counts, no interrupt is pending, and EL0 has no access of its own to give back

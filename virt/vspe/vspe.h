@@ -2,10 +2,11 @@
 /*
  * The vSPE's internals, shared by regs.c (register emulation), switch.c (hardware ownership,
  * load/put, the sequences that take the hardware's buffer events), action.c (what to do with such
- * an event: action.h), buffer.c (the buffer's rules, stage 2), event.c (the
- * guest's view of buffer events: virtual PMBSR and PMBIRQ), irq.c (the physical PMBIRQ), host.c (a
- * host-owned buffer parked around guests), outside.c (a VM profiled from outside), hwctl.h (what
- * each pCPU's sampling controls hold) and ../blob.c (save/restore). The SPE supplement (Arm DDI 0586A) is cited as "SPE <section>".
+ * an event: action.h), buffer.c (the buffer's rules, stage 2), event.c (the guest's view of buffer
+ * events: virtual PMBSR and PMBIRQ), irq.c (the physical PMBIRQ), host.c (a host-owned buffer
+ * parked around guests), outside.c (a VM profiled from outside), hwctl.h (what each pCPU's sampling
+ * controls hold) and ../blob.c (save/restore). The SPE supplement (Arm DDI 0586A) is cited as "SPE
+ * <section>".
  */
 #ifndef VPERF_VIRT_VSPE_H
 #define VPERF_VIRT_VSPE_H
