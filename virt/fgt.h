@@ -31,13 +31,10 @@ static inline bool vperf_vm_fgt_types(const struct vperf_vm *vm)
  */
 static inline bool vperf_vm_fgt_pmbsr(const struct vperf_vm *vm)
 {
-#ifdef CONFIG_VPERF_VSPE
+	if (!VPERF_HAS_VSPE)
+		return false;
 	return vm->cfg.spe && vperf_vm_spe_buffer(vm) == VPERF_SPE_BUF_EL1 &&
 	       !vperf_platform()->any_no_fgt;
-#else
-	(void)vm;
-	return false;
-#endif
 }
 /* The bits of vperf_vm.fgt_types (policy.c): the index of a pCPU's vm_hdfgrtr/vm_hdfgwtr. */
 #define VPERF_FGT_TYPES 1u

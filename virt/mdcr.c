@@ -82,7 +82,6 @@ uint64_t vperf_mdcr_host(const struct vperf_pcpu *pcpu)
 	return mdcr;
 }
 
-#ifdef CONFIG_VPERF_VPMU
 /*
  * The fields a vPMU adds to the trapping base:
  *   HPMD = 1 (PMUv3p1): the guest's first-range counters do not count at EL2, so the
@@ -121,9 +120,6 @@ static uint64_t vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 	return mdcr;
 }
 
-#endif
-
-#ifdef CONFIG_VPERF_VSPE
 /*
  * The fields a vSPE changes in the trapping base (TPMS = 1, E2PB = 0b00):
  *   E2PB = 0b10: Non-secure EL1 owns the Profiling Buffer (SPE 3.4.2), so its records are written
@@ -142,8 +138,6 @@ static uint64_t vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base)
 
 	return mdcr | (vcpu->spe.direct ? MDCR_EL2_E2PB_EL1 : MDCR_EL2_E2PB_EL1_TRAP);
 }
-
-#endif
 
 /*
  * MDCR_EL2 while a vCPU runs, from the host's value (HPMN = first host counter, HPME for the
@@ -167,15 +161,10 @@ static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 	 * makes every PMS and PMB register UNDEFINED at EL1 anyway). */
 	if (pcpu->caps.pmsver)
 		mdcr |= MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
-#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		mdcr = vpmu_mdcr(vcpu, pcpu, mdcr);
-#endif
-#ifdef CONFIG_VPERF_VSPE
 	if (vspe_on(vcpu))
 		mdcr = vspe_mdcr(vcpu, mdcr);
-#endif
-	(void)vcpu;
 	return mdcr;
 }
 

@@ -7,22 +7,36 @@
 
 #include "platform.h"
 
+/* What the build has (Kconfig): a feature configured out is no VM's (vperf_vm_init refuses it),
+ * and with these constants in vpmu_on() and vspe_on() the compiler drops its calls from the
+ * entry points' paths (the stubs of vpmu/entry.h and vspe/entry.h stand for it). */
+#ifdef CONFIG_VPERF_VPMU
+#define VPERF_HAS_VPMU true
+#else
+#define VPERF_HAS_VPMU false
+#endif
+#ifdef CONFIG_VPERF_VSPE
+#define VPERF_HAS_VSPE true
+#else
+#define VPERF_HAS_VSPE false
+#endif
+
 /* What the VM was given (vperf_vm_init checked it). A vPMU: */
 static inline bool vpmu_on(const struct vperf_vcpu *vcpu)
 {
-	return vcpu->vm->cfg.pmu_mode != VPERF_PMU_OFF;
+	return VPERF_HAS_VPMU && vcpu->vm->cfg.pmu_mode != VPERF_PMU_OFF;
 }
 
 /* A vSPE of its own (the guest owns a Profiling Buffer): */
 static inline bool vspe_on(const struct vperf_vcpu *vcpu)
 {
-	return vcpu->vm->cfg.spe && vcpu->vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2;
+	return VPERF_HAS_VSPE && vcpu->vm->cfg.spe && vcpu->vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2;
 }
 
 /* SPE from outside: the hypervisor profiles the VM into its own buffer; the guest sees no SPE. */
 static inline bool vspe_outside(const struct vperf_vcpu *vcpu)
 {
-	return vcpu->vm->cfg.spe && vcpu->vm->cfg.spe_buffer == VPERF_SPE_BUF_EL2;
+	return VPERF_HAS_VSPE && vcpu->vm->cfg.spe && vcpu->vm->cfg.spe_buffer == VPERF_SPE_BUF_EL2;
 }
 
 /*

@@ -337,4 +337,15 @@ void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int 
  * (fast.h): false, nothing done, when val has RES0 bits set. */
 bool vperf_vpmu_fast_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el);
 
+/* At pcpu_init (../pcpu.c): the PMU registers whose reset value is UNKNOWN and that the switch
+ * relies on holding what every put leaves (switch.c). */
+void vperf_vpmu_pcpu_init(struct vperf_pcpu *pcpu);
+/* Whether PMCR_EL0.X sticks on this PE (an event export bus), from the host's pmcr (caps.c). */
+bool vperf_vpmu_probe_export_bus(uint64_t pmcr);
+
+/* The blob's vPMU words (blob.c): w is the whole blob (../blob_layout.h). */
+void vperf_vpmu_blob_fill(const struct vperf_vcpu *vcpu, uint64_t *w);
+bool vperf_vpmu_blob_ok(const struct vperf_vcpu *vcpu, const uint64_t *w);
+void vperf_vpmu_blob_apply(struct vperf_vcpu *vcpu, const uint64_t *w);
+
 #endif /* VPERF_VIRT_VPMU_H */

@@ -115,4 +115,9 @@ void vperf_vspe_update_irq(struct vperf_vcpu *vcpu);
  * hardware PMBSR_EL1 is 0 on return. */
 void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
 
+/* The blob's vSPE words (blob.c): w is their first word, the Profiling Buffer policy. */
+void vperf_vspe_blob_fill(const struct vperf_vcpu *vcpu, uint64_t *w);
+bool vperf_vspe_blob_ok(const struct vperf_vcpu *vcpu, const uint64_t *w);
+void vperf_vspe_blob_apply(struct vperf_vcpu *vcpu, const uint64_t *w);
+
 #endif /* VPERF_VIRT_VSPE_H */
