@@ -37,7 +37,7 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
 
 /* SPE for a VM: every initialised pCPU has it, the PPI is a PPI; a VM profiled from outside
  * (VPERF_SPE_BUF_EL2) needs the hypervisor's own buffer on every pCPU (host_spe), which vperf
- * parks around the guests that own one. */
+ * sets aside (saves) around the guests that own one. */
 static int check_spe(const struct vperf_vm_config *cfg)
 {
 	const struct vperf_platform *p = vperf_platform();

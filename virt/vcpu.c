@@ -53,7 +53,7 @@ static inline __attribute__((always_inline)) void load_pmu_side(struct vperf_vcp
 /* A VM with SPE, its own or profiled from outside: the vSPE's steps around the PMU's. */
 static void load_with_spe(struct vperf_vcpu *vcpu)
 {
-	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
+	/* The host's own buffer saved before MDCR_EL2.E2PB gives the buffer to EL1. */
 	if (vspe_on(vcpu))
 		vperf_vspe_before_mdcr(vcpu);
 	load_pmu_side(vcpu);
@@ -118,7 +118,7 @@ static void put(struct vperf_vcpu *vcpu, bool lazy)
 	vperf_mdcr_put(pcpu);
 	vperf_fgt_put(pcpu);
 	/* E2PB is the host's again (0b00): its buffer comes back. */
-	vperf_vspe_unpark_host(pcpu);
+	vperf_vspe_restore_host(pcpu);
 	pcpu->loaded = NULL;
 	vcpu->pcpu = NULL;
 }
@@ -148,7 +148,7 @@ void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 	bool push;
 
 	/* The common case alone: a VM without SPE (so no vSPE state to drain and no host buffer
-	 * parked for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). Its
+	 * saved for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). Its
 	 * HDFGRTR_EL2/HDFGWTR_EL2 are the host's outside vperf's PMU fields (only a direct VM has
 	 * fine-grained traps of its own, fgt.c, and only the trapped partition parks): they need
 	 * a write only where the host sets PMU fields itself. */

@@ -60,7 +60,7 @@ static inline void vperf_vspe_outside_put(struct vperf_vcpu *vcpu)
 }
 
 /* No host buffer was set aside: nothing comes back. */
-static inline void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu)
+static inline void vperf_vspe_restore_host(struct vperf_pcpu *pcpu)
 {
 	(void)pcpu;
 }

@@ -254,7 +254,7 @@ void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu)
 {
 	bool direct = vcpu->spe.active && direct_ok(vcpu);
 
-	vperf_vspe_park_host(vcpu->pcpu);
+	vperf_vspe_save_host(vcpu->pcpu);
 	if (direct != vcpu->spe.direct)
 		vperf_mdcr_stale(vcpu);
 	vcpu->spe.direct = direct;

@@ -4,7 +4,7 @@
  * load/put, the sequences that take the hardware's buffer events), action.c (what to do with such
  * an event: action.h), buffer.c (the buffer's rules, stage 2), event.c (the guest's view of buffer
  * events: virtual PMBSR and PMBIRQ), irq.c (the physical PMBIRQ), host.c (a host-owned buffer
- * parked around guests), outside.c (a VM profiled from outside), hwctl.h (what each pCPU's sampling
+ * saved around guests), outside.c (a VM profiled from outside), hwctl.h (what each pCPU's sampling
  * controls hold) and ../blob.c (save/restore). The SPE supplement (Arm DDI 0586A) is cited as "SPE
  * <section>".
  */
@@ -72,17 +72,17 @@ uint64_t vperf_vspe_ptr(struct vperf_vcpu *vcpu);
  * becomes a buffer management event in the virtual PMBSR (true: the buffer may run). */
 bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu, uint64_t ptr);
 
-/* The host's own EL2-owned buffer around a vCPU with vSPE (host.c): parked before MDCR_EL2
+/* The host's own EL2-owned buffer around a vCPU with vSPE (host.c): saved before MDCR_EL2
  * gives the buffer to EL1, restored after it is the host's again. */
-void vperf_vspe_park_host(struct vperf_pcpu *pcpu);
-void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu);
+void vperf_vspe_save_host(struct vperf_pcpu *pcpu);
+void vperf_vspe_restore_host(struct vperf_pcpu *pcpu);
 
 /* VPERF_SPE_BUF_EL2 (outside.c): the VM sampled into the host's buffer with its id. */
 void vperf_vspe_outside_load(struct vperf_vcpu *vcpu);
 void vperf_vspe_outside_put(struct vperf_vcpu *vcpu);
 
 void vperf_vspe_reset(struct vperf_vcpu *vcpu);
-/* Load, before MDCR_EL2 is written: the host's buffer parked, and an untrapped vCPU whose
+/* Load, before MDCR_EL2 is written: the host's buffer saved, and an untrapped vCPU whose
  * buffer is live given E2PB = 0b11 at once. */
 void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu);
 void vperf_vspe_load(struct vperf_vcpu *vcpu);
