@@ -42,7 +42,7 @@
  */
 #include "blob_layout.h"
 #include "log.h"
-#include "policy.h"
+#include "vm_config.h"
 #include "vpmu/entry.h"
 #include "vspe/entry.h"
 

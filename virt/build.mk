@@ -2,7 +2,7 @@
 # each calling only the ones below it:
 #   entry points  pcpu.c, policy.c, vcpu.c, trap.c, blob.c, fdt.c, xen_abi.c: the public API;
 #   features      vpmu/ and vspe/ (their own vpmu.h, vspe.h);
-#   base          platform, mdcr, fgt, log, fmt, esr (each a .c with its .h), ops.h, policy.h
+#   base          platform, mdcr, fgt, log, fmt, esr (each a .c with its .h), ops.h, vm_config.h
 #                 (what a VM's policy gives it) and access.h (a trapped access as a handler
 #                 sees it).
 # The features call the base (the ops, the platform, MDCR_EL2 recomputed when their trap state

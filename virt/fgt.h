@@ -5,7 +5,7 @@
 
 #include <vperf/vperf.h>
 
-#include "policy.h"
+#include "vm_config.h"
 
 /*
  * HDFGRTR_EL2 / HDFGWTR_EL2 (fgt.c, the one file that decides their values, on a pCPU with

@@ -11,7 +11,7 @@
 #include "fmt.h"
 #include "log.h"
 #include "mdcr.h"
-#include "policy.h"
+#include "vm_config.h"
 
 /* Bumped by every vperf_init, vperf_pcpu_init and vperf_vm_init: a vCPU's cached MDCR_EL2 from
  * before may depend on a pCPU's or a VM's old configuration (vcpu_mdcr()). */

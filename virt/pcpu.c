@@ -16,7 +16,7 @@
 #include "log.h"
 #include "mdcr.h"
 #include "platform.h"
-#include "policy.h"
+#include "vm_config.h"
 #include "vpmu/entry.h"
 
 #define HCR_EL2_E2H VPERF_BIT(34) /* FEAT_VHE: the host runs at EL2 (HCR_EL2, Arm DDI 0487 K.a) */

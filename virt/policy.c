@@ -8,7 +8,7 @@
 #include "fgt.h"
 #include "mdcr.h"
 #include "platform.h"
-#include "policy.h"
+#include "vm_config.h"
 #include "vspe/entry.h"
 
 /*

@@ -7,7 +7,7 @@
 #include "fgt.h"
 #include "log.h"
 #include "mdcr.h"
-#include "policy.h"
+#include "vm_config.h"
 #include "vpmu/entry.h"
 #include "vspe/entry.h"
 

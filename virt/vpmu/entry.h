@@ -3,7 +3,7 @@
  * The vPMU as virt/'s entry points see it (../vcpu.c, ../pcpu.c, ../trap.c, ../blob.c). With
  * CONFIG_VPERF_VPMU the build compiles vpmu/ and this is its header; without it the build leaves
  * vpmu/ out and the stubs below stand for it, so that the callers call unconditionally. No VM has
- * a vPMU then (vperf_vm_init refuses one, and vpmu_on() is false at compile time, ../policy.h):
+ * a vPMU then (vperf_vm_init refuses one, and vpmu_on() is false at compile time, ../vm_config.h):
  * a stub is only reached where no VM's state is involved, and does what the absent vPMU would.
  */
 #ifndef VPERF_VIRT_VPMU_ENTRY_H

@@ -2,7 +2,7 @@
 /* The vSPE's words of a vCPU's blob (version 2, at word 74; the layout: ../blob.c), given here
  * from their first word. Without CONFIG_VPERF_VSPE no VM has SPE: no version 2 blob is ever taken
  * or accepted (entry.h). */
-#include "../policy.h"
+#include "../vm_config.h"
 #include "vspe.h"
 
 /*

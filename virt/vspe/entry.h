@@ -4,7 +4,7 @@
  * ../blob.c). With CONFIG_VPERF_VSPE the build compiles vspe/ and this is its header; without it
  * the build leaves vspe/ out and the stubs below stand for it, so that the callers call
  * unconditionally. No VM has SPE then (vperf_vm_init refuses it, and vspe_on() and
- * vspe_outside() are false at compile time, ../policy.h): a stub is only reached where no VM's
+ * vspe_outside() are false at compile time, ../vm_config.h): a stub is only reached where no VM's
  * state is involved, and does what the absent vSPE would.
  */
 #ifndef VPERF_VIRT_VSPE_ENTRY_H

@@ -13,7 +13,7 @@
 #include "../log.h"
 #include "../mdcr.h"
 #include "../ops.h"
-#include "../policy.h"
+#include "../vm_config.h"
 #include "hwctl.h"
 
 /* ID_AA64DFR0_EL1.PMSVer a VM with SPE sees: the hardware's, no more than any pCPU it may run on

@@ -17,7 +17,7 @@
 #include "../fgt.h"
 #include "../log.h"
 #include "../mdcr.h"
-#include "../policy.h"
+#include "../vm_config.h"
 #include "action.h"
 #include "hwctl.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* What a VM's policy (vperf_vm_init, policy.c) gives it, asked by every module on its paths. */
-#ifndef VPERF_VIRT_POLICY_H
-#define VPERF_VIRT_POLICY_H
+/* What a VM was given: the questions on its configuration (vperf_vm_config, checked by
+ * vperf_vm_init in policy.c) that every module asks on its paths. */
+#ifndef VPERF_VIRT_VM_CONFIG_H
+#define VPERF_VIRT_VM_CONFIG_H
 
 #include <vperf/vperf.h>
 
@@ -74,4 +75,4 @@ static inline enum vperf_spe_buffer vperf_vm_spe_buffer(const struct vperf_vm *v
 #endif
 }
 
-#endif /* VPERF_VIRT_POLICY_H */
+#endif /* VPERF_VIRT_VM_CONFIG_H */
