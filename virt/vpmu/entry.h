@@ -11,6 +11,7 @@
 
 #ifdef CONFIG_VPERF_VPMU
 #include "fast.h"
+#include "switch.h"
 #include "vpmu.h"
 
 /* The register handler of the vPMU's database slots (../trap.c). */

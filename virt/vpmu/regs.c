@@ -10,6 +10,7 @@
 
 #include "../log.h"
 #include "../ops.h"
+#include "map.h"
 #include "vpmu.h"
 
 /* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER). The hardware

@@ -22,6 +22,8 @@
 
 #include "../log.h"
 #include "../mdcr.h"
+#include "map.h"
+#include "switch.h"
 #include "vpmu.h"
 
 /* Counters [0, hpmn), the cycle counter and, with FEAT_PMUv3_ICNTR, the instruction counter:

@@ -26,6 +26,8 @@
  */
 bool vperf_vspe_discard(const struct vperf_pcpu_caps *caps, uint64_t limitr)
 {
+	/* The VM's SPE version is regs.c's one rule: a call circle regs.c -> switch.c -> buffer.c ->
+	 * regs.c inside the vSPE, on purpose, rather than a second copy of it here. */
 	return vperf_vspe_pmsver(caps->dfr0) >= 3 &&
 	       VPERF_FIELD_GET(limitr, 2, 1) == PMBLIMITR_FM_DISCARD;
 }
