@@ -27,7 +27,7 @@
  * Save writes the version the VM's configuration calls for; restore takes only that version.
  * Restore trusts nothing: it checks the framing, the checksum, the VM's counter count, and that
  * every register value is one the guest could have produced (no RES0 or out-of-range bits, no
- * counter beyond N, 32-bit counters before PMUv3p5; the vSPE words as spe_ok() says), and
+ * counter beyond N, 32-bit counters before PMUv3p5; the vSPE words as vspe/blob.c says), and
  * applies nothing from a bad blob.
  *
  * The vSPE words (version 2): the VM's Profiling Buffer policy, then the guest's ten SPE
@@ -40,23 +40,11 @@
  * VM whose guest owns a buffer (nor the reverse). The host's own sampling of it is the host's to
  * save.
  */
-#include "internal.h"
-#ifdef CONFIG_VPERF_VPMU
-#include "vpmu/vpmu.h"
-#endif
-#ifdef CONFIG_VPERF_VSPE
-#include "vspe/vspe.h"
-#endif
-
-#define BLOB_MAGIC  0x554d504652455056ull /* "VPERFPMU" read as little-endian */
-#define W_REGS	    3
-#define W_TYPES	    11
-#define W_COUNTERS  (W_TYPES + VPERF_PMU_MAX_COUNTERS)
-#define W_FLAGS	    (W_COUNTERS + VPERF_PMU_MAX_COUNTERS)
-#define W_SPE	    (W_FLAGS + 1) /* version 2 */
-#define SPE_WORDS   (1 + VPERF_VSPE_NR_REGS)
-#define MAX_WORDS   (W_SPE + SPE_WORDS + 1)
-#define FLAG_ACTIVE 1ull
+#include "blob_layout.h"
+#include "log.h"
+#include "vm_config.h"
+#include "vpmu/entry.h"
+#include "vspe/entry.h"
 
 _Static_assert((W_FLAGS + 2) * 8 == VPERF_VPMU_BLOB_SIZE, "blob layout, version 1");
 _Static_assert(MAX_WORDS * 8 == VPERF_VSPE_BLOB_SIZE, "blob layout, version 2");
@@ -102,69 +90,7 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
 	return h;
 }
 
-/* The vPMU words (3-73). Without CONFIG_VPERF_VPMU every VM's PMU is OFF (vperf_vm_init refuses
- * any other mode), and its words stay 0. */
-#ifdef CONFIG_VPERF_VPMU
-static void pmu_fill(const struct vperf_vcpu *vcpu, uint64_t *w)
-{
-	const struct vperf_vpmu *s = &vcpu->pmu;
-	const uint64_t regs[8] = { s->pmcr,    s->cnten, s->inten,   s->ovs,
-				   s->userenr, s->selr,	 s->ccfiltr, s->ccntr };
-
-	for (unsigned int i = 0; i < 8; i++)
-		w[W_REGS + i] = regs[i];
-	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++) {
-		w[W_TYPES + n] = s->evtyper[n];
-		w[W_COUNTERS + n] = s->evcntr[n];
-	}
-	w[W_FLAGS] = s->active ? FLAG_ACTIVE : 0;
-}
-
-/* Values a guest could have left: the same masks the register emulation applies. */
-static bool pmu_values_ok(const struct vperf_vcpu *vcpu, const uint64_t *w)
-{
-	uint64_t mask = vpmu_mask(vcpu);
-	uint64_t width = vperf_vpmu_wide_counters() ? ~0ull : 0xffffffffull;
-	unsigned int nr = vcpu->vm->cfg.nr_counters;
-
-	if ((w[W_REGS] & ~vperf_vpmu_pmcr_keep(vcpu)) || (w[W_REGS + 1] & ~mask) ||
-	    (w[W_REGS + 2] & ~mask) || (w[W_REGS + 3] & ~mask) ||
-	    (w[W_REGS + 4] & ~vpmu_userenr_keep(vcpu)) || w[W_REGS + 5] > 31 ||
-	    (w[W_REGS + 6] & ~vperf_vpmu_evtyper_keep(vcpu, VPERF_CYCLE_IDX)))
-		return false;
-	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++) {
-		uint64_t type = w[W_TYPES + n], count = w[W_COUNTERS + n];
-
-		if (n >= nr ? type || count
-			    : (type & ~vperf_vpmu_evtyper_keep(vcpu, n)) || (count & ~width))
-			return false;
-	}
-	return true;
-}
-
-/* The interrupt line is pushed at the next load, whatever the destination's vGIC holds
- * (vperf_vpmu_reset sets irq_dirty). */
-static void pmu_apply(struct vperf_vcpu *vcpu, const uint64_t *w)
-{
-	struct vperf_vpmu *s = &vcpu->pmu;
-
-	vperf_vpmu_reset(vcpu);
-	s->pmcr = w[W_REGS];
-	s->cnten = w[W_REGS + 1];
-	s->inten = w[W_REGS + 2];
-	s->ovs = w[W_REGS + 3];
-	s->userenr = w[W_REGS + 4];
-	s->selr = w[W_REGS + 5];
-	s->ccfiltr = w[W_REGS + 6];
-	s->ccntr = w[W_REGS + 7];
-	for (unsigned int n = 0; n < VPERF_PMU_MAX_COUNTERS; n++) {
-		s->evtyper[n] = w[W_TYPES + n];
-		s->evcntr[n] = w[W_COUNTERS + n];
-	}
-	s->active = w[W_FLAGS] & FLAG_ACTIVE;
-}
-#endif
-
+/* A VM without a vPMU has none of its state: its words are 0. */
 static bool pmu_ok(const struct vperf_vcpu *vcpu, const uint64_t *w)
 {
 	if (!vpmu_on(vcpu)) {
@@ -173,89 +99,8 @@ static bool pmu_ok(const struct vperf_vcpu *vcpu, const uint64_t *w)
 				return false;
 		return true;
 	}
-#ifdef CONFIG_VPERF_VPMU
-	return pmu_values_ok(vcpu, w);
-#else
-	return false;
-#endif
+	return vperf_vpmu_blob_ok(vcpu, w);
 }
-
-/*
- * The vSPE words (version 2) at w. Restore trusts nothing: the policy must be the destination
- * VM's; every register holds only bits the trapped writes keep (vspe/regs.c, checked against
- * vperf_vspe_ref_caps()); and a buffer the guest would find enabled (PMBLIMITR_EL1.E = 1,
- * PMBSR_EL1.S = 0) must satisfy the rules the trapped enable checks (SPE 3.4.1: alignment,
- * pointer within the limit and the same tag, room for a record), since a guest could only have
- * left it enabled by passing them. That the buffer lies in the VM's own memory is, as for a
- * trapped write, the stage 2 translation's to enforce: vperf maps only the VM's memory when the
- * restored buffer faults (vspe/buffer.c). Without CONFIG_VPERF_VSPE no VM has SPE: no version 2
- * blob is ever taken or accepted.
- */
-#ifdef CONFIG_VPERF_VSPE
-static bool spe_ok(const struct vperf_vcpu *vcpu, const uint64_t *w)
-{
-	const struct vperf_pcpu_caps *caps = vperf_vspe_ref_caps();
-	const uint64_t *r = w + 1;
-
-	if (w[0] != (uint64_t)vperf_vspe_buffer(vcpu->vm))
-		return false;
-	for (unsigned int i = 0; i < VPERF_VSPE_NR_REGS; i++) {
-		uint64_t keep = vspe_on(vcpu) ? vperf_vspe_keep(caps, (enum vperf_vspe_reg)i) : 0;
-
-		if (r[i] & ~keep)
-			return false;
-	}
-	if (!(r[VPERF_VSPE_PMBLIMITR] & PMBLIMITR_E) || (r[VPERF_VSPE_PMBSR] & PMBSR_S))
-		return true;
-	return vperf_vspe_buffer_fault(caps, r[VPERF_VSPE_PMBPTR], r[VPERF_VSPE_PMBLIMITR]) == 0;
-}
-
-static void spe_fill(const struct vperf_vcpu *vcpu, uint64_t *w)
-{
-	w[0] = (uint64_t)vperf_vspe_buffer(vcpu->vm);
-	for (unsigned int i = 0; i < VPERF_VSPE_NR_REGS; i++)
-		w[1 + i] = vcpu->spe.reg[i];
-}
-
-static void spe_apply(struct vperf_vcpu *vcpu, const uint64_t *w)
-{
-	bool level;
-
-	vperf_vspe_reset(vcpu);
-	for (unsigned int i = 0; i < VPERF_VSPE_NR_REGS; i++)
-		vcpu->spe.reg[i] = w[1 + i];
-	/* An enabled buffer goes into the hardware at the next load, as after a put. */
-	vcpu->spe.active = vspe_buffer_on(vcpu);
-	/* The destination usually maps guest memory lazily (a migration): the restored buffer is
-	 * mapped at the load, as a trapped enable would have it, instead of at its first fault. */
-	vcpu->spe.prefault = vcpu->spe.active;
-	/* The virtual PMBIRQ is the virtual PMBSR_EL1.S (SPE 3.5): pushed at the next load
-	 * whatever the destination's vGIC holds, by recording the opposite level as the last
-	 * pushed. */
-	level = (vcpu->spe.reg[VPERF_VSPE_PMBSR] & PMBSR_S) != 0;
-	vcpu->spe.irq_level = !level;
-	vcpu->spe.irq_dirty = true;
-}
-#else
-static bool spe_ok(const struct vperf_vcpu *vcpu, const uint64_t *w)
-{
-	(void)vcpu;
-	(void)w;
-	return false;
-}
-
-static void spe_fill(const struct vperf_vcpu *vcpu, uint64_t *w)
-{
-	(void)vcpu;
-	(void)w;
-}
-
-static void spe_apply(struct vperf_vcpu *vcpu, const uint64_t *w)
-{
-	(void)vcpu;
-	(void)w;
-}
-#endif
 
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
 {
@@ -274,12 +119,10 @@ int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len)
 	w[0] = BLOB_MAGIC;
 	w[1] = blob_version(vcpu) | (uint64_t)vcpu->vm->cfg.nr_counters << 32;
 	w[2] = 8 * (sum + 1);
-#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
-		pmu_fill(vcpu, w);
-#endif
+		vperf_vpmu_blob_fill(vcpu, w);
 	if (blob_version(vcpu) == 2)
-		spe_fill(vcpu, w + W_SPE);
+		vperf_vspe_blob_fill(vcpu, w + W_SPE);
 	for (unsigned int i = 0; i < sum; i++)
 		put64(out + 8 * i, w[i]);
 	put64(out + 8 * sum, fnv1a(out, 8 * sum));
@@ -309,15 +152,13 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 	for (unsigned int i = 0; i < blob_words(vcpu); i++)
 		w[i] = get64(in + 8 * i);
 	if (!framing_ok(vcpu, w, in) || !pmu_ok(vcpu, w) ||
-	    (blob_version(vcpu) == 2 && !spe_ok(vcpu, w + W_SPE))) {
+	    (blob_version(vcpu) == 2 && !vperf_vspe_blob_ok(vcpu, w + W_SPE))) {
 		STAT_INC(&vcpu->vm->stats, bad_value);
 		return VPERF_EINVAL;
 	}
-#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
-		pmu_apply(vcpu, w);
-#endif
+		vperf_vpmu_blob_apply(vcpu, w);
 	if (blob_version(vcpu) == 2)
-		spe_apply(vcpu, w + W_SPE);
+		vperf_vspe_blob_apply(vcpu, w + W_SPE);
 	return VPERF_OK;
 }

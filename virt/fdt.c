@@ -17,8 +17,9 @@
  * PMU's interrupt is level-sensitive (Arm DDI 0487 K.a, PMUIRQ), PMBIRQ too (SPE 3.5), and so
  * are vperf's virtual lines. The SPE node is the one Linux's arm_spe_pmu driver probes.
  */
+#include <vperf/vperf.h>
+
 #include "fdt_api.h"
-#include "internal.h"
 
 #define GIC_SPEC_PPI  1u
 #define DT_LEVEL_HIGH 4u

@@ -13,7 +13,8 @@
 #include <arch/sysreg.h>
 #include <vperf/fgt.h>
 
-#include "internal.h"
+#include "fgt.h"
+#include "log.h"
 
 bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu)
 {

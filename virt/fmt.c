@@ -3,7 +3,7 @@
  * A bounded string builder for log lines: virt/ has no libc, hence no snprintf. Output is always
  * NUL-terminated and silently truncated at the buffer's end.
  */
-#include "internal.h"
+#include "fmt.h"
 
 void vperf_fmt_init(struct fmt *f, char *buf, size_t cap)
 {

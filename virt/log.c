@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Log lines to the hypervisor, through ops->log when it has one. */
-#include "internal.h"
+#include "fmt.h"
+#include "log.h"
+#include "ops.h"
 
 void vperf_log(enum vperf_log_level level, const char *msg)
 {

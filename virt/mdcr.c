@@ -9,7 +9,10 @@
 #include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
 
-#include "internal.h"
+#include "fmt.h"
+#include "log.h"
+#include "mdcr.h"
+#include "vm_config.h"
 
 /* Bumped by every vperf_init, vperf_pcpu_init and vperf_vm_init: a vCPU's cached MDCR_EL2 from
  * before may depend on a pCPU's or a VM's old configuration (vcpu_mdcr()). */
@@ -80,7 +83,6 @@ uint64_t vperf_mdcr_host(const struct vperf_pcpu *pcpu)
 	return mdcr;
 }
 
-#ifdef CONFIG_VPERF_VPMU
 /*
  * The fields a vPMU adds to the trapping base:
  *   HPMD = 1 (PMUv3p1): the guest's first-range counters do not count at EL2, so the
@@ -119,9 +121,6 @@ static uint64_t vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 	return mdcr;
 }
 
-#endif
-
-#ifdef CONFIG_VPERF_VSPE
 /*
  * The fields a vSPE changes in the trapping base (TPMS = 1, E2PB = 0b00):
  *   E2PB = 0b10: Non-secure EL1 owns the Profiling Buffer (SPE 3.4.2), so its records are written
@@ -140,8 +139,6 @@ static uint64_t vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base)
 
 	return mdcr | (vcpu->spe.direct ? MDCR_EL2_E2PB_EL1 : MDCR_EL2_E2PB_EL1_TRAP);
 }
-
-#endif
 
 /*
  * MDCR_EL2 while a vCPU runs, from the host's value (HPMN = first host counter, HPME for the
@@ -165,15 +162,10 @@ static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 	 * makes every PMS and PMB register UNDEFINED at EL1 anyway). */
 	if (pcpu->caps.pmsver)
 		mdcr |= MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
-#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		mdcr = vpmu_mdcr(vcpu, pcpu, mdcr);
-#endif
-#ifdef CONFIG_VPERF_VSPE
 	if (vspe_on(vcpu))
 		mdcr = vspe_mdcr(vcpu, mdcr);
-#endif
-	(void)vcpu;
 	return mdcr;
 }
 
@@ -209,7 +201,7 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 
 /*
  * The host gets its MDCR_EL2 back only where it matters at EL2: HPME (whether its counters
- * count), and E2PB when it owns a Profiling Buffer of its own (host_spe, parked: its buffer must
+ * count), and E2PB when it owns a Profiling Buffer of its own (host_spe, saved: its buffer must
  * be EL2's again before it is restored). The vCPU's trap bits stay, as they act on EL1/EL0 only,
  * where an EL2 hypervisor runs no code of its own; a host that does (host_el1) gets its full
  * value back.
@@ -217,6 +209,6 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 void vperf_mdcr_put(struct vperf_pcpu *pcpu)
 {
 	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME) ||
-	    pcpu->spe.parked)
+	    pcpu->spe.host_saved)
 		set_mdcr(pcpu, pcpu->host_mdcr);
 }

@@ -11,10 +11,13 @@
 #include <vperf/id_regs.h>
 #include <vperf/pmu_regs.h>
 
-#include "internal.h"
-#ifdef CONFIG_VPERF_VPMU
-#include "vpmu/vpmu.h"
-#endif
+#include "fgt.h"
+#include "fmt.h"
+#include "log.h"
+#include "mdcr.h"
+#include "platform.h"
+#include "vm_config.h"
+#include "vpmu/entry.h"
 
 #define HCR_EL2_E2H VPERF_BIT(34) /* FEAT_VHE: the host runs at EL2 (HCR_EL2, Arm DDI 0487 K.a) */
 
@@ -22,15 +25,11 @@ int vperf_init(const struct vperf_hyp_ops *ops)
 {
 	if (!ops || !ops->inject_undef || !ops->advance_pc || !ops->guest_el)
 		return VPERF_EINVAL;
-#if defined(CONFIG_VPERF_VPMU) || defined(CONFIG_VPERF_VSPE)
-	if (!ops->set_irq_line)
+	if ((VPERF_HAS_VPMU || VPERF_HAS_VSPE) && !ops->set_irq_line)
 		return VPERF_EINVAL;
-#endif
 	vperf_platform_reset(ops);
 	vperf_sysreg_space_init();
-#ifdef CONFIG_VPERF_VPMU
 	vperf_vpmu_derive_masks();
-#endif
 	vperf_mdcr_new_epoch();
 	return VPERF_OK;
 }
@@ -82,14 +81,7 @@ static void probe(struct vperf_pcpu_caps *caps)
 		caps->pmcr_id = pmcr & VPERF_GENMASK(31, 16);
 		caps->pmceid[0] = read_sysreg(PMCEID0_EL0);
 		caps->pmceid[1] = read_sysreg(PMCEID1_EL0);
-#ifdef CONFIG_VPERF_VPMU
-		/* PMCR_EL0.X is RAZ/WI without an event export bus, which no ID register names
-		 * (Arm DDI 0487 K.a, I5.3.21): set it and see whether it sticks, then put the
-		 * host's value back. */
-		write_sysreg(pmcr | PMCR_X, PMCR_EL0);
-		caps->export_bus = (read_sysreg(PMCR_EL0) & PMCR_X) != 0;
-		write_sysreg(pmcr, PMCR_EL0);
-#endif
+		caps->export_bus = vperf_vpmu_probe_export_bus(pmcr);
 	}
 	caps->pmsidr = caps->pmsver ? read_sysreg(PMSIDR_EL1) : 0;
 	caps->pmbidr = caps->pmsver ? read_sysreg(PMBIDR_EL1) : 0;
@@ -131,14 +123,11 @@ static void direct_hazards(struct vperf_pcpu *pcpu)
 
 static bool vhe_refused(const struct vperf_pcpu *pcpu)
 {
-#ifdef CONFIG_VPERF_VSPE
-	if (pcpu->caps.pmsver && (read_sysreg(HCR_EL2) & HCR_EL2_E2H)) {
+	if (VPERF_HAS_VSPE && pcpu->caps.pmsver && (read_sysreg(HCR_EL2) & HCR_EL2_E2H)) {
 		vperf_log(VPERF_LOG_ERR, "vperf: HCR_EL2.E2H = 1 (VHE) with SPE is not supported: "
 					 "PMSCR_EL1 at EL2 would reach PMSCR_EL2");
 		return true;
 	}
-#endif
-	(void)pcpu;
 	return false;
 }
 
@@ -185,23 +174,9 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	/* Unknown: the first load writes it. */
 	pcpu->cur_mdcr = ~0ull;
 	vperf_fgt_pcpu_init(pcpu);
-#ifdef CONFIG_VPERF_VPMU
-	/* PMUSERENR_EL0's fields reset to architecturally UNKNOWN values (its description in Arm
-	 * DDI 0487; the model's reset, docs/model.md). The PE applies it to a guest's EL0 before
-	 * any trap to EL2, and a vCPU that never granted EL0 access runs on it as it is (no access
-	 * at load, vpmu/switch.c): it must hold 0, what every put leaves. */
-	if (pcpu->caps.pmuver)
-		write_sysreg(0, PMUSERENR_EL0);
-	/* PMSELR_EL0.SEL resets to an UNKNOWN value too, and is checked before MDCR_EL2.TPM by a
-	 * trapped guest's PMXEVCNTR_EL0 / PMXEVTYPER_EL0 (vpmu_idle_selr): it must hold the value
-	 * every direct guest's put leaves. */
-	if (pcpu->caps.pmuver)
-		write_sysreg(vpmu_idle_selr(pcpu), PMSELR_EL0);
-#endif
+	vperf_vpmu_pcpu_init(pcpu);
 	vperf_platform_add(pcpu);
-#ifdef CONFIG_VPERF_VPMU
 	vperf_vpmu_derive_masks();
-#endif
 	vperf_mdcr_new_epoch();
 	return VPERF_OK;
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * What vperf knows of the machine it runs on: the hypervisor's ops, and what every initialised
- * pCPU offers (struct vperf_platform, internal.h). The entry points fill it (vperf_init,
+ * pCPU offers (struct vperf_platform, platform.h). The entry points fill it (vperf_init,
  * vperf_pcpu_init); the rest of virt/ only reads it.
  */
-#include "internal.h"
+#include "ops.h"
+#include "platform.h"
 
 const struct vperf_hyp_ops *vperf_ops;
 static struct vperf_platform platform;

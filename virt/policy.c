@@ -5,12 +5,12 @@
  */
 #include <vperf/id_regs.h>
 
-#include "internal.h"
-#ifdef CONFIG_VPERF_VSPE
-#include "vspe/vspe.h"
-#endif
+#include "fgt.h"
+#include "mdcr.h"
+#include "platform.h"
+#include "vm_config.h"
+#include "vspe/entry.h"
 
-#ifdef CONFIG_VPERF_VPMU
 /*
  * The direct partition (docs/design.md, "The three partitions") hands the first range to the
  * guest with no trap, so the hardware must do all the isolating: enforce HPMN at EL1 (counters
@@ -34,19 +34,16 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
 	       (!vperf_vm_cfg_filters_events(cfg) || !p->any_no_fgt) &&
 	       (cfg->nr_counters >= 1 || !p->any_no_hpmn0);
 }
-#endif
 
 /* SPE for a VM: every initialised pCPU has it, the PPI is a PPI; a VM profiled from outside
  * (VPERF_SPE_BUF_EL2) needs the hypervisor's own buffer on every pCPU (host_spe), which vperf
- * parks around the guests that own one. */
+ * sets aside (saves) around the guests that own one. */
 static int check_spe(const struct vperf_vm_config *cfg)
 {
-#ifndef CONFIG_VPERF_VSPE
-	(void)cfg;
-	return VPERF_ENOTSUP;
-#else
 	const struct vperf_platform *p = vperf_platform();
 
+	if (!VPERF_HAS_VSPE)
+		return VPERF_ENOTSUP;
 	if (!p->any || !p->min_pmsver)
 		return VPERF_ENODEV;
 	if (cfg->spe_buffer == VPERF_SPE_BUF_EL2 && p->any_no_host_spe)
@@ -56,18 +53,15 @@ static int check_spe(const struct vperf_vm_config *cfg)
 	if (cfg->spe_virq && (cfg->spe_virq < 16 || cfg->spe_virq > 31))
 		return VPERF_EINVAL;
 	return VPERF_OK;
-#endif
 }
 
 /* The vPMU part of a policy whose mode is not OFF. */
 static int check_vpmu(const struct vperf_vm_config *cfg)
 {
-#ifndef CONFIG_VPERF_VPMU
-	(void)cfg;
-	return VPERF_ENOTSUP;
-#else
 	const struct vperf_platform *p = vperf_platform();
 
+	if (!VPERF_HAS_VPMU)
+		return VPERF_ENOTSUP;
 	if (!p->any || !p->min_pmuver)
 		return VPERF_ENODEV; /* no pCPU with a PMUv3 initialised */
 	if (cfg->partition == VPERF_PART_DIRECT && !direct_possible(cfg))
@@ -79,7 +73,6 @@ static int check_vpmu(const struct vperf_vm_config *cfg)
 	if (cfg->pmu_virq && (cfg->pmu_virq < 16 || cfg->pmu_virq > 31))
 		return VPERF_EINVAL;
 	return VPERF_OK;
-#endif
 }
 
 /* A VM with a vPMU and a vSPE of its own (not profiled from outside, VPERF_SPE_BUF_EL2, whose
@@ -88,16 +81,12 @@ static int check_vpmu(const struct vperf_vm_config *cfg)
  * for a 0 as vperf_vm_pmu_virq() and vperf_vm_spe_virq() resolve it. */
 static bool virqs_collide(const struct vperf_vm_config *cfg)
 {
-#if defined(CONFIG_VPERF_VPMU) && defined(CONFIG_VPERF_VSPE)
 	uint32_t pmu = cfg->pmu_virq ? cfg->pmu_virq : CONFIG_VPERF_VPMU_PPI;
 	uint32_t spe = cfg->spe_virq ? cfg->spe_virq : CONFIG_VPERF_VSPE_PPI;
 
-	return cfg->pmu_mode != VPERF_PMU_OFF && cfg->spe && cfg->spe_buffer != VPERF_SPE_BUF_EL2 &&
-	       pmu == spe;
-#else
-	(void)cfg;
-	return false;
-#endif
+	/* With either configured out no VM has both: vperf_vm_init says VPERF_ENOTSUP. */
+	return VPERF_HAS_VPMU && VPERF_HAS_VSPE && cfg->pmu_mode != VPERF_PMU_OFF && cfg->spe &&
+	       cfg->spe_buffer != VPERF_SPE_BUF_EL2 && pmu == spe;
 }
 
 /* A policy every initialised pCPU can give. A policy the pCPUs cannot give (the ALL mode outside
@@ -158,14 +147,12 @@ static void record_demands(const struct vperf_vm_config *cfg)
 		d.aarch32 = !p->any_aarch64_only;
 		d.export_bus = !p->any_no_export;
 	}
-#ifdef CONFIG_VPERF_VSPE
 	if (cfg->spe && cfg->spe_buffer == VPERF_SPE_BUF_EL2) {
 		d.pmsver = ID_DFR0_PMSVER_SPE;
 		d.host_spe = true;
 	} else if (cfg->spe) {
 		d.pmsver = (uint8_t)vperf_vspe_pmsver(ID_DFR0_PMSVER_MASK);
 	}
-#endif
 	vperf_platform_demand(&d);
 }
 
@@ -209,10 +196,8 @@ uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw)
 	 * as much already (an IMPLEMENTATION DEFINED extension may or may not exist). */
 	if (VPERF_FIELD_GET(hw, 51, 48) == ID_DFR0_MTPMU_FEAT)
 		v = (v & ~ID_DFR0_MTPMU_MASK) | (uint64_t)ID_DFR0_MTPMU_NONE << ID_DFR0_MTPMU_SHIFT;
-#ifdef CONFIG_VPERF_VSPE
 	if (vspe_on(vcpu)) /* not a VM profiled from outside: it has no SPE */
 		v |= (uint64_t)vperf_vspe_pmsver(hw) << ID_DFR0_PMSVER_SHIFT;
-#endif
 	return v;
 }
 

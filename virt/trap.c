@@ -8,22 +8,16 @@
  */
 #include <vperf/id_regs.h>
 
-#include "internal.h"
+#include "access.h"
+#include "log.h"
+#include "ops.h"
 #include "trap.h"
 
-#ifdef CONFIG_VPERF_VPMU
-#include "vpmu/fast.h"
-#include "vpmu/vpmu.h"
-#define VPMU(slot) [VPERF_SLOT_##slot] = vperf_vpmu_access
-#else
-#define VPMU(slot) [VPERF_SLOT_##slot] = NULL
-#endif
-#ifdef CONFIG_VPERF_VSPE
-#include "vspe/vspe.h"
-#define VSPE(slot) [VPERF_SLOT_##slot] = vperf_vspe_access
-#else
-#define VSPE(slot) [VPERF_SLOT_##slot] = NULL
-#endif
+#include "vpmu/entry.h"
+#include "vspe/entry.h"
+
+#define VPMU(slot) [VPERF_SLOT_##slot] = VPERF_VPMU_ACCESS
+#define VSPE(slot) [VPERF_SLOT_##slot] = VPERF_VSPE_ACCESS
 
 /* Handler per database slot. NULL: UNDEF. */
 static const vperf_access_fn slot_handlers[VPERF_SLOT_COUNT] = {
@@ -132,9 +126,7 @@ vperf_handle_sysreg_full(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31
  * syndrome; every access it leaves goes on to the full path (a tail call). */
 enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
 {
-#ifdef CONFIG_VPERF_VPMU
 	if (vperf_vpmu_fast_access(vcpu, esr, gprs))
 		return VPERF_TRAP_HANDLED;
-#endif
 	return vperf_handle_sysreg_full(vcpu, esr, gprs);
 }

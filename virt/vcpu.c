@@ -4,13 +4,12 @@
  * the steps around MDCR_EL2 (mdcr.c decides its value); the vPMU and the vSPE move their own
  * state (vpmu/switch.c, vspe/switch.c).
  */
-#include "internal.h"
-#ifdef CONFIG_VPERF_VPMU
-#include "vpmu/vpmu.h"
-#endif
-#ifdef CONFIG_VPERF_VSPE
-#include "vspe/hwctl.h"
-#endif
+#include "fgt.h"
+#include "log.h"
+#include "mdcr.h"
+#include "vm_config.h"
+#include "vpmu/entry.h"
+#include "vspe/entry.h"
 
 int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu)
 {
@@ -30,12 +29,8 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 		return VPERF_EBUSY;
 	vcpu->mdcr = 0;
 	vperf_mdcr_stale(vcpu);
-#ifdef CONFIG_VPERF_VPMU
 	vperf_vpmu_reset(vcpu);
-#endif
-#ifdef CONFIG_VPERF_VSPE
 	vperf_vspe_reset(vcpu);
-#endif
 	return VPERF_OK;
 }
 
@@ -47,33 +42,25 @@ int vperf_vcpu_reset(struct vperf_vcpu *vcpu)
 static inline __attribute__((always_inline)) void load_pmu_side(struct vperf_vcpu *vcpu)
 {
 	vperf_mdcr_refresh(vcpu);
-#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_before_mdcr(vcpu);
-#endif
 	vperf_mdcr_load(vcpu);
 	vperf_fgt_load(vcpu);
-#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_load(vcpu);
-#endif
 }
 
 /* A VM with SPE, its own or profiled from outside: the vSPE's steps around the PMU's. */
 static void load_with_spe(struct vperf_vcpu *vcpu)
 {
-#ifdef CONFIG_VPERF_VSPE
-	/* The host's own buffer parked before MDCR_EL2.E2PB gives the buffer to EL1. */
+	/* The host's own buffer saved before MDCR_EL2.E2PB gives the buffer to EL1. */
 	if (vspe_on(vcpu))
 		vperf_vspe_before_mdcr(vcpu);
-#endif
 	load_pmu_side(vcpu);
-#ifdef CONFIG_VPERF_VSPE
 	if (vspe_on(vcpu))
 		vperf_vspe_load(vcpu);
 	if (vspe_outside(vcpu))
 		vperf_vspe_outside_load(vcpu);
-#endif
 }
 
 static void __attribute__((noinline)) load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
@@ -111,10 +98,8 @@ void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 	}
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
-#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_load(vcpu);
-#endif
 }
 
 static void put(struct vperf_vcpu *vcpu, bool lazy)
@@ -123,25 +108,17 @@ static void put(struct vperf_vcpu *vcpu, bool lazy)
 
 	if (!pcpu)
 		return;
-#ifdef CONFIG_VPERF_VSPE
 	/* SPE first: its drain ends with the DSB that must precede the MDCR_EL2 switch. */
 	if (vspe_on(vcpu))
 		vperf_vspe_put(vcpu);
 	if (vspe_outside(vcpu))
 		vperf_vspe_outside_put(vcpu);
-#endif
-#ifdef CONFIG_VPERF_VPMU
 	if (vpmu_on(vcpu))
 		vperf_vpmu_put(vcpu, lazy);
-#else
-	(void)lazy;
-#endif
 	vperf_mdcr_put(pcpu);
 	vperf_fgt_put(pcpu);
-#ifdef CONFIG_VPERF_VSPE
 	/* E2PB is the host's again (0b00): its buffer comes back. */
-	vperf_vspe_unpark_host(pcpu);
-#endif
+	vperf_vspe_restore_host(pcpu);
 	pcpu->loaded = NULL;
 	vcpu->pcpu = NULL;
 }
@@ -151,7 +128,6 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu)
 	put(vcpu, false);
 }
 
-#ifdef CONFIG_VPERF_VPMU
 /* The rest of a lazy put once the vPMU parked, when it has calls to make (the common path makes
  * none, so that it needs no frame): the virtual line when it moved, MDCR_EL2, and the host's
  * fine-grained traps when they set PMU fields a VM runs without (fgt.c). */
@@ -165,16 +141,14 @@ put_parked_rest(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu, bool push)
 	vperf_mdcr_put(pcpu);
 	vperf_fgt_put(pcpu);
 }
-#endif
 
 void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 {
-#ifdef CONFIG_VPERF_VPMU
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
 	bool push;
 
 	/* The common case alone: a VM without SPE (so no vSPE state to drain and no host buffer
-	 * parked for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). Its
+	 * saved for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). Its
 	 * HDFGRTR_EL2/HDFGWTR_EL2 are the host's outside vperf's PMU fields (only a direct VM has
 	 * fine-grained traps of its own, fgt.c, and only the trapped partition parks): they need
 	 * a write only where the host sets PMU fields itself. */
@@ -188,7 +162,6 @@ void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 		vperf_mdcr_put(pcpu);
 		return;
 	}
-#endif
 	put(vcpu, true);
 }
 
@@ -196,23 +169,13 @@ void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
  * vperf_pcpu_flush, or the vCPU's next load there, brings them back. */
 bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu)
 {
-#ifdef CONFIG_VPERF_VPMU
 	return vcpu->pmu.where == VPERF_VPMU_PARKED;
-#else
-	(void)vcpu;
-	return false;
-#endif
 }
 
 void vperf_pcpu_flush(struct vperf_pcpu *pcpu)
 {
-#ifdef CONFIG_VPERF_VSPE
 	/* The hypervisor may have written the SPE controls itself: the next load writes them
 	 * all. First, so that the vPMU's flush stays a tail call. */
 	vperf_vspe_ctl_forget(pcpu);
-#endif
-#ifdef CONFIG_VPERF_VPMU
 	vperf_vpmu_flush(pcpu);
-#endif
-	(void)pcpu;
 }

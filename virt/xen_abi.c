@@ -10,7 +10,7 @@
 #include <xen/domctl.h>
 #include <xen/pmu.h>
 
-#include "internal.h"
+#include <vperf/vperf.h>
 
 _Static_assert(VPERF_PMU_OFF == XENPMU_MODE_OFF, "XENPMU_MODE_OFF");
 _Static_assert(VPERF_PMU_SELF == XENPMU_MODE_SELF, "XENPMU_MODE_SELF");

@@ -60,7 +60,7 @@ struct vperf_pcpu_config {
 	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it
 				 * its MDCR_EL2 back at every put, not only when counting differs */
 	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
-				 * (E2PB = 0b00): vperf parks it around vCPUs with vSPE */
+				 * (E2PB = 0b00): vperf saves it around vCPUs with vSPE */
 	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE
 	 * fine-grained traps). vperf writes these registers at every load, its PMU fields
 	 * (vperf/fgt.h) with the hypervisor's others, plus HDFGWTR_EL2.PMBSR_EL1 for a VM with an
@@ -126,7 +126,7 @@ struct vperf_pcpu {
 	 * vperf cannot disable from EL2 (only FEAT_FGT's type traps keep it out). */
 	bool direct_newer_regs;
 	bool mt_counts;
-	struct vperf_pcpu_vspe spe; /* the host's SPE state while parked */
+	struct vperf_pcpu_vspe spe; /* the host's SPE state while saved */
 	bool agent_irq_reported;    /* the agent's interrupt was masked and logged once */
 	struct vperf_stats stats;   /* events not attributable to a VM */
 };
@@ -326,9 +326,9 @@ enum vperf_spe_irq {
 	 * is clear, the line low. */
 	VPERF_SPE_IRQ_GUEST = 1,
 	/* A guest's SPE state is live in the hardware but PMBSR_EL1.S is clear, or the host's
-	 * buffer is parked around a loaded vCPU with vSPE: no event (taken already, or spurious;
+	 * buffer is saved around a loaded vCPU with vSPE: no event (taken already, or spurious;
 	 * counted as spe_stray). The SPE registers are not the host's: it must not touch them. A
-	 * host event parked at load raises PMBIRQ again at put. */
+	 * host event saved at load raises PMBIRQ again at put. */
 	VPERF_SPE_IRQ_GUEST_NONE = 2,
 };
 

@@ -45,7 +45,7 @@ enum vperf_vspe_reg {
  *   state          in_hw active direct  meaning
  *   IDLE             0     0     0      shadow only, buffer off at the last put: load and put
  *                                       touch no SPE register
- *   PARKED           0     1     0      shadow only, buffer on at the last put: the next load
+ *   SAVED_ON         0     1     0      shadow only, buffer on at the last put: the next load
  *                                       restores it
  *   LIVE_TRAPPED     1     1     0      in this pCPU's hardware, PMB* accesses trap (E2PB 0b10)
  *   LIVE_DIRECT      1     1     1      in hardware, PMB* untrapped (E2PB 0b11,
@@ -53,19 +53,19 @@ enum vperf_vspe_reg {
  *
  *   from           event                                              to
  *   any, put       vperf_vcpu_reset                                   IDLE
- *   any, put       vperf_vcpu_restore                                 PARKED if its buffer is
- *                                                                     on (prefault set), else
- *                                                                     IDLE
+ *   any, put       vperf_vcpu_restore                                 SAVED_ON if its buffer
+ *                                                                     is on (prefault set),
+ *                                                                     else IDLE
  *   IDLE, loaded   trapped write enabling the buffer (acquire, then   LIVE_TRAPPED or
  *                  try_direct)                                        LIVE_DIRECT
- *   PARKED         load (acquire; direct set first for                LIVE_TRAPPED or
+ *   SAVED_ON       load (acquire; direct set first for                LIVE_TRAPPED or
  *                  VPERF_SPE_BUF_EL1 with the buffer on)              LIVE_DIRECT
  *   LIVE_TRAPPED   buffer on with no event to show and no DL or EA    LIVE_DIRECT
  *                  left in PMBSR_EL1 (try_direct, VPERF_SPE_BUF_EL1
  *                  only)
  *   LIVE_DIRECT    a buffer event taken at PMBIRQ (leave_direct)      LIVE_TRAPPED
- *   LIVE_*         put (drain, then save; direct cleared)             PARKED if the buffer is
- *                                                                     on, else IDLE
+ *   LIVE_*         put (drain, then save; direct cleared)             SAVED_ON if the buffer
+ *                                                                     is on, else IDLE
  *
  * prefault: set by a restore with the buffer on; the next load maps the buffer at stage 2
  * before it acquires, then clears it. irq_dirty: the virtual PMBIRQ level changed (or, after a
@@ -90,7 +90,7 @@ struct vperf_vspe {
 };
 
 /* The host's own Profiling Buffer and sampling controls (an EL2-owned buffer) while they are
- * parked around a vCPU with vSPE: PMSCR_EL2, PMSIRR, PMSFCR, PMSEVFR, PMSLATFR, PMSNEVFR,
+ * saved around a vCPU with vSPE: PMSCR_EL2, PMSIRR, PMSFCR, PMSEVFR, PMSLATFR, PMSNEVFR,
  * PMSICR, PMBPTR, PMBSR, PMBLIMITR (virt/vspe/host.c). */
 #define VPERF_VSPE_HOST_REGS 10
 
@@ -100,7 +100,7 @@ struct vperf_vspe {
 
 struct vperf_pcpu_vspe {
 	uint64_t host[VPERF_VSPE_HOST_REGS];
-	bool parked;
+	bool host_saved; /* the host's buffer is saved in host[] while a vCPU with vSPE runs */
 	/* What this pCPU's sampling controls hold, as vperf last wrote them: ctl[c] is the
 	 * hardware's value of control c when bit c of ctl_known is set, unknown otherwise (all
 	 * unknown after vperf_pcpu_init and vperf_pcpu_flush). */

@@ -115,6 +115,10 @@ $(obj)/tests/bin/test_regdb: | $(REGDB_BIN)
 CFLAGS_test_regdb := -DREGDB_BIN='"$(REGDB_BIN)"'
 CFLAGS_test_trap := -I$(srctree)/virt
 CFLAGS_test_core := -I$(srctree)/virt
+# The vSPE's event decisions alone (virt/vspe/action.c), without the sequences.
+tests-$(CONFIG_VPERF_VSPE) += test_vspe_event_action
+test_vspe_event_action-objs := tests/unit/test_vspe_event_action.c
+CFLAGS_test_vspe_event_action := -I$(srctree)/virt
 
 # The library in one more configuration, for what only it can show, and test_core there: make
 # check builds configs/sim_vspe_only_defconfig (a vSPE without a vPMU, whose VMs still save and

@@ -10,7 +10,7 @@
 #include <vperf/vperf.h>
 
 #include "fake_hyp.h"
-#include "internal.h"
+#include "access.h"
 
 struct fixture {
 	struct vperf_vm vm;

@@ -107,6 +107,18 @@ static uint64_t type_direct(const struct vperf_platform *p, bool cycle)
 	return cycle ? w : w | event_number_mask(p);
 }
 
+/* PMCR_EL0.X is RAZ/WI without an event export bus, which no ID register names (Arm DDI 0487
+ * K.a, I5.3.21): set it and see whether it sticks, then put the host's value back. */
+bool vperf_vpmu_probe_export_bus(uint64_t pmcr)
+{
+	bool sticks;
+
+	write_sysreg(pmcr | PMCR_X, PMCR_EL0);
+	sticks = (read_sysreg(PMCR_EL0) & PMCR_X) != 0;
+	write_sysreg(pmcr, PMCR_EL0);
+	return sticks;
+}
+
 void vperf_vpmu_derive_masks(void)
 {
 	const struct vperf_platform *p = vperf_platform();

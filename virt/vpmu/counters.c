@@ -7,17 +7,18 @@
  */
 #include <arch/sysreg.h>
 
+#include "map.h"
 #include "vpmu.h"
 
 /* Counter n's physical counter now, or -1 when its value is in the shadow. */
-static int live(const struct vperf_vcpu *vcpu, unsigned int n)
+static int phys_now(const struct vperf_vcpu *vcpu, unsigned int n)
 {
 	return vpmu_in_hw(vcpu) ? vperf_vpmu_phys(vcpu, n) : -1;
 }
 
 uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
 {
-	int p = live(vcpu, n);
+	int p = phys_now(vcpu, n);
 
 	if (p < 0)
 		return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccntr : vcpu->pmu.evcntr[n];
@@ -27,7 +28,7 @@ uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
 
 void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 {
-	int p = live(vcpu, n);
+	int p = phys_now(vcpu, n);
 
 	/* Before PMUv3p5 event counters are 32 bits wide (Arm DDI 0487 K.a, I5.3, PMEVCNTR<n>): a
 	 * shadow keeps no more than the hardware would, so the guest never reads [63:32] back. */
@@ -49,11 +50,4 @@ uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu)
 	uint64_t hw = vpmu_in_hw(vcpu) ? vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0)) : 0;
 
 	return vcpu->pmu.ovs | hw;
-}
-
-/* Program guest counter n's type and value into its physical counter p. */
-void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p)
-{
-	write_pmevtyper(p, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
-	write_pmevcntr(p, vcpu->pmu.evcntr[n]);
 }

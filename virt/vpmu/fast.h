@@ -23,6 +23,8 @@
 #include <arch/sysreg.h>
 #include <vperf/esr.h>
 
+#include "../log.h"
+#include "../ops.h"
 #include "filter.h"
 #include "res0.h"
 #include "vpmu.h"

@@ -12,6 +12,9 @@
  */
 #include <arch/sysreg.h>
 
+#include "../log.h"
+#include "../ops.h"
+#include "map.h"
 #include "vpmu.h"
 
 /* The host's counters: its second range [HPMN, EPMN), and the cycle counter while no vCPU with
@@ -44,7 +47,10 @@ static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
 
 	if (!owner || owner->pmu.hw_pcpu != pcpu)
 		return 0;
-	/* The overflows of an emulated vCPU's counters chained in software (map.c). */
+	/* The overflows of an emulated vCPU's counters chained in software (map.c). Taking them
+	 * (map.c, swinc.c) and leaving the direct state (switch.c) push the virtual line back
+	 * through vperf_vpmu_update_irq here: a call circle inside the vPMU, on purpose, as the
+	 * line has that one rule, which every change of a flag or an enable calls at once. */
 	if (vpmu_in_hw(owner))
 		vperf_vpmu_take_soft_chain(owner, ovs);
 	bits = vperf_vpmu_hw_bits(owner, vpmu_mask(owner)) & ovs;

@@ -25,6 +25,7 @@
  * overflow it takes (at the PMUIRQ, at any trap of the guest, at the put) counts one in the odd
  * counter's shadow by the same rule as an emulated PMSWINC (swinc.c).
  */
+#include "map.h"
 #include "vpmu.h"
 
 static uint64_t emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
@@ -221,6 +222,9 @@ void vperf_vpmu_take_soft_chain(struct vperf_vcpu *vcpu, uint64_t hw_ovs)
 		if (p == VPERF_VPMU_NOT_LIVE || !(hw & VPERF_BIT(p)))
 			continue;
 		vcpu->pmu.ovs |= VPERF_BIT(n);
+		/* The one CHAIN rule (swinc.c), not a second copy of it here: a call circle
+		 * map.c -> swinc.c -> counters.c -> map.c (counters.c asks where a counter
+		 * lives), all inside the vPMU, on purpose. */
 		vperf_vpmu_chain_overflow(vcpu, n, false);
 	}
 	if (vcpu->pmu.ovs != ovs)
@@ -330,4 +334,11 @@ void vperf_vpmu_repack(struct vperf_vcpu *vcpu, bool pair_changed)
 		write_sysreg(in & vperf_vpmu_hw_inten(vcpu), PMINTENSET_EL1);
 	if (in & vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten))
 		write_sysreg(in & vperf_vpmu_hw_bits(vcpu, vcpu->pmu.cnten), PMCNTENSET_EL0);
+}
+
+/* Program guest counter n's type and value into its physical counter p. */
+void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p)
+{
+	write_pmevtyper(p, vperf_vpmu_hw_evtyper(vcpu, vcpu->pmu.evtyper[n]));
+	write_pmevcntr(p, vcpu->pmu.evcntr[n]);
 }

@@ -8,6 +8,9 @@
  */
 #include <arch/sysreg.h>
 
+#include "../log.h"
+#include "../ops.h"
+#include "map.h"
 #include "res0.h"
 #include "vpmu.h"
 

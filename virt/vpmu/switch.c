@@ -20,6 +20,10 @@
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
 
+#include "../log.h"
+#include "../mdcr.h"
+#include "map.h"
+#include "switch.h"
 #include "vpmu.h"
 
 /* Counters [0, hpmn), the cycle counter and, with FEAT_PMUv3_ICNTR, the instruction counter:
@@ -32,6 +36,22 @@ static uint64_t first_range_mask(const struct vperf_pcpu *pcpu)
 	uint64_t icntr = pcpu->caps.icntr ? VPERF_BIT(32) : 0;
 
 	return (VPERF_BIT(pcpu->hpmn) - 1) | VPMU_CYCLE_BIT | icntr;
+}
+
+/* At pcpu_init, before any vCPU runs there. */
+void vperf_vpmu_pcpu_init(struct vperf_pcpu *pcpu)
+{
+	/* PMUSERENR_EL0's fields reset to architecturally UNKNOWN values (its description in Arm
+	 * DDI 0487; the model's reset, docs/model.md). The PE applies it to a guest's EL0 before
+	 * any trap to EL2, and a vCPU that never granted EL0 access runs on it as it is (no access
+	 * at load, below): it must hold 0, what every put leaves. */
+	if (pcpu->caps.pmuver)
+		write_sysreg(0, PMUSERENR_EL0);
+	/* PMSELR_EL0.SEL resets to an UNKNOWN value too, and is checked before MDCR_EL2.TPM by a
+	 * trapped guest's PMXEVCNTR_EL0 / PMXEVTYPER_EL0 (vpmu_idle_selr): it must hold the value
+	 * every direct guest's put leaves. */
+	if (pcpu->caps.pmuver)
+		write_sysreg(vpmu_idle_selr(pcpu), PMSELR_EL0);
 }
 
 void vperf_vpmu_reset(struct vperf_vcpu *vcpu)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The vPMU's internals, shared by regs.c and fast.h (register emulation: the full and the fast
- * path), switch.c (hardware ownership, load/put, the virtual PMUIRQ), irq.c (the physical
- * PMUIRQ), map.c (the emulated partition's placement), filter.c (the event filter), caps.c (what
- * the pCPUs let a guest hold) and ../blob.c (save/restore). Field names: vperf/pmu_regs.h.
+ * path), switch.c and switch.h (hardware ownership, load/put), counters.c (a counter wherever it
+ * lives), irq.c (the physical PMUIRQ and the guest's virtual PMU interrupt line), map.c and map.h
+ * (the emulated partition's placement), filter.c (the event filter), caps.c (what the pCPUs let a
+ * guest hold) and blob.c (its words of a save/restore blob). Field names: vperf/pmu_regs.h.
  */
 #ifndef VPERF_VIRT_VPMU_H
 #define VPERF_VIRT_VPMU_H
@@ -12,7 +13,8 @@
 #include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 
-#include "../internal.h"
+#include "../access.h"
+#include "../fgt.h"
 
 /* PMUSERENR_EL0: EN, SW, CR and ER, for every partition (vpmu_userenr_keep). */
 #define VPMU_USERENR_WRITABLE (PMUSERENR_EN | PMUSERENR_SW | PMUSERENR_CR | PMUSERENR_ER)
@@ -112,35 +114,6 @@ static inline bool vpmu_emulated_vm(const struct vperf_vcpu *vcpu)
 	return vcpu->vm->cfg.partition == VPERF_PART_EMULATED;
 }
 
-/* Guest counter n's physical counter while in hardware, -1 when it has none: itself outside
- * the emulated partition, else its placement (map.c). Inline: the trap and switch paths ask
- * for every counter they touch. */
-static inline int vperf_vpmu_phys(const struct vperf_vcpu *vcpu, unsigned int n)
-{
-	uint8_t p;
-
-	if (n == VPERF_CYCLE_IDX || !vpmu_emulated_vm(vcpu))
-		return (int)n;
-	p = vcpu->pmu.map[n];
-	return p == VPERF_VPMU_NOT_LIVE ? -1 : p;
-}
-
-/* PMCNTEN/PMINTEN/PMOVS bits: guest to physical (live counters only) and back; the identity on
- * the guest's counters outside the emulated partition, a walk of the placement inside it
- * (map.c). */
-uint64_t vperf_vpmu_emu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest);
-uint64_t vperf_vpmu_emu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw);
-
-static inline uint64_t vperf_vpmu_hw_bits(const struct vperf_vcpu *vcpu, uint64_t guest)
-{
-	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_hw_bits(vcpu, guest)
-				      : guest & vpmu_mask(vcpu);
-}
-
-static inline uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint64_t hw)
-{
-	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
-}
 /* Guest counters n and n + 1 are a CHAIN pair: n even, n + 1 a counter of the guest's counting
  * CHAIN, which counts the overflows of bits [31:0] of counter n (Arm DDI 0487, D14 event 0x1E).
  * The emulated partition places such a pair on an even/odd physical pair (map.c). */
@@ -180,32 +153,10 @@ void vperf_vpmu_sync_selection(struct vperf_vcpu *vcpu);
 void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_load(struct vperf_vcpu *vcpu);
 /* lazy: the hypervisor's promise that the vCPU's next load is on this pCPU
- * (vperf_vcpu_put_lazy, vperf_vpmu_park below). */
+ * (vperf_vcpu_put_lazy, vperf_vpmu_park, switch.h). */
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy);
 /* An owner change on pcpu (its CPU): the state a lazy put parked there, to its shadow. */
 void vperf_vpmu_flush(struct vperf_pcpu *pcpu);
-/* Before the loaded vCPU's MDCR_EL2 (computed, not yet written) moves [hpmn, pcpu->hpmn) into
- * the second range: give up another owner's counters there (switch.c). */
-void vperf_vpmu_evict_above(struct vperf_vcpu *vcpu, unsigned int hpmn);
-
-/*
- * At load, between computing the vCPU's MDCR_EL2 and writing it (vcpu.c). A direct-partition
- * vCPU runs with MDCR_EL2.HPMN = N (../mdcr.c): counters [N, pcpu->hpmn) leave the first range,
- * where PMCR_EL0.E = 0 stopped the previous owner's at its put, for the second, which counts
- * under MDCR_EL2.HPME and PMCNTENSET_EL0 alone (Arm DDI 0487, MDCR_EL2.HPMN; PMCR_EL0.E applies
- * to the first range only). With HPME set (XENPMU_MODE_HV and host counters), an owner's counter
- * still enabled there would count this guest (and EL2 up to the ERET) and take its overflows.
- * Inline: the common load only compares (no owner, the vCPU is the owner, the same HPMN).
- */
-static inline void vperf_vpmu_before_mdcr(struct vperf_vcpu *vcpu)
-{
-	const struct vperf_pcpu *pcpu = vcpu->pcpu;
-	unsigned int hpmn = (unsigned int)(vcpu->mdcr & MDCR_EL2_HPMN_MASK) >> MDCR_EL2_HPMN_SHIFT;
-
-	if (pcpu->pmu_owner && pcpu->pmu_owner != vcpu && (vcpu->mdcr & MDCR_EL2_HPME) &&
-	    hpmn < pcpu->hpmn)
-		vperf_vpmu_evict_above(vcpu, hpmn);
-}
 
 /* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu);
@@ -214,7 +165,9 @@ uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n);
 void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val);
 /* Overflow flags: the shadow's and, while in hardware, the hardware's. */
 uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu);
-/* Recompute the virtual PMUIRQ level and push it on change. */
+/* Recompute the virtual PMUIRQ level and push it on change (irq.c). Every file that changes a
+ * flag, an enable or PMCR_EL0.E calls it, and it reads the flags where they are (counters.c,
+ * map.h): the vPMU's files call each other through it in a circle, on purpose (irq.c). */
 void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu);
 
 /* Idle: nothing counts, no interrupt is pending, and EL0 has no access of its own to give back
@@ -229,36 +182,6 @@ static inline bool vpmu_idle_in(const struct vperf_vpmu *s, uint64_t mask)
 static inline bool vpmu_idle(const struct vperf_vcpu *vcpu)
 {
 	return vpmu_idle_in(&vcpu->pmu, vpmu_mask(vcpu));
-}
-
-/*
- * The lazy put's vPMU part (switch.c, docs/vpmu.md "Lazy put"), inline for vperf_vcpu_put_lazy's
- * common case: the eager put's save() without the counters, which stay parked in the hardware;
- * counting stopped, the flags, the EL0 grant and the virtual line exactly as save() leaves them
- * (guest counter n is physical counter n: the flags need no mapping). Only the trapped partition
- * outside XENPMU_MODE_ALL parks (the emulated partition moves its rotation at every put, the
- * direct one copies its controls back, ALL goes on counting). False: nothing done, the put saves
- * as usual. True: parked, and *push says whether the caller must push the virtual line
- * (vperf_vpmu_update_irq) before the vCPU is no longer loaded: a new flag, or a reset's or a
- * restore's level (left out of here so that the common path makes no call).
- */
-static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
-{
-	struct vperf_vpmu *s = &vcpu->pmu;
-	uint64_t ovs = s->ovs, mask;
-
-	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu))
-		return false;
-	mask = vpmu_mask(vcpu);
-	if (s->pmcr & PMCR_E)
-		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
-	s->ovs |= read_sysreg(PMOVSSET_EL0) & mask;
-	if (s->userenr)
-		write_sysreg(0, PMUSERENR_EL0);
-	s->where = VPERF_VPMU_PARKED;
-	s->active = !vpmu_idle_in(s, mask);
-	*push = s->ovs != ovs || s->irq_dirty;
-	return true;
 }
 
 /* What the pCPUs let a guest hold (caps.c), derived again whenever the platform changes
@@ -334,5 +257,16 @@ void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int 
 /* The same in the trapped partition with the state in the hardware, for the trap fast path
  * (fast.h): false, nothing done, when val has RES0 bits set. */
 bool vperf_vpmu_fast_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el);
+
+/* At pcpu_init (../pcpu.c): the PMU registers whose reset value is UNKNOWN and that the switch
+ * relies on holding what every put leaves (switch.c). */
+void vperf_vpmu_pcpu_init(struct vperf_pcpu *pcpu);
+/* Whether PMCR_EL0.X sticks on this PE (an event export bus), from the host's pmcr (caps.c). */
+bool vperf_vpmu_probe_export_bus(uint64_t pmcr);
+
+/* The blob's vPMU words (blob.c): w is the whole blob (../blob_layout.h). */
+void vperf_vpmu_blob_fill(const struct vperf_vcpu *vcpu, uint64_t *w);
+bool vperf_vpmu_blob_ok(const struct vperf_vcpu *vcpu, const uint64_t *w);
+void vperf_vpmu_blob_apply(struct vperf_vcpu *vcpu, const uint64_t *w);
 
 #endif /* VPERF_VIRT_VPMU_H */

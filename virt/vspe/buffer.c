@@ -10,6 +10,8 @@
 #include <arch/sysreg.h>
 #include <vperf/id_regs.h>
 
+#include "../log.h"
+#include "../ops.h"
 #include "vspe.h"
 
 /*
@@ -25,6 +27,8 @@
  */
 bool vperf_vspe_discard(const struct vperf_pcpu_caps *caps, uint64_t limitr)
 {
+	/* The VM's SPE version is regs.c's one rule: a call circle regs.c -> switch.c -> buffer.c ->
+	 * regs.c inside the vSPE, on purpose, rather than a second copy of it here. */
 	return vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2 &&
 	       VPERF_FIELD_GET(limitr, 2, 1) == PMBLIMITR_FM_DISCARD;
 }

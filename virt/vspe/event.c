@@ -4,6 +4,8 @@
  * a level on its S bit (SPE 3.5), and, for the statistics, how far the hardware's write pointer
  * moved.
  */
+#include "../log.h"
+#include "../ops.h"
 #include "vspe.h"
 
 #define PMBSR_EVENT_BITS (PMBSR_EC | PMBSR_MSS)

@@ -2,7 +2,7 @@
 /*
  * A host that profiles with its own Profiling Buffer (owned by EL2: MDCR_EL2.E2PB = 0b00 while no
  * vCPU runs, vperf_pcpu_config.host_spe) shares every SPE register but PMSCR_EL2 with the guests:
- * there is one PMBPTR_EL1, one PMSICR_EL1... So around a vCPU with vSPE its buffer is parked
+ * there is one PMBPTR_EL1, one PMSICR_EL1... So around a vCPU with vSPE its buffer is saved
  * (docs/vspe.md, "A host-owned buffer around guests": PMSCR = 0, ISB, PSB CSYNC, DSB NSH,
  * PMBLIMITR = 0, ISB) before
  * MDCR_EL2.E2PB gives the buffer to EL1, and restored in reverse once E2PB is the host's again.
@@ -30,11 +30,11 @@ static bool present(const struct vperf_pcpu *pcpu, uint32_t enc)
 	return enc != VPERF_ENC_PMSNEVFR_EL1 || pcpu->caps.pmsver >= ID_DFR0_PMSVER_V1P2;
 }
 
-void vperf_vspe_park_host(struct vperf_pcpu *pcpu)
+void vperf_vspe_save_host(struct vperf_pcpu *pcpu)
 {
 	uint64_t *h = pcpu->spe.host;
 
-	if (!pcpu->cfg.host_spe || pcpu->spe.parked)
+	if (!pcpu->cfg.host_spe || pcpu->spe.host_saved)
 		return;
 	h[0] = read_sysreg(PMSCR_EL2);
 	/* Stop sampling EL2 ... */
@@ -55,15 +55,15 @@ void vperf_vspe_park_host(struct vperf_pcpu *pcpu)
 	write_sysreg(0, PMBLIMITR_EL1);
 	write_sysreg(0, PMBSR_EL1);
 	isb();
-	pcpu->spe.parked = true;
+	pcpu->spe.host_saved = true;
 }
 
 /* After vperf_vcpu_put has written the host's MDCR_EL2 (E2PB = 0b00) back. */
-void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu)
+void vperf_vspe_restore_host(struct vperf_pcpu *pcpu)
 {
 	const uint64_t *h = pcpu->spe.host;
 
-	if (!pcpu->spe.parked)
+	if (!pcpu->spe.host_saved)
 		return;
 	/* The controls and the buffer, PMBLIMITR_EL1 after PMBPTR_EL1, the enable last. */
 	for (unsigned int i = 1; i < VPERF_VSPE_HOST_REGS; i++)
@@ -72,8 +72,8 @@ void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu)
 	write_sysreg(h[0], PMSCR_EL2);
 	/* The host samples again from here: make it all visible to the profiling operation. */
 	isb();
-	pcpu->spe.parked = false;
-	/* Its controls are its own until the next park, which finds them as it left them or not:
+	pcpu->spe.host_saved = false;
+	/* Its controls are its own until the next save, which finds them as it left them or not:
 	 * the next load writes every one (hwctl.h). */
 	vperf_vspe_ctl_forget(pcpu);
 }

@@ -11,6 +11,10 @@
 #include <arch/sysreg.h>
 #include <vperf/id_regs.h>
 
+#include "../log.h"
+#include "../mdcr.h"
+#include "../ops.h"
+#include "../vm_config.h"
 #include "hwctl.h"
 
 /* ID_AA64DFR0_EL1.PMSVer a VM with SPE sees: the hardware's, no more than any pCPU it may run on

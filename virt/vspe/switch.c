@@ -14,6 +14,11 @@
 #include <arch/barrier.h>
 #include <arch/sysreg.h>
 
+#include "../fgt.h"
+#include "../log.h"
+#include "../mdcr.h"
+#include "../vm_config.h"
+#include "action.h"
 #include "hwctl.h"
 
 enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm)
@@ -164,85 +169,54 @@ static void leave_direct(struct vperf_vcpu *vcpu)
 	vperf_update_mdcr(vcpu);
 }
 
-/* What the guest sees of a stage 2 fault: nothing (DL = 0, restarted), a truncation (DL = 1),
- * or, when the address is not the VM's memory, an external abort on the write (SPE 3.5.4), which
- * it cannot tell from a bad address of its own. Returns 0 when nothing is to be shown. */
-static uint64_t stage2_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
+/* The hardware's event was vperf's own stage 2 fault, cured with nothing lost (action.c): the
+ * guest's PMBSR_EL1 as the action says, and S = 0 re-enables the buffer at the next context
+ * synchronization event, the ERET into the guest. */
+static void restart(struct vperf_vcpu *vcpu, const struct vperf_vspe_act *a)
 {
-	uint64_t keep = pmbsr & (PMBSR_COLL | PMBSR_DL);
-
-	if (!vperf_vspe_fix_stage2(vcpu))
-		return keep | PMBSR_EA | PMBSR_EC_VAL(PMBSR_EC_S1_DA) | PMBSR_FSC_SEA;
-	STAT_INC(&vcpu->vm->stats, spe_s2_fixed);
-	if (!(pmbsr & PMBSR_DL))
-		return 0;
-	return keep | PMBSR_BSC_FULL;
+	vcpu->spe.reg[VPERF_VSPE_PMBSR] = a->guest_pmbsr;
+	write_sysreg(a->pmbsr, PMBSR_EL1);
 }
 
-/*
- * A stage 2 fault fixed with no data lost: restart from the write pointer, the first byte after
- * the last complete record (DL = 0, SPE 3.5.3); clearing S re-enables the buffer at the next
- * context synchronization event, the ERET into the guest. The guest sees its PMBSR_EL1 as before
- * the fault, with what the hardware set meanwhile: COLL (SPE 3.1.4), DL and EA are not the
- * fault's (a fault leaves every field but S, EC and MSS unchanged, SPE 3.5). Untrapped, that is
- * the hardware's PMBSR_EL1, with the EC and MSS the guest held (the fault replaced them);
- * trapped, the virtual one, and the hardware's is cleared.
- */
-static void restart(struct vperf_vcpu *vcpu, uint64_t pmbsr)
+/* The guest's own event: it leaves untrapped mode, as its PMBSR_EL1 is virtual until it clears
+ * S. */
+static void show(struct vperf_vcpu *vcpu, uint64_t event)
 {
-	uint64_t *r = &vcpu->spe.reg[VPERF_VSPE_PMBSR];
-	uint64_t hw = pmbsr & (PMBSR_COLL | PMBSR_DL | PMBSR_EA);
-
-	if (vcpu->spe.direct) {
-		write_sysreg((*r & (PMBSR_EC | PMBSR_MSS)) | hw, PMBSR_EL1);
-		return;
-	}
-	*r |= pmbsr & PMBSR_COLL;
-	write_sysreg(0, PMBSR_EL1);
-}
-
-/* A stage 2 fault mapping the page can cure: Translation, Access flag or Permission (FSC
- * 0b0001LL, 0b0010LL, 0b0011LL), and the Translation faults at the levels before 0: 0b101011,
- * level -1 (FEAT_LPA2, a 52-bit stage 2 starts there), and 0b101010, level -2 (FEAT_D128)
- * (Arm DDI 0487, ESR_ELx.ISS DFSC, which PMBSR_EL1.FSC follows, SPE 4.3.4 leaving such values
- * "reserved ... defined in a future version"). Any other stage 2 syndrome without EA is none of vperf's making
- * (an untrapped guest's own write that sets S, which asserts its interrupt, SPE 3.5, where no
- * FEAT_FGT trap brings that write to regs.c) or none it can cure by mapping (restarting would
- * only fault again): the guest gets it as it is. With the trap, the hardware's PMBSR_EL1 holds
- * only the hardware's events, so a mappable one is always vperf's. */
-static bool stage2_mappable(uint64_t pmbsr)
-{
-	uint64_t fsc = pmbsr & PMBSR_BSC_FSC, kind = fsc >> 2;
-
-	return (kind >= 1 && kind <= 3) || fsc == PMBSR_FSC_TRANS_LM1 || fsc == PMBSR_FSC_TRANS_LM2;
-}
-
-/*
- * A hardware buffer management event of the vCPU whose state is in this pCPU's hardware
- * (SPE 3.5): taken at put, at PMBIRQ (irq.c) or when the guest reads PMBSR_EL1 (regs.c). A stage 2
- * fault is the hypervisor's: the page is mapped through the ops contract and, with no data lost,
- * profiling resumes from the write pointer with no trace in the guest (SPE 3.4.1 allows the
- * restart); with data lost the guest sees a buffer full event with DL = 1, which Linux's
- * arm_spe_pmu driver handles as a truncated buffer (a fault would end its session). A guest's own
- * event (buffer full, a stage 1 fault, an external abort) moves into its virtual PMBSR_EL1; the
- * hardware buffer is disabled and its PMBSR_EL1 cleared, so the physical line drops at once,
- * and the virtual line stays high until the guest clears its PMBSR_EL1.S.
- */
-void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
-{
-	bool stage2 = vperf_pmbsr_ec(pmbsr) == PMBSR_EC_S2_DA && !(pmbsr & PMBSR_EA);
-	uint64_t ev = stage2 && stage2_mappable(pmbsr) ? stage2_event(vcpu, pmbsr) : pmbsr;
-
-	if (!ev) {
-		restart(vcpu, pmbsr);
-		return;
-	}
 	leave_direct(vcpu);
 	/* The hardware buffer stays off until the guest has served its event ... */
 	write_sysreg(0, PMBLIMITR_EL1);
 	/* ... and PMBIRQ, a level on PMBSR_EL1.S (SPE 3.5), drops now. */
 	write_sysreg(0, PMBSR_EL1);
-	vperf_vspe_guest_event(vcpu, ev);
+	vperf_vspe_guest_event(vcpu, event);
+}
+
+/* A stage 2 fault the action says vperf may cure: the page mapped through the ops contract. */
+static enum vperf_vspe_s2 map_stage2(struct vperf_vcpu *vcpu)
+{
+	if (!vperf_vspe_fix_stage2(vcpu))
+		return VSPE_S2_UNMAPPABLE;
+	STAT_INC(&vcpu->vm->stats, spe_s2_fixed);
+	return VSPE_S2_MAPPED;
+}
+
+/*
+ * A hardware buffer management event of the vCPU whose state is in this pCPU's hardware
+ * (SPE 3.5): taken at put, at PMBIRQ (irq.c) or when the guest reads PMBSR_EL1 (regs.c). What to
+ * do is action.c's decision: a stage 2 fault is the hypervisor's, mapped and, with no data lost,
+ * restarted with no trace in the guest; anything else moves into its virtual PMBSR_EL1, the
+ * hardware buffer disabled and its PMBSR_EL1 cleared, so the physical line drops at once and the
+ * virtual line stays high until the guest clears its PMBSR_EL1.S.
+ */
+void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr)
+{
+	struct vperf_vspe_act a = vperf_vspe_event_action(&vcpu->spe, pmbsr, VSPE_S2_UNTRIED);
+
+	if (a.kind == VSPE_ACT_MAP)
+		a = vperf_vspe_event_action(&vcpu->spe, pmbsr, map_stage2(vcpu));
+	if (a.kind == VSPE_ACT_RESTART)
+		restart(vcpu, &a);
+	else
+		show(vcpu, a.pmbsr);
 }
 
 /*
@@ -280,7 +254,7 @@ void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu)
 {
 	bool direct = vcpu->spe.active && direct_ok(vcpu);
 
-	vperf_vspe_park_host(vcpu->pcpu);
+	vperf_vspe_save_host(vcpu->pcpu);
 	if (direct != vcpu->spe.direct)
 		vperf_mdcr_stale(vcpu);
 	vcpu->spe.direct = direct;

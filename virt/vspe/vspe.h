@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The vSPE's internals, shared by regs.c (register emulation), switch.c (hardware ownership,
- * load/put, the hardware's buffer events), buffer.c (the buffer's rules, stage 2), event.c (the
- * guest's view of buffer events: virtual PMBSR and PMBIRQ), irq.c (the physical PMBIRQ), host.c (a
- * host-owned buffer parked around guests), outside.c (a VM profiled from outside), hwctl.h (what
- * each pCPU's sampling controls hold) and ../blob.c (save/restore). The SPE supplement (Arm DDI 0586A) is cited as "SPE <section>".
+ * load/put, the sequences that take the hardware's buffer events), action.c (what to do with such
+ * an event: action.h), buffer.c (the buffer's rules, stage 2), event.c (the guest's view of buffer
+ * events: virtual PMBSR and PMBIRQ), irq.c (the physical PMBIRQ), host.c (a host-owned buffer
+ * saved around guests), outside.c (a VM profiled from outside), hwctl.h (what each pCPU's sampling
+ * controls hold) and ../blob.c (save/restore). The SPE supplement (Arm DDI 0586A) is cited as "SPE
+ * <section>".
  */
 #ifndef VPERF_VIRT_VSPE_H
 #define VPERF_VIRT_VSPE_H
@@ -12,7 +14,8 @@
 #include <vperf/id_regs.h>
 #include <vperf/spe_regs.h>
 
-#include "../internal.h"
+#include "../access.h"
+#include "../platform.h"
 
 /* The SPE version a VM sees at most: SPEv1p2 (PMSVer 3, PMSNEVFR_EL1 and FnE). Later versions
  * add registers vperf does not emulate (PMSDSFR_EL1, FEAT_SPE_FDS) and are hidden. */
@@ -70,17 +73,17 @@ uint64_t vperf_vspe_ptr(struct vperf_vcpu *vcpu);
  * becomes a buffer management event in the virtual PMBSR (true: the buffer may run). */
 bool vperf_vspe_check_buffer(struct vperf_vcpu *vcpu, uint64_t ptr);
 
-/* The host's own EL2-owned buffer around a vCPU with vSPE (host.c): parked before MDCR_EL2
+/* The host's own EL2-owned buffer around a vCPU with vSPE (host.c): saved before MDCR_EL2
  * gives the buffer to EL1, restored after it is the host's again. */
-void vperf_vspe_park_host(struct vperf_pcpu *pcpu);
-void vperf_vspe_unpark_host(struct vperf_pcpu *pcpu);
+void vperf_vspe_save_host(struct vperf_pcpu *pcpu);
+void vperf_vspe_restore_host(struct vperf_pcpu *pcpu);
 
 /* VPERF_SPE_BUF_EL2 (outside.c): the VM sampled into the host's buffer with its id. */
 void vperf_vspe_outside_load(struct vperf_vcpu *vcpu);
 void vperf_vspe_outside_put(struct vperf_vcpu *vcpu);
 
 void vperf_vspe_reset(struct vperf_vcpu *vcpu);
-/* Load, before MDCR_EL2 is written: the host's buffer parked, and an untrapped vCPU whose
+/* Load, before MDCR_EL2 is written: the host's buffer saved, and an untrapped vCPU whose
  * buffer is live given E2PB = 0b11 at once. */
 void vperf_vspe_before_mdcr(struct vperf_vcpu *vcpu);
 void vperf_vspe_load(struct vperf_vcpu *vcpu);
@@ -112,5 +115,10 @@ void vperf_vspe_update_irq(struct vperf_vcpu *vcpu);
  * (switch.c): stage-2 faults fixed, the guest's own events moved into its virtual PMBSR. The
  * hardware PMBSR_EL1 is 0 on return. */
 void vperf_vspe_take_event(struct vperf_vcpu *vcpu, uint64_t pmbsr);
+
+/* The blob's vSPE words (blob.c): w is their first word, the Profiling Buffer policy. */
+void vperf_vspe_blob_fill(const struct vperf_vcpu *vcpu, uint64_t *w);
+bool vperf_vspe_blob_ok(const struct vperf_vcpu *vcpu, const uint64_t *w);
+void vperf_vspe_blob_apply(struct vperf_vcpu *vcpu, const uint64_t *w);
 
 #endif /* VPERF_VIRT_VSPE_H */

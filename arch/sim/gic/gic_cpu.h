@@ -3,6 +3,14 @@
  * The GIC family's per-CPU state, shared by its three parts: the ICH_* registers (gic.c), the
  * physical PPIs (gic_phys.c) and the virtual CPU interface (gic_virt.c). The list registers,
  * ICH_HCR_EL2 and ICH_VMCR_EL2 live in the register file; this is what has no register.
+ *
+ * Why its files call each other (an include/call circle, on purpose): the family is one component
+ * of the model, one unit of the PE that the Arm ARM's pseudocode describes as a whole, split into
+ * files by subject only to keep each short. gic.c is its entry (core/family.h) and calls gic_phys.c
+ * and gic_virt.c to deliver and take interrupts; they call back its per-CPU state (gic_cpu) and the
+ * list register accessors, and gic_virt.c calls gic_phys.c for a hardware deactivation. Every call
+ * stays inside the family; nothing outside it is called back, and a layering inside it would only
+ * put that one state behind a second interface.
  */
 #ifndef VPERF_SIM_GIC_CPU_H
 #define VPERF_SIM_GIC_CPU_H

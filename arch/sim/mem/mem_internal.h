@@ -1,5 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Simulated memory's internals shared by mem.c (pages, maps, walks) and mem_tlb.c (the TLB). */
+/*
+ * Simulated memory's internals shared by mem.c (pages, maps, walks), mem_phys.c (physical pages)
+ * and mem_tlb.c (the TLB).
+ *
+ * Why its files call each other (an include/call circle, on purpose): the family is one component
+ * of the model, one unit of the PE that the Arm ARM's pseudocode describes as a whole, split into
+ * files by subject only to keep each short. mem.c is its entry (core/family.h) and calls mem_phys.c
+ * and mem_tlb.c to reset them; they call back its hash and walks (sim_mem_hash, sim_mem_translate).
+ * Every call stays inside the family; nothing outside it is called back, and a layering inside it
+ * would only put that one state behind a second interface.
+ */
 #ifndef VPERF_SIM_MEM_INTERNAL_H
 #define VPERF_SIM_MEM_INTERNAL_H
 

@@ -1,6 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* The PMU family's internals shared by pmu.c (rules), pmu_regs.c (register semantics) and
- * pmu_count.c (counting engine). Counter values live in the register file. */
+/*
+ * The PMU family's internals shared by pmu.c (rules), pmu_regs.c (register semantics), pmu_count.c
+ * (counting engine), pmu_fields.c (field rules) and pmu_sync.c (synchronization). Counter values
+ * live in the register file.
+ *
+ * Why its files call each other (an include/call circle, on purpose): the family is one component
+ * of the model, one unit of the PE that the Arm ARM's pseudocode describes as a whole, split into
+ * files by subject only to keep each short. pmu.c is its entry (core/family.h) and calls the
+ * counting engine, the field rules and the synchronization; they call back the field definitions
+ * and the counter accessors, and the register semantics call the counting engine, which reads the
+ * registers. Every call stays inside the family; nothing outside it is called back, and a layering
+ * inside it would only put that one state behind a second interface.
+ */
 #ifndef VPERF_SIM_PMU_INTERNAL_H
 #define VPERF_SIM_PMU_INTERNAL_H
 

@@ -2,6 +2,14 @@
 /*
  * The SPE family of the model, shared between its files (spe/spe*.c): the per-CPU state and the
  * functions each file gives the others. Register and packet fields: spe_fields.h.
+ *
+ * Why its files call each other (an include/call circle, on purpose): the family is one component
+ * of the model, one unit of the PE that the Arm ARM's pseudocode describes as a whole, split into
+ * files by subject only to keep each short. spe.c is its entry (core/family.h) and calls the
+ * buffer, control, sampling and write-pointer parts; they call back its per-CPU state (spe_cpu) and
+ * options, and the buffer calls the event and flight parts, which read the controls. Every call
+ * stays inside the family; nothing outside it is called back, and a layering inside it would only
+ * put that one state behind a second interface.
  */
 #ifndef VPERF_SIM_SPE_INTERNAL_H
 #define VPERF_SIM_SPE_INTERNAL_H

@@ -3,7 +3,7 @@
  * The hypervisor profiling its VMs from outside (vmI.spe=outside, vperf's VPERF_SPE_BUF_EL2): each
  * pCPU has its own EL2-owned Profiling Buffer (vperf_pcpu_config.host_spe), live from boot; vperf
  * tags the records of an outside VM with its spe_context (CONTEXTIDR_EL2 in a Context packet)
- * and enables sampling of its EL1 and EL0 (PMSCR_EL1), and parks this buffer around the vCPUs
+ * and enables sampling of its EL1 and EL0 (PMSCR_EL1), and saves this buffer around the vCPUs
  * that own one. EL2 itself is not sampled (PMSCR_EL2.E2SPE = 0).
  *
  * At the end the buffer is decoded here with vperf's record iterator and every record is
@@ -75,7 +75,7 @@ void spe_outside_cpu_init(void)
 	vperf_pcpu_flush(&this_pcpu()->vperf);
 }
 
-/* A PMBIRQ vperf did not take is this buffer's (it is live: vperf parks it around vSPE
+/* A PMBIRQ vperf did not take is this buffer's (it is live: vperf saves it around vSPE
  * vCPUs): full, or a fault. Sampling stops there (PMBLIMITR_EL1.E = 0) and the event is cleared,
  * which drops the level (SPE 3.5); the records up to PMBPTR_EL1 are kept for the report. */
 bool spe_outside_irq(void)

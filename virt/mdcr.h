@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* MDCR_EL2 as vperf composes, caches and writes it (mdcr.c); its fields: vperf/mdcr.h. */
+#ifndef VPERF_VIRT_MDCR_H
+#define VPERF_VIRT_MDCR_H
+
+#include <vperf/vperf.h>
+
+/*
+ * MDCR_EL2 (mdcr.c, the one file that decides its value). A vCPU's value is cached with the pCPU
+ * and the configuration epoch it was computed for; every vperf_init, vperf_pcpu_init and
+ * vperf_vm_init starts a new epoch.
+ */
+void vperf_mdcr_new_epoch(void);
+extern uint32_t vperf_mdcr_epoch;
+/* The host's MDCR_EL2 while no vCPU runs on pcpu (pcpu->hpmn and cfg set). */
+uint64_t vperf_mdcr_host(const struct vperf_pcpu *pcpu);
+/* False, logged, when the hypervisor's host_mdcr sets a field the PE does not implement. */
+bool vperf_mdcr_host_ok(const struct vperf_pcpu *pcpu);
+/* Recompute the loaded vCPU's MDCR_EL2 and write it if it changed: its trap state changed. */
+void vperf_update_mdcr(struct vperf_vcpu *vcpu);
+/* Write MDCR_EL2 (and remember it): the value differs from the pCPU's last one. */
+void vperf_mdcr_write(struct vperf_pcpu *pcpu, uint64_t mdcr);
+
+/* Compute the loaded vCPU's MDCR_EL2 into vcpu->mdcr (and cache it), without writing it. */
+void vperf_mdcr_compute(struct vperf_vcpu *vcpu);
+
+/* At load, in two steps so that the vPMU can act between the value and its write (vcpu.c):
+ * vcpu->mdcr is the value computed last time, when nothing it depends on changed since: the
+ * same pCPU, no pCPU or VM (re)initialised (the epoch), and the vCPU's trap state (direct PMU,
+ * direct SPE buffer), whose every change either recomputes it (vperf_update_mdcr) or marks it
+ * stale (vperf_mdcr_stale); then it is written only when it differs from the pCPU's. Inline, on
+ * every load's path. */
+static inline void vperf_mdcr_refresh(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->mdcr_pcpu != vcpu->pcpu || vcpu->mdcr_epoch != vperf_mdcr_epoch)
+		vperf_mdcr_compute(vcpu);
+}
+
+static inline void vperf_mdcr_load(struct vperf_vcpu *vcpu)
+{
+	struct vperf_pcpu *pcpu = vcpu->pcpu;
+
+	if (pcpu->cur_mdcr != vcpu->mdcr)
+		vperf_mdcr_write(pcpu, vcpu->mdcr);
+}
+/* At put: the host's value back where it matters at EL2. */
+void vperf_mdcr_put(struct vperf_pcpu *pcpu);
+
+/* One of the vCPU's MDCR_EL2 inputs changed while it is not loaded (its trap state, e.g. at
+ * put): its next load computes the value again instead of reusing the cached one. */
+static inline void vperf_mdcr_stale(struct vperf_vcpu *vcpu)
+{
+	vcpu->mdcr_pcpu = NULL;
+}
+
+#endif /* VPERF_VIRT_MDCR_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* The vPMU's switch steps inlined into the vCPU's load and lazy put (../vcpu.c), each with the
+ * slow path it calls in switch.c. */
+#ifndef VPERF_VIRT_VPMU_SWITCH_H
+#define VPERF_VIRT_VPMU_SWITCH_H
+
+#include <arch/sysreg.h>
+
+#include "vpmu.h"
+
+/* Before the loaded vCPU's MDCR_EL2 (computed, not yet written) moves [hpmn, pcpu->hpmn) into
+ * the second range: give up another owner's counters there (switch.c). */
+void vperf_vpmu_evict_above(struct vperf_vcpu *vcpu, unsigned int hpmn);
+
+/*
+ * At load, between computing the vCPU's MDCR_EL2 and writing it (vcpu.c). A direct-partition
+ * vCPU runs with MDCR_EL2.HPMN = N (../mdcr.c): counters [N, pcpu->hpmn) leave the first range,
+ * where PMCR_EL0.E = 0 stopped the previous owner's at its put, for the second, which counts
+ * under MDCR_EL2.HPME and PMCNTENSET_EL0 alone (Arm DDI 0487, MDCR_EL2.HPMN; PMCR_EL0.E applies
+ * to the first range only). With HPME set (XENPMU_MODE_HV and host counters), an owner's counter
+ * still enabled there would count this guest (and EL2 up to the ERET) and take its overflows.
+ * Inline: the common load only compares (no owner, the vCPU is the owner, the same HPMN).
+ */
+static inline void vperf_vpmu_before_mdcr(struct vperf_vcpu *vcpu)
+{
+	const struct vperf_pcpu *pcpu = vcpu->pcpu;
+	unsigned int hpmn = (unsigned int)(vcpu->mdcr & MDCR_EL2_HPMN_MASK) >> MDCR_EL2_HPMN_SHIFT;
+
+	if (pcpu->pmu_owner && pcpu->pmu_owner != vcpu && (vcpu->mdcr & MDCR_EL2_HPME) &&
+	    hpmn < pcpu->hpmn)
+		vperf_vpmu_evict_above(vcpu, hpmn);
+}
+
+/*
+ * The lazy put's vPMU part (switch.c, docs/vpmu.md "Lazy put"), inline for vperf_vcpu_put_lazy's
+ * common case: the eager put's save() without the counters, which stay parked in the hardware;
+ * counting stopped, the flags, the EL0 grant and the virtual line exactly as save() leaves them
+ * (guest counter n is physical counter n: the flags need no mapping). Only the trapped partition
+ * outside XENPMU_MODE_ALL parks (the emulated partition moves its rotation at every put, the
+ * direct one copies its controls back, ALL goes on counting). False: nothing done, the put saves
+ * as usual. True: parked, and *push says whether the caller must push the virtual line
+ * (vperf_vpmu_update_irq) before the vCPU is no longer loaded: a new flag, or a reset's or a
+ * restore's level (left out of here so that the common path makes no call).
+ */
+static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t ovs = s->ovs, mask;
+
+	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu))
+		return false;
+	mask = vpmu_mask(vcpu);
+	if (s->pmcr & PMCR_E)
+		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
+	s->ovs |= read_sysreg(PMOVSSET_EL0) & mask;
+	if (s->userenr)
+		write_sysreg(0, PMUSERENR_EL0);
+	s->where = VPERF_VPMU_PARKED;
+	s->active = !vpmu_idle_in(s, mask);
+	*push = s->ovs != ovs || s->irq_dirty;
+	return true;
+}
+
+#endif /* VPERF_VIRT_VPMU_SWITCH_H */
