@@ -258,6 +258,8 @@ help:
 	@echo '                              on each patch; kvm-key prints the kernel'"'"'s cache key'
 	@echo '  kvm-boot                    boot that kernel under the project'"'"'s QEMU (EL2, PMU, SPE)'
 	@echo '                              in nVHE and VHE mode: KVM, PMUv3 and SPE come up'
+	@echo '  kvm-guest                   that kernel in nVHE mode with kvm-arm.vperf=1 runs the'
+	@echo '                              conformance suite as a KVM guest: vperf answers its PMU'
 	@echo '  validate [TARGETS="..."]    the conformance suite, Linux guest and cost loop against'
 	@echo '                              each hypervisor of tests/validate/targets.txt (bare QEMU,'
 	@echo '                              vperf, Xen with vperf, Xen'"'"'s pass-through, Debian'"'"'s Xen'

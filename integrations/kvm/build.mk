@@ -8,6 +8,9 @@
 #   kvm-checkpatch  the kernel's scripts/checkpatch.pl on every patch of the series
 #   kvm-boot        boot the Image under the project's QEMU (virt, EL2, PMU, SPE) in nVHE and VHE
 #                   mode to the panic for want of a root file system; "kvm-boot: N passed, N failed"
+#   kvm-guest       boot it in nVHE mode with kvm-arm.vperf=1 and run the conformance suite as a
+#                   KVM guest under Debian's QEMU (make validate's kvm initramfs): vperf answers
+#                   the guest's PMU at EL2; "PASS|FAIL kvm-guest vperf"
 # Not part of make check nor .ci/run yet: the first kernel build costs minutes on 2 cores
 # (docs/build.md says when to run these).
 
@@ -26,8 +29,11 @@ kvm-each:
 kvm-boot:
 	$(Q)$(kvm-dir)/boot.sh
 
+kvm-guest: $(qemu-out)/pmu-suite.bin
+	$(Q)QEMU_OUT=$(qemu-out) $(kvm-dir)/guest.sh
+
 kvm-checkpatch:
 	$(call deps_for,kvm)
 	$(Q)$(kvm-dir)/build.sh --checkpatch
 
-.PHONY: kvm-kernel kvm-path kvm-key kvm-each kvm-checkpatch kvm-boot
+.PHONY: kvm-kernel kvm-path kvm-key kvm-each kvm-checkpatch kvm-boot kvm-guest

@@ -1,0 +1,35 @@
+#!/bin/sh
+# A KVM guest with vperf as its PMU: the project's KVM host kernel (build.sh) booted under the
+# project's QEMU in nVHE mode with kvm-arm.vperf=1, its initramfs make validate's kvm one
+# (tests/validate/debian: Debian's qemu-system-aarch64 as the VMM, tests/validate/debian/kvm-init.sh
+# as /init), running the conformance suite (pmu-suite.bin) as a KVM guest (-accel kvm -cpu host).
+# Passes when the suite passes with the N vperf gives (the host's N minus the two counters the
+# host keeps) and the host says vperf answered the guest's PMU register accesses at EL2.
+#
+# Usage: QEMU_OUT=DIR integrations/kvm/guest.sh   (DIR holds pmu-suite.bin: make kvm-guest)
+#   KVM_GUEST_N      the guest's expected PMCR_EL0.N (default: 4, QEMU -cpu max's 6 minus 2)
+#   KVM_GUEST_ARGS   more kernel command line (e.g. kvm-arm.vperf=0 to see KVM's own emulation)
+#   QEMU             another qemu-system-aarch64 (default: the project's, platform/qemu)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+: "${QEMU_OUT:?QEMU_OUT (the directory with pmu-suite.bin)}"
+img=$("$here/build.sh")
+qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
+work=$(dirname "$img")/guest
+mkdir -p "$work" 2>/dev/null || work=$(mktemp -d)
+cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm)
+log=$work/suite.log
+echo "kvm-guest: booting $img (log: $log)" >&2
+timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -smp 1 \
+	-m 1G -display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
+	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 ${KVM_GUEST_ARGS:-} vperf.guest=n=${KVM_GUEST_N:-4}" \
+	</dev/null >"$log" 2>&1 || true
+grep -E "RESULT .* FAIL|SUITE DONE|vperf" "$log" || true
+if grep -q "SUITE DONE passed=[1-9][0-9]* failed=0" "$log" &&
+	grep -q "vperf answered [1-9][0-9]* PMU register accesses at EL2" "$log"; then
+	echo "PASS kvm-guest vperf"
+else
+	echo "FAIL kvm-guest vperf (log: $log)"
+	exit 1
+fi
