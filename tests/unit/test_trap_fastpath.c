@@ -248,25 +248,6 @@ static void test_fast_path_type_as_full_path(void **state)
 	fast_type_as_full(false, VPERF_PMU_ALL);
 }
 
-/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
-static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
-{
-	struct sim_pe_config cfg;
-
-	sim_default_config(&cfg);
-	cfg.pmuver = pmuver;
-	cfg.el3 = el3;
-	hv_init(&cfg, host_counters);
-}
-
-static struct hv_vcpu *self_guest(uint8_t nr)
-{
-	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, nr);
-
-	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
-	return hv_vcpu(0, 0);
-}
-
 /*
  * MRS to XZR discards the value (Rt = 31 is XZR, not a register): a counter read answered on the
  * fast path writes no general-purpose register (the model checks every GPR a handler leaves).

@@ -144,17 +144,6 @@ static void test_forget_refuses_short_loaded_vcpu(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
-static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
-{
-	struct sim_pe_config cfg;
-
-	sim_default_config(&cfg);
-	cfg.pmuver = pmuver;
-	cfg.el3 = el3;
-	hv_init(&cfg, host_counters);
-}
-
 /*
  * A load onto a pCPU that another vCPU has not been put from is the hypervisor's bug (the other
  * vCPU's counts would be lost): counted and logged. Resetting a loaded vCPU is refused, and its

@@ -196,17 +196,6 @@ static void test_switch_and_migrate(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
-static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
-{
-	struct sim_pe_config cfg;
-
-	sim_default_config(&cfg);
-	cfg.pmuver = pmuver;
-	cfg.el3 = el3;
-	hv_init(&cfg, host_counters);
-}
-
 /*
  * The direct partition cannot enforce an event filter (the guest programs the hardware): a
  * filter that denies any event, an extended common event (0x4000-0x403F, D14.1) included, makes

@@ -81,30 +81,6 @@ static void test_resume_restores_el0_grant(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
-static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
-{
-	struct sim_pe_config cfg;
-
-	sim_default_config(&cfg);
-	cfg.pmuver = pmuver;
-	cfg.el3 = el3;
-	hv_init(&cfg, host_counters);
-}
-
-static struct hv_vcpu *self_guest(uint8_t nr)
-{
-	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, nr);
-
-	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
-	return hv_vcpu(0, 0);
-}
-
-static enum vperf_trap_result raw(uint32_t enc, bool read, uint64_t *gprs, unsigned int el)
-{
-	return hv_raw_trap(vperf_esr_encode_sysreg(enc, 1, read), gprs, el);
-}
-
 /*
  * PMUSERENR_EL0 is readable at EL0 whatever its EN says (EL0 may always learn what it is allowed):
  * with only SW set, an EL0 read traps to EL2 (MDCR_EL2.TPM) and reads the guest's value.

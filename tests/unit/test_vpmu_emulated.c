@@ -333,17 +333,6 @@ static void test_rotation_five_on_two(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
-static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
-{
-	struct sim_pe_config cfg;
-
-	sim_default_config(&cfg);
-	cfg.pmuver = pmuver;
-	cfg.el3 = el3;
-	hv_init(&cfg, host_counters);
-}
-
 static uint64_t popcount(uint64_t v)
 {
 	uint64_t n = 0;

@@ -116,17 +116,6 @@ static void test_denied_cycles_across_switches(void **state)
 	}
 }
 
-/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
-static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
-{
-	struct sim_pe_config cfg;
-
-	sim_default_config(&cfg);
-	cfg.pmuver = pmuver;
-	cfg.el3 = el3;
-	hv_init(&cfg, host_counters);
-}
-
 /*
  * The filter has a bit for each common event 0x00-0x3F (allow[0]) and each extended common event
  * 0x4000-0x403F (allow[1]); everything else, IMPLEMENTATION DEFINED events included, follows

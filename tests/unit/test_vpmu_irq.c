@@ -213,25 +213,6 @@ static void test_stale_flag_not_handed_to_moved_owner(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
-static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
-{
-	struct sim_pe_config cfg;
-
-	sim_default_config(&cfg);
-	cfg.pmuver = pmuver;
-	cfg.el3 = el3;
-	hv_init(&cfg, host_counters);
-}
-
-static struct hv_vcpu *self_guest(uint8_t nr)
-{
-	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, nr);
-
-	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
-	return hv_vcpu(0, 0);
-}
-
 /*
  * The overflow interrupt request is PMCR_EL0.E and an enabled flag: with a flag raised and its
  * interrupt enabled, setting E raises the guest's line at once and clearing E drops it. PMCR_EL0.LC

@@ -161,17 +161,6 @@ static void test_restored_denied_type_direct_fgt(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* The default model (PMUv3p5, N = 6, EL3) whatever HV_PMUVER says: these tests name their PE. */
-static void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
-{
-	struct sim_pe_config cfg;
-
-	sim_default_config(&cfg);
-	cfg.pmuver = pmuver;
-	cfg.el3 = el3;
-	hv_init(&cfg, host_counters);
-}
-
 /*
  * The cycle counter's filter is the guest's after a restore: another guest's PMCCFILTR_EL0 in the
  * hardware meanwhile is replaced by the value vperf programmed for this guest (I5.3.2). Kills

@@ -8,6 +8,7 @@
 #define VPERF_TEST_VPMU_UTIL_H
 
 #include <sim/model.h>
+#include <vperf/esr.h>
 
 #include "hv.h"
 
@@ -67,6 +68,33 @@ static inline uint64_t hw_evtyper(unsigned int n)
 static inline enum sim_access last(void)
 {
 	return sim_guest_stats(sim_current_cpu())->last;
+}
+
+/* The default model (PMUv3p5, N = 6, EL3) with the PMU version and EL3 the test names, whatever
+ * HV_PMUVER says: for the tests that name their PE. */
+static inline void init_model(uint8_t pmuver, bool el3, unsigned int host_counters)
+{
+	struct sim_pe_config cfg;
+
+	sim_default_config(&cfg);
+	cfg.pmuver = pmuver;
+	cfg.el3 = el3;
+	hv_init(&cfg, host_counters);
+}
+
+/* VM 0, a SELF guest with nr counters; its vCPU 0. */
+static inline struct hv_vcpu *self_guest(uint8_t nr)
+{
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, nr);
+
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	return hv_vcpu(0, 0);
+}
+
+/* A trapped MRS/MSR of enc with Rt = x1 taken at el, straight into vperf_handle_sysreg. */
+static inline enum vperf_trap_result raw(uint32_t enc, bool read, uint64_t *gprs, unsigned int el)
+{
+	return hv_raw_trap(vperf_esr_encode_sysreg(enc, 1, read), gprs, el);
 }
 
 #endif /* VPERF_TEST_VPMU_UTIL_H */
