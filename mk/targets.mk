@@ -53,6 +53,8 @@ check:
 		$(foreach s,sim minimal vspe-only arm64,$(obj)/check-$(s)/.config)
 	-$(Q)$(runtests) --script $(obj)/check-arm64/test-results.txt docs:links \
 		$(srctree)/scripts/check-doc-links.sh $(srctree)
+	-$(Q)$(runtests) --script $(obj)/check-arm64/test-results.txt mutants:apply \
+		$(srctree)/scripts/check-mutant-patches.sh $(srctree)
 	-$(Q)$(call stage,qemu) $(sub) O=$(O)/check-qemu qemu-check
 	-$(Q)$(runtests) --script $(obj)/check-qemu/test-results.txt qemu:spe-smoke \
 		$(sub) O=$(O)/check-qemu qemu-spe-check
