@@ -55,6 +55,15 @@ static inline uint16_t vperf_esr_sysreg_enc(uint64_t esr)
 		(esr >> ESR_ISS_OP2_SHIFT) & 0x7u);
 }
 
+/* The n of a PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 syndrome, CRm[1:0]:Op2 (vperf_pmev_index of
+ * vperf_esr_sysreg_enc, read straight from the ISS: two fields, not five, on the trap fast
+ * path). */
+static inline unsigned int vperf_esr_pmev_index(uint64_t esr)
+{
+	return (unsigned int)(((esr >> ESR_ISS_CRM_SHIFT) & 0x3u) << 3 |
+			      ((esr >> ESR_ISS_OP2_SHIFT) & 0x7u));
+}
+
 /* Its Rt (31: XZR) and direction. */
 static inline uint8_t vperf_esr_sysreg_rt(uint64_t esr)
 {

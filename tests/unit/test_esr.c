@@ -53,6 +53,21 @@ static void test_database_names_match_golden(void **state)
 	assert_int_equal(vperf_pmev_index(a.enc), 30);
 }
 
+/* The fast path's counter index, read from the syndrome, is the database's CRm[1:0]:Op2 for every
+ * PMEVCNTR<n>_EL0 and PMEVTYPER<n>_EL0, n = 0..30, whatever Rt and the direction. */
+static void test_pmev_index_from_syndrome(void **state)
+{
+	(void)state;
+	for (unsigned int n = 0; n < 31; n++) {
+		uint32_t cnt = VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7);
+		uint32_t typ = VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7);
+
+		assert_int_equal(vperf_esr_pmev_index(vperf_esr_encode_sysreg(cnt, 31, true)), n);
+		assert_int_equal(vperf_esr_pmev_index(vperf_esr_encode_sysreg(typ, 5, false)), n);
+		assert_int_equal(vperf_pmev_index(cnt), n);
+	}
+}
+
 static void test_other_classes_rejected(void **state)
 {
 	/* HVC64 (EC 0x16), data abort (0x24), unknown (0x00), and 0x18 with EC bits shifted. */
@@ -88,6 +103,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_vectors),
 		cmocka_unit_test(test_database_names_match_golden),
+		cmocka_unit_test(test_pmev_index_from_syndrome),
 		cmocka_unit_test(test_other_classes_rejected),
 		cmocka_unit_test(test_round_trip_exhaustive),
 	};

@@ -67,7 +67,7 @@ static inline bool fast_read(struct vperf_vcpu *vcpu, uint32_t key, uint64_t *va
 static inline bool vperf_vpmu_fast_access(struct vperf_vcpu *vcpu, uint64_t esr, uint64_t gprs[31])
 {
 	uint32_t key = (uint32_t)esr & ~ESR_RT_MASK;
-	unsigned int rt = vperf_esr_sysreg_rt(esr), n = vperf_pmev_index(vperf_esr_sysreg_enc(esr));
+	unsigned int rt = vperf_esr_sysreg_rt(esr), n = vperf_esr_pmev_index(esr);
 	const struct vperf_hyp_ops *ops = vperf_ops; /* read once: two calls through it */
 	uint64_t val = 0;
 	unsigned int el;
