@@ -463,19 +463,6 @@ static void test_enable_at_limit_is_full_without_dl(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* A VM of policy buf on a model with PMSVer pmsver, its vCPU 0 loaded on pCPU 0. */
-static struct hv_vcpu *setup_on_version(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_now,
-					uint64_t seed)
-{
-	struct hv_vcpu *vc;
-
-	vs_init(pmsver, 0, seed);
-	assert_int_equal(vs_vm(0, buf, s2_now), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	hv_enter(vc, 0);
-	return vc;
-}
-
 /*
  * arm_spe_pmu's discard mode: PMBLIMITR_EL1 = FM 0b10 | E with LIMIT = 0 and PMBPTR_EL1 left at 0,
  * which breaks every rule of SPE 3.4.1. In discard mode those rules do not apply and no buffer
@@ -487,7 +474,7 @@ static void discard_mode(uint8_t pmsver, enum vperf_spe_buffer buf)
 {
 	const uint64_t limitr = V_FM_DISCARD | V_PMBLIMITR_E;
 	static uint8_t blob[VPERF_VSPE_BLOB_SIZE];
-	struct hv_vcpu *vc = setup_on_version(pmsver, buf, true, 3), *other;
+	struct hv_vcpu *vc = vs_setup_on_version(pmsver, buf, true, 3), *other;
 	int len;
 
 	guest_write(PMBPTR_EL1, 0);
@@ -583,7 +570,7 @@ static void test_model_discard_mode(void **state)
 /* A guest buffer of size bytes filled up to its buffer full event, the guest's line high. */
 static struct hv_vcpu *fill(uint8_t pmsver, enum vperf_spe_buffer buf, uint64_t size)
 {
-	struct hv_vcpu *vc = setup_on_version(pmsver, buf, true, 5);
+	struct hv_vcpu *vc = vs_setup_on_version(pmsver, buf, true, 5);
 
 	lx = (struct lx_spe){ .vm = 0, .size = size };
 	lx_probe();

@@ -445,19 +445,6 @@ static void test_ext_abort_with_s2_ec_reaches_guest(void **state)
 
 static const enum vperf_spe_buffer policies[] = { VPERF_SPE_BUF_EL1_TRAPPED, VPERF_SPE_BUF_EL1 };
 
-/* A VM of policy buf on a model with PMSVer pmsver, its vCPU 0 loaded on pCPU 0. */
-static struct hv_vcpu *setup_on_version(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_now,
-					uint64_t seed)
-{
-	struct hv_vcpu *vc;
-
-	vs_init(pmsver, 0, seed);
-	assert_int_equal(vs_vm(0, buf, s2_now), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	hv_enter(vc, 0);
-	return vc;
-}
-
 /*
  * PMBIRQ is a level driven by PMBSR_EL1.S (SPE 3.5). A vCPU reset with an event pending (S = 1, its
  * virtual line high) clears S (SPE 4.2: vperf resets PMBSR_EL1 to 0): its line drops at the next
@@ -466,7 +453,7 @@ static struct hv_vcpu *setup_on_version(uint8_t pmsver, enum vperf_spe_buffer bu
 static void reset_drops_pmbirq(uint8_t pmsver, enum vperf_spe_buffer buf)
 {
 	const uint64_t lim = V_BUF_VA + V_BUF_SIZE;
-	struct hv_vcpu *vc = setup_on_version(pmsver, buf, true, 1);
+	struct hv_vcpu *vc = vs_setup_on_version(pmsver, buf, true, 1);
 
 	guest_write(PMBPTR_EL1, lim); /* no room: a buffer full event (SPE 3.4.1) */
 	guest_write(PMBLIMITR_EL1, lim | V_PMBLIMITR_E);
@@ -507,7 +494,7 @@ static void restart_keeps_pmbsr(uint8_t pmsver, enum vperf_spe_buffer buf, bool 
 				      .latency = 600,
 				      .type = SIM_UOP_LOAD,
 				      .size_log2 = 3 };
-	struct hv_vcpu *vc = setup_on_version(pmsver, buf, true, 11);
+	struct hv_vcpu *vc = vs_setup_on_version(pmsver, buf, true, 11);
 	uint64_t ptr;
 
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
@@ -570,7 +557,7 @@ static void test_restart_keeps_pmbsr(void **state)
  */
 static void stage2_dl(uint8_t pmsver, enum vperf_spe_buffer buf)
 {
-	struct hv_vcpu *vc = setup_on_version(pmsver, buf, false, 11);
+	struct hv_vcpu *vc = vs_setup_on_version(pmsver, buf, false, 11);
 	uint64_t pmbsr, ptr;
 
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };

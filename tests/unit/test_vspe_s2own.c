@@ -661,19 +661,6 @@ static void test_quiet_under_host_trap(void **state)
 				quiet_under_host_trap(reg, stage2, seed);
 }
 
-/* A VM of policy buf on a model with PMSVer pmsver, its vCPU 0 loaded on pCPU 0. */
-static struct hv_vcpu *setup_on_version(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_now,
-					uint64_t seed)
-{
-	struct hv_vcpu *vc;
-
-	vs_init(pmsver, 0, seed);
-	assert_int_equal(vs_vm(0, buf, s2_now), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	hv_enter(vc, 0);
-	return vc;
-}
-
 /*
  * Trapped, a guest's write of PMBSR_EL1 with S = 1 asserts its interrupt, whatever EC it names
  * (SPE 3.5), and it reads back what it wrote; nothing is mapped for it. Untrapped (E2PB = 0b11) the
@@ -686,7 +673,7 @@ static struct hv_vcpu *setup_on_version(uint8_t pmsver, enum vperf_spe_buffer bu
 static void guest_sets_s_fsc(uint8_t pmsver, enum vperf_spe_buffer buf, uint64_t fsc)
 {
 	const uint64_t val = V_PMBSR_S | V_PMBSR_EC(EC_S2_DA) | fsc;
-	struct hv_vcpu *vc = setup_on_version(pmsver, buf, true, 2);
+	struct hv_vcpu *vc = vs_setup_on_version(pmsver, buf, true, 2);
 
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
 	lx_start(&lx);

@@ -319,3 +319,15 @@ void vs_run_loads(unsigned int vm, unsigned int n, uint32_t latency)
 	for (unsigned int i = 0; i < n; i++)
 		guest_run(&op, 1);
 }
+
+struct hv_vcpu *vs_setup_on_version(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_now,
+				    uint64_t seed)
+{
+	struct hv_vcpu *vc;
+
+	vs_init(pmsver, 0, seed);
+	assert_int_equal(vs_vm(0, buf, s2_now), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	return vc;
+}

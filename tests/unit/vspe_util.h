@@ -61,6 +61,9 @@ unsigned int vs_host_records(unsigned int cpu);
 /* VM i with SPE (buffer policy buf) and a vPMU of 2 counters, its buffer mapped at stage 1;
  * stage 2 maps on demand, or up front when s2_now. Returns vperf_vm_init's result. */
 int vs_vm(unsigned int i, enum vperf_spe_buffer buf, bool s2_now);
+/* vs_init(pmsver, 0, seed), VM 0 of policy buf (vs_vm), its vCPU 0 loaded on pCPU 0. */
+struct hv_vcpu *vs_setup_on_version(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_now,
+				    uint64_t seed);
 /* The same with the SPE fields of spe (spe, spe_buffer, spe_pa, spe_pct, spe_virq). */
 int vs_vm_cfg(unsigned int i, const struct vperf_vm_config *spe, bool s2_now);
 /* The same with the VM's PMU in mode (VPERF_PMU_OFF: no vPMU). */
