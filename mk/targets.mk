@@ -76,7 +76,8 @@ check:
 check-fresh:
 	$(Q)$(srctree)/scripts/check-fresh.sh $(srctree)
 
-# Mutation testing of virt/ (tests/mutate/mutations.txt, docs/model.md): each mutant of a scratch
+# Mutation testing of virt/, include/vperf/ and the model where it is the oracle
+# (tests/mutate/mutations.txt, docs/model.md): each mutant of a scratch
 # copy of the tree must fail the sim unit tests. Slow, so not part of check. MUTATE=text runs
 # only the mutations whose line contains it.
 mutate:
@@ -248,8 +249,9 @@ help:
 	@echo '                              file, least covered last; LIST=1 names the lines'
 	@echo '  xen-check                   vperf inside Xen 4.17 on Arm: fetch Debian 12'"'"'s Xen source,'
 	@echo '                              apply integrations/xen/patches, build, boot dom0less domUs'
-	@echo '                              and a dom0 running the PMU suite and Linux under QEMU, a'
-	@echo '                              domU refused SPE, domUs in the direct partition'
+	@echo '                              and a dom0 running the PMU suite and Linux under QEMU, the'
+	@echo '                              vSPE (domUs and dom0, -cpu max,spe=on; a domU refused SPE'
+	@echo '                              without it), domUs in the direct partition'
 	@echo '                              (vperf-hpmn=enforced), mutants (CI: .ci/run)'
 	@echo '  xen-build                   only fetch, patch and build Xen with vperf'
 	@echo '  kvm-kernel / kvm-path       the project'"'"'s KVM host kernel (integrations/kvm: Debian'"'"'s'
