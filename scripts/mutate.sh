@@ -1,7 +1,8 @@
 #!/bin/sh
 # Mutation testing of virt/ (and include/vperf/, the model): apply each mutation of
 # tests/mutate/mutations.txt, one at a time, to a scratch copy of the tree, rebuild the sim unit
-# tests (no sanitizers) and run them, stopping at the first failing binary. A mutation the tests kill passes; a survivor fails and is printed.
+# tests (no sanitizers) and run them, stopping at the first failing binary. A mutation the tests
+# kill passes; a survivor fails and is printed.
 #   mutate.sh SRCTREE WORKDIR [PATTERN]     PATTERN: only the mutations whose line contains it
 # Ends with "mutate: N passed, N failed"; exits non-zero when a mutation survived or a line is
 # bad (its original text is not found exactly once, or the mutant does not build).
