@@ -4,7 +4,7 @@
  * 0487 K.a and the SPE supplement (Arm DDI 0586A).
  *
  * Deliberately independent of vperf: the model is the oracle that judges vperf's register
- * handling, so nothing here comes from include/vperf/sysregs.def or virt/regdb.c. The model
+ * handling, so nothing here comes from include/vperf/sysregs.def or lib/regdb.c. The model
  * looks up, checks, masks and dispatches every access with this table alone;
  * tests/unit/test_sim_regs.c holds it against vperf's database, line by line.
  *

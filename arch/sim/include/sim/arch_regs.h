@@ -6,7 +6,7 @@
  * architecture text (arch/sim/core/arch_regs.c cites where).
  *
  * This independence is deliberate: the model is the oracle that judges vperf, so it must not
- * read vperf's register database (include/vperf/sysregs.def, virt/regdb.c). Every lookup,
+ * read vperf's register database (include/vperf/sysregs.def, lib/regdb.c). Every lookup,
  * access rule, RES0 mask and family dispatch of the model comes from this table; a misreading
  * in vperf's database is then not repeated by the model that tests it.
  * tests/unit/test_sim_regs.c compares the two line by line.
