@@ -26,7 +26,7 @@ arm64-check: $(obj)/libvperf.a
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
-# Everything CI runs: the sim build (ASan/UBSan, cmocka), the same with every optional feature
+# The test suite (.ci/run runs it, then xen-check and check-fresh): the sim build (ASan/UBSan, cmocka), the same with every optional feature
 # configured out (the public headers' stubs), a vSPE without a vPMU (test_core alone: its VMs'
 # save/restore blob), the arm64 cross build, the QEMU suite, the README's
 # commands (make demo, make run, the vperf-spe examples), and last that the source tree is as
@@ -209,13 +209,16 @@ help:
 	@echo '                              of docs/performance.md (BENCH_UPDATE_DOCS=1: that file)'
 	@echo '  test                        run the unit tests of a sim configuration; ends with'
 	@echo '                              "test: N passed, N failed", non-zero exit if one failed'
-	@echo '  check                       everything CI runs: sim build + cmocka under'
+	@echo '  check                       the test suite (CI runs it before xen-check and'
+	@echo '                              check-fresh: .ci/run): sim build + cmocka under'
 	@echo '                              ASan/UBSan (default and minimal configuration;'
 	@echo '                              test_core also with a vSPE and no vPMU: core-test),'
 	@echo '                              arm64 cross build + symbol check, every Kconfig'
-	@echo '                              symbol read and built on and off, QEMU suite, the'
-	@echo '                              README'"'"'s commands (make demo, make run, vperf-spe, the'
-	@echo '                              integration skeleton), the source tree left as found;'
+	@echo '                              symbol read and built on and off, the docs'"'"' links, the'
+	@echo '                              vperf mutants apply, QEMU suite + SPE smoke test,'
+	@echo '                              validate-vperf, the README'"'"'s commands (make demo,'
+	@echo '                              make run, vperf-spe, the integration skeleton), the'
+	@echo '                              source tree left as found (docs/build.md);'
 	@echo '                              ends with "check: N passed, N failed"'
 	@echo '  check-fresh                 the README quick start (make run, make check) inside a'
 	@echo '                              pristine Debian 12 root (debootstrap; root only);'
