@@ -26,9 +26,10 @@ arm64-check: $(obj)/libvperf.a
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
-# The test suite (.ci/run runs it, then xen-check and check-fresh): the sim build (ASan/UBSan, cmocka), the same with every optional feature
-# configured out (the public headers' stubs), a vSPE without a vPMU (test_core alone: its VMs'
-# save/restore blob), the arm64 cross build, the QEMU suite, the README's
+# The test suite (.ci/run runs it, then xen-check and check-fresh): the sim build (ASan/UBSan,
+# cmocka), the same with every optional feature configured out (the public headers' stubs), a
+# vSPE without a vPMU (test_core alone: its VMs' save/restore blob), the arm64 cross build, the
+# Kconfig, doc-link and mutant-patch checks, the QEMU suite, the README's
 # commands (make demo, make run, the vperf-spe examples), and last that the source tree is as
 # check found it. Each stage's failures are counted by summary.sh, hence the '-': the stages
 # after a failed one still run so that the summary counts everything; a stage that fails before
