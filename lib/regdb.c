@@ -155,6 +155,24 @@ _Static_assert(VPERF_FGT_MASK(VPERF_FGT_RBIT_PMBSR) == HDFG_PMBSR &&
 		       VPERF_FGT_MASK(VPERF_FGT_WBIT_PMBSR) == HDFG_PMBSR,
 	       "HDFG_PMBSR: PMBSR_EL1's field (sysregs.def fgt column)");
 
+/* VPERF_FGT_FIELD_LIST is the field list of four registers (HDFGRTR_EL2 / HDFGWTR_EL2: register
+ * 1, its read and write bits; HDFGRTR2_EL2 / HDFGWTR2_EL2: register 2): in each, no two of the
+ * fields share a bit. */
+#define FGT_OR(reg, dir, name, r, rbit, wbit)  | ((r) == (reg) ? VPERF_FGT_MASK(dir) : 0ull)
+#define FGT_SUM(reg, dir, name, r, rbit, wbit) +((r) == (reg) ? VPERF_FGT_MASK(dir) : 0ull)
+#define FGT_R1_OR(name, r, rbit, wbit)	       FGT_OR(1, rbit, name, r, rbit, wbit)
+#define FGT_R1_SUM(name, r, rbit, wbit)	       FGT_SUM(1, rbit, name, r, rbit, wbit)
+#define FGT_W1_OR(name, r, rbit, wbit)	       FGT_OR(1, wbit, name, r, rbit, wbit)
+#define FGT_W1_SUM(name, r, rbit, wbit)	       FGT_SUM(1, wbit, name, r, rbit, wbit)
+#define FGT_R2_OR(name, r, rbit, wbit)	       FGT_OR(2, rbit, name, r, rbit, wbit)
+#define FGT_R2_SUM(name, r, rbit, wbit)	       FGT_SUM(2, rbit, name, r, rbit, wbit)
+#define FGT_W2_OR(name, r, rbit, wbit)	       FGT_OR(2, wbit, name, r, rbit, wbit)
+#define FGT_W2_SUM(name, r, rbit, wbit)	       FGT_SUM(2, wbit, name, r, rbit, wbit)
+#define FGT_DISJOINT(x) \
+	((0ull VPERF_FGT_FIELD_LIST(FGT_##x##_SUM)) == (0ull VPERF_FGT_FIELD_LIST(FGT_##x##_OR)))
+_Static_assert(FGT_DISJOINT(R1) && FGT_DISJOINT(W1) && FGT_DISJOINT(R2) && FGT_DISJOINT(W2),
+	       "VPERF_FGT_FIELD_LIST: one bit of HDFGxTR_EL2 / HDFGxTR2_EL2 for two fields");
+
 /* Binary search: the database is sorted by encoding (tests/unit/test_regdb.c checks it). */
 const struct vperf_sysreg_desc *vperf_sysreg_lookup(uint32_t enc)
 {
