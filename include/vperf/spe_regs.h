@@ -12,14 +12,16 @@
 #include <vperf/types.h>
 
 /* PMSCR_EL1 (SPE 4.3.5) and PMSCR_EL2 (SPE 4.3.7: E0HSPE at [0], E2SPE at [1]); [63:8] and [2]
- * RES0 (in Arm DDI 0487 K.a too) */
+ * RES0 (in Arm DDI 0487 K.a too). PCT[1] (bit [7]): Arm's PMSCR_EL1 description makes it a field
+ * with FEAT_ECV ("Otherwise, bit[7] is RES0"), where vperf and the model tie it to SPEv1p2
+ * (docs/register-database.md, "Field lists": not yet settled). */
 #define PMSCR_E0SPE  VPERF_BIT(0)
 #define PMSCR_E1SPE  VPERF_BIT(1)
 #define PMSCR_CX     VPERF_BIT(3)
 #define PMSCR_PA     VPERF_BIT(4)
 #define PMSCR_TS     VPERF_BIT(5)
 #define PMSCR_PCT    VPERF_BIT(6)
-#define PMSCR_PCT1   VPERF_BIT(7) /* PCT[1], SPEv1p2 */
+#define PMSCR_PCT1   VPERF_BIT(7) /* PCT[1]: vperf keeps it from SPEv1p2 (below) */
 #define PMSCR_E0HSPE PMSCR_E0SPE  /* PMSCR_EL2 */
 #define PMSCR_E2SPE  PMSCR_E1SPE  /* PMSCR_EL2 */
 

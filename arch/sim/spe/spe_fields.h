@@ -26,7 +26,7 @@
 #define PMSCR_PA    VPERF_BIT(4)
 #define PMSCR_TS    VPERF_BIT(5)
 #define PMSCR_PCT   VPERF_BIT(6)
-#define PMSCR_PCT1  VPERF_BIT(7) /* PCT[1], FEAT_SPEv1p2 */
+#define PMSCR_PCT1  VPERF_BIT(7) /* PCT[1]: FEAT_ECV in the PMSCR_EL1 description; spe_regs.c */
 
 /* PMSICR_EL1 (SPE 4.3.10) */
 #define PMSICR_COUNT_MASK   VPERF_GENMASK(31, 0)
