@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The register database as a table, and lookup by encoding (see vperf/sysregs.def). */
 #include <vperf/fgt.h>
+#include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
 #include <vperf/spe_regs.h>
 #include <vperf/sysreg.h>
@@ -62,6 +63,34 @@ CHECK_FIELDS(PMSCR_EL1, PMSCR_EL1_FIELDS);
 CHECK_FIELDS(PMSICR_EL1, PMSICR_EL1_FIELDS);
 CHECK_FIELDS(PMSIRR_EL1, PMSIRR_EL1_FIELDS);
 CHECK_FIELDS(PMBSR_EL1, PMBSR_EL1_FIELDS);
+CHECK_FIELDS(PMUACR_EL1, PMU_CNT_FIELDS);
+CHECK_FIELDS(PMICFILTR_EL0, PMICFILTR_EL0_FIELDS);
+CHECK_FIELDS(PMSFCR_EL1, PMSFCR_EL1_FIELDS);
+CHECK_FIELDS(PMSLATFR_EL1, PMSLATFR_EL1_FIELDS);
+CHECK_FIELDS(PMBLIMITR_EL1, PMBLIMITR_EL1_FIELDS);
+CHECK_FIELDS(PMBPTR_EL1, PMBPTR_EL1_FIELDS);
+
+/* A register whose line has no RES0 bits to cover (the ID registers, the event filters, whose
+ * fields change with the SPE version, and the EL2 registers): its fields are disjoint and none
+ * is RES0 on its line. */
+#define CHECK_SOME_FIELDS(nm, list)                                                              \
+	_Static_assert(VPERF_FIELDS_DISJOINT(list) && !(VPERF_FIELDS_UNION(list) & DB_RES0(nm)), \
+		       #nm ": fields disjoint, none RES0")
+CHECK_SOME_FIELDS(PMSEVFR_EL1, PMSEVFR_EL1_FIELDS);
+CHECK_SOME_FIELDS(PMSNEVFR_EL1, PMSEVFR_EL1_FIELDS);
+CHECK_SOME_FIELDS(PMSIDR_EL1, PMSIDR_EL1_FIELDS);
+CHECK_SOME_FIELDS(PMBIDR_EL1, PMBIDR_EL1_FIELDS);
+CHECK_SOME_FIELDS(PMSCR_EL2, PMSCR_EL2_FIELDS);
+CHECK_SOME_FIELDS(MDCR_EL2, MDCR_EL2_FIELDS);
+
+/* The writable masks vperf uses, against their registers' lists: MDCR_EL2_VPERF_MASK is the union
+ * of its own list (vperf/mdcr.h), fields of MDCR_EL2; PMBSR_WRITABLE is PMBSR_EL1 but MSS2 (which
+ * vperf's SPE versions do not have). */
+_Static_assert(VPERF_FIELDS_DISJOINT(MDCR_EL2_VPERF_FIELDS) &&
+		       !(MDCR_EL2_VPERF_MASK & ~VPERF_FIELDS_UNION(MDCR_EL2_FIELDS)),
+	       "MDCR_EL2_VPERF_MASK: fields of MDCR_EL2");
+_Static_assert(PMBSR_WRITABLE == (VPERF_FIELDS_UNION(PMBSR_EL1_FIELDS) & ~PMBSR_MSS2),
+	       "PMBSR_WRITABLE: PMBSR_EL1's fields but MSS2");
 
 /*
  * vperf's fine-grained trap masks (vperf/fgt.h) are the database's fgt column: the fields of
@@ -125,6 +154,24 @@ _Static_assert((0ull
 _Static_assert(VPERF_FGT_MASK(VPERF_FGT_RBIT_PMBSR) == HDFG_PMBSR &&
 		       VPERF_FGT_MASK(VPERF_FGT_WBIT_PMBSR) == HDFG_PMBSR,
 	       "HDFG_PMBSR: PMBSR_EL1's field (sysregs.def fgt column)");
+
+/* VPERF_FGT_FIELD_LIST is the field list of four registers (HDFGRTR_EL2 / HDFGWTR_EL2: register
+ * 1, its read and write bits; HDFGRTR2_EL2 / HDFGWTR2_EL2: register 2): in each, no two of the
+ * fields share a bit. */
+#define FGT_OR(reg, dir, name, r, rbit, wbit)  | ((r) == (reg) ? VPERF_FGT_MASK(dir) : 0ull)
+#define FGT_SUM(reg, dir, name, r, rbit, wbit) +((r) == (reg) ? VPERF_FGT_MASK(dir) : 0ull)
+#define FGT_R1_OR(name, r, rbit, wbit)	       FGT_OR(1, rbit, name, r, rbit, wbit)
+#define FGT_R1_SUM(name, r, rbit, wbit)	       FGT_SUM(1, rbit, name, r, rbit, wbit)
+#define FGT_W1_OR(name, r, rbit, wbit)	       FGT_OR(1, wbit, name, r, rbit, wbit)
+#define FGT_W1_SUM(name, r, rbit, wbit)	       FGT_SUM(1, wbit, name, r, rbit, wbit)
+#define FGT_R2_OR(name, r, rbit, wbit)	       FGT_OR(2, rbit, name, r, rbit, wbit)
+#define FGT_R2_SUM(name, r, rbit, wbit)	       FGT_SUM(2, rbit, name, r, rbit, wbit)
+#define FGT_W2_OR(name, r, rbit, wbit)	       FGT_OR(2, wbit, name, r, rbit, wbit)
+#define FGT_W2_SUM(name, r, rbit, wbit)	       FGT_SUM(2, wbit, name, r, rbit, wbit)
+#define FGT_DISJOINT(x) \
+	((0ull VPERF_FGT_FIELD_LIST(FGT_##x##_SUM)) == (0ull VPERF_FGT_FIELD_LIST(FGT_##x##_OR)))
+_Static_assert(FGT_DISJOINT(R1) && FGT_DISJOINT(W1) && FGT_DISJOINT(R2) && FGT_DISJOINT(W2),
+	       "VPERF_FGT_FIELD_LIST: one bit of HDFGxTR_EL2 / HDFGxTR2_EL2 for two fields");
 
 /* Binary search: the database is sorted by encoding (tests/unit/test_regdb.c checks it). */
 const struct vperf_sysreg_desc *vperf_sysreg_lookup(uint32_t enc)

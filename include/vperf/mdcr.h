@@ -36,10 +36,23 @@
 #define MDCR_EL2_HPMFZO	       VPERF_BIT(29)
 #define MDCR_EL2_HPMFZS	       VPERF_BIT(36)
 
+/*
+ * The field list (F(mask) a field, as vperf/pmu_regs.h's): every MDCR_EL2 field vperf names.
+ * MDCR_EL2 has no RES0 mask in the database (an EL2 register, never a guest's), so lib/regdb.c
+ * checks that the fields are disjoint, and that vperf's fields are some of them.
+ */
+/* clang-format off */
+#define MDCR_EL2_FIELDS(F) \
+	F(MDCR_EL2_HPMN_MASK) F(MDCR_EL2_TPMCR) F(MDCR_EL2_TPM) F(MDCR_EL2_HPME) F(MDCR_EL2_TDE) \
+	F(MDCR_EL2_TDA) F(MDCR_EL2_TDOSA) F(MDCR_EL2_TDRA) F(MDCR_EL2_E2PB_MASK) F(MDCR_EL2_TPMS) \
+	F(MDCR_EL2_HPMD) F(MDCR_EL2_TTRF) F(MDCR_EL2_HCCD) F(MDCR_EL2_E2TB_MASK) F(MDCR_EL2_HLP) \
+	F(MDCR_EL2_TDCC) F(MDCR_EL2_MTPME) F(MDCR_EL2_HPMFZO) F(MDCR_EL2_HPMFZS)
 /* The MDCR_EL2 fields vperf owns. The hypervisor owns the rest: debug and trace traps, and
  * HLP / HPMFZO, which govern only its own second counter range. */
-#define MDCR_EL2_VPERF_MASK                                                                        \
-	(MDCR_EL2_HPMN_MASK | MDCR_EL2_TPMCR | MDCR_EL2_TPM | MDCR_EL2_HPME | MDCR_EL2_E2PB_MASK | \
-	 MDCR_EL2_TPMS | MDCR_EL2_HPMD | MDCR_EL2_HCCD | MDCR_EL2_MTPME)
+#define MDCR_EL2_VPERF_FIELDS(F) \
+	F(MDCR_EL2_HPMN_MASK) F(MDCR_EL2_TPMCR) F(MDCR_EL2_TPM) F(MDCR_EL2_HPME) \
+	F(MDCR_EL2_E2PB_MASK) F(MDCR_EL2_TPMS) F(MDCR_EL2_HPMD) F(MDCR_EL2_HCCD) F(MDCR_EL2_MTPME)
+/* clang-format on */
+#define MDCR_EL2_VPERF_MASK VPERF_FIELDS_UNION(MDCR_EL2_VPERF_FIELDS)
 
 #endif /* VPERF_MDCR_H */

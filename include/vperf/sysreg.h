@@ -155,13 +155,6 @@ enum vperf_slot {
 	VPERF_SLOT_COUNT
 };
 
-/* A register's field list (an X-macro of F(mask), vperf/pmu_regs.h) as the union of its fields,
- * and the check that no two of them share a bit (their sum is then their union). */
-#define VPERF_FIELD_OR(mask)	    | (uint64_t)(mask)
-#define VPERF_FIELD_SUM(mask)	    +(uint64_t)(mask)
-#define VPERF_FIELDS_UNION(list)    (0ull list(VPERF_FIELD_OR))
-#define VPERF_FIELDS_DISJOINT(list) ((0ull list(VPERF_FIELD_SUM)) == VPERF_FIELDS_UNION(list))
-
 struct vperf_sysreg_desc {
 	const char *name;
 	uint64_t res0;

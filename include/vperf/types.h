@@ -23,6 +23,13 @@
 #define VPERF_FIELD_GET(val, hi, lo) (((val)&VPERF_GENMASK(hi, lo)) >> (lo))
 #define VPERF_ARRAY_SIZE(a)	     (sizeof(a) / sizeof((a)[0]))
 
+/* A register's field list (an X-macro of F(mask), one F a field: vperf/pmu_regs.h) as the union
+ * of its fields, and the check that no two of them share a bit (their sum is then their union). */
+#define VPERF_FIELD_OR(mask)	    | (uint64_t)(mask)
+#define VPERF_FIELD_SUM(mask)	    +(uint64_t)(mask)
+#define VPERF_FIELDS_UNION(list)    (0ull list(VPERF_FIELD_OR))
+#define VPERF_FIELDS_DISJOINT(list) ((0ull list(VPERF_FIELD_SUM)) == VPERF_FIELDS_UNION(list))
+
 enum vperf_err {
 	VPERF_OK = 0,
 	VPERF_EINVAL = -1,  /* a bad argument from the hypervisor or a guest */

@@ -53,12 +53,8 @@ static uint64_t guest_pmbidr(const struct vperf_vcpu *vcpu)
 	return vcpu->pcpu->caps.pmbidr & (PMBIDR_ALIGN | PMBIDR_F);
 }
 
-/* The events PMSEVFR_EL1 and PMSNEVFR_EL1 select on the VM's SPE version: those of SPEv1 (SPE
- * 4.3.8), and the Events packet bits each later version defines (Arm DDI 0487 K.a D18.2.6):
- * SPEv1p1 E[11] (misalignment) and E[18:17] (empty and partial predicate), SPEv1p2 E[6] (not
- * taken). The same sets as Linux's arm_spe_pmu accepts per PMSVer. */
-#define PMSEVFR_EVENTS_V1P1 (VPERF_BIT(11) | VPERF_BIT(17) | VPERF_BIT(18))
-#define PMSEVFR_EVENTS_V1P2 VPERF_BIT(6)
+/* The events PMSEVFR_EL1 and PMSNEVFR_EL1 select on the VM's SPE version (vperf/spe_regs.h: the
+ * sets of SPEv1, SPEv1p1 and SPEv1p2, PMSEVFR_EL1_FIELDS). */
 
 static uint64_t filter_events(const struct vperf_pcpu_caps *caps)
 {

@@ -30,10 +30,6 @@ static bool counter_enabled_by_range(unsigned int cpu, unsigned int n, unsigned 
 	return sim_model_config()->epme;
 }
 
-#define EVTYPER_NSK VPERF_BIT(29)
-#define EVTYPER_NSU VPERF_BIT(28)
-#define EVTYPER_M   VPERF_BIT(26)
-
 static bool bit(uint64_t v, uint64_t b)
 {
 	return (v & b) != 0;

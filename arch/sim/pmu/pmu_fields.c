@@ -11,16 +11,6 @@
  */
 #include "pmu_internal.h"
 
-#define PMCR_D	 VPERF_BIT(3)
-#define PMCR_X	 VPERF_BIT(4)
-#define PMCR_FZO VPERF_BIT(9)
-
-#define EVTYPER_NSK	VPERF_BIT(29)
-#define EVTYPER_NSU	VPERF_BIT(28)
-#define EVTYPER_M	VPERF_BIT(26)
-#define EVTYPER_EVT_LOW VPERF_GENMASK(9, 0)
-#define EVTYPER_EVT_HI	VPERF_GENMASK(15, 10)
-
 static uint8_t pmuver(void)
 {
 	return sim_pmu_version();
@@ -38,7 +28,7 @@ uint64_t pmu_pmcr_writable(void)
 	uint64_t w = PMCR_E;
 
 	if (cfg->aarch32_el0)
-		w |= PMCR_D | PMU_LC;
+		w |= PMCR_D_BIT | PMU_LC;
 
 	if (cfg->pmu_export_bus)
 		w |= PMCR_X;

@@ -17,31 +17,7 @@
 
 #include <sim/arch_regs.h>
 #include "../core/family.h"
-
-#define PMU_CYCLE_BIT 31u
-/* FEAT_PMUv3_ICNTR's instruction counter: bit F0 [32] of PMCNTEN, PMINTEN, PMOVS, PMZR and
- * PMUACR_EL1 (I5.3.18 F0 and the others), index 32 here. */
-#define PMU_ICNTR_BIT 32u
-#define PMU_LC	      VPERF_BIT(6)
-#define EVTYPER_P     VPERF_BIT(31)
-#define EVTYPER_U     VPERF_BIT(30)
-#define EVTYPER_NSH   VPERF_BIT(27)
-#define EVTYPER_MT    VPERF_BIT(25) /* FEAT_MTPMU (I5.3.30 MT) */
-#define EVTYPER_SH    VPERF_BIT(24) /* FEAT_SEL2 with EL3 (I5.3.30 SH) */
-/* PMCR_EL0 (Arm DDI 0487 K.a I5.3.21) and PMUSERENR_EL0 (D24.5) fields the family reads. */
-#define PMCR_E	      VPERF_BIT(0)
-#define PMCR_P	      VPERF_BIT(1)
-#define PMCR_C	      VPERF_BIT(2)
-#define PMCR_D_BIT    VPERF_BIT(3)
-#define PMCR_DP	      VPERF_BIT(5)
-#define PMCR_LP	      VPERF_BIT(7)
-#define PMCR_N_SHIFT  11
-#define PMUSERENR_EN  VPERF_BIT(0)
-#define PMUSERENR_SW  VPERF_BIT(1)
-#define PMUSERENR_CR  VPERF_BIT(2)
-#define PMUSERENR_ER  VPERF_BIT(3)
-#define PMUSERENR_UEN VPERF_BIT(4) /* FEAT_PMUv3p9 */
-#define PMUSERENR_IR  VPERF_BIT(5) /* FEAT_PMUv3_ICNTR: EL0 reads of PMICNTR_EL0 */
+#include "pmu_fields.h"
 
 /* NUM_PMU_COUNTERS, and the range boundaries (MDCR_EL2.HPMN; PMCCR.EPMN, I5.3.47). */
 unsigned int pmu_num(void);

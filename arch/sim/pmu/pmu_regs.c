@@ -7,8 +7,6 @@
  */
 #include "pmu_internal.h"
 
-#define PMEVTYPER_EVT_MASK VPERF_GENMASK(15, 0)
-
 static uint32_t counter_enc(unsigned int n)
 {
 	return SIM_ENC(3, 3, 14, 8 | (n >> 3), n & 7);

@@ -258,4 +258,15 @@ const struct sim_arch_reg *sim_arch_reg_at(unsigned int i);
 /* The register-file slot of enc, or -1 when the model has no such register. */
 int sim_arch_reg_slot(uint32_t enc);
 
+/* One field of a register as the model's field lists have it (core/reg_fields.c): the name of
+ * the model's mask and the mask. */
+struct sim_reg_field {
+	const char *name;
+	uint64_t mask;
+};
+
+/* The model's field list of reg (*n fields), NULL when it keeps none for it (counters, ID
+ * registers but PMSIDR_EL1 and PMBIDR_EL1, GIC registers). */
+const struct sim_reg_field *sim_reg_fields(const struct sim_arch_reg *reg, unsigned int *n);
+
 #endif /* VPERF_SIM_ARCH_REGS_H */
