@@ -23,9 +23,9 @@
  * OS lock), per vCPU with vperf_vcpu_set_host_mdcr() before or during the run. A bit of vperf's
  * given there is bad input: dropped, counted and logged. A hypervisor that writes MDCR_EL2 itself
  * between a put and the next load (e.g. nVHE KVM's trap activation) must leave vperf's write the
- * last before the guest runs: vperf skips a load's write only when its last written value is
- * the vCPU's, so such a hypervisor puts the host's value back before that load (with host_el1
- * vperf's put does it).
+ * last before the guest runs: vperf skips a load's write when the value it last wrote is the
+ * vCPU's, so such a hypervisor sets host_el1, with which every put writes the host's value and
+ * the next load the vCPU's.
  *
  * HCR_EL2.E2H = 1 (VHE) is refused by vperf_pcpu_init on a PE with SPE (docs/integration.md).
  *
