@@ -8,6 +8,8 @@
 #
 # Usage: QEMU_OUT=DIR integrations/kvm/guest.sh   (DIR holds pmu-suite.bin: make kvm-guest)
 #   KVM_GUEST_N      the guest's expected PMCR_EL0.N (default: 4, QEMU -cpu max's 6 minus 2)
+#   KVM_GUEST_CPUS   the guest's vCPUs (default 2: the suite's second-CPU tests, among them
+#                    cpu-on-pmu-reset, whose PSCI CPU_ON must reset the vCPU's PMU in vperf)
 #   KVM_GUEST_ARGS   more kernel command line (e.g. kvm-arm.vperf=0 to see KVM's own emulation)
 #   QEMU             another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
@@ -23,7 +25,7 @@ log=$work/suite.log
 echo "kvm-guest: booting $img (log: $log)" >&2
 timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -smp 1 \
 	-m 1G -display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
-	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 ${KVM_GUEST_ARGS:-} vperf.guest=n=${KVM_GUEST_N:-4}" \
+	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 ${KVM_GUEST_ARGS:-} vperf.guest=n=${KVM_GUEST_N:-4},cpus=${KVM_GUEST_CPUS:-2}" \
 	</dev/null >"$log" 2>&1 || true
 grep -E "RESULT .* FAIL|SUITE DONE|vperf" "$log" || true
 if grep -q "SUITE DONE passed=[1-9][0-9]* failed=0" "$log" &&
