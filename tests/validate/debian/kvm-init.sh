@@ -8,7 +8,9 @@
 # running here, with its initramfs whose /init checks perf, ARGS its command line;
 # "linux-rootfs:ARGS" the same kernel with the initramfs whose /init runs Linux's perf tool.
 # A cpus=N among ARGS gives that guest N vCPUs (default 1). Each guest's console is printed
-# tagged [vmK]; then the machine powers off.
+# tagged [vmK]. Then each vperf.selftest=NAME runs /selftest/NAME (a static test an outer script
+# added to the initramfs, e.g. KVM's own selftests: integrations/kvm/selftest.sh), its output
+# tagged [NAME], its exit status said; then the machine powers off.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mkdir -p /sys
@@ -35,4 +37,11 @@ for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 done
 wait
 echo "kvm-init: $k guests done"
+for t in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.selftest=//p'); do
+	echo "kvm-init: selftest $t"
+	{
+		"/selftest/$t" </dev/null 2>&1
+		echo "kvm-init: selftest $t rc=$?"
+	} | sed "/^kvm-init: /!s/^/[$t] /"
+done
 poweroff -f
