@@ -10,6 +10,8 @@
 #   KVM_GUEST_N      the guest's expected PMCR_EL0.N (default: 4, QEMU -cpu max's 6 minus 2)
 #   KVM_GUEST_CPUS   the guest's vCPUs (default 2: the suite's second-CPU tests, among them
 #                    cpu-on-pmu-reset, whose PSCI CPU_ON must reset the vCPU's PMU in vperf)
+#   KVM_HOST_CPUS    the KVM host's CPUs (default: as many as the guest's vCPUs, so that
+#                    sgi-cross-cpu's spinning vCPU 1 runs while vCPU 0 waits for it)
 #   KVM_GUEST_ARGS   more kernel command line (e.g. kvm-arm.vperf=0 to see KVM's own emulation)
 #   QEMU             another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
@@ -23,7 +25,7 @@ mkdir -p "$work" 2>/dev/null || work=$(mktemp -d)
 cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm)
 log=$work/suite.log
 echo "kvm-guest: booting $img (log: $log)" >&2
-timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -smp 1 \
+timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -smp "${KVM_HOST_CPUS:-${KVM_GUEST_CPUS:-2}}" \
 	-m 1G -display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
 	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 ${KVM_GUEST_ARGS:-} vperf.guest=n=${KVM_GUEST_N:-4},cpus=${KVM_GUEST_CPUS:-2}" \
 	</dev/null >"$log" 2>&1 || true
