@@ -35,8 +35,8 @@ kvm-boot:
 kvm-guest: $(qemu-out)/pmu-suite.bin
 	$(Q)QEMU_OUT=$(qemu-out) $(kvm-dir)/guest.sh
 
-kvm-selftest:
-	$(Q)$(kvm-dir)/selftest.sh
+kvm-selftest: $(qemu-out)/pmu-suite.bin
+	$(Q)QEMU_OUT=$(qemu-out) $(kvm-dir)/selftest.sh
 
 kvm-checkpatch:
 	$(call deps_for,kvm)

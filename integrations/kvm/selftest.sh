@@ -9,10 +9,12 @@
 # N work and the ones above are refused; N above the limit must be refused by KVM.
 # Passes when the test exits 0 and vperf answered its guests' PMU register accesses at EL2.
 #
-# Usage: integrations/kvm/selftest.sh   (make kvm-selftest)
+# Usage: QEMU_OUT=DIR integrations/kvm/selftest.sh   (make kvm-selftest; DIR as for guest.sh:
+#        the initramfs is make validate's kvm one, which carries the suite)
 #   KVM_SELFTEST_ARGS   more kernel command line (e.g. kvm-arm.vperf=0: KVM's own emulation)
 #   QEMU                another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
+: "${QEMU_OUT:?QEMU_OUT (the directory with pmu-suite.bin)}"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
@@ -49,10 +51,12 @@ fi
 work=$(dirname "$img")/selftest
 mkdir -p "$work" 2>/dev/null || work=$(mktemp -d)
 cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm)
-# The test joins the initramfs as a second archive (the kernel unpacks them in turn).
+# The test joins the initramfs as a second archive (the kernel unpacks them in turn; its /init
+# is the same kvm-init.sh).
 rm -rf "$work/extra" && mkdir -p "$work/extra/selftest"
 cp "$bin" "$work/extra/selftest/"
-(cd "$work/extra" && find . | cpio -o -H newc --quiet) >"$work/extra.cpio"
+"$root/tests/qemu/linux/mkcpio.sh" "$root/tests/validate/debian/kvm-init.sh" "$work/extra.cpio" \
+	"$work/extra"
 cat "$cpio" "$work/extra.cpio" >"$work/initrd"
 log=$work/$test.log
 echo "kvm-selftest: booting $img (log: $log)" >&2
