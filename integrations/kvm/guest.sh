@@ -34,6 +34,7 @@ timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cp
 grep -E "RESULT .* FAIL|SUITE DONE|vperf" "$log" || true
 xfail=" ${KVM_GUEST_XFAIL-sgi-cross-cpu} "
 unexpected=
+# shellcheck disable=SC2013 # test names are single words
 for t in $(sed -n 's/.*RESULT \([^ ]*\) FAIL.*/\1/p' "$log"); do
 	case "$xfail" in *" $t "*) echo "kvm-guest: $t failed (expected)" ;; *) unexpected="$unexpected $t" ;; esac
 done
