@@ -322,6 +322,12 @@ static void test_vcpu_host_mdcr(void **state)
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), MDCR_EL2_TDA | vperfs);
 	vperf_vcpu_put(&a);
 
+	/* New bits while put: the next load does not reuse the value cached at the last one. */
+	assert_int_equal(vperf_vcpu_set_host_mdcr(&a, MDCR_EL2_TDOSA), VPERF_OK);
+	vperf_vcpu_load(&a, &pcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), MDCR_EL2_TDOSA | vperfs);
+	vperf_vcpu_put(&a);
+
 	/* With FEAT_TRF, TTRF is the hypervisor's to give. */
 	sim_poke(0, VPERF_ENC_ID_AA64DFR0_EL1,
 		 sim_peek(0, VPERF_ENC_ID_AA64DFR0_EL1) | VPERF_BIT(40));
