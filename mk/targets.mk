@@ -269,6 +269,8 @@ help:
 	@echo '                              in nVHE and VHE mode: KVM, PMUv3 and SPE come up'
 	@echo '  kvm-guest                   that kernel in nVHE mode with kvm-arm.vperf=1 runs the'
 	@echo '                              conformance suite as a KVM guest: vperf answers its PMU'
+	@echo '  kvm-selftest                the same host runs KVM'"'"'s selftest vpmu_counter_access'
+	@echo '                              (cross-built static once) with vperf as the PMU backend'
 	@echo '  validate [TARGETS="..."]    the conformance suite, Linux guest and cost loop against'
 	@echo '                              each hypervisor of tests/validate/targets.txt (bare QEMU,'
 	@echo '                              vperf, Xen with vperf, Xen'"'"'s pass-through, Debian'"'"'s Xen'

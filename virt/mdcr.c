@@ -142,7 +142,7 @@ static uint64_t vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base)
 
 /*
  * MDCR_EL2 while a vCPU runs, from the host's value (HPMN = first host counter, HPME for the
- * host's counters, the host's own bits):
+ * host's counters, the host's own bits or the vCPU's, vcpu_base()):
  *   TPM   = 1: every PMU register access from EL1/EL0 traps: vperf emulates the vPMU or, for a
  *           VM without one, answers UNDEF (the trapped partition, docs/vpmu.md);
  *   TPMCR = 1: PMCR_EL0 traps too (TPM covers it; set for hardware that separates them);
@@ -153,9 +153,22 @@ static uint64_t vspe_mdcr(const struct vperf_vcpu *vcpu, uint64_t base)
  * and for a VM with a vPMU the fields of vpmu_mdcr(), for a VM with a vSPE those of
  * vspe_mdcr(). A VM without a vPMU (OFF) leaves HPME as the host set it.
  */
+/*
+ * The base a vCPU's value starts from: the host's MDCR_EL2, whose hypervisor bits the vCPU's own
+ * replace when the hypervisor gave some (vperf_vcpu_set_host_mdcr: its debug traps per vCPU),
+ * less the fields this PE does not implement (RES0 here; the vCPU may run where they exist).
+ */
+static uint64_t vcpu_base(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	if (!vcpu->host_mdcr_set)
+		return pcpu->host_mdcr;
+	return (pcpu->host_mdcr & MDCR_EL2_VPERF_MASK) |
+	       (vcpu->host_mdcr & host_fields(&pcpu->caps));
+}
+
 static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
-	uint64_t mdcr = pcpu->host_mdcr & ~MDCR_EL2_E2PB_MASK;
+	uint64_t mdcr = vcpu_base(vcpu, pcpu) & ~MDCR_EL2_E2PB_MASK;
 
 	mdcr |= MDCR_EL2_TPM | MDCR_EL2_TPMCR;
 	/* TPMS and E2PB are RES0 without SPE: written only where they exist (a PE without SPE
@@ -211,4 +224,33 @@ void vperf_mdcr_put(struct vperf_pcpu *pcpu)
 	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME) ||
 	    pcpu->spe.host_saved)
 		set_mdcr(pcpu, pcpu->host_mdcr);
+}
+
+int vperf_vcpu_set_host_mdcr(struct vperf_vcpu *vcpu, uint64_t bits)
+{
+	uint64_t bad = bits & ~MDCR_EL2_HOST_MASK;
+	int r = VPERF_OK;
+
+	if (bad) {
+		char buf[96];
+		struct fmt f;
+
+		STAT_INC(&vcpu->vm->stats, misuse);
+		vperf_fmt_init(&f, buf, sizeof(buf));
+		vperf_fmt_str(&f, "vperf: vcpu_set_host_mdcr: MDCR_EL2 bits ");
+		vperf_fmt_hex(&f, bad, 1);
+		vperf_fmt_str(&f, " are not the hypervisor's (dropped)");
+		vperf_log(VPERF_LOG_ERR, buf);
+		bits &= MDCR_EL2_HOST_MASK;
+		r = VPERF_EINVAL;
+	}
+	if (vcpu->host_mdcr_set && vcpu->host_mdcr == bits)
+		return r;
+	vcpu->host_mdcr = bits;
+	vcpu->host_mdcr_set = true;
+	if (vcpu->pcpu)
+		vperf_update_mdcr(vcpu);
+	else
+		vperf_mdcr_stale(vcpu);
+	return r;
 }

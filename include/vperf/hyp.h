@@ -15,6 +15,18 @@
  * translation regime). A hypervisor that must switch those first (e.g. on the exception entry
  * path) calls put first there.
  *
+ * MDCR_EL2 is shared: vperf owns the fields of MDCR_EL2_VPERF_MASK (vperf/mdcr.h: HPMN, TPM,
+ * TPMCR, HPME, TPMS, E2PB, HPMD, HCCD, MTPME) and writes the register at vperf_vcpu_load and
+ * vperf_vcpu_put; the hypervisor owns those of MDCR_EL2_HOST_MASK (its debug and trace traps) and
+ * hands them over instead of writing them: once per pCPU (vperf_pcpu_config.host_mdcr) and,
+ * where they differ per vCPU (a VMM's guest debugging, a guest's use of the debug registers, its
+ * OS lock), per vCPU with vperf_vcpu_set_host_mdcr() before or during the run. A bit of vperf's
+ * given there is bad input: dropped, counted and logged. A hypervisor that writes MDCR_EL2 itself
+ * between a put and the next load (e.g. nVHE KVM's trap activation) must leave vperf's write the
+ * last before the guest runs: vperf skips a load's write when the value it last wrote is the
+ * vCPU's, so such a hypervisor sets host_el1, with which every put writes the host's value and
+ * the next load the vCPU's.
+ *
  * HCR_EL2.E2H = 1 (VHE) is refused by vperf_pcpu_init on a PE with SPE (docs/integration.md).
  *
  * vperf remembers the SPE sampling controls it last wrote on each pCPU and writes only those a

@@ -55,4 +55,15 @@
 /* clang-format on */
 #define MDCR_EL2_VPERF_MASK VPERF_FIELDS_UNION(MDCR_EL2_VPERF_FIELDS)
 
+/* The MDCR_EL2 fields the hypervisor may give, for the host (vperf_pcpu_config.host_mdcr) or for
+ * one vCPU (vperf_vcpu_set_host_mdcr): the self-hosted debug traps TDE, TDA, TDOSA and TDRA, the
+ * trace controls TTRF and E2TB, TDCC, and HLP, HPMFZO and HPMFZS, which act only on the
+ * hypervisor's second counter range (Arm DDI 0487 K.a, MDCR_EL2). Those that come with a feature
+ * exist only where the PE has it (virt/mdcr.c, host_fields()). Every other field is
+ * vperf's (MDCR_EL2_VPERF_MASK) or one vperf does not know (the PMU snapshot and exception
+ * controls PMSSE and PMEE among them, which it never gives away). */
+#define MDCR_EL2_HOST_MASK                                                              \
+	(MDCR_EL2_TDE | MDCR_EL2_TDA | MDCR_EL2_TDOSA | MDCR_EL2_TDRA | MDCR_EL2_TTRF | \
+	 MDCR_EL2_E2TB_MASK | MDCR_EL2_HLP | MDCR_EL2_TDCC | MDCR_EL2_HPMFZO | MDCR_EL2_HPMFZS)
+
 #endif /* VPERF_MDCR_H */

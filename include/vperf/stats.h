@@ -16,7 +16,8 @@ struct vperf_stats {
 	uint64_t agent_overflows; /* PMUIRQs raised by the external agent's range [EPMN, N): its
 				   * flags are not vperf's to clear, their interrupt enables are */
 	uint64_t spurious_irqs;	  /* PMUIRQ entries on a pCPU without a PMUv3 (nothing read) */
-	uint64_t misuse;	  /* API misuse by the hypervisor (a load without a put) */
+	uint64_t misuse;	  /* API misuse by the hypervisor (a load without a put; per VM:
+				   * vCPU MDCR_EL2 bits that are not the hypervisor's) */
 	uint64_t refused;	  /* vperf_pcpu_init refused this pCPU: it cannot give an existing
 				   * VM its policy (logged with the reason) */
 	uint64_t spe_events;	  /* Profiling Buffer events shown to the guest (virtual PMBSR) */

@@ -169,6 +169,10 @@ struct vperf_vcpu {
 	 * computed at the next load. */
 	const struct vperf_pcpu *mdcr_pcpu;
 	uint32_t mdcr_epoch;
+	/* The hypervisor's own MDCR_EL2 bits for this vCPU (vperf_vcpu_set_host_mdcr), in place of
+	 * its pCPU's host_mdcr ones while it runs; host_mdcr_set false: the pCPU's. */
+	uint64_t host_mdcr;
+	bool host_mdcr_set;
 	struct vperf_vpmu pmu;
 	struct vperf_vspe spe;
 };
@@ -213,6 +217,20 @@ int vperf_vcpu_init(struct vperf_vcpu *vcpu, struct vperf_vm *vm, void *hv_vcpu)
 /* Reset an initialised vCPU's PMU/SPE state (guest reset, PSCI CPU_ON). VPERF_EBUSY while it
  * is loaded (put it first) or parked by a lazy put (vperf_pcpu_flush on its pCPU first). */
 int vperf_vcpu_reset(struct vperf_vcpu *vcpu);
+
+/* The hypervisor's own MDCR_EL2 bits for this vCPU: its debug traps, for its debug emulation
+ * and its VMM's guest debugging (KVM's kvm_arm_setup_mdcr_el2: TDE, TDA, TDOSA, TDRA, TTRF).
+ * While the vCPU runs they replace the non-vperf bits of its pCPU's host_mdcr in the MDCR_EL2
+ * vperf writes at load; vperf's own fields (MDCR_EL2_VPERF_MASK: HPMN, TPM, TPMCR, HPME, TPMS,
+ * E2PB, HPMD, HCCD, MTPME) stay vperf's. Only the fields of MDCR_EL2_HOST_MASK (vperf/mdcr.h)
+ * are taken: any other bit is dropped, the call counted (the VM's stats.misuse) and logged, and
+ * VPERF_EINVAL returned with the valid bits taken all the same. A field for a feature the pCPU
+ * lacks (TTRF without FEAT_TRF, E2TB without FEAT_TRBE, ...) is left 0 on that pCPU, as the
+ * RES0 it is there: the vCPU may run on pCPUs that differ. Any time: before a load (the next
+ * load uses them; the same bits again cost nothing), or while loaded (written at once). Kept
+ * across vperf_vcpu_reset, which resets the guest's state, not the hypervisor's; until the
+ * first call the vCPU runs with its pCPU's host_mdcr bits. */
+int vperf_vcpu_set_host_mdcr(struct vperf_vcpu *vcpu, uint64_t bits);
 
 /* The vCPU is going away (its memory will be reused): drop pcpu's reference to it, on the CPU
  * of pcpu (a lazy switch leaves a put vCPU's state in the hardware as a cache, remembered by

@@ -11,6 +11,9 @@
 #   kvm-guest       boot it in nVHE mode with kvm-arm.vperf=1 and run the conformance suite as a
 #                   KVM guest under Debian's QEMU (make validate's kvm initramfs): vperf answers
 #                   the guest's PMU at EL2; "PASS|FAIL kvm-guest vperf"
+#   kvm-selftest    KVM's own selftest vpmu_counter_access (the same source, cross-built static
+#                   once) run in that host with kvm-arm.vperf=1: the VMM's PMCR_EL0.N, counters
+#                   below it answered, above it refused; "PASS|FAIL kvm-selftest ..."
 # Not part of make check nor .ci/run yet: the first kernel build costs minutes on 2 cores
 # (docs/build.md says when to run these).
 
@@ -32,8 +35,11 @@ kvm-boot:
 kvm-guest: $(qemu-out)/pmu-suite.bin
 	$(Q)QEMU_OUT=$(qemu-out) $(kvm-dir)/guest.sh
 
+kvm-selftest: $(qemu-out)/pmu-suite.bin
+	$(Q)QEMU_OUT=$(qemu-out) $(kvm-dir)/selftest.sh
+
 kvm-checkpatch:
 	$(call deps_for,kvm)
 	$(Q)$(kvm-dir)/build.sh --checkpatch
 
-.PHONY: kvm-kernel kvm-path kvm-key kvm-each kvm-checkpatch kvm-boot kvm-guest
+.PHONY: kvm-kernel kvm-path kvm-key kvm-each kvm-checkpatch kvm-boot kvm-guest kvm-selftest

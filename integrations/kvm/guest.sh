@@ -3,11 +3,17 @@
 # project's QEMU in nVHE mode with kvm-arm.vperf=1, its initramfs make validate's kvm one
 # (tests/validate/debian: Debian's qemu-system-aarch64 as the VMM, tests/validate/debian/kvm-init.sh
 # as /init), running the conformance suite (pmu-suite.bin) as a KVM guest (-accel kvm -cpu host).
-# Passes when the suite passes with the N vperf gives (the host's N minus the two counters the
-# host keeps) and the host says vperf answered the guest's PMU register accesses at EL2.
+# Passes when the suite passes (but KVM_GUEST_XFAIL) with the N vperf gives (the host's N minus
+# the two counters the host keeps) and the host says vperf answered the guest's PMU register
+# accesses at EL2.
 #
 # Usage: QEMU_OUT=DIR integrations/kvm/guest.sh   (DIR holds pmu-suite.bin: make kvm-guest)
 #   KVM_GUEST_N      the guest's expected PMCR_EL0.N (default: 4, QEMU -cpu max's 6 minus 2)
+#   KVM_GUEST_CPUS   the guest's vCPUs (default 2: the suite's second-CPU tests, among them
+#                    cpu-on-pmu-reset, whose PSCI CPU_ON must reset the vCPU's PMU in vperf)
+#   KVM_HOST_CPUS    the KVM host's CPUs (default: as many as the guest's vCPUs)
+#   KVM_GUEST_XFAIL  suite tests allowed to fail (default sgi-cross-cpu: the SGI never reaches
+#                    the spinning vCPU 1 in this nested KVM, with kvm-arm.vperf=0 as well)
 #   KVM_GUEST_ARGS   more kernel command line (e.g. kvm-arm.vperf=0 to see KVM's own emulation)
 #   QEMU             another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
@@ -21,12 +27,18 @@ mkdir -p "$work" 2>/dev/null || work=$(mktemp -d)
 cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm)
 log=$work/suite.log
 echo "kvm-guest: booting $img (log: $log)" >&2
-timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -smp 1 \
+timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -smp "${KVM_HOST_CPUS:-${KVM_GUEST_CPUS:-2}}" \
 	-m 1G -display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
-	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 ${KVM_GUEST_ARGS:-} vperf.guest=n=${KVM_GUEST_N:-4}" \
+	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 ${KVM_GUEST_ARGS:-} vperf.guest=n=${KVM_GUEST_N:-4},cpus=${KVM_GUEST_CPUS:-2}" \
 	</dev/null >"$log" 2>&1 || true
 grep -E "RESULT .* FAIL|SUITE DONE|vperf" "$log" || true
-if grep -q "SUITE DONE passed=[1-9][0-9]* failed=0" "$log" &&
+xfail=" ${KVM_GUEST_XFAIL-sgi-cross-cpu} "
+unexpected=
+# shellcheck disable=SC2013 # test names are single words
+for t in $(sed -n 's/.*RESULT \([^ ]*\) FAIL.*/\1/p' "$log"); do
+	case "$xfail" in *" $t "*) echo "kvm-guest: $t failed (expected)" ;; *) unexpected="$unexpected $t" ;; esac
+done
+if grep -q "SUITE DONE passed=[1-9][0-9]* failed=" "$log" && [ -z "$unexpected" ] &&
 	grep -q "vperf answered [1-9][0-9]* PMU register accesses at EL2" "$log"; then
 	echo "PASS kvm-guest vperf"
 else

@@ -262,6 +262,117 @@ static void test_mdcr_cache_epoch(void **state)
 #endif
 }
 
+/*
+ * The hypervisor's own MDCR_EL2 bits for one vCPU (vperf_vcpu_set_host_mdcr, vperf/vperf.h): its
+ * debug traps, as KVM computes them per vCPU, replace its pCPU's host_mdcr ones while that vCPU
+ * runs, with vperf's fields (HPMN, HPME, TPM, TPMCR) vperf's; a vCPU that gave none runs with
+ * the pCPU's. TTRF is the hypervisor's only where FEAT_TRF is (ID_AA64DFR0_EL1.TraceFilt,
+ * MDCR_EL2.TTRF): RES0 elsewhere, so left 0 there.
+ */
+static void test_vcpu_host_mdcr(void **state)
+{
+	const struct vperf_pcpu_config pcfg = {
+		.host_mdcr = MDCR_EL2_TDA | MDCR_EL2_TDOSA | MDCR_EL2_TDRA,
+		.host_counters = 2,
+		.host_el1 = true,
+	};
+	const struct vperf_vm_config vcfg = { .pmu_mode = VPERF_PMU_OFF };
+	const uint64_t vperfs = 4 | MDCR_EL2_HPME | MDCR_EL2_TPM | MDCR_EL2_TPMCR;
+	const uint64_t host = pcfg.host_mdcr | 4 | MDCR_EL2_HPME;
+	struct vperf_pcpu pcpu;
+	struct vperf_vm vm;
+	struct vperf_vcpu a, b;
+	struct fake_vcpu hv = { 0 };
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+	assert_int_equal(vperf_vm_init(&vm, &vcfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&a, &vm, &hv), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&b, &vm, &hv), VPERF_OK);
+
+	assert_int_equal(
+		vperf_vcpu_set_host_mdcr(&a, MDCR_EL2_TDE | MDCR_EL2_TDOSA | MDCR_EL2_TTRF),
+		VPERF_OK);
+	vperf_vcpu_load(&a, &pcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), MDCR_EL2_TDE | MDCR_EL2_TDOSA | vperfs);
+	vperf_vcpu_put(&a);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), host);
+	vperf_vcpu_load(&b, &pcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), pcfg.host_mdcr | vperfs);
+	vperf_vcpu_put(&b);
+
+	/* The same bits again change nothing; new ones while loaded are written at once. */
+	assert_int_equal(
+		vperf_vcpu_set_host_mdcr(&a, MDCR_EL2_TDE | MDCR_EL2_TDOSA | MDCR_EL2_TTRF),
+		VPERF_OK);
+	vperf_vcpu_load(&a, &pcpu);
+	sim_clear_counts(0);
+	assert_int_equal(
+		vperf_vcpu_set_host_mdcr(&a, MDCR_EL2_TDE | MDCR_EL2_TDOSA | MDCR_EL2_TTRF),
+		VPERF_OK);
+	assert_int_equal(sim_cpu(0)->nr_writes, 0);
+	assert_int_equal(vperf_vcpu_set_host_mdcr(&a, MDCR_EL2_TDA), VPERF_OK);
+	assert_int_equal(sim_cpu(0)->nr_writes, 1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), MDCR_EL2_TDA | vperfs);
+	vperf_vcpu_put(&a);
+
+	/* Kept across a reset of the guest's state. */
+	assert_int_equal(vperf_vcpu_reset(&a), VPERF_OK);
+	vperf_vcpu_load(&a, &pcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), MDCR_EL2_TDA | vperfs);
+	vperf_vcpu_put(&a);
+
+	/* New bits while put: the next load does not reuse the value cached at the last one. */
+	assert_int_equal(vperf_vcpu_set_host_mdcr(&a, MDCR_EL2_TDOSA), VPERF_OK);
+	vperf_vcpu_load(&a, &pcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), MDCR_EL2_TDOSA | vperfs);
+	vperf_vcpu_put(&a);
+
+	/* With FEAT_TRF, TTRF is the hypervisor's to give. */
+	sim_poke(0, VPERF_ENC_ID_AA64DFR0_EL1,
+		 sim_peek(0, VPERF_ENC_ID_AA64DFR0_EL1) | VPERF_BIT(40));
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+	assert_int_equal(vperf_vcpu_set_host_mdcr(&a, MDCR_EL2_TDE | MDCR_EL2_TTRF), VPERF_OK);
+	vperf_vcpu_load(&a, &pcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), MDCR_EL2_TDE | MDCR_EL2_TTRF | vperfs);
+	vperf_vcpu_put(&a);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), host);
+}
+
+/* Bits that are not the hypervisor's to give for a vCPU (vperf's HPMN, TPM, HPMD; bit 31, a
+ * field vperf does not know) are bad input: dropped, counted in the VM's statistics, logged and
+ * refused with VPERF_EINVAL, the valid ones taken; the vCPU runs with vperf's fields. */
+static void test_vcpu_host_mdcr_not_the_hypervisors(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	const struct vperf_vm_config vcfg = { .pmu_mode = VPERF_PMU_OFF };
+	struct vperf_pcpu pcpu;
+	struct vperf_vm vm;
+	struct vperf_vcpu vcpu;
+	struct fake_vcpu hv = { 0 };
+
+	(void)state;
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+	assert_int_equal(vperf_vm_init(&vm, &vcfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, &hv), VPERF_OK);
+	fake_hyp.logs = 0;
+	assert_int_equal(vperf_vcpu_set_host_mdcr(&vcpu, MDCR_EL2_TDA | MDCR_EL2_HPMN_MASK |
+								 MDCR_EL2_TPM | MDCR_EL2_HPMD |
+								 VPERF_BIT(31)),
+			 VPERF_EINVAL);
+	assert_int_equal(fake_hyp.logs, 1);
+	assert_string_equal(fake_hyp.last_log,
+			    "vperf: vcpu_set_host_mdcr: MDCR_EL2 bits 0x8002005f "
+			    "are not the hypervisor's (dropped)");
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(vm.stats.misuse, 1);
+#endif
+	vperf_vcpu_load(&vcpu, &pcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2),
+			 MDCR_EL2_TDA | 4 | MDCR_EL2_HPME | MDCR_EL2_TPM | MDCR_EL2_TPMCR);
+	vperf_vcpu_put(&vcpu);
+}
+
 /* PMUIRQ: the host's flags ([HPMN, EPMN) and the cycle counter) are cleared and reported;
  * the first range and the agent's range are not touched. */
 #ifdef CONFIG_VPERF_VPMU
@@ -353,6 +464,8 @@ int main(void)
 		cmocka_unit_test_setup(test_vm_policy, setup),
 		cmocka_unit_test_setup(test_load_put_mdcr, setup),
 		cmocka_unit_test_setup(test_mdcr_cache_epoch, setup),
+		cmocka_unit_test_setup(test_vcpu_host_mdcr, setup),
+		cmocka_unit_test_setup(test_vcpu_host_mdcr_not_the_hypervisors, setup),
 		cmocka_unit_test_setup(test_blob_follows_config, setup),
 #ifdef CONFIG_VPERF_VPMU
 		cmocka_unit_test_setup(test_pmu_irq_host_flags, setup),

@@ -7,6 +7,11 @@
  * arrive while CPU 1 keeps running, which under a hypervisor means that the pCPU running vCPU 1
  * was made to exit (a kick), not that it waited for its next slice or exit (the configuration
  * smp-kick has 2 s slices; the wait is 500 ms, long enough for a host under load).
+ *
+ * With a PMUv3, CPU 1 sets PMCR_EL0.E before its CPU_OFF, and CPU 0 starts it a second time:
+ * CPU_ON powers the core up, so its PMCR_EL0.E must read 0 again ("On a Warm reset, this field
+ * resets to '0'", Arm DDI 0487 K.a I5.3.21): the hypervisor resets the vCPU's PMU, not only its
+ * general-purpose state.
  */
 #include "suite.h"
 
@@ -17,6 +22,11 @@ void secondary_main(void);
 
 static uint8_t cpu1_stack[16384] __attribute__((aligned(16)));
 static volatile unsigned int cpu1_ready, cpu1_stop, cpu1_sgis;
+/* The PMCR_EL0.E part: set_e before the first CPU_OFF; the second start reads PMCR_EL0. */
+static volatile unsigned int cpu1_set_e, cpu1_second, cpu1_read;
+static volatile uint64_t cpu1_pmcr;
+
+#define PSCI_ALREADY_ON (-4)
 
 static void sgi_handler(uint32_t intid)
 {
@@ -26,13 +36,37 @@ static void sgi_handler(uint32_t intid)
 
 void secondary_main(void)
 {
+	if (cpu1_second) {
+		cpu1_pmcr = read_sysreg(pmcr_el0);
+		cpu1_read = 1;
+		psci_cpu_off();
+	}
 	gic_cpu_init();
 	irq_enable();
 	cpu1_ready = 1;
 	while (!cpu1_stop)
 		barrier();
 	irq_disable();
+	if (cpu1_set_e) {
+		write_sysreg(read_sysreg(pmcr_el0) | PMCR_E, pmcr_el0);
+		isb();
+	}
 	psci_cpu_off();
+}
+
+/* CPU 1 started again once its CPU_OFF is done (CPU_ON answers ALREADY_ON until then). */
+static void test_cpu_on_pmu_reset(uint64_t top)
+{
+	uint64_t end = now() + ms_to_ticks(1000);
+	int64_t on;
+
+	cpu1_second = 1;
+	do
+		on = psci_cpu_on(1, (uint64_t)(uintptr_t)secondary_entry, top);
+	while (on == PSCI_ALREADY_ON && now() < end);
+	CHECK("cpu-on-pmu-reset", !on && wait_for(&cpu1_read, 1, 1000) && !(cpu1_pmcr & PMCR_E),
+	      "CPU_ON %ld; PMCR_EL0 %lx at CPU 1's second start, E set before its CPU_OFF", on,
+	      cpu1_pmcr);
 }
 
 void smp_tests(void)
@@ -44,6 +78,7 @@ void smp_tests(void)
 	if (gi.ncpus < 2)
 		return;
 	irq_register(SGI_TEST, sgi_handler);
+	cpu1_set_e = gi.has_pmu && pmu_is_v3();
 	on = psci_cpu_on(1, (uint64_t)(uintptr_t)secondary_entry, top);
 	ready = !on && wait_for(&cpu1_ready, 1, 1000);
 	if (ready) {
@@ -55,4 +90,6 @@ void smp_tests(void)
 	CHECK("sgi-cross-cpu", got && cpu1_sgis == 1,
 	      "CPU_ON %ld, CPU 1 ready %d, SGI %u taken by the spinning CPU 1 %u times in 500 ms",
 	      on, ready, SGI_TEST, cpu1_sgis);
+	if (ready && cpu1_set_e)
+		test_cpu_on_pmu_reset(top);
 }

@@ -7,7 +7,10 @@
 # A guest "linux:ARGS" is the Linux guest instead (tests/qemu/linux): Debian's kernel, the one
 # running here, with its initramfs whose /init checks perf, ARGS its command line;
 # "linux-rootfs:ARGS" the same kernel with the initramfs whose /init runs Linux's perf tool.
-# Each guest's console is printed tagged [vmK]; then the machine powers off.
+# A cpus=N among ARGS gives that guest N vCPUs (default 1). Each guest's console is printed
+# tagged [vmK]. Then each vperf.selftest=NAME runs /selftest/NAME (a static test an outer script
+# added to the initramfs, e.g. KVM's own selftests: integrations/kvm/selftest.sh), its output
+# tagged [NAME], its exit status said; then the machine powers off.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mkdir -p /sys
@@ -23,13 +26,22 @@ for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	*) image=pmu-suite.bin && set -- -m 128M -kernel /pmu-suite.bin ;;
 	esac
 	args=$(echo "${g#linux*:}" | tr ',' ' ')
+	cpus=1
+	case " $args " in *" cpus="[0-9]*) cpus=${args##*cpus=} && cpus=${cpus%% *} ;; esac
 	echo "kvm-init: [vm$k] $image '$args'"
 	# Either guest powers off with PSCI SYSTEM_OFF; a panic reboots (-no-reboot: QEMU exits).
-	(qemu-system-aarch64 -M virt,gic-version=3 -accel kvm -cpu host -smp 1 \
+	(qemu-system-aarch64 -M virt,gic-version=3 -accel kvm -cpu host -smp "$cpus" \
 		-nodefaults -display none -serial stdio -monitor none -no-reboot \
 		"$@" -append "$args" </dev/null 2>&1 | sed "s/^/[vm$k] /") &
 	k=$((k + 1))
 done
 wait
 echo "kvm-init: $k guests done"
+for t in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.selftest=//p'); do
+	echo "kvm-init: selftest $t"
+	{
+		"/selftest/$t" </dev/null 2>&1
+		echo "kvm-init: selftest $t rc=$?"
+	} | sed "/^kvm-init: /!s/^/[$t] /"
+done
 poweroff -f
