@@ -36,41 +36,70 @@ t() {
 	env "$@" "$build/tests/bin/$name" >"$log" 2>&1 || { echo "$label"; return 1; }
 }
 
-# The unit tests `make test` runs, the vPMU ones first (most mutants die there), the vPMU
-# tests again on the other PMU versions (tests/unit/build.mk, pmu-versions), and the seeded
-# isolation schedules on those versions, with lazy puts and with lazy and eager puts mixed.
+# The unit tests `make test` runs, one label a line in the order a mutant meets them: NAME, or
+# NAME@VARIANT for a binary run again in another environment (run_label). The vPMU ones first
+# (most mutants die there), the vPMU tests again on the other PMU versions (tests/unit/build.mk,
+# pmu-versions), all the others, and the seeded isolation schedules on those versions, with lazy
+# puts and with lazy and eager puts mixed.
 first="test_vpmu test_vpmu_irq test_vpmu_el0 test_vpmu_blob test_vpmu_direct test_vpmu_emulated \
 test_trap test_core test_bench_counts"
-run_tests() {
+labels() {
 	# A vSPE or model SPE mutant is most likely caught by the vSPE tests: those first.
 	case $file in
 	*vspe* | */spe/*)
 		for b in "$build"/tests/bin/test_vspe* "$build"/tests/bin/test_sim_spe*; do
-			tb=$(basename "$b")
-			t "$tb" "$tb" || return 1
+			basename "$b"
 		done
 		;;
 	esac
-	for tb in $first; do
-		t "$tb" "$tb" || return 1
-	done
+	for tb in $first; do echo "$tb"; done
 	for v in 1 4 5 7; do
 		for tb in test_vpmu test_vpmu_irq test_vpmu_el0 test_vpmu_filter test_vpmu_sync_window \
 			test_vpmu_blob test_vpmu_swinc; do
-			t "$tb" "$tb@pmuver$v" HV_PMUVER=$v || return 1
+			echo "$tb@pmuver$v"
 		done
 	done
 	for b in "$build"/tests/bin/test_*; do
 		tb=$(basename "$b")
 		case " $first " in *" $tb "*) continue ;; esac
-		t "$tb" "$tb" || return 1
+		echo "$tb"
 	done
-	for v in 1 4 5 7; do
-		t test_vpmu_isolation "test_vpmu_isolation@pmuver$v" HV_PMUVER=$v HV_SCHEDULES=300 ||
-			return 1
+	for v in 1 4 5 7; do echo "test_vpmu_isolation@pmuver$v"; done
+	echo test_vpmu_isolation@lazy
+	echo test_vpmu_isolation@mixed
+}
+
+# Run one label: pmuverV sets HV_PMUVER, lazy and mixed HV_LAZY_PUT 1 and 2; the isolation
+# schedules run 300 worlds when repeated in a variant.
+run_label() {
+	name=${1%@*} variant=
+	case $1 in *@*) variant=${1#*@} ;; esac
+	few=
+	[ -n "$variant" ] && [ "$name" = test_vpmu_isolation ] && few=HV_SCHEDULES=300
+	case $variant in
+	'') t "$name" "$1" ;;
+	pmuver*) t "$name" "$1" HV_PMUVER="${variant#pmuver}" $few ;;
+	lazy) t "$name" "$1" HV_LAZY_PUT=1 $few ;;
+	mixed) t "$name" "$1" HV_LAZY_PUT=2 $few ;;
+	esac
+}
+
+# Which label killed a line before, on any tree: a cache outside the clone keyed by a checksum of
+# the whole line. It only orders the run (that label first, then all the others as always), so a
+# stale entry costs one binary and never changes a verdict. A second run of the list, or a run of
+# the lines a change touched, mostly takes one test binary a line instead of dozens.
+cache=${MUTATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vperf/mutate}/killers
+mkdir -p "$(dirname "$cache")" 2>/dev/null && touch "$cache" 2>/dev/null || cache=/dev/null
+line_key() { printf '%s\n' "$1" | cksum | cut -d' ' -f1; }
+known_killer() { grep "^$1 " "$cache" 2>/dev/null | tail -n 1 | cut -d' ' -f2; }
+
+run_tests() {
+	hint=${1:-}
+	[ -z "$hint" ] || run_label "$hint" || return 1
+	labels | while IFS= read -r l; do
+		[ "$l" = "$hint" ] && continue
+		run_label "$l" || exit 1
 	done
-	t test_vpmu_isolation test_vpmu_isolation@lazy HV_LAZY_PUT=1 HV_SCHEDULES=300 || return 1
-	t test_vpmu_isolation test_vpmu_isolation@mixed HV_LAZY_PUT=2 HV_SCHEDULES=300
 }
 
 # Replace the one occurrence of $2 in file $1 by $3 (fixed strings); fail unless there is
@@ -118,7 +147,8 @@ while IFS= read -r line; do
 		failed=$((failed + 1))
 		continue
 	fi
-	killer=$(run_tests)
+	key=$(line_key "$line")
+	killer=$(run_tests "$(known_killer "$key")")
 	case $killer in
 	build:*)
 		echo "BAD      #$n $file: the mutant does not build ($what)"
@@ -130,6 +160,7 @@ while IFS= read -r line; do
 		;;
 	*)
 		echo "killed   #$n by $killer: $what"
+		echo "$key $killer" >>"$cache"
 		passed=$((passed + 1))
 		;;
 	esac
