@@ -225,6 +225,30 @@ static void test_load_put_mdcr(void **state)
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), host);
 }
 
+/*
+ * The fields vperf owns (vperf/hyp.h: HPMN, TPMCR, TPM, HPME, E2PB, TPMS, HPMD, HCCD, MTPME) are
+ * vperf's even where the hypervisor's host_mdcr sets them: the pCPU is accepted and each gets
+ * vperf's value, neither refused as a field this PE lacks nor kept as the hypervisor's. No host
+ * counters: vperf's HPMN is N (6 on this model) and its HPME 0.
+ */
+static void test_host_mdcr_vperf_fields_replaced(void **state)
+{
+	static const uint64_t vperfs[] = {
+		MDCR_EL2_HPMN_MASK, MDCR_EL2_TPMCR,	MDCR_EL2_TPM,
+		MDCR_EL2_HPME,	    MDCR_EL2_E2PB_MASK, MDCR_EL2_TPMS,
+		MDCR_EL2_HPMD,	    MDCR_EL2_HCCD,	MDCR_EL2_MTPME,
+	};
+	struct vperf_pcpu_config pcfg = { 0 };
+	struct vperf_pcpu pcpu;
+
+	(void)state;
+	for (unsigned int i = 0; i < VPERF_ARRAY_SIZE(vperfs); i++) {
+		pcfg.host_mdcr = MDCR_EL2_TDA | vperfs[i];
+		assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+		assert_int_equal(pcpu.host_mdcr, MDCR_EL2_TDA | 6);
+	}
+}
+
 /* A vCPU's MDCR_EL2 is cached between its loads (virt/mdcr.c): a pCPU initialised again (here
  * with one more host counter, so HPMN 4 -> 3) or its VM initialised again (PMU OFF -> a vPMU
  * in SELF, which clears HPME) must not load the value of the old configuration. */
@@ -463,6 +487,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pcpu_without_pmu, setup),
 		cmocka_unit_test_setup(test_vm_policy, setup),
 		cmocka_unit_test_setup(test_load_put_mdcr, setup),
+		cmocka_unit_test_setup(test_host_mdcr_vperf_fields_replaced, setup),
 		cmocka_unit_test_setup(test_mdcr_cache_epoch, setup),
 		cmocka_unit_test_setup(test_vcpu_host_mdcr, setup),
 		cmocka_unit_test_setup(test_vcpu_host_mdcr_not_the_hypervisors, setup),
