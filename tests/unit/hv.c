@@ -173,6 +173,7 @@ static void log_line(enum vperf_log_level level, const char *msg)
 {
 	(void)level;
 	strncpy(hv.last_log, msg, sizeof(hv.last_log) - 1);
+	hv.nr_logs++;
 }
 
 static const struct vperf_hyp_ops ops = {

@@ -71,6 +71,7 @@ struct hv {
 			     * after an eager put, which promised nothing (HV_LAZY_PUT=2) */
 	uint64_t put_draws; /* the draws' generator */
 	char last_log[160]; /* vperf's last log line */
+	unsigned int nr_logs; /* vperf's log lines so far */
 	/* A mutated switch for the model to catch: CONTEXTIDR_EL1 and CNTVOFF_EL2 switched before
 	 * the put instead of after it (include/vperf/hyp.h, the order of a switch). */
 	bool late_put;

@@ -158,6 +158,17 @@ static void test_vm_policy(void **state)
 #else
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
 #endif
+	/* A vSPE that cannot be given is refused as such, before its PMBIRQ is compared with the
+	 * PMUIRQ: the same PPI for both is not the reason. */
+	cfg.pmu_mode = VPERF_PMU_SELF;
+	cfg.pmu_virq = cfg.spe_virq = 20;
+#ifdef CONFIG_VPERF_VSPE
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENODEV);
+#else
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
+#endif
+	cfg.pmu_mode = VPERF_PMU_OFF;
+	cfg.pmu_virq = cfg.spe_virq = 0;
 	cfg.spe = false;
 	assert_int_equal(vperf_vm_init(&vm, &cfg, (void *)&cfg), VPERF_OK);
 	assert_ptr_equal(vm.hv_vm, &cfg);

@@ -220,10 +220,11 @@ static void test_space_slots_and_reset(void **state)
 /* The el0 column: exactly the EL0 registers of the guest's PMU (op1 = 3 in the space) have a rule
  * (an EL1 register is UNDEFINED at EL0 whatever PMUSERENR_EL0 says, Arm DDI 0487 K.a D24.5), and
  * the rules grant what PMUSERENR_EL0's description says: EN everything but a PMUSERENR_EL0 write,
- * SW PMSWINC_EL0, CR and ER reads only, ER both directions of PMSELR_EL0. */
+ * SW PMSWINC_EL0, CR and ER reads only, ER both directions of PMSELR_EL0, IR the PMICNTR_EL0 read
+ * only (FEAT_PMUv3_ICNTR). */
 static void test_el0_column(void **state)
 {
-	const uint64_t en = 1, sw = 2, cr = 4, er = 8;
+	const uint64_t en = 1, sw = 2, cr = 4, er = 8, ir = 0x20;
 
 	(void)state;
 	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
@@ -247,6 +248,15 @@ static void test_el0_column(void **state)
 	assert_false(vperf_el0_allows(VPERF_EL0_ER, er | sw | cr, false));
 	assert_true(vperf_el0_allows(VPERF_EL0_ER_RW, er, false));
 	assert_false(vperf_el0_allows(VPERF_EL0_EN, sw | cr | er, true));
+	/* IR (FEAT_PMUv3_ICNTR) grants the PMICNTR_EL0 read alone: no write, no other register. */
+	assert_true(vperf_el0_allows(VPERF_EL0_IR, ir, true));
+	assert_false(vperf_el0_allows(VPERF_EL0_IR, ir | sw | cr | er, false));
+	assert_false(vperf_el0_allows(VPERF_EL0_CR, ir, true));
+	assert_false(vperf_el0_allows(VPERF_EL0_ER, ir, true));
+	/* Only EN, SW, CR, ER and IR grant: UEN [4], TID [6] and bit 7 grant nothing. */
+	assert_false(vperf_el0_allows(VPERF_EL0_EN, 0xd0, true));
+	assert_false(vperf_el0_allows(VPERF_EL0_SW, 0xd0, false));
+	assert_false(vperf_el0_allows(VPERF_EL0_IR, 0xd0, true));
 	assert_int_equal(vperf_sysregs[VPERF_SR_PMSELR_EL0].el0, VPERF_EL0_ER_RW);
 	assert_int_equal(vperf_sysregs[VPERF_SR_PMCCNTR_EL0].el0, VPERF_EL0_CR);
 	assert_int_equal(vperf_sysregs[VPERF_SR_PMUSERENR_EL0].el0, VPERF_EL0_RO);

@@ -21,14 +21,15 @@
 /* ---- register semantics ---------------------------------------------------------------------- */
 
 /* A mistake repeated at every schedule-in is logged at the 1st, 2nd, 4th, 8th... time and
- * counted every time. */
+ * counted every time; each time is one notice, logged as one line. */
 static void test_notices_rate_limited(void **state)
 {
 	struct hv_vcpu *a = hv_vcpu(0, 0);
-	unsigned int logged = 0;
+	unsigned int logged = 0, lines;
 
 	(void)state;
 	hv_enter(a, 0);
+	lines = hv.nr_logs;
 	for (int i = 0; i < 20; i++) {
 		hv.last_log[0] = '\0';
 		guest_write(PMCCFILTR_EL0, 0x11); /* Linux 6.1: the event number into RES0 bits */
@@ -36,6 +37,7 @@ static void test_notices_rate_limited(void **state)
 	}
 	assert_int_equal(hv.vm[0].stats.bad_value, 20);
 	assert_int_equal(logged, 5); /* 1, 2, 4, 8, 16 */
+	assert_int_equal(hv.nr_logs - lines, 5);
 	assert_int_equal(guest_read(PMCCFILTR_EL0), 0);
 }
 
@@ -166,6 +168,29 @@ static void test_set_clr_masked(void **state)
 	guest_write(PMINTENSET_EL1, 0x30);
 	assert_int_equal(guest_read(PMINTENSET_EL1), 0);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMINTENSET_EL1), 0);
+}
+
+/* A guest's PMOVSSET_EL0 write sets its flags in the shadow alone (regs.c, write_ovs): the guest
+ * reads them back and its virtual line follows them, but the hardware's PMOVSSET_EL0 is not
+ * written, so no physical PMUIRQ is raised for it (with PMINTENSET_EL1 and PMCR_EL0.E, a flag
+ * set in the hardware asserts the overflow interrupt: PMOVSSET_EL0 and PMINTENSET_EL1, I5.3.45
+ * and I5.3.38). PMOVSCLR_EL0 clears it. */
+static void test_pmovsset_sets_shadow_only(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	unsigned int irqs;
+
+	(void)state;
+	hv_enter(a, 0);
+	guest_write(PMINTENSET_EL1, 0x3);
+	guest_write(PMCR_EL0, PMCR_E);
+	irqs = hv.pmu_irqs;
+	guest_write(PMOVSSET_EL0, 0x3);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMOVSSET_EL0) & 0x7, 0);
+	assert_int_equal(hv.pmu_irqs, irqs);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0x3);
+	guest_write(PMOVSCLR_EL0, 0x3);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
 }
 
 /* Counters beyond the guest's N: UNDEF from vperf below HPMN, from the hardware above it. */
@@ -936,6 +961,7 @@ int main(void)
 		cmocka_unit_test_setup(test_notices_rate_limited, setup),
 		cmocka_unit_test_setup(test_pmcr_p_spares_host, setup),
 		cmocka_unit_test_setup(test_set_clr_masked, setup),
+		cmocka_unit_test_setup(test_pmovsset_sets_shadow_only, setup),
 		cmocka_unit_test_setup(test_counter_range, setup),
 		cmocka_unit_test_setup(test_selected_counter, setup),
 		cmocka_unit_test_setup(test_event_types_sanitized, setup),

@@ -102,7 +102,9 @@ static void test_direct_refused_without_fgt2(void **state)
 }
 
 /* A trapped guest is shown PMUv3p5 (ID_AA64DFR0_EL1) and no instruction counter
- * (ID_AA64DFR1_EL1): its accesses of the newer registers are UNDEF, whatever the hardware has. */
+ * (ID_AA64DFR1_EL1): its accesses of the newer registers are UNDEF, whatever the hardware has
+ * (each register's accessibility pseudocode, Arm DDI 0487 K.a D24.5: "if
+ * !IsFeatureImplemented(...) then UNDEFINED", before anything else). */
 static void test_trapped_guest_undef(void **state)
 {
 	struct sim_pe_config cfg;
@@ -126,6 +128,12 @@ static void test_trapped_guest_undef(void **state)
 	assert_int_equal(last(), SIM_ACC_UNDEF);
 	guest_write(PMZR_EL0, F0);
 	assert_int_equal(last(), SIM_ACC_UNDEF);
+	/* Refused for the feature before any register rule: a PMZR_EL0 write with RES0 bits is
+	 * UNDEF, not a counted and logged bad value. */
+	guest_write(PMZR_EL0, F0 | VPERF_BIT(40));
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	assert_int_equal(hv.vm[0].stats.bad_value, 0);
+	assert_int_equal(hv.nr_logs, 0);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMICNTR_EL0), HOST_ICOUNT);
 	assert_int_equal(
 		VPERF_FIELD_GET(vperf_vcpu_id_dfr0(&a->v, sim_peek(0, VPERF_ENC_ID_AA64DFR0_EL1)),

@@ -387,11 +387,13 @@ static void test_untrapped_pmbsr_value(void **state)
 }
 
 /* A VM with SPE and its PMU OFF has no vPMU state, but its vSPE state travels: version 2 with
- * the vPMU words zero, its buffer back where it was; a blob that claims vPMU state is refused. */
+ * the vPMU words zero, its buffer back where it was; a blob that claims vPMU state in any of
+ * those words is refused. */
 static void test_pmu_off(void **state)
 {
 	const struct vperf_vm_config spe = { .spe = true, .spe_buffer = VPERF_SPE_BUF_EL1_TRAPPED };
 	const uint64_t lim = (V_BUF_VA + V_BUF_SIZE) | V_PMBLIMITR_E;
+	uint8_t good[VPERF_VSPE_BLOB_SIZE];
 	struct hv_vcpu *a, *b;
 
 	(void)state;
@@ -412,9 +414,15 @@ static void test_pmu_off(void **state)
 	assert_int_equal(guest_read(PMBPTR_EL1), V_BUF_VA + V_PTR_OFF);
 	assert_int_equal(guest_read(PMBLIMITR_EL1), lim);
 	hv_leave(1);
-	store64(3, 1); /* PMCR_EL0.E: vPMU state for a VM that has no vPMU */
-	reseal(W_SUM2);
-	expect_rejected(b, sizeof(blob));
+	memcpy(good, blob, sizeof(good));
+	/* vPMU state for a VM that has no vPMU, in any of its words (3-73: the PMU registers,
+	 * the types, the counters, the flags), is refused: PMCR_EL0.E, a type, a count, ACTIVE. */
+	for (unsigned int i = 3; i <= 73; i++) {
+		memcpy(blob, good, sizeof(blob));
+		store64(i, 1);
+		reseal(W_SUM2);
+		expect_rejected(b, sizeof(blob));
+	}
 }
 
 int main(void)
