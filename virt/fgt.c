@@ -25,8 +25,31 @@ bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu)
 	return false;
 }
 
+/*
+ * pcpu->fgt_held, the record vperf_fgt_current reads: bit t + 4 * t2 when HDFGRTR_EL2 and
+ * HDFGWTR_EL2 hold vm_hdfgrtr[t] and vm_hdfgwtr[t], and HDFGRTR2_EL2 and HDFGWTR2_EL2
+ * vm_hdfgrtr2[t2] and vm_hdfgwtr2[t2]. The same comparisons a load would make, made once per
+ * change of a register (every writer of cur_hdfg* calls this) instead of at every load.
+ */
+static void note_held(struct vperf_pcpu *pcpu)
+{
+	unsigned int types = 0, held = 0;
+
+	for (unsigned int t = 0; t < VPERF_FGT_NR; t++)
+		if (pcpu->cur_hdfgrtr == pcpu->vm_hdfgrtr[t] &&
+		    pcpu->cur_hdfgwtr == pcpu->vm_hdfgwtr[t])
+			types |= 1u << t;
+	for (unsigned int t2 = 0; t2 < 2; t2++)
+		if (pcpu->cur_hdfgrtr2 == pcpu->vm_hdfgrtr2[t2] &&
+		    pcpu->cur_hdfgwtr2 == pcpu->vm_hdfgwtr2[t2])
+			held |= types << (VPERF_FGT_NR * t2);
+	pcpu->fgt_held = (uint8_t)held;
+}
+
 void vperf_fgt_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
 {
+	if (pcpu->cur_hdfgrtr == rtr && pcpu->cur_hdfgwtr == wtr)
+		return;
 	if (pcpu->cur_hdfgrtr != rtr) {
 		write_sysreg(rtr, HDFGRTR_EL2);
 		pcpu->cur_hdfgrtr = rtr;
@@ -35,6 +58,7 @@ void vperf_fgt_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
 		write_sysreg(wtr, HDFGWTR_EL2);
 		pcpu->cur_hdfgwtr = wtr;
 	}
+	note_held(pcpu);
 }
 
 /*
@@ -57,6 +81,7 @@ void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 		for (unsigned int t = 0; t < VPERF_FGT_NR; t++)
 			pcpu->vm_hdfgrtr[t] = pcpu->vm_hdfgwtr[t] = 0;
 		pcpu->fgt_host_pmu = false;
+		note_held(pcpu);
 		return;
 	}
 	pcpu->fgt_host_pmu = rtr != pcpu->cfg.host_hdfgrtr || wtr != pcpu->cfg.host_hdfgwtr;
@@ -68,10 +93,13 @@ void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 	}
 	/* Unknown: the first load writes them. */
 	pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = ~0ull;
+	note_held(pcpu);
 }
 
 void vperf_fgt2_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
 {
+	if (pcpu->cur_hdfgrtr2 == rtr && pcpu->cur_hdfgwtr2 == wtr)
+		return;
 	if (pcpu->cur_hdfgrtr2 != rtr) {
 		write_sysreg(rtr, HDFGRTR2_EL2);
 		pcpu->cur_hdfgrtr2 = rtr;
@@ -80,6 +108,7 @@ void vperf_fgt2_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
 		write_sysreg(wtr, HDFGWTR2_EL2);
 		pcpu->cur_hdfgwtr2 = wtr;
 	}
+	note_held(pcpu);
 }
 
 /*
