@@ -63,8 +63,9 @@ static inline unsigned int vperf_fgt2_index(const struct vperf_vcpu *vcpu)
 /* Write HDFGRTR2_EL2 / HDFGWTR2_EL2 (FEAT_FGT2), each only where it changed. */
 void vperf_fgt2_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr);
 
-/* The four registers hold the vCPU's values already: one bit of the record fgt.c keeps of what
- * they hold (fgt_held), on the switch's fast path. */
+/* The four registers hold the vCPU's values already: one bit of the record of what they hold
+ * (fgt_held, kept by every writer: the load below, vperf_fgt_put, pcpu_init), on the switch's
+ * fast path. */
 static inline bool vperf_fgt_current(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	return (pcpu->fgt_held >> vcpu->vm->fgt_class) & 1u;
@@ -81,6 +82,7 @@ static inline void vperf_fgt_load(const struct vperf_vcpu *vcpu)
 	if (pcpu->cur_hdfgrtr2 != pcpu->vm_hdfgrtr2[t2] ||
 	    pcpu->cur_hdfgwtr2 != pcpu->vm_hdfgwtr2[t2])
 		vperf_fgt2_set(pcpu, pcpu->vm_hdfgrtr2[t2], pcpu->vm_hdfgwtr2[t2]);
+	pcpu->fgt_held = pcpu->fgt_same[vcpu->vm->fgt_class];
 }
 /* At put: the host's values back. */
 void vperf_fgt_put(struct vperf_pcpu *pcpu);
