@@ -25,6 +25,45 @@ bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu)
 	return false;
 }
 
+/*
+ * The VM classes (bit t + 4 * t2, a VM's fgt_class) whose four values are these: those whose
+ * vm_hdfgrtr[t], vm_hdfgwtr[t], vm_hdfgrtr2[t2] and vm_hdfgwtr2[t2] equal them. Asked at
+ * pcpu_init for every class and for the host's values (fgt_same, fgt_held_host), so that a load or
+ * put keeps pcpu->fgt_held, which the switch's fast path reads (vperf_fgt_current), with one load
+ * and store instead of these comparisons.
+ */
+static uint8_t classes_holding(const struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr,
+			       uint64_t rtr2, uint64_t wtr2)
+{
+	unsigned int types = 0, held = 0;
+
+	for (unsigned int t = 0; t < VPERF_FGT_NR; t++)
+		if (rtr == pcpu->vm_hdfgrtr[t] && wtr == pcpu->vm_hdfgwtr[t])
+			types |= 1u << t;
+	for (unsigned int t2 = 0; t2 < 2; t2++)
+		if (rtr2 == pcpu->vm_hdfgrtr2[t2] && wtr2 == pcpu->vm_hdfgwtr2[t2])
+			held |= types << (VPERF_FGT_NR * t2);
+	return (uint8_t)held;
+}
+
+/* After fgt2_pcpu_init and the values above: the record of what the registers hold. */
+static void fgt_held_init(struct vperf_pcpu *pcpu)
+{
+	uint64_t host_rtr2 = pcpu->caps.fgt2 ? pcpu->cfg.host_hdfgrtr2 : pcpu->cur_hdfgrtr2;
+	uint64_t host_wtr2 = pcpu->caps.fgt2 ? pcpu->cfg.host_hdfgwtr2 : pcpu->cur_hdfgwtr2;
+
+	for (unsigned int c = 0; c < 2 * VPERF_FGT_NR; c++)
+		pcpu->fgt_same[c] = classes_holding(pcpu, pcpu->vm_hdfgrtr[c % VPERF_FGT_NR],
+						    pcpu->vm_hdfgwtr[c % VPERF_FGT_NR],
+						    pcpu->vm_hdfgrtr2[c / VPERF_FGT_NR],
+						    pcpu->vm_hdfgwtr2[c / VPERF_FGT_NR]);
+	/* What vperf_fgt_put leaves: the host's values (HDFGRTR2/HDFGWTR2 only with FEAT_FGT2). */
+	pcpu->fgt_held_host = classes_holding(pcpu, pcpu->cfg.host_hdfgrtr, pcpu->cfg.host_hdfgwtr,
+					      host_rtr2, host_wtr2);
+	pcpu->fgt_held = classes_holding(pcpu, pcpu->cur_hdfgrtr, pcpu->cur_hdfgwtr,
+					 pcpu->cur_hdfgrtr2, pcpu->cur_hdfgwtr2);
+}
+
 void vperf_fgt_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
 {
 	if (pcpu->cur_hdfgrtr != rtr) {
@@ -57,6 +96,7 @@ void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 		for (unsigned int t = 0; t < VPERF_FGT_NR; t++)
 			pcpu->vm_hdfgrtr[t] = pcpu->vm_hdfgwtr[t] = 0;
 		pcpu->fgt_host_pmu = false;
+		fgt_held_init(pcpu);
 		return;
 	}
 	pcpu->fgt_host_pmu = rtr != pcpu->cfg.host_hdfgrtr || wtr != pcpu->cfg.host_hdfgwtr;
@@ -68,6 +108,7 @@ void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 	}
 	/* Unknown: the first load writes them. */
 	pcpu->cur_hdfgrtr = pcpu->cur_hdfgwtr = ~0ull;
+	fgt_held_init(pcpu);
 }
 
 void vperf_fgt2_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr)
@@ -112,4 +153,5 @@ void vperf_fgt_put(struct vperf_pcpu *pcpu)
 	vperf_fgt_set(pcpu, pcpu->cfg.host_hdfgrtr, pcpu->cfg.host_hdfgwtr);
 	if (pcpu->caps.fgt2)
 		vperf_fgt2_set(pcpu, pcpu->cfg.host_hdfgrtr2, pcpu->cfg.host_hdfgwtr2);
+	pcpu->fgt_held = pcpu->fgt_held_host;
 }

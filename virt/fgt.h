@@ -49,25 +49,26 @@ void vperf_fgt_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr);
 
 /* At load, after MDCR_EL2: the vCPU's values, written where they changed. Inline, on every
  * load's path: without FEAT_FGT, or back from a put that kept them, it only compares. */
-/* FEAT_FGT2's index (vm_hdfgrtr2): 1 for a direct-partition vCPU, whose TPM may be 0. */
+/* FEAT_FGT2's index (vm_hdfgrtr2): 1 for a direct-partition VM, whose TPM may be 0. */
+static inline unsigned int vperf_vm_fgt2_index(const struct vperf_vm *vm)
+{
+	return vm->cfg.partition == VPERF_PART_DIRECT && vm->cfg.pmu_mode != VPERF_PMU_OFF;
+}
+
 static inline unsigned int vperf_fgt2_index(const struct vperf_vcpu *vcpu)
 {
-	return vcpu->vm->cfg.partition == VPERF_PART_DIRECT &&
-	       vcpu->vm->cfg.pmu_mode != VPERF_PMU_OFF;
+	return vperf_vm_fgt2_index(vcpu->vm);
 }
 
 /* Write HDFGRTR2_EL2 / HDFGWTR2_EL2 (FEAT_FGT2), each only where it changed. */
 void vperf_fgt2_set(struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr);
 
+/* The four registers hold the vCPU's values already: one bit of the record of what they hold
+ * (fgt_held, kept by every writer: the load below, vperf_fgt_put, pcpu_init), on the switch's
+ * fast path. */
 static inline bool vperf_fgt_current(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
-	uint8_t t = vcpu->vm->fgt_types;
-	unsigned int t2 = vperf_fgt2_index(vcpu);
-
-	return pcpu->cur_hdfgrtr == pcpu->vm_hdfgrtr[t] &&
-	       pcpu->cur_hdfgwtr == pcpu->vm_hdfgwtr[t] &&
-	       pcpu->cur_hdfgrtr2 == pcpu->vm_hdfgrtr2[t2] &&
-	       pcpu->cur_hdfgwtr2 == pcpu->vm_hdfgwtr2[t2];
+	return (pcpu->fgt_held >> vcpu->vm->fgt_class) & 1u;
 }
 
 static inline void vperf_fgt_load(const struct vperf_vcpu *vcpu)
@@ -81,6 +82,7 @@ static inline void vperf_fgt_load(const struct vperf_vcpu *vcpu)
 	if (pcpu->cur_hdfgrtr2 != pcpu->vm_hdfgrtr2[t2] ||
 	    pcpu->cur_hdfgwtr2 != pcpu->vm_hdfgwtr2[t2])
 		vperf_fgt2_set(pcpu, pcpu->vm_hdfgrtr2[t2], pcpu->vm_hdfgwtr2[t2]);
+	pcpu->fgt_held = pcpu->fgt_same[vcpu->vm->fgt_class];
 }
 /* At put: the host's values back. */
 void vperf_fgt_put(struct vperf_pcpu *pcpu);

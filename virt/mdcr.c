@@ -212,18 +212,10 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 	set_mdcr(vcpu->pcpu, vcpu->mdcr);
 }
 
-/*
- * The host gets its MDCR_EL2 back only where it matters at EL2: HPME (whether its counters
- * count), and E2PB when it owns a Profiling Buffer of its own (host_spe, saved: its buffer must
- * be EL2's again before it is restored). The vCPU's trap bits stay, as they act on EL1/EL0 only,
- * where an EL2 hypervisor runs no code of its own; a host that does (host_el1) gets its full
- * value back.
- */
-void vperf_mdcr_put(struct vperf_pcpu *pcpu)
+/* The host's MDCR_EL2 back at put, when vperf_mdcr_put (mdcr.h) finds it matters. */
+void vperf_mdcr_put_host(struct vperf_pcpu *pcpu)
 {
-	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME) ||
-	    pcpu->spe.host_saved)
-		set_mdcr(pcpu, pcpu->host_mdcr);
+	set_mdcr(pcpu, pcpu->host_mdcr);
 }
 
 int vperf_vcpu_set_host_mdcr(struct vperf_vcpu *vcpu, uint64_t bits)

@@ -3,6 +3,7 @@
 #ifndef VPERF_VIRT_MDCR_H
 #define VPERF_VIRT_MDCR_H
 
+#include <vperf/mdcr.h>
 #include <vperf/vperf.h>
 
 /*
@@ -43,8 +44,24 @@ static inline void vperf_mdcr_load(struct vperf_vcpu *vcpu)
 	if (pcpu->cur_mdcr != vcpu->mdcr)
 		vperf_mdcr_write(pcpu, vcpu->mdcr);
 }
-/* At put: the host's value back where it matters at EL2. */
-void vperf_mdcr_put(struct vperf_pcpu *pcpu);
+
+/* At put, out of line: set MDCR_EL2 to the host's value (when it differs). */
+void vperf_mdcr_put_host(struct vperf_pcpu *pcpu);
+
+/*
+ * The host gets its MDCR_EL2 back only where it matters at EL2: HPME (whether its counters
+ * count), and E2PB when it owns a Profiling Buffer of its own (host_spe, saved: its buffer must
+ * be EL2's again before it is restored). The vCPU's trap bits stay, as they act on EL1/EL0 only,
+ * where an EL2 hypervisor runs no code of its own; a host that does (host_el1) gets its full
+ * value back. Inline: the common put (a vCPU of a VM without SPE, HPME the host's) only
+ * compares.
+ */
+static inline void vperf_mdcr_put(struct vperf_pcpu *pcpu)
+{
+	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME) ||
+	    pcpu->spe.host_saved)
+		vperf_mdcr_put_host(pcpu);
+}
 
 /* One of the vCPU's MDCR_EL2 inputs changed while it is not loaded (its trap state, e.g. at
  * put): its next load computes the value again instead of reusing the cached one. */

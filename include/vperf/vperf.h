@@ -115,6 +115,14 @@ struct vperf_pcpu {
 	uint64_t vm_hdfgrtr[4];
 	uint64_t vm_hdfgwtr[4];
 	bool fgt_host_pmu; /* the host's values set PMU fields: every put writes them back */
+	/* Bit t + 4 * t2 (a VM's fgt_class): the four registers above and below hold exactly
+	 * vm_hdfgrtr[t], vm_hdfgwtr[t], vm_hdfgrtr2[t2] and vm_hdfgwtr2[t2], so that a load tests
+	 * one bit. Kept by every writer (virt/fgt.c) from what pcpu_init computes: fgt_same[c],
+	 * the classes whose values are class c's; fgt_held_host, those whose values are the
+	 * host's. */
+	uint8_t fgt_held;
+	uint8_t fgt_held_host;
+	uint8_t fgt_same[8];
 	/* FEAT_FGT2 (virt/fgt.c): HDFGRTR2_EL2 / HDFGWTR2_EL2 as last written, and a vCPU's
 	 * values here: [1] for a direct-partition vCPU (vperf's fields trap), [0] for the others
 	 * (the host's). All 0 without FEAT_FGT2. */
@@ -158,6 +166,8 @@ struct vperf_vm {
 	/* Its FEAT_FGT traps (virt/fgt.c), the index of vm_hdfgrtr/vm_hdfgwtr: bit 0, its type
 	 * registers; bit 1, PMBSR_EL1 writes (an untrapped Profiling Buffer). */
 	uint8_t fgt_types;
+	/* Its bit of a pCPU's fgt_held: fgt_types + 4 * its FEAT_FGT2 index (virt/fgt.h). */
+	uint8_t fgt_class;
 };
 
 struct vperf_vcpu {

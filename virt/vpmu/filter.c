@@ -41,14 +41,21 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest)
 }
 
 /* The same for guest counters [0, nr) at once (a restore): the VM-wide inputs read once. */
-void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr, const uint64_t *guest,
-			    uint64_t *hw)
+void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr,
+			    const uint64_t *restrict guest, uint64_t *restrict hw)
 {
+	const struct vperf_vm *vm = vcpu->vm;
 	bool keep = vpmu_types_direct(vcpu), el3 = has_el3(vcpu);
 	uint64_t el2 = vpmu_el2_bits(vcpu);
 
+	if (keep) {
+		for (unsigned int n = 0; n < nr; n++)
+			hw[n] = guest[n];
+		return;
+	}
+	/* restrict: hw[] is no VM's filter nor a mask, which the loop may then read once. */
 	for (unsigned int n = 0; n < nr; n++)
-		hw[n] = keep ? guest[n] : vpmu_hw_type(vcpu->vm, guest[n], el2, el3);
+		hw[n] = vpmu_hw_type(vm, guest[n], el2, el3);
 }
 
 /* The cycle counter counts CPU_CYCLES (event 0x11; D14, "Cycle event counting"): it is filtered

@@ -201,11 +201,6 @@ uint64_t vperf_vpmu_soft_chain_hw(const struct vperf_vcpu *vcpu)
 	return hw;
 }
 
-uint64_t vperf_vpmu_hw_inten(const struct vperf_vcpu *vcpu)
-{
-	return vperf_vpmu_hw_bits(vcpu, vcpu->pmu.inten) | vperf_vpmu_soft_chain_hw(vcpu);
-}
-
 /* Each flag the hardware raised for an even counter chained in software is one overflow: into
  * the shadow with the flag cleared in the hardware (so that the next overflow raises it again),
  * and counted in the odd counter. */

@@ -36,4 +36,14 @@ static inline uint64_t vperf_vpmu_guest_bits(const struct vperf_vcpu *vcpu, uint
 	return vpmu_emulated_vm(vcpu) ? vperf_vpmu_emu_guest_bits(vcpu, hw) : hw & vpmu_mask(vcpu);
 }
 
+/* The physical interrupt enables of the vCPU's live counters: the guest's, and those of the
+ * counters chained in software, whose overflows vperf must see (only the emulated partition
+ * chains in software: inline, so that a restore outside it makes no call). */
+static inline uint64_t vperf_vpmu_hw_inten(const struct vperf_vcpu *vcpu)
+{
+	if (!vpmu_emulated_vm(vcpu))
+		return vcpu->pmu.inten & vpmu_mask(vcpu);
+	return vperf_vpmu_emu_hw_bits(vcpu, vcpu->pmu.inten) | vperf_vpmu_soft_chain_hw(vcpu);
+}
+
 #endif /* VPERF_VIRT_VPMU_MAP_H */

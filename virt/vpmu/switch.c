@@ -94,17 +94,21 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 			if (p >= 0)
 				vperf_vpmu_place(vcpu, n, (unsigned int)p);
 		}
+		cnten = vperf_vpmu_hw_bits(vcpu, s->cnten);
+		inten = vperf_vpmu_hw_inten(vcpu);
 	} else {
-		/* Guest counter n is physical counter n, its bits the guest's own. */
-		uint64_t hw[VPERF_PMU_MAX_COUNTERS];
+		/* Guest counter n is physical counter n, its bits the guest's own (what
+		 * vperf_vpmu_hw_bits and vperf_vpmu_hw_inten give outside the emulated partition,
+		 * taken here without asking the partition again). */
+		uint64_t hw[VPERF_PMU_MAX_COUNTERS], mask = vpmu_mask(vcpu);
 		unsigned int nr = vcpu->vm->cfg.nr_counters;
 
+		cnten = s->cnten & mask;
+		inten = s->inten & mask;
 		vperf_vpmu_hw_evtypers(vcpu, nr, s->evtyper, hw);
 		write_pmevtypers(nr, hw);
 		write_pmevcntrs(nr, s->evcntr);
 	}
-	cnten = vperf_vpmu_hw_bits(vcpu, s->cnten);
-	inten = vperf_vpmu_hw_inten(vcpu);
 	write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, s->ccfiltr), PMCCFILTR_EL0);
 	write_sysreg(s->ccntr, PMCCNTR_EL0);
 	if (cnten)
@@ -218,12 +222,6 @@ static void save(struct vperf_vcpu *vcpu)
 		vperf_vpmu_update_irq(vcpu);
 }
 
-/* This vCPU's state is parked in pcpu's hardware (a lazy put, nobody has taken it since). */
-static bool parked_here(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
-{
-	return vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu == pcpu;
-}
-
 /* An owner change on this pCPU: a state a lazy put parked here goes to its shadow first (its
  * counting stopped and its flags were taken at that put). The hardware copy stays valid, as
  * after an eager put, until someone else's state is restored over it. */
@@ -231,7 +229,7 @@ void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 {
 	struct vperf_vcpu *owner = pcpu->pmu_owner;
 
-	if (!owner || !parked_here(owner, pcpu))
+	if (!owner || !vpmu_parked_here(owner, pcpu))
 		return;
 	save_counters(owner);
 	owner->pmu.where = VPERF_VPMU_SHADOW;
@@ -285,17 +283,6 @@ static bool hw_copy_valid(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 	return pcpu->pmu_owner == vcpu && vcpu->pmu.hw_pcpu == pcpu;
 }
 
-static void resume(struct vperf_vcpu *vcpu)
-{
-	if (vcpu->pmu.userenr)
-		write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
-	/* A direct guest's put left the idle selection in the hardware (save()). */
-	if (vpmu_direct_vm(vcpu) && vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
-		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
-	if (vcpu->pmu.pmcr & PMCR_E)
-		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
-}
-
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 {
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
@@ -315,7 +302,7 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	/* Resumed or restored, the vCPU sees the same: an emulated vCPU whose enabled counters are
 	 * not all placed (multiplexed) is always restored, from its own rotation point. */
 	if (hw_copy_valid(vcpu, pcpu) && vperf_vpmu_map_complete(vcpu)) {
-		resume(vcpu);
+		vpmu_resume(vcpu);
 	} else {
 		vperf_vpmu_flush(pcpu); /* the previous owner's parked state, to its shadow */
 		restore(vcpu, pcpu);
@@ -325,7 +312,7 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.where = VPERF_VPMU_HW;
 }
 
-static void __attribute__((noinline)) load_state(struct vperf_vcpu *vcpu)
+void vperf_vpmu_load_state(struct vperf_vcpu *vcpu)
 {
 	if (vcpu->pmu.active) {
 		vperf_vpmu_acquire(vcpu);
@@ -334,21 +321,6 @@ static void __attribute__((noinline)) load_state(struct vperf_vcpu *vcpu)
 	}
 	if (vcpu->pmu.irq_dirty)
 		vperf_vpmu_update_irq(vcpu);
-}
-
-void vperf_vpmu_load(struct vperf_vcpu *vcpu)
-{
-	struct vperf_vpmu *s = &vcpu->pmu;
-
-	/* Parked here by a lazy put, and nobody took the counters since: resume (acquire's own
-	 * answer for this case, without its other checks), a path with no call. */
-	if (s->active && parked_here(vcpu, vcpu->pcpu) && vcpu->pcpu->pmu_owner == vcpu &&
-	    !s->irq_dirty) {
-		resume(vcpu);
-		s->where = VPERF_VPMU_HW;
-		return;
-	}
-	load_state(vcpu);
 }
 
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
@@ -360,7 +332,7 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 		 * resumes nothing while the vPMU is idle): its counters are still only in this
 		 * pCPU's hardware. An eager put promises nothing about the next load: they go to
 		 * the shadow now, as save() would have put them there. */
-		if (!lazy && parked_here(vcpu, vcpu->pcpu))
+		if (!lazy && vpmu_parked_here(vcpu, vcpu->pcpu))
 			vperf_vpmu_flush(vcpu->pcpu);
 		return;
 	}

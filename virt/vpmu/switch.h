@@ -61,4 +61,45 @@ static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
 	return true;
 }
 
+/* This vCPU's state is parked in pcpu's hardware (a lazy put, nobody has taken it since). */
+static inline bool vpmu_parked_here(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	return vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu == pcpu;
+}
+
+/* The hardware holds the vCPU's state already (it was the last owner here): what its put took
+ * away. Inline, for vperf_vpmu_load's path with no call (and switch.c's acquire). */
+static inline __attribute__((always_inline)) void vpmu_resume(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->pmu.userenr)
+		write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
+	/* A direct guest's put left the idle selection in the hardware (save()). */
+	if (vpmu_direct_vm(vcpu) && vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
+		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
+	if (vcpu->pmu.pmcr & PMCR_E)
+		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
+}
+
+/* The rest of the vPMU's load, out of line (switch.c): acquire an active state, the virtual
+ * line when it moved. */
+void vperf_vpmu_load_state(struct vperf_vcpu *vcpu);
+
+/*
+ * The vPMU's part of a load. Inline in the vCPU's load (../vcpu.c), so that the common switch
+ * back on the same pCPU makes no call: parked here by a lazy put, and nobody took the counters
+ * since: resume (acquire's own answer for this case, without its other checks).
+ */
+static inline void vperf_vpmu_load(struct vperf_vcpu *vcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	if (s->active && vpmu_parked_here(vcpu, vcpu->pcpu) && vcpu->pcpu->pmu_owner == vcpu &&
+	    !s->irq_dirty) {
+		vpmu_resume(vcpu);
+		s->where = VPERF_VPMU_HW;
+		return;
+	}
+	vperf_vpmu_load_state(vcpu);
+}
+
 #endif /* VPERF_VIRT_VPMU_SWITCH_H */

@@ -72,8 +72,8 @@ static inline bool vpmu_common_event_allowed(const struct vperf_vm *vm, uint32_t
 }
 uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest);
 /* The same for guest counters [0, nr) into hw[] (a restore). */
-void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr, const uint64_t *guest,
-			    uint64_t *hw);
+void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr,
+			    const uint64_t *restrict guest, uint64_t *restrict hw);
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest);
 uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw);
 
@@ -137,9 +137,6 @@ uint64_t vperf_vpmu_soft_chain_hw(const struct vperf_vcpu *vcpu);
 void vperf_vpmu_take_soft_chain(struct vperf_vcpu *vcpu, uint64_t hw_ovs);
 /* The same from the hardware's flags now, when the state is there (a trapped access). */
 void vperf_vpmu_sync_soft_chain(struct vperf_vcpu *vcpu);
-/* The physical interrupt enables of the vCPU's live counters: the guest's, and those of the
- * counters chained in software, whose overflows vperf must see. */
-uint64_t vperf_vpmu_hw_inten(const struct vperf_vcpu *vcpu);
 /* Guest counter n (even) overflowed at bit 31: its CHAIN partner counts it where the rules say
  * (swinc.c; by_index as for vperf_vpmu_write_swinc's trapped case). */
 void vperf_vpmu_chain_overflow(struct vperf_vcpu *vcpu, unsigned int n, bool by_index);
@@ -151,7 +148,6 @@ void vperf_vpmu_leave_direct(struct vperf_vcpu *vcpu);
  * it wrote untrapped and that the emulation reads (PMSELR_EL0, PMUSERENR_EL0) to the shadow. */
 void vperf_vpmu_sync_selection(struct vperf_vcpu *vcpu);
 void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
-void vperf_vpmu_load(struct vperf_vcpu *vcpu);
 /* lazy: the hypervisor's promise that the vCPU's next load is on this pCPU
  * (vperf_vcpu_put_lazy, vperf_vpmu_park, switch.h). */
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy);
