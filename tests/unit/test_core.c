@@ -260,6 +260,16 @@ static void test_host_mdcr_vperf_fields_replaced(void **state)
 	}
 }
 
+/* One pCPU, one VM and one vCPU of it, each accepted. */
+static void bring_up(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *pcfg,
+		     struct vperf_vm *vm, const struct vperf_vm_config *vcfg,
+		     struct vperf_vcpu *vcpu, struct fake_vcpu *hv)
+{
+	assert_int_equal(vperf_pcpu_init(pcpu, pcfg), VPERF_OK);
+	assert_int_equal(vperf_vm_init(vm, vcfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(vcpu, vm, hv), VPERF_OK);
+}
+
 /* A vCPU's MDCR_EL2 is cached between its loads (virt/mdcr.c): a pCPU initialised again (here
  * with one more host counter, so HPMN 4 -> 3) or its VM initialised again (PMU OFF -> a vPMU
  * in SELF, which clears HPME) must not load the value of the old configuration. */
@@ -273,9 +283,7 @@ static void test_mdcr_cache_epoch(void **state)
 	struct fake_vcpu hv = { 0 };
 
 	(void)state;
-	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
-	assert_int_equal(vperf_vm_init(&vm, &vcfg, NULL), VPERF_OK);
-	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, &hv), VPERF_OK);
+	bring_up(&pcpu, &pcfg, &vm, &vcfg, &vcpu, &hv);
 	vperf_vcpu_load(&vcpu, &pcpu);
 	vperf_vcpu_put(&vcpu);
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & MDCR_EL2_HPMN_MASK, 4);
@@ -387,9 +395,7 @@ static void test_vcpu_host_mdcr_not_the_hypervisors(void **state)
 	struct fake_vcpu hv = { 0 };
 
 	(void)state;
-	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
-	assert_int_equal(vperf_vm_init(&vm, &vcfg, NULL), VPERF_OK);
-	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, &hv), VPERF_OK);
+	bring_up(&pcpu, &pcfg, &vm, &vcfg, &vcpu, &hv);
 	fake_hyp.logs = 0;
 	assert_int_equal(vperf_vcpu_set_host_mdcr(&vcpu, MDCR_EL2_TDA | MDCR_EL2_HPMN_MASK |
 								 MDCR_EL2_TPM | MDCR_EL2_HPMD |
