@@ -64,8 +64,10 @@ static inline uint64_t vpmu_el2_bits(const struct vperf_vcpu *vcpu)
 static inline uint64_t vpmu_hw_type(const struct vperf_vm *vm, uint64_t guest, uint64_t el2,
 				    bool el3)
 {
-	/* The event the hardware will count: cut to the PMU's event-number width (caps.c), so a
-	 * type kept from a wider PE is judged, and programmed, as the narrower one counts it. */
+	/* The event the hardware will count: cut to the PMU's event-number width (caps.c). Types
+	 * are cut at their write and a blob's at its check with the same mask, which cannot narrow
+	 * under a VM (a narrower pCPU after it is refused): a second guard, that a type from a
+	 * wider PE is judged, and programmed, as the narrower one counts it. */
 	uint32_t event = (uint32_t)(guest & PMEVTYPER_EVT & vperf_vpmu_type_trapped());
 	bool allowed = event < 64 ? vpmu_common_event_allowed(vm, event)
 				  : vperf_vpmu_event_allowed(vm, event);
