@@ -112,18 +112,6 @@ static unsigned int vm_pmsver(unsigned int pmsver)
 	return pmsver < VM_PMSVER_MAX ? pmsver : VM_PMSVER_MAX;
 }
 
-/* A VM of policy buf on a model with PMSVer pmsver, its vCPU 0 loaded on pCPU 0. */
-static struct hv_vcpu *setup(uint8_t pmsver, enum vperf_spe_buffer buf, bool s2_now, uint64_t seed)
-{
-	struct hv_vcpu *vc;
-
-	vs_init(pmsver, 0, seed);
-	assert_int_equal(vs_vm(0, buf, s2_now), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	hv_enter(vc, 0);
-	return vc;
-}
-
 /* What PMSEVFR_EL1 / PMSNEVFR_EL1 keep of all-ones at each PMSVer, written out from the Events
  * packet (D18.2.6): SPEv1 E[63:48,31:24,15:12,7,5,3,1]; SPEv1p1 adds E[11] (misalignment) and
  * E[18:17] (predicates); SPEv1p2 E[6] (not taken); SPEv1p3 nothing; SPEv1p4 adds E[2], E[4],
@@ -206,7 +194,7 @@ static void test_filter_misaligned_spev1p1(void **state)
 
 	(void)state;
 	misaligned.vaddr = 0x4004;
-	vc = setup(2, VPERF_SPE_BUF_EL1_TRAPPED, true, 1);
+	vc = vs_setup_on_version(2, VPERF_SPE_BUF_EL1_TRAPPED, true, 1);
 	lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
 	lx_start(&lx);
 	guest_write(PMSFCR_EL1, 1); /* FE */
