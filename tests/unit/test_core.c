@@ -13,6 +13,14 @@
 
 #include "fake_hyp.h"
 
+/* What vperf_vm_init answers a vSPE on a pCPU without SPE: refused as not possible here, or as
+ * not built when vSPE is configured out. */
+#ifdef CONFIG_VPERF_VSPE
+#define NO_SPE_HERE VPERF_ENODEV
+#else
+#define NO_SPE_HERE VPERF_ENOTSUP
+#endif
+
 #define PMUVER_V3P5 6ull
 
 static void set_cpu(uint64_t pmuver, uint64_t n, bool hpmn0)
@@ -153,20 +161,12 @@ static void test_vm_policy(void **state)
 	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_EINVAL);
 	cfg.pmu_mode = VPERF_PMU_OFF;
 	cfg.spe = true; /* this pCPU has no SPE */
-#ifdef CONFIG_VPERF_VSPE
-	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENODEV);
-#else
-	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
-#endif
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), NO_SPE_HERE);
 	/* A vSPE that cannot be given is refused as such, before its PMBIRQ is compared with the
 	 * PMUIRQ: the same PPI for both is not the reason. */
 	cfg.pmu_mode = VPERF_PMU_SELF;
 	cfg.pmu_virq = cfg.spe_virq = 20;
-#ifdef CONFIG_VPERF_VSPE
-	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENODEV);
-#else
-	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_ENOTSUP);
-#endif
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), NO_SPE_HERE);
 	cfg.pmu_mode = VPERF_PMU_OFF;
 	cfg.pmu_virq = cfg.spe_virq = 0;
 	cfg.spe = false;
