@@ -41,32 +41,46 @@ qemu_cmd() {
 		[ "$kernel" = "$images" ] || set -- -initrd "$out/${images#*,}.bin" "$@"
 		virt=virt,gic-version=3
 		[ "$how" = bare-el2 ] && virt=virt,virtualization=on,gic-version=3
-		set -- -M "$virt" -m 256M -kernel "$out/$kernel.bin" "$@" ;;
+		set -- -M "$virt" -m 256M -kernel "$out/$kernel.bin" -append "$args" "$@" ;;
 	hyp | efi)
 		slot=0
 		for img in $(echo "$images" | tr ',' ' '); do
+			[ "${efi_disk:-0}" = 1 ] && break # flag disk: every image is on the disk
 			addr=$(printf '0x%x' $((0x90000000 + slot * 0x08000000)))
 			set -- "$@" -device "loader,file=$out/$img.bin,addr=$addr,force-raw=on"
 			slot=$((slot + 1))
 		done
 		if [ "$how" = efi ]; then
-			# edk2 (-bios) boots the UEFI application given as -kernel, with -append as its
-			# load options; acpi=off: edk2 then installs QEMU's device tree, not ACPI tables
-			# (flag acpi: QEMU's ACPI tables, and no device tree).
+			# acpi=off: edk2 then installs QEMU's device tree, not ACPI tables (flag acpi:
+			# QEMU's ACPI tables, and no device tree).
 			acpi=,acpi=off el2=,virtualization=on
 			[ "${efi_acpi:-}" = 1 ] && acpi=
 			[ "${efi_el1:-}" = 1 ] && el2= # flag el1: the firmware, and so its applications, at EL1
-			set -- -M "virt$el2,gic-version=3$acpi" -m 2G -bios "$efi_fw" \
-				-kernel "$out/vperf-hyp.efi" "$@"
+			if [ "${efi_disk:-0}" = 1 ]; then
+				# flag disk: the FAT image of make efi-stick on a virtio-blk disk of a
+				# virtio-mmio transport (no PCI in the project's QEMU: if=virtio would be
+				# virtio-blk-pci); edk2 boots its \EFI\BOOT\BOOTAA64.EFI by itself,
+				# which reads its command line and images from the disk. splash-time=0
+				# (fw_cfg etc/boot-menu-wait, which edk2 reads with menu=on): no 5 s wait
+				# for a key before the boot (measured: 8.2 s a run with it, 2.1 s without)
+				set -- -drive "if=none,id=stick,format=raw,readonly=on,file=$efi_img" \
+					-device virtio-blk-device,drive=stick -boot menu=on,splash-time=0 "$@"
+			else
+				# edk2 (-bios) boots the UEFI application given as -kernel, with -append
+				# as its load options
+				set -- -kernel "$out/vperf-hyp.efi" -append "$args" "$@"
+			fi
+			set -- -M "virt$el2,gic-version=3$acpi" -m 2G -bios "$efi_fw" "$@"
 		else
-			set -- -M virt,virtualization=on,gic-version=3 -m 2G -kernel "$out/${hyp_image:-vperf-hyp}.bin" "$@"
+			set -- -M virt,virtualization=on,gic-version=3 -m 2G -kernel "$out/${hyp_image:-vperf-hyp}.bin" \
+				-append "$args" "$@"
 		fi ;;
 	*) echo "run.sh: unknown kind '$how'" >&2; return 2 ;;
 	esac
 	# -nodefaults: no default NIC (its option ROM is in ipxe-qemu, which nothing here needs),
 	# monitor or other devices; the board's PL011 is the console (-serial stdio).
 	timeout "$tmo" "$qemu" -nodefaults -cpu "${cpu:-max}" -display none -serial stdio -no-reboot \
-		-append "$args" "$@" </dev/null 2>&1
+		"$@" </dev/null 2>&1
 }
 
 # images_missing IMAGES: the images (comma-separated names) that $out does not hold.
@@ -172,6 +186,50 @@ efi_dt_source() {
 	echo "RESULT host efi-dt-source $v $what (acpi flag: ${efi_acpi:-0})" >>"$1"
 }
 
+# efi_boot_source LOG IMAGES: where a UEFI boot's application, command line and guest images came
+# from, as the application says, against the configuration: flag disk, the application from a
+# virtio-mmio transport (edk2's VIRTIO_MMIO_TRANSPORT_GUID device path) and all the rest from its
+# \vperf files, so none from -append or -device loader; else the -kernel boot: the application
+# from edk2's file system of QEMU's -kernel (QEMU_KERNEL_LOADER_FS_MEDIA_GUID), the command line
+# from the load options (-append) and no image file (the loader's images).
+efi_boot_source() {
+	n=$(echo "$2" | tr ',' '\n' | grep -c .)
+	from=$(tr -d '\r' <"$1" | sed -n 's/^vperf-efi: command line from \([^:]*\): .*/\1/p' | head -n 1)
+	files=$(grep -c '^vperf-efi: slot [0-9]*: \\vperf\\slot[0-9]*\.bin, ' "$1")
+	dev=$(tr -d '\r' <"$1" | sed -n 's/^vperf-efi: loaded from //p' | head -n 1)
+	want_from="the load options" want_files=0 want_dev="VenMedia(1428F772-B64A-441E-B8C3-9EBDD7F893C7)"
+	[ "${efi_disk:-0}" = 1 ] &&
+		want_from='\vperf\cmdline.txt' want_files=$n want_dev="VenHw(837DCA9E-E874-4D82-B29A-23FE0E23D1E2"
+	v=PASS
+	case "$dev" in "$want_dev"*) ;; *) v=FAIL ;; esac
+	[ "$from" = "$want_from" ] && [ "$files" = "$want_files" ] || v=FAIL
+	printf 'RESULT host efi-boot-source %s command line from %s, %s of %s images from vperf/slotK.bin files (disk flag: %s; loaded from %s)\n' \
+		"$v" "${from:-nowhere}" "$files" "$n" "${efi_disk:-0}" "${dev:-?}" >>"$1"
+}
+
+# efi_twin NAME LOG TWIN: the verdicts of a UEFI boot against its -kernel twin's (flag twin=NAME)
+# in the same logs directory (make check runs the twin first): the sorted "RESULT test verdict"
+# pairs must be the same, but for the efi-* ones only a UEFI boot has. SKIP without the twin's log.
+efi_twin() {
+	if [ ! -e "$logs/$3.log" ]; then
+		echo "RESULT host efi-twin-verdicts SKIP no log of $3 in $logs (run it first)" >>"$2"
+		return
+	fi
+	verdicts "$logs/$3.log" >"$2.twin"
+	verdicts "$2" | diff "$2.twin" - >"$2.diff"
+	d=$(grep -c '^[<>]' "$2.diff")
+	v=PASS
+	[ "$d" -eq 0 ] || v=FAIL
+	echo "RESULT host efi-twin-verdicts $v $(grep -c . "$2.twin") verdicts against $3's: $d lines differ$([ "$d" -eq 0 ] || echo ": $(grep '^[<>]' "$2.diff" | head -n 4 | paste -sd ';' -)")" >>"$2"
+	rm -f "$2.twin" "$2.diff"
+}
+
+# verdicts LOG: each RESULT line's test and verdict, sorted (the efi-* host checks left out).
+verdicts() {
+	tr -d '\r' <"$1" | sed -n 's/.*RESULT \(host \)\{0,1\}\([^ ]*\) \([A-Z]*\).*/\2 \3/p' |
+		grep -v '^efi-' | sort
+}
+
 # efi_refusal NAME LOG WORD: a configuration the UEFI application must refuse (efi-refused=WORD):
 # it passes when the application stopped with a message naming WORD and no hypervisor started.
 efi_refusal() {
@@ -256,9 +314,13 @@ run_config() {
 	hyp_image=vperf-hyp
 	[ -n "$(flag_value "$flags" vperf-mutant)" ] && hyp_image=vperf-hyp-$(flag_value "$flags" vperf-mutant)
 	# acpi (efi): QEMU's ACPI tables, no device tree: the application writes one from them
-	efi_acpi=0 efi_el1=0
+	efi_acpi=0 efi_el1=0 efi_disk=0
 	has_flag "$flags" acpi && efi_acpi=1
 	has_flag "$flags" el1 && efi_el1=1
+	# disk (efi): boot from a FAT image on a virtio-blk disk (tests/qemu/efi/mkstick.sh), which
+	# holds the application, its command line and the images: no -kernel, -append or loader
+	has_flag "$flags" disk && efi_disk=1
+	efi_img=$logs/$name.img
 	command -v "$qemu" >/dev/null || { verdict_infra "$name" "$qemu not found"; return; }
 	missing=$(images_missing "$images")
 	[ "$how" != hyp ] || missing="$missing$(images_missing "$hyp_image")"
@@ -268,9 +330,16 @@ run_config() {
 	fi
 	[ -z "$missing" ] || { verdict_infra "$name" "image missing:$missing"; return; }
 	t0=$(date +%s)
+	: >"$log"
+	# The disk's contents, its first line (mkstick.sh's).
+	if [ "$efi_disk" = 1 ] && ! QEMU_OUT=$out "$here/efi/mkstick.sh" "$efi_img" "$name" >"$log" 2>&1; then
+		verdict_infra "$name" "the disk image: $(tail -n 1 "$log")"
+		return
+	fi
 	# shellcheck disable=SC2086
-	qemu_cmd "$how" "$images" "$args" "${tmo:-60}" $extra >"$log"
+	qemu_cmd "$how" "$images" "$args" "${tmo:-60}" $extra >>"$log"
 	rc=$?
+	rm -f "$efi_img"
 	[ -z "$(flag_value "$flags" efi-refused)" ] ||
 		{ efi_refusal "$name" "$log" "$(flag_value "$flags" efi-refused)"; return; }
 	# The UEFI application stopped (and returned to the firmware, which then waits for the
@@ -279,10 +348,16 @@ run_config() {
 	[ -z "$efi_msg" ] || { verdict_fail "$name" 0 1 " (the UEFI application stopped: ${efi_msg#vperf-efi: FAILED: })"; return; }
 	why=$(infra_failure "$log" "$how" "$args" $rc)
 	[ -z "$why" ] || { verdict_infra "$name" "$why"; return; }
-	[ "$how" != efi ] || efi_dt_source "$log"
 	spe_decode "$name" "$log"
 	spe_lost "$log"
 	spe_iso "$log"
+	# After the runner's other RESULT lines: the twin's log has them too.
+	if [ "$how" = efi ]; then
+		efi_dt_source "$log"
+		efi_boot_source "$log" "$images"
+		twin=$(flag_value "$flags" twin)
+		[ -z "$twin" ] || efi_twin "$name" "$log" "$twin"
+	fi
 	judge "$name" "$log" "$flags" "$how" $rc $(($(date +%s) - t0))
 }
 

@@ -181,6 +181,25 @@ static EFI_STATUS open_root(void)
 	return root ? EFI_SUCCESS : EFI_NOT_FOUND;
 }
 
+/* The device the firmware loaded this application from, as its device path: a disk's
+ * (QEMU: VenHw(...) of a virtio-mmio transport) or the -kernel boot's file system in memory.
+ * What the command line and images below were read from, for whoever reads the log. */
+static void show_boot_device(void)
+{
+	EFI_LOADED_IMAGE *li;
+	EFI_DEVICE_PATH *dp = NULL;
+	CHAR16 *path = NULL;
+
+	if (!EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, self, &LoadedImageProtocol,
+					 (void **)&li)))
+		dp = DevicePathFromHandle(li->DeviceHandle);
+	if (dp)
+		path = DevicePathToStr(dp);
+	Print(L"vperf-efi: loaded from %s\n", path ? path : L"(no device path)");
+	if (path)
+		FreePool(path);
+}
+
 /* Read the file at path into buf (at most cap bytes): its length, or -1 if there is no such
  * file, -2 if it is longer than cap or unreadable. */
 static int64_t read_file(CHAR16 *path, void *buf, uint64_t cap)
@@ -525,9 +544,13 @@ static EFI_STATUS prepare(uint64_t *dt, uint64_t *hyp_size)
 	if (EFI_ERROR(open_root()))
 		Print(L"vperf-efi: no file system on the boot device: images as QEMU's loader put "
 		      L"them\n");
-	if (!args_from_load_options() && !args_from_file())
+	show_boot_device();
+	if (args_from_load_options())
+		Print(L"vperf-efi: command line from the load options: '%a'\n", cmdline);
+	else if (args_from_file())
+		Print(L"vperf-efi: command line from \\vperf\\cmdline.txt: '%a'\n", cmdline);
+	else
 		Print(L"vperf-efi: no command line (load options or \\vperf\\cmdline.txt)\n");
-	Print(L"vperf-efi: command line '%a'\n", cmdline);
 	st = load_slots();
 	return EFI_ERROR(st) ? st : build_dt(fw_dt, dt);
 }
