@@ -30,6 +30,13 @@ void vperf_mdcr_new_epoch(void)
  *   HPME = 1 when the host keeps counters, so they count (PMCR_EL0.E governs the first range).
  * Traps are irrelevant while EL2 runs its own code and stay as the host set them.
  */
+/* The PMSVer the PE implements: caps->pmsver is 0 where firmware keeps SPE's buffer (spe_el3,
+ * pcpu.c), but MDCR_EL2's SPE fields are still there and still trap. */
+static unsigned int hw_pmsver(const struct vperf_pcpu_caps *caps)
+{
+	return (unsigned int)((caps->dfr0 & ID_DFR0_PMSVER_MASK) >> ID_DFR0_PMSVER_SHIFT);
+}
+
 /*
  * The MDCR_EL2 fields outside vperf's that this PE implements (Arm DDI 0487 K.a, MDCR_EL2): the
  * debug traps TDE, TDA, TDOSA and TDRA on every PE with EL2; HLP from PMUv3p5, HPMFZO from
@@ -38,13 +45,6 @@ void vperf_mdcr_new_epoch(void)
  * FEAT_SPEv1p2 (PMSVer >= 0b0011). The host's bits go into every value below, so a bit the PE
  * lacks is refused once, at vperf_pcpu_init, rather than written RES0 at every vCPU switch.
  */
-/* The PMSVer the PE implements: caps->pmsver is 0 where firmware keeps SPE's buffer (spe_el3,
- * pcpu.c), but MDCR_EL2's SPE fields are still there and still trap. */
-static unsigned int hw_pmsver(const struct vperf_pcpu_caps *caps)
-{
-	return (unsigned int)((caps->dfr0 & ID_DFR0_PMSVER_MASK) >> ID_DFR0_PMSVER_SHIFT);
-}
-
 static uint64_t host_fields(const struct vperf_pcpu_caps *caps)
 {
 	uint64_t f = MDCR_EL2_TDE | MDCR_EL2_TDA | MDCR_EL2_TDOSA | MDCR_EL2_TDRA;

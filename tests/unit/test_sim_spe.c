@@ -237,8 +237,9 @@ static void test_pmbidr_p(void **state)
 	assert_int_equal(t_hyp.traps, 0);
 }
 
-/* One access of r at EL1 where the firmware keeps the buffer: what a PE without NSPB does (expected()), but for an access no
- * EL2 trap took, which traps to EL3 instead: UNDEFINED for the guest, one more model error. */
+/* One access of r at EL1 where the firmware keeps the buffer: what a PE without NSPB does
+ * (expected()), but an access no EL2 trap took traps to EL3 instead: UNDEFINED for the guest,
+ * one more model error. */
 static void el3_access_once(const struct reg *r, bool tpms, unsigned int e2pb, bool read,
 			    unsigned int *errors)
 {

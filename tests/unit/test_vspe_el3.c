@@ -89,13 +89,14 @@ static void test_vm_with_vspe(void **state)
 static void test_vm_without_vspe(void **state)
 {
 	static const uint32_t regs[] = {
-		VPERF_ENC_PMSCR_EL1,	VPERF_ENC_PMSNEVFR_EL1,	 VPERF_ENC_PMSICR_EL1,
-		VPERF_ENC_PMSIRR_EL1,	VPERF_ENC_PMSFCR_EL1,	 VPERF_ENC_PMSEVFR_EL1,
-		VPERF_ENC_PMSLATFR_EL1, VPERF_ENC_PMSIDR_EL1,	 VPERF_ENC_PMBLIMITR_EL1,
+		VPERF_ENC_PMSCR_EL1,	VPERF_ENC_PMSNEVFR_EL1, VPERF_ENC_PMSICR_EL1,
+		VPERF_ENC_PMSIRR_EL1,	VPERF_ENC_PMSFCR_EL1,	VPERF_ENC_PMSEVFR_EL1,
+		VPERF_ENC_PMSLATFR_EL1, VPERF_ENC_PMSIDR_EL1,	VPERF_ENC_PMBLIMITR_EL1,
 		VPERF_ENC_PMBPTR_EL1,	VPERF_ENC_PMBSR_EL1,
 	};
-	const struct sim_uop op = { .pc = 0x1000, .vaddr = 0x2000, .latency = 4,
-				    .type = SIM_UOP_LOAD, .size_log2 = 3 };
+	const struct sim_uop op = {
+		.pc = 0x1000, .vaddr = 0x2000, .latency = 4, .type = SIM_UOP_LOAD, .size_log2 = 3
+	};
 	struct sim_pe_config cfg;
 	struct hv_vcpu *a;
 
@@ -192,8 +193,8 @@ static void test_mixed_platform(void **state)
 	assert_non_null(strstr(hv.last_log, "PMSVer"));
 	b = hv_vcpu(1, 1);
 	hv_enter(b, 0);
-	assert_int_equal(V_PMSVER(vperf_vcpu_id_dfr0(&b->v, sim_peek(0, VPERF_ENC_ID_AA64DFR0_EL1))),
-			 3);
+	assert_int_equal(
+		V_PMSVER(vperf_vcpu_id_dfr0(&b->v, sim_peek(0, VPERF_ENC_ID_AA64DFR0_EL1))), 3);
 	lx_probe();
 	lx_start(&lx);
 	lx_run(&lx, b, 2000);
@@ -206,8 +207,8 @@ static void test_mixed_platform(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pcpu_init),	  cmocka_unit_test(test_vm_with_vspe),
-		cmocka_unit_test(test_vm_without_vspe),	  cmocka_unit_test(test_spe_events_hidden),
+		cmocka_unit_test(test_pcpu_init),	cmocka_unit_test(test_vm_with_vspe),
+		cmocka_unit_test(test_vm_without_vspe), cmocka_unit_test(test_spe_events_hidden),
 		cmocka_unit_test(test_mixed_platform),
 	};
 
