@@ -30,6 +30,13 @@ void vperf_mdcr_new_epoch(void)
  *   HPME = 1 when the host keeps counters, so they count (PMCR_EL0.E governs the first range).
  * Traps are irrelevant while EL2 runs its own code and stay as the host set them.
  */
+/* The PMSVer the PE implements: caps->pmsver is 0 where firmware keeps SPE's buffer (spe_el3,
+ * pcpu.c), but MDCR_EL2's SPE fields are still there and still trap. */
+static unsigned int hw_pmsver(const struct vperf_pcpu_caps *caps)
+{
+	return (unsigned int)((caps->dfr0 & ID_DFR0_PMSVER_MASK) >> ID_DFR0_PMSVER_SHIFT);
+}
+
 /*
  * The MDCR_EL2 fields outside vperf's that this PE implements (Arm DDI 0487 K.a, MDCR_EL2): the
  * debug traps TDE, TDA, TDOSA and TDRA on every PE with EL2; HLP from PMUv3p5, HPMFZO from
@@ -52,7 +59,7 @@ static uint64_t host_fields(const struct vperf_pcpu_caps *caps)
 		f |= MDCR_EL2_E2TB_MASK;
 	if (caps->fgt)
 		f |= MDCR_EL2_TDCC;
-	if (caps->pmsver >= ID_DFR0_PMSVER_V1P2)
+	if (hw_pmsver(caps) >= ID_DFR0_PMSVER_V1P2)
 		f |= MDCR_EL2_HPMFZS;
 	return f;
 }
@@ -172,8 +179,10 @@ static uint64_t vcpu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 
 	mdcr |= MDCR_EL2_TPM | MDCR_EL2_TPMCR;
 	/* TPMS and E2PB are RES0 without SPE: written only where they exist (a PE without SPE
-	 * makes every PMS and PMB register UNDEFINED at EL1 anyway). */
-	if (pcpu->caps.pmsver)
+	 * makes every PMS and PMB register UNDEFINED at EL1 anyway). Where firmware keeps the
+	 * buffer (spe_el3) they exist and must be set: an access they do not trap to EL2 traps
+	 * to EL3 (SPE 3.2.3, 3.4.6). */
+	if (hw_pmsver(&pcpu->caps))
 		mdcr |= MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2;
 	if (vpmu_on(vcpu))
 		mdcr = vpmu_mdcr(vcpu, pcpu, mdcr);

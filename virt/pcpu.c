@@ -10,6 +10,7 @@
 #include <vperf/fgt.h>
 #include <vperf/id_regs.h>
 #include <vperf/pmu_regs.h>
+#include <vperf/spe_regs.h>
 
 #include "fgt.h"
 #include "fmt.h"
@@ -59,6 +60,30 @@ static void probe_newer(struct vperf_pcpu_caps *caps, uint64_t pfr0, uint64_t mm
 	caps->mt = (read_sysreg(MPIDR_EL1) & MPIDR_MT) != 0;
 }
 
+/*
+ * SPE's ID registers, PMBIDR_EL1 first: firmware may keep the Profiling Buffer for the Secure
+ * side (MDCR_EL3.NSPB = 0b0x, SPE 3.4.2). Then PMBIDR_EL1.P reads 1 at EL2 (SPE 4.3.1: the buffer
+ * is owned by the other Security state) and every other SPE register, PMSIDR_EL1 and PMSCR_EL2
+ * included, traps to EL3 from EL2 and Non-secure EL1 (SPE 4.3, each one's "Traps and enables":
+ * NSPB != 0b11); PMBIDR_EL1 alone has none. Such a PE is one without SPE to vperf (pmsver = 0:
+ * no vSPE offered, no SPE register touched again, guests shown PMSVer 0); spe_el3 keeps what
+ * the PE still implements, MDCR_EL2.TPMS and E2PB (mdcr.c), so that guests' SPE accesses trap
+ * to EL2, which has priority (SPE 3.2.3, 3.4.6), and never reach EL3.
+ */
+static void probe_spe(struct vperf_pcpu_caps *caps)
+{
+	if (!caps->pmsver)
+		return;
+	caps->pmbidr = read_sysreg(PMBIDR_EL1);
+	if (caps->pmbidr & PMBIDR_P) {
+		caps->spe_el3 = true;
+		caps->pmsver = 0;
+		caps->pmbidr = 0;
+		return;
+	}
+	caps->pmsidr = read_sysreg(PMSIDR_EL1);
+}
+
 static void probe(struct vperf_pcpu_caps *caps)
 {
 	uint64_t pfr0, mmfr0;
@@ -83,12 +108,12 @@ static void probe(struct vperf_pcpu_caps *caps)
 		caps->pmceid[1] = read_sysreg(PMCEID1_EL0);
 		caps->export_bus = vperf_vpmu_probe_export_bus(pmcr);
 	}
-	caps->pmsidr = caps->pmsver ? read_sysreg(PMSIDR_EL1) : 0;
-	caps->pmbidr = caps->pmsver ? read_sysreg(PMBIDR_EL1) : 0;
+	probe_spe(caps);
 }
 
 /*
- * A VHE host (HCR_EL2.E2H = 1) is refused on a PE with SPE: there an EL2 access by the name
+ * A VHE host (HCR_EL2.E2H = 1) is refused on a PE with SPE vperf uses (not where the firmware
+ * keeps the buffer: probe_spe, no SPE register is accessed there): there an EL2 access by the name
  * PMSCR_EL1 reaches PMSCR_EL2 and the guest's register is PMSCR_EL12 (SPE 4.3.5). vperf's
  * accessors have one encoding per register, so its save and restore of a guest's PMSCR_EL1
  * would move the host's PMSCR_EL2 instead (docs/integration.md, "VHE").
@@ -131,6 +156,16 @@ static bool vhe_refused(const struct vperf_pcpu *pcpu)
 	return false;
 }
 
+/* The host is told once per bring-up that SPE is there but not its own (probe_spe). */
+static void note_spe_el3(struct vperf_pcpu *pcpu)
+{
+	if (!pcpu->caps.spe_el3)
+		return;
+	STAT_INC(&pcpu->stats, spe_el3);
+	vperf_log(VPERF_LOG_ERR, "vperf: pcpu_init: PMBIDR_EL1.P = 1, firmware keeps SPE's "
+				 "Profiling Buffer (MDCR_EL3.NSPB): no SPE on this pCPU");
+}
+
 /* A pCPU brought up after VMs exist must give each of them its policy: it may run any of their
  * vCPUs (struct vperf_demands). Refused, logged with the reason and counted otherwise. */
 static bool refused(struct vperf_pcpu *pcpu)
@@ -157,6 +192,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	*pcpu = zero;
 	pcpu->cfg = *cfg;
 	probe(&pcpu->caps);
+	note_spe_el3(pcpu);
 	if (vhe_refused(pcpu))
 		return VPERF_ENOTSUP;
 	if (reserved > pcpu->caps.nr_counters || !vperf_mdcr_host_ok(pcpu) ||

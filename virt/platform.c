@@ -46,7 +46,9 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 	p->any_no_host_spe |= !pcpu->cfg.host_spe;
 	p->any_no_export |= !pcpu->caps.export_bus;
 	p->any_no_fgt |= !pcpu->caps.fgt;
-	p->any_spe |= pcpu->caps.pmsver != 0;
+	/* The SAMPLE_* events are the PMU's wherever SPE is implemented, its buffer vperf's to
+	 * use or not (spe_el3): hidden from VMs without a vSPE either way. */
+	p->any_spe |= pcpu->caps.pmsver != 0 || pcpu->caps.spe_el3;
 	p->any_no_hpmn0 |= !pcpu->caps.hpmn0;
 }
 

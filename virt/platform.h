@@ -39,7 +39,7 @@ struct vperf_platform {
 	bool any_no_export;    /* a pCPU has no event export bus (PMCR_EL0.X RAZ/WI) */
 	bool any_no_fgt;       /* a pCPU has no FEAT_FGT (no fine-grained PMU traps) */
 	bool any_no_hpmn0;     /* a pCPU has no FEAT_HPMN0 (MDCR_EL2.HPMN = 0 is not legal) */
-	bool any_spe;	       /* a pCPU has SPE (and so the SAMPLE_* PMU events) */
+	bool any_spe;	       /* a pCPU has SPE (and so the SAMPLE_* PMU events), usable or not */
 	uint64_t pmceid[2];    /* the common events every pCPU counts (PMCEID0/1_EL0, ANDed) */
 	bool any_mt_counts;    /* a pCPU's PMEVTYPER<n>.MT may count other threads (pcpu.c) */
 	bool any_newer_regs;   /* a pCPU exposes the instruction counter untrapped (pcpu.c) */

@@ -20,6 +20,8 @@ struct vperf_stats {
 				   * vCPU MDCR_EL2 bits that are not the hypervisor's) */
 	uint64_t refused;	  /* vperf_pcpu_init refused this pCPU: it cannot give an existing
 				   * VM its policy (logged with the reason) */
+	uint64_t spe_el3;	  /* vperf_pcpu_init found SPE whose buffer EL3 keeps (PMBIDR_EL1.P
+				   * = 1 at EL2, MDCR_EL3.NSPB): no SPE here for vperf (logged) */
 	uint64_t spe_events;	  /* Profiling Buffer events shown to the guest (virtual PMBSR) */
 	uint64_t spe_s2_fixed;	  /* stage-2 faults on a guest's buffer mapped by the hypervisor */
 	uint64_t spe_dl;	  /* of spe_events, those with data lost (PMBSR.DL) */

@@ -83,7 +83,8 @@ struct vperf_pcpu_caps {
 	uint64_t pmsidr;     /* PMSIDR_EL1, 0 without SPE */
 	uint64_t pmbidr;     /* PMBIDR_EL1, 0 without SPE */
 	uint8_t pmuver;	     /* ID_AA64DFR0_EL1.PMUVer, 0 when absent or IMPLEMENTATION DEFINED */
-	uint8_t pmsver;	     /* ID_AA64DFR0_EL1.PMSVer */
+	uint8_t pmsver;	     /* ID_AA64DFR0_EL1.PMSVer, 0 when absent or spe_el3 */
+	bool spe_el3;	     /* SPE implemented, its buffer kept by EL3 (PMBIDR_EL1.P = 1 at EL2) */
 	uint8_t nr_counters; /* PMCR_EL0.N */
 	bool hpmn0;	     /* FEAT_HPMN0: MDCR_EL2.HPMN = 0 allowed */
 	bool fgt;	     /* FEAT_FGT: ID_AA64MMFR0_EL1.FGT != 0, HDFGRTR/HDFGWTR_EL2 exist */
@@ -199,9 +200,12 @@ enum vperf_trap_result {
 int vperf_init(const struct vperf_hyp_ops *ops);
 
 /* Probe the calling physical CPU (ID_AA64DFR0_EL1, ID_AA64MMFR0_EL1.FGT, PMCR_EL0.N,
- * PMSIDR/PMBIDR) and apply cfg. Returns VPERF_EINVAL when the host and agent ranges do not fit in
- * PMCR_EL0.N or would leave the guests an HPMN of 0 without FEAT_HPMN0, or when cfg gives
- * HDFGRTR/HDFGWTR_EL2 values on a PE without FEAT_FGT. Programs nothing but PMUSERENR_EL0 = 0
+ * PMBIDR/PMSIDR) and apply cfg. A PE whose firmware keeps SPE's Profiling Buffer (PMBIDR_EL1.P
+ * = 1 at EL2: MDCR_EL3.NSPB) is one without SPE to vperf, logged and counted (stats.spe_el3):
+ * no other SPE register is ever touched there, and no VM with SPE can run on it. Returns
+ * VPERF_EINVAL when the host and agent ranges do not fit in PMCR_EL0.N or would leave the
+ * guests an HPMN of 0 without FEAT_HPMN0, or when cfg gives HDFGRTR/HDFGWTR_EL2 values on a PE
+ * without FEAT_FGT. Programs nothing but PMUSERENR_EL0 = 0
  * (its reset value is UNKNOWN; guests' EL0 sees it): the host's MDCR_EL2 stays, and the FGT
  * registers are first written at the next vCPU load. Call it again after the CPU was reset.
  * A pCPU brought up after VMs exist must give every one of them its policy, since any of their

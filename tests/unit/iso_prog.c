@@ -98,7 +98,8 @@ static void spe_step(struct iso_prog *p, struct hv_vcpu *vc, uint64_t r)
 
 /* The wider instruction set: the selector registers (a stale PMSELR_EL0.SEL left by another
  * guest must not reach this one: Arm DDI 0487 checks SEL before MDCR_EL2.TPM in the PMXEV*
- * pseudocode), PMCR_EL0 with its resets, PMCEID0_EL0 (the event filter), CHAIN. */
+ * pseudocode), PMCR_EL0 with its resets, PMCEID0_EL0 (the event filter), CHAIN, SPE registers
+ * a VM without a vSPE of its own touches. */
 static void wide_step(struct iso_prog *p, uint64_t w)
 {
 	unsigned int nr = p->nr_counters, n = nr ? (unsigned int)(w >> 8) % nr : 0;
@@ -130,6 +131,13 @@ static void wide_step(struct iso_prog *p, uint64_t w)
 		guest_write(PMCR_EL0,
 			    PMCR_E | (w >> 16 & 1 ? PMCR_P : 0) | (w >> 17 & 1 ? PMCR_C : 0) |
 				    (w >> 18 & 1 ? PMCR_LP : 0) | (w >> 19 & 1 ? PMCR_LC : 0));
+		break;
+	case 6: /* SPE without a vSPE of its own: UNDEF on every pCPU, with SPE or not, and
+		 * never a trap to EL3 where the firmware keeps the buffer (MDCR_EL3.NSPB) */
+		if (!p->lx) {
+			observe(p, guest_read(PMSIDR_EL1));
+			guest_write(PMBLIMITR_EL1, w >> 16);
+		}
 		break;
 	default:
 		break;

@@ -9,6 +9,7 @@
 #include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
 #include <vperf/pmu_regs.h>
+#include <vperf/spe_regs.h>
 #include <vperf/vperf.h>
 
 #include "fake_hyp.h"
@@ -260,6 +261,97 @@ static void test_host_mdcr_vperf_fields_replaced(void **state)
 	}
 }
 
+/* The SPE registers (SPE 4.1, Table 7; PMSNEVFR_EL1 and PMSDSFR_EL1 of later versions). */
+static bool spe_register(uint32_t enc)
+{
+	static const uint32_t spe[] = {
+		VPERF_ENC_PMSCR_EL1,	 VPERF_ENC_PMSCR_EL2,	 VPERF_ENC_PMSNEVFR_EL1,
+		VPERF_ENC_PMSICR_EL1,	 VPERF_ENC_PMSIRR_EL1,	 VPERF_ENC_PMSFCR_EL1,
+		VPERF_ENC_PMSEVFR_EL1,	 VPERF_ENC_PMSLATFR_EL1, VPERF_ENC_PMSIDR_EL1,
+		VPERF_ENC_PMBLIMITR_EL1, VPERF_ENC_PMBPTR_EL1,	 VPERF_ENC_PMBSR_EL1,
+		VPERF_ENC_PMSDSFR_EL1,	 VPERF_ENC_PMBIDR_EL1,
+	};
+
+	for (unsigned int i = 0; i < VPERF_ARRAY_SIZE(spe); i++)
+		if (enc == spe[i])
+			return true;
+	return false;
+}
+
+/* The SPE registers vperf accessed on CPU 0 since its counts were cleared. */
+static unsigned int spe_accesses(uint32_t *last)
+{
+	unsigned int n = 0;
+
+	for (uint64_t i = 0; sim_trace_at(0, i); i++)
+		if (spe_register(sim_trace_at(0, i)->enc)) {
+			*last = sim_trace_at(0, i)->enc;
+			n++;
+		}
+	return n;
+}
+
+/*
+ * SPEv1p2 whose Profiling Buffer firmware keeps for the Secure side (MDCR_EL3.NSPB = 0b0x):
+ * PMBIDR_EL1.P reads 1 at EL2 (SPE 4.3.1) and every other SPE register traps to EL3 from EL2
+ * (SPE 4.3). vperf_pcpu_init reads PMBIDR_EL1 and no other SPE register, and finds no SPE it can
+ * use (counted, logged once); a VM with SPE is refused as on a PE without; a VM without runs with
+ * MDCR_EL2.TPMS = 1 and E2PB = 0b00, which the PE implements (so that its guest's accesses trap
+ * to EL2, not to EL3), sees PMSVer 0, and its loads and puts touch no SPE register. The host may
+ * keep MDCR_EL2.HPMFZS, which SPEv1p2 implements.
+ */
+static void test_pcpu_spe_el3(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_mdcr = MDCR_EL2_HPMFZS, .host_counters = 2 };
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_OFF, .spe = true };
+	uint64_t dfr0 = sim_peek(0, VPERF_ENC_ID_AA64DFR0_EL1) | 3ull << ID_DFR0_PMSVER_SHIFT;
+	struct vperf_pcpu pcpu;
+	struct vperf_vm vm;
+	struct vperf_vcpu vcpu;
+	struct fake_vcpu hv = { 0 };
+	uint32_t last = 0;
+
+	(void)state;
+	sim_poke(0, VPERF_ENC_ID_AA64DFR0_EL1, dfr0);
+	sim_poke(0, VPERF_ENC_PMBIDR_EL1, PMBIDR_P | 3);
+	sim_poke(0, VPERF_ENC_PMSIDR_EL1, 0x2605f);
+	sim_clear_counts(0);
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+	assert_int_equal(spe_accesses(&last), 1);
+	assert_int_equal(last, VPERF_ENC_PMBIDR_EL1);
+	assert_true(pcpu.caps.spe_el3);
+	assert_int_equal(pcpu.caps.pmsver, 0);
+	assert_int_equal(pcpu.caps.pmsidr, 0);
+	assert_int_equal(pcpu.caps.pmbidr, 0);
+	assert_int_equal(fake_hyp.logs, 1);
+	assert_string_equal(fake_hyp.last_log, "vperf: pcpu_init: PMBIDR_EL1.P = 1, firmware keeps "
+					       "SPE's Profiling Buffer (MDCR_EL3.NSPB): no SPE on "
+					       "this pCPU");
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(pcpu.stats.spe_el3, 1);
+#endif
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), NO_SPE_HERE);
+	cfg.spe_buffer = VPERF_SPE_BUF_EL2;
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), NO_SPE_HERE);
+	cfg.spe = false;
+	assert_int_equal(vperf_vm_init(&vm, &cfg, NULL), VPERF_OK);
+	assert_int_equal(vperf_vcpu_init(&vcpu, &vm, &hv), VPERF_OK);
+	sim_clear_counts(0);
+	vperf_vcpu_load(&vcpu, &pcpu);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & (MDCR_EL2_TPMS | MDCR_EL2_E2PB_MASK),
+			 MDCR_EL2_TPMS | MDCR_EL2_E2PB_EL2);
+	assert_int_equal(vperf_vcpu_id_dfr0(&vcpu, dfr0) & ID_DFR0_PMSVER_MASK, 0);
+	vperf_vcpu_put(&vcpu);
+	assert_int_equal(spe_accesses(&last), 0);
+	/* The same PE with the buffer the Non-secure side's: SPE, its ID registers read. */
+	sim_poke(0, VPERF_ENC_PMBIDR_EL1, 3);
+	assert_int_equal(vperf_pcpu_init(&pcpu, &pcfg), VPERF_OK);
+	assert_false(pcpu.caps.spe_el3);
+	assert_int_equal(pcpu.caps.pmsver, 3);
+	assert_int_equal(pcpu.caps.pmsidr, 0x2605f);
+	assert_int_equal(pcpu.caps.pmbidr, 3);
+}
+
 /* One pCPU, one VM and one vCPU of it, each accepted. */
 static void bring_up(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *pcfg,
 		     struct vperf_vm *vm, const struct vperf_vm_config *vcfg,
@@ -503,6 +595,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pcpu_invalid_ranges, setup),
 		cmocka_unit_test_setup(test_pcpu_without_pmu, setup),
 		cmocka_unit_test_setup(test_vm_policy, setup),
+		cmocka_unit_test_setup(test_pcpu_spe_el3, setup),
 		cmocka_unit_test_setup(test_load_put_mdcr, setup),
 		cmocka_unit_test_setup(test_host_mdcr_vperf_fields_replaced, setup),
 		cmocka_unit_test_setup(test_mdcr_cache_epoch, setup),

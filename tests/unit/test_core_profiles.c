@@ -253,6 +253,36 @@ static void test_worlds_draw_profiles(void **state)
 		assert_true(seen[i] > 0);
 }
 
+/* One world in six keeps SPE's buffer in the firmware (MDCR_EL3.NSPB) on some of its pCPUs with
+ * SPE (world.c, draw_spe_el3), core profiles included: only where SPE is, and never with the
+ * host profiling there (host_spe). */
+static void test_worlds_draw_spe_el3(void **state)
+{
+	unsigned int worlds = 0, cpus = 0, profiled = 0;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 600; seed++) {
+		struct world w;
+		bool any = false;
+
+		world_draw(seed, &w);
+		for (unsigned int c = 0; c < w.nr_cpus; c++) {
+			if (!w.cpu[c].pe.mdcr_el3_nspb_secure)
+				continue;
+			assert_true(w.cpu[c].pe.pmsver != 0);
+			assert_true(w.cpu[c].pe.el3);
+			assert_false(w.cpu[c].pc.host_spe);
+			any = true;
+			cpus++;
+			profiled += w.cpu[c].profile != NULL;
+		}
+		worlds += any;
+	}
+	assert_in_range(worlds, 40, 110); /* 67: 1/6 of 600, less those where none is drawn */
+	assert_true(cpus > worlds);
+	assert_true(profiled > 0);
+}
+
 /* The profiles are drawn from a stream of their own (world.c): every other part of a world is
  * drawn as before they existed, so that a world a report names stays that world. World 606265
  * (docs/model.md, the CHAIN defect fixed in virt/vpmu/map.c) is still three pCPUs, none a core
@@ -281,6 +311,8 @@ static void test_worlds_keep_their_draw(void **state)
 	for (unsigned int k = 0; k < w.nr_vcpus; k++)
 		assert_int_equal(w.vcpu_vm[k], vcpu_vm[k]);
 	assert_int_equal(w.nr_slots, 58);
+	for (unsigned int c = 0; c < w.nr_cpus; c++)
+		assert_false(w.cpu[c].pe.mdcr_el3_nspb_secure);
 }
 
 int main(void)
@@ -290,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_each_core),
 		cmocka_unit_test(test_worlds_draw_profiles),
 		cmocka_unit_test(test_worlds_keep_their_draw),
+		cmocka_unit_test(test_worlds_draw_spe_el3),
 	};
 
 	return cmocka_run_group_tests_name("core_profiles", tests, NULL, NULL);

@@ -92,15 +92,21 @@ static bool host_may_count(const struct vperf_vm_config *cfg)
 /* vperf_pcpu_init's result against vperf.h: EINVAL when the host and agent ranges do not fit in
  * PMCR_EL0.N (as the PE reads it at EL2: EPMN with FEAT_PMUv3_EXTPMN) or leave HPMN = 0 without
  * FEAT_HPMN0 (or a pCPU that cannot give an existing VM its policy: then VMs exist); never OK in
- * those cases. */
+ * those cases. SPE whose buffer the firmware keeps is no SPE to vperf, and counted. */
 static void check_pcpu_rc(const struct w_cpu *c, int rc, bool vms_exist, unsigned int cpu,
 			  struct w_result *res)
 {
 	unsigned int reserved = (unsigned int)c->pc.host_counters + c->pc.agent_counters;
 	unsigned int n = hv.pcpu[cpu].caps.nr_counters;
 	bool misfit = reserved > n || (reserved == n && !c->pe.hpmn0);
+	bool spe_el3 = c->pe.pmsver && c->pe.mdcr_el3_nspb_secure;
 
-	if (rc == VPERF_OK && misfit)
+	if (hv.pcpu[cpu].caps.spe_el3 != spe_el3 || hv.pcpu[cpu].stats.spe_el3 != spe_el3 ||
+	    (spe_el3 && hv.pcpu[cpu].caps.pmsver))
+		failed(res, WF_REFUSAL,
+		       "pCPU %u: SPE of the firmware's %u, vperf found %u (PMSVer %u)", cpu,
+		       spe_el3, hv.pcpu[cpu].caps.spe_el3, hv.pcpu[cpu].caps.pmsver);
+	else if (rc == VPERF_OK && misfit)
 		failed(res, WF_REFUSAL, "pCPU %u accepted with %u reserved of N %u (HPMN0 %u)", cpu,
 		       reserved, n, c->pe.hpmn0);
 	else if (rc != VPERF_OK && !(rc == VPERF_EINVAL && (misfit || vms_exist)))
@@ -120,7 +126,7 @@ static void check_vm_rc(const struct w_vm *m, int rc, const struct w_run *run,
 		if (!run->cpu_up[c])
 			continue;
 		any = true;
-		spe_everywhere &= w->cpu[c].pe.pmsver != 0;
+		spe_everywhere &= w->cpu[c].pe.pmsver != 0 && !w->cpu[c].pe.mdcr_el3_nspb_secure;
 		if (hv.pcpu[c].hpmn < min_hpmn)
 			min_hpmn = hv.pcpu[c].hpmn;
 	}

@@ -2,7 +2,8 @@
 /*
  * The model's SPE registers: the trap matrix (every SPE register x EL0/EL1 x MDCR_EL2.TPMS x
  * MDCR_EL2.E2PB x read/write, with the exact ESR_EL2), the bits each register keeps, PMBIDR_EL1.P,
- * the ID registers from the configuration, and the PMBIRQ level. Expected values come from the
+ * the ID registers from the configuration, the PMBIRQ level, and a buffer firmware keeps for
+ * Secure state (MDCR_EL3.NSPB). Expected values come from the
  * SPE 3.2.3 / SPE 3.4.6 (CheckStatisticalProfilingAccess, CheckProfilingBufferAccess) and
  * SPE 4.3 (register layouts), written out here by hand.
  */
@@ -236,6 +237,103 @@ static void test_pmbidr_p(void **state)
 	assert_int_equal(t_hyp.traps, 0);
 }
 
+/* One access of r at EL1 where the firmware keeps the buffer: what a PE without NSPB does
+ * (expected()), but an access no EL2 trap took traps to EL3 instead: UNDEFINED for the guest,
+ * one more model error. */
+static void el3_access_once(const struct reg *r, bool tpms, unsigned int e2pb, bool read,
+			    unsigned int *errors)
+{
+	enum sim_access want = expected(r, 1, tpms, e2pb, read);
+	bool el3 = want == SIM_ACC_OK && r->kind != PMBIDR;
+	uint64_t v = 0;
+
+	write_sysreg((uint64_t)e2pb << 12 | (tpms ? MDCR_EL2_TPMS : 0), MDCR_EL2);
+	if (read)
+		v = guest_mrs(enc_of(r));
+	else
+		guest_msr(enc_of(r), 1);
+	*errors += el3;
+	if (sim_guest_stats(0)->last != (el3 ? SIM_ACC_UNDEF : want) ||
+	    sim_error_count() != *errors)
+		fail_msg("%s tpms %d e2pb %u %s: access %d, %u errors", r->name, tpms, e2pb,
+			 read ? "read" : "write", sim_guest_stats(0)->last, sim_error_count());
+	if (r->kind == PMBIDR && read)
+		assert_int_equal(v, 0x13);
+}
+
+/* Firmware keeps the buffer for Secure state (MDCR_EL3.NSPB = 0b00, SPE 3.4.2): PMBIDR_EL1.P
+ * reads 1 at EL2 and at Non-secure EL1 whatever E2PB (SPE 4.3.1). Every other SPE register,
+ * from EL2 or from EL1 when no MDCR_EL2 trap takes it first, traps to EL3 (SPE 4.3, "Traps and
+ * enables"; the order of SPE 3.2.3 and 3.4.6): the model reports each as an error and makes the
+ * access UNDEFINED, reads 0, writes nothing. */
+static void test_el3_keeps_buffer(void **state)
+{
+	static const unsigned int e2pbs[] = { 0, 2, 3 };
+	struct sim_pe_config cfg;
+	unsigned int errors = 0;
+
+	(void)state;
+	sim_spe_default_config(&cfg, 5);
+	cfg.pmbidr = 0x3;
+	cfg.mdcr_el3_nspb_secure = true;
+	t_init_cfg(&cfg);
+	assert_int_equal(sim_error_count(), 0); /* MDCR_EL2 and HCR_EL2 are no SPE registers */
+	assert_int_equal(read_sysreg(PMBIDR_EL1), 0x13);
+	for (size_t i = 0; i < VPERF_ARRAY_SIZE(regs); i++)
+		for (int tpms = 0; tpms < 2; tpms++)
+			for (size_t e = 0; e < VPERF_ARRAY_SIZE(e2pbs); e++)
+				for (int rd = 0; rd < 2; rd++)
+					el3_access_once(&regs[i], tpms, e2pbs[e], rd, &errors);
+	/* At EL2 every SPE register but PMBIDR_EL1 traps to EL3. */
+	for (size_t i = 0; i < VPERF_ARRAY_SIZE(regs); i++) {
+		if (regs[i].kind == PMBIDR)
+			continue;
+		sim_poke(0, enc_of(&regs[i]), 0x1000);
+		assert_int_equal(read_sysreg_enc(enc_of(&regs[i])), 0);
+		if (!regs[i].ro)
+			write_sysreg_enc(enc_of(&regs[i]), 0x2000);
+		assert_int_equal(sim_peek(0, enc_of(&regs[i])), 0x1000);
+		errors += regs[i].ro ? 1 : 2;
+		assert_int_equal(sim_error_count(), errors);
+	}
+}
+
+/* ... and SPE never samples in Non-secure state (ProfilingBufferEnabled, SPE 3.4.6: the owner's
+ * Security state is not the current one), whatever the buffer registers hold, for an EL1 or an
+ * EL2 owner (MDCR_EL2.E2PB 0b11, 0b00): the same set-up samples with NSPB = 0b11. */
+static void test_el3_buffer_never_samples(void **state)
+{
+	struct sim_pe_config cfg;
+
+	(void)state;
+	for (unsigned int k = 0; k < 4; k++) {
+		bool secure = k & 1, el2 = k & 2;
+
+		sim_spe_default_config(&cfg, 1);
+		cfg.mdcr_el3_nspb_secure = secure;
+		t_init_cfg(&cfg);
+		sim_poke(0, VPERF_ENC_PMBPTR_EL1, T_BUF_VA);
+		sim_poke(0, VPERF_ENC_PMBLIMITR_EL1, T_BUF_LIMIT | T_PMBLIMITR_E);
+		sim_poke(0, VPERF_ENC_PMSIRR_EL1, T_INTERVAL_1);
+		sim_poke(0, VPERF_ENC_PMSCR_EL1, T_PMSCR_E1SPE);
+		sim_poke(0, VPERF_ENC_PMSCR_EL2, T_PMSCR_E1SPE); /* E2SPE */
+		write_sysreg(el2 ? MDCR_EL2_E2PB_EL2 : MDCR_EL2_E2PB_EL1, MDCR_EL2);
+		isb();
+		sim_set_el(el2 ? 2 : 1);
+		t_one_record();
+		sim_set_el(1);
+		t_drain();
+		if (!secure) {
+			assert_true(sim_spe_stats(0)->pop > 0);
+			continue;
+		}
+		assert_int_equal(sim_spe_stats(0)->pop, 0);
+		assert_int_equal(sim_spe_stats(0)->written, 0);
+		assert_false(sim_line(0, SIM_LINE_PMBIRQ));
+		assert_int_equal(sim_error_count(), 0);
+	}
+}
+
 /* The ID registers come from the configuration; the default ones (sim/spe.h) are: FE FT FL
  * ArchInst LDS, Interval 256, MaxSize 64 bytes, 12-bit counters (0x26001f); FnE from PMSVer 3
  * (bit 6); FDS (bit 7) and EFT (bit 26) from PMSVer 5. ID_AA64DFR0_EL1.PMSVer follows. */
@@ -277,10 +375,15 @@ static void test_pmbirq_level(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_trap_matrix),  cmocka_unit_test(test_absent_registers_undef),
-		cmocka_unit_test(test_write_masks),  cmocka_unit_test(test_pmsicr_ecount),
-		cmocka_unit_test(test_pmbidr_p),     cmocka_unit_test(test_id_registers),
+		cmocka_unit_test(test_trap_matrix),
+		cmocka_unit_test(test_absent_registers_undef),
+		cmocka_unit_test(test_write_masks),
+		cmocka_unit_test(test_pmsicr_ecount),
+		cmocka_unit_test(test_pmbidr_p),
+		cmocka_unit_test(test_id_registers),
 		cmocka_unit_test(test_pmbirq_level),
+		cmocka_unit_test(test_el3_keeps_buffer),
+		cmocka_unit_test(test_el3_buffer_never_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,6 +90,26 @@ static void draw_profiles(uint64_t seed, struct world *w)
 	}
 }
 
+/* One world in six has firmware that keeps SPE's Profiling Buffer for the Secure side
+ * (MDCR_EL3.NSPB = 0b00, sim_pe_config.mdcr_el3_nspb_secure) on each pCPU with SPE one time in
+ * two: vperf finds no SPE it can use there (PMBIDR_EL1.P = 1), the host none either (no
+ * host_spe). Its own stream, as draw_profiles: every other world is drawn as before. */
+static void draw_spe_el3(uint64_t seed, struct world *w)
+{
+	uint64_t rng = seed * 0xaf251af3b0f025b5ull ^ 0x6a09e667f3bcc909ull;
+
+	if (pick(&rng, 6))
+		return;
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		struct w_cpu *cpu = &w->cpu[c];
+
+		if (!cpu->pe.pmsver || pick(&rng, 2))
+			continue;
+		cpu->pe.mdcr_el3_nspb_secure = true;
+		cpu->pc.host_spe = false;
+	}
+}
+
 static void draw_filter(uint64_t *rng, struct vperf_pmu_filter *f)
 {
 	vperf_pmu_filter_allow_all(f);
@@ -201,6 +221,7 @@ void world_draw(uint64_t seed, struct world *w)
 	for (unsigned int c = 0; c < w->nr_cpus; c++)
 		draw_cpu(&rng, seed, c, c ? &w->cpu[0] : NULL, &w->cpu[c]);
 	draw_profiles(seed, w);
+	draw_spe_el3(seed, w);
 	w->nr_vms = 1 + pick(&rng, W_MAX_VMS);
 	for (unsigned int v = 0; v < w->nr_vms; v++)
 		draw_vm(&rng, &w->vm[v]);
@@ -361,10 +382,11 @@ void world_describe(const struct world *w)
 			continue;
 		if (p->profile)
 			printf("  pCPU %u: %s, MT %u\n", c, p->profile, p->pe.mt);
-		printf("  pCPU %u: PMUVer %u N %u PMSVer %u FGT %u HPMN0 %u AArch32 EL0 %u EXTPMN "
-		       "%u "
+		printf("  pCPU %u: PMUVer %u N %u PMSVer %u%s FGT %u HPMN0 %u AArch32 EL0 %u "
+		       "EXTPMN %u "
 		       "(agent %u) host_counters %u hpmn_unenforced %u host_spe %u\n",
-		       c, p->pe.pmuver, p->pe.nr_counters, p->pe.pmsver, p->pe.fgt, p->pe.hpmn0,
+		       c, p->pe.pmuver, p->pe.nr_counters, p->pe.pmsver,
+		       p->pe.mdcr_el3_nspb_secure ? " (buffer EL3's)" : "", p->pe.fgt, p->pe.hpmn0,
 		       p->pe.aarch32_el0, p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
 		       p->pc.hpmn_unenforced, p->pc.host_spe);
 	}

@@ -41,6 +41,17 @@ static uint64_t e2h_write(unsigned int cpu, uint64_t val)
 	return sim_reg(cpu, SIM_ENC_PMSCR_EL1);
 }
 
+/* vperf at EL2 on a PE whose firmware keeps SPE's buffer (sim_spe_el3_trap): the firmware's
+ * EL3 takes the access, which vperf must never make (it reads PMBIDR_EL1.P first). */
+static bool el3_trap(unsigned int cpu, const struct sim_arch_reg *r)
+{
+	if (!sim_spe_el3_trap(cpu, r))
+		return false;
+	sim_report_error(cpu, "EL2 access of an SPE register while EL3 keeps the Profiling Buffer "
+			      "(MDCR_EL3.NSPB, PMBIDR_EL1.P = 1): a trap to EL3 (SPE 4.3)");
+	return true;
+}
+
 /* The register file calls the hooks only for encodings of the model's table (sim_arch_reg()
  * is never NULL here); any other encoding it counts as unknown, a vperf bug. */
 static uint64_t hook_read(void *ctx, unsigned int cpu, uint32_t enc, uint64_t stored)
@@ -58,6 +69,8 @@ static uint64_t hook_read(void *ctx, unsigned int cpu, uint32_t enc, uint64_t st
 		sim_report_error(cpu, "EL2 read of a register the PE does not implement (UNDEF)");
 		return 0;
 	}
+	if (el3_trap(cpu, r))
+		return 0;
 	return f && f->read ? f->read(cpu, 2, r, stored) : stored;
 }
 
@@ -76,6 +89,8 @@ static uint64_t hook_write(void *ctx, unsigned int cpu, uint32_t enc, uint64_t o
 		sim_report_error(cpu, "EL2 write of a read-only register (UNDEF)");
 		return old;
 	}
+	if (el3_trap(cpu, r))
+		return old;
 	if (e2h_redirect(cpu, enc))
 		return e2h_write(cpu, val);
 	return f && f->write ? f->write(cpu, 2, r, old, val) : val;

@@ -102,6 +102,19 @@ static void count(struct sim_pe *pe, enum sim_access acc)
 	pe->stats.last = acc;
 }
 
+/* A guest's SPE access that no EL2 trap took first, on a PE whose firmware keeps the buffer
+ * (sim_spe_el3_trap): it traps to EL3, which the model does not run. What firmware does with it
+ * is its own (inject UNDEF, panic): reported as an error, the access UNDEFINED. A hypervisor
+ * avoids it with MDCR_EL2.TPMS = 1 and E2PB = 0b00: then only PMBIDR_EL1 reaches the PE. */
+static bool el3_trap(unsigned int cpu, const struct sim_arch_reg *r)
+{
+	if (!sim_spe_el3_trap(cpu, r))
+		return false;
+	sim_report_error(cpu, "guest SPE access trapped to EL3 (MDCR_EL3.NSPB: EL3 keeps the "
+			      "Profiling Buffer), not to EL2 (MDCR_EL2.TPMS, E2PB)");
+	return true;
+}
+
 /* xzr: the instruction names XZR as Rt (MSR writes zero, MRS discards the value). */
 static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val, bool xzr)
 {
@@ -116,6 +129,8 @@ static enum sim_access guest_access(uint32_t enc, bool read, uint64_t *val, bool
 		acc = SIM_ACC_UNDEF;
 	if (acc == SIM_ACC_OK && f && f->check)
 		acc = f->check(cpu, el, r, read);
+	if (acc == SIM_ACC_OK && el3_trap(cpu, r))
+		acc = SIM_ACC_UNDEF;
 	if (acc == SIM_ACC_TRAP_EL2)
 		acc = trap_to_el2(cpu, r, read, val, xzr);
 	else if (acc == SIM_ACC_OK && read && enc == SIM_ENC_MPIDR_EL1)

@@ -141,6 +141,25 @@ bool sim_pe_mt(unsigned int cpu)
 	return c->mt && !(c->cpus_without_mt & VPERF_BIT(cpu));
 }
 
+bool sim_pe_spe_secure(unsigned int cpu)
+{
+	const struct sim_pe_config *c = sim_cpu_config(cpu);
+
+	return c->mdcr_el3_nspb_secure && c->el3 && c->pmsver;
+}
+
+/* The "Traps and enables" of every SPE register in SPE 4.3 but PMBIDR_EL1 ("None", 4.3.1):
+ * "If MDCR_EL3.NSPB != 0b11, then direct reads and writes ... at EL2 and Non-secure EL1
+ * generate a Trap exception to EL3"; at EL1 after MDCR_EL2.TPMS / E2PB (the order of
+ * CheckStatisticalProfilingAccess and CheckProfilingBufferAccess, SPE 3.2.3, 3.4.6). With
+ * NSPB = 0b00 that is PMSCR_EL2 and PMSCR_EL12 too (4.3.6, 4.3.7), and the later versions'
+ * PMSNEVFR_EL1 and PMSDSFR_EL1 (Arm DDI 0487 K.a, their accessibility pseudocode). */
+bool sim_spe_el3_trap(unsigned int cpu, const struct sim_arch_reg *r)
+{
+	return r && r->family == SIM_FAM_SPE && r->feat != SIM_FEAT_ALWAYS &&
+	       r->enc != SIM_ENC_PMBIDR_EL1 && sim_pe_spe_secure(cpu);
+}
+
 /* FEAT_PMUv3_ICNTR is a PMUv3p9 feature (ID_AA64DFR1_EL1.PMICNTR description). */
 bool sim_pe_icntr(void)
 {

@@ -33,5 +33,8 @@ void sim_pe_reset(const struct sim_pe_config cfgs[SIM_MAX_CPUS],
 /* Does the configured PE implement the register at enc, and can it be read (read) or written? */
 bool sim_implemented(uint32_t enc);
 bool sim_has_dir(uint32_t enc, bool read);
+/* Does an access to r from Non-secure EL1 or EL2 on cpu that no EL2 trap took first trap to
+ * EL3 (MDCR_EL3.NSPB, sim_pe_spe_secure)? */
+bool sim_spe_el3_trap(unsigned int cpu, const struct sim_arch_reg *r);
 
 #endif /* VPERF_SIM_CORE_PE_H */

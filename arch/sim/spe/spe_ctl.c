@@ -4,7 +4,8 @@
  * collection pseudocode of the SPE supplement on that view (ProfilingBufferOwner,
  * ProfilingBufferEnabled, StatisticalProfilingEnabled, CollectContextIDR1/2, CollectTimeStamp,
  * CollectPhysicalAddress). The model has EL2 and no EL3, and runs in Non-secure state: SCR_EL3.NS
- * is 1 and MDCR_EL3.NSPB behaves as 0b11.
+ * is 1 and MDCR_EL3.NSPB behaves as 0b11, or 0b00 where the configuration's firmware keeps the
+ * buffer (mdcr_el3_nspb_secure).
  */
 #include "spe_internal.h"
 
@@ -67,10 +68,13 @@ unsigned int spe_owner(unsigned int cpu)
 	return VPERF_FIELD_GET(spe_view(cpu, VR_MDCR), 13, 12) == 0 ? 2 : 1;
 }
 
-/* SPE 3.4.6 ProfilingBufferEnabled(): PMBLIMITR_EL1.E == 1 and PMBSR_EL1.S == 0 (the owning EL uses
- * AArch64 and its Security state is the current one in this model). */
+/* SPE 3.4.6 ProfilingBufferEnabled(): PMBLIMITR_EL1.E == 1 and PMBSR_EL1.S == 0, the owning EL
+ * uses AArch64, and its Security state is the current one: never in this Non-secure model
+ * when firmware keeps the buffer for Secure state (MDCR_EL3.NSPB = 0b0x, SPE 3.4.2). */
 bool spe_buffer_enabled(unsigned int cpu)
 {
+	if (sim_pe_spe_secure(cpu))
+		return false;
 	return (spe_view(cpu, VR_PMBLIMITR) & PMBLIMITR_E) && !(spe_view(cpu, VR_PMBSR) & PMBSR_S);
 }
 

@@ -144,13 +144,16 @@ uint64_t spe_write_mask(unsigned int cpu, const struct sim_arch_reg *reg)
 }
 
 /* SPE 4.3.1 PMBIDR_EL1.P: one at Non-secure EL1 when MDCR_EL2.E2PB is 0b00 (the buffer is owned by
- * EL2); the model has no EL3 (MDCR_EL3.NSPB behaves as 0b11), so otherwise zero. */
+ * EL2), and at EL2 and Non-secure EL1 when MDCR_EL3.NSPB is 0b0x (sim_pe_spe_secure); the
+ * model's firmware otherwise leaves NSPB = 0b11, so zero. */
 static uint64_t pmbidr_value(unsigned int cpu, unsigned int el, uint64_t stored)
 {
 	uint64_t e2pb =
 		VPERF_FIELD_GET(sim_reg(cpu, SIM_ENC_MDCR_EL2), 13, SIM_MDCR_EL2_E2PB_SHIFT);
 
 	stored &= ~PMBIDR_P;
+	if (sim_pe_spe_secure(cpu))
+		return stored | PMBIDR_P;
 	return el == 1 && e2pb == 0 ? stored | PMBIDR_P : stored;
 }
 

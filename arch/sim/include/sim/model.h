@@ -55,6 +55,12 @@ struct sim_pe_config {
 	uint8_t mtpmu;		  /* enum sim_mtpmu: ID_AA64DFR0_EL1.MTPMU */
 	bool mdcr_el3_mtpme;	  /* MDCR_EL3.MTPME (firmware's; with EL3 and FEAT_MTPMU) */
 	bool sel2;		  /* FEAT_SEL2 (with el3): Secure EL2, PMEVTYPER<n>.SH */
+	/* Firmware (with el3 and SPE): MDCR_EL3.NSPB = 0b00, EL3 keeps the Profiling Buffer for
+	 * Secure state (SPE 3.4.2). PMBIDR_EL1.P reads 1 at EL2 and Non-secure EL1; every other
+	 * SPE register access there that no EL2 trap takes first traps to EL3 (SPE 4.3), which
+	 * the model reports as an error (sim_report_error), the access UNDEFINED; SPE never
+	 * samples in Non-secure state (ProfilingBufferEnabled, SPE 3.4.6). */
+	bool mdcr_el3_nspb_secure;
 };
 
 /* ID_AA64DFR0_EL1.MTPMU [51:48] (a signed field, its description in D24.2): */
@@ -100,6 +106,9 @@ bool sim_pe_hpmn0(unsigned int cpu);
 bool sim_pe_fgt2(unsigned int cpu);
 /* MPIDR_EL1.MT on cpu: a thread of a multithreaded core. */
 bool sim_pe_mt(unsigned int cpu);
+/* cpu's firmware keeps SPE's Profiling Buffer for Secure state (mdcr_el3_nspb_secure, with EL3
+ * and SPE). */
+bool sim_pe_spe_secure(unsigned int cpu);
 bool sim_pe_icntr(void);
 
 /* ---- execution state --------------------------------------------------------------------- */
