@@ -55,6 +55,8 @@ struct sim_pe_config {
 	uint8_t mtpmu;		  /* enum sim_mtpmu: ID_AA64DFR0_EL1.MTPMU */
 	bool mdcr_el3_mtpme;	  /* MDCR_EL3.MTPME (firmware's; with EL3 and FEAT_MTPMU) */
 	bool sel2;		  /* FEAT_SEL2 (with el3): Secure EL2, PMEVTYPER<n>.SH */
+	uint8_t ecv; /* ID_AA64MMFR0_EL1.ECV: 1 FEAT_ECV (PMSCR_EL1/EL2.PCT[1]), 2 FEAT_ECV_POFF
+		      * (and CNTPOFF_EL2, CNTHCTL_EL2.ECV, SCR_EL3.ECVEn: sim_spe_set_poff) */
 };
 
 /* ID_AA64DFR0_EL1.MTPMU [51:48] (a signed field, its description in D24.2): */
