@@ -11,6 +11,7 @@
  */
 #include "cmocka_wrap.h"
 #include "sim_spe_util.h"
+#include "spe_internal.h"
 
 #define PCT(v) ((uint64_t)(v) << 6)
 #define POFF   100u
@@ -121,6 +122,26 @@ static void test_offset_needs_its_controls(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* An owning EL2 (MDCR_EL2.E2PB = 0b00) takes its own PMSCR_EL2: 0b00 virtual (not in a VHE host),
+ * 0b01 physical, 0b11 offset physical. CollectTimeStamp() as the model reads it after an ISB.
+ * Breaks: spe_collect_timestamp giving an owning EL2 physical time for PCT = 0b11. */
+static void test_owner_el2(void **state)
+{
+	static const int want[4] = { SPE_TS_VIRTUAL, SPE_TS_PHYSICAL, 0, SPE_TS_OFFSET };
+
+	(void)state;
+	for (unsigned int pct = 0; pct < 4; pct++) {
+		if (pct == 2)
+			continue;
+		init(1, 2, true, 1);
+		write_sysreg(0, MDCR_EL2); /* E2PB = 0b00: EL2 owns the buffer */
+		write_sysreg(T_PMSCR_TS | PCT(pct), PMSCR_EL2);
+		isb();
+		assert_int_equal(spe_collect_timestamp(0), want[pct]);
+		assert_int_equal(sim_error_count(), 0);
+	}
+}
+
 /* Without FEAT_ECV a PMSCR_EL1.PCT of 0b10 is '0':PCT<0>: virtual time, as PCT[1] is RES0 (and
  * dropped by the write). Breaks: the old "any non-zero PCT" reading of a stored bit 7. */
 static void test_no_ecv_bit7_ignored(void **state)
@@ -156,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_pct1_with_ecv_only),
 		cmocka_unit_test(test_guest_physical_time),
 		cmocka_unit_test(test_offset_needs_its_controls),
+		cmocka_unit_test(test_owner_el2),
 		cmocka_unit_test(test_no_ecv_bit7_ignored),
 		cmocka_unit_test(test_reserved_pct),
 	};
