@@ -48,12 +48,14 @@ static uint8_t dfr0_pmuver(uint64_t dfr0)
  * from their ID fields (Arm DDI 0487, D24.2): FEAT_PMUv3_ICNTR, ID_AA64DFR1_EL1.PMICNTR [39:36];
  * FEAT_FGT2, ID_AA64MMFR0_EL1.FGT = 0b0010; a multithreaded core, MPIDR_EL1.MT [24], and its
  * PMU's MT control, ID_AA64DFR0_EL1.MTPMU [51:48]; FEAT_SEL2, ID_AA64PFR0_EL1.SEL2 [39:36].
+ * And FEAT_ECV, ID_AA64MMFR0_EL1.ECV [63:60], which makes PMSCR_EL1.PCT two bits (vspe/regs.c).
  */
 static void probe_newer(struct vperf_pcpu_caps *caps, uint64_t pfr0, uint64_t mmfr0)
 {
 	caps->fgt2 = VPERF_FIELD_GET(mmfr0, 59, 56) >= 2;
 	caps->mtpmu = (uint8_t)VPERF_FIELD_GET(caps->dfr0, 51, 48);
 	caps->sel2 = (pfr0 & ID_PFR0_SEL2_MASK) != 0;
+	caps->ecv = (mmfr0 & ID_MMFR0_ECV_MASK) != 0;
 	if (!caps->pmuver)
 		return; /* no PMUv3: neither matters, no more reads */
 	caps->icntr = (read_sysreg(ID_AA64DFR1_EL1) & ID_DFR1_PMICNTR_MASK) != 0;

@@ -50,6 +50,7 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 	 * use or not (spe_el3): hidden from VMs without a vSPE either way. */
 	p->any_spe |= pcpu->caps.pmsver != 0 || pcpu->caps.spe_el3;
 	p->any_no_hpmn0 |= !pcpu->caps.hpmn0;
+	p->any_no_ecv |= !pcpu->caps.ecv;
 }
 
 static uint8_t max_u8(uint8_t a, uint8_t b)
@@ -69,6 +70,7 @@ void vperf_platform_demand(const struct vperf_demands *d)
 	all->aarch32 |= d->aarch32;
 	all->export_bus |= d->export_bus;
 	all->host_spe |= d->host_spe;
+	all->ecv |= d->ecv;
 }
 
 /* The PMU side: a guest counter at or above MDCR_EL2.HPMN is UNDEFINED at EL1 before
@@ -99,5 +101,7 @@ const char *vperf_platform_refusal(const struct vperf_pcpu *pcpu)
 		return "its PMSVer is below the one a VM with SPE was shown";
 	if (d->host_spe && !pcpu->cfg.host_spe)
 		return "no host_spe, and a VM is profiled from outside (VPERF_SPE_BUF_EL2)";
+	if (d->ecv && !pcpu->caps.ecv)
+		return "no FEAT_ECV, and a VM with SPE keeps PMSCR_EL1.PCT[1]";
 	return NULL;
 }

@@ -22,6 +22,7 @@ struct vperf_demands {
 	bool export_bus; /* ... that holds PMCR_EL0.X (every pCPU had an export bus) */
 	uint8_t pmsver;	 /* the PMSVer a VM with SPE was shown or is profiled with (0: none) */
 	bool host_spe;	 /* a VM profiled from outside: the host's own Profiling Buffer */
+	bool ecv;	 /* a VM with a vSPE keeps PMSCR_EL1.PCT[1] (every pCPU had FEAT_ECV) */
 };
 
 /* What every pCPU initialised since vperf_init offers (platform.c): the VM policies, the
@@ -39,6 +40,7 @@ struct vperf_platform {
 	bool any_no_export;    /* a pCPU has no event export bus (PMCR_EL0.X RAZ/WI) */
 	bool any_no_fgt;       /* a pCPU has no FEAT_FGT (no fine-grained PMU traps) */
 	bool any_no_hpmn0;     /* a pCPU has no FEAT_HPMN0 (MDCR_EL2.HPMN = 0 is not legal) */
+	bool any_no_ecv;       /* a pCPU has no FEAT_ECV (PMSCR_EL1.PCT[1] is RES0 there) */
 	bool any_spe;	       /* a pCPU has SPE (and so the SAMPLE_* PMU events), usable or not */
 	uint64_t pmceid[2];    /* the common events every pCPU counts (PMCEID0/1_EL0, ANDed) */
 	bool any_mt_counts;    /* a pCPU's PMEVTYPER<n>.MT may count other threads (pcpu.c) */

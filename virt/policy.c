@@ -128,8 +128,8 @@ static int check_policy(const struct vperf_vm_config *cfg)
  * first range its counters need; the PMUVer it is shown (capped at PMUv3p5, vperf_vcpu_id_dfr0)
  * and its guest-writable masks rest on (vpmu/caps.c), for a direct VM uncapped, as it holds
  * the hardware's own PMCR_EL0 and type fields, with EL3, AArch32 and the export bus where every
- * pCPU had them, and HPMN enforced; the PMSVer a VM with a vSPE is shown, the host's buffer for
- * one profiled from outside. */
+ * pCPU had them, and HPMN enforced; the PMSVer a VM with a vSPE is shown and FEAT_ECV where its
+ * PMSCR_EL1 keeps PCT[1] (vspe/regs.c), the host's buffer for one profiled from outside. */
 static void record_demands(const struct vperf_vm_config *cfg)
 {
 	const struct vperf_platform *p = vperf_platform();
@@ -152,6 +152,7 @@ static void record_demands(const struct vperf_vm_config *cfg)
 		d.host_spe = true;
 	} else if (cfg->spe) {
 		d.pmsver = (uint8_t)vperf_vspe_pmsver(ID_DFR0_PMSVER_MASK);
+		d.ecv = p->any && !p->any_no_ecv;
 	}
 	vperf_platform_demand(&d);
 }

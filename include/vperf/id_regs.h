@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fields of the ID registers vperf probes and shows to guests, from the ID_AA64PFR0_EL1,
- * ID_AA64DFR0_EL1, ID_AA64DFR1_EL1 and MPIDR_EL1 descriptions of Arm DDI 0487 (D24.2).
+ * ID_AA64DFR0_EL1, ID_AA64DFR1_EL1, ID_AA64MMFR0_EL1 and MPIDR_EL1 descriptions of Arm DDI 0487
+ * (D24.2).
  */
 #ifndef VPERF_ID_REGS_H
 #define VPERF_ID_REGS_H
@@ -13,6 +14,10 @@
 #define ID_PFR0_EL0_SHIFT   0
 #define ID_PFR0_EL0_AARCH32 2u			  /* EL0 in AArch64 and AArch32 */
 #define ID_PFR0_SEL2_MASK   VPERF_GENMASK(39, 36) /* FEAT_SEL2: Secure EL2 */
+
+/* ID_AA64MMFR0_EL1.ECV [63:60] (D24.2.88): 0b0001 FEAT_ECV, which "extends the PMSCR_EL1.PCT,
+ * PMSCR_EL2.PCT ... fields" to [7:6]; 0b0010 FEAT_ECV_POFF (CNTPOFF_EL2) as well. */
+#define ID_MMFR0_ECV_MASK VPERF_GENMASK(63, 60)
 
 /* ID_AA64DFR0_EL1 */
 #define ID_DFR0_PMUVER_SHIFT 8
@@ -37,7 +42,7 @@
 #define ID_DFR0_PMSVER_NONE 0x0u /* no SPE */
 #define ID_DFR0_PMSVER_SPE  0x1u /* FEAT_SPE */
 #define ID_DFR0_PMSVER_V1P1 0x2u /* FEAT_SPEv1p1 */
-#define ID_DFR0_PMSVER_V1P2 0x3u /* FEAT_SPEv1p2: PMSNEVFR_EL1, PMSCR_EL1.PCT[1], MDCR_EL2.HPMFZS */
+#define ID_DFR0_PMSVER_V1P2 0x3u /* FEAT_SPEv1p2: PMSNEVFR_EL1, MDCR_EL2.HPMFZS */
 #define ID_DFR0_PMSVER_V1P3 0x4u /* FEAT_SPEv1p3 */
 /* MTPMU [51:48], signed: 0b0001 FEAT_MTPMU (PMEVTYPER<n>.MT enabled by MDCR_EL3.MTPME, or
  * MDCR_EL2.MTPME without EL3); 0b0000 FEAT_MTPMU not implemented, an IMPLEMENTATION DEFINED

@@ -2,9 +2,9 @@
 /*
  * Field layouts of the SPE System registers vperf emulates or programs, from the SPE supplement
  * section 4.3 (register descriptions); the fields later versions added (PMSIDR_EL1.FnE [6],
- * PMSFCR_EL1.FnE [3], PMSCR_EL1.PCT [7:6] from SPEv1p2) from the SPE register descriptions of
- * Arm DDI 0487 K.a and as docs/model.md lists them. Encodings live in the register database
- * (sysregs.def), not here.
+ * PMSFCR_EL1.FnE [3] from SPEv1p2, PMSCR_EL1.PCT [7:6] with FEAT_ECV) from the SPE register
+ * descriptions of Arm DDI 0487 K.a and as docs/model.md lists them. Encodings live in the
+ * register database (sysregs.def), not here.
  */
 #ifndef VPERF_SPE_REGS_H
 #define VPERF_SPE_REGS_H
@@ -12,16 +12,17 @@
 #include <vperf/types.h>
 
 /* PMSCR_EL1 (SPE 4.3.5) and PMSCR_EL2 (SPE 4.3.7: E0HSPE at [0], E2SPE at [1]); [63:8] and [2]
- * RES0 (in Arm DDI 0487 K.a too). PCT[1] (bit [7]): Arm's PMSCR_EL1 description makes it a field
- * with FEAT_ECV ("Otherwise, bit[7] is RES0"), where vperf and the model tie it to SPEv1p2
- * (docs/register-database.md, "Field lists": not yet settled). */
+ * RES0 (in Arm DDI 0487 K.a too). PCT[1] (bit [7]) is a field with FEAT_ECV, whatever the SPE
+ * version, RES0 without it: ID_AA64MMFR0_EL1.ECV = 0b0001 "Extends the PMSCR_EL1.PCT,
+ * PMSCR_EL2.PCT ... fields" (Arm DDI 0487 D24.2.88), CollectTimeStamp() (J1.1.1.55). PCT 0b00
+ * virtual, 0b01 physical, 0b11 guest physical time (CNTPCT minus CNTPOFF_EL2), 0b10 reserved. */
 #define PMSCR_E0SPE  VPERF_BIT(0)
 #define PMSCR_E1SPE  VPERF_BIT(1)
 #define PMSCR_CX     VPERF_BIT(3)
 #define PMSCR_PA     VPERF_BIT(4)
 #define PMSCR_TS     VPERF_BIT(5)
 #define PMSCR_PCT    VPERF_BIT(6)
-#define PMSCR_PCT1   VPERF_BIT(7) /* PCT[1]: vperf keeps it from SPEv1p2 (below) */
+#define PMSCR_PCT1   VPERF_BIT(7) /* PCT[1]: with FEAT_ECV (vspe/regs.c) */
 #define PMSCR_E0HSPE PMSCR_E0SPE  /* PMSCR_EL2 */
 #define PMSCR_E2SPE  PMSCR_E1SPE  /* PMSCR_EL2 */
 
@@ -129,6 +130,7 @@ static inline unsigned int vperf_pmbsr_ec(uint64_t pmbsr)
  * their lines) list the fields vperf reads or keeps, the event filters by SPE version.
  */
 /* clang-format off */
+/* PMSCR_PCT1: PCT[1], a field with FEAT_ECV (Arm DDI 0487 D24.2.88), RES0 without it. */
 #define PMSCR_EL1_FIELDS(F) \
 	F(PMSCR_E0SPE) F(PMSCR_E1SPE) F(PMSCR_CX) F(PMSCR_PA) F(PMSCR_TS) F(PMSCR_PCT) F(PMSCR_PCT1)
 #define PMSCR_EL2_FIELDS(F) \

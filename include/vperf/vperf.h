@@ -99,6 +99,7 @@ struct vperf_pcpu_caps {
 	bool mt;       /* MPIDR_EL1.MT [24]: a thread of a multithreaded core */
 	uint8_t mtpmu; /* ID_AA64DFR0_EL1.MTPMU [51:48] (signed: 1 FEAT_MTPMU, 0xF none) */
 	bool sel2;     /* FEAT_SEL2: ID_AA64PFR0_EL1.SEL2 [39:36] != 0 (PMEVTYPER<n>.SH, EL3) */
+	bool ecv;      /* FEAT_ECV: ID_AA64MMFR0_EL1.ECV [63:60] != 0 (PMSCR_EL1.PCT[1]) */
 };
 
 struct vperf_pcpu {
@@ -211,8 +212,9 @@ int vperf_init(const struct vperf_hyp_ops *ops);
  * A pCPU brought up after VMs exist must give every one of them its policy, since any of their
  * vCPUs may run there: VPERF_EINVAL, logged with the reason and counted (stats.refused), when
  * its first range is smaller than a VM's N or emu_slots, its PMUVer or PMSVer is below what a
- * VM was shown, it has hpmn_unenforced (or lacks EL3, AArch32 at EL0 or the export bus every
- * pCPU had) while a VM is direct, or it has no host_spe while a VM is profiled from outside.
+ * VM was shown, it lacks the FEAT_ECV a VM's PMSCR_EL1.PCT[1] rests on, it has
+ * hpmn_unenforced (or lacks EL3, AArch32 at EL0 or the export bus every pCPU had) while a VM is
+ * direct, or it has no host_spe while a VM is profiled from outside.
  * There is no VM destroy call: what the VMs rely on only grows until the next vperf_init. Not
  * refused: a pCPU without FEAT_FGT or FEAT_HPMN0 that a direct VM would need; the VM runs
  * trapped there (the same PMU, with traps). On any error the pCPU must not run vCPUs. */

@@ -121,10 +121,10 @@ static bool regs_ok(const uint64_t *w, uint64_t guest, unsigned int pmuver)
 }
 
 /* The SPE supplement's fields (SPE 4.3) of each register a guest can write, for this PE: PMSCR_EL1
- * E0SPE E1SPE CX PA TS PCT, PCT[1] from SPEv1p2; PMSICR_EL1 COUNT, ECOUNT with PMSIDR_EL1.ERnd;
- * PMSIRR_EL1 INTERVAL RND; PMSFCR_EL1 FE FT FL B LD ST, FnE with PMSIDR_EL1.FnE; PMSEVFR_EL1 and
- * PMSNEVFR_EL1 (SPEv1p2) the event bits; PMSLATFR_EL1 MINLAT as wide as CountSize; PMBPTR_EL1
- * all; PMBLIMITR_EL1 LIMIT FM E; PMBSR_EL1 EC DL EA S COLL MSS. */
+ * E0SPE E1SPE CX PA TS PCT, PCT[1] with FEAT_ECV (Arm DDI 0487 D24.2.88); PMSICR_EL1 COUNT,
+ * ECOUNT with PMSIDR_EL1.ERnd; PMSIRR_EL1 INTERVAL RND; PMSFCR_EL1 FE FT FL B LD ST, FnE with
+ * PMSIDR_EL1.FnE; PMSEVFR_EL1 and PMSNEVFR_EL1 (SPEv1p2) the event bits; PMSLATFR_EL1 MINLAT as
+ * wide as CountSize; PMBPTR_EL1 all; PMBLIMITR_EL1 LIMIT FM E; PMBSR_EL1 EC DL EA S COLL MSS. */
 static uint64_t spe_fields(unsigned int r)
 {
 	uint64_t idr = model.pmsidr;
@@ -133,7 +133,7 @@ static uint64_t spe_fields(unsigned int r)
 	uint64_t events =
 		0xffff0000ff00f0aaull | (model.pmsver >= 2 ? 0x60800ull : 0) | (v1p2 ? 0x40ull : 0);
 	const uint64_t f[10] = {
-		0x7bull | (v1p2 ? 0x80ull : 0),
+		0x7bull | (model.ecv ? 0x80ull : 0),
 		0xffffffffull | (idr & 0x20 ? 0xffull << 56 : 0),
 		0xffffff01ull,
 		0x70007ull | (v1p2 && (idr & 0x40) ? 0x8ull : 0),
@@ -214,7 +214,8 @@ static void snapshot_host(uint64_t *out)
 		out[k] = sim_peek(0, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
 }
 
-/* spe: bit 0 SPE, bit 1 untrapped PMB*, bit 2 SPEv1p2 (else SPEv1), bit 3 Align 3 (else 0). */
+/* spe: bit 0 SPE, bit 1 untrapped PMB*, bit 2 SPEv1p2 (else SPEv1), bit 3 Align 3 (else 0), bit
+ * 4 FEAT_ECV (PMSCR_EL1.PCT[1]). */
 static bool make_world(struct fuzz_in *in, unsigned int pmuver, unsigned int spe)
 {
 	struct vperf_pcpu_config pcfg = { 0 };
@@ -227,6 +228,7 @@ static bool make_world(struct fuzz_in *in, unsigned int pmuver, unsigned int spe
 	if (spe & 1) {
 		sim_spe_default_config(&model, spe & 4 ? 3 : 1);
 		model.pmbidr = spe & 8 ? 3 : 0;
+		model.ecv = spe & 16 ? 1 : 0;
 	}
 	model.pmuver = (uint8_t)pmuver;
 	model.nr_counters = (uint8_t)(3 + b % 8);
@@ -405,8 +407,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len;
 	bool accept;
 
-	/* b bit 7: a VM with SPE, bits 3-5 its policy and PE (make_world) */
-	if (!make_world(&in, pmuver, b & 0x80 ? 1u | (b >> 2 & 0xe) : 0))
+	/* b bit 7: a VM with SPE, bits 3-5 and 2 its policy and PE (make_world) */
+	if (!make_world(&in, pmuver, b & 0x80 ? 1u | (b >> 2 & 0xe) | (b & 4 ? 16u : 0) : 0))
 		return 0;
 	vc = hv_vcpu(0, 0);
 	hv_vcpu(1, 0);

@@ -4,7 +4,7 @@ ifeq ($(ARCH),sim)
 sim-spe-tests := test_sim_spe test_sim_spe_rec test_sim_spe_filter test_sim_spe_buf \
 	test_sim_spe_sync test_sim_spe_linux test_sim_spe_tlb test_sim_spe_enc \
 	test_sim_spe_rules test_sim_spe_switch \
-	test_sim_spe_irq test_sim_spe_host test_sim_spe_fgt
+	test_sim_spe_irq test_sim_spe_host test_sim_spe_fgt test_sim_spe_pct
 tests-y += $(sim-spe-tests)
 $(foreach t,$(sim-spe-tests),$(eval $(t)-objs := tests/unit/$(t).c tests/unit/sim_spe_util.c))
 $(foreach t,$(sim-spe-tests),$(eval CFLAGS_$(t) := -I$(srctree)/arch/sim/spe))

@@ -194,6 +194,7 @@ static void test_spe_kept_bits_not_res0(void **state)
 	(void)state;
 	sim_spe_default_config(&cfg, 5);
 	cfg.pmsidr |= 1ull << 5; /* ERnd: PMSICR_EL1.ECOUNT exists */
+	cfg.ecv = 1;		 /* FEAT_ECV: PMSCR_EL1.PCT[1] exists */
 	cfg.hpmn0 = true;
 	sim_model_init(&cfg);
 	write_sysreg(6 | 3ull << 12, MDCR_EL2); /* EL1 owns the buffer */
@@ -446,6 +447,7 @@ static void test_model_spe_keeps_its_fields(void **state)
 	(void)state;
 	sim_spe_default_config(&cfg, 5);
 	cfg.pmsidr |= 1ull << 5 | 3ull << 16; /* ERnd, 16-bit counters: ECOUNT, MINLAT[15:0] */
+	cfg.ecv = 1;			      /* FEAT_ECV: PMSCR_EL1.PCT[1] */
 	cfg.hpmn0 = true;
 	sim_model_init(&cfg);
 	write_sysreg(6 | 3ull << 12, MDCR_EL2); /* EL1 owns the buffer */

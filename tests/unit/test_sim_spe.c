@@ -157,9 +157,10 @@ struct mask_case {
 
 /* SPE 4.3.x field layouts; later fields per spe_internal.h's sources. */
 static const struct mask_case masks[] = {
-	/* PMSCR_EL1: PCT[6] TS[5] PA[4] CX[3] E1SPE[1] E0SPE[0]; PCT[7] from SPEv1p2 */
+	/* PMSCR_EL1: PCT[6] TS[5] PA[4] CX[3] E1SPE[1] E0SPE[0]; PCT[7] with FEAT_ECV only, not
+	 * with SPEv1p2 (test_sim_spe_pct.c) */
 	{ VPERF_ENC_PMSCR_EL1, 1, 0x7b },
-	{ VPERF_ENC_PMSCR_EL1, 3, 0xfb },
+	{ VPERF_ENC_PMSCR_EL1, 3, 0x7b },
 	/* PMSICR_EL1: COUNT[31:0] (ECOUNT only with ERnd) */
 	{ VPERF_ENC_PMSICR_EL1, 1, 0xffffffffull },
 	/* PMSIRR_EL1: INTERVAL[31:8] RND[0] */

@@ -154,12 +154,13 @@ static void test_round_trip_outside(void **state)
 	assert_int_equal(vperf_vcpu_restore(&hv_vcpu(1, 1)->v, blob, sizeof(blob)), VPERF_EINVAL);
 }
 
-/* A saved, correctly summed blob of a guest with its buffer enabled at V_BUF_VA + V_PTR_OFF. */
-static struct hv_vcpu *saved_enabled(uint8_t pmsver, unsigned int align)
+/* A saved, correctly summed blob of a guest with its buffer enabled at V_BUF_VA + V_PTR_OFF, on
+ * pCPUs with ID_AA64MMFR0_EL1.ECV = ecv. */
+static struct hv_vcpu *saved_enabled_ecv(uint8_t pmsver, unsigned int align, uint8_t ecv)
 {
 	struct hv_vcpu *a;
 
-	vs_init(pmsver, align, 1);
+	vs_init_ecv(pmsver, align, 1, ecv);
 	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
 	assert_int_equal(vs_vm(1, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
 	assert_int_equal(vs_vm(2, VPERF_SPE_BUF_EL1, true), VPERF_OK);
@@ -170,6 +171,11 @@ static struct hv_vcpu *saved_enabled(uint8_t pmsver, unsigned int align)
 	hv_leave(0);
 	assert_int_equal(vperf_vcpu_save(&a->v, blob, sizeof(blob)), VPERF_VSPE_BLOB_SIZE);
 	return hv_vcpu(1, 1);
+}
+
+static struct hv_vcpu *saved_enabled(uint8_t pmsver, unsigned int align)
+{
+	return saved_enabled_ecv(pmsver, align, 0);
 }
 
 static void expect_rejected(struct hv_vcpu *b, size_t len)
@@ -247,7 +253,8 @@ static void test_bad_values_rejected(void **state)
 	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
 }
 
-/* Before SPEv1p2 the VM has no PMSNEVFR_EL1 (UNDEF), and no PCT[1]: a blob cannot give it. */
+/* Before SPEv1p2 the VM has no PMSNEVFR_EL1 (UNDEF), and without FEAT_ECV no PCT[1]: a blob
+ * cannot give either. */
 static void test_older_spe(void **state)
 {
 	uint8_t good[VPERF_VSPE_BLOB_SIZE];
@@ -265,6 +272,31 @@ static void test_older_spe(void **state)
 	expect_rejected(b, sizeof(blob));
 	memcpy(blob, good, sizeof(blob));
 	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+}
+
+/* PMSCR_EL1.PCT[1] follows FEAT_ECV, not the SPE version (Arm DDI 0487 D24.2.88,
+ * vspe/regs.c): a blob cannot give it to an SPEv1p2 VM on pCPUs without FEAT_ECV, and gives it
+ * to an SPEv1 VM on pCPUs with it. Breaks: the old rule (PCT[1] from SPEv1p2) takes the first
+ * and refuses the second. */
+static void test_pct1_follows_ecv(void **state)
+{
+	uint8_t good[VPERF_VSPE_BLOB_SIZE];
+	struct hv_vcpu *b;
+
+	(void)state;
+	b = saved_enabled_ecv(3, 0, 0);
+	memcpy(good, blob, sizeof(good));
+	store64(W_SPE(VPERF_VSPE_PMSCR), V_PMSCR_E1SPE | 3ull << 6);
+	reseal(W_SUM2);
+	expect_rejected(b, sizeof(blob));
+	memcpy(blob, good, sizeof(blob));
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+
+	b = saved_enabled_ecv(1, 0, 1);
+	store64(W_SPE(VPERF_VSPE_PMSCR), V_PMSCR_E1SPE | 3ull << 6);
+	reseal(W_SUM2);
+	assert_int_equal(vperf_vcpu_restore(&b->v, blob, sizeof(blob)), VPERF_OK);
+	assert_int_equal(b->v.spe.reg[VPERF_VSPE_PMSCR], V_PMSCR_E1SPE | 3ull << 6);
 }
 
 /* Every single-byte corruption is caught, and nothing is applied. */
@@ -434,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_pmu_off),
 		cmocka_unit_test(test_bad_values_rejected),
 		cmocka_unit_test(test_older_spe),
+		cmocka_unit_test(test_pct1_follows_ecv),
 		cmocka_unit_test(test_every_byte_flip_rejected),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_restore_line),

@@ -11,9 +11,15 @@
 
 void vs_init(uint8_t pmsver, unsigned int align, uint64_t seed)
 {
+	vs_init_ecv(pmsver, align, seed, 0);
+}
+
+void vs_init_ecv(uint8_t pmsver, unsigned int align, uint64_t seed, uint8_t ecv)
+{
 	struct sim_pe_config cfg;
 
 	sim_spe_default_config(&cfg, pmsver);
+	cfg.ecv = ecv;
 	cfg.pmbidr = align;
 	cfg.seed = seed;
 	cfg.el2_trap_cycles = 0;

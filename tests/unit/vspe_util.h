@@ -44,6 +44,8 @@
 /* Model with SPE (PMSVer pmsver, PMBIDR_EL1.Align align, the seed), vperf, the test
  * hypervisor; no vCPU loaded. */
 void vs_init(uint8_t pmsver, unsigned int align, uint64_t seed);
+/* The same with ID_AA64MMFR0_EL1.ECV = ecv on every pCPU (1: FEAT_ECV, PMSCR_EL1.PCT[1]). */
+void vs_init_ecv(uint8_t pmsver, unsigned int align, uint64_t seed, uint8_t ecv);
 /* The same with every pCPU's host profiling its own EL2 code (at VS_HOST_PC) into its own
  * EL2-owned buffer (vperf_pcpu_config.host_spe), started. */
 void vs_init_host(uint8_t pmsver, uint64_t seed);

@@ -167,6 +167,19 @@ static void draw_vm(uint64_t *rng, struct w_vm *vm)
 	vm->present = true;
 }
 
+/* FEAT_ECV on each pCPU (ID_AA64MMFR0_EL1.ECV: none, FEAT_ECV or FEAT_ECV_POFF), which gives
+ * PMSCR_EL1.PCT its bit [7] (vspe/regs.c): the world's value, or one time in four a value of its
+ * own. Drawn from a stream of its own, after the profiles (which do not say), so that every other
+ * choice of a world stays what it was. */
+static void draw_ecv(uint64_t seed, struct world *w)
+{
+	uint64_t rng = seed * 0xbf58476d1ce4e5b9ull ^ 0x94d049bb133111ebull;
+	uint8_t base = (uint8_t)pick(&rng, 3);
+
+	for (unsigned int c = 0; c < w->nr_cpus; c++)
+		w->cpu[c].pe.ecv = c && !pick(&rng, 4) ? (uint8_t)pick(&rng, 3) : base;
+}
+
 /* The bring-up order: a random interleaving of pCPUs and VMs, most often a pCPU first (a VM
  * before any pCPU is refused: no PMU to give it). */
 static void draw_order(uint64_t *rng, struct world *w)
@@ -222,6 +235,7 @@ void world_draw(uint64_t seed, struct world *w)
 		draw_cpu(&rng, seed, c, c ? &w->cpu[0] : NULL, &w->cpu[c]);
 	draw_profiles(seed, w);
 	draw_spe_el3(seed, w);
+	draw_ecv(seed, w);
 	w->nr_vms = 1 + pick(&rng, W_MAX_VMS);
 	for (unsigned int v = 0; v < w->nr_vms; v++)
 		draw_vm(&rng, &w->vm[v]);
@@ -382,13 +396,13 @@ void world_describe(const struct world *w)
 			continue;
 		if (p->profile)
 			printf("  pCPU %u: %s, MT %u\n", c, p->profile, p->pe.mt);
-		printf("  pCPU %u: PMUVer %u N %u PMSVer %u%s FGT %u HPMN0 %u AArch32 EL0 %u "
+		printf("  pCPU %u: PMUVer %u N %u PMSVer %u%s ECV %u FGT %u HPMN0 %u AArch32 EL0 %u "
 		       "EXTPMN %u "
 		       "(agent %u) host_counters %u hpmn_unenforced %u host_spe %u\n",
 		       c, p->pe.pmuver, p->pe.nr_counters, p->pe.pmsver,
-		       p->pe.mdcr_el3_nspb_secure ? " (buffer EL3's)" : "", p->pe.fgt, p->pe.hpmn0,
-		       p->pe.aarch32_el0, p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
-		       p->pc.hpmn_unenforced, p->pc.host_spe);
+		       p->pe.mdcr_el3_nspb_secure ? " (buffer EL3's)" : "", p->pe.ecv, p->pe.fgt,
+		       p->pe.hpmn0, p->pe.aarch32_el0, p->pe.extpmn, p->pc.agent_counters,
+		       p->pc.host_counters, p->pc.hpmn_unenforced, p->pc.host_spe);
 	}
 	for (unsigned int v = 0; v < w->nr_vms; v++) {
 		const struct w_vm *m = &w->vm[v];

@@ -65,15 +65,18 @@ static uint64_t filter_events(const struct vperf_pcpu_caps *caps)
 }
 
 /* The bits of each register a guest keeps on a PE with caps; the rest is RES0 for its SPE
- * version (SPE 4.3). */
+ * version (SPE 4.3). PMSCR_EL1.PCT is [7:6] with FEAT_ECV, whatever the SPE version, and [6]
+ * alone without it: ID_AA64MMFR0_EL1.ECV "Extends the PMSCR_EL1.PCT, PMSCR_EL2.PCT ... fields"
+ * (Arm DDI 0487 D24.2.88), CollectTimeStamp() reads "PCT<1> is RES0" without FEAT_ECV
+ * (J1.1.1.55). */
 uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg r)
 {
 	uint64_t idr = pmsidr_of(caps);
 
 	switch (r) {
-	case VPERF_VSPE_PMSCR: /* PCT[7] from SPEv1p2 */
+	case VPERF_VSPE_PMSCR: /* PCT[1] with FEAT_ECV */
 		return PMSCR_E0SPE | PMSCR_E1SPE | PMSCR_CX | PMSCR_PA | PMSCR_TS | PMSCR_PCT |
-		       (vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2 ? PMSCR_PCT1 : 0);
+		       (vperf_vspe_ecv(caps) ? PMSCR_PCT1 : 0);
 	case VPERF_VSPE_PMSICR: /* ECOUNT only with ERnd */
 		return PMSICR_COUNT | (idr & PMSIDR_ERND ? PMSICR_ECOUNT : 0);
 	case VPERF_VSPE_PMSIRR:

@@ -36,6 +36,13 @@ static inline unsigned int vperf_vspe_min_pmsver(void)
 	return vperf_platform()->min_pmsver;
 }
 
+/* PMSCR_EL1.PCT[1] exists for a VM on a PE with caps: FEAT_ECV there and on every initialised
+ * pCPU, as a vCPU may move between them (vspe/regs.c). */
+static inline bool vperf_vspe_ecv(const struct vperf_pcpu_caps *caps)
+{
+	return caps->ecv && !vperf_platform()->any_no_ecv;
+}
+
 /* ID values the VM sees (regs.c). */
 unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0);
 

@@ -151,11 +151,15 @@ static uint64_t initial_mpidr(const struct sim_pe_config *cfg, unsigned int cpu)
 	return VPERF_BIT(31) | (sim_pe_mt(cpu) ? SIM_MPIDR_MT : 0) | cpu;
 }
 
-/* ID_AA64MMFR0_EL1: only FGT [59:56] (0b0001: FEAT_FGT) is described; the translation
- * fields read 0, which nothing in the model consults. */
-static uint64_t initial_mmfr0(unsigned int cpu)
+/* ID_AA64MMFR0_EL1: only FGT [59:56] (0b0001: FEAT_FGT) and ECV [63:60] are described; the
+ * translation fields read 0, which nothing in the model consults. */
+static uint64_t initial_mmfr0(const struct sim_pe_config *cfg, unsigned int cpu)
 {
-	return (uint64_t)(sim_pe_fgt2(cpu) ? 2 : sim_pe_fgt(cpu) ? 1 : 0) << SIM_ID_MMFR0_FGT_SHIFT;
+	return (uint64_t)(sim_pe_fgt2(cpu)  ? 2
+			  : sim_pe_fgt(cpu) ? 1
+					    : 0)
+		       << SIM_ID_MMFR0_FGT_SHIFT |
+	       (uint64_t)(cfg->ecv & 0xfu) << SIM_ID_MMFR0_ECV_SHIFT;
 }
 
 /* Each CPU is reset as the current one, so that the families' resets read its own
@@ -175,7 +179,7 @@ void sim_model_init_cpus(const struct sim_pe_config cfgs[SIM_MAX_CPUS])
 
 		sim_set_cpu(cpu);
 		sim_set_reg(cpu, SIM_ENC_ID_AA64DFR0_EL1, initial_dfr0(cfg, cpu));
-		sim_set_reg(cpu, SIM_ENC_ID_AA64MMFR0_EL1, initial_mmfr0(cpu));
+		sim_set_reg(cpu, SIM_ENC_ID_AA64MMFR0_EL1, initial_mmfr0(cfg, cpu));
 		sim_set_reg(cpu, SIM_ENC_ID_AA64PFR0_EL1, initial_pfr0(cfg));
 		sim_set_reg(cpu, SIM_ENC_ID_AA64DFR1_EL1, initial_dfr1(cfg));
 		sim_set_reg(cpu, SIM_ENC_MPIDR_EL1, initial_mpidr(cfg, cpu));

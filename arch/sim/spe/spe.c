@@ -43,6 +43,27 @@ void sim_spe_set_time(unsigned int cpu, uint64_t cntpct, uint64_t cntvoff)
 	spe_cpu(cpu)->cntvoff = cntvoff;
 }
 
+void sim_spe_set_poff(unsigned int cpu, uint64_t cntpoff, bool cnthctl_ecv, bool scr_ecven)
+{
+	struct spe_cpu *st = spe_cpu(cpu);
+
+	st->cntpoff = cntpoff;
+	st->cnthctl_ecv = cnthctl_ecv;
+	st->scr_ecven = scr_ecven;
+}
+
+/* The physical offset of offset physical time (Arm DDI 0487 D3.3, the same rule as trace's): 
+ * CNTPOFF_EL2 with FEAT_ECV_POFF, CNTHCTL_EL2.ECV = 1 and, with EL3, SCR_EL3.ECVEn = 1; else 0. */
+uint64_t spe_physical_offset(unsigned int cpu)
+{
+	const struct sim_pe_config *cfg = sim_cpu_config(cpu);
+	const struct spe_cpu *st = spe_cpu(cpu);
+
+	if (cfg->ecv < 2 || !st->cnthctl_ecv || (cfg->el3 && !st->scr_ecven))
+		return 0;
+	return st->cntpoff;
+}
+
 const struct sim_spe_stats *sim_spe_stats(unsigned int cpu)
 {
 	return &spe_cpu(cpu)->stats;

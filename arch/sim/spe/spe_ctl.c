@@ -116,20 +116,44 @@ bool spe_collect_ctx2(unsigned int cpu)
 	return (spe_view(cpu, VR_PMSCR_EL2) & PMSCR_CX) != 0;
 }
 
-static bool pct(uint64_t pmscr)
+/* PMSCR_ELx.PCT as CollectTimeStamp() reads it (Arm DDI 0487 J1.1.1.55): PCT[1] exists with
+ * FEAT_ECV only (the write mask drops it otherwise, and the pseudocode reads '0':PCT<0>); 0b10
+ * is reserved, CONSTRAINED UNPREDICTABLE (Unpredictable_PMSCR_PCT): a seeded one of 0b00, 0b01
+ * and 0b11 each time it is read. */
+static unsigned int pct(unsigned int cpu, uint64_t pmscr)
 {
-	return (pmscr & (PMSCR_PCT | PMSCR_PCT1)) != 0;
+	unsigned int v = (unsigned int)VPERF_FIELD_GET(pmscr, 7, 6);
+
+	if (!sim_cpu_config(cpu)->ecv)
+		return v & 1u;
+	if (v != 2u)
+		return v;
+	if (spe_unpredictable_bool(cpu))
+		return 1u;
+	return spe_unpredictable_bool(cpu) ? 3u : 0u;
 }
 
-/* SPE 3.3.1 CollectTimeStamp(): 0 none, 1 virtual, 2 physical. */
+/* CollectTimeStamp() (SPE 3.3.1, with FEAT_ECV's guest physical time as Arm DDI 0487 J1.1.1.55
+ * has it): PMSCR_EL2.PCT 0b00 gives virtual time, 0b01 physical time to EL2's buffer and the
+ * EL1 owner's choice to EL1's, 0b11 offset physical time unless the EL1 owner asks for virtual;
+ * the EL1 owner's 0b00 is virtual, 0b01 physical, 0b11 offset physical. The model has no VHE
+ * (IsInHost() is false). */
 int spe_collect_timestamp(unsigned int cpu)
 {
-	unsigned int owner = spe_owner(cpu);
-	uint64_t el1 = spe_view(cpu, VR_PMSCR_EL1), el2 = spe_view(cpu, VR_PMSCR_EL2);
+	unsigned int owner = spe_owner(cpu), el1, el2;
+	uint64_t pmscr1 = spe_view(cpu, VR_PMSCR_EL1), pmscr2 = spe_view(cpu, VR_PMSCR_EL2);
 
-	if (!((owner == 2 ? el2 : el1) & PMSCR_TS))
-		return 0;
-	return pct(el2) && (owner == 2 || pct(el1)) ? 2 : 1;
+	if (!((owner == 2 ? pmscr2 : pmscr1) & PMSCR_TS))
+		return SPE_TS_NONE;
+	el2 = pct(cpu, pmscr2);
+	el1 = pct(cpu, pmscr1);
+	if (el2 == 0u)
+		return SPE_TS_VIRTUAL;
+	if (el2 == 3u)
+		return owner == 1 && el1 == 0u ? SPE_TS_VIRTUAL : SPE_TS_OFFSET;
+	if (owner == 2)
+		return SPE_TS_PHYSICAL;
+	return el1 == 0u ? SPE_TS_VIRTUAL : el1 == 1u ? SPE_TS_PHYSICAL : SPE_TS_OFFSET;
 }
 
 /* SPE 3.3.1 CollectPhysicalAddress(). */

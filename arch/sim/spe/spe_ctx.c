@@ -158,7 +158,7 @@ void sim_spe_write_cntvoff(unsigned int cpu, uint64_t val)
 	uint64_t delta = st->cntvoff - val;
 
 	st->cntvoff = val;
-	if (spe_collect_timestamp(cpu) == 1)
+	if (spe_collect_timestamp(cpu) == SPE_TS_VIRTUAL)
 		guest_context_written(cpu, false, delta,
 				      "SPE: CNTVOFF_EL2 switched at EL2 with records not "
 				      "synchronized by PSB CSYNC: their virtual time is the next "

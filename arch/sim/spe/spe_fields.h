@@ -11,8 +11,9 @@
  * Sources: SPE 4.3 for the registers it describes, as
  * "SPE 4.3.n"; the fields added by later versions (PMSFCR_EL1.{FnE, FDS, FP, SIMD, Bm, LDm, STm,
  * FPm, SIMDm}, PMSIDR_EL1.{FnE, FDS, EFT, FPF}, PMSLATFR_EL1.MINLAT[15:0] with 16-bit counters,
- * PMBLIMITR_EL1.FM = 0b10 discard mode, PMSCR_EL1.PCT[7]) from the register descriptions of Arm
- * DDI 0487 K.a (Arm DDI 0487 K.a D24.5); the packet formats from D18.2.
+ * PMBLIMITR_EL1.FM = 0b10 discard mode) from the register descriptions of Arm DDI 0487 K.a (Arm
+ * DDI 0487 K.a D24.5); PMSCR_EL1.PCT[7] with FEAT_ECV from ID_AA64MMFR0_EL1.ECV (D24.2.88) and
+ * CollectTimeStamp() (J1.1.1.55); the packet formats from D18.2.
  */
 #ifndef VPERF_SIM_SPE_FIELDS_H
 #define VPERF_SIM_SPE_FIELDS_H
@@ -26,7 +27,7 @@
 #define PMSCR_PA    VPERF_BIT(4)
 #define PMSCR_TS    VPERF_BIT(5)
 #define PMSCR_PCT   VPERF_BIT(6)
-#define PMSCR_PCT1  VPERF_BIT(7) /* PCT[1]: FEAT_ECV in the PMSCR_EL1 description; spe_regs.c */
+#define PMSCR_PCT1  VPERF_BIT(7) /* PCT[1]: with FEAT_ECV (spe_regs.c, spe_ctl.c) */
 
 /* PMSICR_EL1 (SPE 4.3.10) */
 #define PMSICR_COUNT_MASK   VPERF_GENMASK(31, 0)

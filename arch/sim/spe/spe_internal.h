@@ -87,6 +87,8 @@ struct spe_cpu {
 	uint64_t busy_epoch;  /* ... and was sampled in this epoch */
 	uint64_t cntpct;      /* the physical count: cycles executed */
 	uint64_t cntvoff;
+	uint64_t cntpoff; /* CNTPOFF_EL2, CNTHCTL_EL2.ECV, SCR_EL3.ECVEn (sim_spe_set_poff) */
+	bool cnthctl_ecv, scr_ecven;
 	uint32_t contextidr[2]; /* [0]: CONTEXTIDR_EL1 (sim_spe_set_contextidr); EL2's is a
 				 * register of the database */
 	struct spe_qrec queue[SPE_QUEUE_MAX];
@@ -139,7 +141,11 @@ bool spe_buffer_enabled(unsigned int cpu);
 bool spe_profiling_enabled(unsigned int cpu, unsigned int el);
 bool spe_collect_ctx1(unsigned int cpu, unsigned int el);
 bool spe_collect_ctx2(unsigned int cpu);
-int spe_collect_timestamp(unsigned int cpu); /* 0 none, 1 virtual, 2 physical */
+/* What CollectTimeStamp() collects: nothing, CNTPCT - CNTVOFF_EL2, CNTPCT, or CNTPCT minus the
+ * physical offset (FEAT_ECV's guest physical time, spe_physical_offset()). */
+enum { SPE_TS_NONE, SPE_TS_VIRTUAL, SPE_TS_PHYSICAL, SPE_TS_OFFSET };
+int spe_collect_timestamp(unsigned int cpu);
+uint64_t spe_physical_offset(unsigned int cpu);
 bool spe_collect_pa(unsigned int cpu);
 bool spe_unpredictable_bool(unsigned int cpu);
 

@@ -160,7 +160,9 @@ void spe_build_record(unsigned int cpu, unsigned int el, const struct sim_uop *o
 		rec->have |= SPE_MR_DSRC;
 	}
 	if (ts) {
-		rec->ts = ts == 2 ? st->cntpct : st->cntpct - st->cntvoff;
+		rec->ts = ts == SPE_TS_PHYSICAL ? st->cntpct
+			  : ts == SPE_TS_OFFSET ? st->cntpct - spe_physical_offset(cpu)
+						: st->cntpct - st->cntvoff;
 		rec->have |= SPE_MR_TS;
 	}
 }

@@ -51,13 +51,14 @@ uint32_t spe_counter_max(unsigned int cpu)
 	return VPERF_FIELD_GET(spe_idr(cpu), 19, 16) == PMSIDR_COUNTSIZE_16_SAT ? 0xffffu : 0xfffu;
 }
 
-static uint64_t pmscr_mask(void)
+/* SPE 4.3.5 has PCT in bit [6] only; FEAT_ECV widens it to [7:6], whatever the SPE version
+ * (ID_AA64MMFR0_EL1.ECV, Arm DDI 0487 D24.2.88: "Extends the PMSCR_EL1.PCT, PMSCR_EL2.PCT ...
+ * fields"; CollectTimeStamp(), J1.1.1.55: "PCT<1> is RES0" without it). spe_ctl.c reads it. */
+static uint64_t pmscr_mask(unsigned int cpu)
 {
 	uint64_t m = PMSCR_E0SPE | PMSCR_E1SPE | PMSCR_CX | PMSCR_PA | PMSCR_TS | PMSCR_PCT;
 
-	/* SPE 4.3.5 has PCT in bit [6] only; SPEv1p2 widens it to [7:6]. The model keeps bit [7]
-	 * from SPEv1p2 on and, like bit [6] alone, treats any non-zero PCT as physical time. */
-	return sim_model_config()->pmsver >= 3 ? m | PMSCR_PCT1 : m;
+	return sim_cpu_config(cpu)->ecv ? m | PMSCR_PCT1 : m;
 }
 
 /* SPE 4.3.9 and the later fields (spe_internal.h): a field of an unimplemented feature is RES0. */
@@ -119,7 +120,7 @@ uint64_t spe_write_mask(unsigned int cpu, const struct sim_arch_reg *reg)
 	switch (reg->enc) {
 	case SIM_ENC_PMSCR_EL1:
 	case SIM_ENC_PMSCR_EL2:
-		return pmscr_mask();
+		return pmscr_mask(cpu);
 	case SIM_ENC_PMSICR_EL1:
 		return pmsicr_mask(cpu);
 	case SIM_ENC_PMSIRR_EL1: /* SPE 4.3.12 */

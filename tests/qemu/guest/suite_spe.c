@@ -97,7 +97,9 @@ static void test_id(void)
 static void test_res0(void)
 {
 	unsigned int pmsver = (unsigned int)FIELD(read_sysreg(id_aa64dfr0_el1), 35, 32);
-	uint64_t want_scr = pmsver >= 3 ? 0xfbull : 0x7bull; /* PCT[1] with SPEv1p2 */
+	/* PCT[1] with FEAT_ECV, ID_AA64MMFR0_EL1.ECV [63:60] (Arm DDI 0487 D24.2.88), whatever
+	 * the SPE version (QEMU's -cpu max has it) */
+	uint64_t want_scr = FIELD(read_sysreg(id_aa64mmfr0_el1), 63, 60) ? 0xfbull : 0x7bull;
 	uint64_t want_fcr = 0x70007ull | (pmsver >= 3 ? BIT(3) : 0);
 	uint64_t scr, fcr, irr, lat, lim, bsr;
 	unsigned int undef;

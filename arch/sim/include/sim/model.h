@@ -61,6 +61,8 @@ struct sim_pe_config {
 	 * the model reports as an error (sim_report_error), the access UNDEFINED; SPE never
 	 * samples in Non-secure state (ProfilingBufferEnabled, SPE 3.4.6). */
 	bool mdcr_el3_nspb_secure;
+	uint8_t ecv; /* ID_AA64MMFR0_EL1.ECV: 1 FEAT_ECV (PMSCR_EL1/EL2.PCT[1]), 2 FEAT_ECV_POFF
+		      * (and CNTPOFF_EL2, CNTHCTL_EL2.ECV, SCR_EL3.ECVEn: sim_spe_set_poff) */
 };
 
 /* ID_AA64DFR0_EL1.MTPMU [51:48] (a signed field, its description in D24.2): */

@@ -76,6 +76,9 @@ void sim_spe_set_options(const struct sim_spe_options *o);
  * minus CNTVOFF_EL2). */
 void sim_spe_set_contextidr(unsigned int cpu, uint32_t el1, uint32_t el2);
 void sim_spe_set_time(unsigned int cpu, uint64_t cntpct, uint64_t cntvoff);
+/* FEAT_ECV_POFF's physical offset (CNTPOFF_EL2) and the controls that make it count for offset
+ * physical time, CNTHCTL_EL2.ECV and SCR_EL3.ECVEn (ignored without EL3); all 0 at reset. */
+void sim_spe_set_poff(unsigned int cpu, uint64_t cntpoff, bool cnthctl_ecv, bool scr_ecven);
 /* Direct writes of CONTEXTIDR_EL1 and CNTVOFF_EL2, the guest's context, which a hypervisor
  * switches between vCPUs (the setters above only set up a test's starting values): a record not
  * yet synchronized by a PSB CSYNC reads the new value (SPE 3.6). At EL2, a write that changes
