@@ -271,6 +271,7 @@ help:
 	@echo '                              in nVHE and VHE mode: KVM, PMUv3 and SPE come up'
 	@echo '  kvm-guest                   that kernel in nVHE mode with kvm-arm.vperf=1 runs the'
 	@echo '                              conformance suite as a KVM guest: vperf answers its PMU'
+	@echo '                              while the host'"'"'s own perf counts (KVM_HOSTPERF)'
 	@echo '  kvm-selftest                the same host runs KVM'"'"'s selftest vpmu_counter_access'
 	@echo '                              (cross-built static once) with vperf as the PMU backend'
 	@echo '  validate [TARGETS="..."]    the conformance suite, Linux guest and cost loop against'

@@ -10,7 +10,9 @@
 #                   mode to the panic for want of a root file system; "kvm-boot: N passed, N failed"
 #   kvm-guest       boot it in nVHE mode with kvm-arm.vperf=1 and run the conformance suite as a
 #                   KVM guest under Debian's QEMU (make validate's kvm initramfs): vperf answers
-#                   the guest's PMU at EL2; "PASS|FAIL kvm-guest vperf"
+#                   the guest's PMU at EL2 while the host's own perf counts on every CPU
+#                   (hostperf.c; KVM_HOSTPERF=sample: every overflow must reach the host's
+#                   driver); "PASS|FAIL kvm-guest vperf"
 #   kvm-selftest    KVM's own selftest vpmu_counter_access (the same source, cross-built static
 #                   once) run in that host with kvm-arm.vperf=1: the VMM's PMCR_EL0.N, counters
 #                   below it answered, above it refused; "PASS|FAIL kvm-selftest ..."

@@ -5,7 +5,8 @@
 # as /init), running the conformance suite (pmu-suite.bin) as a KVM guest (-accel kvm -cpu host).
 # Passes when the suite passes (but KVM_GUEST_XFAIL) with the N vperf gives (the host's N minus
 # the two counters the host keeps) and the host says vperf answered the guest's PMU register
-# accesses at EL2.
+# accesses at EL2, and the host's own perf, used meanwhile (integrations/kvm/hostperf.c, built
+# static here and added to the initramfs), counted right.
 #
 # Usage: QEMU_OUT=DIR integrations/kvm/guest.sh   (DIR holds pmu-suite.bin: make kvm-guest)
 #   KVM_GUEST_N      the guest's expected PMCR_EL0.N (default: 4, QEMU -cpu max's 6 minus 2)
@@ -15,6 +16,10 @@
 #   KVM_GUEST_XFAIL  suite tests allowed to fail (default sgi-cross-cpu: the SGI never reaches
 #                    the spinning vCPU 1 in this nested KVM, with kvm-arm.vperf=0 as well)
 #   KVM_GUEST_ARGS   more kernel command line (e.g. kvm-arm.vperf=0 to see KVM's own emulation)
+#   KVM_HOSTPERF     how the host uses its perf while the guests run (hostperf.c): count (the
+#                    default: two pinned events of a task switching in and out, on the counters
+#                    the driver would take first), sample (a sampling event on every CPU: each
+#                    overflow must reach the host's driver), or empty for none
 #   QEMU             another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,13 +30,24 @@ qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
 work=$(dirname "$img")/guest
 mkdir -p "$work" 2>/dev/null || work=$(mktemp -d)
 cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm)
+hostperf=${KVM_HOSTPERF-count}
+if [ -n "$hostperf" ]; then
+	# The host's program joins the initramfs as a second archive, as selftest.sh's test does.
+	rm -rf "$work/extra" && mkdir -p "$work/extra/selftest"
+	aarch64-linux-gnu-gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror \
+		-o "$work/extra/selftest/hostperf" "$here/hostperf.c"
+	"$root/tests/qemu/linux/mkcpio.sh" "$root/tests/validate/debian/kvm-init.sh" \
+		"$work/extra.cpio" "$work/extra"
+	cat "$cpio" "$work/extra.cpio" >"$work/initrd"
+	cpio=$work/initrd
+fi
 log=$work/suite.log
 echo "kvm-guest: booting $img (log: $log)" >&2
 timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -smp "${KVM_HOST_CPUS:-${KVM_GUEST_CPUS:-2}}" \
 	-m 1G -display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
-	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 ${KVM_GUEST_ARGS:-} vperf.guest=n=${KVM_GUEST_N:-4},cpus=${KVM_GUEST_CPUS:-2}" \
+	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 ${KVM_GUEST_ARGS:-} ${hostperf:+vperf.hostperf=$hostperf} vperf.guest=n=${KVM_GUEST_N:-4},cpus=${KVM_GUEST_CPUS:-2}" \
 	</dev/null >"$log" 2>&1 || true
-grep -E "RESULT .* FAIL|SUITE DONE|vperf" "$log" || true
+grep -E "RESULT .* FAIL|SUITE DONE|vperf|hostperf|left to KVM" "$log" || true
 xfail=" ${KVM_GUEST_XFAIL-sgi-cross-cpu} "
 unexpected=
 # shellcheck disable=SC2013 # test names are single words
@@ -39,7 +55,8 @@ for t in $(sed -n 's/.*RESULT \([^ ]*\) FAIL.*/\1/p' "$log"); do
 	case "$xfail" in *" $t "*) echo "kvm-guest: $t failed (expected)" ;; *) unexpected="$unexpected $t" ;; esac
 done
 if grep -q "SUITE DONE passed=[1-9][0-9]* failed=" "$log" && [ -z "$unexpected" ] &&
-	grep -q "vperf answered [1-9][0-9]* PMU register accesses at EL2" "$log"; then
+	grep -q "vperf answered [1-9][0-9]* PMU register accesses at EL2" "$log" &&
+	{ [ -z "$hostperf" ] || grep -q "kvm-init: hostperf $hostperf rc=0" "$log"; }; then
 	echo "PASS kvm-guest vperf"
 else
 	echo "FAIL kvm-guest vperf (log: $log)"

@@ -10,7 +10,10 @@
 # A cpus=N among ARGS gives that guest N vCPUs (default 1). Each guest's console is printed
 # tagged [vmK]. Then each vperf.selftest=NAME runs /selftest/NAME (a static test an outer script
 # added to the initramfs, e.g. KVM's own selftests: integrations/kvm/selftest.sh), its output
-# tagged [NAME], its exit status said; then the machine powers off.
+# tagged [NAME], its exit status said; then the machine powers off. With vperf.hostperf=MODE,
+# /selftest/hostperf MODE (integrations/kvm/hostperf.c, added by an outer script as the selftests
+# are) uses the host's own perf from before the guests start until they are done (SIGTERM then),
+# its output tagged [hostperf] and its exit status said.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mkdir -p /sys
@@ -19,7 +22,15 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo "kvm-init: $(dmesg | grep -o 'kvm \[[0-9]*\]: .*mode initialized.*' | head -n 1)"
 
+hostperf=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.hostperf=//p' | head -n 1)
+if [ -n "$hostperf" ]; then
+	/selftest/hostperf "$hostperf" >/hostperf.log 2>&1 &
+	hostperf_pid=$!
+	sleep 1
+fi
+
 k=0
+pids=
 for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	case "$g" in
 	linux:* | linux-rootfs:*) image=${g%%:*} && set -- -m 256M -kernel /linux/Image -initrd /linux/initrd.bin ;;
@@ -33,10 +44,19 @@ for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	(qemu-system-aarch64 -M virt,gic-version=3 -accel kvm -cpu host -smp "$cpus" \
 		-nodefaults -display none -serial stdio -monitor none -no-reboot \
 		"$@" -append "$args" </dev/null 2>&1 | sed "s/^/[vm$k] /") &
+	pids="$pids $!"
 	k=$((k + 1))
 done
-wait
+# shellcheck disable=SC2086 # one pid a word
+[ -z "$pids" ] || wait $pids
 echo "kvm-init: $k guests done"
+if [ -n "$hostperf" ]; then
+	kill -TERM "$hostperf_pid"
+	wait "$hostperf_pid"
+	rc=$?
+	sed 's/^/[hostperf] /' /hostperf.log
+	echo "kvm-init: hostperf $hostperf rc=$rc"
+fi
 for t in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.selftest=//p'); do
 	echo "kvm-init: selftest $t"
 	{
