@@ -396,7 +396,8 @@ void world_describe(const struct world *w)
 			continue;
 		if (p->profile)
 			printf("  pCPU %u: %s, MT %u\n", c, p->profile, p->pe.mt);
-		printf("  pCPU %u: PMUVer %u N %u PMSVer %u%s ECV %u FGT %u HPMN0 %u AArch32 EL0 %u "
+		printf("  pCPU %u: PMUVer %u N %u PMSVer %u%s ECV %u FGT %u HPMN0 %u AArch32 EL0 "
+		       "%u "
 		       "EXTPMN %u "
 		       "(agent %u) host_counters %u hpmn_unenforced %u host_spe %u\n",
 		       c, p->pe.pmuver, p->pe.nr_counters, p->pe.pmsver,

@@ -36,7 +36,9 @@ void check_ids_and_reset(void)
 	expect("res0-pmsirr", read_sys(PMSIRR_EL1), 0xffffff01);
 	write_sys(PMSIRR_EL1, 0);
 	write_sys(PMSCR_EL1, ~0ull);
-	expect("res0-pmscr-el1", read_sys(PMSCR_EL1), 0x7b);
+	/* PCT is [7:6] with FEAT_ECV (ID_AA64MMFR0_EL1.ECV, Arm DDI 0487 D24.2.88), [6] without */
+	expect("res0-pmscr-el1", read_sys(PMSCR_EL1),
+	       (read_sys("id_aa64mmfr0_el1") >> 60) ? 0xfbull : 0x7bull);
 	write_sys(PMSCR_EL1, 0);
 	write_sys(PMSLATFR_EL1, ~0ull);
 	expect("res0-pmslatfr", read_sys(PMSLATFR_EL1), 0xfff);
