@@ -115,6 +115,38 @@ static void test_later_pcpu_without_ecv(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* pCPU c has FEAT_ECV when its bit is in ecv_cpus; the model with those PEs, no pCPU up. */
+static void init_model(unsigned int ecv_cpus)
+{
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+
+	for (unsigned int c = 0; c < SIM_MAX_CPUS; c++) {
+		sim_spe_default_config(&cfgs[c], 1);
+		cfgs[c].ecv = (ecv_cpus >> c) & 1u;
+		cfgs[c].el2_trap_cycles = 0;
+	}
+	hv_init_model(cfgs);
+}
+
+/* pCPU 0 without FEAT_ECV up first, pCPU 1 with it after: a vCPU on pCPU 1 holds no PCT[1], as it
+ * may move to pCPU 0. Breaks: the platform's "a pCPU lacks FEAT_ECV" taken from the last pCPU
+ * alone (assigned, not accumulated) keeps it. */
+static void test_ecv_pcpu_after_one_without(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+
+	(void)state;
+	init_model(2u);
+	assert_int_equal(hv_pcpu_up(0, &pcfg), VPERF_OK);
+	assert_int_equal(hv_pcpu_up(1, &pcfg), VPERF_OK);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 1);
+	guest_write(PMSCR_EL1, pmscr);
+	assert_int_equal(guest_read(PMSCR_EL1), pmscr & ~BIT7);
+	hv_leave(1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_spev1_with_ecv),
 		cmocka_unit_test(test_mixed_ecv),
 		cmocka_unit_test(test_later_pcpu_without_ecv),
+		cmocka_unit_test(test_ecv_pcpu_after_one_without),
 	};
 
 	return cmocka_run_group_tests_name("vspe_pct", tests, NULL, NULL);
