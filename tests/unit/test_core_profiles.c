@@ -28,19 +28,33 @@ struct expect {
 	uint8_t guest_pmsver; /* PMSVer a VM with a vSPE sees: at most SPEv1p2 */
 	bool lp;	      /* PMCR_EL0.LP a guest may set: PMUv3p5 */
 	bool direct;	      /* a direct-partition policy is accepted */
+	uint64_t pmsidr;      /* PMSIDR_EL1 a VM with a vSPE reads (SPE 4.3.11), 0 without SPE */
+	uint8_t align;	      /* PMBIDR_EL1.Align it reads (SPE 4.3.1) */
 };
 
 /*
  * The direct partition needs PMUv3p5 (policy.c), and a core whose PMEVTYPER<n>_EL0.MT may count
  * other threads (MPIDR_EL1.MT = 1, MTPMU 0b0000: every Armv8.2+ core here) or whose SPE events
- * must be hidden from a VM without a vSPE needs FEAT_FGT to trap the types: of the cores here
- * only the Neoverse V2 profile, whose FEAT_FGT is the model's choice (docs/cores.md), has it.
+ * must be hidden from a VM without a vSPE needs FEAT_FGT to trap the types: no core here has it
+ * (Neoverse V2's FEAT_FGT read 0 on Graviton4, docs/cores.md), so none accepts the direct partition.
+ *
+ * The SPE ID registers a VM sees are the core's (docs/cores.md, "SPE ID registers"): N1's
+ * Interval 1024 (0b0100) and no ArchInst; V1's FE, FT, FL, LDS, MaxSize 64 bytes and Align 64
+ * bytes (0b0110); the rest the model's defaults (Interval 256, MaxSize 64, 12-bit counters).
  */
+#define IDR_FILTERS (PMSIDR_FE | PMSIDR_FT | PMSIDR_FL)
+#define IDR_DEFAULT (IDR_FILTERS | PMSIDR_ARCHINST | PMSIDR_LDS | 6ull << 12 | 2ull << 16)
 static const struct expect expects[SIM_NR_CORE_PROFILES] = {
-	{ "cortex-a53", 1, 0, false, false },  { "cortex-a57", 1, 0, false, false },
-	{ "cortex-a72", 1, 0, false, false },  { "cortex-a76", 4, 0, false, false },
-	{ "neoverse-n1", 4, 1, false, false }, { "neoverse-v1", 5, 2, false, false },
-	{ "neoverse-n2", 6, 2, true, false },  { "neoverse-v2", 6, 2, true, true },
+	{ "cortex-a53", 1, 0, false, false, 0, 0 },
+	{ "cortex-a57", 1, 0, false, false, 0, 0 },
+	{ "cortex-a72", 1, 0, false, false, 0, 0 },
+	{ "cortex-a76", 4, 0, false, false, 0, 0 },
+	{ "neoverse-n1", 4, 1, false, false,
+	  IDR_FILTERS | PMSIDR_LDS | 4ull << 8 | 6ull << 12 | 2ull << 16, 0 },
+	{ "neoverse-v1", 5, 2, false, false, IDR_FILTERS | PMSIDR_LDS | 6ull << 12 | 2ull << 16,
+	  6 },
+	{ "neoverse-n2", 6, 2, true, false, IDR_DEFAULT, 0 },
+	{ "neoverse-v2", 6, 2, true, false, IDR_DEFAULT, 0 },
 };
 
 static const struct sim_uop op3 = { .pc = 0x4000, .latency = 3, .type = SIM_UOP_OTHER };
@@ -106,6 +120,8 @@ static uint64_t check_trapped(const struct sim_core_profile *p, const struct exp
 
 		assert_int_equal(guest_read(PMSIDR_EL1) & (PMSIDR_INTERVAL | PMSIDR_MAXSIZE),
 				 hw & (PMSIDR_INTERVAL | PMSIDR_MAXSIZE));
+		assert_int_equal(guest_read(PMSIDR_EL1), e->pmsidr);
+		assert_int_equal(guest_read(PMBIDR_EL1) & PMBIDR_ALIGN, e->align);
 	}
 	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
 	guest_write(PMEVCNTR0_EL0, 0);
@@ -178,7 +194,8 @@ static void test_each_core(void **state)
 /* The table: Arm's implementer code and part numbers (MIDR_EL1, docs/cores.md), names unique
  * and found by name; no name (NULL) is no profile. The model configuration of a profile has its
  * every parameter, and a core without SPE has no SPE ID registers (PMSIDR_EL1 and PMBIDR_EL1 read
- * 0, as ID_AA64DFR0_EL1.PMSVer = 0 says). */
+ * 0, as ID_AA64DFR0_EL1.PMSVer = 0 says); one with SPE has the ID register fields found for it and
+ * the model's defaults elsewhere. */
 static void test_table(void **state)
 {
 	static const uint16_t parts[SIM_NR_CORE_PROFILES] = { 0xd03, 0xd07, 0xd08, 0xd0b,
@@ -205,8 +222,16 @@ static void test_table(void **state)
 		if (!p->pmsver) {
 			assert_int_equal(cfg.pmsidr, 0);
 			assert_int_equal(cfg.pmbidr, 0);
-		} else {
-			assert_int_equal(cfg.pmsidr, sim_spe_default_pmsidr(p->pmsver));
+		} else { /* the fields found, the model's defaults elsewhere */
+			static const struct sim_spe_found none;
+			const struct sim_spe_found *f = p->spe ? p->spe : &none;
+
+			assert_int_equal(cfg.pmsidr & f->pmsidr_found, f->pmsidr & f->pmsidr_found);
+			assert_int_equal(cfg.pmsidr & ~f->pmsidr_found,
+					 sim_spe_default_pmsidr(p->pmsver) & ~f->pmsidr_found);
+			assert_int_equal(cfg.pmbidr & f->pmbidr_found, f->pmbidr & f->pmbidr_found);
+			assert_int_equal(cfg.pmbidr & ~f->pmbidr_found,
+					 sim_spe_default_pmbidr() & ~f->pmbidr_found);
 		}
 	}
 	assert_null(sim_core_profile("cortex-a99"));

@@ -10,6 +10,14 @@
 
 #include <sim/model.h>
 
+/* The SPE ID register fields a public source gave for the core (docs/cores.md): the bits set in
+ * pmsidr_found (pmbidr_found) take their value from pmsidr (pmbidr); every other field is the
+ * model's default for the core's PMSVer (sim_spe_default_pmsidr(), sim_spe_default_pmbidr()). */
+struct sim_spe_found {
+	uint64_t pmsidr_found, pmsidr;
+	uint64_t pmbidr_found, pmbidr;
+};
+
 struct sim_core_profile {
 	const char *name;    /* QEMU's -cpu name where QEMU has the core ("cortex-a53") */
 	uint32_t midr;	     /* MIDR_EL1 of the revision the values are from */
@@ -21,6 +29,7 @@ struct sim_core_profile {
 	bool hpmn0;	     /* ID_AA64DFR0_EL1.HPMN0 */
 	bool mt;	     /* MPIDR_EL1.MT */
 	uint8_t mtpmu;	     /* enum sim_mtpmu, from ID_AA64DFR0_EL1.MTPMU */
+	const struct sim_spe_found *spe; /* SPE ID register fields found; NULL: none (or no SPE) */
 };
 
 /* MIDR_EL1 fields (Arm DDI 0487, MIDR_EL1 in D24.2): Implementer [31:24], PartNum [15:4]. */
@@ -33,7 +42,7 @@ extern const struct sim_core_profile sim_core_profiles[SIM_NR_CORE_PROFILES];
 /* The profile named name, NULL if none. */
 const struct sim_core_profile *sim_core_profile(const char *name);
 /* sim_default_config() as the core: its PMU and SPE parameters (SPE's ID registers the model's
- * defaults for its PMSVer, sim_spe_default_pmsidr()). */
+ * defaults for its PMSVer, sim_spe_default_pmsidr(), with the fields found replaced: p->spe). */
 void sim_profile_config(const struct sim_core_profile *p, struct sim_pe_config *cfg);
 
 #endif /* VPERF_SIM_PROFILES_H */
