@@ -200,6 +200,12 @@ static void test_table(void **state)
 {
 	static const uint16_t parts[SIM_NR_CORE_PROFILES] = { 0xd03, 0xd07, 0xd08, 0xd0b,
 							      0xd0c, 0xd40, 0xd49, 0xd4f };
+	/* docs/cores.md: AArch32 at EL0 on all but Neoverse V2 (ID_AA64PFR0_EL1.EL0 = 1 read on a
+	 * Graviton4), MPIDR_EL1.MT from Cortex-A76 on (read on an Altra and a Graviton3). */
+	static const bool aarch32_el0[SIM_NR_CORE_PROFILES] = { true, true, true, true,
+								true, true, true, false };
+	static const bool mt[SIM_NR_CORE_PROFILES] = { false, false, false, true,
+						       true,  true,  true,  true };
 
 	(void)state;
 	for (unsigned int i = 0; i < SIM_NR_CORE_PROFILES; i++) {
@@ -209,6 +215,8 @@ static void test_table(void **state)
 		assert_int_equal(SIM_MIDR_IMPLEMENTER(p->midr), 0x41);
 		assert_int_equal(SIM_MIDR_PARTNUM(p->midr), parts[i]);
 		assert_ptr_equal(sim_core_profile(p->name), p);
+		assert_int_equal(p->aarch32_el0, aarch32_el0[i]);
+		assert_int_equal(p->mt, mt[i]);
 		memset(&cfg, 0xa5, sizeof(cfg));
 		sim_profile_config(p, &cfg);
 		assert_int_equal(cfg.pmuver, p->pmuver);
