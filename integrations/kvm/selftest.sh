@@ -35,6 +35,8 @@
 #        the initramfs is make validate's kvm one, which carries the suite)
 #   KVM_SELFTESTS       the tests (default: all of the above)
 #   KVM_SELFTEST_MODES  the values of kvm-arm.vperf to boot with (default: "1 0")
+#   KVM_SELFTEST_HOST_CPUS  the host's CPUs (default 2: a test's vCPU threads move between them,
+#                       and vperf takes each CPU at its first guest run)
 #   KVM_SELFTEST_ARGS   more kernel command line
 #   QEMU                another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
@@ -45,6 +47,7 @@ root=$(cd "$here/../.." && pwd)
 tests=${KVM_SELFTESTS:-vpmu_counter_access set_id_regs set_id_regs_noasid get-reg-list
 	aarch32_id_regs debug-exceptions psci_test vcpu_width_config}
 modes=${KVM_SELFTEST_MODES:-1 0}
+host_cpus=${KVM_SELFTEST_HOST_CPUS:-2}
 img=$("$here/build.sh")
 qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
 
@@ -154,8 +157,8 @@ for m in $modes; do
 		log=$work/$cpu-vperf$m.log
 		echo "kvm-selftest: booting $img on $cpu with kvm-arm.vperf=$m (log: $log)" >&2
 		timeout 3600 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 \
-			-cpu "$cpu" -smp 1 -m 1G -display none -serial stdio -no-reboot -kernel "$img" \
-			-initrd "$work/initrd" -append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe \
+			-cpu "$cpu" -smp "$host_cpus" -m 1G -display none -serial stdio -no-reboot \
+			-kernel "$img" -initrd "$work/initrd" -append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe \
 kvm-arm.vperf=$m ${KVM_SELFTEST_ARGS:-}$cmdline" </dev/null >"$log" 2>&1 || true
 		for t in $on; do
 			tag=$t
