@@ -108,13 +108,13 @@ if [ -n "$(missing)" ]; then
 	if [ -n "$bins" ]; then
 		echo "kvm-selftest: building $(echo "$bins" | wc -l) tests (log: $dir/build.log)" >&2
 		kst=$dir/src/tools/testing/selftests/kvm
+		# The kernel's makes without ours' variables (make O=... kvm-selftest passes O down in
+		# MAKEFLAGS, which the selftests' tools would take for their output directory).
+		unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL O
 		# shellcheck disable=SC2086 # one path a word
 		{
-			if [ ! -d "$dir/src" ]; then
-				rm -rf "$dir/out"
-				cp -al "$src" "$dir/src" &&
-					nice make -C "$dir/src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- headers
-			fi &&
+			{ [ -d "$dir/src" ] || cp -al "$src" "$dir/src"; } &&
+				nice make -C "$dir/src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- headers &&
 				sed '/ID_AA64MMFR0_EL1, ASIDBITS/d' "$kst/aarch64/set_id_regs.c" \
 					>"$kst/aarch64/set_id_regs_noasid.c" &&
 				nice make -C "$kst" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
