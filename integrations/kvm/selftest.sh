@@ -16,7 +16,7 @@
 #                        where vperf gives none), and a vCPU reset (patch 7) keeping them; an
 #                        expected failure here (XFAIL below)
 #   set_id_regs_noasid   the same test less its one field this kernel keeps read-only
-#                        (ID_AA64MMFR0_EL1.ASIDBITS): a copy made at build time, that line dropped
+#                        (ID_AA64MMFR0_EL1.ASIDBITS): made at build time, that line dropped
 #   get-reg-list         KVM_GET_REG_LIST with and without the PMUv3 feature: the ONE_REG list of
 #                        PMU registers a VMM migrates
 #   aarch32_id_regs      (a64fx: AArch64 only at EL0, which the test needs and QEMU's max is not)
@@ -24,6 +24,8 @@
 #   debug-exceptions     breakpoints, watchpoints, single step (the guest's and the VMM's) and the
 #                        OS Lock in the guest: MDCR_EL2's debug traps (TDA, TDOSA, TDE), which
 #                        patch 6 hands to vperf for each vCPU
+#   debug-exceptions_stepped  the same, failing also when the VMM's single step never stopped the
+#                        guest (derive() below): TDE while the VMM debugs
 #   psci_test            PSCI CPU_ON and SYSTEM_SUSPEND: a vCPU reset while its VM runs (patch 7)
 #   vcpu_width_config    KVM_ARM_VCPU_INIT again and with other features: vCPU reset (patch 7)
 # Prints one line per test, CPU and mode, "PASS|FAIL|XFAIL kvm-selftest NAME [cpu=CPU] vperf=M"
@@ -45,7 +47,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
 tests=${KVM_SELFTESTS:-vpmu_counter_access set_id_regs set_id_regs_noasid get-reg-list
-	aarch32_id_regs debug-exceptions psci_test vcpu_width_config}
+	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test vcpu_width_config}
 modes=${KVM_SELFTEST_MODES:-1 0}
 host_cpus=${KVM_SELFTEST_HOST_CPUS:-2}
 img=$("$here/build.sh")
@@ -81,8 +83,8 @@ xfail() {
 	esac
 }
 
-# The build's path of a test: get-reg-list is built from a generic and an arch part, and
-# set_id_regs_noasid is not in the Makefile's list (an extra program of it).
+# The build's path of a test: get-reg-list is built from a generic and an arch part; a derived
+# test (below) is not in the Makefile's list and is built as an extra program of it.
 target() {
 	case "$1" in
 	get-reg-list) echo "$1" ;;
@@ -90,9 +92,35 @@ target() {
 	esac
 }
 
+# derived_from NAME: the source's test NAME is made from at build time, by the sed program
+# derive NAME prints (nothing for the source's own tests; GNU sed):
+#   set_id_regs_noasid        set_id_regs less the one field of its list this kernel keeps
+#                             read-only (ID_AA64MMFR0_EL1.ASIDBITS; xfail() below)
+#   debug-exceptions_stepped  debug-exceptions whose test of the VMM's single step also fails
+#                             when the guest never stopped (no KVM_EXIT_DEBUG at all), which the
+#                             original accepts: that is what a vCPU without MDCR_EL2.TDE does
+derived_from() {
+	case "$1" in
+	set_id_regs_noasid) echo set_id_regs ;;
+	debug-exceptions_stepped) echo debug-exceptions ;;
+	esac
+}
+derive() {
+	case "$1" in
+	set_id_regs_noasid) echo '/ID_AA64MMFR0_EL1, ASIDBITS/d' ;;
+	debug-exceptions_stepped)
+		fn='^void test_single_step_from_userspace('
+		echo "/$fn/i static int vperf_steps;"
+		echo '/TEST_ASSERT(ss_enable, "Unexpected KVM_EXIT_DEBUG");/a vperf_steps++;'
+		printf '/%s/,/^}/s/^\\tkvm_vm_free(vm);/%s\\n&/\n' "$fn" \
+			'\tTEST_ASSERT(vperf_steps, "no KVM_EXIT_DEBUG");'
+		;;
+	esac
+}
+
 # The tests, built once per source version: the kernel's UAPI headers and the selftests' library
 # in a hard-linked copy of the source (make writes new files, never the cached ones; so does
-# sed, for set_id_regs_noasid.c beside the test).
+# sed, for a derived test's source beside its original).
 dir=$KVM_CACHE/selftests/$KVM_DEB_VERSION
 missing() {
 	for t in $tests; do
@@ -115,11 +143,16 @@ if [ -n "$(missing)" ]; then
 		{
 			{ [ -d "$dir/src" ] || cp -al "$src" "$dir/src"; } &&
 				nice make -C "$dir/src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- headers &&
-				sed '/ID_AA64MMFR0_EL1, ASIDBITS/d' "$kst/aarch64/set_id_regs.c" \
-					>"$kst/aarch64/set_id_regs_noasid.c" &&
+				extra='' &&
+				for t in $tests; do
+					from=$(derived_from "$t")
+					[ -n "$from" ] || continue
+					extra="$extra aarch64/$t"
+					sed "$(derive "$t")" "$kst/aarch64/$from.c" >"$kst/aarch64/$t.c" || exit 1
+				done &&
 				nice make -C "$kst" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 					EXTRA_CFLAGS=-static LDFLAGS=-static OUTPUT="$dir/out" \
-					TEST_GEN_PROGS_EXTENDED_aarch64=aarch64/set_id_regs_noasid $bins
+					TEST_GEN_PROGS_EXTENDED_aarch64="$extra" $bins
 		} >"$dir/build.log" 2>&1 || {
 			tail -n 20 "$dir/build.log" >&2
 			exit 1
