@@ -13,9 +13,11 @@
 #                   the guest's PMU at EL2 while the host's own perf counts on every CPU
 #                   (hostperf.c; KVM_HOSTPERF=sample: every overflow must reach the host's
 #                   driver); "PASS|FAIL kvm-guest vperf"
-#   kvm-selftest    KVM's own selftest vpmu_counter_access (the same source, cross-built static
-#                   once) run in that host with kvm-arm.vperf=1: the VMM's PMCR_EL0.N, counters
-#                   below it answered, above it refused; "PASS|FAIL kvm-selftest ..."
+#   kvm-selftest    KVM's own selftests that touch vperf's part (vpmu_counter_access, set_id_regs,
+#                   get-reg-list, aarch32_id_regs, debug-exceptions, psci_test, vcpu_width_config;
+#                   the same source, cross-built static once) run in that host with
+#                   kvm-arm.vperf=1 and, as the control, 0; "PASS|FAIL|XFAIL kvm-selftest NAME
+#                   ... vperf=M" each, then "kvm-selftest: N passed, N failed, N expected failures"
 # Not part of make check nor .ci/run yet: the first kernel build costs minutes on 2 cores
 # (docs/build.md says when to run these).
 
