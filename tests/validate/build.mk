@@ -10,7 +10,7 @@ validate-out := $(obj)/validate
 validate-env = $(xen-env) QEMU_RESULTS=/dev/null
 
 validate: qemu-images qemu-linux $(obj)/host/bin/vperf-spe
-	$(call deps_for,build qemu linux xen validate)
+	$(call deps_for,build qemu linux xen kvm validate)
 	$(Q)$(validate-env) $(srctree)/tests/validate/validate.sh $(validate-out) $(TARGETS)
 
 validate-vperf: qemu-images $(obj)/host/bin/vperf-spe

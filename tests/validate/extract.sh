@@ -8,7 +8,8 @@
 # cost of their own, `vm-switch` of guest "pair": within a gap of one guest in which the other ran
 # exactly once, the counts from the one's last read to the other's first and back, each a switch;
 # the median of them all, in instructions (-icount shift=0: one per nanosecond), and a RESULT
-# cost-switch-pair naming how many. A line may end in several CRs (a guest's console through a
+# cost-switch-pair naming how many; or, when a run of one guest overlaps a run of the other
+# (their CNTPCT_EL0 differ by an offset), a FAIL and no cost. A line may end in several CRs (a guest's console through a
 # VMM's pty inside the hypervisor's: "\r\r\n").
 #   extract.sh TARGET CONFIGURATION LOG OUT   appends to OUT/results.tsv and OUT/costs.tsv
 set -u
@@ -53,6 +54,17 @@ function switches(a, b,   j, r) {
 		}
 	}
 }
+# overlaps(A, B): the runs of A (from the end of one of its gaps to the start of the next) in which
+# a run of B began or went on. Two guests on one CPU never run at once: on one clock there are
+# none, so any is a sign that their CNTPCT_EL0 are not one clock (a physical offset per VM).
+function overlaps(a, b,   j, r, n) {
+	n = r = 0
+	for (j = 0; j + 1 < ngap[a]; j++) {
+		while (r + 1 < ngap[b] && gout[b, r + 1] <= gin[a, j]) r++
+		if (r + 1 < ngap[b] && gin[b, r] < gout[a, j + 1]) n++
+	}
+	return n
+}
 function median(   i, j, v) {
 	for (i = 1; i < nsw; i++) {
 		v = sw[i]
@@ -64,6 +76,10 @@ function median(   i, j, v) {
 function pair_cost(   g, n, p, m) {
 	for (g in ngap) p[n++] = g
 	if (n != 2) return
+	if ((m = overlaps(p[0], p[1]) + overlaps(p[1], p[0])) > 0) {
+		printf "%s\t%s\tpair\tcost-switch-pair\tFAIL\t%d runs of one guest overlap runs of the other: their CNTPCT_EL0 are not one clock\n", t, c, m >> res
+		return
+	}
 	nsw = 0; switches(p[0], p[1]); switches(p[1], p[0])
 	if (!nsw) {
 		printf "%s\t%s\tpair\tcost-switch-pair\tFAIL\tno gap of one guest held exactly one run of the other\n", t, c >> res

@@ -2,8 +2,8 @@
 # make check's test of make validate's own parts, on the logs of fixtures/: the RESULT and COST
 # lines are found whatever prefix a hypervisor gives its guests' consoles (extract.sh), the
 # report names the rule a FAIL violates and carries the costs (report.sh), a guest without
-# "SUITE DONE" is a FAIL, and the gate fails on a test that fails under the hypervisor only, not
-# on one that also fails bare.
+# "SUITE DONE" is a FAIL, a switch pair on two clocks gives a FAIL and no cost, and the gate
+# fails on a test that fails under the hypervisor only, not on one that also fails bare.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp -d "${TMPDIR:-/tmp}/vperf-validate.XXXXXX")
@@ -54,6 +54,18 @@ grep -q "$(printf 'vperf\ts\tpair\tvm-switch\t70.0$')" "$out/sw/costs.tsv" ||
 	fail "switch cost wrong: $(cat "$out/sw/costs.tsv")"
 grep -q "$(printf 'cost-switch-pair\tPASS\t6 switches between')" "$out/sw/results.tsv" ||
 	fail "switch count wrong: $(grep pair "$out/sw/results.tsv")"
+# The same pair on two clocks (each guest's CNTPCT_EL0 offset differently, as KVM 6.12 does for a VM
+# whose VMM wrote its physical counter): the runs of one overlap the other's, which one CPU
+# cannot do; no cost, a FAIL that says so.
+mkdir "$out/sw2" && : >"$out/sw2/results.tsv" && : >"$out/sw2/costs.tsv"
+# vm1 ran once within vm0's first gap (which alone would pair as two switches of 50 counts), and
+# again from 500 to 700, while vm0 ran from 400 to 600.
+printf '[vm%d] %s\n' 0 'GAPS 1000000000 2' 1 'GAPS 1000000000 3' 0 'GAP 100 400' 0 'GAP 600 900' \
+	1 'GAP 50 150' 1 'GAP 350 500' 1 'GAP 700 800' >"$out/sw2/two-clocks.log"
+"$here/extract.sh" kvm s "$out/sw2/two-clocks.log" "$out/sw2"
+grep -q "$(printf 'cost-switch-pair\tFAIL\t2 runs of one guest overlap')" "$out/sw2/results.tsv" ||
+	fail "two clocks not seen: $(cat "$out/sw2/results.tsv")"
+[ ! -s "$out/sw2/costs.tsv" ] || fail "a switch cost from two clocks: $(cat "$out/sw2/costs.tsv")"
 # A run without a cost configuration (the Linux guest alone): no empty cost table.
 mkdir "$out/nocost" && : >"$out/nocost/costs.tsv"
 printf 'kvm\tkvm-linux\t5 lines\t35 s\n' >"$out/nocost/runs.tsv"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# make validate's foreign hypervisors as Debian ships them (configs.txt): KVM in Debian's arm64
-# kernel, Debian's prebuilt Xen 4.17 with its own vPMU, each on the project's QEMU
+# make validate's foreign hypervisors (configs.txt): KVM in Debian's arm64 kernel, Debian's
+# prebuilt Xen 4.17 with its own vPMU, and the project's KVM host kernel (integrations/kvm:
+# vperf as KVM's PMU backend), each on the project's QEMU
 # (-M virt,virtualization=on,gic-version=3 -cpu max -icount shift=0), with the conformance suite
 # (pmu-suite.bin) as the guest of a VMM from Debian's arm64 packages: qemu-system-aarch64 -accel
 # kvm, or xl. The Debian files are fetched and cached once per machine (scripts/debtree.sh); the
@@ -16,7 +17,8 @@
 # make qemu-linux),
 # WORK (default $QEMU_OUT/../validate/debian), QEMU (default: the project's QEMU,
 # platform/qemu/build.sh), VPERF_LINUX_ARM64 (Debian's kernel unpacked by scripts/deps.sh linux,
-# default /opt/vperf/linux-arm64).
+# default /opt/vperf/linux-arm64). kvm-vperf's kernel is integrations/kvm/build.sh's Image (built
+# when the cache has none for this tree, as make kvm-path does; KVM_CACHE, KVM_JOBS).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 srctree=$(cd "$here/../../.." && pwd)
@@ -137,11 +139,18 @@ one() {
 	[ -z "$with" ] || [ -f "$(guest_initrd "$with")" ] ||
 		{ echo "debian: no $(guest_initrd "$with") (make qemu-linux)"; return 1; }
 	qemu=${QEMU:-$("$srctree/platform/qemu/build.sh")} || { echo "debian: building QEMU failed"; return 1; }
-	cpio=$(initrd "$hyp" "$with") || { echo "debian: building the $hyp initramfs failed"; return 1; }
+	# kvm-vperf: the project's KVM host kernel with kvm's initramfs (the same VMM and /init).
+	base=${hyp%-vperf}
+	cpio=$(initrd "$base" "$with") || { echo "debian: building the $base initramfs failed"; return 1; }
 	cmdline="panic=-1 $kargs $(guest_args "$guests")"
 	case "$hyp" in
-	kvm)
-		set -- -m 1G -kernel "$linux/Image" -initrd "$cpio" -append "console=ttyAMA0 $cmdline" ;;
+	kvm | kvm-vperf)
+		kernel=$linux/Image
+		if [ "$hyp" = kvm-vperf ]; then
+			kernel=$("$srctree/integrations/kvm/build.sh") ||
+				{ echo "debian: building the project's KVM kernel failed (integrations/kvm/build.sh)"; return 1; }
+		fi
+		set -- -m 1G -kernel "$kernel" -initrd "$cpio" -append "console=ttyAMA0 $cmdline" ;;
 	xen-native)
 		xen=$(xen_hypervisor) || { echo "debian: fetching Xen failed"; return 1; }
 		dtb=$work/$name.dtb
