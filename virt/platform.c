@@ -4,6 +4,8 @@
  * pCPU offers (struct vperf_platform, platform.h). The entry points fill it (vperf_init,
  * vperf_pcpu_init); the rest of virt/ only reads it.
  */
+#include <vperf/spe_regs.h>
+
 #include "ops.h"
 #include "platform.h"
 
@@ -23,6 +25,69 @@ void vperf_platform_reset(const struct vperf_hyp_ops *ops)
 	platform = none;
 }
 
+/*
+ * The SPE ID view (struct vperf_platform, spe_pmsidr and spe_pmbidr), one rule per field, so that
+ * what a guest was told holds on every pCPU its vCPU may run on:
+ *  - the features and filters of PMSIDR_EL1 (FE, FT, FL, ArchInst, LDS, ERnd, FnE): the AND. A
+ *    filter or a register field the view shows (PMSFCR_EL1.FE/FT/FL/FnE, PMSICR_EL1.ECOUNT with
+ *    ERnd, SPE 4.3.9, 4.3.10) is one every pCPU has, so a control the guest set is never RES0
+ *    where it lands; ArchInst 0 (micro-op sampling) and LDS 0 promise less than 1.
+ *  - Interval, the recommended minimum sampling interval (SPE 4.3.11): the largest, a minimum
+ *    that holds on every pCPU (its encodings grow with the interval).
+ *  - CountSize (SPE 4.3.11): the smallest, so that PMSLATFR_EL1.MINLAT (as wide as the
+ *    counters, SPE 4.3.13) holds only bits every pCPU has.
+ *  - PMBIDR_EL1.Align, PMSIDR_EL1.MaxSize and Format (the records' layout): equal, or no view.
+ *    The PE pads every record to its own Align and writes records up to its own MaxSize (SPE
+ *    4.3.1, 4.3.11): records written on a pCPU with a smaller Align leave PMBPTR_EL1 unaligned
+ *    for one with a larger (an Alignment fault the guest cannot avoid), and no one MaxSize a
+ *    guest could be shown holds for both the room it must leave (SPE 3.4.1) and the records it
+ *    gets.
+ *  - PMBIDR_EL1.F: equal too. PMBIDR_EL1 has no trap ("Traps and enables: None", SPE 4.3.1):
+ *    the guest reads the pCPU's own, so only a value every pCPU has is one view (Align, P = 0
+ *    under E2PB = 0b1x, and F).
+ */
+#define SPE_IDR_AND                                                                       \
+	(PMSIDR_FE | PMSIDR_FT | PMSIDR_FL | PMSIDR_ARCHINST | PMSIDR_LDS | PMSIDR_ERND | \
+	 PMSIDR_FNE)
+#define SPE_IDR_SAME  (PMSIDR_MAXSIZE | PMSIDR_FORMAT)
+#define SPE_BIDR_SAME (PMBIDR_ALIGN | PMBIDR_F)
+
+static uint64_t field_max(uint64_t a, uint64_t b, uint64_t mask)
+{
+	return (a & mask) > (b & mask) ? a & mask : b & mask;
+}
+
+static uint64_t field_min(uint64_t a, uint64_t b, uint64_t mask)
+{
+	return (a & mask) < (b & mask) ? a & mask : b & mask;
+}
+
+/* Align, F, MaxSize or Format of caps differ from the view's. */
+static bool spe_ids_differ(const struct vperf_platform *p, const struct vperf_pcpu_caps *caps)
+{
+	return ((caps->pmsidr ^ p->spe_pmsidr) & SPE_IDR_SAME) ||
+	       ((caps->pmbidr ^ p->spe_pmbidr) & SPE_BIDR_SAME);
+}
+
+static void add_spe_ids(struct vperf_platform *p, const struct vperf_pcpu_caps *caps)
+{
+	uint64_t idr = caps->pmsidr, bidr = caps->pmbidr;
+
+	if (!caps->pmsver)
+		return; /* no SPE, or the firmware's (probe_spe): no ID register read */
+	if (!p->any_spe_ids) {
+		p->any_spe_ids = true;
+		p->spe_pmsidr =
+			idr & (SPE_IDR_AND | SPE_IDR_SAME | PMSIDR_INTERVAL | PMSIDR_COUNTSIZE);
+		p->spe_pmbidr = bidr & SPE_BIDR_SAME;
+		return;
+	}
+	p->spe_ids_differ |= spe_ids_differ(p, caps);
+	p->spe_pmsidr = (p->spe_pmsidr & idr & SPE_IDR_AND) | (p->spe_pmsidr & SPE_IDR_SAME) |
+			field_max(p->spe_pmsidr, idr, PMSIDR_INTERVAL) |
+			field_min(p->spe_pmsidr, idr, PMSIDR_COUNTSIZE);
+}
+
 void vperf_platform_add(const struct vperf_pcpu *pcpu)
 {
 	struct vperf_platform *p = &platform;
@@ -37,6 +102,7 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 		p->pmceid[i] = p->any ? p->pmceid[i] & pcpu->caps.pmceid[i] : pcpu->caps.pmceid[i];
 	if (!p->any)
 		p->first_caps = pcpu->caps;
+	add_spe_ids(p, &pcpu->caps);
 	p->any_newer_regs |= pcpu->direct_newer_regs;
 	p->any_mt_counts |= pcpu->mt_counts;
 	p->any = true;
@@ -71,6 +137,7 @@ void vperf_platform_demand(const struct vperf_demands *d)
 	all->export_bus |= d->export_bus;
 	all->host_spe |= d->host_spe;
 	all->ecv |= d->ecv;
+	all->spe_ids |= d->spe_ids;
 }
 
 /* The PMU side: a guest counter at or above MDCR_EL2.HPMN is UNDEFINED at EL1 before
@@ -90,6 +157,25 @@ static const char *pmu_refusal(const struct vperf_pcpu *pcpu, const struct vperf
 	return NULL;
 }
 
+/* A VM with a vSPE was shown the view (add_spe_ids): a pCPU that would change it, taking a
+ * feature away, raising the Interval, narrowing the counters or with another Align, F, MaxSize
+ * or Format, could not give that VM what it was told. */
+static const char *spe_ids_refusal(const struct vperf_pcpu_caps *caps)
+{
+	const struct vperf_platform *p = &platform;
+
+	if (p->spe_pmsidr & SPE_IDR_AND & ~caps->pmsidr)
+		return "it lacks an SPE feature of PMSIDR_EL1 a VM with a vSPE was shown";
+	if ((caps->pmsidr & PMSIDR_INTERVAL) > (p->spe_pmsidr & PMSIDR_INTERVAL))
+		return "its PMSIDR_EL1.Interval is above the one a VM with a vSPE was shown";
+	if ((caps->pmsidr & PMSIDR_COUNTSIZE) < (p->spe_pmsidr & PMSIDR_COUNTSIZE))
+		return "its PMSIDR_EL1.CountSize is below the one a VM with a vSPE was shown";
+	if (spe_ids_differ(p, caps))
+		return "its PMBIDR_EL1.Align or F, PMSIDR_EL1.MaxSize or Format differ from a vSPE "
+		       "VM's";
+	return NULL;
+}
+
 const char *vperf_platform_refusal(const struct vperf_pcpu *pcpu)
 {
 	const struct vperf_demands *d = &platform.demands;
@@ -103,5 +189,7 @@ const char *vperf_platform_refusal(const struct vperf_pcpu *pcpu)
 		return "no host_spe, and a VM is profiled from outside (VPERF_SPE_BUF_EL2)";
 	if (d->ecv && !pcpu->caps.ecv)
 		return "no FEAT_ECV, and a VM with SPE keeps PMSCR_EL1.PCT[1]";
+	if (d->spe_ids)
+		return spe_ids_refusal(&pcpu->caps);
 	return NULL;
 }

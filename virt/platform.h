@@ -23,6 +23,7 @@ struct vperf_demands {
 	uint8_t pmsver;	 /* the PMSVer a VM with SPE was shown or is profiled with (0: none) */
 	bool host_spe;	 /* a VM profiled from outside: the host's own Profiling Buffer */
 	bool ecv;	 /* a VM with a vSPE keeps PMSCR_EL1.PCT[1] (every pCPU had FEAT_ECV) */
+	bool spe_ids;	 /* a VM with a vSPE was shown the platform's SPE ID view (spe_pmsidr...) */
 };
 
 /* What every pCPU initialised since vperf_init offers (platform.c): the VM policies, the
@@ -43,8 +44,17 @@ struct vperf_platform {
 	bool any_no_ecv;       /* a pCPU has no FEAT_ECV (PMSCR_EL1.PCT[1] is RES0 there) */
 	bool any_spe;	       /* a pCPU has SPE (and so the SAMPLE_* PMU events), usable or not */
 	uint64_t pmceid[2];    /* the common events every pCPU counts (PMCEID0/1_EL0, ANDed) */
-	bool any_mt_counts;    /* a pCPU's PMEVTYPER<n>.MT may count other threads (pcpu.c) */
-	bool any_newer_regs;   /* a pCPU exposes the instruction counter untrapped (pcpu.c) */
+	/* The SPE ID registers a VM with a vSPE is shown, whatever pCPU its vCPU is on, over the
+	 * pCPUs with SPE (platform.c, add_spe_ids): the filter and feature bits ANDed, Interval
+	 * the largest, CountSize the smallest, Align, F, MaxSize and Format the one value they
+	 * all have; spe_ids_differ when they do not (no VM with a vSPE then: policy.c). Once such a
+	 * VM exists a pCPU that would change the view is refused, so it no longer changes. */
+	bool any_spe_ids;    /* a pCPU with SPE was initialised: the view means something */
+	bool spe_ids_differ; /* pCPUs with SPE differ in Align, F, MaxSize or Format */
+	uint64_t spe_pmsidr; /* PMSIDR_EL1 of the view (SPE 4.3.11) */
+	uint64_t spe_pmbidr; /* PMBIDR_EL1 of the view, Align and F (SPE 4.3.1) */
+	bool any_mt_counts;  /* a pCPU's PMEVTYPER<n>.MT may count other threads (pcpu.c) */
+	bool any_newer_regs; /* a pCPU exposes the instruction counter untrapped (pcpu.c) */
 	struct vperf_pcpu_caps first_caps; /* the first initialised pCPU's (blob checks) */
 	struct vperf_demands demands;	   /* what the initialised VMs rely on */
 };

@@ -6,6 +6,7 @@
 #include <vperf/id_regs.h>
 
 #include "fgt.h"
+#include "log.h"
 #include "mdcr.h"
 #include "platform.h"
 #include "vm_config.h"
@@ -37,7 +38,9 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
 
 /* SPE for a VM: every initialised pCPU has it, the PPI is a PPI; a VM profiled from outside
  * (VPERF_SPE_BUF_EL2) needs the hypervisor's own buffer on every pCPU (host_spe), which vperf
- * sets aside (saves) around the guests that own one. */
+ * sets aside (saves) around the guests that own one. A VM with a vSPE of its own is shown one
+ * SPE ID view on every pCPU (platform.c, add_spe_ids), which pCPUs that differ in
+ * PMBIDR_EL1.Align or F, PMSIDR_EL1.MaxSize or Format cannot give: refused there, logged. */
 static int check_spe(const struct vperf_vm_config *cfg)
 {
 	const struct vperf_platform *p = vperf_platform();
@@ -50,6 +53,11 @@ static int check_spe(const struct vperf_vm_config *cfg)
 		return VPERF_EINVAL;
 	if (cfg->spe_buffer > VPERF_SPE_BUF_EL2)
 		return VPERF_EINVAL;
+	if (cfg->spe_buffer != VPERF_SPE_BUF_EL2 && p->spe_ids_differ) {
+		vperf_log(VPERF_LOG_ERR, "vperf: vm_init refused: a vSPE, and the pCPUs differ in "
+					 "PMBIDR_EL1 Align or F, PMSIDR_EL1 MaxSize or Format");
+		return VPERF_EINVAL;
+	}
 	if (cfg->spe_virq && (cfg->spe_virq < 16 || cfg->spe_virq > 31))
 		return VPERF_EINVAL;
 	return VPERF_OK;
@@ -128,8 +136,9 @@ static int check_policy(const struct vperf_vm_config *cfg)
  * first range its counters need; the PMUVer it is shown (capped at PMUv3p5, vperf_vcpu_id_dfr0)
  * and its guest-writable masks rest on (vpmu/caps.c), for a direct VM uncapped, as it holds
  * the hardware's own PMCR_EL0 and type fields, with EL3, AArch32 and the export bus where every
- * pCPU had them, and HPMN enforced; the PMSVer a VM with a vSPE is shown and FEAT_ECV where its
- * PMSCR_EL1 keeps PCT[1] (vspe/regs.c), the host's buffer for one profiled from outside. */
+ * pCPU had them, and HPMN enforced; the PMSVer a VM with a vSPE is shown, FEAT_ECV where its
+ * PMSCR_EL1 keeps PCT[1] (vspe/regs.c) and the SPE ID view it is shown (platform.c), the
+ * host's buffer for one profiled from outside. */
 static void record_demands(const struct vperf_vm_config *cfg)
 {
 	const struct vperf_platform *p = vperf_platform();
@@ -153,6 +162,7 @@ static void record_demands(const struct vperf_vm_config *cfg)
 	} else if (cfg->spe) {
 		d.pmsver = (uint8_t)vperf_vspe_pmsver(ID_DFR0_PMSVER_MASK);
 		d.ecv = p->any && !p->any_no_ecv;
+		d.spe_ids = true;
 	}
 	vperf_platform_demand(&d);
 }

@@ -79,6 +79,10 @@
 #define PMSIDR_MAXSIZE	     VPERF_GENMASK(15, 12)
 #define PMSIDR_COUNTSIZE     VPERF_GENMASK(19, 16)
 #define PMSIDR_COUNTSIZE_16  (3ull << 16) /* 16-bit saturating counters */
+/* Format [23:20], the format of the sample records: RES0 in SPE 4.3.11, a field in Arm DDI 0487
+ * K.a's PMSIDR_EL1. Never shown to a guest (vspe/regs.c); required equal on every pCPU with SPE
+ * (virt/platform.c), as the records a guest parses come from all of them. */
+#define PMSIDR_FORMAT VPERF_GENMASK(23, 20)
 
 /* PMBIDR_EL1 (SPE 4.3.1) */
 #define PMBIDR_ALIGN VPERF_GENMASK(3, 0)

@@ -113,6 +113,39 @@ static void check_pcpu_rc(const struct w_cpu *c, int rc, bool vms_exist, unsigne
 		failed(res, WF_REFUSAL, "pCPU %u refused (%d) for no documented reason", cpu, rc);
 }
 
+static bool guest_buffer(const struct vperf_vm_config *cfg)
+{
+	return cfg->spe && cfg->spe_buffer != VPERF_SPE_BUF_EL2;
+}
+
+/* The pCPUs up with SPE differ in the bits idr_bits of PMSIDR_EL1 or bidr_bits of PMBIDR_EL1. */
+static bool spe_ids_vary(const struct w_run *run, const struct world *w, uint64_t idr_bits,
+			 uint64_t bidr_bits)
+{
+	const struct sim_pe_config *first = NULL;
+
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		const struct sim_pe_config *pe = &w->cpu[c].pe;
+
+		if (!run->cpu_up[c] || !pe->pmsver)
+			continue;
+		if (!first)
+			first = pe;
+		else if (((pe->pmsidr ^ first->pmsidr) & idr_bits) ||
+			 ((pe->pmbidr ^ first->pmbidr) & bidr_bits))
+			return true;
+	}
+	return false;
+}
+
+/* The pCPUs up with SPE differ in PMBIDR_EL1.Align [3:0] or F [5], or PMSIDR_EL1.MaxSize
+ * [15:12] (SPE 4.3.1, 4.3.11): no one view a guest could be shown holds on all of them
+ * (docs/vspe.md, "One SPE ID view"). */
+static bool spe_ids_differ(const struct w_run *run, const struct world *w)
+{
+	return spe_ids_vary(run, w, 0xf000u, 0x2fu);
+}
+
 /* vperf_vm_init's result against vperf.h: ENODEV when no pCPU with a PMU (SPE) is up, EINVAL for
  * a policy the pCPUs cannot give; an accepted vPMU's N fits every first range up. */
 static void check_vm_rc(const struct w_vm *m, int rc, const struct w_run *run,
@@ -142,6 +175,9 @@ static void check_vm_rc(const struct w_vm *m, int rc, const struct w_run *run,
 		       cfg->nr_counters, any ? min_hpmn : 0);
 	if (rc == VPERF_OK && cfg->spe && !spe_everywhere)
 		failed(res, WF_REFUSAL, "VM %u accepted with SPE on a pCPU without", v);
+	if (rc == VPERF_OK && guest_buffer(cfg) && spe_ids_differ(run, w))
+		failed(res, WF_REFUSAL, "VM %u: a vSPE on pCPUs whose Align, F or MaxSize differ",
+		       v);
 }
 
 /* The host's own share of a pCPU it brought up: its first counter counts instructions at EL1
@@ -166,11 +202,6 @@ static void map_buffer(unsigned int v)
 	sim_mem_map_s1(SIM_REGIME_EL10, (uint16_t)(v + 1), V_BUF_VA, V_BUF_IPA, V_BUF_SIZE,
 		       SIM_PERM_RW);
 	sim_mem_map_s2((uint16_t)(v + 1), V_BUF_IPA, V_BUF_PA(v), V_BUF_SIZE, SIM_PERM_RW);
-}
-
-static bool guest_buffer(const struct vperf_vm_config *cfg)
-{
-	return cfg->spe && cfg->spe_buffer != VPERF_SPE_BUF_EL2;
 }
 
 /* Bring the world up: the model, then pCPUs and VMs in the world's order. Alone (only >= 0):
@@ -612,7 +643,7 @@ static void test_isolation_worlds(void **state)
 	const char *one = getenv("HV_WORLD");
 	struct w_shrink s = { 0 };
 	struct w_result res, sum = { 0 };
-	unsigned int hv_direct_after_bigger = 0;
+	unsigned int hv_direct_after_bigger = 0, vspe_mixed_ids = 0;
 
 	(void)state;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -640,6 +671,15 @@ static void test_isolation_worlds(void **state)
 		sum.steps += res.steps;
 		sum.records += res.records;
 		sum.host_records += res.host_records;
+		/* A VM with a vSPE up beside pCPUs whose ArchInst, LDS, ERnd, Interval or CountSize
+		 * differ (world.c, draw_spe_ids; FnE differs with the PMSVer): the configurations
+		 * vperf's one view covers. */
+		for (unsigned int v = 0; v < w.nr_vms; v++)
+			if (shared_run.vm_up[v] && guest_buffer(&w.vm[v].cfg) &&
+			    spe_ids_vary(&shared_run, &w, 0xf0f38u, 0)) {
+				vspe_mixed_ids++;
+				break;
+			}
 		for (unsigned int a = 0; a < w.nr_vms; a++)
 			for (unsigned int b = 0; b < w.nr_vms; b++)
 				if (shared_run.vm_up[a] && shared_run.vm_up[b] &&
@@ -654,11 +694,12 @@ static void test_isolation_worlds(void **state)
 	print_message("%llu worlds from seed %llu: %u pCPUs up, %u refused; %u VMs up, %u refused; "
 		      "%u vCPUs compared with their runs alone, %u steps, %u migrations; %llu "
 		      "guest SPE records, %llu host records; %u worlds with a direct HV VM beside "
-		      "a trapped VM with more counters\n",
+		      "a trapped VM with more counters; %u with a vSPE VM on pCPUs whose SPE "
+		      "ArchInst, LDS, ERnd, Interval or CountSize differ\n",
 		      (unsigned long long)n, (unsigned long long)first, sum.cpus_up,
 		      sum.cpus_refused, sum.vms_up, sum.vms_refused, sum.vcpus, sum.steps,
 		      sum.migrations, (unsigned long long)sum.records,
-		      (unsigned long long)sum.host_records, hv_direct_after_bigger);
+		      (unsigned long long)sum.host_records, hv_direct_after_bigger, vspe_mixed_ids);
 	printf("%llu worlds\n", (unsigned long long)n);
 }
 

@@ -180,6 +180,38 @@ static void draw_ecv(uint64_t seed, struct world *w)
 		w->cpu[c].pe.ecv = c && !pick(&rng, 4) ? (uint8_t)pick(&rng, 3) : base;
 }
 
+/* One world in three has pCPUs whose SPE ID registers differ (docs/cores.md, "SPE ID registers
+ * that differ between pCPUs"): each pCPU with SPE after the first, one time in two, draws its
+ * own PMSIDR_EL1 ArchInst [3], LDS [4], ERnd [5], Interval [11:8] and CountSize [19:16] (SPE
+ * 4.3.11), and one time in eight each another MaxSize [15:12] (128 bytes), PMBIDR_EL1.F [5] or
+ * Align [3:0] (64 bytes) (SPE 4.3.1), which vperf cannot show a VM with a vSPE as one value
+ * (virt/platform.c). FE, FT and FL stay one (SPE 4.3.11: they read as one); a core profile
+ * keeps its own values. Its own stream, as draw_profiles: every other part of a world is drawn
+ * as before. */
+static void draw_spe_ids(uint64_t seed, struct world *w)
+{
+	static const uint8_t intervals[] = { 0x0, 0x2, 0x4, 0x8 }; /* 256, 512, 1024, 4096 */
+	uint64_t rng = seed * 0x94d049bb133111ebull ^ 0x243f6a8885a308d3ull;
+
+	if (pick(&rng, 3))
+		return;
+	for (unsigned int c = 1; c < w->nr_cpus; c++) {
+		struct sim_pe_config *pe = &w->cpu[c].pe;
+		uint64_t idr = pe->pmsidr & ~(0x38ull | 0xf0f00ull);
+
+		if (!pe->pmsver || w->cpu[c].profile || pick(&rng, 2))
+			continue;
+		idr |= (uint64_t)pick(&rng, 8) << 3;
+		idr |= (uint64_t)intervals[pick(&rng, 4)] << 8;
+		idr |= (uint64_t)(2 + pick(&rng, 2)) << 16; /* 12- or 16-bit saturating */
+		if (!pick(&rng, 8))
+			idr = (idr & ~0xf000ull) | 0x7000ull;
+		pe->pmsidr = idr;
+		pe->pmbidr ^= pick(&rng, 8) ? 0u : 0x20u;
+		pe->pmbidr |= pick(&rng, 8) ? 0u : 6u;
+	}
+}
+
 /* The bring-up order: a random interleaving of pCPUs and VMs, most often a pCPU first (a VM
  * before any pCPU is refused: no PMU to give it). */
 static void draw_order(uint64_t *rng, struct world *w)
@@ -236,6 +268,7 @@ void world_draw(uint64_t seed, struct world *w)
 	draw_profiles(seed, w);
 	draw_spe_el3(seed, w);
 	draw_ecv(seed, w);
+	draw_spe_ids(seed, w);
 	w->nr_vms = 1 + pick(&rng, W_MAX_VMS);
 	for (unsigned int v = 0; v < w->nr_vms; v++)
 		draw_vm(&rng, &w->vm[v]);
@@ -396,14 +429,14 @@ void world_describe(const struct world *w)
 			continue;
 		if (p->profile)
 			printf("  pCPU %u: %s, MT %u\n", c, p->profile, p->pe.mt);
-		printf("  pCPU %u: PMUVer %u N %u PMSVer %u%s ECV %u FGT %u HPMN0 %u AArch32 EL0 "
-		       "%u "
-		       "EXTPMN %u "
+		printf("  pCPU %u: PMUVer %u N %u PMSVer %u%s PMSIDR %#" PRIx64 " PMBIDR %#" PRIx64
+		       " ECV %u FGT %u HPMN0 %u AArch32 EL0 %u EXTPMN %u "
 		       "(agent %u) host_counters %u hpmn_unenforced %u host_spe %u\n",
 		       c, p->pe.pmuver, p->pe.nr_counters, p->pe.pmsver,
-		       p->pe.mdcr_el3_nspb_secure ? " (buffer EL3's)" : "", p->pe.ecv, p->pe.fgt,
-		       p->pe.hpmn0, p->pe.aarch32_el0, p->pe.extpmn, p->pc.agent_counters,
-		       p->pc.host_counters, p->pc.hpmn_unenforced, p->pc.host_spe);
+		       p->pe.mdcr_el3_nspb_secure ? " (buffer EL3's)" : "", p->pe.pmsidr,
+		       p->pe.pmbidr, p->pe.ecv, p->pe.fgt, p->pe.hpmn0, p->pe.aarch32_el0,
+		       p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
+		       p->pc.hpmn_unenforced, p->pc.host_spe);
 	}
 	for (unsigned int v = 0; v < w->nr_vms; v++) {
 		const struct w_vm *m = &w->vm[v];

@@ -36,8 +36,9 @@ bool vperf_vspe_discard(const struct vperf_pcpu_caps *caps, uint64_t limitr)
 uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t ptr, uint64_t limitr)
 {
 	uint64_t lim = limitr & PMBLIMITR_LIMIT;
-	uint64_t max = 1ull << VPERF_FIELD_GET(caps->pmsidr, 15, 12);
-	uint64_t align = 1ull << (caps->pmbidr & PMBIDR_ALIGN);
+	/* The view the guest was shown (../platform.c), equal to every pCPU's Align and MaxSize */
+	uint64_t max = 1ull << VPERF_FIELD_GET(vperf_vspe_pmsidr(), 15, 12);
+	uint64_t align = 1ull << (vperf_vspe_pmbidr() & PMBIDR_ALIGN);
 
 	if (vperf_vspe_discard(caps, limitr))
 		return 0;

@@ -30,7 +30,9 @@ unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0)
 
 /* PMSIDR_EL1 (SPE 4.3.11) with only the fields the VM's SPE version defines: filters, ArchInst,
  * LDS, ERnd, Interval, MaxSize and CountSize, and FnE from SPEv1p2. Later features (FDS, EFT, ...)
- * are hidden: their registers are UNDEF here. */
+ * are hidden: their registers are UNDEF here. The values are the platform's view, the same
+ * whatever pCPU the vCPU is on (../platform.c, add_spe_ids), not caps' own: caps says only the
+ * SPE version, which is the platform's lowest too. */
 static uint64_t pmsidr_of(const struct vperf_pcpu_caps *caps)
 {
 	uint64_t keep = PMSIDR_FE | PMSIDR_FT | PMSIDR_FL | PMSIDR_ARCHINST | PMSIDR_LDS |
@@ -38,7 +40,7 @@ static uint64_t pmsidr_of(const struct vperf_pcpu_caps *caps)
 
 	if (vperf_vspe_pmsver(caps->dfr0) >= ID_DFR0_PMSVER_V1P2)
 		keep |= PMSIDR_FNE;
-	return caps->pmsidr & keep;
+	return vperf_vspe_pmsidr() & keep;
 }
 
 static uint64_t vm_pmsidr(const struct vperf_vcpu *vcpu)
@@ -47,10 +49,10 @@ static uint64_t vm_pmsidr(const struct vperf_vcpu *vcpu)
 }
 
 /* PMBIDR_EL1 (SPE 4.3.1) never traps; were a syndrome to claim it, the guest owns its buffer: P
- * = 0. */
-static uint64_t guest_pmbidr(const struct vperf_vcpu *vcpu)
+ * = 0. Align and F of the platform's view, which every pCPU has (../platform.c). */
+static uint64_t guest_pmbidr(void)
 {
-	return vcpu->pcpu->caps.pmbidr & (PMBIDR_ALIGN | PMBIDR_F);
+	return vperf_vspe_pmbidr() & (PMBIDR_ALIGN | PMBIDR_F);
 }
 
 /* The events PMSEVFR_EL1 and PMSNEVFR_EL1 select on the VM's SPE version (vperf/spe_regs.h: the
@@ -81,8 +83,9 @@ uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg
 		return PMSICR_COUNT | (idr & PMSIDR_ERND ? PMSICR_ECOUNT : 0);
 	case VPERF_VSPE_PMSIRR:
 		return PMSIRR_INTERVAL | PMSIRR_RND;
-	case VPERF_VSPE_PMSFCR:
-		return PMSFCR_FE | PMSFCR_FT | PMSFCR_FL | PMSFCR_B | PMSFCR_LD | PMSFCR_ST |
+	case VPERF_VSPE_PMSFCR: /* each filter's enable where the view has the filter */
+		return PMSFCR_B | PMSFCR_LD | PMSFCR_ST | (idr & PMSIDR_FE ? PMSFCR_FE : 0) |
+		       (idr & PMSIDR_FT ? PMSFCR_FT : 0) | (idr & PMSIDR_FL ? PMSFCR_FL : 0) |
 		       (idr & PMSIDR_FNE ? PMSFCR_FNE : 0);
 	case VPERF_VSPE_PMSEVFR:
 		return filter_events(caps);
@@ -139,8 +142,9 @@ static uint64_t read_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 	if (!vcpu->spe.in_hw)
 		return *vspe_reg(vcpu, r);
 	switch (r) {
-	case VPERF_VSPE_PMSICR: /* the interval counter counts in the hardware */
-		return read_sysreg(PMSICR_EL1);
+	case VPERF_VSPE_PMSICR: /* the interval counter counts in the hardware; ECOUNT, which a
+				 * pCPU with ERnd holds, only where the view has ERnd */
+		return read_sysreg(PMSICR_EL1) & vperf_vspe_keep(&vcpu->pcpu->caps, r);
 	case VPERF_VSPE_PMBPTR:
 		hw = read_sysreg(PMBPTR_EL1);
 		vperf_vspe_saw_ptr(vcpu, hw);
@@ -252,7 +256,7 @@ bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	if (!vspe_on(vcpu) || !vcpu->pcpu || vperf_ops->guest_el(vcpu->hv_vcpu) == 0)
 		return false;
 	if (acc->enc == VPERF_ENC_PMSIDR_EL1 || acc->enc == VPERF_ENC_PMBIDR_EL1) {
-		acc->val = acc->enc == VPERF_ENC_PMSIDR_EL1 ? vm_pmsidr(vcpu) : guest_pmbidr(vcpu);
+		acc->val = acc->enc == VPERF_ENC_PMSIDR_EL1 ? vm_pmsidr(vcpu) : guest_pmbidr();
 		return true;
 	}
 	r = reg_of(acc->enc);

@@ -317,7 +317,10 @@ static void save(struct vperf_vcpu *vcpu)
 	 * again, so it is held to the rules now, as a trapped write is (and a blob of it restores). */
 	if (direct && !(pmbsr & PMBSR_S) && vspe_buffer_on(vcpu))
 		vperf_vspe_check_buffer(vcpu, r[VPERF_VSPE_PMBPTR]);
-	r[VPERF_VSPE_PMSICR] = read_sysreg(PMSICR_EL1);
+	/* ECOUNT only where the view has ERnd (regs.c): a pCPU with ERnd under a view without
+	 * it sets bits the guest was told are RES0, and a blob of them would be refused. */
+	r[VPERF_VSPE_PMSICR] =
+		read_sysreg(PMSICR_EL1) & vperf_vspe_keep(&vcpu->pcpu->caps, VPERF_VSPE_PMSICR);
 	/* Nothing of this guest samples or is written once it has left: buffer and sampling off
 	 * for whoever runs next on this pCPU (whose owning EL may be EL2: E2PB = 0b00). */
 	write_sysreg(0, PMBLIMITR_EL1);

@@ -43,6 +43,18 @@ static inline bool vperf_vspe_ecv(const struct vperf_pcpu_caps *caps)
 	return caps->ecv && !vperf_platform()->any_no_ecv;
 }
 
+/* The SPE ID registers every VM with a vSPE is shown, on whatever pCPU (../platform.c,
+ * add_spe_ids): what regs.c shows and buffer.c checks against, never the current pCPU's. */
+static inline uint64_t vperf_vspe_pmsidr(void)
+{
+	return vperf_platform()->spe_pmsidr;
+}
+
+static inline uint64_t vperf_vspe_pmbidr(void)
+{
+	return vperf_platform()->spe_pmbidr;
+}
+
 /* ID values the VM sees (regs.c). */
 unsigned int vperf_vspe_pmsver(uint64_t hw_dfr0);
 
@@ -54,10 +66,11 @@ static inline bool vspe_buffer_on(const struct vperf_vcpu *vcpu)
 	       !(vcpu->spe.reg[VPERF_VSPE_PMBSR] & PMBSR_S);
 }
 
-/* The bits of register r a guest keeps on a PE with caps (the rest is RES0 for it). */
+/* The bits of register r a guest keeps on a PE with caps (the rest is RES0 for it): by its SPE
+ * version and FEAT_ECV, and the platform's SPE ID view (ERnd, the filters, CountSize). */
 uint64_t vperf_vspe_keep(const struct vperf_pcpu_caps *caps, enum vperf_vspe_reg r);
 /* The caps a restored vSPE state is checked against: the first initialised pCPU's, its PMSVer
- * capped at every pCPU's (vperf_vspe_pmsver). */
+ * capped at every pCPU's (vperf_vspe_pmsver); the SPE ID values are the platform's view. */
 static inline const struct vperf_pcpu_caps *vperf_vspe_ref_caps(void)
 {
 	return &vperf_platform()->first_caps;
@@ -72,7 +85,7 @@ bool vperf_vspe_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
 #define PMBLIMITR_FM_DISCARD 2u
 bool vperf_vspe_discard(const struct vperf_pcpu_caps *caps, uint64_t limitr);
 /* The buffer management event the rules of SPE 3.4.1 give an enabled buffer (ptr, limitr) on a
- * PE with caps, 0 when they hold. */
+ * PE with caps (its SPE version), the Align and MaxSize the guest was shown, 0 when they hold. */
 uint64_t vperf_vspe_buffer_fault(const struct vperf_pcpu_caps *caps, uint64_t ptr, uint64_t limitr);
 /* PMBPTR_EL1 as the guest reads it: the hardware's while the state is there, else the shadow. */
 uint64_t vperf_vspe_ptr(struct vperf_vcpu *vcpu);
