@@ -22,6 +22,9 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu);
 /* Write MDCR_EL2 (and remember it): the value differs from the pCPU's last one. */
 void vperf_mdcr_write(struct vperf_pcpu *pcpu, uint64_t mdcr);
 
+/* VPERF_PART_SECOND: the MDCR_EL2_SECOND_FIELDS its PMCR_EL0 gives (HPME, HLP). */
+uint64_t vperf_mdcr_second(const struct vperf_vcpu *vcpu);
+
 /* Compute the loaded vCPU's MDCR_EL2 into vcpu->mdcr (and cache it), without writing it. */
 void vperf_mdcr_compute(struct vperf_vcpu *vcpu);
 

@@ -41,9 +41,14 @@ enum vperf_pmu_mode {
 };
 
 enum vperf_partition {
-	VPERF_PART_TRAPPED, /* TPM=1, guest counter i = physical counter i (the default) */
-	VPERF_PART_DIRECT,  /* MDCR_EL2.TPM=0: no traps, hardware enforces HPMN */
-	VPERF_PART_EMULATED /* TPM=1, counters are shadows multiplexed onto free ones */
+	VPERF_PART_TRAPPED,  /* TPM=1, guest counter i = physical counter i (the default) */
+	VPERF_PART_DIRECT,   /* MDCR_EL2.TPM=0: no traps, hardware enforces HPMN */
+	VPERF_PART_EMULATED, /* TPM=1, counters are shadows multiplexed onto free ones */
+	/* TPM=1 on a pCPU whose host keeps the first range (vperf_pcpu_config.host_first_range):
+	 * guest counter i is a counter of the second range [HPMN, EPMN), its cycle counter an
+	 * event counter there counting CPU_CYCLES, its PMCR_EL0.E MDCR_EL2.HPME; the lazy put
+	 * writes no PMU register (docs/vpmu.md, "The second range") */
+	VPERF_PART_SECOND
 };
 
 /* What the hypervisor tells vperf about one physical CPU. */
@@ -52,7 +57,8 @@ struct vperf_pcpu_config {
 				* only ever changes the fields in MDCR_EL2_VPERF_MASK; a bit
 				* the PE does not implement fails vperf_pcpu_init, logged */
 	uint8_t host_counters;	/* counters the host keeps for itself: [N - host_counters - agent,
-				* N - agent); guests get [0, HPMN) */
+				* N - agent); guests get [0, HPMN). With host_first_range:
+				* [0, host_counters), HPMN = host_counters */
 	uint8_t agent_counters; /* the third range [EPMN, N) of an external agent (PMCCR.EPMN,
 				 * Arm DDI 0487 K.a I5.3.47), when FEAT_PMUv3_EXTPMN; 0
 				 * otherwise */
@@ -60,6 +66,10 @@ struct vperf_pcpu_config {
 				 * does not, docs/qemu.md): no direct partition */
 	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it
 				 * its MDCR_EL2 back at every put, not only when counting differs */
+	bool host_first_range;	/* the host (an EL1 kernel, nVHE) keeps the first range
+				 * [0, host_counters) and the cycle counter, which its PMCR_EL0.E
+				 * drives; guests get the second range [HPMN, EPMN) in the
+				 * VPERF_PART_SECOND partition, the only one with a vPMU here */
 	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
 				 * (E2PB = 0b00): vperf saves it around vCPUs with vSPE */
 	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE

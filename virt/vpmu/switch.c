@@ -23,6 +23,7 @@
 #include "../log.h"
 #include "../mdcr.h"
 #include "map.h"
+#include "second.h"
 #include "switch.h"
 #include "vpmu.h"
 
@@ -77,6 +78,10 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	const struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t all = first_range_mask(pcpu), cnten, inten;
 
+	if (vpmu_second_vm(vcpu)) {
+		vperf_vpmu_second_restore(vcpu, pcpu);
+		return;
+	}
 	write_sysreg(all, PMCNTENCLR_EL0);
 	/* A XENPMU_MODE_ALL owner counted EL2 (NSH, no HPMD) and did not stop at its put: until
 	 * a context synchronization event its types, enables and MDCR_EL2 may still govern the
@@ -169,6 +174,10 @@ static void save_counters(struct vperf_vcpu *vcpu)
 	struct vperf_vpmu *s = &vcpu->pmu;
 	unsigned int nr = vcpu->vm->cfg.nr_counters;
 
+	if (vpmu_second_vm(vcpu)) {
+		vperf_vpmu_second_save_counters(vcpu);
+		return;
+	}
 	if (vpmu_emulated_vm(vcpu)) {
 		for (unsigned int n = 0; n < nr; n++) {
 			int p = vperf_vpmu_phys(vcpu, n);
@@ -193,11 +202,15 @@ static void save(struct vperf_vcpu *vcpu)
 	uint64_t ovs = s->ovs, hw_ovs;
 
 	/* XENPMU_MODE_ALL: the privileged VM's counters go on counting whoever runs next (the
-	 * copy below is for a migration; back on this pCPU it finds the live counters). */
-	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
+	 * copy below is for a migration; back on this pCPU it finds the live counters). The
+	 * second range stops at the put's MDCR_EL2 write (HPME = 0) and counts nothing at EL2
+	 * before it (NSH = 0). */
+	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu) && !vpmu_second_vm(vcpu))
 		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
 	save_counters(vcpu);
 	hw_ovs = read_sysreg(PMOVSSET_EL0);
+	if (vpmu_second_vm(vcpu))
+		hw_ovs = vperf_vpmu_second_ovs(vcpu, hw_ovs);
 	vperf_vpmu_take_soft_chain(vcpu, hw_ovs); /* emulated partition, one slot (map.c) */
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, hw_ovs);
 	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
@@ -232,7 +245,13 @@ void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 	if (!owner || !vpmu_parked_here(owner, pcpu))
 		return;
 	save_counters(owner);
+	/* The second range's lazy put took only the flags of a pending interrupt: the rest too,
+	 * and the line they make, pushed at the owner's next load. */
+	if (vpmu_second_vm(owner))
+		owner->pmu.ovs |= vperf_vpmu_second_hw_flags(owner);
 	owner->pmu.where = VPERF_VPMU_SHADOW;
+	if (vpmu_second_vm(owner))
+		vperf_vpmu_update_irq(owner);
 }
 
 /* The physical counters of the first range an owner may have left enabled: its N (guest
@@ -305,9 +324,10 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 		vpmu_resume(vcpu);
 	} else {
 		vperf_vpmu_flush(pcpu); /* the previous owner's parked state, to its shadow */
+		/* Before restore(), which places the second range's counters by it (map.h): */
+		vcpu->pmu.hw_pcpu = pcpu;
 		restore(vcpu, pcpu);
 		pcpu->pmu_owner = vcpu;
-		vcpu->pmu.hw_pcpu = pcpu;
 	}
 	vcpu->pmu.where = VPERF_VPMU_HW;
 }
@@ -348,4 +368,6 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 	}
 	save(vcpu);
 	vcpu->pmu.active = !vpmu_idle(vcpu);
+	if (vpmu_second_vm(vcpu))
+		vperf_vpmu_second_put_mdcr(vcpu); /* HPME follows active (../mdcr.c) */
 }

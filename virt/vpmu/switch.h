@@ -6,6 +6,7 @@
 
 #include <arch/sysreg.h>
 
+#include "second.h"
 #include "vpmu.h"
 
 /* Before the loaded vCPU's MDCR_EL2 (computed, not yet written) moves [hpmn, pcpu->hpmn) into
@@ -42,11 +43,37 @@ static inline void vperf_vpmu_before_mdcr(struct vperf_vcpu *vcpu)
  * (vperf_vpmu_update_irq) before the vCPU is no longer loaded: a new flag, or a reset's or a
  * restore's level (left out of here so that the common path makes no call).
  */
+/*
+ * The second range's lazy put (second.c): no PMU register written, the MDCR_EL2 of the put (HPME
+ * = 0) stops its counters; only a pending physical IRQ (ISR_EL1.I, not a PMU register) makes it
+ * read PMOVSSET_EL0 and take the guest's flags, which an overflow just before the exit may have
+ * raised. HPME follows whether it is active: a change (it went idle) makes its next load compute
+ * MDCR_EL2 again.
+ */
+static inline bool vpmu_park_second(struct vperf_vcpu *vcpu, bool *push)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	*push = s->irq_dirty;
+	if (read_sysreg(ISR_EL1) & ISR_EL1_I)
+		*push |= vperf_vpmu_second_park_flags(vcpu);
+	if (s->userenr)
+		write_sysreg(0, PMUSERENR_EL0);
+	s->where = VPERF_VPMU_PARKED;
+	if (vpmu_idle(vcpu)) {
+		s->active = false;
+		vperf_vpmu_second_put_mdcr(vcpu);
+	}
+	return true;
+}
+
 static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t ovs = s->ovs, mask;
 
+	if (vpmu_in_hw(vcpu) && vpmu_second_vm(vcpu))
+		return vpmu_park_second(vcpu, push);
 	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu))
 		return false;
 	mask = vpmu_mask(vcpu);
@@ -76,7 +103,8 @@ static inline __attribute__((always_inline)) void vpmu_resume(struct vperf_vcpu 
 	/* A direct guest's put left the idle selection in the hardware (save()). */
 	if (vpmu_direct_vm(vcpu) && vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
 		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
-	if (vcpu->pmu.pmcr & PMCR_E)
+	/* The second range's E is MDCR_EL2.HPME, which the load wrote already. */
+	if ((vcpu->pmu.pmcr & PMCR_E) && !vpmu_second_vm(vcpu))
 		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 }
 
