@@ -252,12 +252,6 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 	set_mdcr(vcpu->pcpu, vcpu->mdcr);
 }
 
-/* The host's MDCR_EL2 back at put, when vperf_mdcr_put (mdcr.h) finds it matters. */
-void vperf_mdcr_put_host(struct vperf_pcpu *pcpu)
-{
-	set_mdcr(pcpu, pcpu->host_mdcr);
-}
-
 int vperf_vcpu_set_host_mdcr(struct vperf_vcpu *vcpu, uint64_t bits)
 {
 	uint64_t bad = bits & ~MDCR_EL2_HOST_MASK;

@@ -232,4 +232,6 @@ void vperf_pcpu_forget(struct vperf_pcpu *pcpu, const struct vperf_vcpu *vcpu)
 	/* Its state is in its shadow since its put; the hardware copy is only a cache. */
 	if (pcpu->pmu_owner == vcpu)
 		pcpu->pmu_owner = NULL;
+	if (pcpu->resume == vcpu)
+		pcpu->resume = NULL;
 }

@@ -120,8 +120,11 @@ struct vperf_pcpu {
 	uint64_t host_mdcr;	      /* MDCR_EL2 while no vCPU runs */
 	struct vperf_vcpu *loaded;    /* the vCPU between load and put, or NULL */
 	struct vperf_vcpu *pmu_owner; /* the vCPU whose PMU state is in the hardware, or NULL */
-	uint64_t cur_mdcr;	      /* MDCR_EL2 as last written */
-	uint64_t cur_hdfgrtr;	      /* HDFGRTR_EL2 / HDFGWTR_EL2 as last written (FEAT_FGT) */
+	/* A second-range vCPU whose lazy put left nothing but the host's MDCR_EL2 to undo: its load
+	 * back, with nothing loaded here in between, writes only its own (virt/vpmu/switch.h). */
+	struct vperf_vcpu *resume;
+	uint64_t cur_mdcr;    /* MDCR_EL2 as last written */
+	uint64_t cur_hdfgrtr; /* HDFGRTR_EL2 / HDFGWTR_EL2 as last written (FEAT_FGT) */
 	uint64_t cur_hdfgwtr;
 	/* A vCPU's HDFGRTR_EL2 / HDFGWTR_EL2 here, indexed by its VM's fgt_types (virt/fgt.c):
 	 * computed once at pcpu_init so that load only compares. 0 without FEAT_FGT. */

@@ -108,7 +108,7 @@ static unsigned int pmu_accesses(unsigned int *mdcr_writes)
  * even, the cycle counter on HPMN + N where HPMN is odd, PMCR_EL0 written for the guest. */
 static void test_placement(void **state)
 {
-	static const uint8_t shapes[][3] = { { 6, 2, 2 }, { 6, 3, 2 }, { 8, 3, 3 },
+	static const uint8_t shapes[][3] = { { 6, 2, 2 }, { 6, 3, 2 },	{ 8, 3, 3 },
 					     { 8, 4, 3 }, { 12, 4, 4 }, { 6, 1, 1 } };
 
 	(void)state;
@@ -420,14 +420,14 @@ static void test_idle_vcpu_runs_without_hpme(void **state)
 	init_second(6, 2, 2);
 	if (!offered())
 		return;
-	hv.lazy_put = true;
 	a = hv_vcpu(0, 0);
 	b = hv_vcpu(1, 1);
 	hv_enter(b, 0);
-	guest_write(PMCR_EL0, PMCR_E); /* E, no counter: idle at its put */
+	guest_write(PMCR_EL0, PMCR_E); /* E, no counter: idle at its (eager) put */
 	hv_enter(a, 0);
 	guest_program(100);
 	hv_run_n(&op3, 10);
+	hv.lazy_put = true; /* a's counters stay parked */
 	hv_enter(b, 0);
 	assert_false(mdcr() & MDCR_EL2_HPME);
 	hv_run_n(&op3, 10);
@@ -496,6 +496,50 @@ static void test_restore_recomputes_mdcr(void **state)
 	assert_true(mdcr() & MDCR_EL2_HPME);
 	hv_run_n(&op3, 10);
 	assert_int_equal(guest_read(PMEVCNTR0_EL0), 160);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The quick round trip (a lazy put that leaves only MDCR_EL2, the load back that writes only
+ * it) is not taken when something changed in between: new hypervisor MDCR_EL2 bits for the vCPU
+ * (its MDCR_EL2 computed again), an EL0 grant (PMUSERENR_EL0 back to 0 for the host's EL0 at the
+ * put, the guest's at the load), a load elsewhere without the flush (the misuse: the state
+ * restored from its shadow, never resumed from the old pCPU's stale copy). Kills: the quick
+ * load without the cached-MDCR_EL2 or parked-here check, the quick put with an EL0 grant. */
+static void test_quick_round_trip_invalidated(void **state)
+{
+	struct hv_vcpu *a;
+
+	(void)state;
+	init_second(6, 2, 2);
+	if (!offered())
+		return;
+	hv.lazy_put = true;
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_program(100);
+	hv_run_n(&op3, 10);
+	hv_leave(0);
+	assert_int_equal(vperf_vcpu_set_host_mdcr(&a->v, MDCR_EL2_TDA), VPERF_OK);
+	hv_enter(a, 0);
+	assert_true(mdcr() & MDCR_EL2_TDA);
+	guest_write(PMUSERENR_EL0, 1);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 0);
+	hv_enter(a, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 1);
+	guest_write(PMUSERENR_EL0, 0);
+	hv_run_n(&op3, 10);
+	hv_leave(0);
+	/* Loaded on pCPU 1 without pCPU 0's flush (misuse, counted), put eagerly there. */
+	hv.lazy_put = false;
+	a->put_lazily = false; /* hv_enter would flush pCPU 0 first */
+	hv_enter(a, 1);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 0); /* its shadow: never saved, all lost */
+	guest_write(PMEVCNTR0_EL0, 500);
+	hv_leave(1);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 500);
+	assert_int_equal(hv.pcpu[1].stats.misuse, 1);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -592,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_idle_vcpu_runs_without_hpme),
 		cmocka_unit_test(test_flag_survives_owner_change),
 		cmocka_unit_test(test_restore_recomputes_mdcr),
+		cmocka_unit_test(test_quick_round_trip_invalidated),
 		cmocka_unit_test(test_refused),
 	};
 

@@ -62,8 +62,7 @@ uint64_t vperf_vpmu_second_ovs(const struct vperf_vcpu *vcpu, uint64_t hw_ovs)
 /* The guest's flags in the hardware now, in its bits. */
 uint64_t vperf_vpmu_second_hw_flags(const struct vperf_vcpu *vcpu)
 {
-	return vpmu_second_guest_bits(vcpu,
-				      vperf_vpmu_second_ovs(vcpu, read_sysreg(PMOVSSET_EL0)));
+	return vpmu_second_guest_bits(vcpu, vperf_vpmu_second_ovs(vcpu, read_sysreg(PMOVSSET_EL0)));
 }
 
 /*
@@ -125,7 +124,7 @@ void vperf_vpmu_second_put_mdcr(struct vperf_vcpu *vcpu)
 bool vperf_vpmu_second_park_flags(struct vperf_vcpu *vcpu)
 {
 	uint64_t bits = vperf_vpmu_second_ovs(vcpu, read_sysreg(PMOVSSET_EL0)) &
-	       vpmu_second_hw_bits(vcpu, vpmu_mask(vcpu));
+			vpmu_second_hw_bits(vcpu, vpmu_mask(vcpu));
 	if (!bits)
 		return false;
 	vcpu->pmu.ovs |= vpmu_second_guest_bits(vcpu, bits);

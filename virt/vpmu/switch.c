@@ -242,6 +242,7 @@ void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 {
 	struct vperf_vcpu *owner = pcpu->pmu_owner;
 
+	pcpu->resume = NULL; /* its load back takes the general path (switch.h) */
 	if (!owner || !vpmu_parked_here(owner, pcpu))
 		return;
 	save_counters(owner);

@@ -6,6 +6,7 @@
 
 #include <arch/sysreg.h>
 
+#include "../mdcr.h"
 #include "second.h"
 #include "vpmu.h"
 
@@ -47,8 +48,9 @@ static inline void vperf_vpmu_before_mdcr(struct vperf_vcpu *vcpu)
  * The second range's lazy put (second.c): no PMU register written, the MDCR_EL2 of the put (HPME
  * = 0) stops its counters; only a pending physical IRQ (ISR_EL1.I, not a PMU register) makes it
  * read PMOVSSET_EL0 and take the guest's flags, which an overflow just before the exit may have
- * raised. HPME follows whether it is active: a change (it went idle) makes its next load compute
- * MDCR_EL2 again.
+ * raised. It stays active (it was, its state being in the hardware), so that its MDCR_EL2 and
+ * HPME stay what they were: an idle vCPU is acquired again at its next load, at worst a restore
+ * after another vCPU took the counters, where an eager put would have left it in the shadow.
  */
 static inline bool vpmu_park_second(struct vperf_vcpu *vcpu, bool *push)
 {
@@ -60,10 +62,6 @@ static inline bool vpmu_park_second(struct vperf_vcpu *vcpu, bool *push)
 	if (s->userenr)
 		write_sysreg(0, PMUSERENR_EL0);
 	s->where = VPERF_VPMU_PARKED;
-	if (vpmu_idle(vcpu)) {
-		s->active = false;
-		vperf_vpmu_second_put_mdcr(vcpu);
-	}
 	return true;
 }
 
@@ -92,6 +90,43 @@ static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
 static inline bool vpmu_parked_here(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	return vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu == pcpu;
+}
+
+/*
+ * The second range's round trip (docs/vpmu.md, "The second range"), ahead of the general lazy
+ * put and load (../vcpu.c): a lazy put that needs nothing but the host's MDCR_EL2 (no SPE, no EL0
+ * grant to take back, no line to push, no IRQ pending: ISR_EL1, no fine-grained traps of the
+ * host's to restore) parks the state as vpmu_park_second would and leaves pcpu->resume = vcpu.
+ * What may happen on the pCPU before the load back: vCPUs of other VMs of the second range or
+ * without a vPMU (no other partition runs there), which change the PMU only by taking its
+ * counters (an acquire: its flush clears the token) and MDCR_EL2 (the load back writes its own);
+ * a vCPU with a vSPE, whose load clears it (its traps, E2PB); vperf_pcpu_flush and
+ * vperf_pcpu_forget clear it: with the token the vCPU still owns the counters. The load back
+ * finds it (vcpu.c) and, when its MDCR_EL2 is still the one cached for this pCPU (no new
+ * configuration epoch, no vperf_vcpu_set_host_mdcr, no load elsewhere since, which would have
+ * computed it for that pCPU: so the state is still parked here) and no line change waits,
+ * resumes writing only MDCR_EL2: what vperf_vpmu_load's resume does for it (no PMUSERENR_EL0, no
+ * PMCR_EL0).
+ */
+static inline bool vperf_vpmu_second_put_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	if (!vpmu_in_hw(vcpu) || !vpmu_second_vm(vcpu) || vcpu->vm->cfg.spe || s->userenr ||
+	    s->irq_dirty || pcpu->fgt_host_pmu || (read_sysreg(ISR_EL1) & ISR_EL1_I))
+		return false;
+	s->where = VPERF_VPMU_PARKED;
+	pcpu->resume = vcpu;
+	return true;
+}
+
+static inline bool vperf_vpmu_second_load_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	pcpu->resume = NULL;
+	if (vcpu->pmu.irq_dirty || vcpu->mdcr_pcpu != pcpu || vcpu->mdcr_epoch != vperf_mdcr_epoch)
+		return false;
+	vcpu->pmu.where = VPERF_VPMU_HW;
+	return true;
 }
 
 /* The hardware holds the vCPU's state already (it was the last owner here): what its put took
