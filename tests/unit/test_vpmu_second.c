@@ -543,6 +543,60 @@ static void test_quick_round_trip_invalidated(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* A guest CHAIN pair (counters 0 and 1, the odd one counting CHAIN) is a physical pair, HPMN odd
+ * or even: the odd counter counts the even one's 32-bit overflows (LP = 0; Arm DDI 0487, D14
+ * event 0x1E). Kills: guest counter 0 on an odd physical counter. */
+static void test_chain_pair(void **state)
+{
+	static const uint8_t hosts[] = { 2, 3 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(hosts); i++) {
+		struct hv_vcpu *a;
+
+		init_second(8, hosts[i], 2);
+		if (!offered())
+			return;
+		a = hv_vcpu(0, 0);
+		hv_enter(a, 0);
+		guest_write(PMEVTYPER0_EL0, EV_CYCLES);
+		guest_write(PMEVTYPER1_EL0, EV_CHAIN);
+		guest_write(PMEVCNTR0_EL0, 0xfffffff0ull);
+		guest_write(PMCNTENSET_EL0, 0x3);
+		guest_write(PMCR_EL0, PMCR_E);
+		hv_run_n(&op3, 10);
+		assert_int_equal(guest_read(PMEVCNTR1_EL0), 1);
+		assert_int_equal(guest_read(PMEVCNTR0_EL0) & 0xffffffffull, 0xe);
+		assert_int_equal(sim_error_count(), 0);
+	}
+}
+
+/* The VM's filter on its cycle counter: CPU_CYCLES denied, it counts nothing, while the guest
+ * reads back the PMCCFILTR_EL0 it wrote. Kills: the cycle counter's event counter given
+ * CPU_CYCLES without the filter. */
+static void test_cycle_counter_filtered(void **state)
+{
+	struct vperf_vm_config c = policy(VPERF_PMU_SELF, 2);
+	struct hv_vcpu *a;
+
+	(void)state;
+	init_second(6, 2, 2);
+	if (!offered())
+		return;
+	c.partition = VPERF_PART_SECOND;
+	vperf_pmu_filter_set(&c.filter, EV_CYCLES, false);
+	assert_int_equal(hv_vm(2, &c), VPERF_OK);
+	a = hv_vcpu(2, 2);
+	hv_enter(a, 0);
+	guest_write(PMCCFILTR_EL0, U_BIT);
+	guest_write(PMCNTENSET_EL0, CYCLE_BIT);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 0);
+	assert_int_equal(guest_read(PMCCFILTR_EL0), U_BIT);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* Where vperf cannot give the placement: a PMU before PMUv3p5, AArch32 at EL0 (PMCR_EL0.LC),
  * HPMN not enforced, more counters than HPMN (the guest's index is checked against it at EL1)
  * or than the second range holds with the cycle counter, a host that does not keep the first
@@ -637,6 +691,8 @@ int main(void)
 		cmocka_unit_test(test_flag_survives_owner_change),
 		cmocka_unit_test(test_restore_recomputes_mdcr),
 		cmocka_unit_test(test_quick_round_trip_invalidated),
+		cmocka_unit_test(test_chain_pair),
+		cmocka_unit_test(test_cycle_counter_filtered),
 		cmocka_unit_test(test_refused),
 	};
 
