@@ -70,9 +70,11 @@ static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, 
 	if (cnten)
 		vperf_vpmu_repack(vcpu, false);
 	hw = vperf_vpmu_hw_bits(vcpu, bits);
-	/* The interrupt of an even counter chained in software stays enabled (map.c). */
+	/* The interrupt of an even counter chained in software stays enabled (map.c), and that of
+	 * the second range's cycle counter (second.c). */
 	if (!set && !cnten)
-		hw &= ~vperf_vpmu_soft_chain_hw(vcpu);
+		hw &= vpmu_second_vm(vcpu) ? ~VPERF_BIT(vpmu_second_cycle(vcpu))
+					   : ~vperf_vpmu_soft_chain_hw(vcpu);
 	if (hw)
 		write_sysreg_enc(acc->enc, hw);
 out:
