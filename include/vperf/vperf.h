@@ -315,7 +315,10 @@ uint64_t vperf_vcpu_id_dfr1(const struct vperf_vcpu *vcpu, uint64_t hw);
 #ifdef CONFIG_VPERF_VPMU
 /* Physical PMUIRQ entry on the calling CPU. Overflow flags of host counters are cleared and
  * handed to ops->host_pmu_overflow; those of the vCPU owning the first range move to its
- * virtual PMOVSSET and raise its virtual PPI. Returns true if any flag was handled. */
+ * virtual PMOVSSET and raise its virtual PPI. Returns true if any flag was handled. On a pCPU
+ * with host_first_range the host's flags (first range, cycle counter) are left alone, for its
+ * EL1 driver to take when it runs (their line stays up meanwhile), and the guests' are those of
+ * the second range. */
 bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu);
 #else
 static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
