@@ -82,45 +82,31 @@ static void __attribute__((noinline)) load(struct vperf_vcpu *vcpu, struct vperf
 		load_pmu_side(vcpu);
 }
 
-/* A VM without SPE whose MDCR_EL2 value is cached for this pCPU (load_pmu_side's refresh would
- * keep it) and whose HDFGRTR_EL2 and HDFGWTR_EL2 are in this pCPU's registers already (a vCPU
- * back after a lazy put, or beside VMs of the same policy): load writes at most MDCR_EL2 (not
- * at all when the put left it: an EL2 hypervisor, VMs of the same policy; at every switch for a
- * host_el1 host or a VM whose HPME differs from the host's, a second-range VM's) and only the
- * vPMU is left. Only compares, so that the common switch needs no frame. */
-static inline bool load_short(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+/* A VM without SPE whose MDCR_EL2, HDFGRTR_EL2 and HDFGWTR_EL2 are in this pCPU's registers
+ * already (a vCPU back after a lazy put, or beside VMs of the same policy): load writes none of
+ * them and only the vPMU is left. Only compares, so that the common switch needs no frame. */
+static inline bool load_writes_nothing(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	return !vcpu->vm->cfg.spe && vcpu->mdcr_pcpu == pcpu &&
-	       vcpu->mdcr_epoch == vperf_mdcr_epoch && vperf_fgt_current(vcpu, pcpu);
-}
-
-/* The short path's MDCR_EL2 write, after the vPMU's step before it (vperf_vpmu_before_mdcr,
- * which reads vcpu->pcpu). */
-static inline void load_mdcr(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
-{
-	vcpu->pcpu = pcpu;
-	if (vpmu_on(vcpu))
-		vperf_vpmu_before_mdcr(vcpu);
-	vperf_mdcr_write(pcpu, vcpu->mdcr);
+	       vcpu->mdcr_epoch == vperf_mdcr_epoch && pcpu->cur_mdcr == vcpu->mdcr &&
+	       vperf_fgt_current(vcpu, pcpu);
 }
 
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
-	/* A second-range vCPU back after its quick lazy put (vpmu/switch.h): only MDCR_EL2. Other
-	 * vCPUs pay one compare (no pCPU of theirs ever holds a token). */
+	/* A second-range vCPU back after its quick lazy put (vpmu/switch.h): only MDCR_EL2, inline,
+	 * so that this path, like the next, makes no call and needs no frame. Other vCPUs pay one
+	 * compare (no pCPU of theirs ever holds a token). */
 	if (pcpu->resume == vcpu && vperf_vpmu_second_load_quick(vcpu, pcpu)) {
 		vcpu->pcpu = pcpu;
 		pcpu->loaded = vcpu;
 		vperf_mdcr_set(pcpu, vcpu->mdcr);
 		return;
 	}
-	if (vcpu->pcpu || pcpu->loaded || !load_short(vcpu, pcpu)) {
+	if (vcpu->pcpu || pcpu->loaded || !load_writes_nothing(vcpu, pcpu)) {
 		load(vcpu, pcpu);
 		return;
 	}
-	/* load_pmu_side's MDCR_EL2 step with the value cached. */
-	if (pcpu->cur_mdcr != vcpu->mdcr)
-		load_mdcr(vcpu, pcpu);
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
 	if (vpmu_on(vcpu))
@@ -172,24 +158,25 @@ void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
 	bool push;
 
-	/* A second-range vCPU that leaves nothing but MDCR_EL2 behind (vpmu/switch.h); only a pCPU
-	 * whose host keeps the first range has them, the others pay one test. */
-	if (pcpu && pcpu->cfg.host_first_range && vperf_vpmu_second_put_quick(vcpu, pcpu)) {
-		pcpu->loaded = NULL;
-		vcpu->pcpu = NULL;
-		vperf_mdcr_put(pcpu);
-		return;
-	}
 	/* The common case alone: a VM without SPE (so no vSPE state to drain and no host buffer
 	 * saved for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). Its
 	 * HDFGRTR_EL2/HDFGWTR_EL2 are the host's outside vperf's PMU fields (only a direct VM has
 	 * fine-grained traps of its own, fgt.c, and only the trapped partition parks): they need
 	 * a write only where the host sets PMU fields itself. */
-	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park(vcpu, &push)) {
+	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park_trapped(vcpu, &push)) {
 		if (push || pcpu->fgt_host_pmu) {
 			put_parked_rest(vcpu, pcpu, push);
 			return;
 		}
+		pcpu->loaded = NULL;
+		vcpu->pcpu = NULL;
+		vperf_mdcr_put(pcpu);
+		return;
+	}
+	/* A second-range vCPU that leaves nothing but MDCR_EL2 behind (vpmu/switch.h), with no call:
+	 * after the trapped partition's case, which so pays nothing for it. The others go through
+	 * put(), which parks the second range too (vperf_vpmu_park). */
+	if (pcpu && vperf_vpmu_second_put_quick(vcpu, pcpu)) {
 		pcpu->loaded = NULL;
 		vcpu->pcpu = NULL;
 		vperf_mdcr_put(pcpu);

@@ -104,6 +104,17 @@ void vperf_vpmu_second_save_counters(struct vperf_vcpu *vcpu)
 	s->ccntr = read_pmevcntr(vpmu_second_cycle(vcpu));
 }
 
+/* An owner change on its pCPU (switch.c's flush): a state a lazy put parked there, to its shadow,
+ * with the flags that put left in the hardware (it took only a pending interrupt's) and the
+ * line they make, pushed at the owner's next load. */
+void vperf_vpmu_second_flush(struct vperf_vcpu *owner)
+{
+	vperf_vpmu_second_save_counters(owner);
+	owner->pmu.ovs |= vperf_vpmu_second_hw_flags(owner);
+	owner->pmu.where = VPERF_VPMU_SHADOW;
+	vperf_vpmu_update_irq(owner);
+}
+
 /* The HPME this vCPU's MDCR_EL2 was computed with is no longer what ../mdcr.c would give (its
  * PMCR_EL0.E, or whether it is active, changed): compute it again at the next load. */
 void vperf_vpmu_second_put_mdcr(struct vperf_vcpu *vcpu)

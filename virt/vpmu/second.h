@@ -7,6 +7,8 @@
 
 /* Restore the vCPU's state into pcpu's second range (its hw_pcpu is pcpu already). */
 void vperf_vpmu_second_restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
+/* A parked owner's state, flags included, to its shadow (an owner change on its pCPU). */
+void vperf_vpmu_second_flush(struct vperf_vcpu *owner);
 /* Its counters from the hardware into the shadow. */
 void vperf_vpmu_second_save_counters(struct vperf_vcpu *vcpu);
 /* Its cycle counter's type (PMCCFILTR_EL0's filter on CPU_CYCLES) into the hardware. */

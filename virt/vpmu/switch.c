@@ -78,7 +78,8 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	const struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t all = first_range_mask(pcpu), cnten, inten;
 
-	if (vpmu_second_vm(vcpu)) {
+	/* Where the host keeps the first range, every vCPU is a second-range one (second.c). */
+	if (pcpu->cfg.host_first_range) {
 		vperf_vpmu_second_restore(vcpu, pcpu);
 		return;
 	}
@@ -174,10 +175,6 @@ static void save_counters(struct vperf_vcpu *vcpu)
 	struct vperf_vpmu *s = &vcpu->pmu;
 	unsigned int nr = vcpu->vm->cfg.nr_counters;
 
-	if (vpmu_second_vm(vcpu)) {
-		vperf_vpmu_second_save_counters(vcpu);
-		return;
-	}
 	if (vpmu_emulated_vm(vcpu)) {
 		for (unsigned int n = 0; n < nr; n++) {
 			int p = vperf_vpmu_phys(vcpu, n);
@@ -207,7 +204,10 @@ static void save(struct vperf_vcpu *vcpu)
 	 * before it (NSH = 0). */
 	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu) && !vpmu_second_vm(vcpu))
 		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
-	save_counters(vcpu);
+	if (vpmu_second_vm(vcpu))
+		vperf_vpmu_second_save_counters(vcpu);
+	else
+		save_counters(vcpu);
 	hw_ovs = read_sysreg(PMOVSSET_EL0);
 	if (vpmu_second_vm(vcpu))
 		hw_ovs = vperf_vpmu_second_ovs(vcpu, hw_ovs);
@@ -242,17 +242,15 @@ void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 {
 	struct vperf_vcpu *owner = pcpu->pmu_owner;
 
-	pcpu->resume = NULL; /* its load back takes the general path (switch.h) */
 	if (!owner || !vpmu_parked_here(owner, pcpu))
 		return;
+	/* Where the host keeps the first range, every owner is a second-range vCPU (second.c). */
+	if (pcpu->cfg.host_first_range) {
+		vperf_vpmu_second_flush(owner);
+		return;
+	}
 	save_counters(owner);
-	/* The second range's lazy put took only the flags of a pending interrupt: the rest too,
-	 * and the line they make, pushed at the owner's next load. */
-	if (vpmu_second_vm(owner))
-		owner->pmu.ovs |= vperf_vpmu_second_hw_flags(owner);
 	owner->pmu.where = VPERF_VPMU_SHADOW;
-	if (vpmu_second_vm(owner))
-		vperf_vpmu_update_irq(owner);
 }
 
 /* The physical counters of the first range an owner may have left enabled: its N (guest

@@ -65,13 +65,11 @@ static inline bool vpmu_park_second(struct vperf_vcpu *vcpu, bool *push)
 	return true;
 }
 
-static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
+static inline bool vperf_vpmu_park_trapped(struct vperf_vcpu *vcpu, bool *push)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t ovs = s->ovs, mask;
 
-	if (vpmu_in_hw(vcpu) && vpmu_second_vm(vcpu))
-		return vpmu_park_second(vcpu, push);
 	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu))
 		return false;
 	mask = vpmu_mask(vcpu);
@@ -84,6 +82,14 @@ static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
 	s->active = !vpmu_idle_in(s, mask);
 	*push = s->ovs != ovs || s->irq_dirty;
 	return true;
+}
+
+/* Either: the second range's (vpmu_park_second) or the trapped partition's lazy put. */
+static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
+{
+	if (vpmu_in_hw(vcpu) && vpmu_second_vm(vcpu))
+		return vpmu_park_second(vcpu, push);
+	return vperf_vpmu_park_trapped(vcpu, push);
 }
 
 /* This vCPU's state is parked in pcpu's hardware (a lazy put, nobody has taken it since). */
@@ -99,14 +105,14 @@ static inline bool vpmu_parked_here(const struct vperf_vcpu *vcpu, const struct 
  * host's to restore) parks the state as vpmu_park_second would and leaves pcpu->resume = vcpu.
  * What may happen on the pCPU before the load back: vCPUs of other VMs of the second range or
  * without a vPMU (no other partition runs there), which change the PMU only by taking its
- * counters (an acquire: its flush clears the token) and MDCR_EL2 (the load back writes its own);
- * a vCPU with a vSPE, whose load clears it (its traps, E2PB); vperf_pcpu_flush and
- * vperf_pcpu_forget clear it: with the token the vCPU still owns the counters. The load back
- * finds it (vcpu.c) and, when its MDCR_EL2 is still the one cached for this pCPU (no new
+ * counters (an acquire: the owner changes) and MDCR_EL2 (the load back writes its own); a vCPU
+ * with a vSPE, whose load clears the token (its traps, E2PB); vperf_pcpu_forget clears it,
+ * vperf_pcpu_flush leaves the hardware copy valid. The load back finds it (vcpu.c) and, when the
+ * vCPU still owns the counters, its MDCR_EL2 is still the one cached for this pCPU (no new
  * configuration epoch, no vperf_vcpu_set_host_mdcr, no load elsewhere since, which would have
- * computed it for that pCPU: so the state is still parked here) and no line change waits,
- * resumes writing only MDCR_EL2: what vperf_vpmu_load's resume does for it (no PMUSERENR_EL0, no
- * PMCR_EL0).
+ * computed it for that pCPU: so the state is still the one parked here) and no line change
+ * waits, resumes writing only MDCR_EL2: what vperf_vpmu_load's resume does for it (no
+ * PMUSERENR_EL0, no PMCR_EL0).
  */
 static inline bool vperf_vpmu_second_put_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
@@ -123,7 +129,8 @@ static inline bool vperf_vpmu_second_put_quick(struct vperf_vcpu *vcpu, struct v
 static inline bool vperf_vpmu_second_load_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
 	pcpu->resume = NULL;
-	if (vcpu->pmu.irq_dirty || vcpu->mdcr_pcpu != pcpu || vcpu->mdcr_epoch != vperf_mdcr_epoch)
+	if (vcpu->pmu.irq_dirty || vcpu->mdcr_pcpu != pcpu ||
+	    vcpu->mdcr_epoch != vperf_mdcr_epoch || pcpu->pmu_owner != vcpu)
 		return false;
 	vcpu->pmu.where = VPERF_VPMU_HW;
 	return true;
@@ -133,13 +140,18 @@ static inline bool vperf_vpmu_second_load_quick(struct vperf_vcpu *vcpu, struct 
  * away. Inline, for vperf_vpmu_load's path with no call (and switch.c's acquire). */
 static inline __attribute__((always_inline)) void vpmu_resume(struct vperf_vcpu *vcpu)
 {
+	enum vperf_partition part = vcpu->vm->cfg.partition;
+
 	if (vcpu->pmu.userenr)
 		write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
 	/* A direct guest's put left the idle selection in the hardware (save()). */
-	if (vpmu_direct_vm(vcpu) && vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
-		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
-	/* The second range's E is MDCR_EL2.HPME, which the load wrote already. */
-	if ((vcpu->pmu.pmcr & PMCR_E) && !vpmu_second_vm(vcpu))
+	if (part == VPERF_PART_DIRECT) {
+		if (vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
+			write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
+	} else if (part == VPERF_PART_SECOND) {
+		return; /* its E is MDCR_EL2.HPME, which the load wrote already */
+	}
+	if (vcpu->pmu.pmcr & PMCR_E)
 		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 }
 
