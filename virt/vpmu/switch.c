@@ -237,8 +237,9 @@ static void save(struct vperf_vcpu *vcpu)
 
 /* An owner change on this pCPU: a state a lazy put parked here goes to its shadow first (its
  * counting stopped and its flags were taken at that put). The hardware copy stays valid, as
- * after an eager put, until someone else's state is restored over it. */
-void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
+ * after an eager put, until someone else's state is restored over it. Always inline in the
+ * acquire, on the switch's path (vperf_vpmu_flush below is the same). */
+static inline __attribute__((always_inline)) void flush(struct vperf_pcpu *pcpu)
 {
 	struct vperf_vcpu *owner = pcpu->pmu_owner;
 
@@ -251,6 +252,11 @@ void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 	}
 	save_counters(owner);
 	owner->pmu.where = VPERF_VPMU_SHADOW;
+}
+
+void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
+{
+	flush(pcpu);
 }
 
 /* The physical counters of the first range an owner may have left enabled: its N (guest
@@ -322,7 +328,7 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	if (hw_copy_valid(vcpu, pcpu) && vperf_vpmu_map_complete(vcpu)) {
 		vpmu_resume(vcpu);
 	} else {
-		vperf_vpmu_flush(pcpu); /* the previous owner's parked state, to its shadow */
+		flush(pcpu); /* the previous owner's parked state, to its shadow */
 		/* Before restore(), which places the second range's counters by it (map.h): */
 		vcpu->pmu.hw_pcpu = pcpu;
 		restore(vcpu, pcpu);
