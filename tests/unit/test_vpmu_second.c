@@ -529,8 +529,9 @@ static void test_quick_round_trip_invalidated(void **state)
 	guest_write(PMUSERENR_EL0, 1);
 	hv_leave(0);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 0);
-	hv_enter(a, 0);
+	hv_enter(a, 0); /* the general path (the grant): its resume leaves PMCR_EL0 the host's */
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 1);
+	assert_false(sim_peek(0, VPERF_ENC_PMCR_EL0) & PMCR_E);
 	guest_write(PMUSERENR_EL0, 0);
 	hv_run_n(&op3, 10);
 	hv_leave(0);
