@@ -42,6 +42,7 @@
  */
 #include "blob_layout.h"
 #include "log.h"
+#include "mdcr.h"
 #include "vm_config.h"
 #include "vpmu/entry.h"
 #include "vspe/entry.h"
@@ -160,5 +161,7 @@ int vperf_vcpu_restore(struct vperf_vcpu *vcpu, const void *buf, size_t len)
 		vperf_vpmu_blob_apply(vcpu, w);
 	if (blob_version(vcpu) == 2)
 		vperf_vspe_blob_apply(vcpu, w + W_SPE);
+	/* Its MDCR_EL2 may follow the state (a second-range guest's PMCR_EL0.E and LP, ../mdcr.c). */
+	vperf_mdcr_stale(vcpu);
 	return VPERF_OK;
 }

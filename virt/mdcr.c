@@ -8,6 +8,7 @@
 #include <arch/sysreg.h>
 #include <vperf/id_regs.h>
 #include <vperf/mdcr.h>
+#include <vperf/pmu_regs.h>
 
 #include "fmt.h"
 #include "log.h"
@@ -85,9 +86,37 @@ uint64_t vperf_mdcr_host(const struct vperf_pcpu *pcpu)
 	uint64_t mdcr = pcpu->cfg.host_mdcr & ~MDCR_EL2_VPERF_MASK;
 
 	mdcr |= (uint64_t)pcpu->hpmn << MDCR_EL2_HPMN_SHIFT;
-	if (pcpu->cfg.host_counters)
+	/* A host that keeps the first range (host_first_range) has no second range of its own:
+	 * HPME = 0 stops the guests' counters there while it runs, and HPMFZO and HPMFZS, which act
+	 * on that range only, are not its. */
+	if (pcpu->cfg.host_first_range)
+		mdcr &= ~MDCR_EL2_SECOND_FIELDS;
+	else if (pcpu->cfg.host_counters)
 		mdcr |= MDCR_EL2_HPME;
 	return mdcr;
+}
+
+/*
+ * VPERF_PART_SECOND (vpmu/second.c): the second range's controls are the guest's PMCR_EL0 while
+ * it runs: HPME = E, so that the host's MDCR_EL2 (HPME = 0) stops the guest's counters at every
+ * put with no PMU register access, and only while the vCPU is active (its state is acquired at
+ * load: an idle one's E counts nothing, and the range may hold another vCPU's parked counters);
+ * HLP = LP (PMUv3p5, which the placement needs), the 64-bit overflow of the second range;
+ * HPMFZO = HPMFZS = 0 (features the guest is not shown). HPMD and HCCD stay 0: HPMD prohibits
+ * EL2 counting only in the first range and HCCD only for PMCCNTR_EL0 (MDCR_EL2.HPMD, HCCD), both
+ * the host's, so they would change the host's counts and nothing of the guest's, whose counters
+ * are kept off EL2 by NSH = 0 in every type vperf writes (vpmu/filter.c).
+ */
+uint64_t vperf_mdcr_second(const struct vperf_vcpu *vcpu)
+{
+	const struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t f = 0;
+
+	if ((s->pmcr & PMCR_E) && s->active)
+		f |= MDCR_EL2_HPME;
+	if (s->pmcr & PMCR_LP)
+		f |= MDCR_EL2_HLP;
+	return f;
 }
 
 /*
@@ -108,6 +137,8 @@ static uint64_t vpmu_mdcr(const struct vperf_vcpu *vcpu, const struct vperf_pcpu
 {
 	uint64_t mdcr = base;
 
+	if (vcpu->vm->cfg.partition == VPERF_PART_SECOND)
+		return (mdcr & ~MDCR_EL2_SECOND_FIELDS) | vperf_mdcr_second(vcpu);
 	if (vcpu->vm->cfg.pmu_mode == VPERF_PMU_ALL)
 		return mdcr; /* EL2 counted; the host's counters run as the host set them */
 	if (pcpu->caps.pmuver >= ID_DFR0_PMUVER_V3P1)
@@ -219,12 +250,6 @@ void vperf_update_mdcr(struct vperf_vcpu *vcpu)
 {
 	vperf_mdcr_compute(vcpu);
 	set_mdcr(vcpu->pcpu, vcpu->mdcr);
-}
-
-/* The host's MDCR_EL2 back at put, when vperf_mdcr_put (mdcr.h) finds it matters. */
-void vperf_mdcr_put_host(struct vperf_pcpu *pcpu)
-{
-	set_mdcr(pcpu, pcpu->host_mdcr);
 }
 
 int vperf_vcpu_set_host_mdcr(struct vperf_vcpu *vcpu, uint64_t bits)

@@ -3,6 +3,7 @@
 #ifndef VPERF_VIRT_MDCR_H
 #define VPERF_VIRT_MDCR_H
 
+#include <arch/sysreg.h>
 #include <vperf/mdcr.h>
 #include <vperf/vperf.h>
 
@@ -21,6 +22,19 @@ bool vperf_mdcr_host_ok(const struct vperf_pcpu *pcpu);
 void vperf_update_mdcr(struct vperf_vcpu *vcpu);
 /* Write MDCR_EL2 (and remember it): the value differs from the pCPU's last one. */
 void vperf_mdcr_write(struct vperf_pcpu *pcpu, uint64_t mdcr);
+
+/* MDCR_EL2 = mdcr, written only when it differs from the last value; inline for the switch, the
+ * write too (vperf_mdcr_write's). */
+static inline void vperf_mdcr_set(struct vperf_pcpu *pcpu, uint64_t mdcr)
+{
+	if (pcpu->cur_mdcr != mdcr) {
+		write_sysreg(mdcr, MDCR_EL2);
+		pcpu->cur_mdcr = mdcr;
+	}
+}
+
+/* VPERF_PART_SECOND: the MDCR_EL2_SECOND_FIELDS its PMCR_EL0 gives (HPME, HLP). */
+uint64_t vperf_mdcr_second(const struct vperf_vcpu *vcpu);
 
 /* Compute the loaded vCPU's MDCR_EL2 into vcpu->mdcr (and cache it), without writing it. */
 void vperf_mdcr_compute(struct vperf_vcpu *vcpu);
@@ -45,9 +59,6 @@ static inline void vperf_mdcr_load(struct vperf_vcpu *vcpu)
 		vperf_mdcr_write(pcpu, vcpu->mdcr);
 }
 
-/* At put, out of line: set MDCR_EL2 to the host's value (when it differs). */
-void vperf_mdcr_put_host(struct vperf_pcpu *pcpu);
-
 /*
  * The host gets its MDCR_EL2 back only where it matters at EL2: HPME (whether its counters
  * count), and E2PB when it owns a Profiling Buffer of its own (host_spe, saved: its buffer must
@@ -60,7 +71,7 @@ static inline void vperf_mdcr_put(struct vperf_pcpu *pcpu)
 {
 	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME) ||
 	    pcpu->spe.host_saved)
-		vperf_mdcr_put_host(pcpu);
+		vperf_mdcr_set(pcpu, pcpu->host_mdcr);
 }
 
 /* One of the vCPU's MDCR_EL2 inputs changed while it is not loaded (its trap state, e.g. at

@@ -201,7 +201,10 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	    !vperf_fgt_host_ok(pcpu))
 		return VPERF_EINVAL;
 	pcpu->epmn = (uint8_t)(pcpu->caps.nr_counters - cfg->agent_counters);
-	pcpu->hpmn = (uint8_t)(pcpu->caps.nr_counters - reserved);
+	/* The host keeps the first range (an EL1 host: docs/vpmu.md, "The second range"), or the
+	 * second one below the agent's. */
+	pcpu->hpmn = (uint8_t)(cfg->host_first_range ? cfg->host_counters
+						     : pcpu->caps.nr_counters - reserved);
 	/* HPMN = 0 is only valid with FEAT_HPMN0 (MDCR_EL2.HPMN description). */
 	if (pcpu->caps.pmuver && pcpu->hpmn == 0 && !pcpu->caps.hpmn0)
 		return VPERF_EINVAL;
@@ -229,4 +232,6 @@ void vperf_pcpu_forget(struct vperf_pcpu *pcpu, const struct vperf_vcpu *vcpu)
 	/* Its state is in its shadow since its put; the hardware copy is only a cache. */
 	if (pcpu->pmu_owner == vcpu)
 		pcpu->pmu_owner = NULL;
+	if (pcpu->resume == vcpu)
+		pcpu->resume = NULL;
 }

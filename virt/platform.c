@@ -94,6 +94,8 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 
 	if (!p->any || pcpu->hpmn < p->min_hpmn)
 		p->min_hpmn = pcpu->hpmn;
+	if (!p->any || pcpu->epmn - pcpu->hpmn < p->min_second)
+		p->min_second = (uint8_t)(pcpu->epmn - pcpu->hpmn);
 	if (!p->any || pcpu->caps.pmuver < p->min_pmuver)
 		p->min_pmuver = pcpu->caps.pmuver;
 	if (!p->any || pcpu->caps.pmsver < p->min_pmsver)
@@ -117,6 +119,8 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 	p->any_spe |= pcpu->caps.pmsver != 0 || pcpu->caps.spe_el3;
 	p->any_no_hpmn0 |= !pcpu->caps.hpmn0;
 	p->any_no_ecv |= !pcpu->caps.ecv;
+	p->any_host_first |= pcpu->cfg.host_first_range;
+	p->any_host_second |= !pcpu->cfg.host_first_range;
 }
 
 static uint8_t max_u8(uint8_t a, uint8_t b)
@@ -138,6 +142,22 @@ void vperf_platform_demand(const struct vperf_demands *d)
 	all->host_spe |= d->host_spe;
 	all->ecv |= d->ecv;
 	all->spe_ids |= d->spe_ids;
+	all->first |= d->first;
+	all->second = max_u8(all->second, d->second);
+}
+
+/* Where the guests' counters are: a VM's range must be the guests' on every pCPU (a second-range
+ * VM's host keeps the first range, enforces HPMN at EL1 and leaves room for its counters and its
+ * cycle counter). */
+static const char *range_refusal(const struct vperf_pcpu *pcpu, const struct vperf_demands *d)
+{
+	if (d->first && pcpu->cfg.host_first_range)
+		return "its host keeps the first range (host_first_range), a VM's counters' range";
+	if (d->second && !pcpu->cfg.host_first_range)
+		return "a VM's counters are in the second range, which its host keeps";
+	if (d->second && (pcpu->cfg.hpmn_unenforced || pcpu->epmn - pcpu->hpmn < d->second))
+		return "its second range does not hold a VM's counters, or HPMN is not enforced";
+	return NULL;
 }
 
 /* The PMU side: a guest counter at or above MDCR_EL2.HPMN is UNDEFINED at EL1 before
@@ -149,6 +169,8 @@ static const char *pmu_refusal(const struct vperf_pcpu *pcpu, const struct vperf
 		return "its PMUVer is below the one a VM with a vPMU was shown";
 	if (pcpu->hpmn < d->counters)
 		return "its first range [0, HPMN) is smaller than a VM's counters";
+	if (range_refusal(pcpu, d))
+		return range_refusal(pcpu, d);
 	if (d->direct && pcpu->cfg.hpmn_unenforced)
 		return "it does not enforce MDCR_EL2.HPMN (hpmn_unenforced) and a VM is direct";
 	if ((d->el3 && !pcpu->caps.el3) || (d->aarch32 && !pcpu->caps.aarch32) ||

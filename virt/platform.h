@@ -24,6 +24,9 @@ struct vperf_demands {
 	bool host_spe;	 /* a VM profiled from outside: the host's own Profiling Buffer */
 	bool ecv;	 /* a VM with a vSPE keeps PMSCR_EL1.PCT[1] (every pCPU had FEAT_ECV) */
 	bool spe_ids;	 /* a VM with a vSPE was shown the platform's SPE ID view (spe_pmsidr...) */
+	bool first;	 /* a VM with a vPMU in the first range: no host_first_range */
+	uint8_t second;	 /* VPERF_PART_SECOND: its N + 1 counters in [HPMN, EPMN) (0: none), a
+			  * host_first_range pCPU enforcing HPMN */
 };
 
 /* What every pCPU initialised since vperf_init offers (platform.c): the VM policies, the
@@ -32,6 +35,9 @@ struct vperf_demands {
 struct vperf_platform {
 	bool any;	       /* a pCPU was initialised: the rest means something */
 	uint8_t min_hpmn;      /* the smallest first range */
+	uint8_t min_second;    /* the smallest second range [HPMN, EPMN) */
+	bool any_host_first;   /* a pCPU's host keeps the first range (host_first_range) */
+	bool any_host_second;  /* a pCPU's host does not (its guests get the first range) */
 	uint8_t min_pmuver;    /* the lowest PMUVer (0: a pCPU without PMUv3) */
 	uint8_t min_pmsver;    /* the lowest PMSVer (0: a pCPU without SPE) */
 	bool any_unenforced;   /* a pCPU does not enforce MDCR_EL2.HPMN at EL1 */

@@ -36,6 +36,22 @@ static bool direct_possible(const struct vperf_vm_config *cfg)
 	       (cfg->nr_counters >= 1 || !p->any_no_hpmn0);
 }
 
+/*
+ * The second range (VPERF_PART_SECOND, vpmu/second.c) on every pCPU: its host keeps the first
+ * range (host_first_range) and enforces HPMN at EL1, which keeps the host's EL1 off the guest's
+ * counters; PMUv3p5 (64-bit event counters hold the guest's 64-bit cycle counter, HLP its LP);
+ * some pCPU AArch64-only, so that PMCR_EL0.LC is RES1 to guests (caps.c) and the cycle counter
+ * overflows only at 64 bits, which an event counter with HLP = 1 cannot do at 32; room in the
+ * second range for its N event counters and its cycle counter.
+ */
+static bool second_possible(const struct vperf_vm_config *cfg)
+{
+	const struct vperf_platform *p = vperf_platform();
+
+	return !p->any_host_second && !p->any_unenforced && p->any_aarch64_only &&
+	       p->min_pmuver >= ID_DFR0_PMUVER_V3P5 && cfg->nr_counters + 1u <= p->min_second;
+}
+
 /* SPE for a VM: every initialised pCPU has it, the PPI is a PPI; a VM profiled from outside
  * (VPERF_SPE_BUF_EL2) needs the hypervisor's own buffer on every pCPU (host_spe), which vperf
  * sets aside (saves) around the guests that own one. A VM with a vSPE of its own is shown one
@@ -74,8 +90,13 @@ static int check_vpmu(const struct vperf_vm_config *cfg)
 		return VPERF_ENODEV; /* no pCPU with a PMUv3 initialised */
 	if (cfg->partition == VPERF_PART_DIRECT && !direct_possible(cfg))
 		return VPERF_EINVAL;
+	/* The first range is the host's where it keeps it: only the second range is left. */
+	if (cfg->partition == VPERF_PART_SECOND ? !second_possible(cfg) : p->any_host_first)
+		return VPERF_EINVAL;
 	/* N can never exceed HPMN: at EL1 an event counter at or above MDCR_EL2.HPMN is UNDEFINED
-	 * before MDCR_EL2.TPM is considered, so no emulation could answer for it. */
+	 * before MDCR_EL2.TPM is considered, so no emulation could answer for it. In the second
+	 * range too: the guest's counter n is checked against the host's HPMN, whatever physical
+	 * counter vperf gives it. */
 	if (cfg->nr_counters > p->min_hpmn || cfg->emu_slots > p->min_hpmn)
 		return VPERF_EINVAL;
 	if (cfg->pmu_virq && (cfg->pmu_virq < 16 || cfg->pmu_virq > 31))
@@ -110,7 +131,7 @@ static int check_policy(const struct vperf_vm_config *cfg)
 	 * (PMCR_EL0.N is 5 bits, at most 31 event counters, Arm DDI 0487 K.a
 	 * I5.3.21). Every mask vperf builds from
 	 * them relies on it, an OFF VM's blob restore included. */
-	if ((unsigned int)cfg->partition > VPERF_PART_EMULATED ||
+	if ((unsigned int)cfg->partition > VPERF_PART_SECOND ||
 	    cfg->nr_counters > VPERF_PMU_MAX_COUNTERS || cfg->emu_slots > VPERF_PMU_MAX_COUNTERS ||
 	    virqs_collide(cfg))
 		return VPERF_EINVAL;
@@ -148,6 +169,8 @@ static void record_demands(const struct vperf_vm_config *cfg)
 		d.counters = cfg->nr_counters > cfg->emu_slots ? cfg->nr_counters : cfg->emu_slots;
 		d.pmuver =
 			p->min_pmuver > ID_DFR0_PMUVER_V3P5 ? ID_DFR0_PMUVER_V3P5 : p->min_pmuver;
+		d.first = cfg->partition != VPERF_PART_SECOND;
+		d.second = d.first ? 0 : (uint8_t)(cfg->nr_counters + 1);
 	}
 	if (cfg->pmu_mode != VPERF_PMU_OFF && cfg->partition == VPERF_PART_DIRECT) {
 		d.pmuver = p->min_pmuver;

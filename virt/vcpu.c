@@ -53,6 +53,8 @@ static inline __attribute__((always_inline)) void load_pmu_side(struct vperf_vcp
 /* A VM with SPE, its own or profiled from outside: the vSPE's steps around the PMU's. */
 static void load_with_spe(struct vperf_vcpu *vcpu)
 {
+	/* Its fine-grained traps and E2PB are not what a quick load back restores (vpmu/switch.h). */
+	vcpu->pcpu->resume = NULL;
 	/* The host's own buffer saved before MDCR_EL2.E2PB gives the buffer to EL1. */
 	if (vspe_on(vcpu))
 		vperf_vspe_before_mdcr(vcpu);
@@ -92,6 +94,15 @@ static inline bool load_writes_nothing(const struct vperf_vcpu *vcpu, const stru
 
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
+	/* A second-range vCPU back after its quick lazy put (vpmu/switch.h): only MDCR_EL2, inline,
+	 * so that this path, like the next, makes no call and needs no frame. Other vCPUs pay one
+	 * compare (no pCPU of theirs ever holds a token). */
+	if (pcpu->resume == vcpu && vperf_vpmu_second_load_quick(vcpu, pcpu)) {
+		vcpu->pcpu = pcpu;
+		pcpu->loaded = vcpu;
+		vperf_mdcr_set(pcpu, vcpu->mdcr);
+		return;
+	}
 	if (vcpu->pcpu || pcpu->loaded || !load_writes_nothing(vcpu, pcpu)) {
 		load(vcpu, pcpu);
 		return;
@@ -152,11 +163,20 @@ void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 	 * HDFGRTR_EL2/HDFGWTR_EL2 are the host's outside vperf's PMU fields (only a direct VM has
 	 * fine-grained traps of its own, fgt.c, and only the trapped partition parks): they need
 	 * a write only where the host sets PMU fields itself. */
-	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park(vcpu, &push)) {
+	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park_trapped(vcpu, &push)) {
 		if (push || pcpu->fgt_host_pmu) {
 			put_parked_rest(vcpu, pcpu, push);
 			return;
 		}
+		pcpu->loaded = NULL;
+		vcpu->pcpu = NULL;
+		vperf_mdcr_put(pcpu);
+		return;
+	}
+	/* A second-range vCPU that leaves nothing but MDCR_EL2 behind (vpmu/switch.h), with no call:
+	 * after the trapped partition's case, which so pays nothing for it. The others go through
+	 * put(), which parks the second range too (vperf_vpmu_park). */
+	if (pcpu && vperf_vpmu_second_put_quick(vcpu, pcpu)) {
 		pcpu->loaded = NULL;
 		vcpu->pcpu = NULL;
 		vperf_mdcr_put(pcpu);

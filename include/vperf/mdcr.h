@@ -54,6 +54,11 @@
 	F(MDCR_EL2_E2PB_MASK) F(MDCR_EL2_TPMS) F(MDCR_EL2_HPMD) F(MDCR_EL2_HCCD) F(MDCR_EL2_MTPME)
 /* clang-format on */
 #define MDCR_EL2_VPERF_MASK VPERF_FIELDS_UNION(MDCR_EL2_VPERF_FIELDS)
+/* The second range's controls, which a second-range guest's PMCR_EL0 governs while it runs
+ * (VPERF_PART_SECOND: HPME its E, HLP its LP; HPMFZO and HPMFZS, which would freeze its counters
+ * on an overflow or an SPE event the guest knows nothing of, 0): vperf's then, the
+ * hypervisor's otherwise (virt/mdcr.c). */
+#define MDCR_EL2_SECOND_FIELDS (MDCR_EL2_HPME | MDCR_EL2_HLP | MDCR_EL2_HPMFZO | MDCR_EL2_HPMFZS)
 
 /* The MDCR_EL2 fields the hypervisor may give, for the host (vperf_pcpu_config.host_mdcr) or for
  * one vCPU (vperf_vcpu_set_host_mdcr): the self-hosted debug traps TDE, TDA, TDOSA and TDRA, the

@@ -103,4 +103,8 @@
 	F(PMEVTYPER_RLU) F(PMEVTYPER_RLH) F(PMEVTYPER_EVT)
 /* clang-format on */
 
+/* ISR_EL1.I [7] (Arm DDI 0487 K.a, ISR_EL1): read at EL2, a physical IRQ is pending. The lazy
+ * put of a second-range guest asks it before it reads any PMU register (vpmu/second.c). */
+#define ISR_EL1_I VPERF_BIT(7)
+
 #endif /* VPERF_PMU_REGS_H */

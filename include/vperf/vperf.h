@@ -41,9 +41,14 @@ enum vperf_pmu_mode {
 };
 
 enum vperf_partition {
-	VPERF_PART_TRAPPED, /* TPM=1, guest counter i = physical counter i (the default) */
-	VPERF_PART_DIRECT,  /* MDCR_EL2.TPM=0: no traps, hardware enforces HPMN */
-	VPERF_PART_EMULATED /* TPM=1, counters are shadows multiplexed onto free ones */
+	VPERF_PART_TRAPPED,  /* TPM=1, guest counter i = physical counter i (the default) */
+	VPERF_PART_DIRECT,   /* MDCR_EL2.TPM=0: no traps, hardware enforces HPMN */
+	VPERF_PART_EMULATED, /* TPM=1, counters are shadows multiplexed onto free ones */
+	/* TPM=1 on a pCPU whose host keeps the first range (vperf_pcpu_config.host_first_range):
+	 * guest counter i is a counter of the second range [HPMN, EPMN), its cycle counter an
+	 * event counter there counting CPU_CYCLES, its PMCR_EL0.E MDCR_EL2.HPME; the lazy put
+	 * writes no PMU register (docs/vpmu.md, "The second range") */
+	VPERF_PART_SECOND
 };
 
 /* What the hypervisor tells vperf about one physical CPU. */
@@ -52,7 +57,8 @@ struct vperf_pcpu_config {
 				* only ever changes the fields in MDCR_EL2_VPERF_MASK; a bit
 				* the PE does not implement fails vperf_pcpu_init, logged */
 	uint8_t host_counters;	/* counters the host keeps for itself: [N - host_counters - agent,
-				* N - agent); guests get [0, HPMN) */
+				* N - agent); guests get [0, HPMN). With host_first_range:
+				* [0, host_counters), HPMN = host_counters */
 	uint8_t agent_counters; /* the third range [EPMN, N) of an external agent (PMCCR.EPMN,
 				 * Arm DDI 0487 K.a I5.3.47), when FEAT_PMUv3_EXTPMN; 0
 				 * otherwise */
@@ -60,6 +66,10 @@ struct vperf_pcpu_config {
 				 * does not, docs/qemu.md): no direct partition */
 	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it
 				 * its MDCR_EL2 back at every put, not only when counting differs */
+	bool host_first_range;	/* the host (an EL1 kernel, nVHE) keeps the first range
+				 * [0, host_counters) and the cycle counter, which its PMCR_EL0.E
+				 * drives; guests get the second range [HPMN, EPMN) in the
+				 * VPERF_PART_SECOND partition, the only one with a vPMU here */
 	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
 				 * (E2PB = 0b00): vperf saves it around vCPUs with vSPE */
 	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE
@@ -110,8 +120,11 @@ struct vperf_pcpu {
 	uint64_t host_mdcr;	      /* MDCR_EL2 while no vCPU runs */
 	struct vperf_vcpu *loaded;    /* the vCPU between load and put, or NULL */
 	struct vperf_vcpu *pmu_owner; /* the vCPU whose PMU state is in the hardware, or NULL */
-	uint64_t cur_mdcr;	      /* MDCR_EL2 as last written */
-	uint64_t cur_hdfgrtr;	      /* HDFGRTR_EL2 / HDFGWTR_EL2 as last written (FEAT_FGT) */
+	/* A second-range vCPU whose lazy put left nothing but the host's MDCR_EL2 to undo: its load
+	 * back, with nothing loaded here in between, writes only its own (virt/vpmu/switch.h). */
+	struct vperf_vcpu *resume;
+	uint64_t cur_mdcr;    /* MDCR_EL2 as last written */
+	uint64_t cur_hdfgrtr; /* HDFGRTR_EL2 / HDFGWTR_EL2 as last written (FEAT_FGT) */
 	uint64_t cur_hdfgwtr;
 	/* A vCPU's HDFGRTR_EL2 / HDFGWTR_EL2 here, indexed by its VM's fgt_types (virt/fgt.c):
 	 * computed once at pcpu_init so that load only compares. 0 without FEAT_FGT. */
@@ -307,7 +320,10 @@ uint64_t vperf_vcpu_id_dfr1(const struct vperf_vcpu *vcpu, uint64_t hw);
 #ifdef CONFIG_VPERF_VPMU
 /* Physical PMUIRQ entry on the calling CPU. Overflow flags of host counters are cleared and
  * handed to ops->host_pmu_overflow; those of the vCPU owning the first range move to its
- * virtual PMOVSSET and raise its virtual PPI. Returns true if any flag was handled. */
+ * virtual PMOVSSET and raise its virtual PPI. Returns true if any flag was handled. On a pCPU
+ * with host_first_range the host's flags (first range, cycle counter) are left alone, for its
+ * EL1 driver to take when it runs (their line stays up meanwhile), and the guests' are those of
+ * the second range. */
 bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu);
 #else
 static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)

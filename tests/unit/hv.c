@@ -7,6 +7,7 @@
 #include <sim/model.h>
 #include <sim/profiles.h>
 #include <sim/spe.h>
+#include <vperf/pmu_regs.h>
 #include <vperf/vperf.h>
 
 #include "hv.h"
@@ -274,21 +275,36 @@ void hv_default_config(struct sim_pe_config *cfg)
 	cfg->fgt = fgt && *fgt == '1';
 }
 
-/* What the host's boot code does for the counters it keeps, [HPMN, N): they reset to UNKNOWN
- * values (the model gives them garbage), and they are the host's, not vperf's, to clear. The
- * first range keeps its garbage: vperf must cope with it. */
+/* What the host's boot code does for the counters it keeps, [HPMN, N) (with host_first_range, a
+ * host running at EL1: [0, HPMN) and the cycle counter, and its MDCR_EL2 and fine-grained
+ * traps): they reset to UNKNOWN values (the
+ * model gives them garbage), and they are the host's, not vperf's, to clear. The guests' range
+ * keeps its garbage: vperf must cope with it. */
 void hv_host_boot(unsigned int cpu)
 {
 	const struct vperf_pcpu *pcpu = &hv.pcpu[cpu];
-
-	uint64_t host = VPERF_GENMASK(30, 0) & ~(VPERF_BIT(pcpu->hpmn) - 1);
+	bool first = pcpu->cfg.host_first_range;
+	uint64_t host = first ? (VPERF_BIT(pcpu->hpmn) - 1) | VPERF_BIT(31)
+			      : VPERF_GENMASK(30, 0) & ~(VPERF_BIT(pcpu->hpmn) - 1);
 
 	sim_poke(cpu, VPERF_ENC_PMCNTENSET_EL0, sim_peek(cpu, VPERF_ENC_PMCNTENSET_EL0) & ~host);
 	sim_poke(cpu, VPERF_ENC_PMINTENSET_EL1, sim_peek(cpu, VPERF_ENC_PMINTENSET_EL1) & ~host);
 	sim_poke(cpu, VPERF_ENC_PMOVSSET_EL0, sim_peek(cpu, VPERF_ENC_PMOVSSET_EL0) & ~host);
-	for (unsigned int n = pcpu->hpmn; n < 31; n++) {
+	for (unsigned int n = 0; n < 31; n++) {
+		if (!(host & VPERF_BIT(n)))
+			continue;
 		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7), 0);
 		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7), 0);
+	}
+	if (first) {
+		sim_poke(cpu, VPERF_ENC_PMCCNTR_EL0, 0);
+		sim_poke(cpu, VPERF_ENC_PMCCFILTR_EL0, 0);
+		sim_poke(cpu, VPERF_ENC_PMCR_EL0, sim_peek(cpu, VPERF_ENC_PMCR_EL0) & ~PMCR_E);
+		sim_poke(cpu, VPERF_ENC_MDCR_EL2, pcpu->host_mdcr);
+		if (pcpu->caps.fgt) {
+			sim_poke(cpu, VPERF_ENC_HDFGRTR_EL2, pcpu->cfg.host_hdfgrtr);
+			sim_poke(cpu, VPERF_ENC_HDFGWTR_EL2, pcpu->cfg.host_hdfgwtr);
+		}
 	}
 }
 

@@ -179,6 +179,8 @@ static unsigned int expected_trap(const char *name)
 		return VPERF_TRAP_TID3;
 	if (!strcmp(name, "MPIDR_EL1")) /* VMPIDR_EL2 answers EL1's reads, no trap */
 		return VPERF_TRAP_NONE;
+	if (!strcmp(name, "ISR_EL1")) /* the virtual interrupts answer EL1's reads, no trap */
+		return VPERF_TRAP_NONE;
 	return VPERF_TRAP_TPM;
 }
 
@@ -196,21 +198,23 @@ static void test_trap_column(void **state)
 
 /* Guest registers are in the space vperf answers for, EL2 and ID registers are not; handler
  * slots exist exactly for guest registers (ID_AA64PFR0_EL1, ID_AA64DFR1_EL1, ID_AA64MMFR0_EL1
- * and MPIDR_EL1 are only read at probe, never emulated); reset values respect RES0. */
+ * and MPIDR_EL1 are only read at probe, never emulated, ISR_EL1 by EL2 for itself); reset values
+ * respect RES0. */
 static void test_space_slots_and_reset(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < VPERF_SR_COUNT; i++) {
 		const struct vperf_sysreg_desc *d = &vperf_sysregs[i];
 		bool guest = d->trap != VPERF_TRAP_EL2 && d->trap != VPERF_TRAP_TID3 &&
-			     d->enc != VPERF_ENC_MPIDR_EL1;
+			     d->enc != VPERF_ENC_MPIDR_EL1 && d->enc != VPERF_ENC_ISR_EL1;
 
 		assert_int_equal(vperf_sysreg_in_space(d->enc), guest);
 		assert_int_equal(d->slot != VPERF_SLOT_NONE,
 				 d->trap != VPERF_TRAP_EL2 && d->enc != VPERF_ENC_ID_AA64PFR0_EL1 &&
 					 d->enc != VPERF_ENC_ID_AA64MMFR0_EL1 &&
 					 d->enc != VPERF_ENC_ID_AA64DFR1_EL1 &&
-					 d->enc != VPERF_ENC_MPIDR_EL1);
+					 d->enc != VPERF_ENC_MPIDR_EL1 &&
+					 d->enc != VPERF_ENC_ISR_EL1);
 		assert_int_equal(d->reset & d->res0, 0);
 		assert_true(d->access == VPERF_ACC_RW || d->access == VPERF_ACC_RO ||
 			    d->access == VPERF_ACC_WO);

@@ -38,7 +38,7 @@ static struct vperf_vm_config policy(enum vperf_pmu_mode mode, enum vperf_partit
 static void test_partition_out_of_enum(void **state)
 {
 	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, VPERF_PART_TRAPPED, 2);
-	int bad = VPERF_PART_EMULATED + 1;
+	int bad = VPERF_PART_SECOND + 1;
 
 	(void)state;
 	hv_init(NULL, 2);

@@ -24,6 +24,11 @@
 #define BENCH_HOST_COUNTERS 2
 /* The guest's counters in the operation and instruction scenarios: the whole first range. */
 #define BENCH_GUEST_COUNTERS 4
+/* The second-range mode (VPERF_PART_SECOND) on a PE of its own: N = 10, the host (at EL1,
+ * host_first_range and host_el1) keeps [0, 5) and the cycle counter, so that a guest with 4
+ * counters fits (N <= HPMN, and N + 1 counters in [HPMN, N)). */
+#define BENCH_SECOND_PE_COUNTERS   10
+#define BENCH_SECOND_HOST_COUNTERS 5
 /* The naive switch saves every counter the architecture allows: a PE with N = 31. */
 #define BENCH_NAIVE_COUNTERS 31
 
@@ -54,8 +59,9 @@ struct bench_count {
 /* The core profile bench_init's PE takes its PMU from (sim/profiles.h), NULL: the default PE. */
 extern const struct sim_core_profile *bench_profile;
 /* The model (pe_counters, default or bench_profile's otherwise) and vperf on every pCPU, the
- * host keeping host_counters; traps go to vperf. */
-void bench_init(uint8_t pe_counters, uint8_t host_counters);
+ * host keeping host_counters; traps go to vperf. For mode m in the second range (m may be
+ * NULL), the PE and the host of BENCH_SECOND_*. */
+void bench_init(const struct bench_mode *m, uint8_t pe_counters, uint8_t host_counters);
 /* The same with a model configuration of the caller's (SPE scenarios). */
 void bench_init_cfg(const struct sim_pe_config *cfg, uint8_t host_counters);
 struct vperf_pcpu *bench_pcpu(unsigned int cpu);

@@ -29,7 +29,7 @@ toggles="--toggle-collect=vperf_handle_sysreg --toggle-collect=vperf_vcpu_load"
 toggles="$toggles --toggle-collect=vperf_vcpu_put --toggle-collect=naive_handle_sysreg"
 toggles="$toggles --toggle-collect=naive_vcpu_load --toggle-collect=naive_vcpu_put"
 toggles="$toggles --toggle-collect=vperf_handle_spe_irq --toggle-collect=vperf_handle_pmu_irq"
-toggles="$toggles --toggle-collect=vperf_pcpu_flush"
+toggles="$toggles --toggle-collect=vperf_pcpu_flush --toggle-collect=vperf_vcpu_put_lazy"
 cg="valgrind --tool=callgrind --collect-atstart=no $toggles"
 cg="$cg --zero-before=bench_cg_measure --dump-after=bench_cg_measure"
 cg="$cg --compress-strings=no --compress-pos=no"
@@ -61,7 +61,8 @@ sanitizers (\`$(dirname "$(dirname "$(dirname "$shown")")")\`), $(valgrind --ver
     $cg --callgrind-out-file=$shown_out/cg.out $shown callgrind
 
 PE: the model's default (PMUv3p5, PMCR_EL0.N = 6), the host keeps 2 counters (HPMN = 4). One VM
-with N = 4 counters unless a row says otherwise. An active guest programs its PMU like Linux
+with N = 4 counters unless a row says otherwise; \`second/*\` (VPERF_PART_SECOND) on a PE of its own,
+N = 10, its host at EL1 keeping [0, 5) and the cycle counter (\`host_first_range\`, \`host_el1\`). An active guest programs its PMU like Linux
 perf: N event counters and the cycle counter, PMINTENSET, PMCNTENSET, PMCR_EL0.E. Every mode of
 \`enum vperf_partition\` is tried with the SELF and HV policies; the tables show those
 \`vperf_vm_init\` accepts.
@@ -100,8 +101,8 @@ $(table cg-access access)
 
 ### Instructions per switch (callgrind)
 
-\`vperf_vcpu_put\` + \`vperf_vcpu_load\` (the naive switch's put and load), N = 4, mean of 200,
-counted as above.
+\`vperf_vcpu_put_lazy\` (every put is lazy) + \`vperf_vcpu_load\` (the naive switch's put and
+load), N = 4, mean of 200, counted as above.
 
 $(table cg-switch case)
 

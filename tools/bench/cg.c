@@ -3,9 +3,9 @@
  * The loops callgrind measures (`vperf-bench callgrind`, run by bench.sh): for every supported
  * mode, ITERATIONS trapped accesses of one register and ITERATIONS switches of each case, then
  * the same for the baselines. Callgrind collects only inside vperf_handle_sysreg,
- * vperf_vcpu_load / vperf_vcpu_put and the baselines' equivalents (--toggle-collect), zeroes its
- * counts on entry to bench_cg_measure and dumps them on exit, one file per loop, in the order
- * of the "cg" lines this prints: index, table, row, column, loop iterations, handler calls
+ * vperf_vcpu_load / vperf_vcpu_put / vperf_vcpu_put_lazy and the baselines' equivalents
+ * (--toggle-collect), zeroes its counts on entry to bench_cg_measure and dumps them on exit,
+ * one file per loop, in the order of the "cg" lines this prints: index, table, row, column, loop iterations, handler calls
  * (trapped accesses, or switches).
  */
 #include <stdio.h>

@@ -87,8 +87,16 @@ const struct sim_core_profile *bench_profile;
 
 /* The model's default PE, or bench_profile's PMU (its SPE left out, as in the default PE, so
  * that only the PMU differs): PMUVer, AArch32 at EL0, FGT, HPMN0, MT. */
-void bench_init(uint8_t pe_counters, uint8_t host_counters)
+static void init_pcpus(const struct sim_pe_config *cfg, const struct vperf_pcpu_config *pcfg);
+
+void bench_init(const struct bench_mode *m, uint8_t pe_counters, uint8_t host_counters)
 {
+	bool second = m && m->part == VPERF_PART_SECOND;
+	const struct vperf_pcpu_config pcfg = {
+		.host_counters = second ? BENCH_SECOND_HOST_COUNTERS : host_counters,
+		.host_first_range = second,
+		.host_el1 = second,
+	};
 	struct sim_pe_config cfg;
 
 	if (bench_profile) {
@@ -98,8 +106,8 @@ void bench_init(uint8_t pe_counters, uint8_t host_counters)
 	} else {
 		sim_default_config(&cfg);
 	}
-	cfg.nr_counters = pe_counters;
-	bench_init_cfg(&cfg, host_counters);
+	cfg.nr_counters = second ? BENCH_SECOND_PE_COUNTERS : pe_counters;
+	init_pcpus(&cfg, &pcfg);
 }
 
 struct vperf_pcpu *bench_pcpu(unsigned int cpu)
@@ -109,8 +117,14 @@ struct vperf_pcpu *bench_pcpu(unsigned int cpu)
 
 void bench_init_cfg(const struct sim_pe_config *cfg, uint8_t host_counters)
 {
-	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap, .irq = irq };
 	const struct vperf_pcpu_config pcfg = { .host_counters = host_counters };
+
+	init_pcpus(cfg, &pcfg);
+}
+
+static void init_pcpus(const struct sim_pe_config *cfg, const struct vperf_pcpu_config *pcfg)
+{
+	const struct sim_handlers handlers = { .sysreg_trap = sysreg_trap, .irq = irq };
 	int err;
 
 	memset(&hv, 0, sizeof(hv));
@@ -121,7 +135,7 @@ void bench_init_cfg(const struct sim_pe_config *cfg, uint8_t host_counters)
 		fail("vperf_init", err);
 	for (unsigned int cpu = 0; cpu < BENCH_CPUS; cpu++) {
 		sim_set_cpu(cpu);
-		err = vperf_pcpu_init(&hv.pcpu[cpu], &pcfg);
+		err = vperf_pcpu_init(&hv.pcpu[cpu], pcfg);
 		if (err)
 			fail("vperf_pcpu_init", err);
 	}

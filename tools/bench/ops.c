@@ -97,7 +97,7 @@ int bench_op_setup(const struct bench_mode *m)
 {
 	int err;
 
-	bench_init(BENCH_PE_COUNTERS, m ? BENCH_HOST_COUNTERS : 0);
+	bench_init(m, BENCH_PE_COUNTERS, m ? BENCH_HOST_COUNTERS : 0);
 	if (!m) {
 		bench_use_emulation();
 	} else {

@@ -30,10 +30,10 @@ int bench_switch_setup(const struct bench_mode *m, uint8_t n, enum bench_case c)
 	sw.naive = !m;
 	sw.cur = 0;
 	if (!m) {
-		bench_init(BENCH_NAIVE_COUNTERS, 0);
+		bench_init(NULL, BENCH_NAIVE_COUNTERS, 0);
 		return VPERF_OK;
 	}
-	bench_init(BENCH_PE_COUNTERS, BENCH_HOST_COUNTERS);
+	bench_init(m, BENCH_PE_COUNTERS, BENCH_HOST_COUNTERS);
 	err = bench_vm(m, n);
 	if (err)
 		return err;

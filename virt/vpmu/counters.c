@@ -8,6 +8,7 @@
 #include <arch/sysreg.h>
 
 #include "map.h"
+#include "second.h"
 #include "vpmu.h"
 
 /* Counter n's physical counter now, or -1 when its value is in the shadow. */
@@ -22,6 +23,9 @@ uint64_t vperf_vpmu_counter(const struct vperf_vcpu *vcpu, unsigned int n)
 
 	if (p < 0)
 		return n == VPERF_CYCLE_IDX ? vcpu->pmu.ccntr : vcpu->pmu.evcntr[n];
+	/* The second range: 64-bit event counters (PMUv3p5), the cycle counter one of them. */
+	if (vpmu_second_vm(vcpu))
+		return read_pmevcntr((unsigned int)p);
 	return n == VPERF_CYCLE_IDX ? read_sysreg(PMCCNTR_EL0)
 				    : vpmu_counter_bits(read_pmevcntr((unsigned int)p));
 }
@@ -39,7 +43,7 @@ void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t va
 		vcpu->pmu.ccntr = val;
 	else if (p < 0)
 		vcpu->pmu.evcntr[n] = val;
-	else if (n == VPERF_CYCLE_IDX)
+	else if (n == VPERF_CYCLE_IDX && !vpmu_second_vm(vcpu))
 		write_sysreg(val, PMCCNTR_EL0);
 	else
 		write_pmevcntr((unsigned int)p, val);
@@ -47,7 +51,10 @@ void vperf_vpmu_set_counter(struct vperf_vcpu *vcpu, unsigned int n, uint64_t va
 
 uint64_t vperf_vpmu_ovs(const struct vperf_vcpu *vcpu)
 {
-	uint64_t hw = vpmu_in_hw(vcpu) ? vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0)) : 0;
+	uint64_t hw = 0;
 
+	if (vpmu_in_hw(vcpu))
+		hw = vpmu_second_vm(vcpu) ? vperf_vpmu_second_hw_flags(vcpu)
+					  : vperf_vpmu_guest_bits(vcpu, read_sysreg(PMOVSSET_EL0));
 	return vcpu->pmu.ovs | hw;
 }

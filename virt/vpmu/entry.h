@@ -62,6 +62,20 @@ static inline void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 	(void)vcpu;
 }
 
+static inline bool vperf_vpmu_second_put_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	(void)vcpu;
+	(void)pcpu;
+	return false;
+}
+
+static inline bool vperf_vpmu_second_load_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	(void)vcpu;
+	(void)pcpu;
+	return false;
+}
+
 static inline void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 {
 	(void)vcpu;
@@ -74,6 +88,11 @@ static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
 	(void)vcpu;
 	*push = false;
 	return false;
+}
+
+static inline bool vperf_vpmu_park_trapped(struct vperf_vcpu *vcpu, bool *push)
+{
+	return vperf_vpmu_park(vcpu, push);
 }
 
 static inline void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu)

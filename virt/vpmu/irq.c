@@ -15,15 +15,31 @@
 #include "../log.h"
 #include "../ops.h"
 #include "map.h"
+#include "second.h"
 #include "vpmu.h"
 
 /* The host's counters: its second range [HPMN, EPMN), and the cycle counter while no vCPU with
- * a vPMU owns the first range. */
+ * a vPMU owns the first range. A host that keeps the first range (host_first_range) runs at EL1
+ * and takes its own overflows there (its PMUIRQ stays asserted until it does): none is vperf's
+ * to clear. */
 static uint64_t host_mask(const struct vperf_pcpu *pcpu)
 {
 	uint64_t mask = (VPERF_BIT(pcpu->epmn) - 1) & ~(VPERF_BIT(pcpu->hpmn) - 1);
 
+	if (pcpu->cfg.host_first_range)
+		return 0;
 	return pcpu->pmu_owner ? mask : mask | VPMU_CYCLE_BIT;
+}
+
+/* The counters whose flags are vperf's or a guest's: all but the agent's, or the second range
+ * where the host keeps the first and the cycle counter. */
+static uint64_t vperf_range(const struct vperf_pcpu *pcpu)
+{
+	uint64_t below_epmn = VPERF_BIT(pcpu->epmn) - 1;
+
+	if (pcpu->cfg.host_first_range)
+		return below_epmn & ~(VPERF_BIT(pcpu->hpmn) - 1);
+	return below_epmn | VPMU_CYCLE_BIT;
 }
 
 static uint64_t take_host(struct vperf_pcpu *pcpu, uint64_t ovs)
@@ -43,7 +59,7 @@ static uint64_t take_host(struct vperf_pcpu *pcpu, uint64_t ovs)
 static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
 {
 	struct vperf_vcpu *owner = pcpu->pmu_owner;
-	uint64_t bits;
+	uint64_t bits, claimed;
 
 	if (!owner || owner->pmu.hw_pcpu != pcpu)
 		return 0;
@@ -53,16 +69,19 @@ static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
 	 * line has that one rule, which every change of a flag or an enable calls at once. */
 	if (vpmu_in_hw(owner))
 		vperf_vpmu_take_soft_chain(owner, ovs);
-	bits = vperf_vpmu_hw_bits(owner, vpmu_mask(owner)) & ovs;
+	claimed = bits = vperf_vpmu_hw_bits(owner, vpmu_mask(owner)) & ovs;
+	/* The second range's cycle counter overflows at 32 bits too: not the guest's (second.c). */
+	if (vpmu_second_vm(owner))
+		bits = vperf_vpmu_second_ovs(owner, bits);
 	if (!bits)
-		return 0;
+		return claimed;
 	/* A direct-partition guest traps again until it has seen and cleared its flags: it
 	 * reads them from the shadow the flags move into. */
 	vperf_vpmu_leave_direct(owner);
 	owner->pmu.ovs |= vperf_vpmu_guest_bits(owner, bits);
 	write_sysreg(bits, PMOVSCLR_EL0);
 	vperf_vpmu_update_irq(owner);
-	return bits;
+	return claimed;
 }
 
 /*
@@ -99,7 +118,7 @@ bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
 	}
 	ovs = read_sysreg(PMOVSSET_EL0);
 	taken = take_host(pcpu, ovs) | take_guest(pcpu, ovs);
-	stray = ovs & ~taken & ((VPERF_BIT(pcpu->epmn) - 1) | VPMU_CYCLE_BIT);
+	stray = ovs & ~taken & vperf_range(pcpu);
 	mask_agent(pcpu, ovs);
 
 	/* A flag of nobody's counter (a first-range counter left enabled by no one): clear it

@@ -9,9 +9,11 @@
 #include <arch/sysreg.h>
 
 #include "../log.h"
+#include "../mdcr.h"
 #include "../ops.h"
 #include "map.h"
 #include "res0.h"
+#include "second.h"
 #include "vpmu.h"
 
 /* EL0 access rights from the guest's PMUSERENR_EL0 (EN, SW, CR, ER), by the register's el0 rule
@@ -42,7 +44,9 @@ static void write_pmcr(struct vperf_vcpu *vcpu, uint64_t val)
 	if (val & PMCR_C)
 		vperf_vpmu_set_counter(vcpu, VPERF_CYCLE_IDX, 0);
 	vcpu->pmu.pmcr = val & vperf_vpmu_pmcr_keep(vcpu);
-	if (vpmu_in_hw(vcpu))
+	/* The second range: the hardware's PMCR_EL0 is the host's; E and LP go to MDCR_EL2
+	 * (vperf_vpmu_access). */
+	if (vpmu_in_hw(vcpu) && !vpmu_second_vm(vcpu))
 		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 	vperf_vpmu_update_irq(vcpu);
 }
@@ -66,9 +70,11 @@ static void write_pair(struct vperf_vcpu *vcpu, const struct vperf_access *acc, 
 	if (cnten)
 		vperf_vpmu_repack(vcpu, false);
 	hw = vperf_vpmu_hw_bits(vcpu, bits);
-	/* The interrupt of an even counter chained in software stays enabled (map.c). */
+	/* The interrupt of an even counter chained in software stays enabled (map.c), and that of
+	 * the second range's cycle counter (second.c). */
 	if (!set && !cnten)
-		hw &= ~vperf_vpmu_soft_chain_hw(vcpu);
+		hw &= vpmu_second_vm(vcpu) ? ~VPERF_BIT(vpmu_second_cycle(vcpu))
+					   : ~vperf_vpmu_soft_chain_hw(vcpu);
 	if (hw)
 		write_sysreg_enc(acc->enc, hw);
 out:
@@ -109,7 +115,9 @@ static void write_evtyper(struct vperf_vcpu *vcpu, unsigned int n, uint64_t val)
 	val &= vperf_vpmu_evtyper_keep(vcpu, n);
 	if (n == VPERF_CYCLE_IDX) {
 		vcpu->pmu.ccfiltr = val;
-		if (vpmu_in_hw(vcpu))
+		if (vpmu_in_hw(vcpu) && vpmu_second_vm(vcpu))
+			vperf_vpmu_second_write_ccfiltr(vcpu);
+		else if (vpmu_in_hw(vcpu))
 			write_sysreg(vperf_vpmu_hw_ccfiltr(vcpu, vcpu->pmu.ccfiltr), PMCCFILTR_EL0);
 		return;
 	}
@@ -288,5 +296,10 @@ bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	 * overflow waits for it to see. */
 	if (vpmu_direct_vm(vcpu))
 		vperf_vpmu_try_direct(vcpu);
+	/* The second range runs under MDCR_EL2.HPME and HLP, from its PMCR_EL0 and its being
+	 * active (../mdcr.c): written when this access changed them. */
+	if (vpmu_second_vm(vcpu) &&
+	    ((vcpu->mdcr ^ vperf_mdcr_second(vcpu)) & MDCR_EL2_SECOND_FIELDS))
+		vperf_update_mdcr(vcpu);
 	return ok;
 }

@@ -23,6 +23,7 @@
 #include "../log.h"
 #include "../mdcr.h"
 #include "map.h"
+#include "second.h"
 #include "switch.h"
 #include "vpmu.h"
 
@@ -77,6 +78,11 @@ static void restore(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 	const struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t all = first_range_mask(pcpu), cnten, inten;
 
+	/* Where the host keeps the first range, every vCPU is a second-range one (second.c). */
+	if (pcpu->cfg.host_first_range) {
+		vperf_vpmu_second_restore(vcpu, pcpu);
+		return;
+	}
 	write_sysreg(all, PMCNTENCLR_EL0);
 	/* A XENPMU_MODE_ALL owner counted EL2 (NSH, no HPMD) and did not stop at its put: until
 	 * a context synchronization event its types, enables and MDCR_EL2 may still govern the
@@ -193,11 +199,18 @@ static void save(struct vperf_vcpu *vcpu)
 	uint64_t ovs = s->ovs, hw_ovs;
 
 	/* XENPMU_MODE_ALL: the privileged VM's counters go on counting whoever runs next (the
-	 * copy below is for a migration; back on this pCPU it finds the live counters). */
-	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu))
+	 * copy below is for a migration; back on this pCPU it finds the live counters). The
+	 * second range stops at the put's MDCR_EL2 write (HPME = 0) and counts nothing at EL2
+	 * before it (NSH = 0). */
+	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu) && !vpmu_second_vm(vcpu))
 		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
-	save_counters(vcpu);
+	if (vpmu_second_vm(vcpu))
+		vperf_vpmu_second_save_counters(vcpu);
+	else
+		save_counters(vcpu);
 	hw_ovs = read_sysreg(PMOVSSET_EL0);
+	if (vpmu_second_vm(vcpu))
+		hw_ovs = vperf_vpmu_second_ovs(vcpu, hw_ovs);
 	vperf_vpmu_take_soft_chain(vcpu, hw_ovs); /* emulated partition, one slot (map.c) */
 	s->ovs |= vperf_vpmu_guest_bits(vcpu, hw_ovs);
 	vperf_vpmu_end_slice(vcpu, vcpu->pcpu);
@@ -224,15 +237,26 @@ static void save(struct vperf_vcpu *vcpu)
 
 /* An owner change on this pCPU: a state a lazy put parked here goes to its shadow first (its
  * counting stopped and its flags were taken at that put). The hardware copy stays valid, as
- * after an eager put, until someone else's state is restored over it. */
-void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
+ * after an eager put, until someone else's state is restored over it. Always inline in the
+ * acquire, on the switch's path (vperf_vpmu_flush below is the same). */
+static inline __attribute__((always_inline)) void flush(struct vperf_pcpu *pcpu)
 {
 	struct vperf_vcpu *owner = pcpu->pmu_owner;
 
 	if (!owner || !vpmu_parked_here(owner, pcpu))
 		return;
+	/* Where the host keeps the first range, every owner is a second-range vCPU (second.c). */
+	if (pcpu->cfg.host_first_range) {
+		vperf_vpmu_second_flush(owner);
+		return;
+	}
 	save_counters(owner);
 	owner->pmu.where = VPERF_VPMU_SHADOW;
+}
+
+void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
+{
+	flush(pcpu);
 }
 
 /* The physical counters of the first range an owner may have left enabled: its N (guest
@@ -304,10 +328,11 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	if (hw_copy_valid(vcpu, pcpu) && vperf_vpmu_map_complete(vcpu)) {
 		vpmu_resume(vcpu);
 	} else {
-		vperf_vpmu_flush(pcpu); /* the previous owner's parked state, to its shadow */
+		flush(pcpu); /* the previous owner's parked state, to its shadow */
+		/* Before restore(), which places the second range's counters by it (map.h): */
+		vcpu->pmu.hw_pcpu = pcpu;
 		restore(vcpu, pcpu);
 		pcpu->pmu_owner = vcpu;
-		vcpu->pmu.hw_pcpu = pcpu;
 	}
 	vcpu->pmu.where = VPERF_VPMU_HW;
 }
@@ -348,4 +373,6 @@ void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy)
 	}
 	save(vcpu);
 	vcpu->pmu.active = !vpmu_idle(vcpu);
+	if (vpmu_second_vm(vcpu))
+		vperf_vpmu_second_put_mdcr(vcpu); /* HPME follows active (../mdcr.c) */
 }

@@ -6,6 +6,8 @@
 
 #include <arch/sysreg.h>
 
+#include "../mdcr.h"
+#include "second.h"
 #include "vpmu.h"
 
 /* Before the loaded vCPU's MDCR_EL2 (computed, not yet written) moves [hpmn, pcpu->hpmn) into
@@ -42,7 +44,28 @@ static inline void vperf_vpmu_before_mdcr(struct vperf_vcpu *vcpu)
  * (vperf_vpmu_update_irq) before the vCPU is no longer loaded: a new flag, or a reset's or a
  * restore's level (left out of here so that the common path makes no call).
  */
-static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
+/*
+ * The second range's lazy put (second.c): no PMU register written, the MDCR_EL2 of the put (HPME
+ * = 0) stops its counters; only a pending physical IRQ (ISR_EL1.I, not a PMU register) makes it
+ * read PMOVSSET_EL0 and take the guest's flags, which an overflow just before the exit may have
+ * raised. It stays active (it was, its state being in the hardware), so that its MDCR_EL2 and
+ * HPME stay what they were: an idle vCPU is acquired again at its next load, at worst a restore
+ * after another vCPU took the counters, where an eager put would have left it in the shadow.
+ */
+static inline bool vpmu_park_second(struct vperf_vcpu *vcpu, bool *push)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	*push = s->irq_dirty;
+	if (read_sysreg(ISR_EL1) & ISR_EL1_I)
+		*push |= vperf_vpmu_second_park_flags(vcpu);
+	if (s->userenr)
+		write_sysreg(0, PMUSERENR_EL0);
+	s->where = VPERF_VPMU_PARKED;
+	return true;
+}
+
+static inline bool vperf_vpmu_park_trapped(struct vperf_vcpu *vcpu, bool *push)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t ovs = s->ovs, mask;
@@ -61,21 +84,73 @@ static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
 	return true;
 }
 
+/* Either: the second range's (vpmu_park_second) or the trapped partition's lazy put. */
+static inline bool vperf_vpmu_park(struct vperf_vcpu *vcpu, bool *push)
+{
+	if (vpmu_in_hw(vcpu) && vpmu_second_vm(vcpu))
+		return vpmu_park_second(vcpu, push);
+	return vperf_vpmu_park_trapped(vcpu, push);
+}
+
 /* This vCPU's state is parked in pcpu's hardware (a lazy put, nobody has taken it since). */
 static inline bool vpmu_parked_here(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	return vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu == pcpu;
 }
 
+/*
+ * The second range's round trip (docs/vpmu.md, "The second range"), ahead of the general lazy
+ * put and load (../vcpu.c): a lazy put that needs nothing but the host's MDCR_EL2 (no SPE, no EL0
+ * grant to take back, no line to push, no IRQ pending: ISR_EL1, no fine-grained traps of the
+ * host's to restore) parks the state as vpmu_park_second would and leaves pcpu->resume = vcpu.
+ * What may happen on the pCPU before the load back: vCPUs of other VMs of the second range or
+ * without a vPMU (no other partition runs there), which change the PMU only by taking its
+ * counters (an acquire: the owner changes) and MDCR_EL2 (the load back writes its own); a vCPU
+ * with a vSPE, whose load clears the token (its traps, E2PB); vperf_pcpu_forget clears it,
+ * vperf_pcpu_flush leaves the hardware copy valid. The load back finds it (vcpu.c) and, when the
+ * vCPU still owns the counters, its MDCR_EL2 is still the one cached for this pCPU (no new
+ * configuration epoch, no vperf_vcpu_set_host_mdcr, no load elsewhere since, which would have
+ * computed it for that pCPU: so the state is still the one parked here) and no line change
+ * waits, resumes writing only MDCR_EL2: what vperf_vpmu_load's resume does for it (no
+ * PMUSERENR_EL0, no PMCR_EL0).
+ */
+static inline bool vperf_vpmu_second_put_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	struct vperf_vpmu *s = &vcpu->pmu;
+
+	if (!vpmu_in_hw(vcpu) || !vpmu_second_vm(vcpu) || vcpu->vm->cfg.spe || s->userenr ||
+	    s->irq_dirty || pcpu->fgt_host_pmu || (read_sysreg(ISR_EL1) & ISR_EL1_I))
+		return false;
+	s->where = VPERF_VPMU_PARKED;
+	pcpu->resume = vcpu;
+	return true;
+}
+
+static inline bool vperf_vpmu_second_load_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
+{
+	pcpu->resume = NULL;
+	if (vcpu->pmu.irq_dirty || vcpu->mdcr_pcpu != pcpu ||
+	    vcpu->mdcr_epoch != vperf_mdcr_epoch || pcpu->pmu_owner != vcpu)
+		return false;
+	vcpu->pmu.where = VPERF_VPMU_HW;
+	return true;
+}
+
 /* The hardware holds the vCPU's state already (it was the last owner here): what its put took
  * away. Inline, for vperf_vpmu_load's path with no call (and switch.c's acquire). */
 static inline __attribute__((always_inline)) void vpmu_resume(struct vperf_vcpu *vcpu)
 {
+	enum vperf_partition part = vcpu->vm->cfg.partition;
+
 	if (vcpu->pmu.userenr)
 		write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
 	/* A direct guest's put left the idle selection in the hardware (save()). */
-	if (vpmu_direct_vm(vcpu) && vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
-		write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
+	if (part == VPERF_PART_DIRECT) {
+		if (vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
+			write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
+	} else if (part == VPERF_PART_SECOND) {
+		return; /* its E is MDCR_EL2.HPME, which the load wrote already */
+	}
 	if (vcpu->pmu.pmcr & PMCR_E)
 		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 }

@@ -114,6 +114,13 @@ static inline bool vpmu_emulated_vm(const struct vperf_vcpu *vcpu)
 	return vcpu->vm->cfg.partition == VPERF_PART_EMULATED;
 }
 
+/* The second-range placement (map.h, second.c): the host keeps the first range and the cycle
+ * counter; the guest's PMCR_EL0.E and LP are MDCR_EL2.HPME and HLP (../mdcr.c). */
+static inline bool vpmu_second_vm(const struct vperf_vcpu *vcpu)
+{
+	return vcpu->vm->cfg.partition == VPERF_PART_SECOND;
+}
+
 /* Guest counters n and n + 1 are a CHAIN pair: n even, n + 1 a counter of the guest's counting
  * CHAIN, which counts the overflows of bits [31:0] of counter n (Arm DDI 0487, D14 event 0x1E).
  * The emulated partition places such a pair on an even/odd physical pair (map.c). */

@@ -66,6 +66,9 @@ static const struct sim_arch_reg singles[] = {
 	/* PMUACR_EL1 (FEAT_PMUv3p9): P<n> [30:0], C [31], F0 [32]; [63:33] RES0. */
 	REG(PMUACR_EL1, RW, TPM, PMUV3P9, PMU, PMUACR, BITS_63_33, NONE, NPMUACR),
 	REG(PMMIR_EL1, RO, TPM, PMUV3P4, PMU, PMMIR, 0, NONE, PMMIR),
+	/* ISR_EL1 (D24.2): I [7] an IRQ pending, physical at EL2, virtual at EL1 with
+	 * HCR_EL2.IMO; no EL2 trap; the GIC family computes it (gic/gic.c). */
+	REG(ISR_EL1, RO, NONE, ALWAYS, GIC, OTHER, 0, NONE, NONE),
 	/* FEAT_PMUv3_ICNTR: PMICNTR_EL0 (I5.3.33, 64 bits) and PMICFILTR_EL0 (I5.3.32: [63:59],
 	 * [55:32], bit 25, bit 23 and [19:16] RES0; evtCount [15:0] reads 0x0008). MDCR_EL2.TPM
 	 * traps both, as every PMU register. */

@@ -162,10 +162,21 @@ static bool lr_exists(unsigned int cpu, uint32_t enc)
 	return false;
 }
 
+/* ISR_EL1.I [7] (Arm DDI 0487 K.a, ISR_EL1): an IRQ is pending, the one the PE would take
+ * there: at EL1 with HCR_EL2.IMO = 1 a virtual one (a pending list register the virtual CPU
+ * interface may signal), else an enabled physical one, pending whatever latency the model
+ * draws for taking it (gic_phys.c). The other fields (FIQ, SError) are not modelled: 0. */
+static uint64_t isr_value(unsigned int cpu, unsigned int el)
+{
+	bool imo = (sim_reg(cpu, SIM_ENC_HCR_EL2) & SIM_HCR_EL2_IMO) != 0;
+	bool pending = el < 2 && imo ? gic_virt_signalled(cpu) : gic_phys_pending(cpu);
+
+	return pending ? SIM_ISR_EL1_I : 0;
+}
+
 static uint64_t gic_read(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
 			 uint64_t stored)
 {
-	(void)el;
 	switch (reg->enc) {
 	case SIM_ENC_ICH_ELRSR_EL2:
 		return gic_elrsr(cpu);
@@ -175,6 +186,8 @@ static uint64_t gic_read(unsigned int cpu, unsigned int el, const struct sim_arc
 		return gic_misr(cpu);
 	case SIM_ENC_ICH_VTR_EL2:
 		return vtr_value(gic_cpu(cpu)->nr_lrs);
+	case SIM_ENC_ISR_EL1:
+		return isr_value(cpu, el);
 	default:
 		if (is_lr(reg->enc) && !lr_exists(cpu, reg->enc))
 			return 0;

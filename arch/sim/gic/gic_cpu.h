@@ -51,9 +51,12 @@ void gic_sync(unsigned int cpu);
 /* The physical side (gic_phys.c). */
 bool gic_phys_take(unsigned int cpu);
 bool gic_phys_deliverable(unsigned int cpu);
+bool gic_phys_pending(unsigned int cpu);
 void gic_phys_hw_deactivate(unsigned int cpu, uint32_t pintid);
 
 /* The virtual side (gic_virt.c). */
 bool gic_virt_take(unsigned int cpu);
+/* A pending list register the virtual CPU interface may signal now (ISR_EL1.I at EL1). */
+bool gic_virt_signalled(unsigned int cpu);
 
 #endif /* VPERF_SIM_GIC_CPU_H */

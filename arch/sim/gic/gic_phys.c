@@ -104,6 +104,13 @@ static uint32_t takeable(unsigned int cpu)
 	return pmu_delayed(cpu) ? set & ~pmu : set;
 }
 
+/* An enabled physical interrupt is pending for the CPU interface to signal (ISR_EL1.I at EL2):
+ * whatever the latency drawn for taking it, which is the PE's (the architecture bounds none). */
+bool gic_phys_pending(unsigned int cpu)
+{
+	return candidates(cpu) != 0;
+}
+
 bool sim_gic_pmuirq_delayed(unsigned int cpu)
 {
 	return (candidates(cpu) & ppi_bit(sim_line_intid(SIM_LINE_PMUIRQ))) != 0;

@@ -118,6 +118,20 @@ static void call_guest_handler(unsigned int cpu, uint32_t vintid)
 	sim_set_el(el);
 }
 
+bool gic_virt_signalled(unsigned int cpu)
+{
+	if (!(sim_reg(cpu, SIM_ENC_ICH_HCR_EL2) & SIM_ICH_HCR_EN) ||
+	    !(vmcr(cpu) & SIM_ICH_VMCR_VENG1))
+		return false;
+	for (unsigned int n = 0; n < gic_cpu(cpu)->nr_lrs; n++) {
+		uint64_t lr = gic_lr(cpu, n);
+
+		if ((lr & SIM_LR_PENDING_BIT) && can_signal(cpu, lr))
+			return true;
+	}
+	return false;
+}
+
 /* Acknowledge (ICV_IAR1_EL1) the LR the vPE is signalled: pending -> active, its group
  * priority becomes active, and the guest's handler runs. */
 bool gic_virt_take(unsigned int cpu)

@@ -54,6 +54,7 @@ enum sim_enc {
 	SIM_ENC_PMINTENCLR_EL1 = SIM_ENC(3, 0, 9, 14, 2),
 	SIM_ENC_PMUACR_EL1 = SIM_ENC(3, 0, 9, 14, 4),
 	SIM_ENC_PMMIR_EL1 = SIM_ENC(3, 0, 9, 14, 6),
+	SIM_ENC_ISR_EL1 = SIM_ENC(3, 0, 12, 1, 0),
 	SIM_ENC_PMICNTR_EL0 = SIM_ENC(3, 3, 9, 4, 0),
 	SIM_ENC_PMICFILTR_EL0 = SIM_ENC(3, 3, 9, 6, 0),
 	SIM_ENC_PMCR_EL0 = SIM_ENC(3, 3, 9, 12, 0),
@@ -249,7 +250,7 @@ struct sim_arch_reg {
 };
 
 /* How many registers the table holds: the register file has one slot each. */
-#define SIM_NR_REGS 131u
+#define SIM_NR_REGS 132u
 
 /* The register at enc, or NULL when the model has no such register. */
 const struct sim_arch_reg *sim_arch_reg(uint32_t enc);
