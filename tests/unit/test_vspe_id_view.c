@@ -19,32 +19,32 @@
 #include "vspe_util.h"
 
 /* PMSIDR_EL1 fields (SPE 4.3.11) and PMBIDR_EL1 ones (SPE 4.3.1), written out from the text. */
-#define I_FE	     (1ull << 0)
-#define I_FT	     (1ull << 1)
-#define I_FL	     (1ull << 2)
-#define I_ARCHINST   (1ull << 3)
-#define I_LDS	     (1ull << 4)
-#define I_ERND	     (1ull << 5)
-#define I_FNE	     (1ull << 6)
-#define I_INTERVAL(x) ((uint64_t)(x) << 8)   /* 0: 256, 4: 1024, 8: 4096 */
-#define I_MAXSIZE(x)  ((uint64_t)(x) << 12)  /* 6: 64 bytes, 7: 128 */
-#define I_COUNT12     (2ull << 16)	     /* 12-bit saturating counters */
-#define I_COUNT16     (3ull << 16)	     /* 16-bit */
+#define I_FE	      (1ull << 0)
+#define I_FT	      (1ull << 1)
+#define I_FL	      (1ull << 2)
+#define I_ARCHINST    (1ull << 3)
+#define I_LDS	      (1ull << 4)
+#define I_ERND	      (1ull << 5)
+#define I_FNE	      (1ull << 6)
+#define I_INTERVAL(x) ((uint64_t)(x) << 8)  /* 0: 256, 4: 1024, 8: 4096 */
+#define I_MAXSIZE(x)  ((uint64_t)(x) << 12) /* 6: 64 bytes, 7: 128 */
+#define I_COUNT12     (2ull << 16)	    /* 12-bit saturating counters */
+#define I_COUNT16     (3ull << 16)	    /* 16-bit */
 #define I_FORMAT(x)   ((uint64_t)(x) << 20) /* Arm DDI 0487 K.a: RES0 in SPE 4.3.11 */
 #define I_FILTERS     (I_FE | I_FT | I_FL)
 #define B_F	      (1ull << 5)
 #define B_ALIGN64     6ull
 /* PMSFCR_EL1 (SPE 4.3.9), PMSICR_EL1 (4.3.10) */
-#define FCR_FE	      (1ull << 0)
-#define FCR_FT	      (1ull << 1)
-#define FCR_FL	      (1ull << 2)
-#define FCR_FNE	      (1ull << 3)
-#define FCR_LD	      (1ull << 17)
-#define ICR_ECOUNT    (0xffull << 56)
+#define FCR_FE	   (1ull << 0)
+#define FCR_FT	   (1ull << 1)
+#define FCR_FL	   (1ull << 2)
+#define FCR_FNE	   (1ull << 3)
+#define FCR_LD	   (1ull << 17)
+#define ICR_ECOUNT (0xffull << 56)
 
 /* A pCPU rich in SPE features and one poor in them, both of MaxSize 64 bytes, Align 0. */
-static const uint64_t rich = I_FILTERS | I_ARCHINST | I_LDS | I_ERND | I_FNE | I_INTERVAL(0) |
-			     I_MAXSIZE(6) | I_COUNT16;
+static const uint64_t rich =
+	I_FILTERS | I_ARCHINST | I_LDS | I_ERND | I_FNE | I_INTERVAL(0) | I_MAXSIZE(6) | I_COUNT16;
 static const uint64_t poor = I_FE | I_FT | I_INTERVAL(4) | I_MAXSIZE(6) | I_COUNT12;
 /* What a guest must read on both: the AND, the larger Interval, the narrower counters. */
 static const uint64_t view = I_FE | I_FT | I_INTERVAL(4) | I_MAXSIZE(6) | I_COUNT12;
@@ -174,7 +174,9 @@ static void test_masks_follow_view(void **state)
  * keeping FE, FT or FL whatever the view. */
 static void test_filter_enables_follow_view(void **state)
 {
-	static const uint64_t filters[3][2] = { { I_FE, FCR_FE }, { I_FT, FCR_FT }, { I_FL, FCR_FL } };
+	static const uint64_t filters[3][2] = { { I_FE, FCR_FE },
+						{ I_FT, FCR_FT },
+						{ I_FL, FCR_FL } };
 	const uint64_t all = FCR_FE | FCR_FT | FCR_FL;
 
 	(void)state;
