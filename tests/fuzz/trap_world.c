@@ -18,7 +18,7 @@ static bool policy_valid(const struct vperf_vm_config *c, unsigned int hpmn)
 {
 	bool on = c->pmu_mode != VPERF_PMU_OFF;
 
-	if ((unsigned int)c->partition > VPERF_PART_EMULATED || c->nr_counters > 31 ||
+	if ((unsigned int)c->partition > VPERF_PART_SECOND || c->nr_counters > 31 ||
 	    c->emu_slots > 31 || !trap_spe_policy_valid(c))
 		return false;
 	if (c->pmu_mode != VPERF_PMU_OFF && c->pmu_mode != VPERF_PMU_SELF &&
