@@ -681,6 +681,55 @@ static void test_refused(void **state)
 	}
 }
 
+/* The guest's cycle counter counting, its interrupt never enabled by the guest: the 32-bit
+ * overflow of its event counter is taken by vperf at once all the same, so a later write of a
+ * small value leaves no flag the guest could read as its 64-bit wrap. Kills: the hardware's
+ * interrupt enable of that counter following the guest's PMINTENSET_EL1.C (map.h,
+ * vperf_vpmu_hw_inten). */
+static void test_cycle_32bit_overflow_taken_unasked(void **state)
+{
+	struct hv_vcpu *a;
+
+	(void)state;
+	init_second(6, 2, 2);
+	if (!offered())
+		return;
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
+	guest_write(PMCNTENSET_EL0, CYCLE_BIT);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	guest_write(PMCR_EL0, 0);
+	guest_write(PMCCNTR_EL0, 5);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_false(a->irq_level);
+	hv_leave(0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The hypervisor's own MDCR_EL2 bits for a vCPU (vperf_vcpu_set_host_mdcr) may hold HLP, which
+ * for a second-range vCPU is its PMCR_EL0.LP's: the guest's value wins while it runs. Kills: the
+ * second range's MDCR_EL2 keeping the base's second-range fields (mdcr.c, vpmu_mdcr). */
+static void test_host_bits_yield_second_fields(void **state)
+{
+	struct hv_vcpu *a;
+
+	(void)state;
+	init_second(6, 2, 2);
+	if (!offered())
+		return;
+	a = hv_vcpu(0, 0);
+	assert_int_equal(vperf_vcpu_set_host_mdcr(&a->v, MDCR_EL2_HLP), VPERF_OK);
+	hv_enter(a, 0);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_false(mdcr() & MDCR_EL2_HLP);
+	guest_write(PMCR_EL0, PMCR_E | PMCR_LP);
+	assert_true(mdcr() & MDCR_EL2_HLP);
+	hv_leave(0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -699,6 +748,8 @@ int main(void)
 		cmocka_unit_test(test_chain_pair),
 		cmocka_unit_test(test_cycle_counter_filtered),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_cycle_32bit_overflow_taken_unasked),
+		cmocka_unit_test(test_host_bits_yield_second_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
+#include <vperf/esr.h>
 
 #include "vspe_util.h"
 
@@ -324,6 +325,51 @@ static void test_later_pcpu_smaller_interval(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* PMBIDR_EL1 has no trap (SPE 4.3.1); were a syndrome to claim a read of it, vperf answers with
+ * the view: Align and F, P = 0 (the guest owns its buffer). Mutation tried: guest_pmbidr
+ * (virt/vspe/regs.c) keeping Align alone fails it. */
+static void test_claimed_pmbidr_read(void **state)
+{
+	const uint64_t idr[2] = { rich, rich }, bidr[2] = { B_F | B_ALIGN64, B_F | B_ALIGN64 };
+	uint64_t gprs[31] = { 0 };
+
+	(void)state;
+	init_model(3, idr, bidr);
+	up(0, VPERF_OK);
+	up(1, VPERF_OK);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 1);
+	gprs[3] = ~0ull;
+	assert_int_equal(hv_raw_trap(vperf_esr_encode_sysreg(VPERF_ENC_PMBIDR_EL1, 3, true), gprs, 1),
+			 VPERF_TRAP_HANDLED);
+	assert_int_equal(gprs[3], B_F | B_ALIGN64);
+	hv_leave(1);
+	sim_set_cpu(0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A VM profiled from outside (VPERF_SPE_BUF_EL2) is shown no SPE ID register (the buffer and its
+ * records are the hypervisor's): pCPUs of another Align take it, where a VM with a vSPE of its
+ * own is refused. Mutation tried: check_spe (virt/policy.c) refusing it too fails it. */
+static void test_outside_profiled_vm_not_concerned(void **state)
+{
+	const uint64_t idr[2] = { rich, rich }, bidr[2] = { 0, B_ALIGN64 };
+	const struct vperf_vm_config outside = { .pmu_mode = VPERF_PMU_OFF,
+						 .spe = true,
+						 .spe_buffer = VPERF_SPE_BUF_EL2 };
+	struct vperf_pcpu_config host = pcfg;
+
+	(void)state;
+	host.host_spe = true;
+	init_model(1, idr, bidr);
+	assert_int_equal(hv_pcpu_up(0, &host), VPERF_OK);
+	assert_int_equal(hv_pcpu_up(1, &host), VPERF_OK);
+	sim_set_cpu(0);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_EINVAL);
+	assert_int_equal(hv_vm(1, &outside), VPERF_OK);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +380,8 @@ int main(void)
 		cmocka_unit_test(test_no_vspe_vm_no_demand),
 		cmocka_unit_test(test_later_pcpu_per_field),
 		cmocka_unit_test(test_later_pcpu_smaller_interval),
+		cmocka_unit_test(test_claimed_pmbidr_read),
+		cmocka_unit_test(test_outside_profiled_vm_not_concerned),
 	};
 
 	return cmocka_run_group_tests_name("vspe_id_view", tests, NULL, NULL);
