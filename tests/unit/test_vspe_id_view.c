@@ -340,8 +340,9 @@ static void test_claimed_pmbidr_read(void **state)
 	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
 	hv_enter(hv_vcpu(0, 0), 1);
 	gprs[3] = ~0ull;
-	assert_int_equal(hv_raw_trap(vperf_esr_encode_sysreg(VPERF_ENC_PMBIDR_EL1, 3, true), gprs, 1),
-			 VPERF_TRAP_HANDLED);
+	assert_int_equal(
+		hv_raw_trap(vperf_esr_encode_sysreg(VPERF_ENC_PMBIDR_EL1, 3, true), gprs, 1),
+		VPERF_TRAP_HANDLED);
 	assert_int_equal(gprs[3], B_F | B_ALIGN64);
 	hv_leave(1);
 	sim_set_cpu(0);
