@@ -556,11 +556,32 @@ static void run_shared(const struct world *w, struct w_result *res)
 		hv_leave(c);
 }
 
+/* The world a second-range VM's vCPU runs alone in: the trapped partition, on the same pCPUs
+ * whose hosts keep the second range instead (HPMN = N - host - agent >= the VM's N + 1). What a
+ * guest observes does not depend on where vperf places its counters (docs/vpmu.md, "The second
+ * range": every access is the trapped partition's, translated), so the reference is the
+ * partition the second range's translation must agree with, not the second range itself (a
+ * translation wrong the same way twice, such as the cycle counter's event, would hide there). */
+static const struct world *alone_world(const struct world *w, unsigned int i, struct world *ref)
+{
+	const struct vperf_vm_config *cfg = &w->vm[w->vcpu_vm[i]].cfg;
+
+	if (cfg->partition != VPERF_PART_SECOND || cfg->pmu_mode == VPERF_PMU_OFF)
+		return w;
+	*ref = *w;
+	ref->vm[w->vcpu_vm[i]].cfg.partition = VPERF_PART_TRAPPED;
+	for (unsigned int c = 0; c < w->nr_cpus; c++)
+		ref->cpu[c].pc.host_first_range = ref->cpu[c].pc.host_el1 = false;
+	return ref;
+}
+
 /* Alone: the same program, the same steps on the same pCPUs, the same puts. */
-static void run_alone(const struct world *w, unsigned int i, struct w_result *res)
+static void run_alone(const struct world *shared, unsigned int i, struct w_result *res)
 {
 	if (iso_trace)
 		printf("  alone: vCPU %u\n", i);
+	static struct world ref;
+	const struct world *w = alone_world(shared, i, &ref);
 	const struct iso_prog *sp = &shared_run.prog[i];
 	struct iso_prog *p = &alone_run.prog[i];
 	unsigned int n = sp->next_step, cpu;
