@@ -136,11 +136,13 @@ bool trap_decode(const uint8_t *data, size_t size)
 	world.model.nr_counters = (uint8_t)(2 + (b >> 3) % 10);
 	b = in_u8(&in);
 	/* The host keeps the first range (an EL1 host, host_first_range) when the input's last
-	 * byte is 0xf0 or above: where a second-range VM is valid (docs/vpmu.md, "The second
+	 * byte is 0xf0 or above: where a second-range VM may be valid (docs/vpmu.md, "The second
 	 * range"). Its HPMN is host_counters, at least 1. Taken from the end so that every other
 	 * input decodes as before. */
 	world.pcfg.host_first_range = world.model.pmuver && size > 2 && data[size - 1] >= 0xf0;
 	world.pcfg.host_el1 = world.pcfg.host_first_range;
+	/* There, with 0xf7 or 0xff, AArch32 at EL0: PMCR_EL0.LC writable, the placement refused. */
+	world.model.aarch32_el0 = world.pcfg.host_first_range && (data[size - 1] & 7) == 7;
 	world.pcfg.host_counters = world.model.pmuver ? (uint8_t)(b % 3) : 0;
 	world.pcfg.host_counters += world.pcfg.host_first_range;
 	world.pcfg.agent_counters = world.model.pmuver ? (uint8_t)(b >> 2 & 1) : 0;
