@@ -60,7 +60,7 @@ struct w_result {
 	unsigned int cpus_up, cpus_refused, vms_up, vms_refused, vcpus, migrations, steps;
 	uint64_t records, host_records;
 	/* The second range: pCPUs whose host keeps the first range up and refused, VMs in it. */
-	unsigned int first_up, first_refused, second_up, second_refused;
+	unsigned int first_up, first_refused, second_up, second_refused, second_vcpus;
 };
 
 struct w_run {
@@ -713,6 +713,8 @@ static void check_world(const struct world *w, struct w_result *res)
 		if (!active(w, &shared_run, i) || !sp->next_step)
 			continue;
 		res->vcpus++;
+		res->second_vcpus += w->vm[w->vcpu_vm[i]].cfg.partition == VPERF_PART_SECOND &&
+				     w->vm[w->vcpu_vm[i]].cfg.pmu_mode != VPERF_PMU_OFF;
 		/* XENPMU_MODE_ALL counts everyone by its policy: not compared. */
 		if (w->vm[w->vcpu_vm[i]].cfg.pmu_mode == VPERF_PMU_ALL)
 			continue;
@@ -926,6 +928,7 @@ static void test_isolation_worlds(void **state)
 		sum.first_refused += res.first_refused;
 		sum.second_up += res.second_up;
 		sum.second_refused += res.second_refused;
+		sum.second_vcpus += res.second_vcpus;
 		for (unsigned int c = 0; c < w.nr_cpus; c++)
 			if (w.cpu[c].present && w.cpu[c].pc.host_first_range) {
 				second_worlds++;
@@ -961,9 +964,10 @@ static void test_isolation_worlds(void **state)
 		      sum.migrations, (unsigned long long)sum.records,
 		      (unsigned long long)sum.host_records, hv_direct_after_bigger, vspe_mixed_ids);
 	print_message("second range: %u worlds with an EL1 host keeping the first range: %u such "
-		      "pCPUs up, %u refused; %u second-range VMs with a vPMU up, %u refused\n",
+		      "pCPUs up, %u refused; %u second-range VMs with a vPMU up, %u refused; %u "
+		      "of their vCPUs compared with their runs alone (trapped)\n",
 		      second_worlds, sum.first_up, sum.first_refused, sum.second_up,
-		      sum.second_refused);
+		      sum.second_refused, sum.second_vcpus);
 	printf("%llu worlds\n", (unsigned long long)n);
 }
 
