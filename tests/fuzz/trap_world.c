@@ -41,11 +41,25 @@ static bool range_valid(const struct vperf_vm_config *c)
 	       c->nr_counters + 1u <= room;
 }
 
+/* A vPMU and a vSPE of its own on one virtual PPI (each 0 its default): refused, the guest could
+ * not tell PMUIRQ from PMBIRQ (docs/vspe.md, spe_virq). */
+static bool ppis_collide(const struct vperf_vm_config *c)
+{
+	uint32_t pmu = c->pmu_virq ? c->pmu_virq : CONFIG_VPERF_VPMU_PPI;
+	uint32_t spe = c->spe_virq ? c->spe_virq : CONFIG_VPERF_VSPE_PPI;
+
+	return c->pmu_mode != VPERF_PMU_OFF && c->spe && c->spe_buffer != VPERF_SPE_BUF_EL2 &&
+	       pmu == spe;
+}
+
 /* The oracle for vperf_vm_init, written from the API's contract, not from its code. */
 static bool policy_valid(const struct vperf_vm_config *c)
 {
 	bool on = c->pmu_mode != VPERF_PMU_OFF;
 	unsigned int hpmn = world_hpmn();
+
+	if (ppis_collide(c))
+		return false;
 
 	if ((unsigned int)c->partition > VPERF_PART_SECOND || c->nr_counters > 31 ||
 	    c->emu_slots > 31 || !trap_spe_policy_valid(c))
