@@ -6,17 +6,60 @@
 #include <string.h>
 
 #include <arch/sysreg.h>
+#include <vperf/pmu_regs.h>
 
 #include "fuzz_input.h"
 #include "trap_world.h"
 
+#define HOST_REGS (7 + 2 * 31)
+
 struct world world;
-static uint64_t host_regs[SIM_MAX_CPUS][4 + 2 * 31];
+static uint64_t host_regs[SIM_MAX_CPUS][HOST_REGS];
+
+/* HPMN as vperf.h defines it: host_counters where the host keeps the first range, else the
+ * counters below the host's and the agent's. */
+static unsigned int world_hpmn(void)
+{
+	unsigned int reserved = world.pcfg.host_counters + world.pcfg.agent_counters;
+
+	return world.pcfg.host_first_range ? world.pcfg.host_counters
+					   : world.model.nr_counters - reserved;
+}
+
+/* A vPMU's range (docs/vpmu.md, "The second range"): where the host keeps the first range, only
+ * VPERF_PART_SECOND, on PMUv3p5 or later without AArch32 at EL0 (LC RES1), not in
+ * XENPMU_MODE_ALL, with its N counters and its cycle counter in [HPMN, EPMN); elsewhere every
+ * partition but that one. */
+static bool range_valid(const struct vperf_vm_config *c)
+{
+	unsigned int room = world.model.nr_counters - world.pcfg.agent_counters - world_hpmn();
+
+	if (c->partition != VPERF_PART_SECOND)
+		return !world.pcfg.host_first_range;
+	return world.pcfg.host_first_range && world.model.pmuver >= 6 && !world.model.aarch32_el0 &&
+	       !world.pcfg.hpmn_unenforced && c->pmu_mode != VPERF_PMU_ALL &&
+	       c->nr_counters + 1u <= room;
+}
+
+/* A vPMU and a vSPE of its own on one virtual PPI (each 0 its default): refused, the guest could
+ * not tell PMUIRQ from PMBIRQ (docs/vspe.md, spe_virq). */
+static bool ppis_collide(const struct vperf_vm_config *c)
+{
+	uint32_t pmu = c->pmu_virq ? c->pmu_virq : CONFIG_VPERF_VPMU_PPI;
+	uint32_t spe = c->spe_virq ? c->spe_virq : CONFIG_VPERF_VSPE_PPI;
+
+	return c->pmu_mode != VPERF_PMU_OFF && c->spe && c->spe_buffer != VPERF_SPE_BUF_EL2 &&
+	       pmu == spe;
+}
 
 /* The oracle for vperf_vm_init, written from the API's contract, not from its code. */
-static bool policy_valid(const struct vperf_vm_config *c, unsigned int hpmn)
+static bool policy_valid(const struct vperf_vm_config *c)
 {
 	bool on = c->pmu_mode != VPERF_PMU_OFF;
+	unsigned int hpmn = world_hpmn();
+
+	if (ppis_collide(c))
+		return false;
 
 	if ((unsigned int)c->partition > VPERF_PART_SECOND || c->nr_counters > 31 ||
 	    c->emu_slots > 31 || !trap_spe_policy_valid(c))
@@ -24,7 +67,7 @@ static bool policy_valid(const struct vperf_vm_config *c, unsigned int hpmn)
 	if (c->pmu_mode != VPERF_PMU_OFF && c->pmu_mode != VPERF_PMU_SELF &&
 	    c->pmu_mode != VPERF_PMU_HV && c->pmu_mode != VPERF_PMU_ALL)
 		return false;
-	if (on && (c->nr_counters > hpmn || c->emu_slots > hpmn))
+	if (on && (c->nr_counters > hpmn || c->emu_slots > hpmn || !range_valid(c)))
 		return false;
 	return !on || !c->pmu_virq || (c->pmu_virq >= 16 && c->pmu_virq <= 31);
 }
@@ -106,7 +149,16 @@ bool trap_decode(const uint8_t *data, size_t size)
 	trap_spe_pe(b);
 	world.model.nr_counters = (uint8_t)(2 + (b >> 3) % 10);
 	b = in_u8(&in);
+	/* The host keeps the first range (an EL1 host, host_first_range) when the input's last
+	 * byte is 0xf0 or above: where a second-range VM may be valid (docs/vpmu.md, "The second
+	 * range"). Its HPMN is host_counters, at least 1. Taken from the end so that every other
+	 * input decodes as before. */
+	world.pcfg.host_first_range = world.model.pmuver && size > 2 && data[size - 1] >= 0xf0;
+	world.pcfg.host_el1 = world.pcfg.host_first_range;
+	/* There, with 0xf7 or 0xff, AArch32 at EL0: PMCR_EL0.LC writable, the placement refused. */
+	world.model.aarch32_el0 = world.pcfg.host_first_range && (data[size - 1] & 7) == 7;
 	world.pcfg.host_counters = world.model.pmuver ? (uint8_t)(b % 3) : 0;
+	world.pcfg.host_counters += world.pcfg.host_first_range;
 	world.pcfg.agent_counters = world.model.pmuver ? (uint8_t)(b >> 2 & 1) : 0;
 	world.agent_flag = b >> 7;
 	world.nr_vms = 1 + (b >> 3) % MAX_VMS;
@@ -120,14 +172,33 @@ bool trap_decode(const uint8_t *data, size_t size)
 	return world.pcfg.host_counters + world.pcfg.agent_counters < world.model.nr_counters;
 }
 
-/* The host's and the agent's counters [HPMN, N) on each pCPU: enabled, with an interrupt, but
- * filtered so that they count nothing, holding values a reset or a stray write would change. */
+/* The host's and the agent's counters: [HPMN, N), or where the host keeps the first range
+ * [0, HPMN), the cycle counter and the agent's [EPMN, N). */
+static uint64_t host_bits(const struct vperf_pcpu *p)
+{
+	uint64_t all = VPERF_BIT(p->caps.nr_counters) - 1;
+
+	if (p->cfg.host_first_range)
+		return (VPERF_BIT(p->hpmn) - 1) | (all & ~(VPERF_BIT(p->epmn) - 1)) | VPERF_BIT(31);
+	return all & ~(VPERF_BIT(p->hpmn) - 1);
+}
+
+/* The host's and the agent's counters on each pCPU: enabled, with an interrupt, but filtered so
+ * that they count nothing, holding values a reset or a stray write would change; an EL1 host's
+ * cycle counter too, its PMCR_EL0.E set. */
 static void program_host(unsigned int cpu)
 {
 	const struct vperf_pcpu *p = &hv.pcpu[cpu];
-	uint64_t bits = (VPERF_BIT(p->caps.nr_counters) - 1) & ~(VPERF_BIT(p->hpmn) - 1);
+	uint64_t bits = host_bits(p);
 
-	for (unsigned int n = p->hpmn; n < p->caps.nr_counters; n++) {
+	if (p->cfg.host_first_range) {
+		sim_poke(cpu, VPERF_ENC_PMCCFILTR_EL0, VPERF_BIT(31) | VPERF_BIT(30));
+		sim_poke(cpu, VPERF_ENC_PMCCNTR_EL0, 0x1234);
+		sim_poke(cpu, VPERF_ENC_PMCR_EL0, sim_peek(cpu, VPERF_ENC_PMCR_EL0) | PMCR_E);
+	}
+	for (unsigned int n = 0; n < p->caps.nr_counters; n++) {
+		if (!(bits & VPERF_BIT(n)))
+			continue;
 		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7),
 			 VPERF_BIT(31) | VPERF_BIT(30) | 0x11);
 		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7), 0x1000 * (n + 1));
@@ -141,15 +212,23 @@ static void program_host(unsigned int cpu)
 static void snapshot_host(unsigned int cpu, uint64_t *out)
 {
 	const struct vperf_pcpu *p = &hv.pcpu[cpu];
-	uint64_t bits = (VPERF_BIT(p->caps.nr_counters) - 1) & ~(VPERF_BIT(p->hpmn) - 1);
+	uint64_t bits = host_bits(p);
 	unsigned int k = 0;
 
 	out[k++] = sim_peek(cpu, VPERF_ENC_PMCNTENSET_EL0) & bits;
 	/* The agent's interrupt enables are vperf's to clear when its flag would storm. */
-	out[k++] = sim_peek(cpu, VPERF_ENC_PMINTENSET_EL1) & bits & (VPERF_BIT(p->epmn) - 1);
+	out[k++] = sim_peek(cpu, VPERF_ENC_PMINTENSET_EL1) & bits &
+		   ((VPERF_BIT(p->epmn) - 1) | VPERF_BIT(31));
 	out[k++] = sim_peek(cpu, VPERF_ENC_PMOVSSET_EL0) & bits;
 	out[k++] = bits;
-	for (unsigned int n = p->hpmn; n < p->caps.nr_counters; n++) {
+	if (p->cfg.host_first_range) {
+		out[k++] = sim_peek(cpu, VPERF_ENC_PMCCFILTR_EL0);
+		out[k++] = sim_peek(cpu, VPERF_ENC_PMCCNTR_EL0);
+		out[k++] = sim_peek(cpu, VPERF_ENC_PMCR_EL0);
+	}
+	for (unsigned int n = 0; n < p->caps.nr_counters; n++) {
+		if (!(bits & VPERF_BIT(n)))
+			continue;
 		out[k++] = sim_peek(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7));
 		out[k++] = sim_peek(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7));
 	}
@@ -157,7 +236,7 @@ static void snapshot_host(unsigned int cpu, uint64_t *out)
 
 void trap_check_world(void)
 {
-	uint64_t now[4 + 2 * 31];
+	uint64_t now[HOST_REGS];
 
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		memset(now, 0, sizeof(now));
@@ -170,8 +249,20 @@ void trap_check_world(void)
 
 void trap_init_world(void)
 {
-	/* host_spe on every pCPU, the two of the schedule and the others hv_init initialises. */
-	hv_init_host_spe(&world.model, 0, world.pcfg.host_spe);
+	/* host_spe on every pCPU, the two of the schedule and the others hv_init initialises. A
+	 * host that keeps the first range keeps it on every pCPU: a second-range VM needs that of
+	 * every pCPU initialised (docs/vpmu.md, "The second range"). */
+	if (world.pcfg.host_first_range) {
+		struct sim_pe_config cfgs[SIM_MAX_CPUS];
+
+		for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+			cfgs[cpu] = world.model;
+		hv_init_model(cfgs);
+		for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+			FUZZ_CHECK(hv_pcpu_up(cpu, &world.pcfg) == VPERF_OK);
+	} else {
+		hv_init_host_spe(&world.model, 0, world.pcfg.host_spe);
+	}
 	memset(host_regs, 0, sizeof(host_regs));
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		sim_set_cpu(cpu);
@@ -184,11 +275,13 @@ void trap_init_world(void)
 	trap_spe_init();
 	for (unsigned int v = 0; v < world.nr_vms; v++) {
 		static const struct vperf_vm_config off;
-		bool valid = policy_valid(&world.vm[v], hv.pcpu[0].hpmn);
+		bool valid = policy_valid(&world.vm[v]);
 		int err = hv_vm(v, &world.vm[v]);
 
-		/* A valid policy may still be refused for what the PE lacks (direct, no PMU). */
+		/* A valid policy may still be refused for what the PE lacks (direct, no PMU); not a
+		 * second-range one, whose PE is all of range_valid. */
 		FUZZ_CHECK(valid || err != VPERF_OK);
+		FUZZ_CHECK(!valid || world.vm[v].partition != VPERF_PART_SECOND || err == VPERF_OK);
 		if (err)
 			FUZZ_CHECK(hv_vm(v, &off) == VPERF_OK);
 	}

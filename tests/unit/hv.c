@@ -279,12 +279,15 @@ void hv_default_config(struct sim_pe_config *cfg)
  * host running at EL1: [0, HPMN) and the cycle counter, and its MDCR_EL2 and fine-grained
  * traps): they reset to UNKNOWN values (the
  * model gives them garbage), and they are the host's, not vperf's, to clear. The guests' range
- * keeps its garbage: vperf must cope with it. */
+ * keeps its garbage: vperf must cope with it. The external agent's range that FEAT_PMUv3_EXTPMN
+ * hides from EL2 ([EPMN, N): PMCR_EL0.N reads EPMN there) is the firmware's to reset, and is
+ * (vperf cannot reach it). */
 void hv_host_boot(unsigned int cpu)
 {
 	const struct vperf_pcpu *pcpu = &hv.pcpu[cpu];
 	bool first = pcpu->cfg.host_first_range;
-	uint64_t host = first ? (VPERF_BIT(pcpu->hpmn) - 1) | VPERF_BIT(31)
+	uint64_t hidden = VPERF_GENMASK(30, 0) & ~(VPERF_BIT(pcpu->caps.nr_counters) - 1);
+	uint64_t host = first ? (VPERF_BIT(pcpu->hpmn) - 1) | VPERF_BIT(31) | hidden
 			      : VPERF_GENMASK(30, 0) & ~(VPERF_BIT(pcpu->hpmn) - 1);
 
 	sim_poke(cpu, VPERF_ENC_PMCNTENSET_EL0, sim_peek(cpu, VPERF_ENC_PMCNTENSET_EL0) & ~host);

@@ -193,9 +193,14 @@ void iso_step(struct iso_prog *p, struct hv_vcpu *vc)
 		guest_write(PMCR_EL0, PMCR_E | (r >> 20 & 1 ? PMCR_LP : 0));
 		break;
 	case 2:
+		/* Without an event counter, the cycle counter: near 2^32 too, where a placement
+		 * that holds it in an event counter overflows at 32 bits (vpmu/second.c). */
 		if (nr)
 			guest_msr(sched_evcntr(n),
 				  r >> 20 & 1 ? 0xfffffff0ull + (r >> 24 & 0xf) : r >> 40);
+		else
+			guest_write(PMCCNTR_EL0,
+				    r >> 20 & 1 ? 0xfffffff0ull + (r >> 24 & 0xf) : r >> 40);
 		break;
 	case 3:
 		guest_write(PMSWINC_EL0, r >> 32);

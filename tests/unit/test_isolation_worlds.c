@@ -34,10 +34,13 @@
 #include "world.h"
 
 #include <vperf/pmu_regs.h>
+#include <vperf/spe_regs.h>
 
-#define WORLDS	   10000
-#define SPE_BUF	   0x4000ull /* bytes of buffer each session uses: never full in one world */
-#define HOST_EVENT 0x08	     /* the host's counter: INST_RETIRED at EL1 and EL0 */
+#define WORLDS	     10000
+#define SPE_BUF	     0x4000ull /* bytes of buffer each session uses: never full in one world */
+#define HOST_EVENT   0x08      /* the host's counter: INST_RETIRED at EL1 and EL0 */
+#define HOST_CYCLES  0x11      /* an EL1 host's second counter: CPU_CYCLES, as its PMCCNTR_EL0 */
+#define HOST_EL1_OPS 3	       /* instructions an EL1 host runs between vCPUs (host_el1) */
 
 /* Why a world failed, for the shrink to keep to the same kind of failure. */
 enum w_fail {
@@ -56,6 +59,8 @@ struct w_result {
 	/* For the summary. */
 	unsigned int cpus_up, cpus_refused, vms_up, vms_refused, vcpus, migrations, steps;
 	uint64_t records, host_records;
+	/* The second range: pCPUs whose host keeps the first range up and refused, VMs in it. */
+	unsigned int first_up, first_refused, second_up, second_refused, second_vcpus;
 };
 
 struct w_run {
@@ -89,17 +94,86 @@ static bool host_may_count(const struct vperf_vm_config *cfg)
 	return cfg->pmu_mode != VPERF_PMU_SELF;
 }
 
+/* What the VMs up ask of every pCPU's ranges (docs/vpmu.md, "The second range"): a first-range
+ * VM (a vPMU in any other partition) a host that does not keep the first range; a second-range
+ * VM a host that keeps it, enforces HPMN, and room for its N counters and its cycle counter in
+ * [HPMN, EPMN), on PMUv3p5 or later. */
+struct w_ranges {
+	bool first;	       /* a vPMU VM up outside the second range */
+	unsigned int second;   /* the most counters a second-range VM up uses (N + 1), or 0 */
+	unsigned int counters; /* the most event counters (N, emu_slots) a vPMU VM up has */
+};
+
+static struct w_ranges ranges_up(const struct w_run *run, const struct world *w)
+{
+	struct w_ranges r = { 0 };
+
+	for (unsigned int v = 0; v < w->nr_vms; v++) {
+		const struct vperf_vm_config *cfg = &w->vm[v].cfg;
+
+		if (!run->vm_up[v] || cfg->pmu_mode == VPERF_PMU_OFF)
+			continue;
+		if (cfg->nr_counters > r.counters)
+			r.counters = cfg->nr_counters;
+		if (cfg->emu_slots > r.counters)
+			r.counters = cfg->emu_slots;
+		if (cfg->partition != VPERF_PART_SECOND)
+			r.first = true;
+		else if (cfg->nr_counters + 1u > r.second)
+			r.second = cfg->nr_counters + 1u;
+	}
+	return r;
+}
+
+/* The counters of the second range [HPMN, EPMN) of a pCPU whose host keeps the first range. */
+static unsigned int second_room(const struct w_cpu *c, unsigned int cpu)
+{
+	unsigned int n = hv.pcpu[cpu].caps.nr_counters, used = c->pc.host_counters;
+
+	used += c->pc.agent_counters;
+	return n > used ? n - used : 0;
+}
+
+/* A pCPU the ranges of the VMs up forbid (vperf must refuse it). */
+static const char *range_forbids(const struct w_cpu *c, const struct w_ranges *r, unsigned int cpu)
+{
+	unsigned int n = hv.pcpu[cpu].caps.nr_counters;
+	unsigned int reserved = (unsigned int)c->pc.host_counters + c->pc.agent_counters;
+	unsigned int hpmn = c->pc.host_first_range ? c->pc.host_counters : n - reserved;
+
+	if (reserved <= n && hpmn < r->counters)
+		return "its first range is smaller than a VM's counters";
+	if (r->first && c->pc.host_first_range)
+		return "its host keeps the first range, a VM's";
+	if (r->second && !c->pc.host_first_range)
+		return "its host keeps the second range, a VM's";
+	if (r->second && (c->pc.hpmn_unenforced || second_room(c, cpu) < r->second))
+		return "HPMN unenforced, or too few counters in its second range";
+	if (r->second && c->pe.pmuver < 6)
+		return "below PMUv3p5, and a VM is in the second range";
+	return NULL;
+}
+
 /* vperf_pcpu_init's result against vperf.h: EINVAL when the host and agent ranges do not fit in
  * PMCR_EL0.N (as the PE reads it at EL2: EPMN with FEAT_PMUv3_EXTPMN) or leave HPMN = 0 without
- * FEAT_HPMN0 (or a pCPU that cannot give an existing VM its policy: then VMs exist); never OK in
- * those cases. SPE whose buffer the firmware keeps is no SPE to vperf, and counted. */
-static void check_pcpu_rc(const struct w_cpu *c, int rc, bool vms_exist, unsigned int cpu,
-			  struct w_result *res)
+ * FEAT_HPMN0 (HPMN is host_counters where the host keeps the first range) (or a pCPU that cannot
+ * give an existing VM its policy: then VMs exist); never OK in those cases, nor where the
+ * ranges of the VMs up forbid it. SPE whose buffer the firmware keeps is no SPE to vperf, and
+ * counted. */
+static void check_pcpu_rc(const struct w_cpu *c, int rc, const struct w_run *run,
+			  const struct world *w, unsigned int cpu, struct w_result *res)
 {
 	unsigned int reserved = (unsigned int)c->pc.host_counters + c->pc.agent_counters;
 	unsigned int n = hv.pcpu[cpu].caps.nr_counters;
-	bool misfit = reserved > n || (reserved == n && !c->pe.hpmn0);
+	bool hpmn_zero = c->pc.host_first_range ? !c->pc.host_counters : reserved == n;
+	bool misfit = reserved > n || (hpmn_zero && !c->pe.hpmn0);
 	bool spe_el3 = c->pe.pmsver && c->pe.mdcr_el3_nspb_secure;
+	struct w_ranges ranges = ranges_up(run, w);
+	const char *forbid = range_forbids(c, &ranges, cpu);
+	bool vms_exist = false;
+
+	for (unsigned int v = 0; v < w->nr_vms; v++)
+		vms_exist |= run->vm_up[v];
 
 	if (hv.pcpu[cpu].caps.spe_el3 != spe_el3 || hv.pcpu[cpu].stats.spe_el3 != spe_el3 ||
 	    (spe_el3 && hv.pcpu[cpu].caps.pmsver))
@@ -111,6 +185,8 @@ static void check_pcpu_rc(const struct w_cpu *c, int rc, bool vms_exist, unsigne
 		       reserved, n, c->pe.hpmn0);
 	else if (rc != VPERF_OK && !(rc == VPERF_EINVAL && (misfit || vms_exist)))
 		failed(res, WF_REFUSAL, "pCPU %u refused (%d) for no documented reason", cpu, rc);
+	else if (rc == VPERF_OK && forbid)
+		failed(res, WF_REFUSAL, "pCPU %u accepted: %s", cpu, forbid);
 }
 
 static bool guest_buffer(const struct vperf_vm_config *cfg)
@@ -146,8 +222,73 @@ static bool spe_ids_differ(const struct w_run *run, const struct world *w)
 	return spe_ids_vary(run, w, 0xf000u, 0x2fu);
 }
 
+/* What the pCPUs up offer a second-range VM. */
+struct w_offer {
+	bool any, all_first, any_first, unenforced, aarch64_only, spe, host_spe;
+	unsigned int pmuver, hpmn, room;
+};
+
+static struct w_offer offer_up(const struct w_run *run, const struct world *w)
+{
+	struct w_offer o = { .all_first = true, .spe = true, .host_spe = true, .pmuver = 15 };
+
+	o.hpmn = o.room = 31;
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		const struct w_cpu *p = &w->cpu[c];
+		unsigned int n = hv.pcpu[c].caps.nr_counters;
+		unsigned int hpmn = p->pc.host_first_range
+					    ? p->pc.host_counters
+					    : n - p->pc.host_counters - p->pc.agent_counters;
+
+		if (!run->cpu_up[c])
+			continue;
+		o.any = true;
+		o.all_first &= p->pc.host_first_range;
+		o.any_first |= p->pc.host_first_range;
+		o.unenforced |= p->pc.hpmn_unenforced;
+		o.aarch64_only |= !p->pe.aarch32_el0;
+		o.spe &= p->pe.pmsver != 0 && !p->pe.mdcr_el3_nspb_secure;
+		o.host_spe &= p->pc.host_spe;
+		o.pmuver = p->pe.pmuver < o.pmuver ? p->pe.pmuver : o.pmuver;
+		o.hpmn = hpmn < o.hpmn ? hpmn : o.hpmn;
+		o.room = second_room(p, c) < o.room ? second_room(p, c) : o.room;
+	}
+	return o;
+}
+
+/* vperf_vm_init's result for a second-range VM, from vperf.h and docs/vpmu.md ("The second
+ * range"), exactly: its vSPE as for every VM (no SPE on a pCPU up: ENODEV; profiled from outside
+ * without host_spe everywhere, or a vSPE on pCPUs whose SPE record layout differs: EINVAL); OFF
+ * accepted; ALL refused (not the trapped partition); no pCPU up: ENODEV; then EINVAL unless every
+ * pCPU up keeps the first range for its host and enforces HPMN, some pCPU is AArch64-only (LC
+ * RES1), every one is PMUv3p5 or later, N <= HPMN and N + 1 <= EPMN - HPMN everywhere. */
+static int second_expected(const struct vperf_vm_config *cfg, const struct w_run *run,
+			   const struct world *w)
+{
+	struct w_offer o = offer_up(run, w);
+
+	if (cfg->spe && (!o.any || !o.spe))
+		return VPERF_ENODEV;
+	if (cfg->spe && cfg->spe_buffer == VPERF_SPE_BUF_EL2 && !o.host_spe)
+		return VPERF_EINVAL;
+	if (guest_buffer(cfg) &&
+	    spe_ids_vary(run, w, PMSIDR_MAXSIZE | PMSIDR_FORMAT, PMBIDR_ALIGN | PMBIDR_F))
+		return VPERF_EINVAL;
+	if (cfg->pmu_mode == VPERF_PMU_OFF)
+		return VPERF_OK;
+	if (cfg->pmu_mode == VPERF_PMU_ALL)
+		return VPERF_EINVAL;
+	if (!o.any)
+		return VPERF_ENODEV;
+	if (!o.all_first || o.unenforced || !o.aarch64_only || o.pmuver < 6 ||
+	    cfg->nr_counters > o.hpmn || cfg->nr_counters + 1u > o.room)
+		return VPERF_EINVAL;
+	return VPERF_OK;
+}
+
 /* vperf_vm_init's result against vperf.h: ENODEV when no pCPU with a PMU (SPE) is up, EINVAL for
- * a policy the pCPUs cannot give; an accepted vPMU's N fits every first range up. */
+ * a policy the pCPUs cannot give; an accepted vPMU's N fits every first range up, and is not in
+ * the first range where a host keeps it; a second-range VM's result is second_expected's. */
 static void check_vm_rc(const struct w_vm *m, int rc, const struct w_run *run,
 			const struct world *w, unsigned int v, struct w_result *res)
 {
@@ -178,6 +319,31 @@ static void check_vm_rc(const struct w_vm *m, int rc, const struct w_run *run,
 	if (rc == VPERF_OK && guest_buffer(cfg) && spe_ids_differ(run, w))
 		failed(res, WF_REFUSAL, "VM %u: a vSPE on pCPUs whose Align, F or MaxSize differ",
 		       v);
+	if (cfg->partition == VPERF_PART_SECOND && rc != second_expected(cfg, run, w))
+		failed(res, WF_REFUSAL, "VM %u (second range, N %u): %d, the oracle says %d", v,
+		       cfg->nr_counters, rc, second_expected(cfg, run, w));
+	if (cfg->partition != VPERF_PART_SECOND && rc == VPERF_OK &&
+	    cfg->pmu_mode != VPERF_PMU_OFF && offer_up(run, w).any_first)
+		failed(res, WF_REFUSAL, "VM %u accepted in the first range, which a host keeps", v);
+}
+
+/* An EL1 host that keeps the first range (host_first_range): its counters [0, HPMN) count
+ * instructions at EL1 and EL0, its second one CPU_CYCLES there as its cycle counter does
+ * (PMCCFILTR_EL0 = 0), under its own PMCR_EL0.E (LC: 64 bits). */
+static uint64_t host_first_type(unsigned int n)
+{
+	return n == 1 ? HOST_CYCLES : HOST_EVENT;
+}
+
+static void host_first_start(unsigned int c)
+{
+	unsigned int hpmn = hv.pcpu[c].hpmn;
+
+	for (unsigned int n = 0; n < hpmn; n++)
+		sim_poke(c, sched_evtyper(n), host_first_type(n));
+	sim_poke(c, VPERF_ENC_PMCCFILTR_EL0, 0);
+	sim_poke(c, VPERF_ENC_PMCNTENSET_EL0, (VPERF_BIT(hpmn) - 1) | VPERF_BIT(31));
+	sim_poke(c, VPERF_ENC_PMCR_EL0, sim_peek(c, VPERF_ENC_PMCR_EL0) | PMCR_E | PMCR_LC);
 }
 
 /* The host's own share of a pCPU it brought up: its first counter counts instructions at EL1
@@ -186,7 +352,9 @@ static void host_start(const struct world *w, unsigned int c)
 {
 	unsigned int hpmn = hv.pcpu[c].hpmn;
 
-	if (w->cpu[c].pc.host_counters) {
+	if (w->cpu[c].pc.host_first_range)
+		host_first_start(c);
+	else if (w->cpu[c].pc.host_counters) {
 		sim_poke(c, sched_evtyper(hpmn), HOST_EVENT);
 		sim_poke(c, VPERF_ENC_PMCNTENSET_EL0, VPERF_BIT(hpmn));
 	}
@@ -209,7 +377,6 @@ static void map_buffer(unsigned int v)
 static void bring_up(const struct world *w, struct w_run *run, int only, struct w_result *res)
 {
 	struct sim_pe_config cfgs[SIM_MAX_CPUS];
-	bool vms_exist = false;
 
 	memset(run, 0, sizeof(*run));
 	for (unsigned int c = 0; c < SIM_MAX_CPUS; c++)
@@ -234,9 +401,13 @@ static void bring_up(const struct world *w, struct w_run *run, int only, struct 
 				check_vm_rc(m, rc, run, w, x, res);
 				res->vms_up += rc == VPERF_OK;
 				res->vms_refused += rc != VPERF_OK;
+				if (m->cfg.partition == VPERF_PART_SECOND &&
+				    m->cfg.pmu_mode != VPERF_PMU_OFF) {
+					res->second_up += rc == VPERF_OK;
+					res->second_refused += rc != VPERF_OK;
+				}
 			}
 			run->vm_up[x] = rc == VPERF_OK;
-			vms_exist |= rc == VPERF_OK;
 		} else {
 			int rc;
 
@@ -244,9 +415,13 @@ static void bring_up(const struct world *w, struct w_run *run, int only, struct 
 				continue;
 			rc = hv_pcpu_up(x, &w->cpu[x].pc);
 			if (only < 0) {
-				check_pcpu_rc(&w->cpu[x], rc, vms_exist, x, res);
+				check_pcpu_rc(&w->cpu[x], rc, run, w, x, res);
 				res->cpus_up += rc == VPERF_OK;
 				res->cpus_refused += rc != VPERF_OK;
+				if (w->cpu[x].pc.host_first_range) {
+					res->first_up += rc == VPERF_OK;
+					res->first_refused += rc != VPERF_OK;
+				}
 			} else if (rc != VPERF_OK) {
 				failed(res, WF_REFUSAL, "pCPU %u refused alone (%d)", x, rc);
 			}
@@ -280,6 +455,18 @@ static void prog_init(const struct world *w, struct w_run *run, unsigned int i, 
 		*lx = (struct lx_spe){ .vm = p->vm, .size = SPE_BUF };
 		p->lx = lx;
 	}
+}
+
+/* An EL1 host's own code between vCPUs (host_el1), after the put: its instructions. */
+static unsigned int host_el1_run(void)
+{
+	const struct sim_uop op = { .pc = 0x7000, .latency = 2, .type = SIM_UOP_OTHER };
+
+	sim_set_el(1);
+	for (unsigned int i = 0; i < HOST_EL1_OPS; i++)
+		hv_run(&op, 1);
+	sim_set_el(2);
+	return HOST_EL1_OPS;
 }
 
 /* The vCPU running on cpu, if any, is about to be put. */
@@ -343,12 +530,16 @@ static void run_shared(const struct world *w, struct w_result *res)
 			p->next_step++;
 			res->steps++;
 		}
-		if (host_may_count(&m->cfg))
+		/* An EL1 host's first range counts every guest's EL1 and EL0 (its own switch
+		 * would exclude them: docs/vpmu.md, "The second range"). */
+		if (host_may_count(&m->cfg) || w->cpu[s->cpu].pc.host_first_range)
 			run->host_uops[s->cpu] += p->uops_run - uops;
 		if (s->leave) {
 			note_put(run, s->cpu);
 			hv_leave(s->cpu);
 			vs_host_run(4); /* the host's own code, profiled into its own buffer */
+			if (w->cpu[s->cpu].pc.host_el1)
+				run->host_uops[s->cpu] += host_el1_run();
 		}
 	}
 	/* The end: each vCPU with a session running stops it where it is or last ran. */
@@ -365,11 +556,32 @@ static void run_shared(const struct world *w, struct w_result *res)
 		hv_leave(c);
 }
 
+/* The world a second-range VM's vCPU runs alone in: the trapped partition, on the same pCPUs
+ * whose hosts keep the second range instead (HPMN = N - host - agent >= the VM's N + 1). What a
+ * guest observes does not depend on where vperf places its counters (docs/vpmu.md, "The second
+ * range": every access is the trapped partition's, translated), so the reference is the
+ * partition the second range's translation must agree with, not the second range itself (a
+ * translation wrong the same way twice, such as the cycle counter's event, would hide there). */
+static const struct world *alone_world(const struct world *w, unsigned int i, struct world *ref)
+{
+	const struct vperf_vm_config *cfg = &w->vm[w->vcpu_vm[i]].cfg;
+
+	if (cfg->partition != VPERF_PART_SECOND || cfg->pmu_mode == VPERF_PMU_OFF)
+		return w;
+	*ref = *w;
+	ref->vm[w->vcpu_vm[i]].cfg.partition = VPERF_PART_TRAPPED;
+	for (unsigned int c = 0; c < w->nr_cpus; c++)
+		ref->cpu[c].pc.host_first_range = ref->cpu[c].pc.host_el1 = false;
+	return ref;
+}
+
 /* Alone: the same program, the same steps on the same pCPUs, the same puts. */
-static void run_alone(const struct world *w, unsigned int i, struct w_result *res)
+static void run_alone(const struct world *shared, unsigned int i, struct w_result *res)
 {
 	if (iso_trace)
 		printf("  alone: vCPU %u\n", i);
+	static struct world ref;
+	const struct world *w = alone_world(shared, i, &ref);
 	const struct iso_prog *sp = &shared_run.prog[i];
 	struct iso_prog *p = &alone_run.prog[i];
 	unsigned int n = sp->next_step, cpu;
@@ -414,6 +626,43 @@ static bool host_record_ok(const struct vperf_spe_record *rec, void *ctx)
 	return false;
 }
 
+/* An EL1 host's first range and cycle counter (host_first_start) after the world: still its own
+ * (types, enables, PMCR_EL0.E, PMCCFILTR_EL0 as it set them), each instruction counter at the
+ * instructions run at EL1 and EL0 on the pCPU (every guest's and its own), and PMCCNTR_EL0 at
+ * its CPU_CYCLES counter's count (at least the instructions' without one). */
+static void check_host_first(unsigned int c, struct w_result *res)
+{
+	unsigned int hpmn = hv.pcpu[c].hpmn;
+	uint64_t want = shared_run.host_uops[c], cycles = sim_peek(c, VPERF_ENC_PMCCNTR_EL0);
+	uint64_t en = (VPERF_BIT(hpmn) - 1) | VPERF_BIT(31);
+
+	if ((sim_peek(c, VPERF_ENC_PMCNTENSET_EL0) & en) != en ||
+	    !(sim_peek(c, VPERF_ENC_PMCR_EL0) & PMCR_E) || sim_peek(c, VPERF_ENC_PMCCFILTR_EL0))
+		failed(res, WF_HOST,
+		       "pCPU %u: the EL1 host's enables, PMCR_EL0.E or PMCCFILTR_EL0 "
+		       "changed",
+		       c);
+	for (unsigned int n = 0; n < hpmn; n++) {
+		uint64_t got = sim_peek(c, sched_evcntr(n));
+
+		if (sim_peek(c, sched_evtyper(n)) != host_first_type(n))
+			failed(res, WF_HOST, "pCPU %u: the EL1 host's type %u changed", c, n);
+		else if (n != 1 && got != want)
+			failed(res, WF_HOST,
+			       "pCPU %u: the EL1 host's counter %u counted %llu, %llu instructions "
+			       "ran at EL1 and EL0",
+			       c, n, (unsigned long long)got, (unsigned long long)want);
+		else if (n == 1 && got != cycles)
+			failed(res, WF_HOST,
+			       "pCPU %u: the EL1 host's PMCCNTR_EL0 %llu, its CPU_CYCLES counter "
+			       "%llu",
+			       c, (unsigned long long)cycles, (unsigned long long)got);
+	}
+	if (hpmn < 2 && cycles < want)
+		failed(res, WF_HOST, "pCPU %u: the EL1 host's PMCCNTR_EL0 %llu, below %llu", c,
+		       (unsigned long long)cycles, (unsigned long long)want);
+}
+
 static void check_hosts(const struct world *w, struct w_result *res)
 {
 	checked = w;
@@ -428,7 +677,9 @@ static void check_hosts(const struct world *w, struct w_result *res)
 
 		if (!shared_run.cpu_up[c])
 			continue;
-		if (w->cpu[c].pc.host_counters) {
+		if (w->cpu[c].pc.host_first_range) {
+			check_host_first(c, res);
+		} else if (w->cpu[c].pc.host_counters) {
 			n = sim_peek(c, sched_evcntr(hv.pcpu[c].hpmn));
 			if (n != shared_run.host_uops[c])
 				failed(res, WF_HOST,
@@ -462,6 +713,8 @@ static void check_world(const struct world *w, struct w_result *res)
 		if (!active(w, &shared_run, i) || !sp->next_step)
 			continue;
 		res->vcpus++;
+		res->second_vcpus += w->vm[w->vcpu_vm[i]].cfg.partition == VPERF_PART_SECOND &&
+				     w->vm[w->vcpu_vm[i]].cfg.pmu_mode != VPERF_PMU_OFF;
 		/* XENPMU_MODE_ALL counts everyone by its policy: not compared. */
 		if (w->vm[w->vcpu_vm[i]].cfg.pmu_mode == VPERF_PMU_ALL)
 			continue;
@@ -643,7 +896,7 @@ static void test_isolation_worlds(void **state)
 	const char *one = getenv("HV_WORLD");
 	struct w_shrink s = { 0 };
 	struct w_result res, sum = { 0 };
-	unsigned int hv_direct_after_bigger = 0, vspe_mixed_ids = 0;
+	unsigned int hv_direct_after_bigger = 0, vspe_mixed_ids = 0, second_worlds = 0;
 
 	(void)state;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -671,6 +924,16 @@ static void test_isolation_worlds(void **state)
 		sum.steps += res.steps;
 		sum.records += res.records;
 		sum.host_records += res.host_records;
+		sum.first_up += res.first_up;
+		sum.first_refused += res.first_refused;
+		sum.second_up += res.second_up;
+		sum.second_refused += res.second_refused;
+		sum.second_vcpus += res.second_vcpus;
+		for (unsigned int c = 0; c < w.nr_cpus; c++)
+			if (w.cpu[c].present && w.cpu[c].pc.host_first_range) {
+				second_worlds++;
+				break;
+			}
 		/* A VM with a vSPE up beside pCPUs whose ArchInst, LDS, ERnd, Interval or CountSize
 		 * differ (world.c, draw_spe_ids; FnE differs with the PMSVer): the configurations
 		 * vperf's one view covers. */
@@ -700,6 +963,11 @@ static void test_isolation_worlds(void **state)
 		      sum.cpus_refused, sum.vms_up, sum.vms_refused, sum.vcpus, sum.steps,
 		      sum.migrations, (unsigned long long)sum.records,
 		      (unsigned long long)sum.host_records, hv_direct_after_bigger, vspe_mixed_ids);
+	print_message("second range: %u worlds with an EL1 host keeping the first range: %u such "
+		      "pCPUs up, %u refused; %u second-range VMs with a vPMU up, %u refused; %u "
+		      "of their vCPUs compared with their runs alone (trapped)\n",
+		      second_worlds, sum.first_up, sum.first_refused, sum.second_up,
+		      sum.second_refused, sum.second_vcpus);
 	printf("%llu worlds\n", (unsigned long long)n);
 }
 
