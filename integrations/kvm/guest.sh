@@ -9,7 +9,12 @@
 # static here and added to the initramfs), counted right.
 #
 # Usage: QEMU_OUT=DIR integrations/kvm/guest.sh   (DIR holds pmu-suite.bin: make kvm-guest)
-#   KVM_GUEST_N      the guest's expected PMCR_EL0.N (default: 4, QEMU -cpu max's 6 minus 2)
+#   KVM_VPERF_RANGE  the counters vperf gives the guests (kvm-arm.vperf_range): first (the
+#                    default: the host keeps 2 above them) or second (the host keeps the first
+#                    range and the cycle counter, HPMN = 3 of 6; the guests get [3, 6), N = 2, and
+#                    a lazy put; the host's CPU is -cpu max,aarch32=off, which vperf needs for it)
+#   KVM_GUEST_N      the guest's expected PMCR_EL0.N (default: 4, QEMU -cpu max's 6 minus 2; 2
+#                    with KVM_VPERF_RANGE=second)
 #   KVM_GUEST_CPUS   the guest's vCPUs (default 2: the suite's second-CPU tests, among them
 #                    cpu-on-pmu-reset, whose PSCI CPU_ON must reset the vCPU's PMU in vperf)
 #   KVM_HOST_CPUS    the KVM host's CPUs (default: as many as the guest's vCPUs)
@@ -31,6 +36,12 @@ work=$(dirname "$img")/guest
 mkdir -p "$work" 2>/dev/null || work=$(mktemp -d)
 cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm)
 hostperf=${KVM_HOSTPERF-count}
+range=${KVM_VPERF_RANGE:-first}
+case "$range" in
+first) host_cpu=max guest_n=4 ;;
+second) host_cpu=max,aarch32=off guest_n=2 ;;
+*) echo "kvm-guest: KVM_VPERF_RANGE=$range: first or second" >&2 && exit 2 ;;
+esac
 if [ -n "$hostperf" ]; then
 	# The host's program joins the initramfs as a second archive, as selftest.sh's test does.
 	rm -rf "$work/extra" && mkdir -p "$work/extra/selftest"
@@ -43,9 +54,9 @@ if [ -n "$hostperf" ]; then
 fi
 log=$work/suite.log
 echo "kvm-guest: booting $img (log: $log)" >&2
-timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu max -smp "${KVM_HOST_CPUS:-${KVM_GUEST_CPUS:-2}}" \
+timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu "$host_cpu" -smp "${KVM_HOST_CPUS:-${KVM_GUEST_CPUS:-2}}" \
 	-m 1G -display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
-	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 ${KVM_GUEST_ARGS:-} ${hostperf:+vperf.hostperf=$hostperf} vperf.guest=n=${KVM_GUEST_N:-4},cpus=${KVM_GUEST_CPUS:-2}" \
+	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 kvm-arm.vperf_range=$range ${KVM_GUEST_ARGS:-} ${hostperf:+vperf.hostperf=$hostperf} vperf.guest=n=${KVM_GUEST_N:-$guest_n},cpus=${KVM_GUEST_CPUS:-2}" \
 	</dev/null >"$log" 2>&1 || true
 grep -E "RESULT .* FAIL|SUITE DONE|vperf|hostperf|left to KVM" "$log" || true
 xfail=" ${KVM_GUEST_XFAIL-sgi-cross-cpu} "
@@ -57,8 +68,8 @@ done
 if grep -q "SUITE DONE passed=[1-9][0-9]* failed=" "$log" && [ -z "$unexpected" ] &&
 	grep -q "vperf answered [1-9][0-9]* PMU register accesses at EL2" "$log" &&
 	{ [ -z "$hostperf" ] || grep -q "kvm-init: hostperf $hostperf rc=0" "$log"; }; then
-	echo "PASS kvm-guest vperf"
+	echo "PASS kvm-guest vperf${KVM_VPERF_RANGE:+ range=$range}"
 else
-	echo "FAIL kvm-guest vperf (log: $log)"
+	echo "FAIL kvm-guest vperf${KVM_VPERF_RANGE:+ range=$range} (log: $log)"
 	exit 1
 fi
