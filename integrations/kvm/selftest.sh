@@ -42,19 +42,24 @@
 #   KVM_SELFTEST_ARGS   more kernel command line
 #   KVM_VPERF_RANGE     first (default) or second: kvm-arm.vperf_range; second runs every test
 #                       on max,spe=on,aarch32=off (AArch64 only: vperf's second range needs it,
-#                       and aarch32_id_regs too), where the guests get N = 2
+#                       and aarch32_id_regs too), where the guests get N = 2, but
+#                       vcpu_width_config, which needs AArch32 at EL1 (it skips there)
 #   QEMU                another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
 : "${QEMU_OUT:?QEMU_OUT (the directory with pmu-suite.bin)}"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
+range=${KVM_VPERF_RANGE:-first}
+case "$range" in
+first) width=vcpu_width_config ;;
+second) width= ;;
+*) echo "kvm-selftest: KVM_VPERF_RANGE=$range: first or second" >&2 && exit 2 ;;
+esac
 tests=${KVM_SELFTESTS:-vpmu_counter_access set_id_regs set_id_regs_noasid get-reg-list
-	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test vcpu_width_config}
+	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test $width}
 modes=${KVM_SELFTEST_MODES:-1 0}
 host_cpus=${KVM_SELFTEST_HOST_CPUS:-2}
-range=${KVM_VPERF_RANGE:-first}
-case "$range" in first | second) ;; *) echo "kvm-selftest: KVM_VPERF_RANGE=$range: first or second" >&2 && exit 2 ;; esac
 img=$("$here/build.sh")
 qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
 
