@@ -7,7 +7,8 @@
 # the two counters the host keeps) and the host says vperf answered the guest's PMU register
 # accesses at EL2, and the host's own perf, used meanwhile (integrations/kvm/hostperf.c, built
 # static here and added to the initramfs), counted right; with KVM_VPERF_RANGE=second, also that
-# entries came back to the counters vperf's lazy put left (the host's count, patch 13). vperf must
+# entries came back to the counters vperf's lazy put left (the host's count, patch 13), at a
+# quarter of a busy vCPU's exits at least (lazy_round_trips). vperf must
 # have logged no error (patch 14: "vperf error: ", a misuse of its API by KVM or a fault).
 #
 # Usage: QEMU_OUT=DIR integrations/kvm/guest.sh   (DIR holds pmu-suite.bin: make kvm-guest)
@@ -62,6 +63,13 @@ timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cp
 	</dev/null >"$log" 2>&1 || true
 grep -E "RESULT .* FAIL|SUITE DONE|vperf|hostperf|left to KVM|lazy put|vperf error" "$log" || true
 xfail=" ${KVM_GUEST_XFAIL-sgi-cross-cpu} "
+# lazy_round_trips LOG: some vCPU with 1000 exits or more came back to the counters vperf's lazy
+# put left at a quarter of them at least (the suite's vCPU 0: about 55%; with the lazy put
+# replaced by the eager one on the exits that are not an IRQ: 0.1%).
+lazy_round_trips() {
+	tr -d '\r' <"$1" | sed -n 's/.*vcpu [0-9]*: \([0-9]*\) of \([0-9]*\) exits came back to a lazy put$/\1 \2/p' |
+		awk '$2 >= 1000 && 4 * $1 >= $2 { ok = 1 } END { exit !ok }'
+}
 unexpected=
 # shellcheck disable=SC2013 # test names are single words
 for t in $(sed -n 's/.*RESULT \([^ ]*\) FAIL.*/\1/p' "$log"); do
@@ -70,7 +78,7 @@ done
 if grep -q "SUITE DONE passed=[1-9][0-9]* failed=" "$log" && [ -z "$unexpected" ] &&
 	grep -q "vperf answered [1-9][0-9]* PMU register accesses at EL2" "$log" &&
 	{ [ -z "$hostperf" ] || grep -q "kvm-init: hostperf $hostperf rc=0" "$log"; } &&
-	{ [ "$range" = first ] || grep -q "[1-9][0-9]* of [0-9]* exits came back to a lazy put" "$log"; } &&
+	{ [ "$range" = first ] || lazy_round_trips "$log"; } &&
 	! grep -q "vperf error: " "$log"; then
 	echo "PASS kvm-guest vperf${KVM_VPERF_RANGE:+ range=$range}"
 else
