@@ -18,6 +18,10 @@
 #                    a lazy put; the host's CPU is -cpu max,aarch32=off, which vperf needs for it)
 #   KVM_GUEST_N      the guest's expected PMCR_EL0.N (default: 4, QEMU -cpu max's 6 minus 2; 2
 #                    with KVM_VPERF_RANGE=second)
+#   KVM_MIGRATE_MS   move the guests' vCPU threads between the host's CPUs 0 and 1 every so many
+#                    ms (vperf.migrate, kvm-init.sh), so that vCPUs run where their lazy put did
+#                    not leave them (default: 10 with KVM_VPERF_RANGE=second, none otherwise;
+#                    empty: none)
 #   KVM_GUEST_CPUS   the guest's vCPUs (default 2: the suite's second-CPU tests, among them
 #                    cpu-on-pmu-reset, whose PSCI CPU_ON must reset the vCPU's PMU in vperf)
 #   KVM_HOST_CPUS    the KVM host's CPUs (default: as many as the guest's vCPUs)
@@ -41,10 +45,11 @@ cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm)
 hostperf=${KVM_HOSTPERF-count}
 range=${KVM_VPERF_RANGE:-first}
 case "$range" in
-first) host_cpu=max guest_n=4 ;;
-second) host_cpu=max,aarch32=off guest_n=2 ;;
+first) host_cpu=max guest_n=4 migrate= ;;
+second) host_cpu=max,aarch32=off guest_n=2 migrate=10 ;;
 *) echo "kvm-guest: KVM_VPERF_RANGE=$range: first or second" >&2 && exit 2 ;;
 esac
+migrate_ms=${KVM_MIGRATE_MS-$migrate}
 if [ -n "$hostperf" ]; then
 	# The host's program joins the initramfs as a second archive, as selftest.sh's test does.
 	rm -rf "$work/extra" && mkdir -p "$work/extra/selftest"
@@ -59,7 +64,7 @@ log=$work/suite.log
 echo "kvm-guest: booting $img (log: $log)" >&2
 timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu "$host_cpu" -smp "${KVM_HOST_CPUS:-${KVM_GUEST_CPUS:-2}}" \
 	-m 1G -display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
-	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 kvm-arm.vperf_range=$range ${KVM_GUEST_ARGS:-} ${hostperf:+vperf.hostperf=$hostperf} vperf.guest=n=${KVM_GUEST_N:-$guest_n},cpus=${KVM_GUEST_CPUS:-2}" \
+	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 kvm-arm.vperf_range=$range ${migrate_ms:+vperf.migrate=$migrate_ms} ${KVM_GUEST_ARGS:-} ${hostperf:+vperf.hostperf=$hostperf} vperf.guest=n=${KVM_GUEST_N:-$guest_n},cpus=${KVM_GUEST_CPUS:-2}" \
 	</dev/null >"$log" 2>&1 || true
 grep -E "RESULT .* FAIL|SUITE DONE|vperf|hostperf|left to KVM|lazy put|vperf error" "$log" || true
 xfail=" ${KVM_GUEST_XFAIL-sgi-cross-cpu} "
