@@ -12,12 +12,17 @@
 #                   KVM guest under Debian's QEMU (make validate's kvm initramfs): vperf answers
 #                   the guest's PMU at EL2 while the host's own perf counts on every CPU
 #                   (hostperf.c; KVM_HOSTPERF=sample: every overflow must reach the host's
-#                   driver); "PASS|FAIL kvm-guest vperf"
+#                   driver); "PASS|FAIL kvm-guest vperf"; KVM_VPERF_RANGE=second: with
+#                   kvm-arm.vperf_range=second (the guests in the second counter range, put
+#                   lazily) on -cpu max,aarch32=off, N = 2, and exits must come back to the lazy
+#                   put
 #   kvm-selftest    KVM's own selftests that touch vperf's part (vpmu_counter_access, set_id_regs,
 #                   get-reg-list, aarch32_id_regs, debug-exceptions, psci_test, vcpu_width_config;
 #                   the same source, cross-built static once) run in that host with
 #                   kvm-arm.vperf=1 and, as the control, 0; "PASS|FAIL|XFAIL kvm-selftest NAME
-#                   ... vperf=M" each, then "kvm-selftest: N passed, N failed, N expected failures"
+#                   ... vperf=M" each, then "kvm-selftest: N passed, N failed, N expected failures";
+#                   KVM_VPERF_RANGE=second as for kvm-guest (every test on max,spe=on,aarch32=off
+#                   but vcpu_width_config, which needs AArch32 at EL1)
 # Not part of make check nor .ci/run yet: the first kernel build costs minutes on 2 cores
 # (docs/build.md says when to run these).
 

@@ -40,14 +40,24 @@
 #   KVM_SELFTEST_HOST_CPUS  the host's CPUs (default 2: a test's vCPU threads move between them,
 #                       and vperf takes each CPU at its first guest run)
 #   KVM_SELFTEST_ARGS   more kernel command line
+#   KVM_VPERF_RANGE     first (default) or second: kvm-arm.vperf_range; second runs every test
+#                       on max,spe=on,aarch32=off (AArch64 only: vperf's second range needs it,
+#                       and aarch32_id_regs too), where the guests get N = 2, but
+#                       vcpu_width_config, which needs AArch32 at EL1 (it skips there)
 #   QEMU                another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
 : "${QEMU_OUT:?QEMU_OUT (the directory with pmu-suite.bin)}"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
+range=${KVM_VPERF_RANGE:-first}
+case "$range" in
+first) width=vcpu_width_config ;;
+second) width= ;;
+*) echo "kvm-selftest: KVM_VPERF_RANGE=$range: first or second" >&2 && exit 2 ;;
+esac
 tests=${KVM_SELFTESTS:-vpmu_counter_access set_id_regs set_id_regs_noasid get-reg-list
-	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test vcpu_width_config}
+	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test $width}
 modes=${KVM_SELFTEST_MODES:-1 0}
 host_cpus=${KVM_SELFTEST_HOST_CPUS:-2}
 img=$("$here/build.sh")
@@ -60,6 +70,7 @@ qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
 # on every model, for other first ranges: a64fx has 8 counters (6 for the guests), cortex-a710 20
 # (18).
 cpus() {
+	[ "$range" = first ] || { echo max,spe=on,aarch32=off && return; }
 	case "$1" in
 	aarch32_id_regs) echo a64fx ;;
 	vpmu_counter_access) echo max,spe=on a64fx cortex-a710 ;;
@@ -192,7 +203,7 @@ for m in $modes; do
 		timeout 3600 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 \
 			-cpu "$cpu" -smp "$host_cpus" -m 1G -display none -serial stdio -no-reboot \
 			-kernel "$img" -initrd "$work/initrd" -append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe \
-kvm-arm.vperf=$m ${KVM_SELFTEST_ARGS:-}$cmdline" </dev/null >"$log" 2>&1 || true
+kvm-arm.vperf=$m kvm-arm.vperf_range=$range ${KVM_SELFTEST_ARGS:-}$cmdline" </dev/null >"$log" 2>&1 || true
 		for t in $on; do
 			tag=$t
 			[ "$cpu" = max,spe=on ] || tag="$t cpu=$cpu"

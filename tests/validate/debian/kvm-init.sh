@@ -13,7 +13,10 @@
 # tagged [NAME], its exit status said; then the machine powers off. With vperf.hostperf=MODE,
 # /selftest/hostperf MODE (integrations/kvm/hostperf.c, added by an outer script as the selftests
 # are) uses the host's own perf from before the guests start until they are done (SIGTERM then),
-# its output tagged [hostperf] and its exit status said.
+# its output tagged [hostperf] and its exit status said. With vperf.migrate=MS, every MS
+# milliseconds the guests' vCPU threads move to the other of CPUs 0 and 1 (taskset), so that a
+# vCPU runs on another CPU than its last run's often (vperf's lazy put must be flushed there
+# first: integrations/kvm, patch 12).
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mkdir -p /sys
@@ -47,8 +50,25 @@ for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	pids="$pids $!"
 	k=$((k + 1))
 done
+migrate=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.migrate=//p' | head -n 1)
+if [ -n "$migrate" ]; then
+	(
+		n=0
+		while :; do
+			n=$((n + 1))
+			for t in /proc/[0-9]*/task/[0-9]*; do
+				case "$(cat "$t/comm" 2>/dev/null)" in
+				"CPU "*) taskset -p $((n % 2 + 1)) "${t##*/}" >/dev/null 2>&1 ;;
+				esac
+			done
+			usleep $((migrate * 1000))
+		done
+	) &
+	migrate_pid=$!
+fi
 # shellcheck disable=SC2086 # one pid a word
 [ -z "$pids" ] || wait $pids
+[ -z "$migrate" ] || { kill "$migrate_pid" && echo "kvm-init: vCPU threads moved every $migrate ms"; }
 echo "kvm-init: $k guests done"
 if [ -n "$hostperf" ]; then
 	kill -TERM "$hostperf_pid"
