@@ -24,9 +24,10 @@ static bool offered(void)
 	return hv.model.pmuver >= 6 && !hv.model.aarch32_el0;
 }
 
-/* Every pCPU with n counters; its host (EL1, host_el1) keeps [0, host) and the cycle counter.
- * VM 0 and VM 1: SELF, nr counters each, second range (when offered). */
-static void init_second(unsigned int n, unsigned int host, uint8_t nr)
+/* Every pCPU with n counters (0: the environment's); its host (EL1, host_el1) keeps [0, host)
+ * and the cycle counter; PMUIRQ at once, or after polls polls of the line. VM 0 and VM 1: SELF,
+ * nr counters each, second range (when offered). */
+static void init_second_irq(unsigned int n, unsigned int host, uint8_t nr, unsigned int polls)
 {
 	struct sim_pe_config cfgs[SIM_MAX_CPUS];
 	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host,
@@ -36,8 +37,10 @@ static void init_second(unsigned int n, unsigned int host, uint8_t nr)
 
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
 		hv_default_config(&cfgs[cpu]);
-		cfgs[cpu].nr_counters = (uint8_t)n;
-		cfgs[cpu].pmuirq_latency = SIM_IRQ_IMMEDIATE;
+		if (n)
+			cfgs[cpu].nr_counters = (uint8_t)n;
+		cfgs[cpu].pmuirq_latency = polls ? SIM_IRQ_AFTER_POLLS : SIM_IRQ_IMMEDIATE;
+		cfgs[cpu].pmuirq_polls = polls;
 	}
 	hv_init_model(cfgs);
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
@@ -46,6 +49,11 @@ static void init_second(unsigned int n, unsigned int host, uint8_t nr)
 	c.partition = VPERF_PART_SECOND;
 	assert_int_equal(hv_vm(0, &c), offered() ? VPERF_OK : VPERF_EINVAL);
 	assert_int_equal(hv_vm(1, &c), offered() ? VPERF_OK : VPERF_EINVAL);
+}
+
+static void init_second(unsigned int n, unsigned int host, uint8_t nr)
+{
+	init_second_irq(n, host, nr, 0);
 }
 
 static uint64_t mdcr(void)
@@ -339,29 +347,13 @@ static void test_event_overflow_width(void **state)
  * (the line stays low until the guest's next run). */
 static void test_lazy_put_takes_pending_overflow(void **state)
 {
-	struct sim_pe_config cfgs[SIM_MAX_CPUS];
-	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
-						.host_first_range = true,
-						.host_el1 = true };
-	struct vperf_vm_config c = policy(VPERF_PMU_SELF, 2);
 	struct hv_vcpu *a;
 	unsigned int writes;
 
 	(void)state;
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
-		hv_default_config(&cfgs[cpu]);
-		cfgs[cpu].pmuirq_latency = SIM_IRQ_AFTER_POLLS;
-		cfgs[cpu].pmuirq_polls = 200;
-	}
-	hv_init_model(cfgs);
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-		hv_pcpu_up(cpu, &pcfg);
-	sim_set_cpu(0);
-	c.partition = VPERF_PART_SECOND;
-	if (hv_vm(0, &c) != VPERF_OK) {
-		assert_false(offered());
+	init_second_irq(0, 2, 2, 200);
+	if (!offered())
 		return;
-	}
 	hv.lazy_put = true;
 	a = hv_vcpu(0, 0);
 	hv_enter(a, 0);
@@ -737,28 +729,12 @@ static void test_host_bits_yield_second_fields(void **state)
  * Kills: the eager save giving that flag to the guest (switch.c, save). */
 static void test_eager_save_drops_cycle_32bit_overflow(void **state)
 {
-	struct sim_pe_config cfgs[SIM_MAX_CPUS];
-	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
-						.host_first_range = true,
-						.host_el1 = true };
-	struct vperf_vm_config c = policy(VPERF_PMU_SELF, 2);
 	struct hv_vcpu *a;
 
 	(void)state;
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
-		hv_default_config(&cfgs[cpu]);
-		cfgs[cpu].pmuirq_latency = SIM_IRQ_AFTER_POLLS;
-		cfgs[cpu].pmuirq_polls = 200;
-	}
-	hv_init_model(cfgs);
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-		hv_pcpu_up(cpu, &pcfg);
-	sim_set_cpu(0);
-	c.partition = VPERF_PART_SECOND;
-	if (hv_vm(0, &c) != VPERF_OK) {
-		assert_false(offered());
+	init_second_irq(0, 2, 2, 200);
+	if (!offered())
 		return;
-	}
 	a = hv_vcpu(0, 0);
 	hv_enter(a, 0);
 	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
