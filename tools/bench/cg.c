@@ -73,6 +73,14 @@ static void switch_loop(const struct bench_mode *m, const char *col)
 	}
 }
 
+/* The physical counter of the loaded vCPU's counter 0: itself, or where the host keeps the first
+ * range (VPERF_PART_SECOND) the first even counter at or above HPMN (virt/vpmu/map.h,
+ * vpmu_second_base), whose flag vperf takes; the first range's are the host driver's then. */
+static unsigned int guest_counter0(const struct vperf_pcpu *p)
+{
+	return p->cfg.host_first_range ? (p->hpmn + 1u) & ~1u : 0;
+}
+
 /* One overflow of the loaded vCPU's counter 0 taken at EL2 (PMUIRQ): its flag raised in the
  * hardware with its interrupt enabled, the guest's shadow flag and virtual line reset first
  * (outside what callgrind collects), so that every call moves the flag and pushes the line. */
@@ -84,7 +92,7 @@ static void pmu_irq_once(unsigned int arg)
 	v->pmu.ovs = 0;
 	v->pmu.irq_level = false;
 	sim_enter_el2(0);
-	write_sysreg(VPERF_BIT(0), PMOVSSET_EL0);
+	write_sysreg(VPERF_BIT(guest_counter0(bench_pcpu(0))), PMOVSSET_EL0);
 	if (!vperf_handle_pmu_irq(bench_pcpu(0))) {
 		fprintf(stderr, "vperf-bench: PMUIRQ not taken\n");
 		exit(1);
