@@ -325,8 +325,9 @@ EOS
 	grep '(XEN) vperf: d[0-9]*: \|(XEN) Domain domU[0-9]*: vpmu-partition' "$log" | sed 's/^(XEN) /  /'
 	grep '(XEN) vperf: host counter check: ' "$log" | tail -n 1 | sed 's/^(XEN) /  /'
 	if [ $((iso_pass + iso_fail)) -gt 0 ]; then
-		# the quiet guest's four iso tests at least (the noisy one adds iso-noisy-irqs)
-		if [ "$iso_fail" -eq 0 ] && [ "$iso_pass" -ge 4 ]; then
+		# a summary line only (the verdict is the tests'): the isolation suite's quiet guest runs
+		# four iso tests at least (the noisy one adds iso-noisy-irqs), the iso-* pairs one or two
+		if [ "$iso_fail" -eq 0 ]; then
 			echo "  isolation: PASS ($iso_pass iso tests: each domain counted only itself)"
 		else
 			echo "  isolation: FAIL ($iso_fail of $((iso_pass + iso_fail)) iso tests failed)"
