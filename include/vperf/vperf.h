@@ -44,10 +44,8 @@ enum vperf_partition {
 	VPERF_PART_TRAPPED,  /* TPM=1, guest counter i = physical counter i (the default) */
 	VPERF_PART_DIRECT,   /* MDCR_EL2.TPM=0: no traps, hardware enforces HPMN */
 	VPERF_PART_EMULATED, /* TPM=1, counters are shadows multiplexed onto free ones */
-	/* TPM=1 on a pCPU whose host keeps the first range (vperf_pcpu_config.host_first_range):
-	 * guest counter i is a counter of the second range [HPMN, EPMN), its cycle counter an
-	 * event counter there counting CPU_CYCLES, its PMCR_EL0.E MDCR_EL2.HPME; the lazy put
-	 * writes no PMU register (docs/vpmu.md, "The second range") */
+	/* TPM=1, the host keeping the first range (host_first_range): the guest's counters, its
+	 * cycle counter too, in [HPMN, EPMN), its E as HPME (docs/vpmu.md, "The second range") */
 	VPERF_PART_SECOND
 };
 
@@ -66,10 +64,8 @@ struct vperf_pcpu_config {
 				 * does not, docs/qemu.md): no direct partition */
 	bool host_el1;		/* the host runs code at EL1/EL0 between vCPUs (nVHE): give it
 				 * its MDCR_EL2 back at every put, not only when counting differs */
-	bool host_first_range;	/* the host (an EL1 kernel, nVHE) keeps the first range
-				 * [0, host_counters) and the cycle counter, which its PMCR_EL0.E
-				 * drives; guests get the second range [HPMN, EPMN) in the
-				 * VPERF_PART_SECOND partition, the only one with a vPMU here */
+	bool host_first_range;	/* the host (EL1, nVHE) keeps [0, host_counters) and the cycle
+				 * counter; guests VPERF_PART_SECOND only, in [HPMN, EPMN) */
 	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
 				 * (E2PB = 0b00): vperf saves it around vCPUs with vSPE */
 	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE
@@ -320,10 +316,8 @@ uint64_t vperf_vcpu_id_dfr1(const struct vperf_vcpu *vcpu, uint64_t hw);
 #ifdef CONFIG_VPERF_VPMU
 /* Physical PMUIRQ entry on the calling CPU. Overflow flags of host counters are cleared and
  * handed to ops->host_pmu_overflow; those of the vCPU owning the first range move to its
- * virtual PMOVSSET and raise its virtual PPI. Returns true if any flag was handled. On a pCPU
- * with host_first_range the host's flags (first range, cycle counter) are left alone, for its
- * EL1 driver to take when it runs (their line stays up meanwhile), and the guests' are those of
- * the second range. */
+ * virtual PMOVSSET and raise its virtual PPI. Returns true if any flag was handled. With
+ * host_first_range the host's flags are left to its EL1 driver (the line stays up meanwhile). */
 bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu);
 #else
 static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
