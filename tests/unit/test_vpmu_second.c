@@ -56,6 +56,20 @@ static void init_second(unsigned int n, unsigned int host, uint8_t nr)
 	init_second_irq(n, host, nr, 0);
 }
 
+/* The common world: 6 counters, the host keeping 2, guests of N = 2; VM 0's vCPU entered on
+ * pCPU 0. NULL where the model's PE does not offer the placement (offered()). */
+static struct hv_vcpu *enter_second(void)
+{
+	struct hv_vcpu *a;
+
+	init_second(6, 2, 2);
+	if (!offered())
+		return NULL;
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	return a;
+}
+
 static uint64_t mdcr(void)
 {
 	return sim_peek(sim_current_cpu(), VPERF_ENC_MDCR_EL2);
@@ -162,11 +176,9 @@ static void test_hpme_is_e(void **state)
 	struct hv_vcpu *a;
 
 	(void)state;
-	init_second(6, 2, 2);
-	if (!offered())
+	a = enter_second();
+	if (!a)
 		return;
-	a = hv_vcpu(0, 0);
-	hv_enter(a, 0);
 	guest_program(0);
 	hv_run_n(&op3, 10);
 	guest_write(PMCR_EL0, 0);
@@ -197,12 +209,10 @@ static void test_lazy_round_trip_no_pmu_access(void **state)
 	unsigned int writes;
 
 	(void)state;
-	init_second(6, 2, 2);
-	if (!offered())
+	a = enter_second();
+	if (!a)
 		return;
-	hv.lazy_put = true;
-	a = hv_vcpu(0, 0);
-	hv_enter(a, 0);
+	hv.lazy_put = true; /* for the puts to come */
 	guest_program(100);
 	hv_run_n(&op3, 10);
 	sim_clear_counts(0);
@@ -289,11 +299,9 @@ static void test_cycle_counter_64_bits(void **state)
 	struct hv_vcpu *a;
 
 	(void)state;
-	init_second(6, 2, 2);
-	if (!offered())
+	a = enter_second();
+	if (!a)
 		return;
-	a = hv_vcpu(0, 0);
-	hv_enter(a, 0);
 	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
 	guest_write(PMINTENSET_EL1, CYCLE_BIT);
 	guest_write(PMCNTENSET_EL0, CYCLE_BIT);
@@ -321,11 +329,9 @@ static void test_event_overflow_width(void **state)
 	struct hv_vcpu *a;
 
 	(void)state;
-	init_second(6, 2, 2);
-	if (!offered())
+	a = enter_second();
+	if (!a)
 		return;
-	a = hv_vcpu(0, 0);
-	hv_enter(a, 0);
 	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
 	guest_write(PMEVCNTR0_EL0, 0xfffffff0ull);
 	guest_write(PMINTENSET_EL1, 1);
@@ -506,12 +512,10 @@ static void test_quick_round_trip_invalidated(void **state)
 	struct hv_vcpu *a;
 
 	(void)state;
-	init_second(6, 2, 2);
-	if (!offered())
+	a = enter_second();
+	if (!a)
 		return;
-	hv.lazy_put = true;
-	a = hv_vcpu(0, 0);
-	hv_enter(a, 0);
+	hv.lazy_put = true; /* for the puts to come */
 	guest_program(100);
 	hv_run_n(&op3, 10);
 	hv_leave(0);
@@ -683,11 +687,9 @@ static void test_cycle_32bit_overflow_taken_unasked(void **state)
 	struct hv_vcpu *a;
 
 	(void)state;
-	init_second(6, 2, 2);
-	if (!offered())
+	a = enter_second();
+	if (!a)
 		return;
-	a = hv_vcpu(0, 0);
-	hv_enter(a, 0);
 	guest_write(PMCCNTR_EL0, 0xfffffff0ull);
 	guest_write(PMCNTENSET_EL0, CYCLE_BIT);
 	guest_write(PMCR_EL0, PMCR_E);
