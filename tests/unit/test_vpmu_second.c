@@ -7,6 +7,8 @@
  * ranges' enables, HLP and the overflow widths (Arm DDI 0487 K.a, I5.3.21, MDCR_EL2). The PMU
  * version is the environment's (HV_PMUVER): before PMUv3p5 the placement is refused.
  */
+#include <string.h>
+
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
@@ -755,6 +757,33 @@ static void test_eager_save_drops_cycle_32bit_overflow(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* A vCPU loaded over another that was not put (the hypervisor's bug) is misuse, logged, also
+ * where its quick load back would apply: its token left by a lazy put, a VM without a vPMU
+ * loaded in between. Kills: the quick load not checking that nothing is loaded on the pCPU. */
+static void test_quick_load_over_loaded_is_misuse(void **state)
+{
+	const struct vperf_vm_config off = { .pmu_mode = VPERF_PMU_OFF };
+	struct hv_vcpu *a;
+
+	(void)state;
+	a = enter_second();
+	if (!a)
+		return;
+	hv.lazy_put = true;
+	assert_int_equal(hv_vm(2, &off), VPERF_OK);
+	guest_program(0);
+	hv_leave(0);
+	assert_ptr_equal(hv.pcpu[0].resume, &a->v);
+	hv_enter(hv_vcpu(2, 0), 0);
+	sim_enter_el2(0);
+	vperf_vcpu_load(&a->v, &hv.pcpu[0]);
+	sim_exit_el2(0);
+	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
+#ifdef CONFIG_VPERF_STATS
+	assert_int_equal(hv.pcpu[0].stats.misuse, 1);
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -776,6 +805,7 @@ int main(void)
 		cmocka_unit_test(test_cycle_32bit_overflow_taken_unasked),
 		cmocka_unit_test(test_host_bits_yield_second_fields),
 		cmocka_unit_test(test_eager_save_drops_cycle_32bit_overflow),
+		cmocka_unit_test(test_quick_load_over_loaded_is_misuse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -129,7 +129,8 @@ static inline bool vperf_vpmu_second_put_quick(struct vperf_vcpu *vcpu, struct v
 static inline bool vperf_vpmu_second_load_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
 	pcpu->resume = NULL;
-	if (vcpu->pmu.irq_dirty || vcpu->mdcr_pcpu != pcpu ||
+	/* A vCPU still loaded there (the hypervisor's misuse): vperf_vcpu_load's full path says so. */
+	if (pcpu->loaded || vcpu->pmu.irq_dirty || vcpu->mdcr_pcpu != pcpu ||
 	    vcpu->mdcr_epoch != vperf_mdcr_epoch || pcpu->pmu_owner != vcpu)
 		return false;
 	vcpu->pmu.where = VPERF_VPMU_HW;
