@@ -67,10 +67,14 @@ labels() {
 	for v in 1 4 5 7; do echo "test_vpmu_isolation@pmuver$v"; done
 	echo test_vpmu_isolation@lazy
 	echo test_vpmu_isolation@mixed
+	# The vSPE switch on a VHE host (HV_E2H=1: the guest's PMSCR_EL1 is PMSCR_EL12 there).
+	for tb in test_vspe_switch test_vspe_host test_vspe_outside test_vspe_blob test_vspe_contract; do
+		if [ -x "$build/tests/bin/$tb" ]; then echo "$tb@vhe"; fi
+	done
 }
 
-# Run one label: pmuverV sets HV_PMUVER, lazy and mixed HV_LAZY_PUT 1 and 2; the isolation
-# schedules run 300 worlds when repeated in a variant.
+# Run one label: pmuverV sets HV_PMUVER, lazy and mixed HV_LAZY_PUT 1 and 2, vhe HV_E2H=1; the
+# isolation schedules run 300 worlds when repeated in a variant.
 run_label() {
 	name=${1%@*} variant=
 	case $1 in *@*) variant=${1#*@} ;; esac
@@ -80,6 +84,7 @@ run_label() {
 	'') t "$name" "$1" ;;
 	pmuver*) t "$name" "$1" HV_PMUVER="${variant#pmuver}" $few ;;
 	lazy) t "$name" "$1" HV_LAZY_PUT=1 $few ;;
+	vhe) t "$name" "$1" HV_E2H=1 ;;
 	mixed) t "$name" "$1" HV_LAZY_PUT=2 $few ;;
 	esac
 }

@@ -33,6 +33,11 @@ static inline void vperf_mdcr_set(struct vperf_pcpu *pcpu, uint64_t mdcr)
 	}
 }
 
+/* pcpu->cur_mdcr when vperf does not know MDCR_EL2 (before its first write; with
+ * hyp_writes_mdcr, after the hypervisor's own write at its exit): the next write is never
+ * skipped. A value no MDCR_EL2 holds (RES0 fields set). */
+#define VPERF_MDCR_UNKNOWN (~0ull)
+
 /* VPERF_PART_SECOND: the MDCR_EL2_SECOND_FIELDS its PMCR_EL0 gives (HPME, HLP). */
 uint64_t vperf_mdcr_second(const struct vperf_vcpu *vcpu);
 
@@ -72,6 +77,35 @@ static inline void vperf_mdcr_put(struct vperf_pcpu *pcpu)
 	if (pcpu->cfg.host_el1 || ((pcpu->cur_mdcr ^ pcpu->host_mdcr) & MDCR_EL2_HPME) ||
 	    pcpu->spe.host_saved)
 		vperf_mdcr_set(pcpu, pcpu->host_mdcr);
+}
+
+/* After a put that wrote the host's MDCR_EL2 where it had to (vperf_mdcr_put): with
+ * hyp_writes_mdcr the hypervisor writes its own host value next, which vperf does not know. */
+static inline void vperf_mdcr_handed(struct vperf_pcpu *pcpu)
+{
+	if (pcpu->cfg.hyp_writes_mdcr)
+		pcpu->cur_mdcr = VPERF_MDCR_UNKNOWN;
+}
+
+/* A lazy put's MDCR_EL2 (vcpu.c, no SPE): nothing to write before the hypervisor's own host value
+ * with hyp_writes_mdcr (the guest's counters count nothing at EL2 meanwhile, NSH = 0), else
+ * vperf_mdcr_put's. */
+static inline void vperf_mdcr_put_lazy(struct vperf_pcpu *pcpu)
+{
+	if (pcpu->cfg.hyp_writes_mdcr) {
+		pcpu->cur_mdcr = VPERF_MDCR_UNKNOWN;
+		return;
+	}
+	vperf_mdcr_put(pcpu);
+}
+
+/* The quick load back's MDCR_EL2 (vcpu.c): with hyp_writes_mdcr the hypervisor writes it next,
+ * vperf_pcpu_mdcr(), before the guest runs, and vperf_mdcr_put_lazy left cur_mdcr unknown,
+ * which it stays (vperf's next write is not skipped); else vperf writes it when it differs. */
+static inline void vperf_mdcr_load_quick(struct vperf_pcpu *pcpu, const struct vperf_vcpu *vcpu)
+{
+	if (!pcpu->cfg.hyp_writes_mdcr)
+		vperf_mdcr_set(pcpu, vcpu->mdcr);
 }
 
 /* One of the vCPU's MDCR_EL2 inputs changed while it is not loaded (its trap state, e.g. at

@@ -20,7 +20,20 @@
 #include "vm_config.h"
 #include "vpmu/entry.h"
 
-#define HCR_EL2_E2H VPERF_BIT(34) /* FEAT_VHE: the host runs at EL2 (HCR_EL2, Arm DDI 0487 K.a) */
+/*
+ * HCR_EL2.E2H (FEAT_VHE: the host runs at EL2; HCR_EL2, Arm DDI 0487 K.a D24.2), read once by
+ * vperf_pcpu_init into caps.e2h. A VHE host is accepted. Of the registers vperf reaches at EL2,
+ * only PMSCR_EL1 has another name with E2H = 1: its own encoding reaches PMSCR_EL2, the guest's
+ * is PMSCR_EL12 (SPE 4.3.5-4.3.7), and vperf picks the name by caps.e2h (vspe/vspe.h). The PMU
+ * registers, the other sampling and Profiling Buffer registers, CONTEXTIDR_EL2 (named as the EL2
+ * register) and the ID registers are the same registers whatever E2H. What E2H = 1 leaves to
+ * the hypervisor: the guest's other EL1 registers (by their _EL12 names, in the order of
+ * include/vperf/hyp.h) and its own Profiling Buffer, owned by EL2 in the EL2&0 regime while
+ * TGE = 1 (SPE 3.4.2), which host_spe has vperf park around vSPE vCPUs as with E2H = 0
+ * (vspe/host.c). Not covered: SPE extensions after those vperf knows that add _EL12 names
+ * (public register lists have PMBSR_EL12, S3_5_C9_C10_3); docs/integration/kvm.md, "VHE".
+ */
+#define HCR_EL2_E2H VPERF_BIT(34)
 
 int vperf_init(const struct vperf_hyp_ops *ops)
 {
@@ -99,6 +112,7 @@ static void probe(struct vperf_pcpu_caps *caps)
 	caps->fgt = (mmfr0 & ID_MMFR0_FGT_MASK) != 0;
 	caps->el3 = (pfr0 & ID_PFR0_EL3_MASK) != 0;
 	probe_newer(caps, pfr0, mmfr0);
+	caps->e2h = (read_sysreg(HCR_EL2) & HCR_EL2_E2H) != 0;
 	caps->aarch32 = VPERF_FIELD_GET(pfr0, ID_PFR0_EL0_SHIFT + 3, ID_PFR0_EL0_SHIFT) ==
 			ID_PFR0_EL0_AARCH32;
 	if (caps->pmuver) {
@@ -113,13 +127,6 @@ static void probe(struct vperf_pcpu_caps *caps)
 	probe_spe(caps);
 }
 
-/*
- * A VHE host (HCR_EL2.E2H = 1) is refused on a PE with SPE vperf uses (not where the firmware
- * keeps the buffer: probe_spe, no SPE register is accessed there): there an EL2 access by the name
- * PMSCR_EL1 reaches PMSCR_EL2 and the guest's register is PMSCR_EL12 (SPE 4.3.5). vperf's
- * accessors have one encoding per register, so its save and restore of a guest's PMSCR_EL1
- * would move the host's PMSCR_EL2 instead (docs/integration.md, "VHE").
- */
 /*
  * What a direct-partition guest, running with MDCR_EL2.TPM = 0, could reach here that vperf
  * neither shows it nor switches:
@@ -146,16 +153,6 @@ static void direct_hazards(struct vperf_pcpu *pcpu)
 
 	pcpu->direct_newer_regs = c->icntr && !c->fgt2;
 	pcpu->mt_counts = c->pmuver && c->mt && c->mtpmu != ID_DFR0_MTPMU_NONE && !mtpme_el2;
-}
-
-static bool vhe_refused(const struct vperf_pcpu *pcpu)
-{
-	if (VPERF_HAS_VSPE && pcpu->caps.pmsver && (read_sysreg(HCR_EL2) & HCR_EL2_E2H)) {
-		vperf_log(VPERF_LOG_ERR, "vperf: HCR_EL2.E2H = 1 (VHE) with SPE is not supported: "
-					 "PMSCR_EL1 at EL2 would reach PMSCR_EL2");
-		return true;
-	}
-	return false;
 }
 
 /* The host is told once per bring-up that SPE is there but not its own (probe_spe). */
@@ -195,8 +192,6 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	pcpu->cfg = *cfg;
 	probe(&pcpu->caps);
 	note_spe_el3(pcpu);
-	if (vhe_refused(pcpu))
-		return VPERF_ENOTSUP;
 	if (reserved > pcpu->caps.nr_counters || !vperf_mdcr_host_ok(pcpu) ||
 	    !vperf_fgt_host_ok(pcpu))
 		return VPERF_EINVAL;
@@ -213,7 +208,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 		return VPERF_EINVAL;
 	pcpu->host_mdcr = vperf_mdcr_host(pcpu);
 	/* Unknown: the first load writes it. */
-	pcpu->cur_mdcr = ~0ull;
+	pcpu->cur_mdcr = VPERF_MDCR_UNKNOWN;
 	vperf_fgt_pcpu_init(pcpu);
 	vperf_vpmu_pcpu_init(pcpu);
 	vperf_platform_add(pcpu);

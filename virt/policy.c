@@ -203,6 +203,7 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 	vm->fgt_types = (vperf_vm_fgt_types(vm) ? VPERF_FGT_TYPES : 0) |
 			(vperf_vm_fgt_pmbsr(vm) ? VPERF_FGT_PMBSR : 0);
 	vm->fgt_class = (uint8_t)(vm->fgt_types + VPERF_FGT_NR * vperf_vm_fgt2_index(vm));
+	vm->lazy = (uint8_t)vperf_vm_cfg_lazy(cfg);
 	record_demands(cfg);
 	vperf_mdcr_new_epoch();
 	return VPERF_OK;

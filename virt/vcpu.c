@@ -53,8 +53,6 @@ static inline __attribute__((always_inline)) void load_pmu_side(struct vperf_vcp
 /* A VM with SPE, its own or profiled from outside: the vSPE's steps around the PMU's. */
 static void load_with_spe(struct vperf_vcpu *vcpu)
 {
-	/* Its fine-grained traps and E2PB are not what a quick load back restores (vpmu/switch.h). */
-	vcpu->pcpu->resume = NULL;
 	/* The host's own buffer saved before MDCR_EL2.E2PB gives the buffer to EL1. */
 	if (vspe_on(vcpu))
 		vperf_vspe_before_mdcr(vcpu);
@@ -65,14 +63,28 @@ static void load_with_spe(struct vperf_vcpu *vcpu)
 		vperf_vspe_outside_load(vcpu);
 }
 
+/* A load that loses the vCPU's counts is a hypervisor bug, said loudly: one without the put of the
+ * previous run (its state may still be in another pCPU's hardware), or one elsewhere than where a
+ * lazy put parked the vCPU with no vperf_pcpu_flush there first (said at the load whether or not
+ * the guest touches its PMU in this run; the vPMU's acquire copes with it). NULL: a sound load. */
+static const char *load_misuse(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	if (vcpu->pcpu || pcpu->loaded)
+		return "vperf: vcpu_load without vcpu_put (vCPU or pCPU still loaded)";
+	if (vperf_vcpu_parked(vcpu) && vcpu->pmu.hw_pcpu != pcpu)
+		return "vperf: vCPU loaded on another pCPU after a lazy put without "
+		       "vperf_pcpu_flush: "
+		       "its counts since the put are lost";
+	return NULL;
+}
+
 static void __attribute__((noinline)) load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
-	/* A load without the put of the previous run is a hypervisor bug that loses the vCPU's
-	 * counts (its state may still be in another pCPU's hardware): say so loudly. */
-	if (vcpu->pcpu || pcpu->loaded) {
+	const char *misuse = load_misuse(vcpu, pcpu);
+
+	if (misuse) {
 		STAT_INC(&pcpu->stats, misuse);
-		vperf_log(VPERF_LOG_ERR, "vperf: vcpu_load without vcpu_put (vCPU or pCPU still "
-					 "loaded)");
+		vperf_log(VPERF_LOG_ERR, misuse);
 	}
 	vcpu->pcpu = pcpu;
 	pcpu->loaded = vcpu;
@@ -94,13 +106,17 @@ static inline bool load_writes_nothing(const struct vperf_vcpu *vcpu, const stru
 
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
+	const struct vperf_vcpu *token = pcpu->resume;
+
 	/* A second-range vCPU back after its quick lazy put (vpmu/switch.h): only MDCR_EL2, inline,
-	 * so that this path, like the next, makes no call and needs no frame. Other vCPUs pay one
-	 * compare (no pCPU of theirs ever holds a token). */
-	if (pcpu->resume == vcpu && vperf_vpmu_second_load_quick(vcpu, pcpu)) {
+	 * so that this path, like the next, makes no call and needs no frame. Every load takes
+	 * the token, so that it says "nothing loaded here since"; other vCPUs pay a compare and
+	 * that store (no pCPU of theirs ever holds a token). */
+	pcpu->resume = NULL;
+	if (token == vcpu && vperf_vpmu_second_load_quick(vcpu, pcpu)) {
 		vcpu->pcpu = pcpu;
 		pcpu->loaded = vcpu;
-		vperf_mdcr_set(pcpu, vcpu->mdcr);
+		vperf_mdcr_load_quick(pcpu, vcpu);
 		return;
 	}
 	if (vcpu->pcpu || pcpu->loaded || !load_writes_nothing(vcpu, pcpu)) {
@@ -130,6 +146,7 @@ static void put(struct vperf_vcpu *vcpu, bool lazy)
 	vperf_fgt_put(pcpu);
 	/* E2PB is the host's again (0b00): its buffer comes back. */
 	vperf_vspe_restore_host(pcpu);
+	vperf_mdcr_handed(pcpu);
 	pcpu->loaded = NULL;
 	vcpu->pcpu = NULL;
 }
@@ -151,35 +168,41 @@ put_parked_rest(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu, bool push)
 	vcpu->pcpu = NULL;
 	vperf_mdcr_put(pcpu);
 	vperf_fgt_put(pcpu);
+	vperf_mdcr_handed(pcpu);
 }
 
 void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu)
 {
 	struct vperf_pcpu *pcpu = vcpu->pcpu;
+	enum vperf_vm_lazy lazy;
 	bool push;
 
-	/* The common case alone: a VM without SPE (so no vSPE state to drain and no host buffer
-	 * saved for it) whose trapped vPMU parks; then only MDCR_EL2 is left of put(). Its
-	 * HDFGRTR_EL2/HDFGWTR_EL2 are the host's outside vperf's PMU fields (only a direct VM has
-	 * fine-grained traps of its own, fgt.c, and only the trapped partition parks): they need
-	 * a write only where the host sets PMU fields itself. */
-	if (pcpu && !vcpu->vm->cfg.spe && vperf_vpmu_park_trapped(vcpu, &push)) {
+	/* Not loaded: its vPMU is not in the hardware either (only a load puts it there, every
+	 * put takes it out), so both cases below fall through to put(), which does nothing. */
+	/* Two common cases alone, told apart by one byte of the VM's (vm_config.h): a VM without
+	 * SPE (so no vSPE state to drain and no host buffer saved for it), where only MDCR_EL2 is
+	 * left of put() (vperf_mdcr_put_lazy). First, a second-range vCPU that leaves nothing
+	 * else behind (vpmu/switch.h), with no call. The others go through put(), which parks the
+	 * second range too (vperf_vpmu_park). */
+	lazy = (enum vperf_vm_lazy)vcpu->vm->lazy;
+	if (lazy == VPERF_VM_LAZY_SECOND && vperf_vpmu_second_put_quick(vcpu, pcpu)) {
+		pcpu->loaded = NULL;
+		vcpu->pcpu = NULL;
+		vperf_mdcr_put_lazy(pcpu);
+		return;
+	}
+	/* A trapped vPMU that parks. Its HDFGRTR_EL2/HDFGWTR_EL2 are the host's outside vperf's
+	 * PMU fields (only a direct VM has fine-grained traps of its own, fgt.c, and only the
+	 * trapped partition parks): they need a write only where the host sets PMU fields
+	 * itself. */
+	if (lazy == VPERF_VM_LAZY_TRAPPED && vperf_vpmu_park_lazy(vcpu, &push)) {
 		if (push || pcpu->fgt_host_pmu) {
 			put_parked_rest(vcpu, pcpu, push);
 			return;
 		}
 		pcpu->loaded = NULL;
 		vcpu->pcpu = NULL;
-		vperf_mdcr_put(pcpu);
-		return;
-	}
-	/* A second-range vCPU that leaves nothing but MDCR_EL2 behind (vpmu/switch.h), with no call:
-	 * after the trapped partition's case, which so pays nothing for it. The others go through
-	 * put(), which parks the second range too (vperf_vpmu_park). */
-	if (pcpu && vperf_vpmu_second_put_quick(vcpu, pcpu)) {
-		pcpu->loaded = NULL;
-		vcpu->pcpu = NULL;
-		vperf_mdcr_put(pcpu);
+		vperf_mdcr_put_lazy(pcpu);
 		return;
 	}
 	put(vcpu, true);
@@ -195,7 +218,9 @@ bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu)
 void vperf_pcpu_flush(struct vperf_pcpu *pcpu)
 {
 	/* The hypervisor may have written the SPE controls itself: the next load writes them
-	 * all. First, so that the vPMU's flush stays a tail call. */
+	 * all. First, so that the vPMU's flush stays a tail call. No quick load back after it
+	 * (vpmu/switch.h): the vCPU may be saved, restored or reset from its shadow now. */
 	vperf_vspe_ctl_forget(pcpu);
+	pcpu->resume = NULL;
 	vperf_vpmu_flush(pcpu);
 }

@@ -34,6 +34,25 @@ static inline bool vspe_on(const struct vperf_vcpu *vcpu)
 	return VPERF_HAS_VSPE && vcpu->vm->cfg.spe && vcpu->vm->cfg.spe_buffer != VPERF_SPE_BUF_EL2;
 }
 
+/* vperf_vm.lazy: which lazy put its vCPUs may take (vcpu.c), set by vperf_vm_init from its
+ * policy. Only a VM without SPE (no vSPE state to drain, no host buffer saved for it): */
+enum vperf_vm_lazy {
+	VPERF_VM_LAZY_NONE,    /* every lazy put is put()'s */
+	VPERF_VM_LAZY_TRAPPED, /* the trapped partition outside XENPMU_MODE_ALL: it parks */
+	VPERF_VM_LAZY_SECOND,  /* the second range: the quick put (vpmu/switch.h) */
+};
+
+static inline enum vperf_vm_lazy vperf_vm_cfg_lazy(const struct vperf_vm_config *cfg)
+{
+	if (!VPERF_HAS_VPMU || cfg->spe || cfg->pmu_mode == VPERF_PMU_OFF)
+		return VPERF_VM_LAZY_NONE;
+	if (cfg->partition == VPERF_PART_SECOND)
+		return VPERF_VM_LAZY_SECOND;
+	if (cfg->partition == VPERF_PART_TRAPPED && cfg->pmu_mode != VPERF_PMU_ALL)
+		return VPERF_VM_LAZY_TRAPPED;
+	return VPERF_VM_LAZY_NONE;
+}
+
 /* SPE from outside: the hypervisor profiles the VM into its own buffer; the guest sees no SPE. */
 static inline bool vspe_outside(const struct vperf_vcpu *vcpu)
 {

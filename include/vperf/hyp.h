@@ -25,9 +25,16 @@
  * between a put and the next load (e.g. nVHE KVM's trap activation) must leave vperf's write the
  * last before the guest runs: vperf skips a load's write when the value it last wrote is the
  * vCPU's, so such a hypervisor sets host_el1, with which every put writes the host's value and
- * the next load the vCPU's.
+ * the next load the vCPU's. Or, to save the writes, it writes vperf's value itself
+ * (vperf_pcpu_config.hyp_writes_mdcr): vperf_pcpu_mdcr() after every load, its own host value
+ * after every put; vperf's lazy puts and its quick load back then write nothing, while its other
+ * paths still write MDCR_EL2 where their sequences need it (its value is then written twice).
  *
- * HCR_EL2.E2H = 1 (VHE) is refused by vperf_pcpu_init on a PE with SPE (docs/integration.md).
+ * HCR_EL2.E2H = 1 (VHE) is accepted: vperf_pcpu_init reads E2H once (vperf_pcpu_caps.e2h) and
+ * vperf names the guest's PMSCR_EL1 PMSCR_EL12 with it (SPE 4.3.5, 4.3.6), the host's PMSCR_EL2
+ * by its own name. The hypervisor keeps E2H as it was at vperf_pcpu_init, switches the guest's
+ * other EL1 registers (with E2H = 1 by their _EL12 names) in the order above, and gives vperf a
+ * host Profiling Buffer (EL2&0 with TGE = 1) as host_spe (docs/integration/kvm.md, "VHE").
  *
  * vperf remembers the SPE sampling controls it last wrote on each pCPU and writes only those a
  * load changes: a hypervisor that writes PMSCR_EL2, PMSIRR_EL1, PMSFCR_EL1, PMSEVFR_EL1,

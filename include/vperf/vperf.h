@@ -68,6 +68,12 @@ struct vperf_pcpu_config {
 				 * counter; guests VPERF_PART_SECOND only, in [HPMN, EPMN) */
 	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
 				 * (E2PB = 0b00): vperf saves it around vCPUs with vSPE */
+	/* The hypervisor writes MDCR_EL2 itself at every entry and exit (nVHE KVM's trap
+	 * activation): after every vperf_vcpu_load, before the guest runs, it writes
+	 * vperf_pcpu_mdcr(); after every put, its own host value, which must stop the second
+	 * range (HPME = 0) where the host keeps the first. vperf's lazy puts and their quick load
+	 * back then leave MDCR_EL2 to it (vperf/hyp.h, "MDCR_EL2 is shared"). */
+	bool hyp_writes_mdcr;
 	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE
 	 * fine-grained traps). vperf writes these registers at every load, its PMU fields
 	 * (vperf/fgt.h) with the hypervisor's others, plus HDFGWTR_EL2.PMBSR_EL1 for a VM with an
@@ -106,6 +112,11 @@ struct vperf_pcpu_caps {
 	uint8_t mtpmu; /* ID_AA64DFR0_EL1.MTPMU [51:48] (signed: 1 FEAT_MTPMU, 0xF none) */
 	bool sel2;     /* FEAT_SEL2: ID_AA64PFR0_EL1.SEL2 [39:36] != 0 (PMEVTYPER<n>.SH, EL3) */
 	bool ecv;      /* FEAT_ECV: ID_AA64MMFR0_EL1.ECV [63:60] != 0 (PMSCR_EL1.PCT[1]) */
+	/* HCR_EL2.E2H [34] as vperf_pcpu_init found it (FEAT_VHE: the host runs at EL2, VHE). It
+	 * picks how vperf names the guest's EL1 registers that EL2 reaches by another name then:
+	 * PMSCR_EL12 for the guest's PMSCR_EL1 (SPE 4.3.5, 4.3.6). The hypervisor keeps E2H as it
+	 * was at vperf_pcpu_init for as long as vperf runs on the pCPU. */
+	bool e2h;
 };
 
 struct vperf_pcpu {
@@ -180,6 +191,9 @@ struct vperf_vm {
 	uint8_t fgt_types;
 	/* Its bit of a pCPU's fgt_held: fgt_types + 4 * its FEAT_FGT2 index (virt/fgt.h). */
 	uint8_t fgt_class;
+	/* Which lazy put of vperf_vcpu_put_lazy its vCPUs may take (virt/vcpu.c), from its policy
+	 * at vperf_vm_init: one byte for the switch to test. */
+	uint8_t lazy;
 };
 
 struct vperf_vcpu {
@@ -273,6 +287,14 @@ void vperf_pcpu_forget(struct vperf_pcpu *pcpu, const struct vperf_vcpu *vcpu);
  * PMU/SPE state. Pair every load with a put on the same CPU. */
 void vperf_vcpu_load(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu);
 
+/* With hyp_writes_mdcr (vperf_pcpu_config): the MDCR_EL2 the hypervisor writes after
+ * vperf_vcpu_load, before the guest runs: the loaded vCPU's (vperf's full load paths have
+ * written it already, its quick load back leaves it to the hypervisor). */
+static inline uint64_t vperf_pcpu_mdcr(const struct vperf_pcpu *pcpu)
+{
+	return pcpu->loaded->mdcr;
+}
+
 /* The vCPU stops running: save its state and give the host its MDCR_EL2 back. */
 void vperf_vcpu_put(struct vperf_vcpu *vcpu);
 
@@ -282,7 +304,7 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu);
  * another owner needs them (docs/vpmu.md, "Lazy put"). To break the promise (migrate the vCPU,
  * save, restore or reset it, take the CPU down), call vperf_pcpu_flush() on that pCPU first:
  * until then vperf_vcpu_save/restore/reset return VPERF_EBUSY (vperf_vcpu_parked() is true),
- * and a load on another pCPU is counted as misuse and loses the counts since the put. */
+ * and a load elsewhere is counted as misuse at the load and loses the counts since the put. */
 void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu);
 
 /* A lazy put left this vCPU's counters in a pCPU's hardware, not yet flushed. */
@@ -304,14 +326,6 @@ void vperf_pcpu_flush(struct vperf_pcpu *pcpu);
  * outside the PMU/SPE space. */
 enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr,
 					   uint64_t gprs[31]);
-
-/* ID_AA64DFR0_EL1 as the vCPU must see it, from the hardware value hw: for the hypervisor's
- * HCR_EL2.TID3 trap handler. */
-uint64_t vperf_vcpu_id_dfr0(const struct vperf_vcpu *vcpu, uint64_t hw);
-/* ID_AA64DFR1_EL1 as the vCPU must see it, from the hardware's value hw: the same without
- * PMICNTR [39:36] (vperf gives no guest FEAT_PMUv3_ICNTR: PMICNTR_EL0 is UNDEF for it). A
- * hypervisor that traps ID registers (HCR_EL2.TID3) answers a guest's read with it. */
-uint64_t vperf_vcpu_id_dfr1(const struct vperf_vcpu *vcpu, uint64_t hw);
 
 #ifdef CONFIG_VPERF_VPMU
 /* Physical PMUIRQ entry on the calling CPU. Overflow flags of host counters are cleared and
@@ -362,34 +376,7 @@ static inline enum vperf_spe_irq vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
 enum vperf_pmu_mode vperf_xen_pmu_mode(uint32_t domctl_flags, uint32_t xenpmu_mode);
 #endif
 
-/* The virtual PPI a VM's PMU overflow interrupt is injected on (for its device tree). */
-static inline uint32_t vperf_vm_pmu_virq(const struct vperf_vm *vm)
-{
-	return vm->cfg.pmu_virq ? vm->cfg.pmu_virq : CONFIG_VPERF_VPMU_PPI;
-}
-
-/* The virtual PPI a VM's SPE buffer interrupt is injected on (for its device tree). */
-static inline uint32_t vperf_vm_spe_virq(const struct vperf_vm *vm)
-{
-	return vm->cfg.spe_virq ? vm->cfg.spe_virq : CONFIG_VPERF_VSPE_PPI;
-}
-
-#ifdef CONFIG_VPERF_FDT
-/* Add the VM's vperf device nodes (the PMU, "arm,armv8-pmuv3" on its virtual PPI, nothing for an
- * OFF VM; for a VM with SPE, "arm,statistical-profiling-extension-v1" on its PMBIRQ PPI) under
- * the root of the guest device tree fdt, with libfdt, which the hypervisor links. All or
- * nothing: VPERF_ENOSPC when the tree's buffer is full, leaving the tree as it was (grow it, e.g.
- * with fdt_open_into, and retry), VPERF_EINVAL otherwise, the tree untouched (a /pmu or /spe-pmu
- * node exists, no valid tree, or a layout libfdt cannot edit in place). */
-int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm);
-#else
-static inline int vperf_fdt_add_nodes(void *fdt, const struct vperf_vm *vm)
-{
-	(void)fdt;
-	(void)vm;
-	return VPERF_ENOTSUP;
-}
-#endif
+#include <vperf/guest_view.h>
 
 /* Statistics of a VM (zero when CONFIG_VPERF_STATS is off). */
 static inline const struct vperf_stats *vperf_vm_stats(const struct vperf_vm *vm)

@@ -75,13 +75,33 @@ struct vperf_vpmu {
 					      * guest counter n while in hardware, or
 					      * VPERF_VPMU_NOT_LIVE */
 	uint8_t rotate; /* emulated partition: where the next multiplexing slice starts */
-	uint8_t where;	/* enum vperf_vpmu_where */
 	bool active;	/* used since it was last found idle: keep its state in hardware */
 	bool direct;	/* direct partition running untrapped: the hardware is authoritative
 			    * for every register, the shadow is stale */
 	bool irq_level; /* the level last pushed to the virtual interrupt line */
-	bool irq_dirty; /* push the level at the next load: it changed while the vCPU was not
-			 * loaded, or the vGIC may hold anything (reset, restore) */
+	/* Three bytes a second-range vCPU's lazy put tests in one load, as lazy_word
+	 * (virt/vpmu/switch.h): VPERF_VPMU_LAZY_QUICK when its state is in the hardware with no
+	 * line to push and no EL0 grant to take back. */
+	union {
+		struct {
+			uint8_t where;	  /* enum vperf_vpmu_where */
+			bool irq_dirty;	  /* push the level at the next load: it changed while the
+					 * vCPU was not loaded, or the vGIC may hold anything
+					 * (reset, restore) */
+			bool el0_grant;	  /* userenr != 0 (vpmu_set_userenr) */
+			uint8_t lazy_pad; /* always 0 */
+		};
+		uint32_t lazy_word;
+	};
 };
+
+/* lazy_word for where = w, the other bytes 0: VPERF_VPMU_LAZY_QUICK, the quick put's test; the
+ * same with VPERF_VPMU_PARKED, what it leaves. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define VPERF_VPMU_LAZY_WORD(w) ((uint32_t)(w) << 24)
+#else
+#define VPERF_VPMU_LAZY_WORD(w) ((uint32_t)(w))
+#endif
+#define VPERF_VPMU_LAZY_QUICK VPERF_VPMU_LAZY_WORD(VPERF_VPMU_HW)
 
 #endif /* VPERF_VPMU_H */

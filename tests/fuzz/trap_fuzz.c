@@ -316,6 +316,7 @@ static void run_shared(void)
 		struct hv_vcpu *vc = &hv.vcpu[o->vcpu];
 		struct hv_vcpu *on = hv.running[o->cpu];
 
+		trap_cpu_up(o->cpu);
 		sim_set_cpu(o->cpu);
 		if (o->kind == OP_ENTER && on != vc) {
 			if (hv.running[o->cpu ^ 1] == vc)

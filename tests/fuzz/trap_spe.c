@@ -121,9 +121,15 @@ void trap_spe_init(void)
 		FUZZ_CHECK(sim_mem_map_s1(SIM_REGIME_EL10, (uint16_t)(v + 1), BUF_VA, BUF_IPA,
 					  BUF_SIZE, SIM_PERM_RW) == VPERF_OK);
 	}
-	for (unsigned int cpu = 0; cpu < 2 && world.pcfg.host_spe; cpu++)
-		host_buffer(cpu);
+	for (unsigned int cpu = 0; cpu < 2; cpu++)
+		trap_spe_cpu_up(cpu);
 	sim_set_cpu(0);
+}
+
+void trap_spe_cpu_up(unsigned int cpu)
+{
+	if (world.model.pmsver && world.pcfg.host_spe && world.up[cpu])
+		host_buffer(cpu);
 }
 
 /* Each vCPU's own CONTEXTIDR_EL1 and virtual counter offset, which records carry. */
@@ -240,6 +246,8 @@ void trap_spe_check_records(void)
 	for (unsigned int cpu = 0; cpu < 2 && world.pcfg.host_spe; cpu++) {
 		uint64_t end;
 
+		if (!world.up[cpu])
+			continue; /* late, and no op ever ran there */
 		sim_set_cpu(cpu);
 		sim_enter_el2(cpu);
 		write_sysreg(0, PMSCR_EL2);

@@ -157,6 +157,10 @@ bool trap_decode(const uint8_t *data, size_t size)
 	world.pcfg.host_el1 = world.pcfg.host_first_range;
 	/* There, with 0xf7 or 0xff, AArch32 at EL0: PMCR_EL0.LC writable, the placement refused. */
 	world.model.aarch32_el0 = world.pcfg.host_first_range && (data[size - 1] & 7) == 7;
+	/* Elsewhere, with 0xe0-0xe7, pCPU 1 comes up late: at the schedule's first op on it, once
+	 * the VMs exist and their vCPUs may have run on pCPU 0 (a CPU brought online later). */
+	world.cpu1_late =
+		!world.pcfg.host_first_range && size > 2 && (data[size - 1] & 0xf8) == 0xe0;
 	world.pcfg.host_counters = world.model.pmuver ? (uint8_t)(b % 3) : 0;
 	world.pcfg.host_counters += world.pcfg.host_first_range;
 	world.pcfg.agent_counters = world.model.pmuver ? (uint8_t)(b >> 2 & 1) : 0;
@@ -239,6 +243,8 @@ void trap_check_world(void)
 	uint64_t now[HOST_REGS];
 
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		if (!world.up[cpu])
+			continue;
 		memset(now, 0, sizeof(now));
 		snapshot_host(cpu, now);
 		FUZZ_CHECK(!memcmp(now, host_regs[cpu], sizeof(now)));
@@ -247,28 +253,55 @@ void trap_check_world(void)
 	FUZZ_CHECK(hv.max_irq_burst <= 1);
 }
 
+/* The model and every pCPU but a late one up: host_spe on each, the two of the schedule with
+ * world's configuration later (trap_cpu_up), the others with no host counters. A host that
+ * keeps the first range keeps it on every pCPU: a second-range VM needs that of every pCPU
+ * initialised (docs/vpmu.md, "The second range"). */
+static void pcpus_up(void)
+{
+	const struct vperf_pcpu_config others = { .host_spe = world.pcfg.host_spe };
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+
+	if (!world.pcfg.host_first_range && !world.cpu1_late) {
+		hv_init_host_spe(&world.model, 0, world.pcfg.host_spe);
+		return;
+	}
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		cfgs[cpu] = world.model;
+	hv_init_model(cfgs);
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		if (cpu == 1 && world.cpu1_late)
+			continue;
+		FUZZ_CHECK(hv_pcpu_up(cpu, world.pcfg.host_first_range ? &world.pcfg : &others) ==
+			   VPERF_OK);
+	}
+}
+
+void trap_cpu_up(unsigned int cpu)
+{
+	if (world.up[cpu])
+		return;
+	FUZZ_CHECK(hv_pcpu_up(cpu, &world.pcfg) == VPERF_OK);
+	world.up[cpu] = true;
+	program_host(cpu);
+	trap_spe_cpu_up(cpu);
+	memset(host_regs[cpu], 0, sizeof(host_regs[cpu]));
+	snapshot_host(cpu, host_regs[cpu]);
+}
+
 void trap_init_world(void)
 {
-	/* host_spe on every pCPU, the two of the schedule and the others hv_init initialises. A
-	 * host that keeps the first range keeps it on every pCPU: a second-range VM needs that of
-	 * every pCPU initialised (docs/vpmu.md, "The second range"). */
-	if (world.pcfg.host_first_range) {
-		struct sim_pe_config cfgs[SIM_MAX_CPUS];
-
-		for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-			cfgs[cpu] = world.model;
-		hv_init_model(cfgs);
-		for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-			FUZZ_CHECK(hv_pcpu_up(cpu, &world.pcfg) == VPERF_OK);
-	} else {
-		hv_init_host_spe(&world.model, 0, world.pcfg.host_spe);
-	}
-	memset(host_regs, 0, sizeof(host_regs));
+	pcpus_up();
+	memset(world.up, 0, sizeof(world.up));
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		if (cpu == 1 && world.cpu1_late)
+			continue;
 		sim_set_cpu(cpu);
 		FUZZ_CHECK(vperf_pcpu_init(&hv.pcpu[cpu], &world.pcfg) == VPERF_OK);
 		hv_host_boot(cpu);
 		program_host(cpu);
+		world.up[cpu] = true;
+		memset(host_regs[cpu], 0, sizeof(host_regs[cpu]));
 		snapshot_host(cpu, host_regs[cpu]);
 	}
 	sim_set_cpu(0);

@@ -28,6 +28,8 @@ struct world {
 	struct vperf_vm_config vm[MAX_VMS];
 	unsigned int nr_vms, nr_vcpus, vm_of[MAX_VCPUS];
 	bool agent_flag; /* the agent's first counter has overflowed, its interrupt enabled */
+	bool cpu1_late;	 /* pCPU 1 comes up at the schedule's first op on it (trap_cpu_up) */
+	bool up[2];	 /* which of the schedule's two pCPUs are up */
 	struct op ops[MAX_OPS];
 	unsigned int nr_ops;
 };
@@ -41,6 +43,8 @@ void trap_init_world(void);
 /* No model error, no interrupt storm, the host's and the agent's registers as the host left
  * them. */
 void trap_check_world(void);
+/* pCPU cpu up if it is not yet: vperf_pcpu_init, the host's boot, counters and SPE buffer. */
+void trap_cpu_up(unsigned int cpu);
 
 /* trap_spe.c: the vSPE part of the world. */
 /* A PE with SPE for two of the eight PE choices of the first byte; true if so. */
@@ -50,6 +54,8 @@ void trap_spe_vm(uint8_t p, struct vperf_vm_config *c, unsigned int v);
 bool trap_spe_policy_valid(const struct vperf_vm_config *c);
 /* After the pCPUs, before the VMs: buffers, the host's buffer, the model's choices fixed. */
 void trap_spe_init(void);
+/* The host's buffer on a pCPU that came up late (its vperf_pcpu_init done). */
+void trap_spe_cpu_up(unsigned int cpu);
 void trap_spe_vcpu(struct hv_vcpu *vc, unsigned int i);
 /* Where VM vm's code runs (0 without SPE). */
 uint64_t trap_spe_pc(unsigned int vm);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arch/sysreg.h>
 #include <sim/gic.h>
 #include <sim/mem.h>
 #include <sim/model.h>
@@ -172,8 +173,8 @@ static void host_overflow(uint64_t ovs)
 
 static void log_line(enum vperf_log_level level, const char *msg)
 {
-	(void)level;
 	strncpy(hv.last_log, msg, sizeof(hv.last_log) - 1);
+	hv.last_log_level = level;
 	hv.nr_logs++;
 }
 
@@ -316,6 +317,13 @@ void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 	hv_init_host_spe(cfg, host_counters, false);
 }
 
+static int e2h_forced = -1;
+
+void hv_set_e2h(int e2h)
+{
+	e2h_forced = e2h;
+}
+
 /* The model (one configuration for every CPU, or cfgs per CPU) and vperf_init; no pCPU up. */
 static void model_init(const struct sim_pe_config *cfg, const struct sim_pe_config *cfgs)
 {
@@ -329,6 +337,7 @@ static void model_init(const struct sim_pe_config *cfg, const struct sim_pe_conf
 	hv.mixed_put = sched_env_u64("HV_LAZY_PUT", 0) == 2;
 	hv.model = *cfg;
 	hv.put_draws = 0x2545f4914f6cdd1dull ^ hv.model.seed; /* xorshift stays at 0 */
+	hv.e2h = e2h_forced >= 0 ? e2h_forced != 0 : sched_env_u64("HV_E2H", 0) != 0;
 	if (cfgs)
 		sim_model_init_cpus(cfgs);
 	else
@@ -374,11 +383,14 @@ int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg)
 {
 	int rc;
 
+	uint64_t e2h = hv.e2h ? VPERF_BIT(34) : 0; /* HCR_EL2.E2H: a VHE host */
+
 	sim_set_cpu(cpu);
+	sim_poke(cpu, VPERF_ENC_HCR_EL2, e2h);
 	rc = vperf_pcpu_init(&hv.pcpu[cpu], pcfg);
 	hv_host_boot(cpu);
 	/* IMO: IRQs to EL2; VM: stage 2 on, for the SPE buffer's translations. */
-	sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4) | VPERF_BIT(0));
+	sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4) | VPERF_BIT(0) | e2h);
 	sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMUIRQ), true);
 	sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMBIRQ), true);
 	sim_gic_enable_ppi(cpu, SIM_GIC_MAINT_INTID, true);
@@ -439,6 +451,13 @@ static bool put_lazily(const struct hv_vcpu *vc)
 	return p == HV_PUT_LAZY || (p == HV_PUT_MIXED && (sched_next(&hv.put_draws) >> 32 & 1));
 }
 
+/* How EL2 names the guest's CONTEXTIDR_EL1: CONTEXTIDR_EL12 on a VHE host, where the name
+ * CONTEXTIDR_EL1 is the host's CONTEXTIDR_EL2 (the model reports the wrong one with E2H = 0). */
+static enum sim_ctx1_name ctx1_name(void)
+{
+	return hv.e2h ? SIM_CTX1_BY_EL12 : SIM_CTX1_BY_EL1;
+}
+
 /* Put: vperf first (it may still change the line), then the list register is saved. */
 static void put(unsigned int cpu)
 {
@@ -455,7 +474,9 @@ static void put(unsigned int cpu)
 	else
 		vperf_vcpu_put(&vc->v);
 	sim_set_cpu(cpu);
-	vc->contextidr = sim_spe_contextidr_el1(cpu);
+	if (hv.pcpu[cpu].cfg.hyp_writes_mdcr)
+		write_sysreg(hv.pcpu[cpu].host_mdcr | hv.hyp_host_bits, MDCR_EL2);
+	vc->contextidr = sim_spe_el2_read_contextidr1(cpu, ctx1_name());
 	vc->cntvoff = sim_spe_cntvoff(cpu);
 	vc->lr = sim_gic_lr(cpu, 0);
 	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
@@ -485,8 +506,17 @@ void hv_leave(unsigned int cpu)
 /* The guest's own context registers the records read (SPE 3.6): the hypervisor's to switch. */
 static void switch_context(const struct hv_vcpu *vc, unsigned int cpu)
 {
-	sim_spe_write_contextidr_el1(cpu, vc->contextidr);
+	sim_spe_el2_write_contextidr1(cpu, ctx1_name(), vc->contextidr);
 	sim_spe_write_cntvoff(cpu, vc->cntvoff);
+}
+
+void hv_load_raw(struct hv_vcpu *vc, unsigned int cpu)
+{
+	sim_set_cpu(cpu);
+	sim_enter_el2(cpu);
+	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
+	sim_exit_el2(cpu);
+	sim_set_cpu(0);
 }
 
 void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
@@ -517,6 +547,9 @@ void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
 	vc->cpu = cpu;
 	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
 	sim_set_cpu(cpu);
+	hv.mdcr_after_load[cpu] = sim_peek(cpu, VPERF_ENC_MDCR_EL2);
+	if (hv.pcpu[cpu].cfg.hyp_writes_mdcr)
+		write_sysreg(vperf_pcpu_mdcr(&hv.pcpu[cpu]), MDCR_EL2);
 	hv.running[cpu] = vc;
 	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, vc->lr);
 	if (switch_at_el2(cpu))

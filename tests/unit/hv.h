@@ -72,10 +72,25 @@ struct hv {
 	uint64_t put_draws; /* the draws' generator */
 	char last_log[160]; /* vperf's last log line */
 	unsigned int nr_logs; /* vperf's log lines so far */
+	/* The level of vperf's last log line. */
+	enum vperf_log_level last_log_level;
+	/* A hypervisor that writes MDCR_EL2 itself (its pCPUs' hyp_writes_mdcr, vperf/vperf.h):
+	 * after every load vperf_pcpu_mdcr(), after every put its own host value, the pCPU's
+	 * host_mdcr with these bits of its own (e.g. nVHE KVM's EL1-owned Profiling Buffer). */
+	uint64_t hyp_host_bits;
+	/* MDCR_EL2 as each pCPU's last vperf_vcpu_load left it, before the hypervisor's write. */
+	uint64_t mdcr_after_load[SIM_MAX_CPUS];
 	/* A mutated switch for the model to catch: CONTEXTIDR_EL1 and CNTVOFF_EL2 switched before
 	 * the put instead of after it (include/vperf/hyp.h, the order of a switch). */
 	bool late_put;
+	/* HCR_EL2.E2H of every pCPU from its bring-up (hv_pcpu_up, before vperf_pcpu_init): a VHE
+	 * host, whose switch runs at EL2 with E2H = 1 (and the guest's TGE = 0, as VHE KVM's world
+	 * switch). From HV_E2H=1 in the environment, or hv_set_e2h() before the init. */
+	bool e2h;
 };
+
+/* HCR_EL2.E2H for the next hv_init*: 0 or 1, or -1 for the environment's HV_E2H (the default). */
+void hv_set_e2h(int e2h);
 
 extern struct hv hv;
 
@@ -125,6 +140,9 @@ struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm);
 void hv_enter(struct hv_vcpu *vc, unsigned int cpu);
 /* Put the vCPU running on cpu, if any. */
 void hv_leave(unsigned int cpu);
+/* vperf_vcpu_load of the vCPU on cpu at EL2 and nothing else (no put first, no bookkeeping): the
+ * hypervisor's misuses of the API, which vperf must report. The current pCPU stays 0. */
+void hv_load_raw(struct hv_vcpu *vc, unsigned int cpu);
 /* Run micro-ops in the vCPU running on the current pCPU. */
 void hv_run(const struct sim_uop *ops, size_t n);
 /* Poll points with no guest work until an asserted PMUIRQ has been taken (the model delays it,

@@ -11,9 +11,9 @@
 
 #include "bench.h"
 
-static const struct bench_mode self = { VPERF_PART_TRAPPED, VPERF_PMU_SELF, "trapped/SELF" };
-static const struct bench_mode hv = { VPERF_PART_TRAPPED, VPERF_PMU_HV, "trapped/HV" };
-static const struct bench_mode direct = { VPERF_PART_DIRECT, VPERF_PMU_HV, "direct/HV" };
+static const struct bench_mode self = { VPERF_PART_TRAPPED, VPERF_PMU_SELF, "trapped/SELF", false };
+static const struct bench_mode hv = { VPERF_PART_TRAPPED, VPERF_PMU_HV, "trapped/HV", false };
+static const struct bench_mode direct = { VPERF_PART_DIRECT, VPERF_PMU_HV, "direct/HV", false };
 
 /* Accesses per switch of the HV VM (SELF adds two MDCR_EL2 writes to every case). Every put is
  * lazy (tools/bench/harness.c): back on the same pCPU only the flags are read; another vCPU's

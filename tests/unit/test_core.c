@@ -107,7 +107,8 @@ static void test_pcpu_invalid_ranges(void **state)
 }
 
 /* No PMUv3 (PMUVer 0, or 0xF: IMPLEMENTATION DEFINED): no counters, PMCR_EL0 never read (the
- * ID registers are: FEAT_FGT decides whether vperf owns HDFGRTR/HDFGWTR_EL2 even there). */
+ * ID registers are: FEAT_FGT decides whether vperf owns HDFGRTR/HDFGWTR_EL2 even there; and
+ * HCR_EL2, whose E2H names the guest's PMSCR_EL1, caps.e2h). */
 static void test_pcpu_without_pmu(void **state)
 {
 	const struct vperf_pcpu_config cfg = { 0 };
@@ -120,10 +121,11 @@ static void test_pcpu_without_pmu(void **state)
 		assert_int_equal(vperf_pcpu_init(&pcpu, &cfg), VPERF_OK);
 		assert_int_equal(pcpu.caps.pmuver, 0);
 		assert_int_equal(pcpu.caps.nr_counters, 0);
-		assert_int_equal(sim_cpu(0)->nr_reads, 3);
+		assert_int_equal(sim_cpu(0)->nr_reads, 4);
 		assert_int_equal(sim_trace_at(0, 0)->enc, VPERF_ENC_ID_AA64DFR0_EL1);
 		assert_int_equal(sim_trace_at(0, 1)->enc, VPERF_ENC_ID_AA64PFR0_EL1);
 		assert_int_equal(sim_trace_at(0, 2)->enc, VPERF_ENC_ID_AA64MMFR0_EL1);
+		assert_int_equal(sim_trace_at(0, 3)->enc, VPERF_ENC_HCR_EL2);
 	}
 }
 

@@ -175,8 +175,11 @@ static void check_pcpu_rc(const struct w_cpu *c, int rc, const struct w_run *run
 	for (unsigned int v = 0; v < w->nr_vms; v++)
 		vms_exist |= run->vm_up[v];
 
-	if (hv.pcpu[cpu].caps.spe_el3 != spe_el3 || hv.pcpu[cpu].stats.spe_el3 != spe_el3 ||
-	    (spe_el3 && hv.pcpu[cpu].caps.pmsver))
+	if (rc == VPERF_OK && hv.pcpu[cpu].caps.e2h != hv.e2h)
+		failed(res, WF_REFUSAL, "pCPU %u brought up with E2H %u, vperf found %u", cpu,
+		       hv.e2h, hv.pcpu[cpu].caps.e2h);
+	else if (hv.pcpu[cpu].caps.spe_el3 != spe_el3 || hv.pcpu[cpu].stats.spe_el3 != spe_el3 ||
+		 (spe_el3 && hv.pcpu[cpu].caps.pmsver))
 		failed(res, WF_REFUSAL,
 		       "pCPU %u: SPE of the firmware's %u, vperf found %u (PMSVer %u)", cpu,
 		       spe_el3, hv.pcpu[cpu].caps.spe_el3, hv.pcpu[cpu].caps.pmsver);
@@ -385,6 +388,7 @@ static void bring_up(const struct world *w, struct w_run *run, int only, struct 
 		else
 			sim_spe_default_config(&cfgs[c], 1);
 	hv_init_model(cfgs);
+	hv.e2h |= w->e2h; /* HV_E2H=1 makes every world a VHE one */
 	for (unsigned int k = 0; k < w->nr_order; k++) {
 		unsigned int x = w->order[k] & ~W_ORDER_VM;
 
@@ -896,7 +900,8 @@ static void test_isolation_worlds(void **state)
 	const char *one = getenv("HV_WORLD");
 	struct w_shrink s = { 0 };
 	struct w_result res, sum = { 0 };
-	unsigned int hv_direct_after_bigger = 0, vspe_mixed_ids = 0, second_worlds = 0;
+	unsigned int hv_direct_after_bigger = 0, vspe_mixed_ids = 0, second_worlds = 0,
+		     vhe_spe_worlds = 0;
 
 	(void)state;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -934,6 +939,12 @@ static void test_isolation_worlds(void **state)
 				second_worlds++;
 				break;
 			}
+		/* A VHE world with a vSPE VM up: vperf names its PMSCR_EL1 PMSCR_EL12. */
+		for (unsigned int v = 0; v < w.nr_vms && w.e2h; v++)
+			if (shared_run.vm_up[v] && w.vm[v].cfg.spe) {
+				vhe_spe_worlds++;
+				break;
+			}
 		/* A VM with a vSPE up beside pCPUs whose ArchInst, LDS, ERnd, Interval or CountSize
 		 * differ (world.c, draw_spe_ids; FnE differs with the PMSVer): the configurations
 		 * vperf's one view covers. */
@@ -963,6 +974,7 @@ static void test_isolation_worlds(void **state)
 		      sum.cpus_refused, sum.vms_up, sum.vms_refused, sum.vcpus, sum.steps,
 		      sum.migrations, (unsigned long long)sum.records,
 		      (unsigned long long)sum.host_records, hv_direct_after_bigger, vspe_mixed_ids);
+	print_message("VHE: %u worlds with HCR_EL2.E2H = 1 and a vSPE VM up\n", vhe_spe_worlds);
 	print_message("second range: %u worlds with an EL1 host keeping the first range: %u such "
 		      "pCPUs up, %u refused; %u second-range VMs with a vPMU up, %u refused; %u "
 		      "of their vCPUs compared with their runs alone (trapped)\n",

@@ -165,7 +165,9 @@ static bool suffixed(const char *name, const char *suffix)
  * TPMCR), EL2 registers never a guest's. */
 static unsigned int expected_trap(const char *name)
 {
-	if (suffixed(name, "_EL2"))
+	/* _EL12: how EL2 names an EL1 register with HCR_EL2.E2H = 1, UNDEFINED below EL2
+	 * (SPE 4.3.6 for PMSCR_EL12). */
+	if (suffixed(name, "_EL2") || suffixed(name, "_EL12"))
 		return VPERF_TRAP_EL2;
 	if (!strcmp(name, "PMBIDR_EL1"))
 		return VPERF_TRAP_NONE;

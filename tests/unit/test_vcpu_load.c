@@ -49,15 +49,6 @@ static unsigned long misuse(unsigned int cpu)
 #endif
 }
 
-static void raw_load(struct hv_vcpu *vc, unsigned int cpu)
-{
-	sim_set_cpu(cpu);
-	sim_enter_el2(cpu);
-	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
-	sim_exit_el2(cpu);
-	sim_set_cpu(0);
-}
-
 /* a through the short path, then its checks: it is pCPU 0's loaded vCPU and pCPU 0 is its. */
 static struct hv_vcpu *short_loaded(void)
 {
@@ -76,7 +67,7 @@ static void test_other_vcpu_loaded_over_short_path(void **state)
 {
 	(void)state;
 	short_loaded();
-	raw_load(hv_vcpu(1, 0), 0);
+	hv_load_raw(hv_vcpu(1, 0), 0);
 	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
 #ifdef CONFIG_VPERF_STATS
 	assert_int_equal(misuse(0), 1);
@@ -94,7 +85,7 @@ static void test_other_short_vcpu_loaded_over_short_path(void **state)
 	hv_enter(b, 0);
 	hv_leave(0);
 	short_loaded();
-	raw_load(b, 0);
+	hv_load_raw(b, 0);
 	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
 #ifdef CONFIG_VPERF_STATS
 	assert_int_equal(misuse(0), 1);
@@ -106,7 +97,7 @@ static void test_short_loaded_vcpu_loaded_elsewhere(void **state)
 {
 	(void)state;
 	short_loaded();
-	raw_load(&hv.vcpu[0], 1);
+	hv_load_raw(&hv.vcpu[0], 1);
 	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
 #ifdef CONFIG_VPERF_STATS
 	assert_int_equal(misuse(1), 1);
@@ -120,7 +111,7 @@ static void test_short_loaded_vcpu_loaded_again(void **state)
 {
 	(void)state;
 	short_loaded();
-	raw_load(&hv.vcpu[0], 0);
+	hv_load_raw(&hv.vcpu[0], 0);
 	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
 #ifdef CONFIG_VPERF_STATS
 	assert_int_equal(misuse(0), 1);
@@ -165,9 +156,7 @@ static void test_misuse_is_caught(void **state)
 	assert_int_equal(vperf_vcpu_reset(&a->v), VPERF_EBUSY);
 	assert_int_equal(guest_read(PMEVCNTR0_EL0), 42);
 	hv.last_log[0] = '\0';
-	sim_enter_el2(0);
-	vperf_vcpu_load(&b->v, &hv.pcpu[0]);
-	sim_exit_el2(0);
+	hv_load_raw(b, 0);
 	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
 #ifdef CONFIG_VPERF_STATS
 	assert_int_equal(hv.pcpu[0].stats.misuse, 1);

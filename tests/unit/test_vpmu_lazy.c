@@ -6,6 +6,8 @@
  * or a vCPU losing or gaining counts, whoever comes in between (another vCPU, the host, a
  * migration, a blob save, a reset).
  */
+#include <string.h>
+
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
@@ -263,6 +265,8 @@ static void test_migration_without_flush(void **state)
 	vperf_vcpu_load(&a->v, &hv.pcpu[1]);
 	hv.running[1] = a;
 	a->cpu = 1;
+	/* Said at the load, before any PMU access of the guest's, and once. */
+	assert_int_equal(hv.pcpu[1].stats.misuse, 1);
 	assert_int_equal(guest_read(PMEVCNTR0_EL0), 1000);
 	assert_int_equal(hv.pcpu[1].stats.misuse, 1);
 	guest_write(PMEVCNTR0_EL0, 7);
@@ -273,6 +277,39 @@ static void test_migration_without_flush(void **state)
 	assert_true(vperf_vcpu_parked(&a->v)); /* on pCPU 1 */
 	hv_enter(a, 0);			       /* the flush of pCPU 1 first, by the harness */
 	assert_int_equal(guest_read(PMEVCNTR0_EL0), 7);
+}
+
+/* The same misuse in a run that makes no PMU access: said at the load all the same, once (one
+ * count in the new pCPU's stats, one line at VPERF_LOG_ERR naming the missing flush), and not
+ * again at the guest's next access (the acquire copes silently). Mutations tried: the log only
+ * for a load without put ("misuse at load 3" in tests/mutate/mutations.txt), the line logged at
+ * VPERF_LOG_NOTICE (a guest's mistake) instead. */
+static void test_migration_without_flush_logged_at_load(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	unsigned int logs;
+
+	(void)state;
+	hv_enter(a, 0);
+	program(1000);
+	hv_run_n(&op3, 10);
+	hv_leave(0);
+	assert_true(vperf_vcpu_parked(&a->v));
+	logs = hv.nr_logs;
+	hv.last_log[0] = '\0';
+	sim_set_cpu(1); /* no flush of pCPU 0 first */
+	vperf_vcpu_load(&a->v, &hv.pcpu[1]);
+	hv.running[1] = a;
+	a->cpu = 1;
+	hv_run_n(&op3, 5);
+	assert_int_equal(hv.pcpu[1].stats.misuse, 1);
+	assert_int_equal(hv.pcpu[0].stats.misuse, 0);
+	assert_int_equal(hv.nr_logs, logs + 1);
+	assert_int_equal(hv.last_log_level, VPERF_LOG_ERR);
+	assert_non_null(strstr(hv.last_log, "without vperf_pcpu_flush"));
+	guest_read(PMEVCNTR0_EL0);
+	assert_int_equal(hv.pcpu[1].stats.misuse, 1);
+	assert_int_equal(hv.nr_logs, logs + 1);
 }
 
 /* Save, restore and reset need the state in the shadow: VPERF_EBUSY while it is parked, the
@@ -417,6 +454,7 @@ int main(void)
 		cmocka_unit_test_setup(test_parked_idle_then_eager_put, setup_lazy),
 		cmocka_unit_test_setup(test_parked_idle_then_lazy_put, setup_lazy),
 		cmocka_unit_test_setup(test_migration_without_flush, setup_lazy),
+		cmocka_unit_test_setup(test_migration_without_flush_logged_at_load, setup_lazy),
 		cmocka_unit_test_setup(test_blob_and_reset_need_flush, setup_lazy),
 		cmocka_unit_test(test_flag_at_lazy_put),
 		cmocka_unit_test_setup(test_only_trapped_parks, setup_lazy),

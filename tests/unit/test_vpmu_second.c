@@ -29,12 +29,14 @@ static bool offered(void)
 /* Every pCPU with n counters (0: the environment's); its host (EL1, host_el1) keeps [0, host)
  * and the cycle counter; PMUIRQ at once, or after polls polls of the line. VM 0 and VM 1: SELF,
  * nr counters each, second range (when offered). */
-static void init_second_irq(unsigned int n, unsigned int host, uint8_t nr, unsigned int polls)
+static void init_second_hyp(unsigned int n, unsigned int host, uint8_t nr, unsigned int polls,
+			    bool hyp_writes_mdcr)
 {
 	struct sim_pe_config cfgs[SIM_MAX_CPUS];
 	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host,
 						.host_first_range = true,
-						.host_el1 = true };
+						.host_el1 = true,
+						.hyp_writes_mdcr = hyp_writes_mdcr };
 	struct vperf_vm_config c = policy(VPERF_PMU_SELF, nr);
 
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
@@ -51,6 +53,11 @@ static void init_second_irq(unsigned int n, unsigned int host, uint8_t nr, unsig
 	c.partition = VPERF_PART_SECOND;
 	assert_int_equal(hv_vm(0, &c), offered() ? VPERF_OK : VPERF_EINVAL);
 	assert_int_equal(hv_vm(1, &c), offered() ? VPERF_OK : VPERF_EINVAL);
+}
+
+static void init_second_irq(unsigned int n, unsigned int host, uint8_t nr, unsigned int polls)
+{
+	init_second_hyp(n, host, nr, polls, false);
 }
 
 static void init_second(unsigned int n, unsigned int host, uint8_t nr)
@@ -232,6 +239,108 @@ static void test_lazy_round_trip_no_pmu_access(void **state)
 	assert_int_equal(guest_read(PMEVCNTR0_EL0), 160);
 	assert_int_equal(guest_read(PMEVCNTR1_EL0), 121);
 	assert_int_equal(guest_read(PMCCNTR_EL0), 162);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The hypervisor's own host bits in the tests where it writes MDCR_EL2 itself: TDA, which
+ * vperf's host value never has here. */
+#define HYP_HOST_BITS MDCR_EL2_TDA
+
+/* The world of enter_second() with a hypervisor that writes MDCR_EL2 itself (hyp_writes_mdcr),
+ * the guest programmed and run, puts lazy from now on. NULL where the placement is refused. */
+static struct hv_vcpu *enter_second_hyp(void)
+{
+	struct hv_vcpu *a;
+
+	init_second_hyp(6, 2, 2, 0, true);
+	if (!offered())
+		return NULL;
+	hv.hyp_host_bits = HYP_HOST_BITS;
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	hv.lazy_put = true;
+	guest_program(100);
+	hv_run_n(&op3, 10);
+	return a;
+}
+
+/* With hyp_writes_mdcr, the round trip of test_lazy_round_trip_no_pmu_access leaves both
+ * MDCR_EL2 writes to the hypervisor: the trace has one write each way, the hypervisor's (its
+ * host value at the put, with its own bits; at the load the vCPU's, which vperf did not
+ * write: the register held the host's when vperf_vcpu_load returned), no PMU or SPE access;
+ * the counts go on exactly, the host's EL1 work in between counted by none of them. Kills:
+ * vperf writing MDCR_EL2 at the quick put or the quick load (2 writes), vperf_pcpu_mdcr()
+ * giving another value than the vCPU's (its HPME, TPM), a put that leaves HPME set. */
+static void test_hyp_mdcr_round_trip(void **state)
+{
+	struct hv_vcpu *a;
+	unsigned int writes;
+
+	(void)state;
+	a = enter_second_hyp();
+	if (!a)
+		return;
+	sim_clear_counts(0);
+	hv_leave(0);
+	assert_int_equal(pmu_accesses(&writes), 0);
+	assert_int_equal(writes, 1);
+	assert_int_equal(mdcr(), hv.pcpu[0].host_mdcr | HYP_HOST_BITS);
+	assert_true(vperf_vcpu_parked(&a->v));
+	sim_set_el(1);
+	hv_run_n(&op3, 7); /* the host's EL1 */
+	sim_clear_counts(0);
+	hv_enter(a, 0);
+	assert_int_equal(pmu_accesses(&writes), 0);
+	assert_int_equal(writes, 1);
+	assert_int_equal(hv.mdcr_after_load[0], hv.pcpu[0].host_mdcr | HYP_HOST_BITS);
+	assert_int_equal(mdcr(), a->v.mdcr);
+	assert_true(mdcr() & MDCR_EL2_HPME);
+	assert_true(mdcr() & MDCR_EL2_TPM);
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 160);
+	assert_int_equal(guest_read(PMEVCNTR1_EL0), 121);
+	assert_int_equal(guest_read(PMCCNTR_EL0), 162);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* With hyp_writes_mdcr, vperf never takes the hypervisor's host value for one of its own: the
+ * load after a lazy put that is not the quick one (a flush took the token; a new debug bit)
+ * writes the vCPU's MDCR_EL2 itself, inside vperf_vcpu_load where its steps need it, though
+ * the value is the one vperf cached for the vCPU before the put; so does the load after an eager
+ * put. Kills: a lazy put that leaves pcpu->cur_mdcr the vCPU's (stale:
+ * the full load skips its write, MDCR_EL2 is the hypervisor's host value when vperf_vcpu_load
+ * returns). */
+static void test_hyp_mdcr_never_stale(void **state)
+{
+	struct hv_vcpu *a;
+	unsigned int writes;
+
+	(void)state;
+	a = enter_second_hyp();
+	if (!a)
+		return;
+	hv_leave(0);
+	vperf_pcpu_flush(&hv.pcpu[0]);
+	sim_clear_counts(0);
+	hv_enter(a, 0);
+	assert_int_equal(hv.mdcr_after_load[0], a->v.mdcr);
+	(void)pmu_accesses(&writes);
+	assert_int_equal(writes, 2); /* vperf's, in its load, and the hypervisor's */
+	hv_run_n(&op3, 10);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 160);
+	/* An eager put, then the load back: vperf's host value is not what MDCR_EL2 holds. */
+	hv.lazy_put = false;
+	hv_leave(0);
+	assert_int_equal(mdcr(), hv.pcpu[0].host_mdcr | HYP_HOST_BITS);
+	hv_enter(a, 0);
+	assert_int_equal(hv.mdcr_after_load[0], a->v.mdcr);
+	/* A quick load back again, then a trap that leaves the value as it is. */
+	hv.lazy_put = true;
+	hv_leave(0);
+	hv_enter(a, 0);
+	assert_int_equal(hv.mdcr_after_load[0], hv.pcpu[0].host_mdcr | HYP_HOST_BITS);
+	assert_int_equal(mdcr(), a->v.mdcr);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 160);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -500,6 +609,68 @@ static void test_restore_recomputes_mdcr(void **state)
 	assert_true(mdcr() & MDCR_EL2_HPME);
 	hv_run_n(&op3, 10);
 	assert_int_equal(guest_read(PMEVCNTR0_EL0), 160);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* An EL0 grant that comes back with a restored blob is taken back at the next lazy put as one
+ * the guest wrote (the quick put, which leaves PMUSERENR_EL0 as it is, is not for it): the
+ * host's EL0 runs with PMUSERENR_EL0 = 0. Kills: the restore setting PMUSERENR_EL0's copy without
+ * the byte the quick put tests (vperf_vpmu.el0_grant). */
+static void test_restored_grant_taken_back(void **state)
+{
+	static uint8_t blob[VPERF_VPMU_BLOB_SIZE];
+	struct hv_vcpu *a;
+
+	(void)state;
+	a = enter_second();
+	if (!a)
+		return;
+	guest_program(100);
+	guest_write(PMUSERENR_EL0, 1);
+	hv_leave(0); /* eager: its state saved */
+	assert_int_equal(vperf_vcpu_save(&a->v, blob, sizeof(blob)), (int)sizeof(blob));
+	assert_int_equal(vperf_vcpu_reset(&a->v), VPERF_OK);
+	assert_int_equal(vperf_vcpu_restore(&a->v, blob, sizeof(blob)), VPERF_OK);
+	hv.lazy_put = true;
+	hv_enter(a, 0);
+	hv_run_n(&op3, 10);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 1);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMUSERENR_EL0), 0);
+	hv_enter(a, 0);
+	assert_int_equal(guest_read(PMUSERENR_EL0), 1);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A PMUIRQ the hypervisor hands vperf while no vCPU is loaded (late: after the quick lazy put of
+ * the vCPU whose counter raised it) moves the parked vCPU's flag into its shadow, and its line's
+ * change waits for its load: the load back pushes it, which the quick load, writing only
+ * MDCR_EL2, would not. Kills: the token left in place when a parked owner's line changes
+ * (vperf_vpmu_take_guest), so that the quick load back skips the push. */
+static void test_parked_overflow_pushed_at_load_back(void **state)
+{
+	unsigned int base;
+	struct hv_vcpu *a;
+
+	(void)state;
+	a = enter_second();
+	if (!a)
+		return;
+	hv.lazy_put = true;
+	base = (hv.pcpu[0].hpmn + 1u) & ~1u; /* guest counter 0's physical counter */
+	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
+	guest_write(PMINTENSET_EL1, 1);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 2);
+	hv_leave(0);
+	assert_ptr_equal(hv.pcpu[0].resume, &a->v);
+	sim_poke(0, VPERF_ENC_PMOVSSET_EL0, sim_peek(0, VPERF_ENC_PMOVSSET_EL0) | VPERF_BIT(base));
+	vperf_handle_pmu_irq(&hv.pcpu[0]);
+	assert_false(a->irq_level); /* not loaded: its line waits */
+	hv_enter(a, 0);
+	assert_true(a->irq_level);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 1);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -775,9 +946,7 @@ static void test_quick_load_over_loaded_is_misuse(void **state)
 	hv_leave(0);
 	assert_ptr_equal(hv.pcpu[0].resume, &a->v);
 	hv_enter(hv_vcpu(2, 0), 0);
-	sim_enter_el2(0);
-	vperf_vcpu_load(&a->v, &hv.pcpu[0]);
-	sim_exit_el2(0);
+	hv_load_raw(a, 0);
 	assert_non_null(strstr(hv.last_log, "without vcpu_put"));
 #ifdef CONFIG_VPERF_STATS
 	assert_int_equal(hv.pcpu[0].stats.misuse, 1);
@@ -790,6 +959,8 @@ int main(void)
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_hpme_is_e),
 		cmocka_unit_test(test_lazy_round_trip_no_pmu_access),
+		cmocka_unit_test(test_hyp_mdcr_round_trip),
+		cmocka_unit_test(test_hyp_mdcr_never_stale),
 		cmocka_unit_test(test_host_counts_across_guests),
 		cmocka_unit_test(test_cycle_counter_64_bits),
 		cmocka_unit_test(test_event_overflow_width),
@@ -799,6 +970,8 @@ int main(void)
 		cmocka_unit_test(test_flag_survives_owner_change),
 		cmocka_unit_test(test_restore_recomputes_mdcr),
 		cmocka_unit_test(test_quick_round_trip_invalidated),
+		cmocka_unit_test(test_restored_grant_taken_back),
+		cmocka_unit_test(test_parked_overflow_pushed_at_load_back),
 		cmocka_unit_test(test_chain_pair),
 		cmocka_unit_test(test_cycle_counter_filtered),
 		cmocka_unit_test(test_refused),

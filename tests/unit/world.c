@@ -349,6 +349,18 @@ static void draw_schedule(uint64_t *rng, struct world *w)
 	}
 }
 
+/* A VHE host (HCR_EL2.E2H = 1 on every pCPU, brought up so: vperf reads it at vperf_pcpu_init)
+ * one world in two, unless a pCPU's host runs at EL1 (host_el1, host_first_range: nVHE). Its own
+ * stream, drawn last: every other part of a world is drawn as before. */
+static void draw_e2h(uint64_t seed, struct world *w)
+{
+	uint64_t rng = seed * 0xe7037ed1a0b428dbull ^ 0x8ebc6af09c88c6e3ull;
+
+	w->e2h = pick(&rng, 2) != 0;
+	for (unsigned int c = 0; c < w->nr_cpus; c++)
+		w->e2h &= !w->cpu[c].pc.host_el1 && !w->cpu[c].pc.host_first_range;
+}
+
 void world_draw(uint64_t seed, struct world *w)
 {
 	uint64_t rng = seed * 0x9e3779b97f4a7c15ull ^ 0x5851f42d4c957f2dull;
@@ -380,6 +392,7 @@ void world_draw(uint64_t seed, struct world *w)
 	draw_schedule(&rng, w);
 	w->steps = 4 + pick(&rng, W_STEPS - 3);
 	draw_second(seed, w);
+	draw_e2h(seed, w);
 }
 
 static void simplify_vm(struct w_vm *vm, unsigned int bits)
@@ -517,8 +530,8 @@ void world_describe(const struct world *w)
 {
 	char filter[64];
 
-	printf("world %" PRIu64 ": %u pCPUs, %u VMs, %u vCPUs, %u steps each at most\n", w->seed,
-	       w->nr_cpus, w->nr_vms, w->nr_vcpus, w->steps);
+	printf("world %" PRIu64 ": %u pCPUs, %u VMs, %u vCPUs, %u steps each at most, E2H %u\n",
+	       w->seed, w->nr_cpus, w->nr_vms, w->nr_vcpus, w->steps, w->e2h);
 	for (unsigned int c = 0; c < w->nr_cpus; c++) {
 		const struct w_cpu *p = &w->cpu[c];
 

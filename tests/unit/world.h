@@ -42,6 +42,7 @@ struct w_slot {
 
 struct world {
 	uint64_t seed;
+	bool e2h; /* every pCPU's HCR_EL2.E2H: a VHE host (draw_e2h) */
 	unsigned int nr_cpus, nr_vms, nr_vcpus, nr_order, nr_slots, steps;
 	struct w_cpu cpu[W_MAX_CPUS];
 	struct w_vm vm[W_MAX_VMS];

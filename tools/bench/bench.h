@@ -37,6 +37,9 @@ struct bench_mode {
 	enum vperf_partition part;
 	enum vperf_pmu_mode pmu;
 	const char *name;
+	/* The hypervisor writes MDCR_EL2 itself at every entry and exit, as nVHE KVM does
+	 * (vperf_pcpu_config.hyp_writes_mdcr): writes of its own, not counted as vperf's. */
+	bool hyp_mdcr;
 };
 extern const struct bench_mode bench_modes[];
 extern const unsigned int bench_nr_modes;

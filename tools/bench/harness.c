@@ -96,6 +96,7 @@ void bench_init(const struct bench_mode *m, uint8_t pe_counters, uint8_t host_co
 		.host_counters = second ? BENCH_SECOND_HOST_COUNTERS : host_counters,
 		.host_first_range = second,
 		.host_el1 = second,
+		.hyp_writes_mdcr = second && m->hyp_mdcr,
 	};
 	struct sim_pe_config cfg;
 
@@ -174,6 +175,9 @@ void bench_leave(unsigned int cpu)
 	if (hv.running[cpu])
 		vperf_vcpu_put_lazy(&hv.running[cpu]->v);
 	hv.running[cpu] = NULL;
+	/* The hypervisor's own write at its exit, outside vperf's counts. */
+	if (hv.pcpu[cpu].cfg.hyp_writes_mdcr)
+		sim_poke(cpu, VPERF_ENC_MDCR_EL2, hv.pcpu[cpu].host_mdcr);
 }
 
 void bench_enter(struct bench_vcpu *vc, unsigned int cpu)
@@ -186,6 +190,9 @@ void bench_enter(struct bench_vcpu *vc, unsigned int cpu)
 			sim_set_cpu(cpu);
 		}
 		vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
+		/* The hypervisor's own write at its entry, outside vperf's counts. */
+		if (hv.pcpu[cpu].cfg.hyp_writes_mdcr)
+			sim_poke(cpu, VPERF_ENC_MDCR_EL2, vperf_pcpu_mdcr(&hv.pcpu[cpu]));
 		hv.running[cpu] = vc;
 		vc->cpu = cpu;
 	}

@@ -12,14 +12,16 @@
 #include "bench.h"
 
 const struct bench_mode bench_modes[] = {
-	{ VPERF_PART_TRAPPED, VPERF_PMU_SELF, "trapped/SELF" },
-	{ VPERF_PART_TRAPPED, VPERF_PMU_HV, "trapped/HV" },
-	{ VPERF_PART_DIRECT, VPERF_PMU_SELF, "direct/SELF" },
-	{ VPERF_PART_DIRECT, VPERF_PMU_HV, "direct/HV" },
-	{ VPERF_PART_EMULATED, VPERF_PMU_SELF, "emulated/SELF" },
-	{ VPERF_PART_EMULATED, VPERF_PMU_HV, "emulated/HV" },
+	{ VPERF_PART_TRAPPED, VPERF_PMU_SELF, "trapped/SELF", false },
+	{ VPERF_PART_TRAPPED, VPERF_PMU_HV, "trapped/HV", false },
+	{ VPERF_PART_DIRECT, VPERF_PMU_SELF, "direct/SELF", false },
+	{ VPERF_PART_DIRECT, VPERF_PMU_HV, "direct/HV", false },
+	{ VPERF_PART_EMULATED, VPERF_PMU_SELF, "emulated/SELF", false },
+	{ VPERF_PART_EMULATED, VPERF_PMU_HV, "emulated/HV", false },
 	/* Its own PE (bench.h): the host at EL1 keeps the first range. */
-	{ VPERF_PART_SECOND, VPERF_PMU_SELF, "second/SELF" },
+	{ VPERF_PART_SECOND, VPERF_PMU_SELF, "second/SELF", false },
+	/* The same under a hypervisor that writes MDCR_EL2 itself (KVM, patch 21). */
+	{ VPERF_PART_SECOND, VPERF_PMU_SELF, "second/SELF/hyp-MDCR", true },
 };
 const unsigned int bench_nr_modes = VPERF_ARRAY_SIZE(bench_modes);
 

@@ -56,7 +56,7 @@ void vperf_vpmu_blob_apply(struct vperf_vcpu *vcpu, const uint64_t *w)
 	s->cnten = w[W_REGS + 1];
 	s->inten = w[W_REGS + 2];
 	s->ovs = w[W_REGS + 3];
-	s->userenr = w[W_REGS + 4];
+	vpmu_set_userenr(s, w[W_REGS + 4]);
 	s->selr = w[W_REGS + 5];
 	s->ccfiltr = w[W_REGS + 6];
 	s->ccntr = w[W_REGS + 7];

@@ -95,6 +95,11 @@ static inline bool vperf_vpmu_park_trapped(struct vperf_vcpu *vcpu, bool *push)
 	return vperf_vpmu_park(vcpu, push);
 }
 
+static inline bool vperf_vpmu_park_lazy(struct vperf_vcpu *vcpu, bool *push)
+{
+	return vperf_vpmu_park(vcpu, push);
+}
+
 static inline void vperf_vpmu_update_irq(struct vperf_vcpu *vcpu)
 {
 	(void)vcpu;

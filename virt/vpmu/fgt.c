@@ -14,5 +14,5 @@
 void vperf_vpmu_sync_selection(struct vperf_vcpu *vcpu)
 {
 	vcpu->pmu.selr = read_sysreg(PMSELR_EL0) & PMSELR_SEL;
-	vcpu->pmu.userenr = vpmu_sync_userenr(vcpu);
+	vpmu_set_userenr(&vcpu->pmu, vpmu_sync_userenr(vcpu));
 }

@@ -81,6 +81,10 @@ static uint64_t take_guest(struct vperf_pcpu *pcpu, uint64_t ovs)
 	owner->pmu.ovs |= vperf_vpmu_guest_bits(owner, bits);
 	write_sysreg(bits, PMOVSCLR_EL0);
 	vperf_vpmu_update_irq(owner);
+	/* A parked owner (no vCPU loaded) whose line now waits for its load: that load pushes it,
+	 * so it is not the quick load back, which writes only MDCR_EL2 (switch.h). */
+	if (owner->pmu.irq_dirty)
+		pcpu->resume = NULL;
 	return claimed;
 }
 

@@ -248,7 +248,7 @@ static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 		if (acc->read)
 			acc->val = vcpu->pmu.userenr;
 		else
-			vcpu->pmu.userenr = acc->val & vpmu_userenr_keep(vcpu);
+			vpmu_set_userenr(&vcpu->pmu, acc->val & vpmu_userenr_keep(vcpu));
 		if (!acc->read && vpmu_in_hw(vcpu))
 			write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
 		return true;

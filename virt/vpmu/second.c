@@ -25,6 +25,10 @@
 #include "second.h"
 #include "vpmu.h"
 
+/* lazy_word is where, irq_dirty, el0_grant and a 0 byte, in that order (vperf/vpmu.h). */
+_Static_assert(sizeof(bool) == 1 && sizeof(((struct vperf_vpmu *)0)->lazy_word) == 4,
+	       "vperf_vpmu.lazy_word covers its three bytes and the pad");
+
 /* The second range [HPMN, EPMN): every counter a previous owner there may have left set. */
 static uint64_t second_range(const struct vperf_pcpu *pcpu)
 {

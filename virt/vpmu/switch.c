@@ -138,7 +138,7 @@ static void sync_from_hw(struct vperf_vcpu *vcpu)
 	s->pmcr = read_sysreg(PMCR_EL0) & vperf_vpmu_pmcr_keep(vcpu);
 	s->cnten = read_sysreg(PMCNTENSET_EL0) & mask;
 	s->inten = read_sysreg(PMINTENSET_EL1) & mask;
-	s->userenr = vpmu_sync_userenr(vcpu);
+	vpmu_set_userenr(s, vpmu_sync_userenr(vcpu));
 	s->selr = read_sysreg(PMSELR_EL0) & PMSELR_SEL;
 	/* Types trapped by FEAT_FGT are the shadow's: the hardware holds their filtered copy. */
 	if (!vpmu_types_direct(vcpu))
@@ -314,15 +314,9 @@ void vperf_vpmu_acquire(struct vperf_vcpu *vcpu)
 	vcpu->pmu.active = true;
 	if (vpmu_in_hw(vcpu))
 		return;
-	/* Loaded elsewhere than where a lazy put parked it, with no vperf_pcpu_flush there first:
-	 * the hypervisor broke its promise, and the counts since that put stay in the other pCPU's
+	/* Loaded elsewhere than where a lazy put parked it, with no vperf_pcpu_flush there first
+	 * (the load reported it, ../vcpu.c): the counts since that put stay in the other pCPU's
 	 * hardware (lost). That pCPU will not save them over this state: hw_pcpu moves here. */
-	if (vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu != pcpu) {
-		STAT_INC(&pcpu->stats, misuse);
-		vperf_log(VPERF_LOG_ERR,
-			  "vperf: vCPU loaded on another pCPU after a lazy put "
-			  "without vperf_pcpu_flush: its counts since the put are lost");
-	}
 	/* Resumed or restored, the vCPU sees the same: an emulated vCPU whose enabled counters are
 	 * not all placed (multiplexed) is always restored, from its own rotation point. */
 	if (hw_copy_valid(vcpu, pcpu) && vperf_vpmu_map_complete(vcpu)) {

@@ -65,12 +65,13 @@ static inline bool vpmu_park_second(struct vperf_vcpu *vcpu, bool *push)
 	return true;
 }
 
-static inline bool vperf_vpmu_park_trapped(struct vperf_vcpu *vcpu, bool *push)
+/* For a VM whose policy parks (VPERF_VM_LAZY_TRAPPED, or asked by vperf_vpmu_park_trapped). */
+static inline bool vpmu_park_trapped_hw(struct vperf_vcpu *vcpu, bool *push)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 	uint64_t ovs = s->ovs, mask;
 
-	if (!vpmu_in_hw(vcpu) || vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu))
+	if (!vpmu_in_hw(vcpu))
 		return false;
 	mask = vpmu_mask(vcpu);
 	if (s->pmcr & PMCR_E)
@@ -82,6 +83,19 @@ static inline bool vperf_vpmu_park_trapped(struct vperf_vcpu *vcpu, bool *push)
 	s->active = !vpmu_idle_in(s, mask);
 	*push = s->ovs != ovs || s->irq_dirty;
 	return true;
+}
+
+static inline bool vperf_vpmu_park_trapped(struct vperf_vcpu *vcpu, bool *push)
+{
+	if (vcpu->vm->cfg.partition != VPERF_PART_TRAPPED || vpmu_all_vm(vcpu))
+		return false;
+	return vpmu_park_trapped_hw(vcpu, push);
+}
+
+/* The lazy put of a VM whose policy parks (VPERF_VM_LAZY_TRAPPED: ../vcpu.c checked it). */
+static inline bool vperf_vpmu_park_lazy(struct vperf_vcpu *vcpu, bool *push)
+{
+	return vpmu_park_trapped_hw(vcpu, push);
 }
 
 /* Either: the second range's (vpmu_park_second) or the trapped partition's lazy put. */
@@ -103,35 +117,37 @@ static inline bool vpmu_parked_here(const struct vperf_vcpu *vcpu, const struct 
  * put and load (../vcpu.c): a lazy put that needs nothing but the host's MDCR_EL2 (no SPE, no EL0
  * grant to take back, no line to push, no IRQ pending: ISR_EL1, no fine-grained traps of the
  * host's to restore) parks the state as vpmu_park_second would and leaves pcpu->resume = vcpu.
- * What may happen on the pCPU before the load back: vCPUs of other VMs of the second range or
- * without a vPMU (no other partition runs there), which change the PMU only by taking its
- * counters (an acquire: the owner changes) and MDCR_EL2 (the load back writes its own); a vCPU
- * with a vSPE, whose load clears the token (its traps, E2PB); vperf_pcpu_forget clears it,
- * vperf_pcpu_flush leaves the hardware copy valid. The load back finds it (vcpu.c) and, when the
- * vCPU still owns the counters, its MDCR_EL2 is still the one cached for this pCPU (no new
- * configuration epoch, no vperf_vcpu_set_host_mdcr, no load elsewhere since, which would have
- * computed it for that pCPU: so the state is still the one parked here) and no line change
- * waits, resumes writing only MDCR_EL2: what vperf_vpmu_load's resume does for it (no
- * PMUSERENR_EL0, no PMCR_EL0).
+ * The token says "nothing since": every load takes it (vcpu.c), and so do vperf_pcpu_flush and
+ * vperf_pcpu_forget. So at the load back that finds it nothing was loaded on the pCPU since
+ * (none loaded now: a load over a loaded vCPU, the hypervisor's misuse, takes the full path,
+ * which says so), no other vCPU acquired the counters (an acquire, an eviction or a flush of
+ * the owner runs only with a vCPU loaded or from vperf_pcpu_flush: the vCPU still owns them, its
+ * fine-grained traps and E2PB are still the host's), and no line change waits: the vCPU stayed
+ * parked (no flush), so no reset or restore (refused while parked: VPERF_EBUSY) raised one, and
+ * vperf_handle_pmu_irq takes the token when it moves a parked owner's flag (irq.c). What the
+ * token cannot say, the load back checks: its MDCR_EL2 is still the one cached for this pCPU
+ * (no new configuration epoch, no vperf_vcpu_set_host_mdcr or vperf_vcpu_init, no load
+ * elsewhere since, which would have computed it for that pCPU: so the state is still the one
+ * parked here). Then it resumes writing only MDCR_EL2 (or, with hyp_writes_mdcr, not even that:
+ * the hypervisor does): what vperf_vpmu_load's resume does for it (no PMUSERENR_EL0, no
+ * PMCR_EL0).
  */
 static inline bool vperf_vpmu_second_put_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
-	struct vperf_vpmu *s = &vcpu->pmu;
-
-	if (!vpmu_in_hw(vcpu) || !vpmu_second_vm(vcpu) || vcpu->vm->cfg.spe || s->userenr ||
-	    s->irq_dirty || pcpu->fgt_host_pmu || (read_sysreg(ISR_EL1) & ISR_EL1_I))
+	/* The VM's policy (second range, no SPE) is vperf_vm.lazy's, which the caller tested;
+	 * in the hardware, no EL0 grant, no line to push: one load (vperf/vpmu.h). */
+	if (vcpu->pmu.lazy_word != VPERF_VPMU_LAZY_QUICK || pcpu->fgt_host_pmu ||
+	    (read_sysreg(ISR_EL1) & ISR_EL1_I))
 		return false;
-	s->where = VPERF_VPMU_PARKED;
+	/* where, the other bytes still 0 */
+	vcpu->pmu.lazy_word = VPERF_VPMU_LAZY_WORD(VPERF_VPMU_PARKED);
 	pcpu->resume = vcpu;
 	return true;
 }
 
 static inline bool vperf_vpmu_second_load_quick(struct vperf_vcpu *vcpu, struct vperf_pcpu *pcpu)
 {
-	pcpu->resume = NULL;
-	/* A vCPU still loaded there (the hypervisor's misuse): vperf_vcpu_load's full path says so. */
-	if (pcpu->loaded || vcpu->pmu.irq_dirty || vcpu->mdcr_pcpu != pcpu ||
-	    vcpu->mdcr_epoch != vperf_mdcr_epoch || pcpu->pmu_owner != vcpu)
+	if (vcpu->mdcr_pcpu != pcpu || vcpu->mdcr_epoch != vperf_mdcr_epoch)
 		return false;
 	vcpu->pmu.where = VPERF_VPMU_HW;
 	return true;

@@ -254,6 +254,14 @@ static inline uint64_t vpmu_sync_userenr(const struct vperf_vcpu *vcpu)
 	return keep;
 }
 
+/* Every write of the vCPU's PMUSERENR_EL0 copy goes through here: el0_grant follows it, for the
+ * second range's quick put (switch.h). */
+static inline void vpmu_set_userenr(struct vperf_vpmu *s, uint64_t userenr)
+{
+	s->userenr = userenr;
+	s->el0_grant = userenr != 0;
+}
+
 bool vperf_vpmu_access(struct vperf_vcpu *vcpu, struct vperf_access *acc);
 /* A guest's PMSWINC_EL0 write at el (regs.c, and the fast path's when it does not answer). */
 void vperf_vpmu_write_swinc(struct vperf_vcpu *vcpu, uint64_t val, unsigned int el);

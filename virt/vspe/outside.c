@@ -40,7 +40,7 @@ void vperf_vspe_outside_load(struct vperf_vcpu *vcpu)
 	/* With EL2 owning the buffer and HCR_EL2.TGE = 0, PMSCR_EL1.E1SPE and E0SPE select the
 	 * guest's EL1 and EL0 operations (SPE 3.2.3 StatisticalProfilingEnabled). The guest cannot
 	 * touch them: its PMSCR_EL1 accesses trap (TPMS) and are UNDEF. */
-	write_sysreg(PMSCR_E1SPE | PMSCR_E0SPE, PMSCR_EL1);
+	vspe_write_guest_pmscr(vcpu->pcpu, PMSCR_E1SPE | PMSCR_E0SPE);
 }
 
 /* Sampling of the guest stopped at the exception to EL2, a context synchronization event. */
@@ -55,7 +55,7 @@ void vperf_vspe_outside_put(struct vperf_vcpu *vcpu)
 	 * switch does not change; the host completes them when it reads its buffer. */
 	psb_csync();
 	/* Nothing of the next vCPU is sampled unless its own load asks for it. */
-	write_sysreg(0, PMSCR_EL1);
+	vspe_write_guest_pmscr(vcpu->pcpu, 0);
 	write_sysreg(p->out_ctx2, CONTEXTIDR_EL2);
 	write_sysreg(p->out_pmscr2, PMSCR_EL2);
 	/* The host's again, its to change (hwctl.h). */

@@ -200,8 +200,12 @@ static void write_control(struct vperf_vcpu *vcpu, uint32_t enc, enum vperf_vspe
 	enum vspe_ctl c = vperf_vspe_ctl_of(r);
 	uint64_t val = *vspe_reg(vcpu, r);
 
-	if (c == VSPE_CTLS || vperf_vspe_ctl_update(vcpu->pcpu, c, val))
-		write_sysreg_enc(enc, val);
+	if (c == VSPE_CTLS || vperf_vspe_ctl_update(vcpu->pcpu, c, val)) {
+		if (r == VPERF_VSPE_PMSCR) /* named by the pCPU's HCR_EL2.E2H (vspe.h) */
+			vspe_write_guest_pmscr(vcpu->pcpu, val);
+		else
+			write_sysreg_enc(enc, val);
+	}
 }
 
 /* Untrapped (E2PB = 0b11), a PMB* write traps only by FEAT_FGT (../fgt.c: PMBSR_EL1, so that a

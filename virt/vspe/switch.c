@@ -102,7 +102,7 @@ void vperf_vspe_acquire(struct vperf_vcpu *vcpu)
 	 * event must not sample (SPE 3.5: S = 1 disables the buffer). */
 	write_sysreg(vspe_buffer_on(vcpu) ? r[VPERF_VSPE_PMBLIMITR] : 0, PMBLIMITR_EL1);
 	/* The sampling enables last: nothing is sampled into a half-restored state. */
-	write_sysreg(r[VPERF_VSPE_PMSCR], PMSCR_EL1);
+	vspe_write_guest_pmscr(vcpu->pcpu, r[VPERF_VSPE_PMSCR]);
 	vcpu->spe.in_hw = true;
 	vcpu->spe.active = true;
 }
@@ -324,7 +324,7 @@ static void save(struct vperf_vcpu *vcpu)
 	/* Nothing of this guest samples or is written once it has left: buffer and sampling off
 	 * for whoever runs next on this pCPU (whose owning EL may be EL2: E2PB = 0b00). */
 	write_sysreg(0, PMBLIMITR_EL1);
-	write_sysreg(0, PMSCR_EL1);
+	vspe_write_guest_pmscr(vcpu->pcpu, 0);
 	/* The disable reaches the profiling operation (SPE 3.6) ... */
 	isb();
 	/* ... and whatever it still wrote when the buffer turned off (SPE 3.6.1 lets it write

@@ -24,21 +24,45 @@ static void el2_instruction(unsigned int cpu)
 		sim_spe_el2_instruction(cpu);
 }
 
-/* With HCR_EL2.E2H = 1 an EL2 access by the name PMSCR_EL1 reaches PMSCR_EL2 (SPE 4.3.5;
- * the guest's register is then PMSCR_EL12, which vperf does not use). */
-static bool e2h_redirect(unsigned int cpu, uint32_t enc)
+/*
+ * FEAT_VHE's names at EL2 (the model's PE has FEAT_VHE): with HCR_EL2.E2H = 1 an EL2 access by
+ * an EL1 register's own encoding reaches its EL2 counterpart and the _EL12 encoding reaches the
+ * EL1 register; with E2H = 0 the _EL12 encoding is UNDEFINED. PMSCR: SPE 4.3.5 and 4.3.7 ("If
+ * HCR_EL2.E2H==1, then ... PMSCR_EL1 at EL2 access PMSCR_EL2. Use PMSCR_EL12 to access
+ * PMSCR_EL1"), 4.3.6 (PMSCR_EL12 UNDEFINED when HCR_EL2.E2H==0, at EL1 and EL0). The other EL1
+ * registers vperf reaches at EL2 (the PMU's PMINTEN*_EL1, PMUACR_EL1, PMMIR_EL1, the sampling
+ * and Profiling Buffer registers, ISR_EL1, MPIDR_EL1, the ID registers) have no EL2 counterpart
+ * in the model and are not redirected (docs/integration/kvm.md, "VHE").
+ */
+static const struct {
+	uint32_t el1, el2, el12;
+} vhe_names[] = {
+	{ SIM_ENC_PMSCR_EL1, SIM_ENC_PMSCR_EL2, SIM_ENC_PMSCR_EL12 },
+};
+
+/* The register an EL2 access by enc reaches: enc itself, or its E2H counterpart; 0 for an _EL12
+ * name with E2H = 0 (UNDEFINED). */
+static uint32_t el2_target(unsigned int cpu, uint32_t enc)
 {
-	return enc == SIM_ENC_PMSCR_EL1 && (sim_reg(cpu, SIM_ENC_HCR_EL2) & SIM_HCR_EL2_E2H);
+	bool e2h = (sim_reg(cpu, SIM_ENC_HCR_EL2) & SIM_HCR_EL2_E2H) != 0;
+
+	for (size_t i = 0; i < VPERF_ARRAY_SIZE(vhe_names); i++) {
+		if (enc == vhe_names[i].el1)
+			return e2h ? vhe_names[i].el2 : enc;
+		if (enc == vhe_names[i].el12)
+			return e2h ? vhe_names[i].el1 : 0;
+	}
+	return enc;
 }
 
-static uint64_t e2h_write(unsigned int cpu, uint64_t val)
+/* A write by another register's name: the register reached takes it, as written by EL2. */
+static void write_through(unsigned int cpu, uint32_t to, uint64_t val)
 {
-	const struct sim_arch_reg *r = sim_arch_reg(SIM_ENC_PMSCR_EL2);
+	const struct sim_arch_reg *r = sim_arch_reg(to);
 	const struct sim_family *f = sim_family_of(r);
-	uint64_t old = sim_reg(cpu, SIM_ENC_PMSCR_EL2);
+	uint64_t old = sim_reg(cpu, to);
 
-	sim_set_reg(cpu, SIM_ENC_PMSCR_EL2, f && f->write ? f->write(cpu, 2, r, old, val) : val);
-	return sim_reg(cpu, SIM_ENC_PMSCR_EL1);
+	sim_set_reg(cpu, to, f && f->write ? f->write(cpu, 2, r, old, val) : val);
 }
 
 /* vperf at EL2 on a PE whose firmware keeps SPE's buffer (sim_spe_el3_trap): the firmware's
@@ -59,18 +83,26 @@ static uint64_t hook_read(void *ctx, unsigned int cpu, uint32_t enc, uint64_t st
 	const struct sim_arch_reg *r = sim_arch_reg(enc);
 	const struct sim_family *f = sim_family_of(r);
 
+	uint32_t to = el2_target(cpu, enc);
+
 	(void)ctx;
 	el2_instruction(cpu);
-	if (e2h_redirect(cpu, enc)) {
-		r = sim_arch_reg(SIM_ENC_PMSCR_EL2);
-		stored = sim_reg(cpu, SIM_ENC_PMSCR_EL2);
-	}
 	if (r && !sim_implemented(enc)) {
 		sim_report_error(cpu, "EL2 read of a register the PE does not implement (UNDEF)");
 		return 0;
 	}
+	if (!to) {
+		sim_report_error(cpu, "EL2 read of an _EL12 register with HCR_EL2.E2H = 0 "
+				      "(UNDEFINED, SPE 4.3.6)");
+		return 0;
+	}
 	if (el3_trap(cpu, r))
 		return 0;
+	if (to != enc) {
+		r = sim_arch_reg(to);
+		f = sim_family_of(r);
+		stored = sim_reg(cpu, to);
+	}
 	return f && f->read ? f->read(cpu, 2, r, stored) : stored;
 }
 
@@ -79,10 +111,17 @@ static uint64_t hook_write(void *ctx, unsigned int cpu, uint32_t enc, uint64_t o
 	const struct sim_arch_reg *r = sim_arch_reg(enc);
 	const struct sim_family *f = sim_family_of(r);
 
+	uint32_t to = el2_target(cpu, enc);
+
 	(void)ctx;
 	el2_instruction(cpu);
 	if (r && !sim_implemented(enc)) {
 		sim_report_error(cpu, "EL2 write of a register the PE does not implement (UNDEF)");
+		return old;
+	}
+	if (!to) {
+		sim_report_error(cpu, "EL2 write of an _EL12 register with HCR_EL2.E2H = 0 "
+				      "(UNDEFINED, SPE 4.3.6)");
 		return old;
 	}
 	if (r && !sim_has_dir(enc, false)) {
@@ -91,8 +130,10 @@ static uint64_t hook_write(void *ctx, unsigned int cpu, uint32_t enc, uint64_t o
 	}
 	if (el3_trap(cpu, r))
 		return old;
-	if (e2h_redirect(cpu, enc))
-		return e2h_write(cpu, val);
+	if (to != enc) {
+		write_through(cpu, to, val);
+		return old; /* the name's own slot is not a register */
+	}
 	return f && f->write ? f->write(cpu, 2, r, old, val) : val;
 }
 

@@ -107,6 +107,9 @@ static const struct sim_arch_reg singles[] = {
 	REG(PMSCR_EL2, RW, EL2_ONLY, SPE, SPE, OTHER, 0, NONE, NONE),
 	/* CONTEXTIDR_EL2 (FEAT_VHE, which the model's PE has): PROCID [31:0], [63:32] RES0. */
 	REG(CONTEXTIDR_EL2, RW, EL2_ONLY, ALWAYS, SPE, OTHER, 0xffffffff00000000ull, NONE, NONE),
+	/* PMSCR_EL12 (SPE 4.3.6): present with FEAT_VHE, EL2 and SPE; UNDEFINED at EL1 and EL0
+	 * and at EL2 with HCR_EL2.E2H = 0 (access/model.c applies the last rule). */
+	REG(PMSCR_EL12, RW, EL2_ONLY, SPE, SPE, OTHER, 0, NONE, NONE),
 	REG(ICH_HCR_EL2, RW, EL2_ONLY, GICV3, GIC, OTHER, 0, NONE, NONE),
 	REG(ICH_VTR_EL2, RO, EL2_ONLY, GICV3, GIC, OTHER, 0, NONE, NONE),
 	REG(ICH_MISR_EL2, RO, EL2_ONLY, GICV3, GIC, OTHER, 0, NONE, NONE),

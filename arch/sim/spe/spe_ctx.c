@@ -165,6 +165,47 @@ void sim_spe_write_cntvoff(unsigned int cpu, uint64_t val)
 				      "context's (SPE 3.6)");
 }
 
+/* The register an EL2 access by name reaches: 1 the guest's CONTEXTIDR_EL1, 2 CONTEXTIDR_EL2,
+ * 0 none (UNDEFINED, reported). */
+static unsigned int ctx1_target(unsigned int cpu, enum sim_ctx1_name name)
+{
+	bool e2h = (sim_reg(cpu, SIM_ENC_HCR_EL2) & SIM_HCR_EL2_E2H) != 0;
+
+	if (name == SIM_CTX1_BY_EL1)
+		return e2h ? 2u : 1u;
+	if (e2h)
+		return 1u;
+	sim_report_error(cpu, "EL2 access of CONTEXTIDR_EL12 with HCR_EL2.E2H = 0 (UNDEFINED)");
+	return 0u;
+}
+
+void sim_spe_el2_write_contextidr1(unsigned int cpu, enum sim_ctx1_name name, uint32_t val)
+{
+	switch (ctx1_target(cpu, name)) {
+	case 1u:
+		sim_spe_write_contextidr_el1(cpu, val);
+		break;
+	case 2u: /* as an EL2 write of CONTEXTIDR_EL2 by its own name (spe.c) */
+		spe_contextidr2_written(cpu, val);
+		sim_set_reg(cpu, SIM_ENC_CONTEXTIDR_EL2, val);
+		break;
+	default:
+		break;
+	}
+}
+
+uint32_t sim_spe_el2_read_contextidr1(unsigned int cpu, enum sim_ctx1_name name)
+{
+	switch (ctx1_target(cpu, name)) {
+	case 1u:
+		return sim_spe_contextidr_el1(cpu);
+	case 2u:
+		return (uint32_t)sim_reg(cpu, SIM_ENC_CONTEXTIDR_EL2);
+	default:
+		return 0;
+	}
+}
+
 uint32_t sim_spe_contextidr_el1(unsigned int cpu)
 {
 	return spe_cpu(cpu)->contextidr[0];

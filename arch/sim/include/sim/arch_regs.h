@@ -80,6 +80,8 @@ enum sim_enc {
 	SIM_ENC_HDFGWTR_EL2 = SIM_ENC(3, 4, 3, 1, 5),
 	SIM_ENC_PMSCR_EL2 = SIM_ENC(3, 4, 9, 9, 0),
 	SIM_ENC_CONTEXTIDR_EL2 = SIM_ENC(3, 4, 13, 0, 1),
+	/* PMSCR_EL12 (SPE 4.3.6): EL2's name for PMSCR_EL1 when HCR_EL2.E2H = 1. */
+	SIM_ENC_PMSCR_EL12 = SIM_ENC(3, 5, 9, 9, 0),
 	SIM_ENC_ICH_HCR_EL2 = SIM_ENC(3, 4, 12, 11, 0),
 	SIM_ENC_ICH_VTR_EL2 = SIM_ENC(3, 4, 12, 11, 1),
 	SIM_ENC_ICH_MISR_EL2 = SIM_ENC(3, 4, 12, 11, 2),
@@ -250,7 +252,7 @@ struct sim_arch_reg {
 };
 
 /* How many registers the table holds: the register file has one slot each. */
-#define SIM_NR_REGS 132u
+#define SIM_NR_REGS 133u
 
 /* The register at enc, or NULL when the model has no such register. */
 const struct sim_arch_reg *sim_arch_reg(uint32_t enc);

@@ -87,6 +87,14 @@ void sim_spe_set_poff(unsigned int cpu, uint64_t cntpoff, bool cnthctl_ecv, bool
 void sim_spe_write_contextidr_el1(unsigned int cpu, uint32_t val);
 void sim_spe_write_cntvoff(unsigned int cpu, uint64_t val);
 uint32_t sim_spe_contextidr_el1(unsigned int cpu);
+/* The same write and a read, as EL2 makes them by one of the guest's register's names (FEAT_VHE,
+ * which the model's PE has; Arm DDI 0487 K.a, CONTEXTIDR_EL1 and CONTEXTIDR_EL12 in D24.2):
+ * with HCR_EL2.E2H = 0 the name CONTEXTIDR_EL1 is the guest's register and CONTEXTIDR_EL12 is
+ * UNDEFINED (reported with sim_report_error(), nothing written, 0 read); with E2H = 1
+ * CONTEXTIDR_EL12 is the guest's register and CONTEXTIDR_EL1 reaches CONTEXTIDR_EL2. */
+enum sim_ctx1_name { SIM_CTX1_BY_EL1, SIM_CTX1_BY_EL12 };
+void sim_spe_el2_write_contextidr1(unsigned int cpu, enum sim_ctx1_name name, uint32_t val);
+uint32_t sim_spe_el2_read_contextidr1(unsigned int cpu, enum sim_ctx1_name name);
 uint64_t sim_spe_cntvoff(unsigned int cpu);
 
 /* What the SPU did, independent of the PMU (the SAMPLE_* events are also signalled to it). */

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A VHE host (HCR_EL2.E2H = 1) and the guest's PMSCR_EL1 (docs/integration/kvm.md, "VHE"):
+ * with E2H = 1 an EL2 access by PMSCR_EL1's own encoding reaches PMSCR_EL2, and the guest's
+ * register is PMSCR_EL12 (S3_5_C9_C9_0), which is UNDEFINED with E2H = 0 (SPE 4.3.5-4.3.7). The
+ * model implements both rules (arch/sim/access/model.c); vperf names the guest's register by the
+ * E2H its pCPU had at vperf_pcpu_init. Held here: the model's rules; a guest's PMSCR_EL1 kept
+ * across switches while the host's PMSCR_EL2 stays the host's (E2H = 1); the plain encoding and
+ * no _EL12 access with E2H = 0; the host's own buffer at EL2, with TGE = 1 while the host runs,
+ * parked around a vSPE guest (SPE 3.4.2: EL2&0 owns it then).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+
+#include "vspe_util.h"
+
+#define V_HCR_E2H   (1ull << 34) /* HCR_EL2.E2H, Arm DDI 0487 K.a D24.2 (FEAT_VHE) */
+#define V_HCR_TGE   (1ull << 27) /* HCR_EL2.TGE */
+#define V_E2SPE	    0x02ull	 /* PMSCR_EL2.E2SPE, the host's (vs_init_host) */
+#define GUEST_PMSCR (V_PMSCR_E1SPE | V_PMSCR_E0SPE | V_PMSCR_CX | V_PMSCR_TS)
+
+static void set_hcr(uint64_t set, uint64_t clear)
+{
+	sim_poke(0, VPERF_ENC_HCR_EL2, (sim_peek(0, VPERF_ENC_HCR_EL2) | set) & ~clear);
+}
+
+static bool last_error_names(const char *what)
+{
+	unsigned int n = sim_error_count();
+
+	return n && strstr(sim_error_at(n - 1)->what, what) != NULL;
+}
+
+/* How many of pCPU 0's EL2 accesses since event t named enc. */
+static unsigned int accesses_of(uint32_t enc, uint64_t since)
+{
+	uint64_t len = sim_cpu(0)->trace_len;
+	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
+	unsigned int n = 0;
+
+	assert_true(len - since <= kept);
+	for (uint64_t i = kept - (len - since); i < kept; i++) {
+		const struct sim_event *e = sim_trace_at(0, i);
+
+		n += (e->kind == SIM_READ || e->kind == SIM_WRITE) && e->enc == enc;
+	}
+	return n;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	hv_set_e2h(-1);
+	return 0;
+}
+
+static const struct vperf_vm_config plain = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 2 };
+
+/* ---- the model -------------------------------------------------------------------------------- */
+
+/* E2H = 1: PMSCR_EL12 is PMSCR_EL1, PMSCR_EL1's encoding PMSCR_EL2, both ways. E2H = 0: an EL2
+ * access to PMSCR_EL12 is UNDEFINED (reported, nothing changed), PMSCR_EL1 is itself. At EL1 the
+ * name is UNDEFINED whatever E2H. */
+static void test_model_pmscr_el12(void **state)
+{
+	(void)state;
+	vs_init(3, 0, 1);
+	sim_set_cpu(0);
+	set_hcr(V_HCR_E2H, 0);
+	write_sysreg(0x3, PMSCR_EL12);
+	write_sysreg(0x2, PMSCR_EL1);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0x3);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), 0x2);
+	sim_poke(0, VPERF_ENC_PMSCR_EL1, 0x9);
+	assert_int_equal(read_sysreg(PMSCR_EL12), 0x9);
+	assert_int_equal(read_sysreg(PMSCR_EL1), 0x2);
+	assert_int_equal(sim_error_count(), 0);
+
+	set_hcr(0, V_HCR_E2H);
+	write_sysreg(0x1, PMSCR_EL12);
+	assert_int_equal(sim_error_count(), 1);
+	assert_true(last_error_names("_EL12"));
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0x9);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), 0x2);
+	assert_int_equal(read_sysreg(PMSCR_EL12), 0);
+	assert_int_equal(sim_error_count(), 2);
+	assert_int_equal(read_sysreg(PMSCR_EL1), 0x9);
+
+	/* A guest at EL1 (HCR_EL2.E2H either way): UNDEFINED (SPE 4.3.6), before any EL2 trap. A
+	 * VM without SPE: vperf touches no SPE register for it. */
+	assert_int_equal(hv_vm(0, &plain), VPERF_OK);
+	for (uint64_t e2h = 0; e2h <= V_HCR_E2H; e2h += V_HCR_E2H) {
+		set_hcr(e2h, V_HCR_E2H & ~e2h);
+		hv_enter(hv_vcpu(0, 0), 0);
+		(void)guest_read(PMSCR_EL12);
+		assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+		guest_write(PMSCR_EL12, 0x3);
+		assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
+		hv_leave(0);
+	}
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0x9);
+	assert_int_equal(sim_error_count(), 2);
+}
+
+/* The guest's CONTEXTIDR_EL1 as the hypervisor switches it (the test hypervisor, hv.c, by the
+ * name E2H gives it): E2H = 1, CONTEXTIDR_EL12 is the guest's and CONTEXTIDR_EL1 the host's
+ * CONTEXTIDR_EL2; E2H = 0, CONTEXTIDR_EL1 is the guest's and CONTEXTIDR_EL12 UNDEFINED. */
+static void test_model_contextidr_el12(void **state)
+{
+	(void)state;
+	vs_init(3, 0, 1);
+	sim_set_cpu(0);
+	sim_set_el(2);
+	sim_poke(0, VPERF_ENC_CONTEXTIDR_EL2, 0x77);
+	set_hcr(V_HCR_E2H, 0);
+	sim_spe_el2_write_contextidr1(0, SIM_CTX1_BY_EL12, 0x11);
+	assert_int_equal(sim_spe_contextidr_el1(0), 0x11);
+	assert_int_equal(sim_peek(0, VPERF_ENC_CONTEXTIDR_EL2), 0x77);
+	sim_spe_el2_write_contextidr1(0, SIM_CTX1_BY_EL1, 0x22);
+	assert_int_equal(sim_peek(0, VPERF_ENC_CONTEXTIDR_EL2), 0x22);
+	assert_int_equal(sim_spe_contextidr_el1(0), 0x11);
+	assert_int_equal(sim_spe_el2_read_contextidr1(0, SIM_CTX1_BY_EL12), 0x11);
+	assert_int_equal(sim_spe_el2_read_contextidr1(0, SIM_CTX1_BY_EL1), 0x22);
+	assert_int_equal(sim_error_count(), 0);
+
+	set_hcr(0, V_HCR_E2H);
+	sim_spe_el2_write_contextidr1(0, SIM_CTX1_BY_EL12, 0x33);
+	assert_int_equal(sim_error_count(), 1);
+	assert_true(last_error_names("CONTEXTIDR_EL12"));
+	assert_int_equal(sim_spe_contextidr_el1(0), 0x11);
+	assert_int_equal(sim_spe_el2_read_contextidr1(0, SIM_CTX1_BY_EL12), 0);
+	assert_int_equal(sim_error_count(), 2);
+	sim_spe_el2_write_contextidr1(0, SIM_CTX1_BY_EL1, 0x44);
+	assert_int_equal(sim_spe_contextidr_el1(0), 0x44);
+	assert_int_equal(sim_peek(0, VPERF_ENC_CONTEXTIDR_EL2), 0x22);
+	assert_int_equal(sim_error_count(), 2);
+}
+
+/* ---- vperf's choice of encoding ------------------------------------------------------------- */
+
+/*
+ * A VM with a trapped vSPE beside the host's own buffer (host_spe) on a pCPU brought up with
+ * E2H = e2h: the guest programs PMSCR_EL1 once, then runs 4 times with the host's code between.
+ * Each load gives the hardware PMSCR_EL1 the guest's value, each put leaves it 0 and the host's
+ * PMSCR_EL2 (E2SPE) as the host had it; no EL2 access is UNDEFINED. Returns the EL2 accesses by
+ * PMSCR_EL1's, PMSCR_EL12's and PMSCR_EL2's encodings from the first load on.
+ */
+static void switch_rounds(bool e2h, unsigned int n[3])
+{
+	struct lx_spe lx = { .vm = 0, .size = V_BUF_SIZE, .pmscr = GUEST_PMSCR };
+	struct hv_vcpu *vc;
+	uint64_t t;
+
+	hv_set_e2h(e2h);
+	vs_init_host(3, 7);
+	assert_int_equal(hv.pcpu[0].caps.e2h, e2h);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	t = sim_cpu(0)->trace_len;
+	memset(n, 0, 3 * sizeof(n[0]));
+	for (unsigned int round = 0; round < 4; round++) {
+		vs_host_run(300);
+		hv_enter(vc, 0);
+		if (round == 0)
+			lx_start(&lx);
+		/* The guest's value, by PMSCR_EL12 with E2H = 1 (the load, or the trapped write). */
+		assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), GUEST_PMSCR);
+		assert_int_equal(guest_read(PMSCR_EL1), GUEST_PMSCR);
+		lx_run(&lx, vc, 500);
+		if (round == 3)
+			lx_stop(&lx);
+		hv_leave(0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), V_E2SPE);
+		/* The trace keeps the last SIM_TRACE_LEN accesses: counted each round. */
+		n[0] += accesses_of(VPERF_ENC_PMSCR_EL1, t);
+		n[1] += accesses_of(VPERF_ENC_PMSCR_EL12, t);
+		n[2] += accesses_of(VPERF_ENC_PMSCR_EL2, t);
+		t = sim_cpu(0)->trace_len;
+	}
+	assert_true(lx_records(&lx) > 0);
+	assert_true(vs_host_records(0) > 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* E2H = 1: the guest's PMSCR_EL1 survives every switch by PMSCR_EL12, and the host's PMSCR_EL2
+ * (which vperf saves and restores by its own name) is never written through PMSCR_EL1's. */
+static void test_vhe_guest_pmscr_survives_switch(void **state)
+{
+	unsigned int n[3];
+
+	(void)state;
+	switch_rounds(true, n);
+	assert_int_equal(n[0], 0);
+	assert_true(n[1] >= 8); /* a load and a put each round */
+	assert_true(n[2] > 0);
+}
+
+/* E2H = 0: the plain encoding, never PMSCR_EL12 (the model would report it UNDEFINED). */
+static void test_nvhe_plain_pmscr(void **state)
+{
+	unsigned int n[3];
+
+	(void)state;
+	switch_rounds(false, n);
+	assert_int_equal(n[1], 0);
+	assert_true(n[0] >= 8);
+}
+
+/* A trapped PMSCR_EL1 write while the guest's buffer is in the hardware reaches the hardware by
+ * the pCPU's name for it (vspe/regs.c, write_control): E2H = 1, PMSCR_EL12; the host's
+ * PMSCR_EL2 keeps the VM's value. */
+static void test_vhe_trapped_pmscr_write(void **state)
+{
+	struct lx_spe lx = { .vm = 0, .size = V_BUF_SIZE, .pmscr = GUEST_PMSCR };
+	struct hv_vcpu *vc;
+	uint64_t pmscr2;
+
+	(void)state;
+	hv_set_e2h(1);
+	vs_init_host(3, 3);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	hv_enter(vc, 0);
+	lx_start(&lx);
+	assert_true(vc->v.spe.in_hw);
+	pmscr2 = sim_peek(0, VPERF_ENC_PMSCR_EL2);
+	guest_write(PMSCR_EL1, V_PMSCR_E0SPE);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), V_PMSCR_E0SPE);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), pmscr2);
+	hv_leave(0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* A VM profiled from outside (VPERF_SPE_BUF_EL2) on a VHE host: its E1SPE/E0SPE go to the
+ * guest's PMSCR_EL1 (vspe/outside.c), the host's PMSCR_EL2 comes back as it was. */
+static void test_vhe_outside_profiled(void **state)
+{
+	(void)state;
+	hv_set_e2h(1);
+	vs_init_host(3, 5);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL2, true), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), V_PMSCR_E1SPE | V_PMSCR_E0SPE);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), V_E2SPE | V_PMSCR_CX);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), V_E2SPE);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* ---- the host's own buffer (point 3) ------------------------------------------------------------ */
+
+/*
+ * A VHE host profiling itself: E2H = 1 and TGE = 1 while the host runs (its buffer owned by EL2
+ * in the EL2&0 regime, SPE 3.4.2), TGE = 0 from the guest's entry to its exit (VHE KVM's world
+ * switch, where vperf's load and put run). vperf parks the host's buffer around the vSPE guest
+ * (host_spe): every record lands in its owner's buffer, the host's PMSCR_EL2 is the host's again
+ * after each put, nothing UNDEFINED.
+ */
+static void test_vhe_host_buffer_parked(void **state)
+{
+	struct lx_spe lx = { .vm = 0, .size = V_BUF_SIZE };
+	struct hv_vcpu *vc;
+	unsigned int host;
+
+	(void)state;
+	hv_set_e2h(1);
+	vs_init_host(3, 9);
+	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	for (unsigned int round = 0; round < 4; round++) {
+		set_hcr(V_HCR_TGE, 0);
+		vs_host_run(3000);
+		set_hcr(0, V_HCR_TGE);
+		hv_enter(vc, 0);
+		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 2);
+		if (round == 0)
+			lx_start(&lx);
+		lx_run(&lx, vc, 3000);
+		if (round == 3)
+			lx_stop(&lx);
+		hv_leave(0);
+		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 0);
+		assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), V_E2SPE);
+	}
+	set_hcr(V_HCR_TGE, 0);
+	vs_host_run(3000);
+	host = vs_host_records(0);
+	assert_true(host >= 40);
+	assert_true(lx_records(&lx) >= 40);
+	assert_int_equal(host + lx_records(&lx), sim_spe_stats(0)->written);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_model_pmscr_el12, teardown),
+		cmocka_unit_test_teardown(test_model_contextidr_el12, teardown),
+		cmocka_unit_test_teardown(test_vhe_guest_pmscr_survives_switch, teardown),
+		cmocka_unit_test_teardown(test_nvhe_plain_pmscr, teardown),
+		cmocka_unit_test_teardown(test_vhe_trapped_pmscr_write, teardown),
+		cmocka_unit_test_teardown(test_vhe_outside_profiled, teardown),
+		cmocka_unit_test_teardown(test_vhe_host_buffer_parked, teardown),
+	};
+
+	return cmocka_run_group_tests_name("vspe_vhe", tests, NULL, NULL);
+}
