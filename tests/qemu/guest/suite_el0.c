@@ -91,6 +91,33 @@ static void test_el0_after_wfi(void)
 	write_sysreg(0, pmuserenr_el0);
 }
 
+/* A denied EL0 access is a trap to EL1 reported as a trapped MSR/MRS (EC 0x18, ISS.Direction 1
+ * for a read), as Arm's pseudocode of each PMU register gives it (PMCCNTR_EL0's read, PMSWINC_EL0's
+ * write: AArch64.SystemAccessTrap(EL1, 0x18) when PMUSERENR_EL0 denies EL0), not an UNDEFINED
+ * instruction (EC 0): a hypervisor that judges the access at EL2 must report it the same way.
+ * After a while of running, so that a hypervisor's exits and entries come between the grant and
+ * the accesses (an entry that leaves another PMUSERENR_EL0 in the CPU shows here). */
+static void test_el0_denied_trap(void)
+{
+	uint64_t rd = 0, wr = 0;
+	unsigned int n, gaps;
+
+	write_sysreg(0, pmuserenr_el0);
+	gaps = spin_ms(20);
+	expect_begin();
+	el0_call(el0_ccntr, 0);
+	n = expect_end(&rd);
+	expect_begin();
+	el0_call(el0_swinc, 1);
+	n += expect_end(&wr);
+	CHECK("el0-denied-trap",
+	      n == 2 && FIELD(rd, 31, 26) == 0x18 && (rd & 1) && FIELD(wr, 31, 26) == 0x18 &&
+		      !(wr & 1),
+	      "ESR_EL1 %lx (EL0 read of PMCCNTR_EL0), %lx (EL0 write of PMSWINC_EL0): EC 0x18 "
+	      "each, read then write (%u gaps before)",
+	      rd, wr, gaps);
+}
+
 void el0_tests(void)
 {
 	unsigned int gaps, bad; /* a bit for each step that went wrong */
@@ -110,6 +137,7 @@ void el0_tests(void)
 	      "EN/SW/CR/ER gate EL0 exactly; wrong: %x (1 none, 2 CR, 4 ER, 8 SW, 10 EN, 20 write)",
 	      bad);
 	test_el0_selr();
+	test_el0_denied_trap();
 	/* The same grant must survive being switched out with an idle PMU. */
 	write_sysreg(PMUSERENR_CR, pmuserenr_el0);
 	gaps = spin_ms(20);
