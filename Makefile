@@ -25,7 +25,7 @@ config_goals := defconfig menuconfig olddefconfig savedefconfig help deps clean 
 		format format-check format-test check bench run demo qemu-check qemu-images \
 		qemu-run qemu-bench qemu-deps qemu-lib qemu-linux qemu-linux-check mutate xen-check xen-build \
 		qemu-path qemu-key kvm-kernel kvm-path kvm-key kvm-each kvm-checkpatch kvm-boot \
-		kvm-guest kvm-selftest
+		kvm-guest kvm-selftest kvm-check
 ifeq ($(filter-out $(config_goals),$(MAKECMDGOALS)),)
   skip_config := $(MAKECMDGOALS)
 endif

@@ -6,8 +6,10 @@
 #
 # Usage: integrations/kvm/boot.sh   one "PASS|FAIL kvm-boot MODE" line a mode, then
 #                                   "kvm-boot: N passed, N failed"
-#   KVM_BOOT_MODES   the modes (default "nvhe vhe"; "protected" panics at boot on this
-#                    configuration, with and without the series: docs/integration/kvm.md)
+#   KVM_BOOT_MODES   the modes (default "nvhe vhe protected"; protected is pKVM, whose
+#                    hypervisor runs with HCR_EL2.E2H = 1 (hVHE) on a PE with FEAT_VHE, as
+#                    QEMU's max; protected-e2h0 is pKVM with E2H = 0, VHE hidden and hVHE
+#                    refused: id_aa64mmfr1.vh=0 arm64_sw.hvhe=0)
 #   QEMU             another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +23,12 @@ expect() {
 	case "$1" in
 	nvhe) echo "kvm \[1\]: Hyp nVHE mode initialized successfully" ;;
 	vhe) echo "kvm \[1\]: VHE mode initialized successfully" ;;
-	protected) echo "kvm \[1\]: Protected nVHE mode initialized successfully" ;;
+	protected)
+		echo "kvm \[1\]: Protected hVHE mode initialized successfully"
+		echo "CPU features: detected: VHE for hypervisor only" ;;
+	protected-e2h0)
+		echo "kvm \[1\]: Protected nVHE mode initialized successfully"
+		echo "CPU features: SYS_ID_AA64MMFR1_EL1\[11:8\]: forced to 0" ;;
 	*) echo "boot.sh: unknown mode $1" >&2; exit 2 ;;
 	esac
 	echo "hw perfevents: enabled with armv8_pmuv3 PMU driver"
@@ -30,10 +37,13 @@ expect() {
 }
 
 pass=0 fail=0
-for mode in ${KVM_BOOT_MODES:-nvhe vhe}; do
+for mode in ${KVM_BOOT_MODES:-nvhe vhe protected}; do
 	# VHE is what KVM picks on a PE with FEAT_VHE; the others are asked for.
-	arg=""
-	[ "$mode" = vhe ] || arg="kvm-arm.mode=$mode"
+	case "$mode" in
+	vhe) arg="" ;;
+	protected-e2h0) arg="kvm-arm.mode=protected id_aa64mmfr1.vh=0 arm64_sw.hvhe=0" ;;
+	*) arg="kvm-arm.mode=$mode" ;;
+	esac
 	log=$log_dir/$mode.log
 	timeout 300 nice "$qemu" -M virt,virtualization=on,gic-version=3 -cpu max,spe=on -m 512 \
 		-smp 2 -nographic -no-reboot -kernel "$img" \

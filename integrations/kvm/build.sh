@@ -23,6 +23,11 @@
 #                                                patch; ends "kvm-checkpatch: N passed, N failed"
 #   KVM_CACHE, KVM_DEB_VERSION   see common.sh
 #   KVM_JOBS                     parallel compile jobs (default: the number of cores)
+#   KVM_MUTANT=NAME              the Image of the series plus mutants/NAME.patch (a must-fail
+#                                defect of the glue, make kvm-check), keyed by the series' key and
+#                                the mutant's hash; built from the series' own objects, which a
+#                                series' build keeps for it (the newest two series), so only what
+#                                the mutant changes is compiled again
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -149,6 +154,12 @@ ver=$KVM_DEB_VERSION
 cfg=$(config_hash)
 id=$ver-$cfg-$(series_hash)
 base=$ver-$cfg-$(series_hash 0)
+mutant=${KVM_MUTANT:-}
+if [ -n "$mutant" ]; then
+	[ -f "$here/mutants/$mutant.patch" ] || { say "no mutant $here/mutants/$mutant.patch"; exit 2; }
+	series_id=$id
+	id=$id-$mutant-$(hash <"$here/mutants/$mutant.patch")
+fi
 
 # tree DIR: DIR/src, a hard-linked copy of the source, with the base build's objects in
 # DIR/src/out when the cache has them (times kept: they are up to date for every unpatched file).
@@ -160,6 +171,29 @@ tree() {
 		say "starting from the objects of the base build $base"
 		cp -a "$KVM_CACHE/build/$base/src/out" "$1/src/out"
 	fi
+}
+
+# mutant_tree DIR: DIR/src as the series' build left it (its patched files and vperf's library
+# with their times, hard-linked; its objects copied, as the compiler rewrites them in place),
+# when the cache still has that build; else false. patch replaces a file it changes rather than
+# writing it in place, so the mutant never reaches the series' tree.
+mutant_tree() {
+	from=$KVM_CACHE/build/$series_id
+	[ -f "$from/done" ] || return 1
+	rm -rf "$1"
+	mkdir -p "$1/src"
+	(cd "$from/src" && find . -mindepth 1 -maxdepth 1 ! -name out -exec cp -al {} "$1/src/" \;)
+	cp -a "$from/src/out" "$1/src/out"
+	[ ! -d "$from/vperf" ] || cp -a "$from/vperf" "$1/vperf"
+}
+
+# drop_old_series: the objects of every series' build but the newest two go; every base build's
+# stay (a build with another configuration, such as a helper's, must not take this one's base:
+# every series build after it would compile the whole kernel again).
+drop_old_series() {
+	# shellcheck disable=SC2012 # the cache's own names: no new lines
+	ls -td "$KVM_CACHE"/build/*/done 2>/dev/null | sed 's,/done$,,' |
+		grep -v -- "-${base##*-}\$" | tail -n +3 | while read -r old; do rm -rf "$old"; done
 }
 
 case "${1:-}" in
@@ -220,12 +254,19 @@ start=$(date +%s)
 src=$("$here/fetch.sh")
 work=$KVM_CACHE/build/$id
 say "$id: source $src"
-tree "$work"
-for p in $(patches); do
-	say "applying $p"
-	apply "$work" "$p"
-done
-! uses_vperf || vperf_lib "$work"
+if [ -n "$mutant" ] && mutant_tree "$work"; then
+	say "applying mutants/$mutant.patch onto the series' objects"
+	patch -d "$work/src" -p1 -s --no-backup-if-mismatch <"$here/mutants/$mutant.patch" >&2
+else
+	tree "$work"
+	for p in $(patches); do
+		say "applying $p"
+		apply "$work" "$p"
+	done
+	[ -z "$mutant" ] || patch -d "$work/src" -p1 -s --no-backup-if-mismatch \
+		<"$here/mutants/$mutant.patch" >&2
+	! uses_vperf || vperf_lib "$work"
+fi
 configure "$work"
 say "compiling the Image with ${KVM_JOBS:-$(nproc)} jobs (log: $work/build.log)"
 if ! compile "$work" "$work/build.log"; then
@@ -240,11 +281,13 @@ cp "$o/arch/arm64/boot/Image" "$o/.config" "$o/System.map" "$work/build.log" "$p
 echo "$id" >"$prefix.tmp/key"
 secs=$(($(date +%s) - start))
 echo "$secs" >"$prefix.tmp/build-seconds"
-# The base build's objects stay, for the series' builds to start from; a series' are dropped.
-if [ "$id" = "$base" ]; then
-	touch "$work/done"
-else
+# The base build's objects stay, for the series' builds to start from, and so do a series' (the
+# newest two), for its mutants'; a mutant's are dropped.
+if [ -n "$mutant" ]; then
 	rm -rf "$work"
+else
+	touch "$work/done"
+	[ "$id" = "$base" ] || drop_old_series
 fi
 mv "$prefix.tmp" "$prefix"
 say "$id: built in $secs s ($((secs / 60)) min $((secs % 60)) s): $img"

@@ -1,16 +1,16 @@
 #!/bin/sh
 # A KVM guest with vperf as its PMU: the project's KVM host kernel (build.sh) booted under the
-# project's QEMU in nVHE mode with kvm-arm.vperf=1, its initramfs make validate's kvm one
-# (tests/validate/debian: Debian's qemu-system-aarch64 as the VMM, tests/validate/debian/kvm-init.sh
-# as /init), running the conformance suite (pmu-suite.bin) as a KVM guest (-accel kvm -cpu host).
-# Passes when the suite passes (but KVM_GUEST_XFAIL) with the N vperf gives (the host's N minus
-# the two counters the host keeps) and the host says vperf answered the guest's PMU register
-# accesses at EL2, and the host's own perf, used meanwhile (integrations/kvm/hostperf.c, built
-# static here and added to the initramfs), counted right; with KVM_VPERF_RANGE=second, also that
-# entries came back to the counters vperf's lazy put left (the host's count, patch 13), at a
-# quarter of a busy vCPU's exits at least (lazy_round_trips), and that the host's PMU driver took
-# only the first range and the cycle counter. vperf must
-# have logged no error (patch 14: "vperf error: ", a misuse of its API by KVM or a fault).
+# project's QEMU in nVHE mode (KVM_MODE: or protected) with kvm-arm.vperf=1, its initramfs make
+# validate's kvm one (tests/validate/debian: Debian's qemu-system-aarch64 as the VMM,
+# tests/validate/debian/kvm-init.sh as /init), running the conformance suite (pmu-suite.bin) as a
+# KVM guest (-accel kvm -cpu host). Passes when the suite passes (but KVM_GUEST_XFAIL) with the N
+# vperf gives (the host's N minus the two counters the host keeps) and the host says vperf answered
+# the guest's PMU register accesses at EL2, and the host's own perf, used meanwhile
+# (integrations/kvm/hostperf.c, built static here and added to the initramfs), counted right; with
+# KVM_VPERF_RANGE=second, also that entries came back to the counters vperf's lazy put left (the
+# host's count, patch 13), at a quarter of a busy vCPU's exits at least (lazy_round_trips), and that
+# the host's PMU driver took only the first range and the cycle counter. vperf must have logged no
+# error (patch 14: "vperf error: ", a misuse of its API by KVM or a fault).
 #
 # Usage: QEMU_OUT=DIR integrations/kvm/guest.sh   (DIR holds pmu-suite.bin: make kvm-guest)
 #   KVM_VPERF_RANGE  the counters vperf gives the guests (kvm-arm.vperf_range): first (the
@@ -27,12 +27,40 @@
 #                    cpu-on-pmu-reset, whose PSCI CPU_ON must reset the vCPU's PMU in vperf)
 #   KVM_HOST_CPUS    the KVM host's CPUs (default: as many as the guest's vCPUs)
 #   KVM_GUEST_XFAIL  suite tests allowed to fail (default sgi-cross-cpu: the SGI never reaches
-#                    the spinning vCPU 1 in this nested KVM, with kvm-arm.vperf=0 as well)
+#                    the spinning vCPU 1 in this nested KVM, with kvm-arm.vperf=0 as well; with
+#                    KVM_MODE=protected also ptimer-irq: the EL1 physical timer's interrupt never
+#                    comes in protected mode, with kvm-arm.vperf=0, hVHE and E2H = 0 alike)
 #   KVM_GUEST_ARGS   more kernel command line (e.g. kvm-arm.vperf=0 to see KVM's own emulation)
+#   KVM_MODE         KVM's mode (kvm-arm.mode): nvhe (the default) or protected (pKVM: the guest
+#                    is a non-protected VM, run through the hypervisor's own copy of its vCPU;
+#                    the hypervisor runs with HCR_EL2.E2H = 1, hVHE, on this PE with FEAT_VHE,
+#                    and with E2H = 0 given KVM_GUEST_ARGS="id_aa64mmfr1.vh=0 arm64_sw.hvhe=0").
+#                    The host must say it came up in that mode. Not kvm-arm.mode in
+#                    KVM_GUEST_ARGS: the command line's ID register overrides make the mode more
+#                    than its last value
 #   KVM_HOSTPERF     how the host uses its perf while the guests run (hostperf.c): count (the
 #                    default: two pinned events of a task switching in and out, on the counters
 #                    the driver would take first), sample (a sampling event on every CPU: each
-#                    overflow must reach the host's driver), or empty for none
+#                    overflow must reach the host's driver), spe (an SPE session on every CPU
+#                    that must still record after the guests: the default with KVM_SPE=1), or
+#                    empty for none
+#   KVM_SPE          1: the guests get SPE too (kvm-arm.vperf_spe=1, patches 15-18) on the
+#                    host's -cpu max,spe=on, their device tree with the SPE node (kvm-init.sh);
+#                    the suite runs its SPE tests (spe=1, spe_lazy=1: a buffer in memory the
+#                    guest never touched, whose stage 2 faults KVM's host must map unseen), which
+#                    must all pass, the host must have mapped buffer pages at EL2's request and
+#                    pinned none (nr_foll_pin_acquired unchanged); the host's own SPE session
+#                    must go on across the guests (KVM_HOSTPERF=spe, the default then)
+#   KVM_LINUX        1 or 2 (implies KVM_SPE=1): instead of the suite, that many Linux guests
+#                    (make validate's linux-rootfs: Debian's kernel and perf, make qemu-linux),
+#                    on one host CPU unless KVM_HOST_CPUS says otherwise, each running
+#                    perf record -e arm_spe_0/.../ over its own workload (vperf-work, the second
+#                    guest vperf-work-hi, linked elsewhere) with the isolation checks of
+#                    spe-iso.sh (spe_iso=1): every record's PC, context and time its own; all of
+#                    its RESULT lines must pass, and two guests' workloads and PIDs differ
+#   KVM_GUEST_TIMEOUT  seconds before the host is stopped (default 900; make kvm-check's
+#                    must-fail mutants use less)
+#   KVM_MUTANT       the host kernel with a must-fail mutant of the glue (build.sh)
 #   QEMU             another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,15 +70,43 @@ img=$("$here/build.sh")
 qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
 work=$(dirname "$img")/guest
 mkdir -p "$work" 2>/dev/null || work=$(mktemp -d)
-cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm)
-hostperf=${KVM_HOSTPERF-count}
+linux=${KVM_LINUX:-}
+case "$linux" in
+'') with= ;;
+1 | 2) with=linux-rootfs KVM_SPE=1 ;;
+*) echo "kvm-guest: KVM_LINUX=$linux: 1 or 2" >&2 && exit 2 ;;
+esac
+cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm ${with:+"$with"})
 range=${KVM_VPERF_RANGE:-first}
+mode=${KVM_MODE:-nvhe}
+case "$mode" in
+nvhe) mode_line="kvm \[1\]: Hyp nVHE mode initialized successfully" ;;
+protected) mode_line="kvm \[1\]: Protected [hn]VHE mode initialized successfully" ;;
+*) echo "kvm-guest: KVM_MODE=$mode: nvhe or protected" >&2 && exit 2 ;;
+esac
 case "$range" in
 first) host_cpu=max guest_n=4 migrate= ;;
 second) host_cpu=max,aarch32=off guest_n=2 migrate=10 ;;
 *) echo "kvm-guest: KVM_VPERF_RANGE=$range: first or second" >&2 && exit 2 ;;
 esac
 migrate_ms=${KVM_MIGRATE_MS-$migrate}
+spe=
+if [ "${KVM_SPE:-0}" = 1 ]; then
+	host_cpu=$host_cpu,spe=on
+	spe=",spe=1,spe_lazy=1"
+fi
+# With SPE in the guests, the host profiles with SPE too (the registers are shared).
+hostperf=${KVM_HOSTPERF-${spe:+spe}}
+hostperf=${hostperf:-${KVM_HOSTPERF-count}}
+guests="vperf.guest=n=${KVM_GUEST_N:-$guest_n},cpus=${KVM_GUEST_CPUS:-2}$spe"
+host_cpus=${KVM_HOST_CPUS:-${KVM_GUEST_CPUS:-2}}
+if [ -n "$linux" ]; then
+	lx="linux-rootfs:console=ttyAMA0,rdinit=/init,panic=-1,arm64.nopauth,spe=1,only=spe"
+	lx=$lx,spe_aux=256,iters=3000000,spe_iso=1
+	guests="vperf.guest=$lx,pid_base=1000"
+	[ "$linux" = 1 ] || guests="$guests vperf.guest=$lx,pid_base=2000,spe_work=vperf-work-hi"
+	host_cpus=${KVM_HOST_CPUS:-1}
+fi
 # The second range: the host's PMU driver sees PMCR_EL0.N = HPMN = 3 at EL1 (patch 12 sets HPMN
 # before it probes), counters 0-2 and the cycle counter, nothing of the guests'.
 host_pmu="hw perfevents: enabled with armv8_pmuv3 PMU driver, 4 (0,80000007) counters available"
@@ -65,32 +121,81 @@ if [ -n "$hostperf" ]; then
 	cpio=$work/initrd
 fi
 log=$work/suite.log
+[ "$mode" = nvhe ] || log=$work/suite-$mode.log
 echo "kvm-guest: booting $img (log: $log)" >&2
-timeout 900 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu "$host_cpu" -smp "${KVM_HOST_CPUS:-${KVM_GUEST_CPUS:-2}}" \
+timeout "${KVM_GUEST_TIMEOUT:-900}" nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu "$host_cpu" -smp "$host_cpus" \
 	-m 1G -display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
-	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe kvm-arm.vperf=1 kvm-arm.vperf_range=$range ${migrate_ms:+vperf.migrate=$migrate_ms} ${KVM_GUEST_ARGS:-} ${hostperf:+vperf.hostperf=$hostperf} vperf.guest=n=${KVM_GUEST_N:-$guest_n},cpus=${KVM_GUEST_CPUS:-2}" \
+	-append "console=ttyAMA0 panic=-1 kvm-arm.mode=$mode kvm-arm.vperf=1 kvm-arm.vperf_range=$range ${migrate_ms:+vperf.migrate=$migrate_ms} ${KVM_GUEST_ARGS:-} ${spe:+kvm-arm.vperf_spe=1} ${hostperf:+vperf.hostperf=$hostperf} $guests" \
 	</dev/null >"$log" 2>&1 || true
-grep -E "RESULT .* FAIL|SUITE DONE|vperf|hostperf|left to KVM|lazy put|vperf error" "$log" || true
-xfail=" ${KVM_GUEST_XFAIL-sgi-cross-cpu} "
+grep -E "RESULT .* FAIL|RESULT (spe|linux)|SUITE DONE|SPE-ISO|vperf|mode initialized|hostperf|left to KVM|lazy put|vperf error|pinned pages" "$log" || true
+xfail_default=sgi-cross-cpu
+[ "$mode" = nvhe ] || xfail_default="$xfail_default ptimer-irq"
+xfail=" ${KVM_GUEST_XFAIL-$xfail_default} "
 # lazy_round_trips LOG: some vCPU with 1000 exits or more came back to the counters vperf's lazy
 # put left at a quarter of them at least (the suite's vCPU 0: about 55%; with the lazy put
-# replaced by the eager one on the exits that are not an IRQ: 0.1%).
+# replaced by the eager one on the exits that are not an IRQ: 0.1%). Not with KVM_SPE=1: vperf
+# takes that way back only for a VM without SPE (its traps and E2PB are the load's to write).
 lazy_round_trips() {
 	tr -d '\r' <"$1" | sed -n 's/.*vcpu [0-9]*: \([0-9]*\) of \([0-9]*\) exits came back to a lazy put$/\1 \2/p' |
 		awk '$2 >= 1000 && 4 * $1 >= $2 { ok = 1 } END { exit !ok }'
+}
+# spe_ok LOG: the suite's SPE tests ran and passed (the buffer interrupt, its re-arm, the drain
+# and the lazily mapped buffer among them) and the host mapped pages of its buffer at EL2's
+# request, or each Linux guest's perf record with SPE and its isolation checks passed (Linux
+# zeroes its AUX pages before SPE writes them: KVM has mapped them already); none failed, and no
+# page was pinned while the guests ran.
+spe_ok() {
+	tr -d '\r' <"$1" >"$1.spe"
+	if [ -n "$linux" ]; then
+		[ "$(grep -c "RESULT linux-tool-spe PASS" "$1.spe")" = "$linux" ] &&
+			[ "$(grep -c "RESULT linux-spe-iso-pc PASS" "$1.spe")" = "$linux" ] &&
+			[ "$(grep -c "SUITE DONE passed=[1-9][0-9]* failed=0" "$1.spe")" = "$linux" ] &&
+			[ "$(sed -n 's/.*SPE-ISO .* work \([^ ]*\) pid \([0-9]*\).*/\1 \2/p' "$1.spe" |
+				tr ' ' '\n' | sort | uniq -d)" = "" ] || return 1
+	else
+		for t in spe-id spe-res0 spe-buffer-full spe-rearm spe-psb-drain spe-lazy-buffer; do
+			grep -q "RESULT $t PASS" "$1.spe" || return 1
+		done
+		grep -q "vperf SPE: [0-9]* stage 2 faults of the buffer, [1-9][0-9]* pages mapped by the host" "$1.spe" ||
+			return 1
+	fi
+	pins() { sed -n "s/.*pinned pages $1 the guests: nr_foll_pin_acquired \([0-9][0-9]*\).*/\1/p" "$2"; }
+	! grep -q "RESULT spe-[a-z0-9-]* FAIL" "$1.spe" &&
+		[ -n "$(pins before "$1.spe")" ] && [ "$(pins before "$1.spe")" = "$(pins after "$1.spe")" ]
 }
 unexpected=
 # shellcheck disable=SC2013 # test names are single words
 for t in $(sed -n 's/.*RESULT \([^ ]*\) FAIL.*/\1/p' "$log"); do
 	case "$xfail" in *" $t "*) echo "kvm-guest: $t failed (expected)" ;; *) unexpected="$unexpected $t" ;; esac
 done
-if grep -q "SUITE DONE passed=[1-9][0-9]* failed=" "$log" && [ -z "$unexpected" ] &&
-	grep -q "vperf answered [1-9][0-9]* PMU register accesses at EL2" "$log" &&
-	{ [ -z "$hostperf" ] || grep -q "kvm-init: hostperf $hostperf rc=0" "$log"; } &&
-	{ [ "$range" = first ] || { lazy_round_trips "$log" && grep -q "$host_pmu" "$log"; }; } &&
-	! grep -q "vperf error: " "$log"; then
-	echo "PASS kvm-guest vperf${KVM_VPERF_RANGE:+ range=$range}"
+# Each check that failed, said on the FAIL line (make kvm-check's must-fail mutants name theirs).
+why=
+grep -q "$mode_line" "$log" || why="$why KVM did not come up in $mode mode;"
+grep -q "SUITE DONE passed=[1-9][0-9]* failed=" "$log" || why="$why the suite did not finish;"
+[ -z "$unexpected" ] || why="$why failed:$unexpected;"
+grep -q "vperf answered [1-9][0-9]* PMU register accesses at EL2" "$log" ||
+	why="$why vperf answered no PMU access;"
+# The direct partition (kvm-arm.vperf_partition=direct, patch 23): the suite's PMU accesses reach
+# the hardware untrapped; vperf answers a run's first and the PMCR_EL0 ones (about 40 a vCPU,
+# against about 1700 trapped).
+case "${KVM_GUEST_ARGS:-}" in *vperf_partition=direct*)
+	most=$(tr -d '\r' <"$log" | sed -n 's/.*vperf answered \([0-9]*\) PMU register accesses at EL2$/\1/p' |
+		sort -n | tail -n 1)
+	[ "${most:-0}" -lt 500 ] || why="$why the direct partition trapped ($most accesses answered);"
+	;;
+esac
+[ -z "$hostperf" ] || grep -q "kvm-init: hostperf $hostperf rc=0" "$log" ||
+	why="$why the host's perf failed;"
+if [ "$range" = second ]; then
+	[ -n "$spe" ] || lazy_round_trips "$log" || why="$why too few entries came back to a lazy put;"
+	grep -q "$host_pmu" "$log" || why="$why the host's driver took other counters;"
+fi
+[ -z "$spe" ] || spe_ok "$log" || why="$why SPE failed;"
+! grep -q "vperf error: " "$log" || why="$why vperf logged an error;"
+tag="vperf${KVM_MODE:+ mode=$mode}${KVM_VPERF_RANGE:+ range=$range}${spe:+ spe}${linux:+ linux=$linux}"
+if [ -z "$why" ]; then
+	echo "PASS kvm-guest $tag"
 else
-	echo "FAIL kvm-guest vperf${KVM_VPERF_RANGE:+ range=$range} (log: $log)"
+	echo "FAIL kvm-guest $tag (${why# } log: $log)"
 	exit 1
 fi

@@ -28,6 +28,12 @@
 #                        guest (derive() below): TDE while the VMM debugs
 #   psci_test            PSCI CPU_ON and SYSTEM_SUSPEND: a vCPU reset while its VM runs (patch 7)
 #   vcpu_width_config    KVM_ARM_VCPU_INIT again and with other features: vCPU reset (patch 7)
+#   vperf_pmu_filter     ours (selftests/): KVM_ARM_VCPU_PMU_V3_FILTER as the guest sees it, denied
+#                        and allowed CPU_CYCLES (patch 19 gives vperf the filter)
+#   vperf_pmu_migrate    ours: a counting vCPU's registers (KVM_GET_REG_LIST) saved and written into
+#                        two new VMs, in the list's order and the reverse: the counters go on from
+#                        the saved values; with vperf=1 through vperf's blob (patch 20), and a
+#                        corrupted blob fails KVM_RUN with EINVAL, the vCPU unchanged (required())
 # Prints one line per test, CPU and mode, "PASS|FAIL|XFAIL kvm-selftest NAME [cpu=CPU] vperf=M"
 # (and the test's own result lines before it), then "kvm-selftest: P passed, F failed, X expected
 # failures"; fails when one failed. An expected failure is a known failure outside vperf, named
@@ -44,6 +50,8 @@
 #                       on max,spe=on,aarch32=off (AArch64 only: vperf's second range needs it,
 #                       and aarch32_id_regs too), where the guests get N = 2, but
 #                       vcpu_width_config, which needs AArch32 at EL1 (it skips there)
+#   KVM_MODE            KVM's mode, as for guest.sh: nvhe (the default) or protected (pKVM,
+#                       the tests' VMs non-protected ones); the PASS/FAIL lines then say mode=
 #   QEMU                another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
 : "${QEMU_OUT:?QEMU_OUT (the directory with pmu-suite.bin)}"
@@ -57,8 +65,15 @@ second) width= ;;
 *) echo "kvm-selftest: KVM_VPERF_RANGE=$range: first or second" >&2 && exit 2 ;;
 esac
 tests=${KVM_SELFTESTS:-vpmu_counter_access set_id_regs set_id_regs_noasid get-reg-list
-	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test $width}
+	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test $width vperf_pmu_filter
+	vperf_pmu_migrate}
 modes=${KVM_SELFTEST_MODES:-1 0}
+kvm_mode=${KVM_MODE:-nvhe}
+case "$kvm_mode" in
+nvhe) mode_tag= ;;
+protected) mode_tag=" mode=protected" ;;
+*) echo "kvm-selftest: KVM_MODE=$kvm_mode: nvhe or protected" >&2 && exit 2 ;;
+esac
 host_cpus=${KVM_SELFTEST_HOST_CPUS:-2}
 img=$("$here/build.sh")
 qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
@@ -129,13 +144,51 @@ derive() {
 	esac
 }
 
+# ours NAME: NAME is the project's own test, its source in integrations/kvm/selftests/ (with the
+# header there), built with the selftests' library like a derived test; rebuilt when its copy in
+# the build's tree differs from it.
+ours() {
+	[ -f "$here/selftests/$1.c" ]
+}
+stale() {
+	ours "$1" || return 1
+	for f in "$1.c" vperf_selftest.h; do
+		cmp -s "$here/selftests/$f" "$kst/aarch64/$f" || return 0
+	done
+	return 1
+}
+
+# required NAME MODE: the lines NAME's output must have with kvm-arm.vperf=MODE to pass:
+# vperf_pmu_migrate must have found vperf's whole blob in the list, migrated it and seen a
+# corrupted one refused, where vperf answers the PMU. lacking NAME MODE LOG: the first LOG lacks.
+required() {
+	case "$1:$2" in
+	vperf_pmu_migrate:1)
+		echo "vperf blob: 86 words migrated"
+		echo "corrupted blob refused: KVM_RUN EINVAL, the vCPU unchanged"
+		;;
+	esac
+}
+# The lines of our tests' own output worth showing (pr_info's), an extended regex.
+ours_lines() {
+	echo "(no filter|deny|allow|list order|reverse order|KVM.s own|saved|reading on|vperf blob|corrupted|vperf_pmu_)"
+}
+lacking() {
+	required "$1" "$2" | while IFS= read -r line; do
+		grep -qF "[$1] $line" "$3" || { echo "$line" && break; }
+	done
+}
+
 # The tests, built once per source version: the kernel's UAPI headers and the selftests' library
 # in a hard-linked copy of the source (make writes new files, never the cached ones; so does
-# sed, for a derived test's source beside its original).
+# sed, for a derived test's source beside its original, and cp for ours).
 dir=$KVM_CACHE/selftests/$KVM_DEB_VERSION
+kst=$dir/src/tools/testing/selftests/kvm
 missing() {
 	for t in $tests; do
-		[ -x "$dir/out/$(target "$t")" ] || echo "$dir/out/$(target "$t")"
+		if [ ! -x "$dir/out/$(target "$t")" ] || stale "$t"; then
+			echo "$dir/out/$(target "$t")"
+		fi
 	done
 }
 if [ -n "$(missing)" ]; then
@@ -146,7 +199,6 @@ if [ -n "$(missing)" ]; then
 	bins=$(missing)
 	if [ -n "$bins" ]; then
 		echo "kvm-selftest: building $(echo "$bins" | wc -l) tests (log: $dir/build.log)" >&2
-		kst=$dir/src/tools/testing/selftests/kvm
 		# The kernel's makes without ours' variables (make O=... kvm-selftest passes O down in
 		# MAKEFLAGS, which the selftests' tools would take for their output directory).
 		unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL O
@@ -156,6 +208,14 @@ if [ -n "$(missing)" ]; then
 				nice make -C "$dir/src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- headers &&
 				extra='' &&
 				for t in $tests; do
+					if ours "$t"; then
+						extra="$extra aarch64/$t"
+						echo "$bins" | grep -qx "$dir/out/aarch64/$t" || continue
+						cp --remove-destination "$here/selftests/$t.c" \
+							"$here/selftests/vperf_selftest.h" "$kst/aarch64/" &&
+							rm -f "$dir/out/aarch64/$t" || exit 1
+						continue
+					fi
 					from=$(derived_from "$t")
 					[ -n "$from" ] || continue
 					extra="$extra aarch64/$t"
@@ -198,15 +258,15 @@ for m in $modes; do
 		for t in $tests; do
 			case " $(cpus "$t") " in *" $cpu "*) cmdline="$cmdline vperf.selftest=$t" on="$on $t" ;; esac
 		done
-		log=$work/$cpu-vperf$m.log
+		log=$work/$cpu-vperf$m${mode_tag:+-$kvm_mode}.log
 		echo "kvm-selftest: booting $img on $cpu with kvm-arm.vperf=$m (log: $log)" >&2
 		timeout 3600 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 \
 			-cpu "$cpu" -smp "$host_cpus" -m 1G -display none -serial stdio -no-reboot \
-			-kernel "$img" -initrd "$work/initrd" -append "console=ttyAMA0 panic=-1 kvm-arm.mode=nvhe \
+			-kernel "$img" -initrd "$work/initrd" -append "console=ttyAMA0 panic=-1 kvm-arm.mode=$kvm_mode \
 kvm-arm.vperf=$m kvm-arm.vperf_range=$range ${KVM_SELFTEST_ARGS:-}$cmdline" </dev/null >"$log" 2>&1 || true
 		for t in $on; do
-			tag=$t
-			[ "$cpu" = max,spe=on ] || tag="$t cpu=$cpu"
+			tag=$t$mode_tag
+			[ "$cpu" = max,spe=on ] || tag="$t cpu=$cpu$mode_tag"
 			section "$log" "$t" >"$log.$t"
 			rc=$(sed -n "s/^kvm-init: selftest $t rc=//p" "$log.$t")
 			vcpus=$(grep -c "vperf answered [0-9]* PMU register accesses at EL2" "$log.$t" || true)
@@ -214,15 +274,18 @@ kvm-arm.vperf=$m kvm-arm.vperf_range=$range ${KVM_SELFTEST_ARGS:-}$cmdline" </de
 				"$log.$t" || true)
 			# The test's verdicts but its TAP "ok" lines (counted in its Totals), an
 			# assertion's own lines, and the last "ok" before an assertion.
-			grep -E "^\[$t\] (not ok |[a-z0-9+_]+: PASS|1\.\.0 # SKIP|# Totals|==== |  )" \
+			grep -E "^\[$t\] (not ok |[a-z0-9+_]+: PASS|1\.\.0 # SKIP|# Totals|==== |  |$(ours_lines))" \
 				"$log.$t" | grep -Ev "  pid=|addr2line" | head -n 12 || true
 			! grep -q "^\[$t\] ==== Test Assertion Failure" "$log.$t" ||
 				grep "^\[$t\] ok " "$log.$t" | tail -n 1
 			why=
 			if [ "${rc:-none}" != 0 ]; then
 				why="rc=${rc:-none}"
-			elif [ "$t" = vpmu_counter_access ] && [ "$m" = 1 ] && [ "$answered" -eq 0 ]; then
+			elif [ "$m" = 1 ] && [ "$answered" -eq 0 ] &&
+				{ [ "$t" = vpmu_counter_access ] || ours "$t"; }; then
 				why="no vCPU's PMU access was vperf's"
+			elif [ -n "$(lacking "$t" "$m" "$log.$t")" ]; then
+				why="no \"$(lacking "$t" "$m" "$log.$t")\""
 			fi
 			expected=$(xfail "$t" "$log.$t")
 			counts="vCPUs $vcpus, whose PMU accesses vperf answered $answered"

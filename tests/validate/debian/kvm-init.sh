@@ -16,7 +16,11 @@
 # its output tagged [hostperf] and its exit status said. With vperf.migrate=MS, every MS
 # milliseconds the guests' vCPU threads move to the other of CPUs 0 and 1 (taskset), so that a
 # vCPU runs on another CPU than its last run's often (vperf's lazy put must be flushed there
-# first: integrations/kvm, patch 12).
+# first: integrations/kvm, patch 12). A guest with spe=1 among its ARGS boots with QEMU's own
+# device tree for it (-machine dumpdtb) plus the node of Linux's arm_spe_pmu on PPI 5 (INTID 21:
+# KVM_VPERF_SPE_PPI of integrations/kvm, patch 15), added with fdtput, as -dtb: Debian's QEMU
+# describes no SPE to a KVM guest. The host's pinned pages (/proc/vmstat's nr_foll_pin_*) are
+# printed before the guests start and after they are done.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mkdir -p /sys
@@ -32,6 +36,8 @@ if [ -n "$hostperf" ]; then
 	sleep 1
 fi
 
+pins() { echo "kvm-init: $1: $(grep nr_foll_pin /proc/vmstat | tr '\n' ' ')"; }
+pins "pinned pages before the guests"
 k=0
 pids=
 for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
@@ -42,6 +48,17 @@ for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	args=$(echo "${g#linux*:}" | tr ',' ' ')
 	cpus=1
 	case " $args " in *" cpus="[0-9]*) cpus=${args##*cpus=} && cpus=${cpus%% *} ;; esac
+	case " $args " in
+	*" spe=1 "*)
+		dtb=/vm$k.dtb
+		qemu-system-aarch64 -M "virt,gic-version=3,dumpdtb=$dtb" -accel kvm -cpu host \
+			-smp "$cpus" -nodefaults -display none "$@" -append "$args" >/dev/null 2>&1
+		fdtput -c "$dtb" /spe-pmu &&
+			fdtput -t s "$dtb" /spe-pmu compatible arm,statistical-profiling-extension-v1 &&
+			fdtput -t u "$dtb" /spe-pmu interrupts 1 5 4 &&
+			set -- "$@" -dtb "$dtb" || echo "kvm-init: [vm$k] no device tree with SPE"
+		;;
+	esac
 	echo "kvm-init: [vm$k] $image '$args'"
 	# Either guest powers off with PSCI SYSTEM_OFF; a panic reboots (-no-reboot: QEMU exits).
 	(qemu-system-aarch64 -M virt,gic-version=3 -accel kvm -cpu host -smp "$cpus" \
@@ -70,6 +87,7 @@ fi
 [ -z "$pids" ] || wait $pids
 [ -z "$migrate" ] || { kill "$migrate_pid" && echo "kvm-init: vCPU threads moved every $migrate ms"; }
 echo "kvm-init: $k guests done"
+pins "pinned pages after the guests"
 if [ -n "$hostperf" ]; then
 	kill -TERM "$hostperf_pid"
 	wait "$hostperf_pid"

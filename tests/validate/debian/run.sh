@@ -35,7 +35,10 @@ say() { echo "debian: $*" >&2; }
 spec() {
 	echo "busybox-static /bin/busybox"
 	case "$1" in
-	kvm) echo "qemu-system-arm /usr/bin/qemu-system-aarch64" ;;
+	kvm)
+		echo "qemu-system-arm /usr/bin/qemu-system-aarch64"
+		# a KVM guest's device tree with SPE (kvm-init.sh)
+		echo "device-tree-compiler /usr/bin/fdtput" ;;
 	xen-native)
 		echo "xen-utils-4.17 $(printf '/usr/lib/xen-4.17/bin/%s ' xl xenstored xenconsoled xen-init-dom0)"
 		# glibc loads libgcc_s when a thread is cancelled (xl does): no DT_NEEDED names it.
@@ -63,16 +66,18 @@ guest_initrd() {
 # /init or a guest changed. Prints its path. The Linux files are in their own initramfs, one per
 # Linux guest: 27 MB (and the perf tool's 31 MB) more to load and unpack under TCG would slow
 # every other boot.
+# newer A B: A exists and was changed after B, or B is missing (test's -nt, which POSIX sh lacks).
+newer() { [ -e "$1" ] && { [ ! -e "$2" ] || [ -n "$(find "$1" -prune -newer "$2")" ]; }; }
+
 initrd() {
 	hyp=$1 with=${2:-}
 	cpio=$work/$hyp${with:+-$with}-initrd.cpio overlay=$work/$hyp${with:+-$with}-overlay
 	guest=$(guest_initrd "$with")
 	tree=$(spec "$hyp" | "$srctree/scripts/debtree.sh" "validate-$hyp") || return 1
 	init=$here/${hyp%-native}-init.sh
-	if [ "$(cat "$cpio.tree" 2>/dev/null)" != "$tree" ] || [ "$init" -nt "$cpio" ] ||
-		[ "$images/pmu-suite.bin" -nt "$cpio" ] || [ "$srctree/tests/qemu/linux/mkcpio.sh" -nt "$cpio" ] ||
-		{ [ -n "$with" ] && { [ "$guest" -nt "$cpio" ] ||
-			[ "$linux/Image" -nt "$cpio" ]; }; }; then
+	if [ "$(cat "$cpio.tree" 2>/dev/null)" != "$tree" ] || newer "$init" "$cpio" ||
+		newer "$images/pmu-suite.bin" "$cpio" || newer "$srctree/tests/qemu/linux/mkcpio.sh" "$cpio" ||
+		{ [ -n "$with" ] && { newer "$guest" "$cpio" || newer "$linux/Image" "$cpio"; }; }; then
 		say "initramfs $cpio: $tree, the suite${with:+, the Linux guest $(basename "$guest")} and $(basename "$init")"
 		rm -rf "$overlay" && mkdir -p "$overlay" &&
 			cp "$images/pmu-suite.bin" "$overlay/" || return 1
@@ -126,6 +131,7 @@ one() {
 	name=$(field "$line" 1) hyp=$(field "$line" 2) kargs=$(field "$line" 3)
 	guests=$(field "$line" 4) flags=$(field "$line" 5)
 	tmo=$(flag_value "$flags" timeout)
+	cpu=$(flag_value "$flags" cpu)
 	[ -f "$images/pmu-suite.bin" ] || { echo "debian: no $images/pmu-suite.bin (make qemu-images)"; return 1; }
 	[ -f "$linux/Image" ] || { echo "debian: no $linux/Image (scripts/deps.sh linux)"; return 1; }
 	with=
@@ -162,7 +168,7 @@ one() {
 	*) echo "debian: $name: unknown hypervisor '$hyp'"; return 2 ;;
 	esac
 	t0=$(date +%s)
-	timeout "${tmo:-900}" "$qemu" -nodefaults -M "$machine" -cpu max -smp 1 -icount shift=0 \
+	timeout "${tmo:-900}" "$qemu" -nodefaults -M "$machine" -cpu "${cpu:-max}" -smp 1 -icount shift=0 \
 		-display none -serial stdio -no-reboot "$@" </dev/null 2>&1
 	rc=$?
 	echo "debian: $name: QEMU exited $rc after $(($(date +%s) - t0)) s"

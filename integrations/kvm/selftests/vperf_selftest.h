@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the project's own KVM selftests share (integrations/kvm/selftest.sh
+ * builds them with KVM's selftest library of the same kernel source): a VM
+ * of one vCPU with PMUv3, set up as a VMM would, and the guest's accessors.
+ */
+#ifndef VPERF_SELFTEST_H
+#define VPERF_SELFTEST_H
+
+#include <kvm_util.h>
+#include <processor.h>
+#include <test_util.h>
+#include <ucall_common.h>
+#include <vgic.h>
+#include <perf/arm_pmuv3.h>
+
+/* The cycle counter's bit in PMCNTENSET_EL0 and the other counter masks */
+#define VPERF_CYCLE_BIT 31
+
+struct vperf_test_vm {
+	struct kvm_vm *vm;
+	struct kvm_vcpu *vcpu;
+	int gic_fd;
+};
+
+/*
+ * A VM of one vCPU with PMUv3, its PMU interrupt PPI 23, a vGICv3, and the
+ * event filters KVM_ARM_VCPU_PMU_V3_FILTER gets before the PMU's init
+ * (nr of them, in order).
+ */
+static inline void vperf_vm_create(struct vperf_test_vm *t, void *guest_code,
+				   const struct kvm_pmu_event_filter *filters, int nr)
+{
+	struct kvm_vcpu_init init;
+	uint64_t irq = 23;
+	struct kvm_device_attr attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+	};
+	int i;
+
+	t->vm = vm_create(1);
+	vm_ioctl(t->vm, KVM_ARM_PREFERRED_TARGET, &init);
+	init.features[0] |= 1 << KVM_ARM_VCPU_PMU_V3;
+	t->vcpu = aarch64_vcpu_add(t->vm, 0, &init, guest_code);
+	t->gic_fd = vgic_v3_setup(t->vm, 1, 64);
+	__TEST_REQUIRE(t->gic_fd >= 0, "Failed to create vgic-v3, skipping");
+
+	attr.attr = KVM_ARM_VCPU_PMU_V3_IRQ;
+	attr.addr = (uint64_t)&irq;
+	vcpu_ioctl(t->vcpu, KVM_SET_DEVICE_ATTR, &attr);
+	for (i = 0; i < nr; i++) {
+		attr.attr = KVM_ARM_VCPU_PMU_V3_FILTER;
+		attr.addr = (uint64_t)&filters[i];
+		vcpu_ioctl(t->vcpu, KVM_SET_DEVICE_ATTR, &attr);
+	}
+	attr.attr = KVM_ARM_VCPU_PMU_V3_INIT;
+	attr.addr = 0;
+	vcpu_ioctl(t->vcpu, KVM_SET_DEVICE_ATTR, &attr);
+}
+
+static inline void vperf_vm_free(struct vperf_test_vm *t)
+{
+	close(t->gic_fd);
+	kvm_vm_free(t->vm);
+}
+
+/* Run the vCPU to its next ucall: a guest's assertion fails the test. */
+static inline uint64_t vperf_vm_run(struct vperf_test_vm *t, struct ucall *uc)
+{
+	vcpu_run(t->vcpu);
+	switch (get_ucall(t->vcpu, uc)) {
+	case UCALL_ABORT:
+		REPORT_GUEST_ASSERT(*uc);
+		break;
+	case UCALL_SYNC:
+	case UCALL_DONE:
+		break;
+	default:
+		TEST_FAIL("Unknown ucall %lu", uc->cmd);
+	}
+	return uc->cmd;
+}
+
+/* The guest: counters 0 and 1 through their own registers (PMUv3). */
+static inline void vperf_guest_program(uint64_t type0, uint64_t type1)
+{
+	write_sysreg(type0, pmevtyper0_el0);
+	write_sysreg(type1, pmevtyper1_el0);
+	write_sysreg(0, pmccfiltr_el0);
+	write_sysreg(BIT(0) | BIT(1) | BIT(VPERF_CYCLE_BIT), pmcntenset_el0);
+	/* Counting starts from zero */
+	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+}
+
+/* Some time at EL1 for the cycle counters to count */
+static inline void vperf_guest_spin(void)
+{
+	int i;
+
+	for (i = 0; i < 100000; i++)
+		asm volatile("nop");
+	isb();
+}
+
+#endif /* VPERF_SELFTEST_H */
