@@ -21,7 +21,7 @@
 #                    with KVM_VPERF_RANGE=second)
 #   KVM_MIGRATE_MS   move the guests' vCPU threads between the host's CPUs 0 and 1 every so many
 #                    ms (vperf.migrate, kvm-init.sh), so that vCPUs run where their lazy put did
-#                    not leave them (default: 10 with KVM_VPERF_RANGE=second, none otherwise;
+#                    not leave them (default: 2 with KVM_VPERF_RANGE=second, none otherwise;
 #                    empty: none)
 #   KVM_GUEST_CPUS   the guest's vCPUs (default 2: the suite's second-CPU tests, among them
 #                    cpu-on-pmu-reset, whose PSCI CPU_ON must reset the vCPU's PMU in vperf)
@@ -86,7 +86,7 @@ protected) mode_line="kvm \[1\]: Protected [hn]VHE mode initialized successfully
 esac
 case "$range" in
 first) host_cpu=max guest_n=4 migrate= ;;
-second) host_cpu=max,aarch32=off guest_n=2 migrate=10 ;;
+second) host_cpu=max,aarch32=off guest_n=2 migrate=2 ;;
 *) echo "kvm-guest: KVM_VPERF_RANGE=$range: first or second" >&2 && exit 2 ;;
 esac
 migrate_ms=${KVM_MIGRATE_MS-$migrate}
