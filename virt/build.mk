@@ -11,7 +11,7 @@ lib-y += virt/platform.c virt/mdcr.c virt/fgt.c virt/log.c virt/fmt.c virt/esr.c
 	virt/pcpu.c virt/policy.c virt/vcpu.c virt/trap.c
 lib-$(CONFIG_VPERF_VPMU) += virt/vpmu/caps.c virt/vpmu/regs.c virt/vpmu/swinc.c \
 	virt/vpmu/switch.c virt/vpmu/counters.c virt/vpmu/irq.c virt/vpmu/filter.c virt/vpmu/map.c virt/vpmu/fgt.c \
-	virt/vpmu/blob.c virt/vpmu/second.c
+	virt/vpmu/blob.c virt/vpmu/second.c virt/vpmu/host_pmcr.c
 lib-$(CONFIG_VPERF_VSPE) += virt/vspe/regs.c virt/vspe/switch.c virt/vspe/irq.c \
 	virt/vspe/buffer.c virt/vspe/event.c virt/vspe/action.c virt/vspe/host.c virt/vspe/outside.c \
 	virt/vspe/blob.c

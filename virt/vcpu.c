@@ -94,13 +94,26 @@ static void __attribute__((noinline)) load(struct vperf_vcpu *vcpu, struct vperf
 		load_pmu_side(vcpu);
 }
 
+/* The vCPU's MDCR_EL2 (cached for this pCPU and epoch) is in the register, or needs no write of
+ * vperf's: with hyp_writes_mdcr the hypervisor writes vperf_pcpu_mdcr() after the load, and a
+ * trapped-partition vCPU back to the counters its lazy put parked here (still their owner) has
+ * no step of the load that needs its MDCR_EL2 before that write (its HPMN is the pCPU's: nothing
+ * to evict, vperf_vpmu_before_mdcr; the resume writes PMU registers only, which EL2 reaches
+ * whatever MDCR_EL2 holds). The first range's lazy round trip under nVHE KVM. */
+static inline bool mdcr_in_place(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
+{
+	return pcpu->cur_mdcr == vcpu->mdcr ||
+	       (pcpu->cfg.hyp_writes_mdcr && pcpu->pmu_owner == vcpu &&
+		vcpu->pmu.where == VPERF_VPMU_PARKED && vcpu->pmu.hw_pcpu == pcpu);
+}
+
 /* A VM without SPE whose MDCR_EL2, HDFGRTR_EL2 and HDFGWTR_EL2 are in this pCPU's registers
  * already (a vCPU back after a lazy put, or beside VMs of the same policy): load writes none of
  * them and only the vPMU is left. Only compares, so that the common switch needs no frame. */
 static inline bool load_writes_nothing(const struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)
 {
 	return !vcpu->vm->cfg.spe && vcpu->mdcr_pcpu == pcpu &&
-	       vcpu->mdcr_epoch == vperf_mdcr_epoch && pcpu->cur_mdcr == vcpu->mdcr &&
+	       vcpu->mdcr_epoch == vperf_mdcr_epoch && mdcr_in_place(vcpu, pcpu) &&
 	       vperf_fgt_current(vcpu, pcpu);
 }
 

@@ -74,6 +74,15 @@ struct vperf_pcpu_config {
 	 * range (HPME = 0) where the host keeps the first. vperf's lazy puts and their quick load
 	 * back then leave MDCR_EL2 to it (vperf/hyp.h, "MDCR_EL2 is shared"). */
 	bool hyp_writes_mdcr;
+	/* The host writes PMCR_EL0 between a put and the next load (nVHE KVM: its EL1 perf sets
+	 * PMCR_EL0.E whenever it enables its own events, and KVM puts the host's value back after
+	 * every put). PMCR_EL0.E, which enables the first range wherever it is written from, then
+	 * no longer stops a put vCPU's counters: the trapped, direct and emulated partitions'
+	 * puts, eager and lazy, stop them by clearing their own enables and interrupt enables
+	 * (the values stay in the shadow), and every resume writes the guest's PMCR_EL0, then its
+	 * enables, back (docs/vpmu.md, "Lazy put"). vperf never writes the host's PMCR_EL0: the
+	 * hypervisor puts it back after every put. */
+	bool host_writes_pmcr;
 	/* With FEAT_FGT: the hypervisor's own HDFGRTR_EL2 / HDFGWTR_EL2 (its debug, trace and SPE
 	 * fine-grained traps). vperf writes these registers at every load, its PMU fields
 	 * (vperf/fgt.h) with the hypervisor's others, plus HDFGWTR_EL2.PMBSR_EL1 for a VM with an

@@ -12,7 +12,7 @@ tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_
 	test_vpmu_partition_iso test_pcpu_bringup test_trap_fastpath \
 	test_vcpu_load test_vpmu_chain test_vpmu_hw_leftovers test_vpmu_aarch32 \
 	test_vpmu_hetero test_vpmu_filter test_vpmu_newer_pmu test_core_profiles \
-	test_trap_fast_vs_full test_vpmu_second
+	test_trap_fast_vs_full test_vpmu_second test_vpmu_host_pmcr
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -46,16 +46,17 @@ test_vpmu_aarch32-objs := tests/unit/test_vpmu_aarch32.c tests/unit/hv.c
 test_vpmu_hetero-objs := tests/unit/test_vpmu_hetero.c tests/unit/hv.c
 test_vpmu_filter-objs := tests/unit/test_vpmu_filter.c tests/unit/hv.c
 test_vpmu_second-objs := tests/unit/test_vpmu_second.c tests/unit/hv.c
+test_vpmu_host_pmcr-objs := tests/unit/test_vpmu_host_pmcr.c tests/unit/hv.c
 test_core_profiles-objs := tests/unit/test_core_profiles.c tests/unit/hv.c tests/unit/world.c
 
-# The vPMU, interrupt, EL0, filter, blob and isolation tests again on every other PMU version vperf supports (the
+# The vPMU, interrupt, EL0, filter, blob, isolation and host-PMCR tests again on every other PMU version vperf supports (the
 # default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),
 # with 300 isolation schedules each; results are named test@pmuverN.
 ifeq ($(CONFIG_VPERF_VPMU),y)
 pmu-versions := 1 4 5 7
 pmu-version-tests := $(addprefix $(obj)/tests/bin/,test_vpmu test_vpmu_irq test_vpmu_el0 \
 	test_vpmu_filter test_vpmu_sync_window test_vpmu_blob test_vpmu_isolation test_vpmu_swinc \
-	test_vpmu_chain test_vpmu_second)
+	test_vpmu_chain test_vpmu_second test_vpmu_host_pmcr)
 test-extra-y += pmu-versions
 pmu-versions: $(pmu-version-tests)
 	$(Q)for v in $(pmu-versions); do \

@@ -476,6 +476,11 @@ static void put(unsigned int cpu)
 	sim_set_cpu(cpu);
 	if (hv.pcpu[cpu].cfg.hyp_writes_mdcr)
 		write_sysreg(hv.pcpu[cpu].host_mdcr | hv.hyp_host_bits, MDCR_EL2);
+	/* A host that writes PMCR_EL0 between put and load (host_writes_pmcr): nVHE KVM puts its
+	 * own back after the put and its EL1 perf sets E for its events; the worst case for the
+	 * put vCPU, E = 1, whatever the guest's was. */
+	if (hv.pcpu[cpu].cfg.host_writes_pmcr)
+		write_sysreg(read_sysreg(PMCR_EL0) | PMCR_E, PMCR_EL0);
 	vc->contextidr = sim_spe_el2_read_contextidr1(cpu, ctx1_name());
 	vc->cntvoff = sim_spe_cntvoff(cpu);
 	vc->lr = sim_gic_lr(cpu, 0);

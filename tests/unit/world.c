@@ -349,6 +349,23 @@ static void draw_schedule(uint64_t *rng, struct world *w)
 	}
 }
 
+/* One pCPU in four whose host keeps the second range is an nVHE KVM host: it runs EL1 code
+ * between vCPUs (host_el1) and writes PMCR_EL0 between a put and the next load
+ * (host_writes_pmcr: hv.c sets E = 1 after every put, as its EL1 perf enabling its events),
+ * so that a put vCPU's counters that PMCR_EL0.E alone stopped would count the host's EL1 code.
+ * Its own stream, drawn before the E2H one (which such a host excludes). */
+static void draw_host_pmcr(uint64_t seed, struct world *w)
+{
+	uint64_t rng = seed * 0xd1b54a32d192ed03ull ^ 0x2545f4914f6cdd1dull;
+
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		struct w_cpu *cpu = &w->cpu[c];
+
+		if (!cpu->pc.host_first_range && !pick(&rng, 4))
+			cpu->pc.host_el1 = cpu->pc.host_writes_pmcr = true;
+	}
+}
+
 /* A VHE host (HCR_EL2.E2H = 1 on every pCPU, brought up so: vperf reads it at vperf_pcpu_init)
  * one world in two, unless a pCPU's host runs at EL1 (host_el1, host_first_range: nVHE). Its own
  * stream, drawn last: every other part of a world is drawn as before. */
@@ -392,6 +409,7 @@ void world_draw(uint64_t seed, struct world *w)
 	draw_schedule(&rng, w);
 	w->steps = 4 + pick(&rng, W_STEPS - 3);
 	draw_second(seed, w);
+	draw_host_pmcr(seed, w);
 	draw_e2h(seed, w);
 }
 
@@ -547,9 +565,10 @@ void world_describe(const struct world *w)
 		       p->pe.pmbidr, p->pe.ecv, p->pe.fgt, p->pe.hpmn0, p->pe.aarch32_el0,
 		       p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
 		       p->pc.hpmn_unenforced, p->pc.host_spe,
-		       !p->pc.host_first_range ? ""
-		       : p->pc.host_el1	       ? " host_first_range host_el1"
-					       : " host_first_range");
+		       p->pc.host_writes_pmcr	 ? " host_el1 host_writes_pmcr"
+		       : !p->pc.host_first_range ? ""
+		       : p->pc.host_el1		 ? " host_first_range host_el1"
+						 : " host_first_range");
 	}
 	for (unsigned int v = 0; v < w->nr_vms; v++) {
 		const struct w_vm *m = &w->vm[v];

@@ -202,8 +202,12 @@ static void save(struct vperf_vcpu *vcpu)
 	 * copy below is for a migration; back on this pCPU it finds the live counters). The
 	 * second range stops at the put's MDCR_EL2 write (HPME = 0) and counts nothing at EL2
 	 * before it (NSH = 0). */
-	if ((s->pmcr & PMCR_E) && !vpmu_all_vm(vcpu) && !vpmu_second_vm(vcpu))
-		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
+	if (!vpmu_all_vm(vcpu) && !vpmu_second_vm(vcpu)) {
+		if (vcpu->pcpu->cfg.host_writes_pmcr)
+			vperf_vpmu_stop_enables(vcpu);
+		else if (s->pmcr & PMCR_E)
+			write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
+	}
 	if (vpmu_second_vm(vcpu))
 		vperf_vpmu_second_save_counters(vcpu);
 	else
@@ -259,18 +263,6 @@ void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 	flush(pcpu);
 }
 
-/* The physical counters of the first range an owner may have left enabled: its N (guest
- * counter n is physical counter n), or in the emulated partition the slots it is placed on
- * (map.c). */
-static unsigned int owner_reach(const struct vperf_vcpu *owner, const struct vperf_pcpu *pcpu)
-{
-	uint8_t slots = owner->vm->cfg.emu_slots;
-
-	if (!vpmu_emulated_vm(owner))
-		return owner->vm->cfg.nr_counters;
-	return slots && slots < pcpu->hpmn ? slots : pcpu->hpmn;
-}
-
 /*
  * vperf_vpmu_before_mdcr's eviction: the owner's counters in [hpmn, pcpu->hpmn) must be off
  * before the MDCR_EL2 write that puts them in the second range. A state parked by a lazy put
@@ -292,7 +284,7 @@ void vperf_vpmu_evict_above(struct vperf_vcpu *vcpu, unsigned int hpmn)
 	struct vperf_vcpu *owner = pcpu->pmu_owner;
 	uint64_t range = (VPERF_BIT(pcpu->hpmn) - 1) & ~(VPERF_BIT(hpmn) - 1);
 
-	if (vpmu_all_vm(owner) || owner_reach(owner, pcpu) <= hpmn)
+	if (vpmu_all_vm(owner) || vpmu_owner_reach(owner, pcpu) <= hpmn)
 		return;
 	vperf_vpmu_flush(pcpu);
 	write_sysreg(range, PMCNTENCLR_EL0);

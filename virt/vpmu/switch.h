@@ -4,11 +4,25 @@
 #ifndef VPERF_VIRT_VPMU_SWITCH_H
 #define VPERF_VIRT_VPMU_SWITCH_H
 
+#include <arch/barrier.h>
 #include <arch/sysreg.h>
 
 #include "../mdcr.h"
 #include "second.h"
 #include "vpmu.h"
+
+/* The physical counters of the first range an owner may have left enabled: its N (guest
+ * counter n is physical counter n), or in the emulated partition the slots it is placed on
+ * (map.c). */
+static inline unsigned int vpmu_owner_reach(const struct vperf_vcpu *owner,
+					    const struct vperf_pcpu *pcpu)
+{
+	uint8_t slots = owner->vm->cfg.emu_slots;
+
+	if (!vpmu_emulated_vm(owner))
+		return owner->vm->cfg.nr_counters;
+	return slots && slots < pcpu->hpmn ? slots : pcpu->hpmn;
+}
 
 /* Before the loaded vCPU's MDCR_EL2 (computed, not yet written) moves [hpmn, pcpu->hpmn) into
  * the second range: give up another owner's counters there (switch.c). */
@@ -65,6 +79,39 @@ static inline bool vpmu_park_second(struct vperf_vcpu *vcpu, bool *push)
 	return true;
 }
 
+/*
+ * With host_writes_pmcr (vperf/vperf.h): stop a parked trapped vCPU's counters by its own enables.
+ * PMCR_EL0.E enables every counter of the first range, [0, MDCR_EL2.HPMN) (Arm DDI 0487 K.a,
+ * I5.3.21 PMCR_EL0.E, "the affected counters"; MDCR_EL2.HPMN, D13's counter ranges), and the
+ * host's EL1 driver sets it whenever it enables its own events: a counter still set in
+ * PMCNTENSET_EL0 would count the host's work into the parked guest's value. A counter whose
+ * PMCNTENSET_EL0 bit is 0 counts nothing whatever PMCR_EL0.E says (I5.3.18, I5.3.19
+ * PMCNTENCLR_EL0), and one whose PMINTENSET_EL1 bit is 0 raises no interrupt request for a flag
+ * it left (I5.3.36 PMINTENCLR_EL1): the host's PMUIRQ never sees a guest's flag. Only the
+ * guest's own bits (its shadow: counter n is physical counter n; never the host's counters at
+ * or above HPMN) are cleared, and the shadow keeps them for the resume.
+ *
+ * The ISB: a direct write to PMCNTENCLR_EL0 is guaranteed to reach the counting logic only after
+ * a context synchronization event (Arm DDI 0487 K.a, "Synchronization requirements for AArch64
+ * System registers"). Until then a counter may still count and overflow; an overflow after the
+ * PMOVSSET_EL0 read below would be a flag in the hardware only, which the host's driver may
+ * clear (Linux's clears every flag it reads) before the guest ever sees it. After the ISB no
+ * counter of the guest's moves, so the read sees every flag the guest will ever raise before
+ * its resume: the shadow has them all. (With NSH = 0 in every type vperf writes, nothing counts
+ * at EL2 anyway; the ISB makes the argument independent of that and costs no register access.)
+ */
+static inline void vpmu_park_stop_enables(const struct vperf_vpmu *s, uint64_t mask)
+{
+	uint64_t cnten = s->cnten & mask, inten = s->inten & mask;
+
+	if (cnten)
+		write_sysreg(cnten, PMCNTENCLR_EL0);
+	if (inten)
+		write_sysreg(inten, PMINTENCLR_EL1);
+	if (cnten | inten)
+		isb();
+}
+
 /* For a VM whose policy parks (VPERF_VM_LAZY_TRAPPED, or asked by vperf_vpmu_park_trapped). */
 static inline bool vpmu_park_trapped_hw(struct vperf_vcpu *vcpu, bool *push)
 {
@@ -74,7 +121,9 @@ static inline bool vpmu_park_trapped_hw(struct vperf_vcpu *vcpu, bool *push)
 	if (!vpmu_in_hw(vcpu))
 		return false;
 	mask = vpmu_mask(vcpu);
-	if (s->pmcr & PMCR_E)
+	if (vcpu->pcpu->cfg.host_writes_pmcr)
+		vpmu_park_stop_enables(s, mask);
+	else if (s->pmcr & PMCR_E)
 		write_sysreg(vpmu_hw_pmcr(s->pmcr & ~PMCR_E), PMCR_EL0);
 	s->ovs |= read_sysreg(PMOVSSET_EL0) & mask;
 	if (s->userenr)
@@ -153,6 +202,28 @@ static inline bool vperf_vpmu_second_load_quick(struct vperf_vcpu *vcpu, struct 
 	return true;
 }
 
+/* With host_writes_pmcr (host_pmcr.c): the eager put's stop by the vCPU's enables, and the
+ * resume's guest PMCR_EL0 (the host's is in the hardware), then the enables its put cleared. */
+void vperf_vpmu_stop_enables(const struct vperf_vcpu *vcpu);
+void vperf_vpmu_resume_enables(struct vperf_vcpu *vcpu);
+
+/* The same for the trapped partition (guest counter n is physical counter n: its shadow's bits
+ * are the hardware's), inline for the first range's lazy round trip (nVHE KVM). The guest's
+ * PMCR_EL0 first: its counters are all disabled until the enables, so none counts under the
+ * host's controls. A XENPMU_MODE_ALL vCPU's enables were never cleared: set again, unchanged. */
+static inline __attribute__((always_inline)) void
+vpmu_resume_trapped_enables(const struct vperf_vcpu *vcpu)
+{
+	const struct vperf_vpmu *s = &vcpu->pmu;
+	uint64_t mask = vpmu_mask(vcpu), cnten = s->cnten & mask, inten = s->inten & mask;
+
+	write_sysreg(vpmu_hw_pmcr(s->pmcr), PMCR_EL0);
+	if (cnten)
+		write_sysreg(cnten, PMCNTENSET_EL0);
+	if (inten)
+		write_sysreg(inten, PMINTENSET_EL1);
+}
+
 /* The hardware holds the vCPU's state already (it was the last owner here): what its put took
  * away. Inline, for vperf_vpmu_load's path with no call (and switch.c's acquire). */
 static inline __attribute__((always_inline)) void vpmu_resume(struct vperf_vcpu *vcpu)
@@ -167,6 +238,13 @@ static inline __attribute__((always_inline)) void vpmu_resume(struct vperf_vcpu 
 			write_sysreg(vcpu->pmu.selr, PMSELR_EL0);
 	} else if (part == VPERF_PART_SECOND) {
 		return; /* its E is MDCR_EL2.HPME, which the load wrote already */
+	}
+	if (vcpu->pcpu->cfg.host_writes_pmcr) {
+		if (part == VPERF_PART_TRAPPED)
+			vpmu_resume_trapped_enables(vcpu);
+		else
+			vperf_vpmu_resume_enables(vcpu);
+		return;
 	}
 	if (vcpu->pmu.pmcr & PMCR_E)
 		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
