@@ -23,6 +23,8 @@ void iso_tests(void);
 bool iso_cross_tests(uint64_t ms);
 void timer_tests(void);
 void share_test(void);
+/* stopped-across-wfi (suite_timer.c): enabled counters under PMCR_EL0.E = 0 stay 0 across WFI exits. */
+void stopped_across_wfi_test(void);
 void smp_tests(void);
 void mux_tests(void);
 void spe_tests(void);

@@ -128,6 +128,47 @@ static void wfi_test(void)
 	CHECK("wfi-blocks", wfis <= 10, "%u WFIs until the timer fired 5 ms later", wfis);
 }
 
+/*
+ * stopped-across-wfi: counters enabled in PMCNTENSET_EL0 while PMCR_EL0.E = 0 do not count (Arm
+ * DDI 0487 K.a, D13 and I5.3.21 PMCR_EL0.E: "affected counters are disabled and do not count",
+ * the affected ones being the first range [0, MDCR_EL2.HPMN) and the cycle counter). Two WFI
+ * sleeps of 3 ms make the vCPU exit to its hypervisor, whose host runs meanwhile: under nVHE KVM
+ * with vperf's first range, the host's perf sets its own PMCR_EL0.E, which enables every counter
+ * of the first range, so a put that stopped the guest's counters by PMCR_EL0.E alone lets them
+ * count the host (integrations/kvm/mutants/pmcr-e-stop.patch). Every count must still be 0.
+ */
+void stopped_across_wfi_test(void)
+{
+	unsigned int n = pmu_n();
+	uint64_t enables = BIT(31), moved = 0, first = 0;
+
+	pmu_quiesce();
+	for (unsigned int i = 0; i < n; i++) {
+		pmu_set_evtyper(i, i & 1 ? EVT_INST_RET : EVT_CYCLES);
+		pmu_set_evcntr(i, 0);
+		enables |= BIT(i);
+	}
+	write_sysreg(0, pmccfiltr_el0);
+	write_sysreg(0, pmccntr_el0);
+	write_sysreg(0, pmcr_el0);
+	write_sysreg(enables, pmcntenset_el0);
+	isb();
+	(void)wfi_sleep_ms(3);
+	(void)wfi_sleep_ms(3);
+	for (unsigned int i = 0; i < n; i++)
+		if (pmu_evcntr(i)) {
+			moved |= BIT(i);
+			first = first ? first : pmu_evcntr(i);
+		}
+	if (read_sysreg(pmccntr_el0))
+		moved |= BIT(31);
+	CHECK("stopped-across-wfi", !moved,
+	      "%u counters and PMCCNTR_EL0 enabled, PMCR_EL0.E = 0, two 3 ms WFI sleeps: moved "
+	      "0x%lx (first moved count %lu, PMCCNTR_EL0 %lu)",
+	      n, moved, first, read_sysreg(pmccntr_el0));
+	pmu_quiesce();
+}
+
 void timer_tests(void)
 {
 	bool fired, dropped, quiet, got;
