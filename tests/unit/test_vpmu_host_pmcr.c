@@ -197,7 +197,8 @@ static void test_hyp_mdcr_round_trip(void **state)
 		sim_clear_counts(0);
 		hv_enter(a, 0);
 		assert_int_equal(sim_cpu(0)->nr_reads, 0);
-		assert_int_equal(sim_cpu(0)->nr_writes, 4); /* the hypervisor's MDCR_EL2, then ours */
+		assert_int_equal(sim_cpu(0)->nr_writes,
+				 4); /* the hypervisor's MDCR_EL2, then ours */
 		assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), a->v.mdcr);
 		assert_int_equal(guest_read(PMEVCNTR0_EL0), at_put[0]);
 		assert_int_equal(guest_read(PMCCNTR_EL0), at_put[31]);
