@@ -48,17 +48,16 @@ static void guest_code(void)
 	vperf_guest_spin();
 	write_sysreg(0, pmcr_el0); /* stopped: the counts hold */
 	isb();
-	GUEST_SYNC6(read_sysreg(pmcr_el0), read_sysreg(pmcntenset_el0),
-		    read_sysreg(pmintenset_el1), read_sysreg(pmovsset_el0),
-		    read_sysreg(pmuserenr_el0), read_sysreg(pmselr_el0));
+	GUEST_SYNC6(read_sysreg(pmcr_el0), read_sysreg(pmcntenset_el0), read_sysreg(pmintenset_el1),
+		    read_sysreg(pmovsset_el0), read_sysreg(pmuserenr_el0), read_sysreg(pmselr_el0));
 	GUEST_SYNC6(read_sysreg(pmevtyper0_el0), read_sysreg(pmevtyper1_el0),
 		    read_sysreg(pmccfiltr_el0), read_sysreg(pmevcntr0_el0),
 		    read_sysreg(pmevcntr1_el0), read_sysreg(pmccntr_el0));
 	GUEST_SYNC3(read_sysreg_s(SYS_ID_AA64DFR0_EL1), read_sysreg_s(SYS_ID_DFR0_EL1),
 		    read_sysreg_s(SYS_ID_AA64DFR1_EL1));
 	/* What the VMM wrote meanwhile */
-	GUEST_SYNC4(read_sysreg(pmevcntr0_el0), read_sysreg(pmselr_el0),
-		    read_sysreg(pmuserenr_el0), read_sysreg(pmcntenset_el0));
+	GUEST_SYNC4(read_sysreg(pmevcntr0_el0), read_sysreg(pmselr_el0), read_sysreg(pmuserenr_el0),
+		    read_sysreg(pmcntenset_el0));
 	GUEST_DONE();
 }
 
@@ -73,8 +72,8 @@ static const char *const names[][6] = {
 static const uint64_t ids[][6] = {
 	{ REG(PMCR_EL0), REG(PMCNTENSET_EL0), REG(PMINTENSET_EL1), REG(PMOVSSET_EL0),
 	  REG(PMUSERENR_EL0), REG(PMSELR_EL0) },
-	{ REG(PMEVTYPERn_EL0(0)), REG(PMEVTYPERn_EL0(1)), REG(PMCCFILTR_EL0),
-	  REG(PMEVCNTRn_EL0(0)), REG(PMEVCNTRn_EL0(1)), REG(PMCCNTR_EL0) },
+	{ REG(PMEVTYPERn_EL0(0)), REG(PMEVTYPERn_EL0(1)), REG(PMCCFILTR_EL0), REG(PMEVCNTRn_EL0(0)),
+	  REG(PMEVCNTRn_EL0(1)), REG(PMCCNTR_EL0) },
 	{ REG(ID_AA64DFR0_EL1), REG(ID_DFR0_EL1), REG(ID_AA64DFR1_EL1) },
 };
 
@@ -112,8 +111,8 @@ static void check_ids(struct vperf_test_vm *t, bool vperf)
 	vcpu_get_reg(t->vcpu, REG(ID_AA64DFR1_EL1), &dfr1);
 	pmuver = FIELD_GET(ID_AA64DFR0_EL1_PMUVer_MASK, dfr0);
 	perfmon = FIELD_GET(ID_DFR0_EL1_PerfMon_MASK, aa32);
-	pr_info("view: PMUVer %lu, PerfMon %lu (ID_DFR0_EL1 0x%lx), PMICNTR %lu\n", pmuver,
-		perfmon, aa32, FIELD_GET(ID_AA64DFR1_EL1_PMICNTR_MASK, dfr1));
+	pr_info("view: PMUVer %lu, PerfMon %lu (ID_DFR0_EL1 0x%lx), PMICNTR %lu\n", pmuver, perfmon,
+		aa32, FIELD_GET(ID_AA64DFR1_EL1_PMICNTR_MASK, dfr1));
 	if (!vperf)
 		return;
 	TEST_ASSERT(!FIELD_GET(ID_AA64DFR1_EL1_PMICNTR_MASK, dfr1), "PMICNTR shown");
