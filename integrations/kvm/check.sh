@@ -21,14 +21,14 @@ run() {
 	checkpatch) set -- "$here/build.sh --checkpatch" "$2" "$3" ;;
 	boot | guest | selftest) set -- "$here/$1.sh" "$2" "$3" ;;
 	validate:*)
-		# shellcheck disable=SC2086
-		env $2 "$root/tests/validate/debian/run.sh" one "${1#validate:}" >"$3" 2>"$3.err" </dev/null
+		eval "env $2 \"\$root/tests/validate/debian/run.sh\" one \"\${1#validate:}\"" \
+			>"$3" 2>"$3.err" </dev/null
 		suite_verdict "$3"
 		return ;;
 	*) echo "kvm-check: unknown script $1" >"$3" && return 2 ;;
 	esac
-	# shellcheck disable=SC2086 # the environment and the command are words
-	env $2 $1 >"$3" 2>"$3.err" </dev/null
+	# The environment is shell words: a value with spaces is quoted ("a b").
+	eval "env $2 $1" >"$3" 2>"$3.err" </dev/null
 }
 
 # suite_verdict LOG: every guest of a make validate configuration (LOG, its serial log) ran the

@@ -34,6 +34,11 @@
 #                        two new VMs, in the list's order and the reverse: the counters go on from
 #                        the saved values; with vperf=1 through vperf's blob (patch 20), and a
 #                        corrupted blob fails KVM_RUN with EINVAL, the vCPU unchanged (required())
+#   vperf_pmu_view       ours: the PMU registers' ONE_REG ids read what the guest reads and write
+#                        what it then reads (with vperf=1 vperf's state, patch 29), and the ID
+#                        registers' PMU fields one PMU: PerfMon follows the PMUVer the VMM lowered,
+#                        no PMICNTR (patch 28); with kvm-arm.vperf_spe=1 in KVM_SELFTEST_ARGS also
+#                        a VM vperf refuses (its PMU on the SPE PPI): KVM_RUN fails (patch 27)
 # Prints one line per test, CPU and mode, "PASS|FAIL|XFAIL kvm-selftest NAME [cpu=CPU] vperf=M"
 # (and the test's own result lines before it), then "kvm-selftest: P passed, F failed, X expected
 # failures"; fails when one failed. An expected failure is a known failure outside vperf, named
@@ -45,7 +50,7 @@
 #   KVM_SELFTEST_MODES  the values of kvm-arm.vperf to boot with (default: "1 0")
 #   KVM_SELFTEST_HOST_CPUS  the host's CPUs (default 2: a test's vCPU threads move between them,
 #                       and vperf takes each CPU at its first guest run)
-#   KVM_SELFTEST_ARGS   more kernel command line
+#   KVM_SELFTEST_ARGS   more kernel command line; a vperf parameter refused at boot is printed
 #   KVM_VPERF_RANGE     first (default) or second: kvm-arm.vperf_range; second runs every test
 #                       on max,spe=on,aarch32=off (AArch64 only: vperf's second range needs it,
 #                       and aarch32_id_regs too), where the guests get N = 2, but
@@ -66,7 +71,7 @@ second) width= ;;
 esac
 tests=${KVM_SELFTESTS:-vpmu_counter_access set_id_regs set_id_regs_noasid get-reg-list
 	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test $width vperf_pmu_filter
-	vperf_pmu_migrate}
+	vperf_pmu_migrate vperf_pmu_view}
 modes=${KVM_SELFTEST_MODES:-1 0}
 kvm_mode=${KVM_MODE:-nvhe}
 case "$kvm_mode" in
@@ -167,11 +172,19 @@ required() {
 		echo "vperf blob: 86 words migrated"
 		echo "corrupted blob refused: KVM_RUN EINVAL, the vCPU unchanged"
 		;;
+	vperf_pmu_view:1)
+		echo "view: the PMU registers are vperf's"
+		# AArch32 at EL0 (the first range's CPU): ID_DFR0_EL1 is not RAZ
+		[ "$range" = second ] || echo "view: one PMU in the ID registers"
+		case " ${KVM_SELFTEST_ARGS:-} " in *" kvm-arm.vperf_spe=1 "*)
+			echo "view: a VM vperf refuses (PMU and SPE on PPI 21): KVM_RUN EINVAL" ;;
+		esac
+		;;
 	esac
 }
 # The lines of our tests' own output worth showing (pr_info's), an extended regex.
 ours_lines() {
-	echo "(no filter|deny|allow|list order|reverse order|KVM.s own|saved|reading on|vperf blob|corrupted|vperf_pmu_)"
+	echo "(no filter|deny|allow|list order|reverse order|KVM.s own|saved|reading on|vperf blob|corrupted|vperf_pmu_|view: (the |one |a VM|PMUVer|after|ID_DFR0))"
 }
 lacking() {
 	required "$1" "$2" | while IFS= read -r line; do
@@ -264,6 +277,9 @@ for m in $modes; do
 			-cpu "$cpu" -smp "$host_cpus" -m 1G -display none -serial stdio -no-reboot \
 			-kernel "$img" -initrd "$work/initrd" -append "console=ttyAMA0 panic=-1 kvm-arm.mode=$kvm_mode \
 kvm-arm.vperf=$m kvm-arm.vperf_range=$range ${KVM_SELFTEST_ARGS:-}$cmdline" </dev/null >"$log" 2>&1 || true
+		# A vperf parameter the host refused at boot (patch 27): vperf is off then
+		tr -d '\r' <"$log" | grep -E "kvm-arm\.vperf.* refused: .*vperf is off" |
+			sed 's/^/kvm-selftest: the host: /' || true
 		for t in $on; do
 			tag=$t$mode_tag
 			[ "$cpu" = max,spe=on ] || tag="$t cpu=$cpu$mode_tag"

@@ -24,15 +24,15 @@ struct vperf_test_vm {
 };
 
 /*
- * A VM of one vCPU with PMUv3, its PMU interrupt PPI 23, a vGICv3, and the
- * event filters KVM_ARM_VCPU_PMU_V3_FILTER gets before the PMU's init
+ * A VM of one vCPU with PMUv3, its PMU interrupt on PPI irq, a vGICv3, and
+ * the event filters KVM_ARM_VCPU_PMU_V3_FILTER gets before the PMU's init
  * (nr of them, in order).
  */
-static inline void vperf_vm_create(struct vperf_test_vm *t, void *guest_code,
-				   const struct kvm_pmu_event_filter *filters, int nr)
+static inline void vperf_vm_create_irq(struct vperf_test_vm *t, void *guest_code,
+				       const struct kvm_pmu_event_filter *filters, int nr,
+				       uint64_t irq)
 {
 	struct kvm_vcpu_init init;
-	uint64_t irq = 23;
 	struct kvm_device_attr attr = {
 		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
 	};
@@ -56,6 +56,13 @@ static inline void vperf_vm_create(struct vperf_test_vm *t, void *guest_code,
 	attr.attr = KVM_ARM_VCPU_PMU_V3_INIT;
 	attr.addr = 0;
 	vcpu_ioctl(t->vcpu, KVM_SET_DEVICE_ATTR, &attr);
+}
+
+/* The same on PPI 23 (QEMU's) */
+static inline void vperf_vm_create(struct vperf_test_vm *t, void *guest_code,
+				   const struct kvm_pmu_event_filter *filters, int nr)
+{
+	vperf_vm_create_irq(t, guest_code, filters, nr, 23);
 }
 
 static inline void vperf_vm_free(struct vperf_test_vm *t)
