@@ -23,6 +23,8 @@
  *   5. XENPMU_MODE_ALL does not park and keeps counting across its put (test_all_keeps_counting).
  *   6. Under a hypervisor that writes MDCR_EL2 itself too (nVHE KVM), the load back to the parked
  *      counters writes three PMU registers and no MDCR_EL2 of its own (test_hyp_mdcr_round_trip).
+ *   7. The emulated partition's resume enables the slots its counters are placed on, not its
+ *      guest-numbered counters (test_emulated_resume_enables_slots).
  */
 #include "cmocka_wrap.h"
 
@@ -349,6 +351,40 @@ static void test_all_keeps_counting(void **state)
 	}
 }
 
+/* Behaviour 7: an emulated vCPU (4 counters on 2 slots) counting on its counters 2 and 3, put
+ * eagerly, back after the host ran: its resume (vperf_vpmu_resume_enables) enables the two slots
+ * they were placed on, so counter 2 counts again. */
+static void test_emulated_resume_enables_slots(void **state)
+{
+	struct vperf_vm_config emu = policy(VPERF_PMU_SELF, 4);
+	uint64_t placed, lanes = VPERF_BIT(4) - 1, v2;
+	struct hv_vcpu *e;
+
+	(void)state;
+	emu.partition = VPERF_PART_EMULATED;
+	emu.emu_slots = 2;
+	init_world(0, 0);
+	assert_int_equal(hv_vm(2, &emu), VPERF_OK);
+	e = hv_vcpu(0, 2);
+	e->put = HV_PUT_EAGER;
+	hv_enter(e, 0);
+	guest_msr(evtyper_enc(2), EV_INST);
+	guest_msr(evtyper_enc(3), EV_INST);
+	guest_write(PMCNTENSET_EL0, VPERF_BIT(2) | VPERF_BIT(3));
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 5);
+	placed = sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & lanes;
+	assert_int_equal(__builtin_popcountll(placed), 2);
+	hv_leave(0);
+	host_runs();
+	hv_enter(e, 0);
+	v2 = guest_mrs(evcntr_enc(2));
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & lanes, placed);
+	hv_run_n(&op3, 5);
+	assert_true(guest_mrs(evcntr_enc(2)) > v2);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_host_counters_untouched),
 		cmocka_unit_test(test_all_keeps_counting),
 		cmocka_unit_test(test_hyp_mdcr_round_trip),
+		cmocka_unit_test(test_emulated_resume_enables_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
