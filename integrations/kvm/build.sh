@@ -6,12 +6,14 @@
 # hash of the series (the patches' names and contents, in order), so every make target and job
 # of a machine shares one build.
 #
-# A series' first build starts from the objects of the same version and configuration built
-# without patches, when the cache has them (the base build): the kernel's own dependency
-# tracking then recompiles only what the patches change, as in an incremental build. That is
-# sound because the copy keeps every unpatched file's inode and time (hard links) and a patched
-# file is newer than every object of the base; objects live in src/out, a subdirectory of the
-# source, so the kernel records its paths relative to it ("..") and the copy does not move them.
+# A series' first build starts from the objects of the longest prefix of the same series the
+# cache still has built with the same version, configuration and vperf library (the base build,
+# no patches, at worst): the kernel's own dependency tracking then recompiles only what the
+# further patches change, as in an incremental build. That is sound because the copy keeps every
+# file the prefix left as it was, inode and time (hard links), and a file a further patch
+# changes is newer than every object of the prefix; objects live in src/out, a subdirectory of
+# the source, so the kernel records its paths relative to it ("..") and the copy does not move
+# them. A series that grows by a patch or two thus builds in minutes, not half an hour.
 #
 # Usage: integrations/kvm/build.sh               prints the path of the Image on stdout
 #        integrations/kvm/build.sh --key         prints the cache key only
@@ -26,7 +28,7 @@
 #   KVM_MUTANT=NAME              the Image of the series plus mutants/NAME.patch (a must-fail
 #                                defect of the glue, make kvm-check), keyed by the series' key and
 #                                the mutant's hash; built from the series' own objects, which a
-#                                series' build keeps for it (the newest two series), so only what
+#                                series' build keeps for it (the newest four series), so only what
 #                                the mutant changes is compiled again
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -161,39 +163,68 @@ if [ -n "$mutant" ]; then
 	id=$id-$mutant-$(hash <"$here/mutants/$mutant.patch")
 fi
 
-# tree DIR: DIR/src, a hard-linked copy of the source, with the base build's objects in
-# DIR/src/out when the cache has them (times kept: they are up to date for every unpatched file).
+# tree DIR: DIR/src, a hard-linked copy of the source, for a build from nothing.
 tree() {
 	rm -rf "$1"
 	mkdir -p "$1"
 	cp -al "$src" "$1/src"
-	if [ -f "$KVM_CACHE/build/$base/done" ] && [ "$1" != "$KVM_CACHE/build/$base" ]; then
-		say "starting from the objects of the base build $base"
-		cp -a "$KVM_CACHE/build/$base/src/out" "$1/src/out"
-	fi
 }
 
-# mutant_tree DIR: DIR/src as the series' build left it (its patched files and vperf's library
-# with their times, hard-linked; its objects copied, as the compiler rewrites them in place),
-# when the cache still has that build; else false. patch replaces a file it changes rather than
-# writing it in place, so the mutant never reaches the series' tree.
+# copy_build FROM DIR: DIR/src as the build FROM left it (its patched files and vperf's library
+# with their times, hard-linked; its objects copied, as the compiler rewrites them in place).
+# patch replaces a file it changes rather than writing it in place, so what is applied in DIR
+# never reaches FROM's tree.
+copy_build() {
+	rm -rf "$2"
+	mkdir -p "$2/src"
+	(cd "$1/src" && find . -mindepth 1 -maxdepth 1 ! -name out -exec cp -al {} "$2/src/" \;)
+	cp -a "$1/src/out" "$2/src/out"
+	[ ! -d "$1/vperf" ] || cp -a "$1/vperf" "$2/vperf"
+}
+
+# mutant_tree DIR: DIR/src as the series' build left it, when the cache still has that build;
+# else false.
 mutant_tree() {
-	from=$KVM_CACHE/build/$series_id
-	[ -f "$from/done" ] || return 1
-	rm -rf "$1"
-	mkdir -p "$1/src"
-	(cd "$from/src" && find . -mindepth 1 -maxdepth 1 ! -name out -exec cp -al {} "$1/src/" \;)
-	cp -a "$from/src/out" "$1/src/out"
-	[ ! -d "$from/vperf" ] || cp -a "$from/vperf" "$1/vperf"
+	[ -f "$KVM_CACHE/build/$series_id/done" ] || return 1
+	copy_build "$KVM_CACHE/build/$series_id" "$1"
 }
 
-# drop_old_series: the objects of every series' build but the newest two go; every base build's
+# cached_prefix: the number of the series' first patches whose build (same version, configuration
+# and vperf library: the key says so) the cache still has, the longest such prefix short of the
+# whole series; empty when there is none, not even the base build.
+cached_prefix() {
+	k=$(patches | wc -l)
+	while [ "$k" -gt 0 ]; do
+		k=$((k - 1))
+		[ ! -f "$KVM_CACHE/build/$ver-$cfg-$(series_hash "$k")/done" ] || { echo "$k"; return; }
+	done
+}
+
+# series_tree DIR: DIR/src with every patch of the series applied, from the longest cached prefix's
+# tree and objects when there is one, else from the source alone.
+series_tree() {
+	k=$(cached_prefix)
+	if [ -n "$k" ]; then
+		say "starting from the objects of the build with the first $k patches ($ver-$cfg-$(series_hash "$k"))"
+		copy_build "$KVM_CACHE/build/$ver-$cfg-$(series_hash "$k")" "$1"
+	else
+		k=0
+		tree "$1"
+	fi
+	for p in $(patches | tail -n +$((k + 1))); do
+		say "applying $p"
+		apply "$1" "$p"
+	done
+}
+
+# drop_old_series: the objects of every series' build but the newest four go (a helper's series
+# and main's may be built on one machine, each the prefix of the next); every base build's
 # stay (a build with another configuration, such as a helper's, must not take this one's base:
 # every series build after it would compile the whole kernel again).
 drop_old_series() {
 	# shellcheck disable=SC2012 # the cache's own names: no new lines
 	ls -td "$KVM_CACHE"/build/*/done 2>/dev/null | sed 's,/done$,,' |
-		grep -v -- "-${base##*-}\$" | tail -n +3 | while read -r old; do rm -rf "$old"; done
+		grep -v -- "-${base##*-}\$" | tail -n +5 | while read -r old; do rm -rf "$old"; done
 }
 
 case "${1:-}" in
@@ -258,14 +289,10 @@ if [ -n "$mutant" ] && mutant_tree "$work"; then
 	say "applying mutants/$mutant.patch onto the series' objects"
 	patch -d "$work/src" -p1 -s --no-backup-if-mismatch <"$here/mutants/$mutant.patch" >&2
 else
-	tree "$work"
-	for p in $(patches); do
-		say "applying $p"
-		apply "$work" "$p"
-	done
+	series_tree "$work"
 	[ -z "$mutant" ] || patch -d "$work/src" -p1 -s --no-backup-if-mismatch \
 		<"$here/mutants/$mutant.patch" >&2
-	! uses_vperf || vperf_lib "$work"
+	! uses_vperf || [ -f "$work/vperf/lib-src" ] || vperf_lib "$work"
 fi
 configure "$work"
 say "compiling the Image with ${KVM_JOBS:-$(nproc)} jobs (log: $work/build.log)"
@@ -282,7 +309,7 @@ echo "$id" >"$prefix.tmp/key"
 secs=$(($(date +%s) - start))
 echo "$secs" >"$prefix.tmp/build-seconds"
 # The base build's objects stay, for the series' builds to start from, and so do a series' (the
-# newest two), for its mutants'; a mutant's are dropped.
+# newest four), for its mutants' and the longer series'; a mutant's are dropped.
 if [ -n "$mutant" ]; then
 	rm -rf "$work"
 else
