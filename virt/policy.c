@@ -10,6 +10,7 @@
 #include "mdcr.h"
 #include "platform.h"
 #include "vm_config.h"
+#include "vpmu/vpmu.h"
 #include "vspe/entry.h"
 
 /*
@@ -204,6 +205,7 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 			(vperf_vm_fgt_pmbsr(vm) ? VPERF_FGT_PMBSR : 0);
 	vm->fgt_class = (uint8_t)(vm->fgt_types + VPERF_FGT_NR * vperf_vm_fgt2_index(vm));
 	vm->lazy = (uint8_t)vperf_vm_cfg_lazy(cfg);
+	vm->pmu_mask = vpmu_mask_of(cfg);
 	record_demands(cfg);
 	vperf_mdcr_new_epoch();
 	return VPERF_OK;

@@ -200,9 +200,9 @@ struct vperf_vm {
 	uint8_t fgt_types;
 	/* Its bit of a pCPU's fgt_held: fgt_types + 4 * its FEAT_FGT2 index (virt/fgt.h). */
 	uint8_t fgt_class;
-	/* Which lazy put of vperf_vcpu_put_lazy its vCPUs may take (virt/vcpu.c), from its policy
-	 * at vperf_vm_init: one byte for the switch to test. */
+	/* Which lazy put of vperf_vcpu_put_lazy its vCPUs may take (virt/vcpu.c): one byte. */
 	uint8_t lazy;
+	uint64_t pmu_mask; /* its counters' bits, from its policy (virt/vpmu/vpmu.h) */
 };
 
 struct vperf_vcpu {

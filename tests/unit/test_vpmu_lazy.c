@@ -414,6 +414,32 @@ static void test_el0_grant_not_inherited(void **state)
 	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
 }
 
+/* The same grant back on its pCPU with nobody in between (the load's quick resume leaves a vCPU
+ * with a grant to the general path, which writes PMUSERENR_EL0): its EL0 reaches the counters
+ * (trapped to EL2, not refused to EL1), with the counts it left; then put again, the grant
+ * leaves with it. */
+static void test_el0_grant_back_untouched(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+
+	(void)state;
+	hv_enter(a, 0);
+	program(1000);
+	guest_write(PMUSERENR_EL0, PMUSERENR_ER);
+	hv_leave(0);
+	assert_true(vperf_vcpu_parked(&a->v));
+	assert_int_equal(read_sysreg(PMUSERENR_EL0), 0);
+	hv_enter(a, 0);
+	assert_int_equal(read_sysreg(PMUSERENR_EL0), PMUSERENR_ER);
+	sim_set_el(0);
+	assert_int_equal(guest_read(PMEVCNTR2_EL0), 1002);
+	assert_int_equal(last(), SIM_ACC_TRAP_EL2);
+	sim_set_el(1);
+	hv_leave(0);
+	assert_int_equal(read_sysreg(PMUSERENR_EL0), 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* Only the trapped partition parks: an emulated vCPU moves its rotation point at every put, a
  * direct one copies its controls back, and XENPMU_MODE_ALL's counters go on counting: their
  * lazy put is an eager one (their state is in the shadow after it). */
@@ -460,6 +486,7 @@ int main(void)
 		cmocka_unit_test_setup(test_only_trapped_parks, setup_lazy),
 		cmocka_unit_test_setup(test_pcpu_reset_while_parked, setup_lazy),
 		cmocka_unit_test_setup(test_el0_grant_not_inherited, setup_lazy),
+		cmocka_unit_test_setup(test_el0_grant_back_untouched, setup_lazy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

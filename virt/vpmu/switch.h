@@ -224,14 +224,11 @@ vpmu_resume_trapped_enables(const struct vperf_vcpu *vcpu)
 		write_sysreg(inten, PMINTENSET_EL1);
 }
 
-/* The hardware holds the vCPU's state already (it was the last owner here): what its put took
- * away. Inline, for vperf_vpmu_load's path with no call (and switch.c's acquire). */
-static inline __attribute__((always_inline)) void vpmu_resume(struct vperf_vcpu *vcpu)
+/* vpmu_resume's part but PMUSERENR_EL0 (for a vCPU without an EL0 grant: vperf_vpmu_load). */
+static inline __attribute__((always_inline)) void vpmu_resume_controls(struct vperf_vcpu *vcpu)
 {
 	enum vperf_partition part = vcpu->vm->cfg.partition;
 
-	if (vcpu->pmu.userenr)
-		write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
 	/* A direct guest's put left the idle selection in the hardware (save()). */
 	if (part == VPERF_PART_DIRECT) {
 		if (vcpu->pmu.selr != vpmu_idle_selr(vcpu->pcpu))
@@ -250,6 +247,15 @@ static inline __attribute__((always_inline)) void vpmu_resume(struct vperf_vcpu 
 		write_sysreg(vpmu_hw_pmcr(vcpu->pmu.pmcr), PMCR_EL0);
 }
 
+/* The hardware holds the vCPU's state already (it was the last owner here): what its put took
+ * away. Inline, for switch.c's acquire. */
+static inline __attribute__((always_inline)) void vpmu_resume(struct vperf_vcpu *vcpu)
+{
+	if (vcpu->pmu.userenr)
+		write_sysreg(vcpu->pmu.userenr, PMUSERENR_EL0);
+	vpmu_resume_controls(vcpu);
+}
+
 /* The rest of the vPMU's load, out of line (switch.c): acquire an active state, the virtual
  * line when it moved. */
 void vperf_vpmu_load_state(struct vperf_vcpu *vcpu);
@@ -263,10 +269,14 @@ static inline void vperf_vpmu_load(struct vperf_vcpu *vcpu)
 {
 	struct vperf_vpmu *s = &vcpu->pmu;
 
-	if (s->active && vpmu_parked_here(vcpu, vcpu->pcpu) && vcpu->pcpu->pmu_owner == vcpu &&
-	    !s->irq_dirty) {
-		vpmu_resume(vcpu);
+	/* One word says parked, no line to push and no EL0 grant to give back (a vCPU with one
+	 * takes the general path, whose resume writes PMUSERENR_EL0). */
+	if (s->active && s->lazy_word == VPERF_VPMU_LAZY_WORD(VPERF_VPMU_PARKED) &&
+	    s->hw_pcpu == vcpu->pcpu && vcpu->pcpu->pmu_owner == vcpu) {
+		/* First, so that vpmu_resume_controls' call (host_writes_pmcr outside the
+		 * trapped partition) is a tail call: the common path keeps no frame. */
 		s->where = VPERF_VPMU_HW;
+		vpmu_resume_controls(vcpu);
 		return;
 	}
 	vperf_vpmu_load_state(vcpu);

@@ -29,9 +29,15 @@
 #define VPMU_EVENT_CPU_CYCLES 0x11u
 
 /* The guest's counters as bits of PMCNTEN/PMINTEN/PMOVS: [0, N) and the cycle counter. */
+static inline uint64_t vpmu_mask_of(const struct vperf_vm_config *cfg)
+{
+	return (VPERF_BIT(cfg->nr_counters) - 1) | VPMU_CYCLE_BIT;
+}
+
+/* The same, computed once at vperf_vm_init (every switch and trap asks for it). */
 static inline uint64_t vpmu_mask(const struct vperf_vcpu *vcpu)
 {
-	return (VPERF_BIT(vcpu->vm->cfg.nr_counters) - 1) | VPMU_CYCLE_BIT;
+	return vcpu->vm->pmu_mask;
 }
 
 /*
