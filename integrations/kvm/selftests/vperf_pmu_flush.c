@@ -31,7 +31,10 @@
 
 #define SW_INCR	 ARMV8_PMUV3_PERFCTR_SW_INCR
 #define COUNTERS (BIT(0) | BIT(1) | BIT(VPERF_CYCLE_BIT))
-/* 64-bit cycle counter: no overflow flag of its own during the test */
+/*
+ * PMCR_EL0.LC (Arm DDI 0487 K.a, I5.3.21): the cycle counter's overflow is
+ * recorded on the 64-bit wrap only, so no flag of its own during the test
+ */
 #define PMCR_LC BIT(6)
 
 /* What a guest leaves in its PMU, all but the cycle count exact */
