@@ -39,6 +39,10 @@
 #                        registers' PMU fields one PMU: PerfMon follows the PMUVer the VMM lowered,
 #                        no PMICNTR (patch 28); with kvm-arm.vperf_spe=1 in KVM_SELFTEST_ARGS also
 #                        a VM vperf refuses (its PMU on the SPE PPI): KVM_RUN fails (patch 27)
+#   vperf_pmu_flush      ours: the vCPU thread pinned to CPU 0, then CPU 1 (nothing run on CPU 0
+#                        between), with another VM's vCPU run on the old CPU or the new one between
+#                        moves: the guest finds its PMU exactly as it left it at every entry (the
+#                        flush of the CPU a lazy put parked its counters on: patches 12 and 26)
 # Prints one line per test, CPU and mode, "PASS|FAIL|XFAIL kvm-selftest NAME [cpu=CPU] vperf=M"
 # (and the test's own result lines before it), then "kvm-selftest: P passed, F failed, X expected
 # failures"; fails when one failed. An expected failure is a known failure outside vperf, named
@@ -71,7 +75,7 @@ second) width= ;;
 esac
 tests=${KVM_SELFTESTS:-vpmu_counter_access set_id_regs set_id_regs_noasid get-reg-list
 	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test $width vperf_pmu_filter
-	vperf_pmu_migrate vperf_pmu_view}
+	vperf_pmu_migrate vperf_pmu_view vperf_pmu_flush}
 modes=${KVM_SELFTEST_MODES:-1 0}
 kvm_mode=${KVM_MODE:-nvhe}
 case "$kvm_mode" in
@@ -184,7 +188,7 @@ required() {
 }
 # The lines of our tests' own output worth showing (pr_info's), an extended regex.
 ours_lines() {
-	echo "(no filter|deny|allow|list order|reverse order|KVM.s own|saved|reading on|vperf blob|corrupted|vperf_pmu_|view: (the |one |a VM|PMUVer|after|ID_DFR0))"
+	echo "(no filter|deny|allow|list order|reverse order|KVM.s own|saved|reading on|vperf blob|corrupted|vperf_pmu_|flush: |view: (the |one |a VM|PMUVer|after|ID_DFR0))"
 }
 lacking() {
 	required "$1" "$2" | while IFS= read -r line; do

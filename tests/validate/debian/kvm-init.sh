@@ -13,14 +13,15 @@
 # tagged [NAME], its exit status said; then the machine powers off. With vperf.hostperf=MODE,
 # /selftest/hostperf MODE (integrations/kvm/hostperf.c, added by an outer script as the selftests
 # are) uses the host's own perf from before the guests start until they are done (SIGTERM then),
-# its output tagged [hostperf] and its exit status said. With vperf.migrate=MS, every MS
-# milliseconds the guests' vCPU threads move to the other of CPUs 0 and 1 (taskset), so that a
-# vCPU runs on another CPU than its last run's often (vperf's lazy put must be flushed there
-# first: integrations/kvm, patch 12). A guest with spe=1 among its ARGS boots with QEMU's own
-# device tree for it (-machine dumpdtb) plus the node of Linux's arm_spe_pmu on PPI 5 (INTID 21:
-# KVM_VPERF_SPE_PPI of integrations/kvm, patch 15), added with fdtput, as -dtb: Debian's QEMU
-# describes no SPE to a KVM guest. The host's pinned pages (/proc/vmstat's nr_foll_pin_*) are
-# printed before the guests start and after they are done.
+# its output tagged [hostperf] and its exit status said. With vperf.migrate=MS the guests' vCPU
+# threads move to the other of CPUs 0 and 1 (taskset) in rounds MS milliseconds apart, plus each
+# round's own time (about a second on the emulated host), so that a vCPU runs on another CPU than
+# its last run's (vperf's lazy put must be flushed there first: integrations/kvm, patch 12). A
+# guest with spe=1 among its ARGS boots with QEMU's own device tree for it (-machine dumpdtb)
+# plus the node of Linux's arm_spe_pmu on PPI 5 (INTID 21: KVM_VPERF_SPE_PPI of integrations/kvm,
+# patch 15), added with fdtput, as -dtb: Debian's QEMU describes no SPE to a KVM guest. The
+# host's pinned pages (/proc/vmstat's nr_foll_pin_*) are printed before the guests start and
+# after they are done.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mkdir -p /sys
@@ -78,6 +79,7 @@ if [ -n "$migrate" ]; then
 				"CPU "*) taskset -p $((n % 2 + 1)) "${t##*/}" >/dev/null 2>&1 ;;
 				esac
 			done
+			echo "$n" >/migrate.rounds
 			usleep $((migrate * 1000))
 		done
 	) &
@@ -85,7 +87,10 @@ if [ -n "$migrate" ]; then
 fi
 # shellcheck disable=SC2086 # one pid a word
 [ -z "$pids" ] || wait $pids
-[ -z "$migrate" ] || { kill "$migrate_pid" && echo "kvm-init: vCPU threads moved every $migrate ms"; }
+# The rounds made, not the ones asked: each forks a cat per thread of the system and a taskset per
+# vCPU thread (docs/integration/kvm.md, "Moving a vCPU").
+[ -z "$migrate" ] || { kill "$migrate_pid" &&
+	echo "kvm-init: vCPU threads moved $(cat /migrate.rounds 2>/dev/null || echo 0) times (every $migrate ms asked)"; }
 echo "kvm-init: $k guests done"
 pins "pinned pages after the guests"
 if [ -n "$hostperf" ]; then
