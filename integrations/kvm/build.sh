@@ -189,24 +189,60 @@ mutant_tree() {
 	copy_build "$KVM_CACHE/build/$series_id" "$1"
 }
 
-# cached_prefix: the number of the series' first patches whose build (same version, configuration
-# and vperf library: the key says so) the cache still has, the longest such prefix short of the
-# whole series; empty when there is none, not even the base build.
+# patches_hash [N]: of the first N patches' names and contents alone, vperf's library aside: what a
+# build's tree holds of the series, recorded beside its objects (DIR/patches).
+patches_hash() {
+	for q in $(patches | head -n "${1:-100000}"); do
+		echo "$q"
+		cat "$here/patches/$q"
+	done | hash
+}
+
+# cached_prefix: "K DIR", DIR a build of the cache (same version and configuration) whose tree
+# holds the first K patches of the series, K the largest there is: the whole series itself when
+# only vperf's library differs; one built with this library preferred. Nothing when there is none.
 cached_prefix() {
 	k=$(patches | wc -l)
-	while [ "$k" -gt 0 ]; do
+	while [ "$k" -ge 0 ]; do
+		d=$KVM_CACHE/build/$ver-$cfg-$(series_hash "$k")
+		[ ! -f "$d/done" ] || [ "$d" = "$work" ] || { echo "$k $d"; return; }
+		ph=$(patches_hash "$k")
+		# shellcheck disable=SC2012 # the cache's own names: no new lines
+		for d in $(ls -td "$KVM_CACHE/build/$ver-$cfg-"*/done 2>/dev/null | sed 's,/done$,,'); do
+			[ "$(cat "$d/patches" 2>/dev/null)" != "$ph" ] || [ "$d" = "$work" ] ||
+				{ echo "$k $d"; return; }
+		done
 		k=$((k - 1))
-		[ ! -f "$KVM_CACHE/build/$ver-$cfg-$(series_hash "$k")/done" ] || { echo "$k"; return; }
 	done
+}
+
+# forget_library DIR FROM: DIR's copy of the build FROM was made with another vperf library: every
+# object FROM compiled from that library's files (its .cmd names the tree it was built from) goes,
+# with the library's configuration, so that they are compiled again. Their times cannot say it:
+# a changed file of this clone may be older than FROM's objects.
+forget_library() {
+	[ -f "$2/vperf-root" ] || return 0
+	grep -rlF --include='*.cmd' "$(cat "$2/vperf-root")/" "$1/src/out" |
+		while read -r c; do
+			b=$(basename "$c" .cmd)
+			rm -f "$(dirname "$c")/${b#.}" "$c"
+		done
+	rm -rf "$1/vperf"
 }
 
 # series_tree DIR: DIR/src with every patch of the series applied, from the longest cached prefix's
 # tree and objects when there is one, else from the source alone.
 series_tree() {
-	k=$(cached_prefix)
-	if [ -n "$k" ]; then
-		say "starting from the objects of the build with the first $k patches ($ver-$cfg-$(series_hash "$k"))"
-		copy_build "$KVM_CACHE/build/$ver-$cfg-$(series_hash "$k")" "$1"
+	# shellcheck disable=SC2046 # "K DIR": two words, or none
+	set -- "$1" $(cached_prefix)
+	if [ $# -eq 3 ]; then
+		say "starting from the objects of $(basename "$3"), which holds the first $2 patches"
+		copy_build "$3" "$1"
+		[ "$3" = "$KVM_CACHE/build/$ver-$cfg-$(series_hash "$2")" ] || {
+			say "its vperf library differs: compiling the library and its callers again"
+			forget_library "$1" "$3"
+		}
+		k=$2
 	else
 		k=0
 		tree "$1"
@@ -313,6 +349,9 @@ echo "$secs" >"$prefix.tmp/build-seconds"
 if [ -n "$mutant" ]; then
 	rm -rf "$work"
 else
+	# What later builds look for (cached_prefix, forget_library).
+	patches_hash >"$work/patches"
+	! uses_vperf || echo "$root" >"$work/vperf-root"
 	touch "$work/done"
 	[ "$id" = "$base" ] || drop_old_series
 fi
