@@ -42,7 +42,11 @@
 #   vperf_pmu_flush      ours: the vCPU thread pinned to CPU 0, then CPU 1 (nothing run on CPU 0
 #                        between), with another VM's vCPU run on the old CPU or the new one between
 #                        moves: the guest finds its PMU exactly as it left it at every entry (the
-#                        flush of the CPU a lazy put parked its counters on: patches 12 and 26)
+#                        flush of the CPU a lazy put parked its counters on: patches 12 and 26);
+#                        then CPU 1 taken offline with the vCPU parked there, the vCPU run on
+#                        CPU 0 (KVM's flush at CPU down, patch 34), CPU 1 back online
+# With kvm-arm.vperf=1 a test fails too when vperf reported a vCPU loaded elsewhere than where a
+# lazy put left it with no flush between (its misuse line, printed at the vCPU's destroy).
 # Prints one line per test, CPU and mode, "PASS|FAIL|XFAIL kvm-selftest NAME [cpu=CPU] vperf=M"
 # (and the test's own result lines before it), then "kvm-selftest: P passed, F failed, X expected
 # failures"; fails when one failed. An expected failure is a known failure outside vperf, named
@@ -298,9 +302,13 @@ kvm-arm.vperf=$m kvm-arm.vperf_range=$range ${KVM_SELFTEST_ARGS:-}$cmdline" </de
 				"$log.$t" | grep -Ev "  pid=|addr2line" | head -n 12 || true
 			! grep -q "^\[$t\] ==== Test Assertion Failure" "$log.$t" ||
 				grep "^\[$t\] ok " "$log.$t" | tail -n 1
+			misuse=$(grep -m 1 "vperf error: .*after a lazy put without vperf_pcpu_flush" "$log.$t" || true)
+			[ -z "$misuse" ] || echo "kvm-selftest: the host: vperf error: ${misuse#*vperf error: }"
 			why=
 			if [ "${rc:-none}" != 0 ]; then
 				why="rc=${rc:-none}"
+			elif [ -n "$misuse" ]; then
+				why="vperf reported a load without the flush"
 			elif [ "$m" = 1 ] && [ "$answered" -eq 0 ] &&
 				{ [ "$t" = vpmu_counter_access ] || ours "$t"; }; then
 				why="no vCPU's PMU access was vperf's"

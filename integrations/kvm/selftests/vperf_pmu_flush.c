@@ -17,15 +17,22 @@
  *  2. VM B's vCPU runs on CPU 1 (its first run takes CPU 1's counters from
  *     A, parked there since step 1), then A runs again on CPU 0.
  *  3. B moves to CPU 0, where A's counters are parked, then A back to CPU 1.
+ *  4. With A parked in CPU 1, the thread moves to CPU 0 and takes CPU 1
+ *     offline (its sysfs online file): KVM's teardown of CPU 1 must flush
+ *     A there (patch 34), as the flush at the move can no longer reach it;
+ *     A runs on CPU 0, then, CPU 1 back online, on CPU 1 again.
  *
  * At each run the guest checks that its PMU is exactly what it left (every
  * register it wrote, the SW_INCR counts, the flag; the cycle counter not
  * below its last value), then counts one more SW_INCR on each counter. A
  * missing flush loses the counts since the put (vperf restores the vCPU
- * from its stale copy elsewhere) and fails the guest's check at step 1.
+ * from its stale copy elsewhere) and fails the guest's check at step 1;
+ * a missing flush at CPU down fails it at step 4, where the test says so.
  * With kvm-arm.vperf=0 KVM's own emulation must pass the same.
  */
+#include <fcntl.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include "vperf_selftest.h"
 
@@ -147,6 +154,44 @@ static void run_on(struct vperf_test_vm *t, const char *name, int cpu, uint64_t 
 		name, cpu, round, uc.args[1], uc.args[2], uc.args[3], uc.args[4], uc.args[5]);
 }
 
+/* Take a host CPU offline or bring it back (CONFIG_HOTPLUG_CPU) */
+static void set_online(int cpu, bool on)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY);
+	TEST_ASSERT(fd >= 0, "open %s", path);
+	TEST_ASSERT(write(fd, on ? "1" : "0", 1) == 1, "%s <- %d", path, on);
+	close(fd);
+}
+
+/*
+ * Run A on CPU 0 with CPU 1, where A is parked, offline; CPU 1 back online
+ * before the verdict, so that a failure leaves the host's CPUs as they were.
+ */
+static void run_offline(struct vperf_test_vm *t, uint64_t round)
+{
+	struct ucall uc;
+	uint64_t cmd;
+
+	pin(0);
+	set_online(1, false);
+	vcpu_run(t->vcpu);
+	set_online(1, true);
+	cmd = get_ucall(t->vcpu, &uc);
+	if (cmd == UCALL_ABORT) {
+		pr_info("flush: A did not find its PMU as it left it in CPU 1, taken offline\n");
+		REPORT_GUEST_ASSERT(uc);
+	}
+	TEST_ASSERT(cmd == UCALL_SYNC, "A: no ucall");
+	TEST_ASSERT_EQ(uc.args[0], round);
+	pr_info("flush: A on CPU 0, CPU 1 offline, round %lu: PMEVCNTR0 %lu, PMEVCNTR1 0x%lx, "
+		"PMCCNTR %lu, PMOVSSET 0x%lx, PMCNTENSET 0x%lx\n",
+		round, uc.args[1], uc.args[2], uc.args[3], uc.args[4], uc.args[5]);
+}
+
 static void vm_start(struct vperf_test_vm *t, uint64_t incs, uint64_t base, uint64_t flag)
 {
 	vperf_vm_create(t, guest_code, NULL, 0);
@@ -173,6 +218,10 @@ int main(void)
 	/* 3: B moved to CPU 0, where A is parked; A back to CPU 1 */
 	run_on(&b, "B", 0, 1);
 	run_on(&a, "A", 1, 3);
+	/* 4: CPU 1 offline with A parked there, A on CPU 0; CPU 1 back, A on it */
+	run_offline(&a, 4);
+	run_on(&a, "A", 1, 5);
+	run_on(&b, "B", 1, 2);
 
 	vperf_vm_free(&b);
 	vperf_vm_free(&a);
