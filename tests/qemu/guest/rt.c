@@ -229,7 +229,7 @@ void exc_handler(struct frame *f, unsigned int kind)
 void result(const char *name, int status, const char *fmt, ...)
 {
 	static const char *const word[] = { "PASS", "FAIL", "SKIP" };
-	char detail[160];
+	char detail[256]; /* a failure's whole story: a cut one hid a CI failure's cause */
 	va_list ap;
 
 	va_start(ap, fmt);

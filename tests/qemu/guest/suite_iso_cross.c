@@ -43,6 +43,40 @@ static unsigned int spin_round(uint64_t round_start)
 	return gaps + spin_ms(3);
 }
 
+/* The rounds of a check beside the other guest. Its window of ms starts at the first switch seen,
+ * not at the guest's own start: the other guest may start later (Xen unpauses dom0less domains one
+ * after the other, and a loaded host may run one alone for a second), and a window it never ran
+ * in tests nothing. No switch within WAIT_MS ends the run with none seen. */
+#define WAIT_MS 30000
+
+struct window {
+	uint64_t start, end, give_up, ms;
+	unsigned int switches;
+};
+
+static void window_begin(struct window *w, uint64_t ms)
+{
+	*w = (struct window){ .start = now(), .ms = ms };
+	w->give_up = w->start + ms_to_ticks(WAIT_MS);
+}
+
+/* After a round that began at round_start: whether to run another. */
+static bool window_next(struct window *w, uint64_t round_start)
+{
+	w->switches += spin_round(round_start);
+	if (!w->end && w->switches)
+		w->end = now() + ms_to_ticks(w->ms);
+	return now() < (w->end ? w->end : w->give_up);
+}
+
+/* How long the guest waited for the other one, in ms (all of WAIT_MS when it never came). */
+static uint64_t window_waited_ms(const struct window *w)
+{
+	uint64_t first = w->end ? w->end - ms_to_ticks(w->ms) : w->give_up;
+
+	return (first - w->start) * 1000 / gi.freq;
+}
+
 /* The first counter that read another value than its own, and how often that happened. */
 struct held {
 	uint64_t bad, rounds, first_value;
@@ -66,8 +100,8 @@ static void held(uint64_t ms)
 {
 	unsigned int n = pmu_n();
 	struct held h = { 0 };
-	unsigned int switches = 0;
-	uint64_t end;
+	struct window w;
+	uint64_t t;
 
 	if (!n) {
 		result("iso-held-exact", SKIP, "N = 0: no event counter to hold");
@@ -80,20 +114,17 @@ static void held(uint64_t ms)
 	}
 	write_sysreg(BIT(n) - 1, pmcntenset_el0);
 	isb();
-	end = now() + ms_to_ticks(ms);
-	while (now() < end) {
-		uint64_t t = now();
-
+	window_begin(&w, ms);
+	do {
+		t = now();
 		held_check(&h, n);
-		switches += spin_round(t);
-	}
+	} while (window_next(&w, t));
 	held_check(&h, n);
-	/* A run in which the other guest never ran in between tests nothing. */
-	CHECK("iso-held-exact", !h.bad && switches,
+	CHECK("iso-held-exact", !h.bad && w.switches,
 	      "%lu of %lu reads of the %u stopped, enabled counters changed (the first: "
-	      "counter %u read %lu, written %lu); %u switches seen over %lu ms",
+	      "counter %u read %lu, written %lu); %u switches in %lu ms, %lu ms waited",
 	      h.bad, h.rounds * n, n, h.first_counter, h.first_value, HELD_BASE + h.first_counter,
-	      switches, ms);
+	      w.switches, ms, window_waited_ms(&w));
 	pmu_quiesce();
 }
 
@@ -137,26 +168,26 @@ static unsigned int pmxev_round(unsigned int n, uint64_t round, uint64_t *esr, u
 
 static void pmxev(uint64_t ms)
 {
-	unsigned int n = pmu_n(), bad = 0, exc = 0, switches = 0;
-	uint64_t esr = 0, rounds = 0, end;
+	unsigned int n = pmu_n(), bad = 0, exc = 0;
+	uint64_t esr = 0, rounds = 0, t;
+	struct window w;
 
 	if (!n) {
 		result("iso-pmxev-no-undef", SKIP, "N = 0: no event counter to select");
 		return;
 	}
 	pmu_quiesce();
-	end = now() + ms_to_ticks(ms);
-	while (now() < end) {
-		uint64_t t = now();
-
+	window_begin(&w, ms);
+	do {
+		t = now();
 		exc += pmxev_round(n, rounds++, &esr, &bad);
-		switches += spin_round(t);
-	}
+	} while (window_next(&w, t));
 	write_sysreg(0, pmselr_el0);
-	CHECK("iso-pmxev-no-undef", !exc && !bad && switches,
+	CHECK("iso-pmxev-no-undef", !exc && !bad && w.switches,
 	      "%u exceptions (the first: ESR %lx, EC %lu), %u wrong values in %lu rounds of "
-	      "PMSELR_EL0 = 0..%u + PMXEVTYPER/PMXEVCNTR; %u switches seen over %lu ms",
-	      exc, esr, (uint64_t)FIELD(esr, 31, 26), bad, rounds, n - 1, switches, ms);
+	      "PMSELR_EL0 = 0..%u + PMXEVTYPER/PMXEVCNTR; %u switches in %lu ms, %lu ms waited",
+	      exc, esr, (uint64_t)FIELD(esr, 31, 26), bad, rounds, n - 1, w.switches, ms,
+	      window_waited_ms(&w));
 	pmu_quiesce();
 }
 
