@@ -63,8 +63,10 @@
 #                       on max,spe=on,aarch32=off (AArch64 only: vperf's second range needs it,
 #                       and aarch32_id_regs too), where the guests get N = 2, but
 #                       vcpu_width_config, which needs AArch32 at EL1 (it skips there)
-#   KVM_MODE            KVM's mode, as for guest.sh: nvhe (the default) or protected (pKVM,
-#                       the tests' VMs non-protected ones); the PASS/FAIL lines then say mode=
+#   KVM_MODE            KVM's mode, as for guest.sh: nvhe (the default), protected (pKVM, the
+#                       tests' VMs non-protected ones) or vhe (this PE's default: the host
+#                       kernel at EL2, vperf loaded from vcpu_load to vcpu_put); the PASS/FAIL
+#                       lines then say mode=
 #   QEMU                another qemu-system-aarch64 (default: the project's, platform/qemu)
 set -eu
 : "${QEMU_OUT:?QEMU_OUT (the directory with pmu-suite.bin)}"
@@ -84,9 +86,18 @@ modes=${KVM_SELFTEST_MODES:-1 0}
 kvm_mode=${KVM_MODE:-nvhe}
 case "$kvm_mode" in
 nvhe) mode_tag= ;;
-protected) mode_tag=" mode=protected" ;;
-*) echo "kvm-selftest: KVM_MODE=$kvm_mode: nvhe or protected" >&2 && exit 2 ;;
+protected | vhe) mode_tag=" mode=$kvm_mode" ;;
+*) echo "kvm-selftest: KVM_MODE=$kvm_mode: nvhe, protected or vhe" >&2 && exit 2 ;;
 esac
+# What the host must say of KVM in that mode (guest.sh's lines). VHE is this PE's default mode:
+# kvm-arm.mode has no value for it (boot.sh).
+case "$kvm_mode" in
+nvhe) mode_line="kvm \[1\]: Hyp nVHE mode initialized successfully" ;;
+protected) mode_line="kvm \[1\]: Protected [hn]VHE mode initialized successfully" ;;
+vhe) mode_line="kvm \[1\]: VHE mode initialized successfully" ;;
+esac
+mode_arg=kvm-arm.mode=$kvm_mode
+[ "$kvm_mode" != vhe ] || mode_arg=
 host_cpus=${KVM_SELFTEST_HOST_CPUS:-2}
 img=$("$here/build.sh")
 qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
@@ -283,7 +294,7 @@ for m in $modes; do
 		echo "kvm-selftest: booting $img on $cpu with kvm-arm.vperf=$m (log: $log)" >&2
 		timeout 3600 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 \
 			-cpu "$cpu" -smp "$host_cpus" -m 1G -display none -serial stdio -no-reboot \
-			-kernel "$img" -initrd "$work/initrd" -append "console=ttyAMA0 panic=-1 kvm-arm.mode=$kvm_mode \
+			-kernel "$img" -initrd "$work/initrd" -append "console=ttyAMA0 panic=-1 $mode_arg \
 kvm-arm.vperf=$m kvm-arm.vperf_range=$range ${KVM_SELFTEST_ARGS:-}$cmdline" </dev/null >"$log" 2>&1 || true
 		# A vperf parameter the host refused at boot (patch 27): vperf is off then
 		tr -d '\r' <"$log" | grep -E "kvm-arm\.vperf.* refused: .*vperf is off" |
@@ -305,7 +316,9 @@ kvm-arm.vperf=$m kvm-arm.vperf_range=$range ${KVM_SELFTEST_ARGS:-}$cmdline" </de
 			misuse=$(grep -m 1 "vperf error: .*after a lazy put without vperf_pcpu_flush" "$log.$t" || true)
 			[ -z "$misuse" ] || echo "kvm-selftest: the host: vperf error: ${misuse#*vperf error: }"
 			why=
-			if [ "${rc:-none}" != 0 ]; then
+			if ! grep -q "$mode_line" "$log"; then
+				why="KVM did not come up in $kvm_mode mode"
+			elif [ "${rc:-none}" != 0 ]; then
 				why="rc=${rc:-none}"
 			elif [ -n "$misuse" ]; then
 				why="vperf reported a load without the flush"
