@@ -13,8 +13,8 @@
  *                     on each CPU both counted all the time (pinned: enabled == running), never
  *                     more than MAX_RATE cycles a nanosecond between two readings 20 ms apart, and
  *                     agree within 10% (the same event).
- *   hostperf mux      count's, and MUX_EXTRA CPU_CYCLES events a CPU that the host's counters
- *                     cannot hold: perf rotates them every 1 ms (pmu_disable, pmu_enable) whatever
+ *   hostperf mux      count's, and two CPU_CYCLES events more a CPU than the host's counters
+ *                     hold: perf rotates them every 1 ms (pmu_disable, pmu_enable), whatever
  *                     runs there (VHE: a loaded vCPU, its PMCR_EL0 not the driver's). As count.
  *   hostperf sample   one CPU_CYCLES sampling event on every CPU (period PERIOD), counting
  *                     whatever runs there, guests' entries and exits included. Every overflow
@@ -52,7 +52,6 @@
 #define AUX_PAGES  16	 /* each SPE event's AUX area */
 #define SPE_PERIOD 65536 /* operations between two samples */
 #define SPIN_MS	   300
-#define MUX_EXTRA  2
 #define MUX_FILE   "/sys/bus/event_source/devices/armv8_pmuv3/perf_event_mux_interval_ms"
 
 static volatile sig_atomic_t stop;
@@ -127,7 +126,7 @@ static int mux_open(int cpu)
 	int ok = f && fputs("1\n", f) >= 0;
 
 	ok = f && !fclose(f) && ok;
-	for (int i = 0; ok && i < MUX_EXTRA; i++)
+	for (int i = 0; ok && i < 2; i++)
 		ok = perf_open(&a, -1, cpu) >= 0;
 	return ok ? 0 : -1;
 }
@@ -253,6 +252,7 @@ static int sample_mode(void)
 	}
 	for (int c = 0; c < ncpu; c++) {
 		struct reading r;
+		uint64_t expect;
 
 		ioctl(s[c].fd, PERF_EVENT_IOC_DISABLE, 0);
 		drain(&s[c], pagesz);
@@ -260,8 +260,7 @@ static int sample_mode(void)
 			printf("hostperf: read: %s\nhostperf: FAIL\n", strerror(errno));
 			return 1;
 		}
-		uint64_t expect = r.value / PERIOD;
-
+		expect = r.value / PERIOD;
 		printf("hostperf: cpu %d: r11 %llu, samples %llu, lost %llu, expected %llu\n", c,
 		       (unsigned long long)r.value, (unsigned long long)s[c].samples,
 		       (unsigned long long)s[c].lost, (unsigned long long)expect);
