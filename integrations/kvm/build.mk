@@ -13,7 +13,7 @@
 #                   KVM guest under Debian's QEMU (make validate's kvm initramfs): vperf answers
 #                   the guest's PMU at EL2 while the host's own perf counts on every CPU
 #                   (hostperf.c; KVM_HOSTPERF=sample: every overflow must reach the host's
-#                   driver); "PASS|FAIL kvm-guest vperf"; KVM_VPERF_RANGE=second: with
+#                   driver; mux: perf multiplexes on every CPU); "PASS|FAIL kvm-guest vperf"; KVM_VPERF_RANGE=second: with
 #                   kvm-arm.vperf_range=second (the guests in the second counter range, put
 #                   lazily) on -cpu max,aarch32=off, N = 2, and exits must come back to the lazy
 #                   put; KVM_SPE=1: the guest gets SPE too (kvm-arm.vperf_spe=1) and runs the

@@ -44,7 +44,9 @@
 #                    than its last value
 #   KVM_HOSTPERF     how the host uses its perf while the guests run (hostperf.c): count (the
 #                    default: two pinned events of a task switching in and out, on the counters
-#                    the driver would take first), sample (a sampling event on every CPU: each
+#                    the driver would take first), mux (count's, and more events than the
+#                    host's counters, which perf rotates every 1 ms: the driver's start and stop
+#                    while a vCPU is loaded in VHE), sample (a sampling event on every CPU: each
 #                    overflow must reach the host's driver), spe (an SPE session on every CPU
 #                    that must still record after the guests: the default with KVM_SPE=1), or
 #                    empty for none
