@@ -48,7 +48,7 @@
 #                    overflow must reach the host's driver), spe (an SPE session on every CPU
 #                    that must still record after the guests: the default with KVM_SPE=1), or
 #                    empty for none
-#   KVM_SPE          1: the guests get SPE too (kvm-arm.vperf_spe=1, patches 15-18) on the
+#   KVM_SPE          1: the guests get SPE too (kvm-arm.vperf_spe=1, patches 15-18; in VHE 35-36) on the
 #                    host's -cpu max,spe=on, their device tree with the SPE node (kvm-init.sh);
 #                    the suite runs its SPE tests (spe=1, spe_lazy=1: a buffer in memory the
 #                    guest never touched, whose stage 2 faults KVM's host must map unseen), which
