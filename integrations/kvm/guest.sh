@@ -50,7 +50,7 @@
 #                    overflow must reach the host's driver), spe (an SPE session on every CPU
 #                    that must still record after the guests: the default with KVM_SPE=1), or
 #                    empty for none
-#   KVM_SPE          1: the guests get SPE too (kvm-arm.vperf_spe=1, patches 15-18) on the
+#   KVM_SPE          1: the guests get SPE too (kvm-arm.vperf_spe=1, patches 15-18; in VHE 36-37) on the
 #                    host's -cpu max,spe=on, their device tree with the SPE node (kvm-init.sh);
 #                    the suite runs its SPE tests (spe=1, spe_lazy=1: a buffer in memory the
 #                    guest never touched, whose stage 2 faults KVM's host must map unseen), which
@@ -165,10 +165,14 @@ lazy_round_trips() {
 }
 # vhe_loads LOG: in VHE vperf loads a vCPU at vcpu_load, not at each entry: some vCPU with 1000
 # exits or more was loaded at 90% of them at most (the suite's vCPU 0: about 62%, its vcpu_loads
-# being its exits to QEMU and its WFIs; a vperf switched at every entry: one load an exit).
+# being its exits to QEMU and its WFIs; a vperf switched at every entry: one load an exit). With
+# SPE (KVM_SPE=1) fewer loads than exits: the SPE tests' exits are mostly to QEMU and WFIs, which
+# put and load the vCPU (92% in the first run), and only their IRQ exits load nothing.
 vhe_loads() {
+	pct=90
+	[ -z "$spe" ] || pct=99
 	tr -d '\r' <"$1" | sed -n 's/.*vcpu [0-9]*: vperf loaded it \([0-9]*\) times in \([0-9]*\) exits$/\1 \2/p' |
-		awk '$2 >= 1000 && 10 * $1 <= 9 * $2 { ok = 1 } END { exit !ok }'
+		awk -v pct=$pct '$2 >= 1000 && 100 * $1 <= pct * $2 { ok = 1 } END { exit !ok }'
 }
 # spe_ok LOG: the suite's SPE tests ran and passed (the buffer interrupt, its re-arm, the drain
 # and the lazily mapped buffer among them) and the host mapped pages of its buffer at EL2's
@@ -251,6 +255,11 @@ if [ "$range" = second ]; then
 fi
 [ -z "$host_left" ] || grep -q "$host_left" "$log" || why="$why the host's driver took other counters;"
 [ -z "$spe" ] || spe_ok "$log" || why="$why SPE failed;"
+# A Linux guest's Profiling Buffer is its own mapped memory: a fault on it (its driver's
+# "Unexpected buffer fault") is a record written in another context than the guest's (in VHE
+# without patch 37's drain at every exit: external aborts on its stage 1 table walks).
+[ -z "$linux" ] || ! grep -q "arm_spe_pmu: Unexpected buffer fault" "$log" ||
+	why="$why the Linux guest's SPE buffer faulted;"
 ! grep -q "vperf error: " "$log" || why="$why vperf logged an error;"
 tag="vperf${KVM_MODE:+ mode=$mode}${KVM_VPERF_RANGE:+ range=$range}${spe:+ spe}${linux:+ linux=$linux}"
 if [ -z "$why" ]; then
