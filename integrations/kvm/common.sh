@@ -11,3 +11,17 @@ default_cache=/var/cache/vperf/kvm
 mkdir -p "$default_cache" 2>/dev/null && [ -w "$default_cache" ] ||
 	default_cache=${XDG_CACHE_HOME:-$HOME/.cache}/vperf/kvm
 KVM_CACHE=${KVM_CACHE:-$default_cache}
+
+# kvm_mode_line MODE: what the host says when KVM comes up in MODE (nvhe, protected or vhe; nothing
+# for another); kvm_mode_arg MODE: the command line that asks for it. VHE is the default of a PE
+# with FEAT_VHE, as the project's QEMU's max: kvm-arm.mode has no value for it (boot.sh).
+kvm_mode_line() {
+	case "$1" in
+	nvhe) echo "kvm \[1\]: Hyp nVHE mode initialized successfully" ;;
+	protected) echo "kvm \[1\]: Protected [hn]VHE mode initialized successfully" ;;
+	vhe) echo "kvm \[1\]: VHE mode initialized successfully" ;;
+	esac
+}
+kvm_mode_arg() {
+	[ "$1" = vhe ] || echo "kvm-arm.mode=$1"
+}

@@ -73,6 +73,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+. "$here/common.sh"
 : "${QEMU_OUT:?QEMU_OUT (the directory with pmu-suite.bin)}"
 img=${KVM_IMAGE:-$("$here/build.sh")}
 qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
@@ -87,15 +88,9 @@ esac
 cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm ${with:+"$with"})
 range=${KVM_VPERF_RANGE:-first}
 mode=${KVM_MODE:-nvhe}
-case "$mode" in
-nvhe) mode_line="kvm \[1\]: Hyp nVHE mode initialized successfully" ;;
-protected) mode_line="kvm \[1\]: Protected [hn]VHE mode initialized successfully" ;;
-vhe) mode_line="kvm \[1\]: VHE mode initialized successfully" ;;
-*) echo "kvm-guest: KVM_MODE=$mode: nvhe, vhe or protected" >&2 && exit 2 ;;
-esac
-# VHE is this PE's default mode: kvm-arm.mode has no value for it (boot.sh).
-mode_arg=kvm-arm.mode=$mode
-[ "$mode" != vhe ] || mode_arg=""
+mode_line=$(kvm_mode_line "$mode")
+[ -n "$mode_line" ] || { echo "kvm-guest: KVM_MODE=$mode: nvhe, vhe or protected" >&2 && exit 2; }
+mode_arg=$(kvm_mode_arg "$mode")
 case "$range" in
 first) host_cpu=max guest_n=4 migrate= ;;
 second) host_cpu=max,aarch32=off guest_n=2 migrate=2 ;;

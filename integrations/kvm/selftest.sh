@@ -89,15 +89,8 @@ nvhe) mode_tag= ;;
 protected | vhe) mode_tag=" mode=$kvm_mode" ;;
 *) echo "kvm-selftest: KVM_MODE=$kvm_mode: nvhe, protected or vhe" >&2 && exit 2 ;;
 esac
-# What the host must say of KVM in that mode (guest.sh's lines). VHE is this PE's default mode:
-# kvm-arm.mode has no value for it (boot.sh).
-case "$kvm_mode" in
-nvhe) mode_line="kvm \[1\]: Hyp nVHE mode initialized successfully" ;;
-protected) mode_line="kvm \[1\]: Protected [hn]VHE mode initialized successfully" ;;
-vhe) mode_line="kvm \[1\]: VHE mode initialized successfully" ;;
-esac
-mode_arg=kvm-arm.mode=$kvm_mode
-[ "$kvm_mode" != vhe ] || mode_arg=
+mode_line=$(kvm_mode_line "$kvm_mode")
+mode_arg=$(kvm_mode_arg "$kvm_mode")
 host_cpus=${KVM_SELFTEST_HOST_CPUS:-2}
 img=$("$here/build.sh")
 qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
