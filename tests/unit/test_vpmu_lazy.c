@@ -16,16 +16,11 @@
 #include "hv.h"
 #include "vpmu_util.h"
 
-/* VM 0 and VM 1: HV, trapped, 4 counters; the host keeps [4, 6). Every put is lazy. */
+/* VM 0 and VM 1 (lazy_vms) */
 static int setup_lazy(void **state)
 {
-	struct vperf_vm_config c = policy(VPERF_PMU_HV, 4);
-
 	(void)state;
-	hv_init(NULL, 2);
-	hv.lazy_put = true;
-	assert_int_equal(hv_vm(0, &c), VPERF_OK);
-	assert_int_equal(hv_vm(1, &c), VPERF_OK);
+	lazy_vms(2);
 	return 0;
 }
 

@@ -14,15 +14,11 @@
 #include "hv.h"
 #include "vpmu_util.h"
 
-/* VM 0: HV, trapped, 4 counters; the host keeps [4, 6). Every put is lazy. */
+/* VM 0 (lazy_vms) */
 static int setup_lazy(void **state)
 {
-	struct vperf_vm_config c = policy(VPERF_PMU_HV, 4);
-
 	(void)state;
-	hv_init(NULL, 2);
-	hv.lazy_put = true;
-	assert_int_equal(hv_vm(0, &c), VPERF_OK);
+	lazy_vms(1);
 	return 0;
 }
 

@@ -48,6 +48,18 @@ static inline int setup(void **state)
 	return 0;
 }
 
+/* VMs 0 to nr_vms - 1: HV, trapped, 4 counters each (the host keeps [4, 6)); every put is lazy
+ * (test_vpmu_lazy*.c). */
+static inline void lazy_vms(unsigned int nr_vms)
+{
+	struct vperf_vm_config c = policy(VPERF_PMU_HV, 4);
+
+	hv_init(NULL, 2);
+	hv.lazy_put = true;
+	for (unsigned int i = 0; i < nr_vms; i++)
+		assert_int_equal(hv_vm(i, &c), VPERF_OK);
+}
+
 /* The model's PMU has 64-bit event counters and PMCR_EL0.LP (PMUv3p5 and later). */
 static inline bool wide(void)
 {
