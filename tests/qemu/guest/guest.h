@@ -39,6 +39,8 @@ int dt_parse(uint64_t dtb);
 uint64_t now(void); /* CNTVCT_EL0 */
 uint64_t ms_to_ticks(uint64_t ms);
 void psci_off(void) __attribute__((noreturn));
+/* PSCI_VERSION: a call the hypervisor (or firmware) answers, each one an exit under KVM */
+uint64_t psci_version(void);
 int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx);
 void psci_cpu_off(void) __attribute__((noreturn));
 void hyp_mark(uint64_t what, uint64_t iters, uint64_t label);

@@ -17,6 +17,7 @@
 #define EVT_CYCLES   0x11u
 #define EVT_P	     BIT(31) /* do not count at EL1 */
 #define EVT_U	     BIT(30) /* do not count at EL0 */
+#define EVT_NSH	     BIT(27) /* count at EL2 too (where EL2 is implemented) */
 
 #define PMUSERENR_EN BIT(0)
 #define PMUSERENR_SW BIT(1)

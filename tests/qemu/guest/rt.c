@@ -91,6 +91,11 @@ void psci_off(void)
 		wfi();
 }
 
+uint64_t psci_version(void)
+{
+	return smccc(0x84000000, 0, 0, 0); /* PSCI_VERSION */
+}
+
 int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx)
 {
 	return (int64_t)smccc(0xc4000003, mpidr, entry, ctx); /* CPU_ON (SMC64) */

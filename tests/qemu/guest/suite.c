@@ -360,6 +360,8 @@ void payload_main(void)
 		register_tests();
 	if (pmu_is_v3())
 		stopped_across_wfi_test();
+	if (pmu_is_v3() && arg_is("nsh", "1"))
+		el2_uncounted_test();
 	/* The isolation part needs PMUv3 only: with N = 0 (Xen 4.17's vpmu=1 leaves MDCR_EL2.HPMN at
 	 * 0) or no PMU node, the guest still has the cycle counter, and two guests on one CPU still
 	 * share it or not (suite_iso.c). */

@@ -95,15 +95,16 @@ static uint64_t el1_bits(void)
 }
 
 /*
- * With HPMN = N - 1, counter N - 1 is EL2's: its PMCNTEN/PMINTEN/PMOVS bits are RAZ/WI at EL1
- * (set beforehand, they read 0 and survive a clear of every bit), its PMEVCNTR and PMEVTYPER
- * are UNDEFINED and PMXEVCNTR selecting it is UNDEFINED with FEAT_FGT, CONSTRAINED
- * UNPREDICTABLE without (the project's QEMU: reads 0; PMXEVCNTR_EL0's access pseudocode checks
- * PMSELR_EL0.SEL first).
+ * With HPMN = hpmn, counter hpmn is EL2's (the first of its range): its PMCNTEN/PMINTEN/PMOVS
+ * bits are RAZ/WI at EL1 (set beforehand, they read 0 and survive a clear of every bit), its
+ * PMEVCNTR and PMEVTYPER are UNDEFINED and PMXEVCNTR selecting it is UNDEFINED with FEAT_FGT,
+ * CONSTRAINED UNPREDICTABLE without (the project's QEMU: reads 0; PMXEVCNTR_EL0's access
+ * pseudocode checks PMSELR_EL0.SEL first). Run at HPMN = N - 1 and, with FEAT_HPMN0, at
+ * HPMN = 0, where EL1 has the cycle counter alone (a direct guest with no event counter).
  */
-static void probe_hpmn_partition(void)
+static void probe_hpmn_partition(const char *name, unsigned int hpmn)
 {
-	unsigned int top = n_all - 1;
+	unsigned int top = hpmn;
 	uint64_t hidden, kept, xev = 0, esr = 0;
 	unsigned int xev_undef;
 	bool undef;
@@ -113,7 +114,7 @@ static void probe_hpmn_partition(void)
 	write_sysreg(BIT(top), pmintenset_el1);
 	write_sysreg(BIT(top), pmovsset_el0);
 	el2_call(EL2_CNTR_SET, top, 999);
-	set_hpmn(top, 0);
+	set_hpmn(hpmn, 0);
 	hidden = el1_bits() & BIT(top);
 	write_sysreg(~0ull, pmcntenclr_el0);
 	write_sysreg(~0ull, pmintenclr_el1);
@@ -130,7 +131,7 @@ static void probe_hpmn_partition(void)
 	kept = read_sysreg(pmcntenset_el0) & read_sysreg(pmintenset_el1) &
 	       read_sysreg(pmovsset_el0) & BIT(top);
 	pmu_quiesce();
-	CHECK("el2-hpmn-partition",
+	CHECK(name,
 	      !hidden && kept && undef &&
 		      ((xev_undef == 1 && FIELD(esr, 31, 26) == 0) || (!xev_undef && xev == 0)),
 	      "counter %u of EL2 at EL1: bits %s, %s a clear; PMEVCNTR/PMEVTYPER %s; PMXEVCNTR %s "
@@ -179,21 +180,22 @@ static void el2_irq(uint32_t intid)
 
 /*
  * The interrupt of a counter in EL2's range follows MDCR_EL2.HPME, not PMCR_EL0.E: raised with
- * HPME = 1 and PMCR.E = 0, not raised with HPME = 0 and PMCR.E = 1.
+ * HPME = 1 and PMCR.E = 0, not raised with HPME = 0 and PMCR.E = 1. Counter hpmn with
+ * HPMN = hpmn, as probe_hpmn_partition.
  */
-static void probe_hpme_irq(void)
+static void probe_hpme_irq(const char *name, unsigned int hpmn)
 {
-	unsigned int top = n_all - 1;
+	unsigned int top = hpmn;
 	bool raised, quiet;
 
 	irq_register(gi.pmu_intid, el2_irq);
 	pmu_quiesce();
 	el2_irqs = 0;
 	write_sysreg(BIT(top), pmintenset_el1);
-	set_hpmn(top, MDCR_HPME);
+	set_hpmn(hpmn, MDCR_HPME);
 	el2_call(EL2_OVS, 0, BIT(top));
 	raised = wait_for(&el2_irqs, 1, 20);
-	set_hpmn(top, 0);
+	set_hpmn(hpmn, 0);
 	el2_irqs = 0;
 	write_sysreg(PMCR_E, pmcr_el0);
 	el2_call(EL2_OVS, 0, BIT(top));
@@ -202,13 +204,16 @@ static void probe_hpme_irq(void)
 	set_hpmn(n_all, 0);
 	pmu_quiesce();
 	pmu_irq_install();
-	CHECK("el2-hpme-irq", raised && quiet,
+	CHECK(name, raised && quiet,
 	      "counter %u of EL2: interrupt with HPME=1 PMCR.E=0 %s, with HPME=0 PMCR.E=1 %s", top,
 	      raised ? "raised" : "missing", quiet ? "none" : "raised");
 }
 
 void el2_probes(void)
 {
+	/* FEAT_HPMN0 (ID_AA64DFR0_EL1.HPMN0): MDCR_EL2.HPMN = 0 is legal, every event counter EL2's */
+	bool hpmn0 = FIELD(read_sysreg(id_aa64dfr0_el1), 63, 60) != 0;
+
 	if (!entered_el2)
 		return;
 	n_all = pmu_n();
@@ -218,8 +223,13 @@ void el2_probes(void)
 	}
 	probe_tpmcr();
 	probe_pmcr_p();
-	probe_hpmn_partition();
+	probe_hpmn_partition("el2-hpmn-partition", n_all - 1);
+	if (hpmn0)
+		probe_hpmn_partition("el2-hpmn0-partition", 0);
 	probe_pmswinc();
-	if (gi.pmu_intid && gi.gicr)
-		probe_hpme_irq();
+	if (gi.pmu_intid && gi.gicr) {
+		probe_hpme_irq("el2-hpme-irq", n_all - 1);
+		if (hpmn0)
+			probe_hpme_irq("el2-hpmn0-irq", 0);
+	}
 }

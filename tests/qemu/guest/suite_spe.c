@@ -3,7 +3,7 @@
  * SPE as a guest with a vSPE sees it (bootargs spe=1; docs/vspe.md), and as bare QEMU shows it
  * (the baseline): the ID registers, the RES0 bits of the sampling controls, a buffer filled to
  * its limit raising PMBIRQ on the device tree's PPI, the buffer re-armed, PSB CSYNC draining the
- * records in flight, and (spe_lazy=1, the hypervisor mapping the VM's memory at its first touch)
+ * records in flight, a buffer recording on across the guest's exits, and (spe_lazy=1, the hypervisor mapping the VM's memory at its first touch)
  * a buffer in memory the CPU never touched, whose stage 2 faults the guest must not see. The
  * SPE supplement (Arm DDI 0586A) is cited as "SPE 4.3.5" etc.; SPEv1 (PMSVer 1, QEMU's) fields.
  */
@@ -175,6 +175,66 @@ static void test_psb_drain(void)
 	      ptr > BUF_DRAIN ? buf[ptr - BUF_DRAIN - 1] : 0, bsr);
 }
 
+/*
+ * spe-across-exits: an enabled buffer keeps recording, into itself alone, across the guest's exits
+ * to its hypervisor: two 3 ms WFI sleeps, then rounds of sampled work (at least EXIT_ROUNDS and
+ * EXIT_MS), PMBPTR_EL1 read after each (PSB CSYNC and an ISB make the profiling operation's
+ * indirect writes to it visible, SPE 3.6). Each round must add records (8 sampling intervals of
+ * operations), within [base, limit) (SPE 3.4: records are written at PMBPTR_EL1, which only the
+ * profiling operation and the guest move), and no buffer event may come (the buffer is re-armed
+ * well before it fills). A host that profiles with SPE of its own shares every Profiling Buffer
+ * register and sampling control but PMSCR_EL2 with its guests: under VHE KVM its driver starting
+ * or stopping a session while the vCPU is loaded (an event enabled or disabled by IPI, hostperf
+ * spe-toggle) turns the guest's buffer off or points its sampling at the host's buffer
+ * (integrations/kvm/mutants/vhe-spe-driver.patch).
+ */
+#define EXIT_ROUNDS 40
+#define EXIT_MS	    40
+#define EXIT_ROOM   0x4000ull /* re-armed with less room left than this */
+
+static uint64_t synced_ptr(void)
+{
+	psb_csync();
+	isb();
+	return RD(PMBPTR);
+}
+
+static void test_across_exits(void)
+{
+	uint64_t base = BUF_DRAIN, limit = BUF_DRAIN + 0x10000, ptr = base, next = base;
+	uint64_t end, bsr;
+	unsigned int round, stuck = 0, rearmed = 0;
+
+	spe_irqs = 0;
+	irq_pmbsr = 0;
+	spe_start(base, limit);
+	(void)wfi_sleep_ms(3);
+	(void)wfi_sleep_ms(3);
+	end = now() + ms_to_ticks(EXIT_MS);
+	for (round = 0; round < 10 * EXIT_ROUNDS && !spe_irqs; round++) {
+		if (round >= EXIT_ROUNDS && now() >= end)
+			break;
+		(void)workload(8 * SPE_INTERVAL);
+		next = synced_ptr();
+		if (next < ptr || next > limit)
+			break;
+		stuck += next == ptr;
+		ptr = next;
+		if (limit - ptr < EXIT_ROOM) {
+			spe_stop();
+			spe_start(base, limit);
+			ptr = base;
+			rearmed++;
+		}
+	}
+	bsr = RD(PMBSR);
+	spe_stop();
+	CHECK("spe-across-exits", next >= base && next <= limit && !stuck && !spe_irqs && !bsr,
+	      "%u rounds (%u without a record), re-armed %u times, PMBPTR_EL1 %lx (buffer %lx to "
+	      "%lx), %u PMBIRQ (PMBSR_EL1 %lx at the interrupt, %lx after)",
+	      round, stuck, rearmed, next, base, limit, spe_irqs, irq_pmbsr, bsr);
+}
+
 /* A buffer the CPU never touched, with the hypervisor mapping memory at first touch: each stage 2
  * fault the Profiling Buffer takes is the hypervisor's to recover (SPE 3.5.3). The guest sees
  * buffer full events only: at the limit, or earlier with DL (a fault inside a record, the one
@@ -224,6 +284,7 @@ void spe_tests(void)
 	else
 		result("spe-rearm", FAIL, "no first buffer full event");
 	test_psb_drain();
+	test_across_exits();
 	if (arg_is("spe_lazy", "1"))
 		test_lazy();
 	if (arg_str("iso"))

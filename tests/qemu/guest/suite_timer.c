@@ -190,6 +190,54 @@ void stopped_across_wfi_test(void)
 	pmu_quiesce();
 }
 
+/*
+ * el2-uncounted (bootargs nsh=1: a hypervisor that counts none of its own EL2 work into a guest's
+ * counters whatever the guest's filters say; not vperf's XENPMU_MODE_ALL, nor a payload whose own
+ * EL2 vector answers its HVCs, bare-el2): every event counter counts CPU_CYCLES and the cycle
+ * counter cycles, at EL2 alone: P = 1 and U = 1 (EL1 and EL0 not counted) and NSH = 1 ("no
+ * effect on filtering" of EL2: Arm DDI 0487 K.a, I5.3.2 PMCCFILTR_EL0.NSH and PMEVTYPER<n>_EL0.NSH),
+ * enabled with PMCR_EL0.E = 1. This guest runs no EL2 of its own, so any count is the
+ * hypervisor's: its exits (two 3 ms WFI sleeps, EL2_CALLS PSCI_VERSION calls, 10 ms of spinning
+ * through the host's interrupts) run EL2 code with the guest's counters in the PMU. A hypervisor
+ * that traps the types writes NSH = 0 itself; one that leaves them to the guest (vperf's direct
+ * partition) keeps EL2 out by MDCR_EL2.HPMD, which prohibits counting at EL2 by the first range
+ * (PMUv3p1), and HCCD, the cycle counter's (PMUv3p5); under VHE KVM the host kernel runs at EL2
+ * between the exits with the guest's counters enabled (integrations/kvm/mutants/vhe-direct-el2.patch
+ * clears both). Every count must be 0.
+ */
+#define EL2_CALLS 500
+
+void el2_uncounted_test(void)
+{
+	unsigned int n = pmu_n();
+	uint64_t enables = BIT(31), moved, first = 0;
+
+	pmu_quiesce();
+	for (unsigned int i = 0; i < n; i++) {
+		pmu_set_evtyper(i, EVT_CYCLES | EVT_P | EVT_U | EVT_NSH);
+		pmu_set_evcntr(i, 0);
+		enables |= BIT(i);
+	}
+	write_sysreg(EVT_P | EVT_U | EVT_NSH, pmccfiltr_el0);
+	write_sysreg(0, pmccntr_el0);
+	write_sysreg(enables, pmcntenset_el0);
+	write_sysreg(PMCR_E, pmcr_el0);
+	isb();
+	(void)wfi_sleep_ms(3);
+	(void)wfi_sleep_ms(3);
+	for (unsigned int i = 0; i < EL2_CALLS; i++)
+		(void)psci_version();
+	(void)spin_ms(10);
+	write_sysreg(0, pmcr_el0);
+	isb();
+	moved = stopped_moved(n, &first);
+	CHECK("el2-uncounted", !moved,
+	      "%u counters and PMCCNTR_EL0 counting EL2 alone (P, U, NSH), two 3 ms WFI sleeps, "
+	      "%u PSCI_VERSION calls, 10 ms: moved 0x%lx (first moved count %lu, PMCCNTR_EL0 %lu)",
+	      n, EL2_CALLS, moved, first, read_sysreg(pmccntr_el0));
+	pmu_quiesce();
+}
+
 void timer_tests(void)
 {
 	bool fired, dropped, quiet, got;
