@@ -20,7 +20,8 @@
 #                   suite's SPE tests; KVM_LINUX=1|2: Linux guests (make qemu-linux) run
 #                   perf record -e arm_spe_0// instead, their records checked as their own;
 #                   KVM_MODE=protected: in protected mode (pKVM), the guest a non-protected VM
-#                   KVM_MODE=vhe: in VHE (the host kernel at EL2), vperf loaded at vcpu_load;
+#                   KVM_MODE=vhe: in VHE (the host kernel at EL2), vperf loaded at vcpu_load
+#                   (trapped, or direct with KVM_GUEST_ARGS=kvm-arm.vperf_partition=direct);
 #                   KVM_IMAGE: an Image built elsewhere
 #   kvm-selftest    KVM's own selftests that touch vperf's part (vpmu_counter_access, set_id_regs,
 #                   get-reg-list, aarch32_id_regs, debug-exceptions, psci_test, vcpu_width_config;

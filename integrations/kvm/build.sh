@@ -39,9 +39,16 @@ cross=aarch64-linux-gnu-
 # Reproducible build identity (the kernel's version banner names its builder).
 make_opts="ARCH=arm64 CROSS_COMPILE=$cross KBUILD_BUILD_USER=vperf KBUILD_BUILD_HOST=vperf"
 
+# The series as it is now: the key is computed from it at the start and the patches applied
+# later, so an edit of integrations/kvm/patches meanwhile (a merge beside a running build) must
+# not reach the tree, where the cache would record patches it does not hold.
+series=$(mktemp -d)
+trap 'rm -rf "$series"' EXIT
+cp "$here/patches/"* "$series/"
+
 # The patches in series order (quilt style: one file name a line, '#' starts a comment).
 patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$here/patches/series" | grep -v '^$' || true
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series/series" | grep -v '^$' || true
 }
 
 # hash: the first 8 hex digits of the SHA-256 of stdin.
@@ -61,7 +68,7 @@ config_hash() {
 # callers' loops use p.)
 uses_vperf() {
 	for q in $(patches | head -n "${1:-100000}"); do
-		grep -q '^+config KVM_ARM_VPERF$' "$here/patches/$q" && return 0
+		grep -q '^+config KVM_ARM_VPERF$' "$series/$q" && return 0
 	done
 	return 1
 }
@@ -81,7 +88,7 @@ series_hash() {
 	{
 		for q in $(patches | head -n "${1:-100000}"); do
 			echo "$q"
-			cat "$here/patches/$q"
+			cat "$series/$q"
 		done
 		! uses_vperf "${1:-100000}" || vperf_hash
 	} | hash
@@ -149,7 +156,7 @@ compile() {
 
 # apply DIR PATCH: one patch of the series onto DIR/src.
 apply() {
-	patch -d "$1/src" -p1 -s --no-backup-if-mismatch <"$here/patches/$2" >&2
+	patch -d "$1/src" -p1 -s --no-backup-if-mismatch <"$series/$2" >&2
 }
 
 ver=$KVM_DEB_VERSION
@@ -194,7 +201,7 @@ mutant_tree() {
 patches_hash() {
 	for q in $(patches | head -n "${1:-100000}"); do
 		echo "$q"
-		cat "$here/patches/$q"
+		cat "$series/$q"
 	done | hash
 }
 
@@ -269,7 +276,7 @@ case "${1:-}" in
 	src=$("$here/fetch.sh")
 	pass=0 fail=0
 	for p in $(patches); do
-		if (cd "$src" && perl scripts/checkpatch.pl -q --no-summary "$here/patches/$p") >&2; then
+		if (cd "$src" && perl scripts/checkpatch.pl -q --no-summary "$series/$p") >&2; then
 			echo "PASS checkpatch $p"
 			pass=$((pass + 1))
 		else

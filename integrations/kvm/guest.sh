@@ -34,7 +34,8 @@
 #   KVM_GUEST_ARGS   more kernel command line (e.g. kvm-arm.vperf=0 to see KVM's own emulation)
 #   KVM_MODE         KVM's mode (kvm-arm.mode): nvhe (the default), vhe (this PE's default, no
 #                    kvm-arm.mode: the host kernel at EL2, vperf loaded at vcpu_load, patches
-#                    30-33; a vCPU with 1000 exits must have been loaded at 90% of them at most)
+#                    30-33, the direct partition with kvm-arm.vperf_partition=direct: 39; a vCPU
+#                    with 1000 exits must have been loaded at 90% of them at most)
 #                    or protected (pKVM: the guest
 #                    is a non-protected VM, run through the hypervisor's own copy of its vCPU;
 #                    the hypervisor runs with HCR_EL2.E2H = 1, hVHE, on this PE with FEAT_VHE,
@@ -48,8 +49,11 @@
 #                    host's counters, which perf rotates every 1 ms: the driver's start and stop
 #                    while a vCPU is loaded in VHE), sample (a sampling event on every CPU: each
 #                    overflow must reach the host's driver), spe (an SPE session on every CPU
-#                    that must still record after the guests: the default with KVM_SPE=1), or
-#                    empty for none
+#                    that must still record after the guests: the default with KVM_SPE=1),
+#                    spe-toggle (spe's, each CPU's event disabled and enabled again every 1 ms:
+#                    the SPE driver's start and stop while a vCPU is loaded in VHE), spe-task
+#                    (an SPE session on each of QEMU's threads, stopped as a vCPU thread is
+#                    switched out, before its vCPU is put), or empty for none
 #   KVM_SPE          1: the guests get SPE too (kvm-arm.vperf_spe=1, patches 15-18; in VHE 36-37) on the
 #                    host's -cpu max,spe=on, their device tree with the SPE node (kvm-init.sh);
 #                    the suite runs its SPE tests (spe=1, spe_lazy=1: a buffer in memory the
@@ -117,7 +121,11 @@ if [ -n "$host_counters" ] && [ "$range" = first ]; then
 	host_left="hw perfevents: counters 0-$((guest_n - 1)) and the cycle counter left to KVM's guests"
 fi
 mux=$(arg vperf_emu_slots)
-guests="vperf.guest=n=${KVM_GUEST_N:-$guest_n},cpus=${KVM_GUEST_CPUS:-2}$spe${mux:+,mux=$mux}"
+# nsh=1: the suite's el2-uncounted, counters filtered to EL2 alone must count nothing: no policy
+# KVM gives a guest counts the host's EL2 into it (vperf has no XENPMU_MODE_ALL here; in the
+# direct partition the guest's own NSH is kept off EL2 by MDCR_EL2.HPMD and HCCD, which in VHE
+# stay set while the host kernel runs between the exits).
+guests="vperf.guest=n=${KVM_GUEST_N:-$guest_n},cpus=${KVM_GUEST_CPUS:-2},nsh=1$spe${mux:+,mux=$mux}"
 host_cpus=${KVM_HOST_CPUS:-${KVM_GUEST_CPUS:-2}}
 if [ -n "$linux" ]; then
 	lx="linux-rootfs:console=ttyAMA0,rdinit=/init,panic=-1,arm64.nopauth,spe=1,only=spe"
@@ -133,7 +141,7 @@ if [ -n "$hostperf" ]; then
 	# The host's program joins the initramfs as a second archive, as selftest.sh's test does.
 	rm -rf "$work/extra" && mkdir -p "$work/extra/selftest"
 	aarch64-linux-gnu-gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror \
-		-o "$work/extra/selftest/hostperf" "$here/hostperf.c"
+		-o "$work/extra/selftest/hostperf" "$here/hostperf.c" "$here/hostperf_spe.c"
 	"$root/tests/qemu/linux/mkcpio.sh" "$root/tests/validate/debian/kvm-init.sh" \
 		"$work/extra.cpio" "$work/extra"
 	cat "$cpio" "$work/extra.cpio" >"$work/initrd"
@@ -245,6 +253,12 @@ case "${KVM_GUEST_ARGS:-}" in
 *) [ -n "$spe$linux" ] || lazy_round_trips "$log" || why="$why too few entries came back to a lazy put;" ;;
 esac
 [ "$mode" != vhe ] || vhe_loads "$log" || why="$why vperf loaded the PMU at every exit in VHE;"
+# VHE, hostperf spe-toggle or spe-task: the host's SPE driver started and stopped its session
+# while a vCPU with SPE was loaded (patch 38 puts it around them), or the run judged nothing of that.
+if [ "$mode" = vhe ] && { [ "$hostperf" = spe-toggle ] || [ "$hostperf" = spe-task ]; }; then
+	tr -d '\r' <"$log" | grep -q "vperf put it [1-9][0-9]* times around the host's SPE driver$" ||
+		why="$why the host's SPE driver never met a loaded vCPU;"
+fi
 if [ "$range" = second ]; then
 	grep -q "$host_pmu" "$log" || why="$why the host's driver took other counters;"
 fi

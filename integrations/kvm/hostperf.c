@@ -30,11 +30,20 @@
  *                     the driver hand over a size that is not its buffer's). No hand-over while
  *                     the guests ran may exceed the area either (none is required: the driver
  *                     hands over a full area or at the stop, and guests may leave it unfilled).
- * Prints "hostperf: ..." lines and "hostperf: PASS" or "hostperf: FAIL"; exits 0 on PASS.
+ *   hostperf spe-toggle  spe's, and each CPU's event disabled and enabled again every TOGGLE_US
+ *                     (perf's IPI to that CPU: the driver's arm_spe_pmu_stop() and _start()
+ *                     wherever the CPU is, a loaded vCPU with the guest's buffer in the CPU
+ *                     under VHE). Judged as spe, and each event must have been toggled.
+ *   hostperf spe-task  an SPE event on each thread of every qemu-system-aarch64 process, attached
+ *                     as the threads appear (a host's perf record -p of its VMM): perf stops a
+ *                     thread's session when it is switched out, before KVM's preempt notifier
+ *                     puts its vCPU (a vCPU thread blocking in a WFI, under VHE with the guest's
+ *                     buffer in the CPU). Passes when some thread's session handed over records
+ *                     and none more than its AUX area holds at once.
+ * The SPE modes are in hostperf_spe.c. Prints "hostperf: ..." lines and "hostperf: PASS" or "hostperf: FAIL"; exits 0 on PASS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdint.h>
@@ -43,18 +52,14 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
-#define PERIOD	   20000000ULL /* CPU_CYCLES: QEMU counts 1e9 a virtual second, so 20 ms */
-#define RING_PAGES 16	       /* data pages of each sampling event's ring buffer */
-#define MAX_CPUS   8
-#define AUX_PAGES  16	 /* each SPE event's AUX area */
-#define SPE_PERIOD 65536 /* operations between two samples */
-#define SPIN_MS	   300
-#define MUX_FILE   "/sys/bus/event_source/devices/armv8_pmuv3/perf_event_mux_interval_ms"
+#include "hostperf.h"
 
-static volatile sig_atomic_t stop;
+#define PERIOD	 20000000ULL /* CPU_CYCLES: QEMU counts 1e9 a virtual second, so 20 ms */
+#define MUX_FILE "/sys/bus/event_source/devices/armv8_pmuv3/perf_event_mux_interval_ms"
+
+volatile sig_atomic_t stop;
 
 static void on_term(int sig)
 {
@@ -62,7 +67,7 @@ static void on_term(int sig)
 	stop = 1;
 }
 
-static int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu)
 {
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, 0);
 }
@@ -270,118 +275,6 @@ static int sample_mode(void)
 	return !ok;
 }
 
-struct spe_session {
-	int fd;
-	struct perf_event_mmap_page *page;
-	uint64_t bytes;	  /* AUX bytes the session wrote while the guests ran */
-	uint64_t largest; /* the largest of those hand-overs */
-};
-
-static int spe_open(struct spe_session *s, int type, int cpu, long pagesz)
-{
-	struct perf_event_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = (uint32_t)type;
-	attr.sample_period = SPE_PERIOD;
-	attr.pinned = 1;
-	attr.disabled = 1; /* enabled once its AUX area exists, or it stops at once */
-	s->fd = perf_open(&attr, -1, cpu);
-	if (s->fd < 0)
-		return -1;
-	s->page = mmap(NULL, (size_t)(RING_PAGES + 1) * (size_t)pagesz, PROT_READ | PROT_WRITE,
-		       MAP_SHARED, s->fd, 0);
-	if (s->page == MAP_FAILED)
-		return -1;
-	s->page->aux_offset = (uint64_t)(RING_PAGES + 1) * (uint64_t)pagesz;
-	s->page->aux_size = (uint64_t)AUX_PAGES * (uint64_t)pagesz;
-	/* Read and write: the AUX area is consumed (aux_tail), not overwritten. */
-	if (mmap(NULL, s->page->aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd,
-		 (off_t)s->page->aux_offset) == MAP_FAILED)
-		return -1;
-	return ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
-}
-
-/* Everything the driver handed over is consumed: it may fill the area again. */
-static uint64_t spe_consume(struct spe_session *s)
-{
-	uint64_t head = __atomic_load_n(&s->page->aux_head, __ATOMIC_ACQUIRE);
-	uint64_t handed = head - s->page->aux_tail;
-
-	s->bytes += handed;
-	if (handed > s->largest)
-		s->largest = handed;
-	__atomic_store_n(&s->page->aux_tail, head, __ATOMIC_RELEASE);
-	return head;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
-/* Runs on cpu for SPIN_MS, then disables its event, which hands over what it wrote. */
-static uint64_t spe_spin(struct spe_session *s, int cpu)
-{
-	cpu_set_t set;
-	uint64_t head, end;
-	volatile uint64_t x = 0;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-	head = spe_consume(s);
-	for (end = now_ms() + SPIN_MS; now_ms() < end;)
-		x += x * 3 + 1;
-	ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
-	return __atomic_load_n(&s->page->aux_head, __ATOMIC_ACQUIRE) - head;
-}
-
-static int spe_mode(void)
-{
-	struct spe_session s[MAX_CPUS];
-	long pagesz = sysconf(_SC_PAGESIZE);
-	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), type = -1, ok = 1;
-	FILE *f = fopen("/sys/bus/event_source/devices/arm_spe_0/type", "r");
-
-	if (!f || fscanf(f, "%d", &type) != 1) {
-		printf("hostperf: no arm_spe_0 in the host\nhostperf: FAIL\n");
-		return 1;
-	}
-	fclose(f);
-	if (ncpu > MAX_CPUS)
-		ncpu = MAX_CPUS;
-	for (int c = 0; c < ncpu; c++) {
-		memset(&s[c], 0, sizeof(s[c]));
-		if (spe_open(&s[c], type, c, pagesz)) {
-			printf("hostperf: arm_spe_0 on cpu %d: %s\nhostperf: FAIL\n", c,
-			       strerror(errno));
-			return 1;
-		}
-	}
-	while (!stop) {
-		usleep(20000);
-		for (int c = 0; c < ncpu; c++)
-			spe_consume(&s[c]);
-	}
-	for (int c = 0; c < ncpu; c++) {
-		uint64_t after = spe_spin(&s[c], c), area = (uint64_t)AUX_PAGES * (uint64_t)pagesz;
-
-		printf("hostperf: cpu %d: SPE %llu bytes while the guests ran (at most %llu at "
-		       "once), %llu in %d ms after\n",
-		       c, (unsigned long long)s[c].bytes, (unsigned long long)s[c].largest,
-		       (unsigned long long)after, SPIN_MS);
-		/* More than the area holds: the driver read a pointer that is not its own */
-		ok &= s[c].largest <= area && after > 0 && after <= area;
-	}
-	printf("hostperf: %s\n", ok ? "PASS" : "FAIL");
-	return !ok;
-}
-
 int main(int argc, char **argv)
 {
 	signal(SIGTERM, on_term);
@@ -393,7 +286,11 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "sample"))
 		return sample_mode();
 	if (argc == 2 && !strcmp(argv[1], "spe"))
-		return spe_mode();
-	fprintf(stderr, "usage: hostperf count|mux|sample|spe\n");
+		return spe_mode(0);
+	if (argc == 2 && !strcmp(argv[1], "spe-toggle"))
+		return spe_mode(1);
+	if (argc == 2 && !strcmp(argv[1], "spe-task"))
+		return spe_task_mode();
+	fprintf(stderr, "usage: hostperf count|mux|sample|spe|spe-toggle|spe-task\n");
 	return 2;
 }

@@ -59,6 +59,9 @@
 #   KVM_SELFTEST_HOST_CPUS  the host's CPUs (default 2: a test's vCPU threads move between them,
 #                       and vperf takes each CPU at its first guest run)
 #   KVM_SELFTEST_ARGS   more kernel command line; a vperf parameter refused at boot is printed
+#   KVM_SELFTEST_CPUS   only these of the CPU models above (a space-separated list, e.g.
+#                       max,spe=on: vperf refuses a direct VM with no event counter, the first of
+#                       vpmu_counter_access, on a CPU without FEAT_HPMN0, as a64fx and cortex-a710)
 #   KVM_VPERF_RANGE     first (default) or second: kvm-arm.vperf_range; second runs every test
 #                       on max,spe=on,aarch32=off (AArch64 only: vperf's second range needs it,
 #                       and aarch32_id_regs too), where the guests get N = 2, but
@@ -95,19 +98,28 @@ host_cpus=${KVM_SELFTEST_HOST_CPUS:-2}
 img=$("$here/build.sh")
 qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
 
-# cpus NAME: the QEMU CPU models NAME runs on. The project's max with SPE (FEAT_PMUv3p9, 6
+# all_cpus NAME: the QEMU CPU models NAME runs on. The project's max with SPE (FEAT_PMUv3p9, 6
 # counters: 4 for the guests with vperf; SPE in the hardware, which the guests must not see).
 # aarch32_id_regs needs a vCPU that is AArch64 only at EL0, which max is not (the test skips
 # there): QEMU's a64fx is AArch64 only at every EL, with EL2 and PMUv3. vpmu_counter_access runs
 # on every model, for other first ranges: a64fx has 8 counters (6 for the guests), cortex-a710 20
 # (18).
-cpus() {
+all_cpus() {
 	[ "$range" = first ] || { echo max,spe=on,aarch32=off && return; }
 	case "$1" in
 	aarch32_id_regs) echo a64fx ;;
 	vpmu_counter_access) echo max,spe=on a64fx cortex-a710 ;;
 	*) echo max,spe=on ;;
 	esac
+}
+
+# cpus NAME: those of KVM_SELFTEST_CPUS among them, when it is set.
+cpus() {
+	[ -n "${KVM_SELFTEST_CPUS:-}" ] || { all_cpus "$1" && return; }
+	for c in $(all_cpus "$1"); do
+		case " $KVM_SELFTEST_CPUS " in *" $c "*) printf '%s ' "$c" ;; esac
+	done
+	echo
 }
 
 # xfail NAME SECTION: why NAME failed as SECTION (its output) shows, when that is a known failure
