@@ -67,7 +67,8 @@ struct vperf_pcpu_config {
 	bool host_first_range;	/* the host (EL1, nVHE) keeps [0, host_counters) and the cycle
 				 * counter; guests VPERF_PART_SECOND only, in [HPMN, EPMN) */
 	bool host_spe;		/* the host profiles with its own EL2-owned Profiling Buffer
-				 * (E2PB = 0b00): vperf saves it around vCPUs with vSPE */
+				 * (E2PB = 0b00): vperf saves it around vCPUs with vSPE; the
+				 * host touches it only with no such vCPU loaded (put first) */
 	/* The hypervisor writes MDCR_EL2 itself at every entry and exit (nVHE KVM's trap
 	 * activation): after every vperf_vcpu_load, before the guest runs, it writes
 	 * vperf_pcpu_mdcr(); after every put, its own host value, which must stop the second

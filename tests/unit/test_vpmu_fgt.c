@@ -455,7 +455,10 @@ static void test_spe_events_by_spe_owner(void **state)
 }
 
 /* FEAT_HPMN0: the host keeps every counter (HPMN = 0) and a guest still has the cycle counter;
- * a direct guest with no event counter runs with HPMN = 0 itself. */
+ * a direct guest with no event counter runs with HPMN = 0 itself, untrapped, where every event
+ * counter's bit of PMCNTEN, PMINTEN and PMOVS is RAZ/WI at EL1 (counters at or above HPMN are
+ * EL2's, MDCR_EL2.HPMN): the host's counters' bits are out of its reach. KVM's
+ * vpmu_counter_access asks this of its first VM. */
 static void test_hpmn0(void **state)
 {
 	struct vperf_vm_config vm = policy(VPERF_PART_DIRECT, 0, false);
@@ -478,6 +481,14 @@ static void test_hpmn0(void **state)
 	assert_int_equal(sim_guest_stats(0)->last, SIM_ACC_UNDEF);
 	assert_int_equal(traps(), t);
 	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2) & (MDCR_EL2_TPM | MDCR_EL2_HPMN_MASK), 0);
+	guest_write(PMCNTENSET_EL0, 0xffff);
+	guest_write(PMINTENSET_EL1, 0xffff);
+	guest_write(PMOVSSET_EL0, 0xffff);
+	assert_int_equal(guest_read(PMCNTENSET_EL0) & 0x7fffffffull, 0);
+	assert_int_equal(guest_read(PMINTENSET_EL1), 0);
+	assert_int_equal(guest_read(PMOVSSET_EL0), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMCNTENSET_EL0) & 0x7fffffffull, 0);
+	assert_int_equal(traps(), t);
 	/* Every counter the host's: a trapped guest with the cycle counter only. */
 	hv_init(&cfg, 6);
 	assert_int_equal(hv.pcpu[0].hpmn, 0);

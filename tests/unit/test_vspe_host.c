@@ -113,17 +113,9 @@ static void test_host_buffer_parked(void **state)
 	vc = vspe_vm_beside_host(3, 9);
 	host_run(3000);
 	for (unsigned int round = 0; round < 4; round++) {
-		hv_enter(vc, 0);
-		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 2);
-		if (round == 0) {
+		if (round == 0)
 			lx = (struct lx_spe){ .vm = 0, .size = V_BUF_SIZE };
-			lx_start(&lx);
-		}
-		lx_run(&lx, vc, 3000);
-		if (round == 3)
-			lx_stop(&lx);
-		hv_leave(0);
-		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 0);
+		lx_round_beside_host(&lx, vc, round, 4, 3000);
 		host_run(3000);
 	}
 	host = host_records();

@@ -6,8 +6,7 @@
  * model implements both rules (arch/sim/access/model.c); vperf names the guest's register by the
  * E2H its pCPU had at vperf_pcpu_init. Held here: the model's rules; a guest's PMSCR_EL1 kept
  * across switches while the host's PMSCR_EL2 stays the host's (E2H = 1); the plain encoding and
- * no _EL12 access with E2H = 0; the host's own buffer at EL2, with TGE = 1 while the host runs,
- * parked around a vSPE guest (SPE 3.4.2: EL2&0 owns it then).
+ * no _EL12 access with E2H = 0. The host's own buffer at EL2 (TGE = 1): test_vspe_vhe_host.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,6 @@
 #include "vspe_util.h"
 
 #define V_HCR_E2H   (1ull << 34) /* HCR_EL2.E2H, Arm DDI 0487 K.a D24.2 (FEAT_VHE) */
-#define V_HCR_TGE   (1ull << 27) /* HCR_EL2.TGE */
 #define V_E2SPE	    0x02ull	 /* PMSCR_EL2.E2SPE, the host's (vs_init_host) */
 #define GUEST_PMSCR (V_PMSCR_E1SPE | V_PMSCR_E0SPE | V_PMSCR_CX | V_PMSCR_TS)
 
@@ -253,50 +251,6 @@ static void test_vhe_outside_profiled(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* ---- the host's own buffer (point 3) ------------------------------------------------------------ */
-
-/*
- * A VHE host profiling itself: E2H = 1 and TGE = 1 while the host runs (its buffer owned by EL2
- * in the EL2&0 regime, SPE 3.4.2), TGE = 0 from the guest's entry to its exit (VHE KVM's world
- * switch, where vperf's load and put run). vperf parks the host's buffer around the vSPE guest
- * (host_spe): every record lands in its owner's buffer, the host's PMSCR_EL2 is the host's again
- * after each put, nothing UNDEFINED.
- */
-static void test_vhe_host_buffer_parked(void **state)
-{
-	struct lx_spe lx = { .vm = 0, .size = V_BUF_SIZE };
-	struct hv_vcpu *vc;
-	unsigned int host;
-
-	(void)state;
-	hv_set_e2h(1);
-	vs_init_host(3, 9);
-	assert_int_equal(vs_vm(0, VPERF_SPE_BUF_EL1_TRAPPED, true), VPERF_OK);
-	vc = hv_vcpu(0, 0);
-	for (unsigned int round = 0; round < 4; round++) {
-		set_hcr(V_HCR_TGE, 0);
-		vs_host_run(3000);
-		set_hcr(0, V_HCR_TGE);
-		hv_enter(vc, 0);
-		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 2);
-		if (round == 0)
-			lx_start(&lx);
-		lx_run(&lx, vc, 3000);
-		if (round == 3)
-			lx_stop(&lx);
-		hv_leave(0);
-		assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 0);
-		assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), V_E2SPE);
-	}
-	set_hcr(V_HCR_TGE, 0);
-	vs_host_run(3000);
-	host = vs_host_records(0);
-	assert_true(host >= 40);
-	assert_true(lx_records(&lx) >= 40);
-	assert_int_equal(host + lx_records(&lx), sim_spe_stats(0)->written);
-	assert_int_equal(sim_error_count(), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,7 +260,6 @@ int main(void)
 		cmocka_unit_test_teardown(test_nvhe_plain_pmscr, teardown),
 		cmocka_unit_test_teardown(test_vhe_trapped_pmscr_write, teardown),
 		cmocka_unit_test_teardown(test_vhe_outside_profiled, teardown),
-		cmocka_unit_test_teardown(test_vhe_host_buffer_parked, teardown),
 	};
 
 	return cmocka_run_group_tests_name("vspe_vhe", tests, NULL, NULL);

@@ -5,7 +5,7 @@ vspe-tests := test_vspe test_vspe_switch test_vspe_irq test_vspe_host \
 	test_vspe_hostile test_vspe_outside test_vspe_blob test_vspe_lazy \
 	test_vspe_contract test_isolation_mixed test_vspe_s2own test_vspe_s2own_state \
 	test_vspe_hwctl test_vspe_buffer_rules test_vspe_version_regs test_vspe_s2_levels \
-	test_vspe_el3 test_vspe_vhe \
+	test_vspe_el3 test_vspe_vhe test_vspe_vhe_host \
 	test_vspe_pct test_vspe_id_view
 tests-y += $(vspe-tests) test_isolation_worlds
 $(foreach t,$(vspe-tests),$(eval $(t)-objs := tests/unit/$(t).c tests/unit/hv.c \

@@ -52,7 +52,13 @@ void vs_host_spe_start(unsigned int cpu)
 	assert_int_equal(sim_mem_map_s1(SIM_REGIME_EL2, 0, VS_HOST_VA(cpu), VS_HOST_PA(cpu),
 					VS_HOST_SIZE, SIM_PERM_RW),
 			 VPERF_OK);
-	write_sysreg(VS_HOST_VA(cpu), PMBPTR_EL1);
+	vs_host_driver_start(cpu, VS_HOST_VA(cpu));
+}
+
+void vs_host_driver_start(unsigned int cpu, uint64_t ptr)
+{
+	sim_set_cpu(cpu);
+	write_sysreg(ptr, PMBPTR_EL1);
 	write_sysreg((VS_HOST_VA(cpu) + VS_HOST_SIZE) | V_PMBLIMITR_E, PMBLIMITR_EL1);
 	write_sysreg(0, PMSFCR_EL1);
 	write_sysreg(V_INTERVAL_1, PMSIRR_EL1);
@@ -256,6 +262,20 @@ void lx_run(struct lx_spe *lx, struct hv_vcpu *vc, unsigned int n)
 		if (vc->spe_irq_level)
 			lx_irq(lx);
 	}
+}
+
+void lx_round_beside_host(struct lx_spe *lx, struct hv_vcpu *vc, unsigned int round,
+			  unsigned int rounds, unsigned int n)
+{
+	hv_enter(vc, 0);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 2);
+	if (round == 0)
+		lx_start(lx);
+	lx_run(lx, vc, n);
+	if (round == rounds - 1)
+		lx_stop(lx);
+	hv_leave(0);
+	assert_int_equal(V_MDCR_E2PB(sim_peek(0, VPERF_ENC_MDCR_EL2)), 0);
 }
 
 unsigned int lx_records(const struct lx_spe *lx)

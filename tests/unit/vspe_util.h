@@ -51,6 +51,9 @@ void vs_init_ecv(uint8_t pmsver, unsigned int align, uint64_t seed, uint8_t ecv)
 void vs_init_host(uint8_t pmsver, uint64_t seed);
 /* The host's profiling on one pCPU (brought up with host_spe) started. */
 void vs_host_spe_start(unsigned int cpu);
+/* Its driver starting the session again at ptr, as Linux's arm_spe_pmu_start(): the buffer and
+ * the sampling controls, PMSCR_EL2 last (not MDCR_EL2, which is not the driver's). */
+void vs_host_driver_start(unsigned int cpu, uint64_t ptr);
 /* Stop and drain cpu's host buffer; every record must satisfy ok: NULL and the records in *n,
  * or what is wrong. */
 typedef bool (*vs_host_rec_ok)(const struct vperf_spe_record *rec, void *ctx);
@@ -112,6 +115,11 @@ void lx_run(struct lx_spe *lx, struct hv_vcpu *vc, unsigned int n);
 /* Records in what the guest consumed: all decodable (but the cut-off record of a truncation),
  * all from its own loop. */
 unsigned int lx_records(const struct lx_spe *lx);
+/* One of `rounds` runs of n loads of lx's vCPU beside a host buffer (host_spe): parked while the
+ * guest owns it (E2PB 0b10 from load to put, 0b00 after), the guest's session started in round 0
+ * and stopped in the last. */
+void lx_round_beside_host(struct lx_spe *lx, struct hv_vcpu *vc, unsigned int round,
+			  unsigned int rounds, unsigned int n);
 
 /* vperf's SPE register reads and writes, barriers and MDCR_EL2 writes on cpu since its trace
  * held `since` events (at most SIM_TRACE_LEN back). */
