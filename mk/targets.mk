@@ -27,7 +27,7 @@ arm64-check: $(obj)/libvperf.a
 
 sub = $(MAKE) -f $(srctree)/Makefile
 
-# The test suite (.ci/run runs it, then xen-check and check-fresh): the sim build (ASan/UBSan,
+# The test suite (.ci/run runs it in check-fresh's pristine root): the sim build (ASan/UBSan,
 # cmocka), the same with every optional feature configured out (the public headers' stubs), a
 # vSPE without a vPMU (test_core alone: its VMs' save/restore blob), the arm64 cross build, the
 # Kconfig, doc-link and mutant-patch checks, the QEMU suite, the README's
@@ -70,6 +70,8 @@ check:
 		$(srctree)/scripts/readme-spe.sh $(srctree) $(obj)/check-readme/demo
 	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:make-run \
 		$(sub) O=$(O)/check-qemu run
+	-$(Q)$(runtests) --script $(obj)/check-readme/test-results.txt readme:make-help \
+		$(sub) O=$(O)/check-readme help
 	-$(Q)$(srctree)/scripts/tree-state.sh compare $(srctree) $(obj)/check-tree-state \
 		$(obj)/check-readme/test-results.txt
 	$(Q)$(srctree)/scripts/summary.sh $(check-results)
@@ -211,19 +213,21 @@ help:
 	@echo '                              of docs/performance.md (BENCH_UPDATE_DOCS=1: that file)'
 	@echo '  test                        run the unit tests of a sim configuration; ends with'
 	@echo '                              "test: N passed, N failed", non-zero exit if one failed'
-	@echo '  check                       the test suite (CI runs it before xen-check and'
-	@echo '                              check-fresh: .ci/run): sim build + cmocka under'
+	@echo '  check                       the test suite (CI runs it in check-fresh'"'"'s root,'
+	@echo '                              beside xen-check and kvm-check): sim build + cmocka under'
 	@echo '                              ASan/UBSan (default and minimal configuration;'
 	@echo '                              test_core also with a vSPE and no vPMU: core-test),'
 	@echo '                              arm64 cross build + symbol check, every Kconfig'
 	@echo '                              symbol read and built on and off, the docs'"'"' links, the'
 	@echo '                              vperf mutants apply, QEMU suite + SPE smoke test,'
 	@echo '                              validate-vperf, the README'"'"'s commands (make demo,'
-	@echo '                              make run, vperf-spe, the integration skeleton), the'
-	@echo '                              source tree left as found (docs/build.md);'
+	@echo '                              make run, make help, vperf-spe, the integration'
+	@echo '                              skeleton), the source tree left as found'
+	@echo '                              (docs/build.md);'
 	@echo '                              ends with "check: N passed, N failed"'
 	@echo '  check-fresh                 the README quick start (make run, make check) inside a'
-	@echo '                              pristine Debian 12 root (debootstrap; root only);'
+	@echo '                              pristine Debian 12 root (debootstrap; root only), whole'
+	@echo '                              output, then tree-clean judged from outside;'
 	@echo '                              VPERF_FRESH_GOALS="validate": other goals instead'
 	@echo '  qemu-check / qemu-images    the QEMU suite alone / its hypervisor and guest images,'
 	@echo '                              and the hypervisor linked with each vperf mutant'
@@ -282,10 +286,11 @@ help:
 	@echo '                              KVM_MODE=vhe: in VHE (KVM_SPE=1 too; the direct partition'
 	@echo '                              with KVM_GUEST_ARGS=kvm-arm.vperf_partition=direct)'
 	@echo '  kvm-selftest                the same host runs KVM'"'"'s own selftests that touch the'
-	@echo '                              PMU, ID and debug registers and vCPU reset, and four of'
+	@echo '                              PMU, ID and debug registers and vCPU reset, and five of'
 	@echo '                              ours (the event filter, a vCPU migrated through ONE_REG,'
 	@echo '                              the PMU registers'"'"' ONE_REG view, a vCPU moved between'
-	@echo '                              CPUs after a lazy put)'
+	@echo '                              CPUs after a lazy put, the host'"'"'s 64-bit counters'
+	@echo '                              beside a loaded guest)'
 	@echo '                              (cross-built static), kvm-arm.vperf=1 and 0: PASS/FAIL each'
 	@echo '                              (KVM_VPERF_RANGE=second, KVM_MODE=protected or vhe as'
 	@echo '                              for kvm-guest; KVM_SELFTEST_CPUS: only those CPU'

@@ -5,8 +5,9 @@
 # mirror this machine's apt is configured with (read from apt at run time, never written into the
 # repository), copies a clean `git archive` of HEAD into it, and runs there, as root and as a new
 # user would, exactly the README's quick-start lines: the prerequisite (apt-get install make),
-# then `make run`, then `make check`. Each command's result and wall time are printed, and the
-# run ends with `fresh: N passed, N failed` over those two commands.
+# then `make run`, then `make check`. Each command's whole output, result and wall time are
+# printed; then, from outside the root, whether they left its source tree clean (tree-clean), and
+# the run ends with `fresh: N passed, N failed` over the two commands and tree-clean.
 #
 # The base root file system is cached outside the source tree ($VPERF_FRESH_CACHE, default
 # /var/cache/vperf/check-fresh), and so are the downloaded .debs (apt's archive directory is
@@ -102,27 +103,50 @@ quickstart_script() {
 		echo "goals='$goals'"
 		cat <<'EOF'
 passed=0 failed=0
-# step NAME CMD...: run one command, show the end of its output, its result and wall time.
+# step NAME CMD...: run one command with its whole output (make check's cmocka summaries must
+# reach CI's log), then its result and wall time.
 step() {
 	name=$1 t0=$(date +%s)
 	shift
 	echo "== check-fresh: $*"
-	if "$@" >"/root/$name.log" 2>&1; then r=PASSED; else r=FAILED; fi
-	tail -n 25 "/root/$name.log"
+	{ "$@" 2>&1; echo $? >"/root/$name.rc"; } | tee "/root/$name.log"
+	if [ "$(cat "/root/$name.rc")" = 0 ]; then r=PASSED; else r=FAILED; fi
 	echo "== check-fresh: '$*' $r in $(($(date +%s) - t0)) s (log: root/$name.log in the root)"
 	[ "$r" = PASSED ]
 }
 # The README's prerequisite: make itself (everything else, make's targets install).
 if ! { step apt-update apt-get update -qq && step install-make apt-get install -y -qq make; }; then
-	echo "fresh: 0 passed, $(echo $goals | wc -w) failed"
+	echo "check-fresh: the root's goals: 0 passed, $(echo $goals | wc -w) failed"
 	exit 0
 fi
 for g in $goals; do
 	if step "make-$g" make "$g"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
-echo "fresh: $passed passed, $failed failed"
+echo "check-fresh: the root's goals: $passed passed, $failed failed"
 EOF
 	} >"$root/root/quickstart.sh"
+}
+
+# tree_clean: make check must leave the source tree as it found it; its own test of that is
+# skipped in the root (no git there), so it is judged from outside: the root's copy against
+# HEAD, through this checkout's objects and an index of its own (git status: a changed, removed
+# or new file that .gitignore does not name fails it).
+tree_clean() {
+	idx=$(mktemp -d)/index
+	gitdir=$(git -C "$srctree" rev-parse --absolute-git-dir)
+	changes=$(GIT_INDEX_FILE=$idx git --git-dir="$gitdir" --work-tree="$root/root/vperf" \
+		read-tree HEAD 2>&1 &&
+		GIT_INDEX_FILE=$idx git --git-dir="$gitdir" --work-tree="$root/root/vperf" \
+			status --porcelain=v1 -uall 2>&1)
+	rc=$?
+	rm -rf "$(dirname "$idx")"
+	if [ "$rc" -eq 0 ] && [ -z "$changes" ]; then
+		echo "[  PASSED  ] tree-clean (make $goals left the root's source tree as git archive made it)"
+		return 0
+	fi
+	echo "[  FAILED  ] tree-clean: make $goals changed the root's source tree (git status):"
+	echo "$changes" | sed 's/^/  /'
+	return 1
 }
 
 t0=$(date +%s)
@@ -132,6 +156,11 @@ base_tarball
 make_root
 quickstart_script
 run_inside | tee "$cache/quickstart.log"
+counts=$(sed -n 's/^check-fresh: the root.s goals: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+	"$cache/quickstart.log" | tail -n 1)
+[ -n "$counts" ] || counts="0 1"
+passed=${counts%% *} failed=${counts##* }
+if tree_clean; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # A report a goal wrote (make validate's) outlives the root.
 for f in "$root"/root/vperf/build/validate/report.md "$root"/root/vperf/build/validate/report.html; do
 	[ -f "$f" ] && cp "$f" "$cache/validate-$(basename "$f")" &&
@@ -139,4 +168,5 @@ for f in "$root"/root/vperf/build/validate/report.md "$root"/root/vperf/build/va
 done
 [ -n "${VPERF_FRESH_KEEP:-}" ] || rm -rf "$root"
 echo "check-fresh: $(($(date +%s) - t0)) s in all (cache: $cache)"
-tail -n 1 "$cache/quickstart.log" | grep -qx "fresh: $(echo $goals | wc -w) passed, 0 failed"
+echo "fresh: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
