@@ -27,7 +27,7 @@
 #                   get-reg-list, aarch32_id_regs, debug-exceptions, psci_test, vcpu_width_config;
 #                   the same source, cross-built static once) and ours (selftests/:
 #                   vperf_pmu_filter, vperf_pmu_migrate, vperf_pmu_view, vperf_pmu_flush,
-#                   vperf_host_long with vperf=1 only) run in
+#                   vperf_host_long) run in
 #                   that host with kvm-arm.vperf=1 and, as the control, 0; "PASS|FAIL|XFAIL
 #                   kvm-selftest NAME ... vperf=M" each, then "kvm-selftest: N passed, N failed, N expected failures";
 #                   KVM_VPERF_RANGE=second as for kvm-guest (every test on max,spe=on,aarch32=off

@@ -45,13 +45,11 @@
 #                        flush of the CPU a lazy put parked its counters on: patches 12 and 26);
 #                        then CPU 1 taken offline with the vCPU parked there, the vCPU run on
 #                        CPU 0 (KVM's flush at CPU down, patch 34), CPU 1 back online
-#   vperf_host_long      ours, with kvm-arm.vperf=1 only: two pinned 64-bit CPU_CYCLES events of
-#                        the host's perf on CPU 1 while a guest spins there 10 s; CPU 1's PMU
-#                        interrupts must not move (the host's counters above HPMN overflow at
-#                        bit 63 by MDCR_EL2.HLP, patch 40). Judged only where an event passed
-#                        2^32 on the PMU all along, which VHE requires (vperf loaded throughout).
-#                        KVM's own PMU (vperf=0) is not run: it fails the same test in nVHE on
-#                        max,spe=on (3 interrupts, HPMN = N there, so not HLP; not looked into)
+#   vperf_host_long      ours: two pinned 64-bit CPU_CYCLES events of the host's perf on CPU 1
+#                        while a guest spins there 10 s; CPU 1's PMU interrupts must not move
+#                        (the host's counters above HPMN overflow at bit 63 by MDCR_EL2.HLP,
+#                        patch 40). Judged only where an event passed 2^32 on the PMU all
+#                        along, which VHE requires with vperf=1 (vperf loaded throughout)
 # With kvm-arm.vperf=1 a test fails too when vperf reported a vCPU loaded elsewhere than where a
 # lazy put left it with no flush between (its misuse line, printed at the vCPU's destroy).
 # Prints one line per test, CPU and mode, "PASS|FAIL|XFAIL kvm-selftest NAME [cpu=CPU] vperf=M"
@@ -216,10 +214,6 @@ required() {
 		;;
 	esac
 }
-# runs_in NAME MODE: NAME runs with kvm-arm.vperf=MODE (vperf_host_long with vperf=1 only).
-runs_in() {
-	[ "$1:$2" != vperf_host_long:0 ]
-}
 # The lines of our tests' own output worth showing (pr_info's), an extended regex.
 ours_lines() {
 	echo "(no filter|deny|allow|list order|reverse order|KVM.s own|saved|reading on|vperf blob|corrupted|vperf_(pmu|host)_|flush: |host long: |view: (the |one |a VM|PMUVer|after|ID_DFR0))"
@@ -307,10 +301,8 @@ for m in $modes; do
 	for cpu in $(for t in $tests; do cpus "$t"; done | tr ' ' '\n' | sort -u); do
 		cmdline='' on=''
 		for t in $tests; do
-			runs_in "$t" "$m" || continue
 			case " $(cpus "$t") " in *" $cpu "*) cmdline="$cmdline vperf.selftest=$t" on="$on $t" ;; esac
 		done
-		[ -n "$on" ] || continue
 		log=$work/$cpu-vperf$m${mode_tag:+-$kvm_mode}.log
 		echo "kvm-selftest: booting $img on $cpu with kvm-arm.vperf=$m (log: $log)" >&2
 		timeout 3600 nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 \
