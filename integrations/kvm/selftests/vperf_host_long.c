@@ -88,7 +88,9 @@ static int open_long_cycles(int cpu)
 
 int main(void)
 {
-	struct { uint64_t value, enabled, running; } r;
+	struct {
+		uint64_t value, enabled, running;
+	} r;
 	struct vperf_test_vm t;
 	int fds[NR_EVENTS], i, judged = 0;
 	uint64_t before, after;
