@@ -8,7 +8,8 @@ test_fdt-ldlibs := -lfdt
 CFLAGS_test_fdt := -I$(srctree)/virt -Wno-redundant-decls
 tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_vpmu_direct \
 	test_vpmu_emulated test_vpmu_irq test_vpmu_el0 test_vpmu_badinput \
-	test_vpmu_swinc test_vpmu_lazy test_vpmu_lazy_load test_vpmu_fgt test_vpmu_sync_window test_vpmu_restore \
+	test_vpmu_swinc test_vpmu_lazy test_vpmu_lazy_load test_vpmu_fgt test_vpmu_fgt_host \
+	test_vpmu_hpmn0 test_vpmu_sync_window test_vpmu_restore \
 	test_vpmu_partition_iso test_pcpu_bringup test_trap_fastpath \
 	test_vcpu_load test_vpmu_chain test_vpmu_hw_leftovers test_vpmu_aarch32 \
 	test_vpmu_hetero test_vpmu_filter test_vpmu_newer_pmu test_core_profiles \
@@ -30,7 +31,10 @@ test_vpmu_el0-objs := tests/unit/test_vpmu_el0.c tests/unit/hv.c
 test_vpmu_swinc-objs := tests/unit/test_vpmu_swinc.c tests/unit/hv.c
 test_vpmu_lazy-objs := tests/unit/test_vpmu_lazy.c tests/unit/hv.c
 test_vpmu_lazy_load-objs := tests/unit/test_vpmu_lazy_load.c tests/unit/hv.c
-test_vpmu_fgt-objs := tests/unit/test_vpmu_fgt.c tests/unit/hv.c
+# FEAT_FGT and FEAT_HPMN0: the guest's traps, the host's HDFGRTR_EL2 / HDFGWTR_EL2, HPMN = 0; one
+# world (vpmu_fgt_util.c).
+$(foreach t,test_vpmu_fgt test_vpmu_fgt_host test_vpmu_hpmn0,$(eval $(t)-objs := \
+	tests/unit/$(t).c tests/unit/hv.c tests/unit/vpmu_fgt_util.c))
 test_vpmu_newer_pmu-objs := tests/unit/test_vpmu_newer_pmu.c tests/unit/hv.c
 test_vpmu_sync_window-objs := tests/unit/test_vpmu_sync_window.c tests/unit/hv.c
 test_vpmu_restore-objs := tests/unit/test_vpmu_restore.c tests/unit/hv.c

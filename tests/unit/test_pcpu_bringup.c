@@ -11,7 +11,7 @@
  * brings the VM up first, then the smaller or weaker pCPU 1, and expects VPERF_EINVAL, a log line
  * naming the reason and the refusal counted; the pCPU initialised again with what it had (a CPU
  * reset) is still accepted. FEAT_FGT and FEAT_HPMN0 are not demanded: a direct VM that needs
- * them runs trapped on a pCPU without them (test_vpmu_fgt.c).
+ * them runs trapped on a pCPU without them (test_vpmu_fgt_host.c, test_vpmu_hpmn0.c).
  */
 #include <string.h>
 
