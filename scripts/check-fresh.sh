@@ -28,7 +28,8 @@ suite=bookworm
 goals=${VPERF_FRESH_GOALS:-run check}
 
 [ "$(id -u)" -eq 0 ] || { echo "check-fresh: needs root (chroot and mounts)" >&2; exit 2; }
-git -C "$srctree" rev-parse --verify -q HEAD >/dev/null ||
+# The commit the root gets, fixed at the start: HEAD may move while the run lasts.
+commit=$(git -C "$srctree" rev-parse --verify -q HEAD) ||
 	{ echo "check-fresh: $srctree is no git checkout (it copies git archive HEAD)" >&2; exit 2; }
 export DEBIAN_FRONTEND=noninteractive
 
@@ -79,7 +80,7 @@ make_root() {
 	done
 	cp /etc/resolv.conf "$root/etc/resolv.conf"
 	mkdir -p "$root/root/vperf"
-	git -C "$srctree" archive HEAD | tar -x -C "$root/root/vperf"
+	git -C "$srctree" archive "$commit" | tar -x -C "$root/root/vperf"
 }
 
 # The quick start, inside the root: the README's lines, timed. Runs in its own mount namespace,
@@ -128,23 +129,24 @@ EOF
 }
 
 # tree_clean: make check must leave the source tree as it found it; its own test of that is
-# skipped in the root (no git there), so it is judged from outside: the root's copy against
-# HEAD, through this checkout's objects and an index of its own (git status: a changed, removed
-# or new file that .gitignore does not name fails it).
+# skipped in the root (no git there), so it is judged from outside: the root's copy against the
+# commit it was copied from, through this checkout's objects and an index of its own (a changed
+# or removed file, or a new one that .gitignore does not name, fails it).
 tree_clean() {
 	idx=$(mktemp -d)/index
 	gitdir=$(git -C "$srctree" rev-parse --absolute-git-dir)
-	changes=$(GIT_INDEX_FILE=$idx git --git-dir="$gitdir" --work-tree="$root/root/vperf" \
-		read-tree HEAD 2>&1 &&
-		GIT_INDEX_FILE=$idx git --git-dir="$gitdir" --work-tree="$root/root/vperf" \
-			status --porcelain=v1 -uall 2>&1)
+	changes=$(
+		g() { GIT_INDEX_FILE=$idx git -C "$root/root/vperf" --git-dir="$gitdir" --work-tree=. "$@"; }
+		g read-tree "$commit" && { g update-index -q --refresh >/dev/null || true; } &&
+			g diff-files --name-status && g ls-files --others --exclude-standard | sed 's/^/?	/'
+	)
 	rc=$?
 	rm -rf "$(dirname "$idx")"
 	if [ "$rc" -eq 0 ] && [ -z "$changes" ]; then
 		echo "[  PASSED  ] tree-clean (make $goals left the root's source tree as git archive made it)"
 		return 0
 	fi
-	echo "[  FAILED  ] tree-clean: make $goals changed the root's source tree (git status):"
+	echo "[  FAILED  ] tree-clean: make $goals changed the root's source tree (git, rc $rc):"
 	echo "$changes" | sed 's/^/  /'
 	return 1
 }
