@@ -65,8 +65,9 @@
 #                       and vperf takes each CPU at its first guest run)
 #   KVM_SELFTEST_ARGS   more kernel command line; a vperf parameter refused at boot is printed
 #   KVM_SELFTEST_CPUS   only these of the CPU models above (a space-separated list, e.g.
-#                       max,spe=on: vperf refuses a direct VM with no event counter, the first of
-#                       vpmu_counter_access, on a CPU without FEAT_HPMN0, as a64fx and cortex-a710)
+#                       "max,spe=on a64fx" for the direct partition: cortex-a710 has no FEAT_FGT
+#                       in QEMU, so a direct guest's PMXEVCNTR_EL0 past N reads as zero there,
+#                       CONSTRAINED UNPREDICTABLE, where vpmu_counter_access wants UNDEFINED)
 #   KVM_VPERF_RANGE     first (default) or second: kvm-arm.vperf_range; second runs every test
 #                       on max,spe=on,aarch32=off (AArch64 only: vperf's second range needs it,
 #                       and aarch32_id_regs too), where the guests get N = 2, but
