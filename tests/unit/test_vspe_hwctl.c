@@ -96,12 +96,11 @@ static int vm(unsigned int i, enum vperf_spe_buffer buf)
 /* Which controls vperf wrote on cpu since its trace held `since` events. */
 static unsigned int ctl_writes(unsigned int cpu, uint64_t since)
 {
-	uint64_t len = sim_cpu(cpu)->trace_len;
-	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
+	uint64_t first, end;
 	unsigned int mask = 0;
 
-	assert_true(len - since <= kept);
-	for (uint64_t i = kept - (len - since); i < kept; i++) {
+	assert_true(sim_trace_since(cpu, since, &first, &end));
+	for (uint64_t i = first; i < end; i++) {
 		const struct sim_event *e = sim_trace_at(cpu, i);
 
 		for (unsigned int c = 0; c < NCTL; c++)

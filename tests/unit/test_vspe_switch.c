@@ -25,12 +25,11 @@ static struct lx_spe lx[2];
 /* SPE register accesses and PSB CSYNCs by vperf on cpu since its trace held `since` events. */
 static unsigned int spe_accesses(unsigned int cpu, uint64_t since)
 {
-	uint64_t len = sim_cpu(cpu)->trace_len;
-	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
+	uint64_t first, end;
 	unsigned int n = 0;
 
-	assert_true(len - since <= kept);
-	for (uint64_t i = kept - (len - since); i < kept; i++) {
+	assert_true(sim_trace_since(cpu, since, &first, &end));
+	for (uint64_t i = first; i < end; i++) {
 		const struct sim_event *e = sim_trace_at(cpu, i);
 		const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(e->enc);
 

@@ -36,12 +36,11 @@ static bool last_error_names(const char *what)
 /* How many of pCPU 0's EL2 accesses since event t named enc. */
 static unsigned int accesses_of(uint32_t enc, uint64_t since)
 {
-	uint64_t len = sim_cpu(0)->trace_len;
-	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
+	uint64_t first, end;
 	unsigned int n = 0;
 
-	assert_true(len - since <= kept);
-	for (uint64_t i = kept - (len - since); i < kept; i++) {
+	assert_true(sim_trace_since(0, since, &first, &end));
+	for (uint64_t i = first; i < end; i++) {
 		const struct sim_event *e = sim_trace_at(0, i);
 
 		n += (e->kind == SIM_READ || e->kind == SIM_WRITE) && e->enc == enc;

@@ -298,11 +298,11 @@ unsigned int lx_records(const struct lx_spe *lx)
 /* vperf's SPE register accesses, barriers and MDCR_EL2 writes on cpu since `since`. */
 struct vs_cost vs_cost_since(unsigned int cpu, uint64_t since)
 {
-	uint64_t len = sim_cpu(cpu)->trace_len;
-	uint64_t kept = len < SIM_TRACE_LEN ? len : SIM_TRACE_LEN;
+	uint64_t first, end;
 	struct vs_cost c = { 0 };
 
-	for (uint64_t i = kept - (len - since); i < kept; i++) {
+	assert_true(sim_trace_since(cpu, since, &first, &end));
+	for (uint64_t i = first; i < end; i++) {
 		const struct sim_event *e = sim_trace_at(cpu, i);
 		const struct vperf_sysreg_desc *d = vperf_sysreg_lookup(e->enc);
 		bool spe = d && (d->feat == VPERF_FEAT_SPE || d->feat == VPERF_FEAT_SPEV1P2);

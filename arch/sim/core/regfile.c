@@ -88,6 +88,21 @@ const struct sim_event *sim_trace_at(unsigned int cpu, uint64_t i)
 	return &c->trace[(first + i) % SIM_TRACE_LEN];
 }
 
+bool sim_trace_since(unsigned int cpu, uint64_t since, uint64_t *first, uint64_t *end)
+{
+	const struct sim_cpu *c = sim_cpu(cpu);
+	uint64_t kept;
+
+	if (!c || since > c->trace_len)
+		return false;
+	kept = c->trace_len < SIM_TRACE_LEN ? c->trace_len : SIM_TRACE_LEN;
+	if (c->trace_len - since > kept)
+		return false;
+	*first = kept - (c->trace_len - since);
+	*end = kept;
+	return true;
+}
+
 static void record(enum sim_event_kind kind, uint32_t enc, uint64_t val)
 {
 	struct sim_cpu *c = &cpus[current];

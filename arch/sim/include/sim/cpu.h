@@ -57,6 +57,9 @@ uint64_t sim_peek(unsigned int cpu, uint32_t enc);
 void sim_clear_counts(unsigned int cpu);
 /* Event i (0 = oldest still kept) of the CPU's trace, or NULL. */
 const struct sim_event *sim_trace_at(unsigned int cpu, uint64_t i);
+/* The events the CPU's trace recorded since it held `since` events, as the sim_trace_at indexes
+ * [*first, *end); false when the trace no longer keeps them all (or since is past its end). */
+bool sim_trace_since(unsigned int cpu, uint64_t since, uint64_t *first, uint64_t *end);
 
 void sim_barrier(enum sim_event_kind kind);
 
