@@ -45,6 +45,13 @@
 #                        flush of the CPU a lazy put parked its counters on: patches 12 and 26);
 #                        then CPU 1 taken offline with the vCPU parked there, the vCPU run on
 #                        CPU 0 (KVM's flush at CPU down, patch 34), CPU 1 back online
+#   vperf_pmu_policy     ours: KVM_ARM_VCPU_PMU_V3_VPERF (patch 42), a VM's policy from its VMM: the
+#                        default is the kernel's parameters, bad policies, late writes and what
+#                        the host keeps from VMMs refused, a direct VM with SPE (as far as
+#                        kvm-arm.vperf_vmm allows them) and a trapped one without, run in turn,
+#                        each given its own (vperf's count of answered accesses from /dev/kmsg,
+#                        PMSVer); with kvm-arm.vperf_vmm=direct,spe,mode in KVM_SELFTEST_ARGS
+#                        the direct partition and SPE are required
 #   vperf_host_long      ours: two pinned 64-bit CPU_CYCLES events of the host's perf on CPU 1
 #                        while a guest spins there 10 s; CPU 1's PMU interrupts must not move
 #                        (the host's counters above HPMN overflow at bit 63 by MDCR_EL2.HLP,
@@ -90,7 +97,7 @@ second) width= ;;
 esac
 tests=${KVM_SELFTESTS:-vpmu_counter_access set_id_regs set_id_regs_noasid get-reg-list
 	aarch32_id_regs debug-exceptions debug-exceptions_stepped psci_test $width vperf_pmu_filter
-	vperf_pmu_migrate vperf_pmu_view vperf_pmu_flush vperf_host_long}
+	vperf_pmu_migrate vperf_pmu_view vperf_pmu_flush vperf_pmu_policy vperf_host_long}
 modes=${KVM_SELFTEST_MODES:-1 0}
 kvm_mode=${KVM_MODE:-nvhe}
 case "$kvm_mode" in
@@ -205,6 +212,22 @@ required() {
 	vperf_host_long:1)
 		[ "$kvm_mode" != vhe ] || echo "host long: judged"
 		;;
+	vperf_pmu_policy:1)
+		echo "policy: the kernel's parameters read back, bad policies refused"
+		echo "policy: the trapped VM's accesses trapped"
+		# max,spe=on: SPE, and the direct partition in the first range, where the host
+		# lets VMMs have them (kvm-arm.vperf_vmm); else it must keep them
+		case " ${KVM_SELFTEST_ARGS:-} " in
+		*" kvm-arm.vperf_vmm=direct,spe,mode "*)
+			echo "policy: SPE for the VM that asked, none for the other"
+			[ "$range" = second ] || echo "policy: the direct VM's accesses did not trap"
+			;;
+		*) echo "policy: what the host keeps from VMMs refused" ;;
+		esac
+		;;
+	vperf_pmu_policy:0)
+		echo "policy: no vperf, no KVM_ARM_VCPU_PMU_V3_VPERF"
+		;;
 	vperf_pmu_view:1)
 		echo "view: the PMU registers are vperf's"
 		# AArch32 at EL0 (the first range's CPU): ID_DFR0_EL1 is not RAZ
@@ -217,7 +240,7 @@ required() {
 }
 # The lines of our tests' own output worth showing (pr_info's), an extended regex.
 ours_lines() {
-	echo "(no filter|deny|allow|list order|reverse order|KVM.s own|saved|reading on|vperf blob|corrupted|vperf_(pmu|host)_|flush: |host long: |view: (the |one |a VM|PMUVer|after|ID_DFR0))"
+	echo "(no filter|deny|allow|list order|reverse order|KVM.s own|saved|reading on|vperf blob|corrupted|vperf_(pmu|host)_|flush: |host long: |policy: |view: (the |one |a VM|PMUVer|after|ID_DFR0))"
 }
 lacking() {
 	required "$1" "$2" | while IFS= read -r line; do

@@ -20,17 +20,31 @@
 struct vperf_test_vm {
 	struct kvm_vm *vm;
 	struct kvm_vcpu *vcpu;
+	struct kvm_vcpu *other; /* with two vCPUs: the second, PMU interrupt set */
 	int gic_fd;
 };
 
+/* The PMU interrupt on PPI irq, as for every vCPU of the VM */
+static inline void vperf_vcpu_set_irq(struct kvm_vcpu *vcpu, uint64_t irq)
+{
+	struct kvm_device_attr attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+		.attr = KVM_ARM_VCPU_PMU_V3_IRQ,
+		.addr = (uint64_t)&irq,
+	};
+
+	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &attr);
+}
+
 /*
- * A VM of one vCPU with PMUv3, its PMU interrupt on PPI irq, a vGICv3, and
- * the event filters KVM_ARM_VCPU_PMU_V3_FILTER gets before the PMU's init
- * (nr of them, in order).
+ * A VM of nr_vcpus (1 or 2) vCPUs with PMUv3, their PMU interrupt on PPI
+ * irq, a vGICv3, and the event filters KVM_ARM_VCPU_PMU_V3_FILTER gets (nr
+ * of them, in order); the PMU's init is the caller's (vperf_vm_init_pmu(),
+ * the first vCPU's).
  */
-static inline void vperf_vm_create_irq(struct vperf_test_vm *t, void *guest_code,
-				       const struct kvm_pmu_event_filter *filters, int nr,
-				       uint64_t irq)
+static inline void vperf_vm_add(struct vperf_test_vm *t, void *guest_code,
+				const struct kvm_pmu_event_filter *filters, int nr, uint64_t irq,
+				int nr_vcpus)
 {
 	struct kvm_vcpu_init init;
 	struct kvm_device_attr attr = {
@@ -38,24 +52,42 @@ static inline void vperf_vm_create_irq(struct vperf_test_vm *t, void *guest_code
 	};
 	int i;
 
-	t->vm = vm_create(1);
+	t->vm = vm_create(nr_vcpus);
 	vm_ioctl(t->vm, KVM_ARM_PREFERRED_TARGET, &init);
 	init.features[0] |= 1 << KVM_ARM_VCPU_PMU_V3;
 	t->vcpu = aarch64_vcpu_add(t->vm, 0, &init, guest_code);
-	t->gic_fd = vgic_v3_setup(t->vm, 1, 64);
+	t->other = nr_vcpus > 1 ? aarch64_vcpu_add(t->vm, 1, &init, guest_code) : NULL;
+	t->gic_fd = vgic_v3_setup(t->vm, nr_vcpus, 64);
 	__TEST_REQUIRE(t->gic_fd >= 0, "Failed to create vgic-v3, skipping");
 
-	attr.attr = KVM_ARM_VCPU_PMU_V3_IRQ;
-	attr.addr = (uint64_t)&irq;
-	vcpu_ioctl(t->vcpu, KVM_SET_DEVICE_ATTR, &attr);
+	vperf_vcpu_set_irq(t->vcpu, irq);
+	if (t->other)
+		vperf_vcpu_set_irq(t->other, irq);
 	for (i = 0; i < nr; i++) {
 		attr.attr = KVM_ARM_VCPU_PMU_V3_FILTER;
 		attr.addr = (uint64_t)&filters[i];
 		vcpu_ioctl(t->vcpu, KVM_SET_DEVICE_ATTR, &attr);
 	}
-	attr.attr = KVM_ARM_VCPU_PMU_V3_INIT;
-	attr.addr = 0;
+}
+
+/* KVM_ARM_VCPU_PMU_V3_INIT: the PMU's attributes are fixed from here on */
+static inline void vperf_vm_init_pmu(struct vperf_test_vm *t)
+{
+	struct kvm_device_attr attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+		.attr = KVM_ARM_VCPU_PMU_V3_INIT,
+	};
+
 	vcpu_ioctl(t->vcpu, KVM_SET_DEVICE_ATTR, &attr);
+}
+
+/* Both, as a VMM that sets nothing else does */
+static inline void vperf_vm_create_irq(struct vperf_test_vm *t, void *guest_code,
+				       const struct kvm_pmu_event_filter *filters, int nr,
+				       uint64_t irq)
+{
+	vperf_vm_add(t, guest_code, filters, nr, irq, 1);
+	vperf_vm_init_pmu(t);
 }
 
 /* The same on PPI 23 (QEMU's) */

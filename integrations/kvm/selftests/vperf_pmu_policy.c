@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vperf_pmu_policy - KVM_ARM_VCPU_PMU_V3_VPERF, a VM's vperf policy set by its VMM
+ *
+ * With kvm-arm.vperf=1 a VMM may give each VM its own partition, mode and
+ * SPE before the VM's first run; the kernel's kvm-arm.vperf_* parameters
+ * are what it reads until then. With kvm-arm.vperf=0 the attribute is
+ * absent. Checked here:
+ *   - the default reads the kernel's parameters (this host's command line);
+ *   - a policy this host can never give is EINVAL and changes nothing: a
+ *     value out of range, a reserved byte set, emulated slots without the
+ *     emulated partition, the mode self in VHE, a partition other than the
+ *     trapped one in the second range;
+ *   - what the host keeps from VMMs is EPERM and changes nothing: the direct
+ *     partition and SPE unless the parameters give them by default or
+ *     kvm-arm.vperf_vmm lets VMMs ask for them, another mode unless it lets
+ *     them ask for that;
+ *   - after the VM's first run a write is EBUSY and the policy stays;
+ *   - what the guests get: a VM that asked for the direct partition and SPE
+ *     (as much of them as the host lets it) and one that asked for the
+ *     trapped partition without SPE, run one after the other. The guest
+ *     reads the cycle counter 256 times: vperf must have answered at least
+ *     that many accesses for the trapped VM (each vCPU's count is in the
+ *     host's log at its destroy, read from /dev/kmsg) and fewer for the
+ *     direct one, unless the host said it runs trapped instead; the SPE
+ *     VM's ID_AA64DFR0_EL1.PMSVer is not 0 where the host has SPE, the
+ *     other's is 0. An emulated VM on one slot runs too (in VHE since patch
+ *     43), every access answered.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vperf_selftest.h"
+
+/* The series' UAPI (the tests build with the unpatched source's headers) */
+#ifndef KVM_ARM_VCPU_PMU_V3_VPERF
+#define KVM_ARM_VCPU_PMU_V3_VPERF 0x100
+struct kvm_arm_vperf_policy {
+	__u8 partition;
+	__u8 emu_slots;
+	__u8 mode;
+	__u8 spe;
+	__u8 reserved[12];
+};
+
+#define KVM_ARM_VPERF_PARTITION_TRAPPED	 0
+#define KVM_ARM_VPERF_PARTITION_DIRECT	 1
+#define KVM_ARM_VPERF_PARTITION_EMULATED 2
+#define KVM_ARM_VPERF_MODE_SELF		 0
+#define KVM_ARM_VPERF_MODE_HV		 1
+#endif
+
+#define READS	   256
+#define CPU_CYCLES ARMV8_PMUV3_PERFCTR_CPU_CYCLES
+
+static void guest_code(void)
+{
+	uint64_t dfr0 = read_sysreg_s(SYS_ID_AA64DFR0_EL1);
+	uint64_t sum = 0;
+	int i;
+
+	write_sysreg(BIT(VPERF_CYCLE_BIT), pmcntenset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	for (i = 0; i < READS; i++)
+		sum += read_sysreg(pmccntr_el0);
+	GUEST_SYNC2(dfr0, sum);
+	GUEST_DONE();
+}
+
+/* A busy wait of ticks of the generic timer's virtual count, no exit asked for */
+static void guest_wait(uint64_t ticks)
+{
+	uint64_t start = read_sysreg(cntvct_el0);
+
+	while (read_sysreg(cntvct_el0) - start < ticks)
+		;
+}
+
+/*
+ * The emulated VM's guest: counters 0 and 1 count CPU_CYCLES on one slot.
+ * It spins for a quarter of a second without a WFI or a call to the host,
+ * reading both every 100 us, and counts the changes of which of them moved:
+ * the placement moves on only at an exit (the host's timer interrupts, in
+ * VHE too since patch 43), so without that there are none or a few, at
+ * the vCPU's rare vcpu_put.
+ */
+static void guest_mux(void)
+{
+	uint64_t freq = read_sysreg(cntfrq_el0), end, c0, c1, p0 = 0, p1 = 0;
+	unsigned int moved, last = 0, changes = 0;
+
+	write_sysreg(CPU_CYCLES, pmevtyper0_el0);
+	write_sysreg(CPU_CYCLES, pmevtyper1_el0);
+	write_sysreg(0, pmccfiltr_el0);
+	write_sysreg(BIT(0) | BIT(1) | BIT(VPERF_CYCLE_BIT), pmcntenset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	end = read_sysreg(cntvct_el0) + freq / 4;
+	while (read_sysreg(cntvct_el0) < end) {
+		guest_wait(freq / 10000);
+		c0 = read_sysreg(pmevcntr0_el0);
+		c1 = read_sysreg(pmevcntr1_el0);
+		moved = (c0 != p0) | (c1 != p1) << 1;
+		changes += last && moved && moved != last;
+		last = moved ?: last;
+		p0 = c0;
+		p1 = c1;
+	}
+	write_sysreg(0, pmcr_el0);
+	isb();
+	GUEST_SYNC4(changes, read_sysreg(pmevcntr0_el0), read_sysreg(pmevcntr1_el0),
+		    read_sysreg(pmccntr_el0));
+	GUEST_DONE();
+}
+
+static uint64_t pmsver(uint64_t dfr0)
+{
+	return FIELD_GET(ID_AA64DFR0_EL1_PMSVer_MASK, dfr0);
+}
+
+static char cmdline[4096];
+static bool second; /* kvm-arm.vperf_range=second */
+
+static bool cmdline_has(const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = strstr(cmdline, word); p; p = strstr(p + 1, word))
+		if ((p == cmdline || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+static void read_cmdline(void)
+{
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t len;
+
+	TEST_ASSERT(fd >= 0, "no /proc/cmdline");
+	len = read(fd, cmdline, sizeof(cmdline) - 1);
+	TEST_ASSERT(len > 0, "empty /proc/cmdline");
+	cmdline[len] = 0;
+	close(fd);
+}
+
+/* KVM_SET_DEVICE_ATTR of the policy through vcpu: 0 or its errno */
+static int set_policy_on(struct kvm_vcpu *vcpu, struct kvm_arm_vperf_policy *p)
+{
+	struct kvm_device_attr attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+		.attr = KVM_ARM_VCPU_PMU_V3_VPERF,
+		.addr = (uint64_t)p,
+	};
+
+	return __vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &attr) ? errno : 0;
+}
+
+static int set_policy(struct vperf_test_vm *t, struct kvm_arm_vperf_policy *p)
+{
+	return set_policy_on(t->vcpu, p);
+}
+
+static struct kvm_arm_vperf_policy get_policy(struct vperf_test_vm *t)
+{
+	struct kvm_arm_vperf_policy p;
+	struct kvm_device_attr attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+		.attr = KVM_ARM_VCPU_PMU_V3_VPERF,
+		.addr = (uint64_t)&p,
+	};
+
+	vcpu_ioctl(t->vcpu, KVM_GET_DEVICE_ATTR, &attr);
+	return p;
+}
+
+/* The host's log from now on: /dev/kmsg at its end */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	TEST_ASSERT(fd >= 0, "no /dev/kmsg");
+	lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+struct outcome {
+	uint64_t dfr0; /* the guest's first value: guest_code's ID_AA64DFR0_EL1 */
+	uint64_t args[4];
+	long answered; /* vperf's count at vCPU 0's destroy, -1: none */
+	bool instead;  /* the host ran it trapped instead of direct */
+};
+
+/* The host's lines since kmsg_open(): vCPU 0's count vperf said, and the direct refusal */
+static void kmsg_read(int fd, struct outcome *o)
+{
+	char rec[2048];
+	ssize_t len;
+	char *p;
+
+	o->answered = -1;
+	o->instead = false;
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue; /* records lost to a wrap: read on */
+		if (len <= 0)
+			break;
+		rec[len] = 0;
+		p = strstr(rec, "vcpu 0: vperf answered ");
+		if (p)
+			o->answered = strtol(p + strlen("vcpu 0: vperf answered "), NULL, 10);
+		if (strstr(rec, "vperf refused the VM the direct partition"))
+			o->instead = true;
+	}
+	close(fd);
+}
+
+/*
+ * A VM with policy p run to its end. After its first run a write must be
+ * EBUSY through either vCPU: the one that ran (its PMU initialised) and the
+ * other, which never ran (the VM's first run is what fixes the policy).
+ */
+static struct outcome run_guest(const char *name, struct kvm_arm_vperf_policy p, void *guest)
+{
+	struct kvm_arm_vperf_policy late = p, now;
+	struct vperf_test_vm t;
+	struct outcome o;
+	struct ucall uc;
+	int kmsg;
+
+	vperf_vm_add(&t, guest, NULL, 0, 23, 2);
+	TEST_ASSERT_EQ(set_policy(&t, &p), 0);
+	vperf_vm_init_pmu(&t);
+	kmsg = kmsg_open();
+	TEST_ASSERT(vperf_vm_run(&t, &uc) == UCALL_SYNC, "%s: no result", name);
+	o.dfr0 = uc.args[0];
+	memcpy(o.args, uc.args, sizeof(o.args));
+	/* Another policy this VMM may ask for, but too late */
+	if (p.partition != KVM_ARM_VPERF_PARTITION_TRAPPED)
+		late.partition = KVM_ARM_VPERF_PARTITION_TRAPPED;
+	else if (!second)
+		late.partition = KVM_ARM_VPERF_PARTITION_EMULATED;
+	late.emu_slots = 0;
+	TEST_ASSERT_EQ(set_policy(&t, &late), EBUSY);
+	TEST_ASSERT_EQ(set_policy_on(t.other, &late), EBUSY);
+	now = get_policy(&t);
+	TEST_ASSERT(!memcmp(&now, &p, sizeof(p)), "%s: the policy changed after the first run",
+		    name);
+	TEST_ASSERT(vperf_vm_run(&t, &uc) == UCALL_DONE, "%s: not done", name);
+	vperf_vm_free(&t);
+	kmsg_read(kmsg, &o);
+	pr_info("policy: %s: partition %u, mode %u, SPE %u: PMSVer %lu, vperf answered %ld%s\n",
+		name, p.partition, p.mode, p.spe, pmsver(o.dfr0), o.answered,
+		o.instead ? " (trapped instead of direct)" : "");
+	return o;
+}
+
+static struct outcome run(const char *name, struct kvm_arm_vperf_policy p)
+{
+	return run_guest(name, p, guest_code);
+}
+
+/*
+ * The emulated VM: both counters counted part of the time, together about
+ * the cycles of one slot, and which of them moved changed at the exits.
+ */
+static void mux_judged(const struct outcome *o)
+{
+	uint64_t changes = o->args[0], c0 = o->args[1], c1 = o->args[2], cycles = o->args[3];
+
+	pr_info("policy: the emulated VM's counters 0 and 1 on one slot: %lu and %lu of %lu "
+		"cycles, %lu changes of the one counting\n",
+		c0, c1, cycles, changes);
+	TEST_ASSERT(c0 && c1 && c0 + c1 <= cycles + cycles / 10,
+		    "the emulated VM's counters did not share their slot");
+	TEST_ASSERT(changes >= 8, "the emulated VM's counters moved on %lu times", changes);
+	pr_info("policy: the emulated VM's counters moved on at its exits\n");
+}
+
+static uint8_t param(const char *name, const char *const *values, int nr)
+{
+	char word[64];
+	int i;
+
+	for (i = 1; i < nr; i++) {
+		snprintf(word, sizeof(word), "kvm-arm.vperf_%s=%s", name, values[i]);
+		if (cmdline_has(word))
+			return i;
+	}
+	return 0;
+}
+
+/* What the kernel's parameters make a new VM's policy */
+static struct kvm_arm_vperf_policy expected_default(bool vhe)
+{
+	static const char *const partitions[] = { "trapped", "direct", "emulated" };
+	static const char *const modes[] = { "self", "hv" };
+	struct kvm_arm_vperf_policy p = {
+		.partition = param("partition", partitions, 3),
+		.mode = vhe ? KVM_ARM_VPERF_MODE_HV : param("mode", modes, 2),
+		.spe = cmdline_has("kvm-arm.vperf_spe=1"),
+	};
+	char word[64];
+	int n;
+
+	for (n = 1; n < 32; n++) {
+		snprintf(word, sizeof(word), "kvm-arm.vperf_emu_slots=%d", n);
+		if (cmdline_has(word))
+			p.emu_slots = n;
+	}
+	return p;
+}
+
+/* What kvm-arm.vperf_vmm=... lets a VMM ask for beyond the default */
+static bool vmm_may(const char *what)
+{
+	const char *key = "kvm-arm.vperf_vmm=";
+	const char *p = strstr(cmdline, key);
+	char list[64], *tok, *save;
+	size_t n;
+
+	if (!p)
+		return false;
+	p += strlen(key);
+	n = strcspn(p, " \n");
+	n = n < sizeof(list) ? n : sizeof(list) - 1;
+	memcpy(list, p, n);
+	list[n] = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, what))
+			return true;
+	return false;
+}
+
+/*
+ * What the host keeps from VMMs (the direct partition and SPE unless the
+ * parameters give them or kvm-arm.vperf_vmm allows them, another mode
+ * unless it allows that): EPERM, the VM's policy unchanged. true when
+ * something was kept.
+ */
+static bool kept(struct kvm_arm_vperf_policy dflt, bool vhe, bool may_direct, bool may_spe)
+{
+	struct kvm_arm_vperf_policy ask[3], after;
+	struct vperf_test_vm t;
+	int i, nr = 0;
+
+	vperf_vm_add(&t, guest_code, NULL, 0, 23, 1);
+	for (i = 0; i < 3; i++)
+		ask[i] = (struct kvm_arm_vperf_policy){ .mode = dflt.mode };
+	if (!may_direct && !second)
+		ask[nr++].partition = KVM_ARM_VPERF_PARTITION_DIRECT;
+	if (!may_spe)
+		ask[nr++].spe = 1;
+	if (!vmm_may("mode") && !vhe)
+		ask[nr++].mode = !dflt.mode;
+	for (i = 0; i < nr; i++)
+		TEST_ASSERT(set_policy(&t, &ask[i]) == EPERM, "kept policy %d not refused", i);
+	after = get_policy(&t);
+	TEST_ASSERT(!memcmp(&dflt, &after, sizeof(dflt)), "a kept policy changed the VM's");
+	vperf_vm_free(&t);
+	return nr > 0;
+}
+
+/* Each policy this host can never give: EINVAL, the VM's policy unchanged */
+static void refused(bool vhe)
+{
+	struct kvm_arm_vperf_policy bad[8], before, after;
+	struct vperf_test_vm t;
+	int i, nr = 0;
+
+	vperf_vm_add(&t, guest_code, NULL, 0, 23, 1);
+	before = get_policy(&t);
+	/* Each wrong in one way only: VHE's mode is hv */
+	for (i = 0; i < 8; i++)
+		bad[i] = (struct kvm_arm_vperf_policy){ .mode = before.mode };
+	bad[nr++].partition = 3;
+	bad[nr++].mode = 2;
+	bad[nr++].spe = 2;
+	bad[nr].partition = KVM_ARM_VPERF_PARTITION_EMULATED;
+	bad[nr++].emu_slots = 32;
+	bad[nr++].reserved[11] = 1;
+	bad[nr++].emu_slots = 1; /* the trapped partition */
+	if (vhe)
+		bad[nr++].mode = KVM_ARM_VPERF_MODE_SELF;
+	else if (second)
+		bad[nr++].partition = KVM_ARM_VPERF_PARTITION_DIRECT;
+	for (i = 0; i < nr; i++) {
+		TEST_ASSERT(set_policy(&t, &bad[i]) == EINVAL, "bad policy %d not refused", i);
+	}
+	after = get_policy(&t);
+	TEST_ASSERT(!memcmp(&before, &after, sizeof(before)), "a refused policy changed the VM's");
+	vperf_vm_free(&t);
+}
+
+int main(void)
+{
+	struct kvm_arm_vperf_policy want, got, mine = {};
+	bool vhe, host_spe, may_direct, may_spe;
+	struct vperf_test_vm t;
+	struct outcome direct, trapped, emulated;
+	struct kvm_device_attr attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+		.attr = KVM_ARM_VCPU_PMU_V3_VPERF,
+	};
+
+	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
+	read_cmdline();
+	vhe = !cmdline_has("kvm-arm.mode=nvhe") && !cmdline_has("kvm-arm.mode=protected");
+	second = cmdline_has("kvm-arm.vperf_range=second");
+	host_spe = !access("/sys/bus/event_source/devices/arm_spe_0", F_OK);
+
+	vperf_vm_add(&t, guest_code, NULL, 0, 23, 1);
+	if (!cmdline_has("kvm-arm.vperf=1")) {
+		TEST_ASSERT(__vcpu_ioctl(t.vcpu, KVM_HAS_DEVICE_ATTR, &attr) && errno == ENXIO,
+			    "KVM_ARM_VCPU_PMU_V3_VPERF without vperf");
+		vperf_vm_free(&t);
+		pr_info("policy: no vperf, no KVM_ARM_VCPU_PMU_V3_VPERF\n");
+		return 0;
+	}
+	vcpu_ioctl(t.vcpu, KVM_HAS_DEVICE_ATTR, &attr);
+	want = expected_default(vhe);
+	got = get_policy(&t);
+	vperf_vm_free(&t);
+	TEST_ASSERT(!memcmp(&want, &got, sizeof(want)),
+		    "default partition %u slots %u mode %u SPE %u, the parameters say %u %u %u %u",
+		    got.partition, got.emu_slots, got.mode, got.spe, want.partition, want.emu_slots,
+		    want.mode, want.spe);
+	refused(vhe);
+	pr_info("policy: the kernel's parameters read back, bad policies refused\n");
+	may_direct =
+		!second && (want.partition == KVM_ARM_VPERF_PARTITION_DIRECT || vmm_may("direct"));
+	may_spe = want.spe || vmm_may("spe");
+	if (kept(want, vhe, may_direct, may_spe))
+		pr_info("policy: what the host keeps from VMMs refused\n");
+
+	mine.mode = want.mode;
+	mine.partition =
+		may_direct ? KVM_ARM_VPERF_PARTITION_DIRECT : KVM_ARM_VPERF_PARTITION_TRAPPED;
+	mine.spe = may_spe;
+	direct = run(may_direct ? "direct" : "trapped", mine);
+	mine.partition = KVM_ARM_VPERF_PARTITION_TRAPPED;
+	mine.spe = 0;
+	trapped = run("trapped without SPE", mine);
+
+	TEST_ASSERT(trapped.answered >= READS, "the trapped VM: vperf answered %ld of %d reads",
+		    trapped.answered, READS);
+	TEST_ASSERT_EQ(pmsver(trapped.dfr0), 0);
+	pr_info("policy: the trapped VM's accesses trapped\n");
+	if (host_spe && may_spe) {
+		TEST_ASSERT(pmsver(direct.dfr0), "the VM that asked for SPE has none");
+		pr_info("policy: SPE for the VM that asked, none for the other\n");
+	}
+	if (may_direct && !direct.instead) {
+		TEST_ASSERT(direct.answered >= 0 && direct.answered < READS,
+			    "the direct VM: vperf answered %ld accesses", direct.answered);
+		pr_info("policy: the direct VM's accesses did not trap\n");
+	}
+	if (!second) {
+		mine.partition = KVM_ARM_VPERF_PARTITION_EMULATED;
+		mine.emu_slots = 1;
+		emulated = run_guest("emulated on one slot", mine, guest_mux);
+		mux_judged(&emulated);
+	}
+	pr_info("vperf_pmu_policy: each VM had its own policy\n");
+	return 0;
+}
