@@ -187,14 +187,14 @@ derive() {
 }
 
 # ours NAME: NAME is the project's own test, its source in integrations/kvm/selftests/ (with the
-# header there), built with the selftests' library like a derived test; rebuilt when its copy in
+# headers there), built with the selftests' library like a derived test; rebuilt when its copy in
 # the build's tree differs from it.
 ours() {
 	[ -f "$here/selftests/$1.c" ]
 }
 stale() {
 	ours "$1" || return 1
-	for f in "$1.c" vperf_selftest.h; do
+	for f in "$1.c" vperf_selftest.h vperf_host.h; do
 		cmp -s "$here/selftests/$f" "$kst/aarch64/$f" || return 0
 	done
 	return 1
@@ -215,6 +215,7 @@ required() {
 	vperf_pmu_policy:1)
 		echo "policy: the kernel's parameters read back, bad policies refused"
 		echo "policy: the trapped VM's accesses trapped"
+		[ "$range" = second ] || echo "policy: the emulated VM's counters moved on at its exits"
 		# max,spe=on: SPE, and the direct partition in the first range, where the host
 		# lets VMMs have them (kvm-arm.vperf_vmm); else it must keep them
 		case " ${KVM_SELFTEST_ARGS:-} " in
@@ -281,7 +282,8 @@ if [ -n "$(missing)" ]; then
 						extra="$extra aarch64/$t"
 						echo "$bins" | grep -qx "$dir/out/aarch64/$t" || continue
 						cp --remove-destination "$here/selftests/$t.c" \
-							"$here/selftests/vperf_selftest.h" "$kst/aarch64/" &&
+							"$here/selftests/vperf_selftest.h" "$here/selftests/vperf_host.h" \
+							"$kst/aarch64/" &&
 							rm -f "$dir/out/aarch64/$t" || exit 1
 						continue
 					fi

@@ -27,12 +27,9 @@
  *     other's is 0. An emulated VM on one slot runs too (in VHE since patch
  *     43), every access answered.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
+#include "vperf_host.h"
 #include "vperf_selftest.h"
 
 /* The series' UAPI (the tests build with the unpatched source's headers) */
@@ -71,15 +68,6 @@ static void guest_code(void)
 	GUEST_DONE();
 }
 
-/* A busy wait of ticks of the generic timer's virtual count, no exit asked for */
-static void guest_wait(uint64_t ticks)
-{
-	uint64_t start = read_sysreg(cntvct_el0);
-
-	while (read_sysreg(cntvct_el0) - start < ticks)
-		;
-}
-
 /*
  * The emulated VM's guest: counters 0 and 1 count CPU_CYCLES on one slot.
  * It spins for a quarter of a second without a WFI or a call to the host,
@@ -101,7 +89,7 @@ static void guest_mux(void)
 	isb();
 	end = read_sysreg(cntvct_el0) + freq / 4;
 	while (read_sysreg(cntvct_el0) < end) {
-		guest_wait(freq / 10000);
+		vperf_guest_wait(freq / 10000);
 		c0 = read_sysreg(pmevcntr0_el0);
 		c1 = read_sysreg(pmevcntr1_el0);
 		moved = (c0 != p0) | (c1 != p1) << 1;
@@ -122,31 +110,7 @@ static uint64_t pmsver(uint64_t dfr0)
 	return FIELD_GET(ID_AA64DFR0_EL1_PMSVer_MASK, dfr0);
 }
 
-static char cmdline[4096];
 static bool second; /* kvm-arm.vperf_range=second */
-
-static bool cmdline_has(const char *word)
-{
-	size_t n = strlen(word);
-	const char *p;
-
-	for (p = strstr(cmdline, word); p; p = strstr(p + 1, word))
-		if ((p == cmdline || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || !p[n]))
-			return true;
-	return false;
-}
-
-static void read_cmdline(void)
-{
-	int fd = open("/proc/cmdline", O_RDONLY);
-	ssize_t len;
-
-	TEST_ASSERT(fd >= 0, "no /proc/cmdline");
-	len = read(fd, cmdline, sizeof(cmdline) - 1);
-	TEST_ASSERT(len > 0, "empty /proc/cmdline");
-	cmdline[len] = 0;
-	close(fd);
-}
 
 /* KVM_SET_DEVICE_ATTR of the policy through vcpu: 0 or its errno */
 static int set_policy_on(struct kvm_vcpu *vcpu, struct kvm_arm_vperf_policy *p)
@@ -178,16 +142,6 @@ static struct kvm_arm_vperf_policy get_policy(struct vperf_test_vm *t)
 	return p;
 }
 
-/* The host's log from now on: /dev/kmsg at its end */
-static int kmsg_open(void)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-
-	TEST_ASSERT(fd >= 0, "no /dev/kmsg");
-	lseek(fd, 0, SEEK_END);
-	return fd;
-}
-
 struct outcome {
 	uint64_t dfr0; /* the guest's first value: guest_code's ID_AA64DFR0_EL1 */
 	uint64_t args[4];
@@ -195,29 +149,17 @@ struct outcome {
 	bool instead;  /* the host ran it trapped instead of direct */
 };
 
-/* The host's lines since kmsg_open(): vCPU 0's count vperf said, and the direct refusal */
-static void kmsg_read(int fd, struct outcome *o)
+/* A record of the host's log: vCPU 0's count vperf said, and the direct refusal */
+static void host_said(const char *rec, void *arg)
 {
-	char rec[2048];
-	ssize_t len;
-	char *p;
+	const char *key = "vcpu 0: vperf answered ";
+	struct outcome *o = arg;
+	const char *p = strstr(rec, key);
 
-	o->answered = -1;
-	o->instead = false;
-	for (;;) {
-		len = read(fd, rec, sizeof(rec) - 1);
-		if (len < 0 && errno == EPIPE)
-			continue; /* records lost to a wrap: read on */
-		if (len <= 0)
-			break;
-		rec[len] = 0;
-		p = strstr(rec, "vcpu 0: vperf answered ");
-		if (p)
-			o->answered = strtol(p + strlen("vcpu 0: vperf answered "), NULL, 10);
-		if (strstr(rec, "vperf refused the VM the direct partition"))
-			o->instead = true;
-	}
-	close(fd);
+	if (p)
+		o->answered = strtol(p + strlen(key), NULL, 10);
+	if (strstr(rec, "vperf refused the VM the direct partition"))
+		o->instead = true;
 }
 
 /*
@@ -236,7 +178,7 @@ static struct outcome run_guest(const char *name, struct kvm_arm_vperf_policy p,
 	vperf_vm_add(&t, guest, NULL, 0, 23, 2);
 	TEST_ASSERT_EQ(set_policy(&t, &p), 0);
 	vperf_vm_init_pmu(&t);
-	kmsg = kmsg_open();
+	kmsg = vperf_kmsg_open();
 	TEST_ASSERT(vperf_vm_run(&t, &uc) == UCALL_SYNC, "%s: no result", name);
 	o.dfr0 = uc.args[0];
 	memcpy(o.args, uc.args, sizeof(o.args));
@@ -253,16 +195,13 @@ static struct outcome run_guest(const char *name, struct kvm_arm_vperf_policy p,
 		    name);
 	TEST_ASSERT(vperf_vm_run(&t, &uc) == UCALL_DONE, "%s: not done", name);
 	vperf_vm_free(&t);
-	kmsg_read(kmsg, &o);
+	o.answered = -1;
+	o.instead = false;
+	vperf_kmsg_each(kmsg, host_said, &o);
 	pr_info("policy: %s: partition %u, mode %u, SPE %u: PMSVer %lu, vperf answered %ld%s\n",
 		name, p.partition, p.mode, p.spe, pmsver(o.dfr0), o.answered,
 		o.instead ? " (trapped instead of direct)" : "");
 	return o;
-}
-
-static struct outcome run(const char *name, struct kvm_arm_vperf_policy p)
-{
-	return run_guest(name, p, guest_code);
 }
 
 /*
@@ -289,7 +228,7 @@ static uint8_t param(const char *name, const char *const *values, int nr)
 
 	for (i = 1; i < nr; i++) {
 		snprintf(word, sizeof(word), "kvm-arm.vperf_%s=%s", name, values[i]);
-		if (cmdline_has(word))
+		if (vperf_cmdline_has(word))
 			return i;
 	}
 	return 0;
@@ -303,14 +242,14 @@ static struct kvm_arm_vperf_policy expected_default(bool vhe)
 	struct kvm_arm_vperf_policy p = {
 		.partition = param("partition", partitions, 3),
 		.mode = vhe ? KVM_ARM_VPERF_MODE_HV : param("mode", modes, 2),
-		.spe = cmdline_has("kvm-arm.vperf_spe=1"),
+		.spe = vperf_cmdline_has("kvm-arm.vperf_spe=1"),
 	};
 	char word[64];
 	int n;
 
 	for (n = 1; n < 32; n++) {
 		snprintf(word, sizeof(word), "kvm-arm.vperf_emu_slots=%d", n);
-		if (cmdline_has(word))
+		if (vperf_cmdline_has(word))
 			p.emu_slots = n;
 	}
 	return p;
@@ -319,22 +258,7 @@ static struct kvm_arm_vperf_policy expected_default(bool vhe)
 /* What kvm-arm.vperf_vmm=... lets a VMM ask for beyond the default */
 static bool vmm_may(const char *what)
 {
-	const char *key = "kvm-arm.vperf_vmm=";
-	const char *p = strstr(cmdline, key);
-	char list[64], *tok, *save;
-	size_t n;
-
-	if (!p)
-		return false;
-	p += strlen(key);
-	n = strcspn(p, " \n");
-	n = n < sizeof(list) ? n : sizeof(list) - 1;
-	memcpy(list, p, n);
-	list[n] = 0;
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (!strcmp(tok, what))
-			return true;
-	return false;
+	return vperf_cmdline_lists("kvm-arm.vperf_vmm=", what);
 }
 
 /*
@@ -409,13 +333,14 @@ int main(void)
 	};
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
-	read_cmdline();
-	vhe = !cmdline_has("kvm-arm.mode=nvhe") && !cmdline_has("kvm-arm.mode=protected");
-	second = cmdline_has("kvm-arm.vperf_range=second");
+	vperf_cmdline_read();
+	vhe = !vperf_cmdline_has("kvm-arm.mode=nvhe") &&
+	      !vperf_cmdline_has("kvm-arm.mode=protected");
+	second = vperf_cmdline_has("kvm-arm.vperf_range=second");
 	host_spe = !access("/sys/bus/event_source/devices/arm_spe_0", F_OK);
 
 	vperf_vm_add(&t, guest_code, NULL, 0, 23, 1);
-	if (!cmdline_has("kvm-arm.vperf=1")) {
+	if (!vperf_cmdline_has("kvm-arm.vperf=1")) {
 		TEST_ASSERT(__vcpu_ioctl(t.vcpu, KVM_HAS_DEVICE_ATTR, &attr) && errno == ENXIO,
 			    "KVM_ARM_VCPU_PMU_V3_VPERF without vperf");
 		vperf_vm_free(&t);
@@ -442,10 +367,10 @@ int main(void)
 	mine.partition =
 		may_direct ? KVM_ARM_VPERF_PARTITION_DIRECT : KVM_ARM_VPERF_PARTITION_TRAPPED;
 	mine.spe = may_spe;
-	direct = run(may_direct ? "direct" : "trapped", mine);
+	direct = run_guest(may_direct ? "direct" : "trapped", mine, guest_code);
 	mine.partition = KVM_ARM_VPERF_PARTITION_TRAPPED;
 	mine.spe = 0;
-	trapped = run("trapped without SPE", mine);
+	trapped = run_guest("trapped without SPE", mine, guest_code);
 
 	TEST_ASSERT(trapped.answered >= READS, "the trapped VM: vperf answered %ld of %d reads",
 		    trapped.answered, READS);

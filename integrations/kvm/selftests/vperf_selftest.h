@@ -142,4 +142,13 @@ static inline void vperf_guest_spin(void)
 	isb();
 }
 
+/* A busy wait of ticks of the generic timer's virtual count, no exit asked for */
+static inline void vperf_guest_wait(uint64_t ticks)
+{
+	uint64_t start = read_sysreg(cntvct_el0);
+
+	while (read_sysreg(cntvct_el0) - start < ticks)
+		;
+}
+
 #endif /* VPERF_SELFTEST_H */
