@@ -81,12 +81,7 @@ static void guest_mux(void)
 	uint64_t freq = read_sysreg(cntfrq_el0), end, c0, c1, p0 = 0, p1 = 0;
 	unsigned int moved, last = 0, changes = 0;
 
-	write_sysreg(CPU_CYCLES, pmevtyper0_el0);
-	write_sysreg(CPU_CYCLES, pmevtyper1_el0);
-	write_sysreg(0, pmccfiltr_el0);
-	write_sysreg(BIT(0) | BIT(1) | BIT(VPERF_CYCLE_BIT), pmcntenset_el0);
-	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_E, pmcr_el0);
-	isb();
+	vperf_guest_program(CPU_CYCLES, CPU_CYCLES);
 	end = read_sysreg(cntvct_el0) + freq / 4;
 	while (read_sysreg(cntvct_el0) < end) {
 		vperf_guest_wait(freq / 10000);

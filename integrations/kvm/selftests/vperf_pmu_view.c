@@ -20,9 +20,12 @@
  * With kvm-arm.vperf_spe=1 in the host's command line, a VM whose PMU
  * interrupt is the SPE one's (PPI 21) is one vperf refuses: its KVM_RUN
  * must fail with EINVAL, each time, instead of running on KVM's own PMU.
+ * A VM with EL2 (kvm-arm.mode=nested) must be refused: this kernel lets
+ * no VMM create one.
  */
 #include <linux/bitfield.h>
 
+#include "vperf_host.h"
 #include "vperf_selftest.h"
 
 #ifndef KVM_REG_ARM_VPERF_BLOB
@@ -177,20 +180,6 @@ static void check_writes(struct vperf_test_vm *t, bool vperf)
 	pr_info("view: the VMM's writes reached the guest\n");
 }
 
-/* kvm-arm.vperf_spe=1 is in the host's command line */
-static bool host_spe(void)
-{
-	char line[4096] = "";
-	FILE *f = fopen("/proc/cmdline", "r");
-
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = 0;
-		fclose(f);
-	}
-	return strstr(line, "kvm-arm.vperf_spe=1") != NULL;
-}
-
 /* A VM vperf refuses fails its KVM_RUN, the first and the next */
 static void check_refused(void)
 {
@@ -205,6 +194,32 @@ static void check_refused(void)
 	}
 	vperf_vm_free(&t);
 	pr_info("view: a VM vperf refuses (PMU and SPE on PPI 21): KVM_RUN EINVAL\n");
+}
+
+/*
+ * A VM with EL2 (kvm-arm.mode=nested on a CPU with FEAT_NV2): its guest
+ * hypervisor's MDCR_EL2 would partition the PMU for its own guests, which
+ * vperf does not emulate. This kernel lets no VMM create one (its
+ * KVM_VCPU_MAX_FEATURES leaves KVM_ARM_VCPU_HAS_EL2 out), so vperf needs
+ * no refusal of its own: the test fails where a VMM gets one, which a
+ * kernel that exposes nested virtualization must meet with vperf refusing
+ * such a VM.
+ */
+static void check_nested(void)
+{
+	struct kvm_vm *vm = vm_create(1);
+	struct kvm_vcpu_init init;
+	struct kvm_vcpu *vcpu;
+	int ret;
+
+	vm_ioctl(vm, KVM_ARM_PREFERRED_TARGET, &init);
+	init.features[0] |= BIT(KVM_ARM_VCPU_PMU_V3) | BIT(KVM_ARM_VCPU_HAS_EL2);
+	vcpu = __vm_vcpu_add(vm, 0);
+	ret = __vcpu_ioctl(vcpu, KVM_ARM_VCPU_INIT, &init);
+	TEST_ASSERT(ret == -1 && errno == ENOENT, "a VM with EL2 under vperf: %d, errno %d", ret,
+		    errno);
+	kvm_vm_free(vm);
+	pr_info("view: no VM with EL2 on this host (KVM_ARM_VCPU_INIT: ENOENT)\n");
 }
 
 int main(void)
@@ -226,8 +241,11 @@ int main(void)
 	check_writes(&t, vperf);
 	TEST_ASSERT(vperf_vm_run(&t, &uc) == UCALL_DONE, "not done");
 	vperf_vm_free(&t);
-	if (vperf && host_spe())
+	vperf_cmdline_read();
+	if (vperf && vperf_cmdline_has("kvm-arm.vperf_spe=1"))
 		check_refused();
+	if (vperf)
+		check_nested();
 	pr_info("vperf_pmu_view: ONE_REG reads and writes the guest's PMU\n");
 	return 0;
 }
