@@ -71,15 +71,15 @@ static void guest_code(void)
 /*
  * The emulated VM's guest: counters 0 and 1 count CPU_CYCLES on one slot.
  * It spins for a quarter of a second without a WFI or a call to the host,
- * reading both every 100 us, and counts the changes of which of them moved:
- * the placement moves on only at an exit (the host's timer interrupts, in
- * VHE too since patch 43), so without that there are none or a few, at
- * the vCPU's rare vcpu_put.
+ * reading both every 100 us, and counts the swaps of the one that moved
+ * alone: the placement moves on only at an exit (the host's timer
+ * interrupts, about 60 at 250 Hz; in VHE too since patch 43), so without
+ * that there are none or a few, at the vCPU's rare vcpu_put.
  */
 static void guest_mux(void)
 {
 	uint64_t freq = read_sysreg(cntfrq_el0), end, c0, c1, p0 = 0, p1 = 0;
-	unsigned int moved, last = 0, changes = 0;
+	unsigned int moved, alone = 0, swaps = 0;
 
 	vperf_guest_program(CPU_CYCLES, CPU_CYCLES);
 	end = read_sysreg(cntvct_el0) + freq / 4;
@@ -88,14 +88,17 @@ static void guest_mux(void)
 		c0 = read_sysreg(pmevcntr0_el0);
 		c1 = read_sysreg(pmevcntr1_el0);
 		moved = (c0 != p0) | (c1 != p1) << 1;
-		changes += last && moved && moved != last;
-		last = moved ?: last;
+		/* 1 or 2: one counter alone; 3: a swap inside the window */
+		if (moved == 1 || moved == 2) {
+			swaps += alone && moved != alone;
+			alone = moved;
+		}
 		p0 = c0;
 		p1 = c1;
 	}
 	write_sysreg(0, pmcr_el0);
 	isb();
-	GUEST_SYNC4(changes, read_sysreg(pmevcntr0_el0), read_sysreg(pmevcntr1_el0),
+	GUEST_SYNC4(swaps, read_sysreg(pmevcntr0_el0), read_sysreg(pmevcntr1_el0),
 		    read_sysreg(pmccntr_el0));
 	GUEST_DONE();
 }
@@ -200,19 +203,21 @@ static struct outcome run_guest(const char *name, struct kvm_arm_vperf_policy p,
 }
 
 /*
- * The emulated VM: both counters counted part of the time, together about
- * the cycles of one slot, and which of them moved changed at the exits.
+ * The emulated VM: both counters counted part of the time, together the
+ * cycles of one slot (within 10%: none lost at a move), and the one
+ * counting swapped at the exits.
  */
 static void mux_judged(const struct outcome *o)
 {
-	uint64_t changes = o->args[0], c0 = o->args[1], c1 = o->args[2], cycles = o->args[3];
+	uint64_t swaps = o->args[0], c0 = o->args[1], c1 = o->args[2], cycles = o->args[3];
 
 	pr_info("policy: the emulated VM's counters 0 and 1 on one slot: %lu and %lu of %lu "
-		"cycles, %lu changes of the one counting\n",
-		c0, c1, cycles, changes);
+		"cycles, %lu swaps of the one counting\n",
+		c0, c1, cycles, swaps);
 	TEST_ASSERT(c0 && c1 && c0 + c1 <= cycles + cycles / 10,
 		    "the emulated VM's counters did not share their slot");
-	TEST_ASSERT(changes >= 8, "the emulated VM's counters moved on %lu times", changes);
+	TEST_ASSERT(c0 + c1 >= cycles - cycles / 10, "the emulated VM's counters lost counts");
+	TEST_ASSERT(swaps >= 20, "the emulated VM's counters moved on %lu times", swaps);
 	pr_info("policy: the emulated VM's counters moved on at its exits\n");
 }
 
