@@ -228,6 +228,12 @@ bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu)
 	return vcpu->pmu.where == VPERF_VPMU_PARKED;
 }
 
+bool vperf_vcpu_multiplexed(const struct vperf_vcpu *vcpu)
+{
+	/* The placement is valid only while the state is in the hardware: loaded. */
+	return vcpu->pcpu && vpmu_on(vcpu) && !vperf_vpmu_map_complete(vcpu);
+}
+
 void vperf_pcpu_flush(struct vperf_pcpu *pcpu)
 {
 	/* The hypervisor may have written the SPE controls itself: the next load writes them

@@ -320,6 +320,13 @@ void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu);
 /* A lazy put left this vCPU's counters in a pCPU's hardware, not yet flushed. */
 bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu);
 
+/* The vCPU is loaded and multiplexed: in the emulated partition with more enabled counters (a
+ * CHAIN pair one) than its VM's slots, each counting a slice of its runs, a slice ending at a
+ * put (docs/vpmu.md, the emulated partition's rotation rule). A hypervisor that puts a vCPU only
+ * when it deschedules it (KVM in VHE puts at vcpu_put) puts and loads such a vCPU again at its
+ * exits, so that every counter gets its share; for any other vCPU that changes nothing. */
+bool vperf_vcpu_multiplexed(const struct vperf_vcpu *vcpu);
+
 /* On pcpu's own CPU: save the state a lazy put left in its hardware to that vCPU's shadow, so
  * it may be loaded anywhere, saved, restored or reset (a no-op for the PMU when nothing is
  * parked there; called by vperf itself when another vCPU takes the counters on that pCPU), and

@@ -52,6 +52,13 @@ static inline void vperf_vpmu_reset(struct vperf_vcpu *vcpu)
 	(void)vcpu;
 }
 
+/* No counter waits for a slot. */
+static inline bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu)
+{
+	(void)vcpu;
+	return true;
+}
+
 static inline void vperf_vpmu_before_mdcr(struct vperf_vcpu *vcpu)
 {
 	(void)vcpu;

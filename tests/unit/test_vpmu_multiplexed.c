@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vperf_vcpu_multiplexed(): whether a put and load of the loaded vCPU would move anything on.
+ * True only for a loaded vCPU of the emulated partition with more enabled units (a counter
+ * alone, or a CHAIN pair) than its VM's slots; the cycle counter takes no slot. A hypervisor that
+ * puts only when it deschedules (KVM in VHE) puts and loads such a vCPU at its exits, and only
+ * such a one: a false true costs every exit a switch, a false false starves counters.
+ */
+#include "cmocka_wrap.h"
+
+#include <arch/sysreg.h>
+#include <vperf/pmu_regs.h>
+
+#include "hv.h"
+#include "vpmu_util.h"
+
+#define EV_INST	 0x08
+#define EV_CHAIN 0x1e
+
+static const struct sim_uop op1 = { .pc = 0x4000, .latency = 1, .type = SIM_UOP_OTHER };
+
+static struct vperf_vm_config part_policy(enum vperf_partition part, uint8_t nr, uint8_t slots)
+{
+	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
+				       .partition = part,
+				       .nr_counters = nr,
+				       .emu_slots = slots };
+
+	vperf_pmu_filter_allow_all(&cfg.filter);
+	return cfg;
+}
+
+static void set_type(unsigned int n, uint64_t event)
+{
+	guest_msr(VPERF_SYSREG_ENC(3, 3, 14, 12 + (n >> 3), n & 7), event);
+}
+
+/* VM 0: 4 counters on 2 slots (N = 6, the host keeps 2: HPMN 4). */
+static int setup_two_slots(void **state)
+{
+	struct vperf_vm_config cfg = part_policy(VPERF_PART_EMULATED, 4, 2);
+
+	(void)state;
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	return 0;
+}
+
+/* vCPU 0 of VM 0, made by hv_vcpu() once (each call makes it anew). */
+static bool muxed(void)
+{
+	return vperf_vcpu_multiplexed(&hv.vcpu[0].v);
+}
+
+/* As many enabled counters as slots: no; one more, enabled while the guest runs: yes, at once;
+ * one disabled again: no. The cycle counter takes no slot. */
+static void test_more_enabled_than_slots(void **state)
+{
+	(void)state;
+	hv_vcpu(0, 0);
+	assert_false(muxed()); /* never loaded */
+	hv_enter(&hv.vcpu[0], 0);
+	for (unsigned int n = 0; n < 4; n++)
+		set_type(n, EV_INST);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_false(muxed());
+	guest_write(PMCNTENSET_EL0, VPERF_BIT(31) | 0x3);
+	assert_false(muxed());
+	guest_write(PMCNTENSET_EL0, 0x4);
+	assert_true(muxed());
+	hv_run_n(&op1, 10);
+	guest_write(PMCNTENCLR_EL0, 0x1);
+	assert_false(muxed());
+	guest_write(PMCNTENSET_EL0, 0x9);
+	assert_true(muxed());
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* Only while loaded: put, the placement is gone; loaded again (here, or after a neighbour used
+ * the PMU), it says the same. */
+static void test_only_while_loaded(void **state)
+{
+	struct vperf_vm_config other = part_policy(VPERF_PART_EMULATED, 2, 2);
+	struct hv_vcpu *a = hv_vcpu(0, 0), *b;
+
+	(void)state;
+	assert_int_equal(hv_vm(1, &other), VPERF_OK);
+	b = hv_vcpu(1, 1);
+	hv_enter(a, 0);
+	guest_write(PMCNTENSET_EL0, 0x7);
+	assert_true(muxed());
+	hv_leave(0);
+	assert_false(muxed());
+	hv_enter(a, 0);
+	assert_true(muxed());
+	hv_enter(b, 0);
+	guest_write(PMCNTENSET_EL0, 0x3);
+	assert_false(muxed());
+	assert_false(vperf_vcpu_multiplexed(&b->v));
+	hv_enter(a, 0);
+	assert_true(muxed());
+}
+
+/* A CHAIN pair is one unit: on one slot it runs alone, chained in software, so the pair and
+ * nothing else is not multiplexed; the pair and a third counter are. */
+static void test_chain_pair_one_unit(void **state)
+{
+	struct vperf_vm_config cfg = part_policy(VPERF_PART_EMULATED, 4, 1);
+	struct hv_vcpu *v;
+
+	(void)state;
+	hv_init(NULL, 2);
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	v = hv_vcpu(0, 0);
+	hv_enter(v, 0);
+	set_type(0, EV_INST);
+	set_type(1, EV_CHAIN);
+	set_type(2, EV_INST);
+	guest_write(PMCNTENSET_EL0, 0x3);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_false(vperf_vcpu_multiplexed(&v->v));
+	guest_write(PMCNTENSET_EL0, 0x4);
+	assert_true(vperf_vcpu_multiplexed(&v->v));
+	set_type(1, EV_INST); /* no pair now: three units on one slot */
+	assert_true(vperf_vcpu_multiplexed(&v->v));
+	guest_write(PMCNTENCLR_EL0, 0x6);
+	assert_false(vperf_vcpu_multiplexed(&v->v));
+}
+
+/* The other partitions never: every counter has its own physical counter. */
+static void test_other_partitions_never(void **state)
+{
+	enum vperf_partition parts[] = { VPERF_PART_TRAPPED, VPERF_PART_DIRECT };
+
+	(void)state;
+	for (unsigned int i = 0; i < 2; i++) {
+		struct vperf_vm_config cfg = part_policy(parts[i], 4, 0);
+		struct hv_vcpu *v;
+
+		hv_init(NULL, 2);
+		if (parts[i] == VPERF_PART_DIRECT && !hv_direct_offered())
+			continue;
+		assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+		v = hv_vcpu(0, 0);
+		hv_enter(v, 0);
+		guest_write(PMCNTENSET_EL0, VPERF_BIT(31) | 0xf);
+		guest_write(PMCR_EL0, PMCR_E);
+		assert_false(vperf_vcpu_multiplexed(&v->v));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_more_enabled_than_slots, setup_two_slots),
+		cmocka_unit_test_setup(test_only_while_loaded, setup_two_slots),
+		cmocka_unit_test(test_chain_pair_one_unit),
+		cmocka_unit_test(test_other_partitions_never),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
