@@ -230,8 +230,7 @@ bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu)
 
 bool vperf_vcpu_multiplexed(const struct vperf_vcpu *vcpu)
 {
-	/* The placement is valid only while the state is in the hardware: loaded. */
-	return vcpu->pcpu && vpmu_on(vcpu) && !vperf_vpmu_map_complete(vcpu);
+	return vpmu_on(vcpu) && vperf_vpmu_multiplexed(vcpu);
 }
 
 void vperf_pcpu_flush(struct vperf_pcpu *pcpu)

@@ -21,10 +21,9 @@ static const struct sim_uop op1 = { .pc = 0x4000, .latency = 1, .type = SIM_UOP_
 
 static struct vperf_vm_config part_policy(enum vperf_partition part, uint8_t nr, uint8_t slots)
 {
-	struct vperf_vm_config cfg = { .pmu_mode = VPERF_PMU_SELF,
-				       .partition = part,
-				       .nr_counters = nr,
-				       .emu_slots = slots };
+	struct vperf_vm_config cfg = {
+		.pmu_mode = VPERF_PMU_SELF, .partition = part, .nr_counters = nr, .emu_slots = slots
+	};
 
 	vperf_pmu_filter_allow_all(&cfg.filter);
 	return cfg;
@@ -76,8 +75,10 @@ static void test_more_enabled_than_slots(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* Only while loaded: put, the placement is gone; loaded again (here, or after a neighbour used
- * the PMU), it says the same. */
+/* Only while loaded with its state in the hardware: put, the placement is gone; loaded again
+ * (here, or after a neighbour used the PMU) it says the same. Loaded idle (PMCR_EL0.E clear at
+ * its put, no PMU access since), its put would save and move nothing: not multiplexed until its
+ * first access brings the state in. */
 static void test_only_while_loaded(void **state)
 {
 	struct vperf_vm_config other = part_policy(VPERF_PART_EMULATED, 2, 2);
@@ -88,6 +89,7 @@ static void test_only_while_loaded(void **state)
 	b = hv_vcpu(1, 1);
 	hv_enter(a, 0);
 	guest_write(PMCNTENSET_EL0, 0x7);
+	guest_write(PMCR_EL0, PMCR_E);
 	assert_true(muxed());
 	hv_leave(0);
 	assert_false(muxed());
@@ -95,10 +97,19 @@ static void test_only_while_loaded(void **state)
 	assert_true(muxed());
 	hv_enter(b, 0);
 	guest_write(PMCNTENSET_EL0, 0x3);
+	guest_write(PMCR_EL0, PMCR_E);
 	assert_false(muxed());
 	assert_false(vperf_vcpu_multiplexed(&b->v));
 	hv_enter(a, 0);
 	assert_true(muxed());
+	guest_write(PMCR_EL0, 0);
+	assert_true(muxed()); /* in the hardware until its put */
+	hv_leave(0);
+	hv_enter(a, 0);
+	assert_false(muxed());
+	assert_int_equal(guest_read(PMCNTENSET_EL0), 0x7);
+	assert_true(muxed());
+	assert_int_equal(sim_error_count(), 0);
 }
 
 /* A CHAIN pair is one unit: on one slot it runs alone, chained in software, so the pair and

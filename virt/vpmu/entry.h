@@ -53,10 +53,10 @@ static inline void vperf_vpmu_reset(struct vperf_vcpu *vcpu)
 }
 
 /* No counter waits for a slot. */
-static inline bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu)
+static inline bool vperf_vpmu_multiplexed(const struct vperf_vcpu *vcpu)
 {
 	(void)vcpu;
-	return true;
+	return false;
 }
 
 static inline void vperf_vpmu_before_mdcr(struct vperf_vcpu *vcpu)

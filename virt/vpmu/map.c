@@ -172,6 +172,14 @@ bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu)
 	return !vpmu_emulated_vm(vcpu) || first_waiting(vcpu) < 0;
 }
 
+/* A put now would end a slice and move the rotation point on (../vcpu.c, vperf_vcpu_multiplexed):
+ * the state is in the hardware, the placement valid (a vCPU loaded idle is not: its put saves
+ * nothing and moves nothing), and an enabled unit waits for a slot. */
+bool vperf_vpmu_multiplexed(const struct vperf_vcpu *vcpu)
+{
+	return vpmu_in_hw(vcpu) && !vperf_vpmu_map_complete(vcpu);
+}
+
 /* The end of one of the vCPU's own runs (its put): when it had more enabled counters than slots,
  * the next slice starts at the first enabled unit that did not count in this one. */
 void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu)

@@ -137,6 +137,7 @@ static inline bool vpmu_chained(const struct vperf_vcpu *vcpu, unsigned int n)
 }
 void vperf_vpmu_map_all(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 bool vperf_vpmu_map_complete(const struct vperf_vcpu *vcpu);
+bool vperf_vpmu_multiplexed(const struct vperf_vcpu *vcpu);
 /* At the vCPU's put: move its rotation point when it is multiplexed (rule in map.c). */
 void vperf_vpmu_end_slice(struct vperf_vcpu *vcpu, const struct vperf_pcpu *pcpu);
 void vperf_vpmu_place(struct vperf_vcpu *vcpu, unsigned int n, unsigned int p);
