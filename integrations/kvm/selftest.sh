@@ -196,7 +196,7 @@ ours() {
 }
 stale() {
 	ours "$1" || return 1
-	for f in "$1.c" vperf_selftest.h vperf_host.h; do
+	for f in "$1.c" vperf_selftest.h vperf_host.h vperf_policy.h; do
 		cmp -s "$here/selftests/$f" "$kst/aarch64/$f" || return 0
 	done
 	return 1
@@ -217,7 +217,10 @@ required() {
 	vperf_pmu_policy:1)
 		echo "policy: the kernel's parameters read back, bad policies refused"
 		echo "policy: the trapped VM's accesses trapped"
-		[ "$range" = second ] || echo "policy: the emulated VM's counters moved on at its exits"
+		if [ "$range" != second ]; then
+			echo "policy: the emulated VM's counters moved on at its exits"
+			echo "policy: one counter on its slot, not moved at the exits"
+		fi
 		# max,spe=on: SPE, and the direct partition in the first range, where the host
 		# lets VMMs have them (kvm-arm.vperf_vmm); else it must keep them
 		case " ${KVM_SELFTEST_ARGS:-} " in
@@ -288,6 +291,7 @@ if [ -n "$(missing)" ]; then
 						echo "$bins" | grep -qx "$dir/out/aarch64/$t" || continue
 						cp --remove-destination "$here/selftests/$t.c" \
 							"$here/selftests/vperf_selftest.h" "$here/selftests/vperf_host.h" \
+							"$here/selftests/vperf_policy.h" \
 							"$kst/aarch64/" &&
 							rm -f "$dir/out/aarch64/$t" || exit 1
 						continue

@@ -24,31 +24,14 @@
  *     host's log at its destroy, read from /dev/kmsg) and fewer for the
  *     direct one, unless the host said it runs trapped instead; the SPE
  *     VM's ID_AA64DFR0_EL1.PMSVer is not 0 where the host has SPE, the
- *     other's is 0. An emulated VM on one slot runs too (in VHE since patch
- *     43), every access answered.
+ *     other's is 0;
+ *   - an emulated VM's two counters share one slot, moved on at its exits
+ *     (in VHE, patch 43: put and loaded again there, counted), and one
+ *     counter alone on the slot keeps it, no exit moving anything.
  */
 #include <stdlib.h>
 
-#include "vperf_host.h"
-#include "vperf_selftest.h"
-
-/* The series' UAPI (the tests build with the unpatched source's headers) */
-#ifndef KVM_ARM_VCPU_PMU_V3_VPERF
-#define KVM_ARM_VCPU_PMU_V3_VPERF 0x100
-struct kvm_arm_vperf_policy {
-	__u8 partition;
-	__u8 emu_slots;
-	__u8 mode;
-	__u8 spe;
-	__u8 reserved[12];
-};
-
-#define KVM_ARM_VPERF_PARTITION_TRAPPED	 0
-#define KVM_ARM_VPERF_PARTITION_DIRECT	 1
-#define KVM_ARM_VPERF_PARTITION_EMULATED 2
-#define KVM_ARM_VPERF_MODE_SELF		 0
-#define KVM_ARM_VPERF_MODE_HV		 1
-#endif
+#include "vperf_policy.h"
 
 #define READS	   256
 #define CPU_CYCLES ARMV8_PMUV3_PERFCTR_CPU_CYCLES
@@ -68,20 +51,24 @@ static void guest_code(void)
 	GUEST_DONE();
 }
 
+static bool mux_one; /* guest_mux enables counter 0 alone */
+
 /*
- * The emulated VM's guest: counters 0 and 1 count CPU_CYCLES on one slot.
- * It spins for a quarter of a second without a WFI or a call to the host,
- * reading both every 100 us, and counts the swaps of the one that moved
- * alone: the placement moves on only at an exit (the host's timer
- * interrupts, about 60 at 250 Hz; in VHE too since patch 43), so without
- * that there are none or a few, at the vCPU's rare vcpu_put.
+ * The emulated VM's guest: counters 0 and 1 (or 0 alone) count CPU_CYCLES
+ * on one slot. It spins for a quarter of a second without a WFI or a call
+ * to the host, reading both every 100 us, and counts the swaps of the one
+ * that moved alone: the placement moves on only at an exit (the host's
+ * timer interrupts, about 60 at 250 Hz), so without that there are none
+ * or a few, at the vCPU's rare vcpu_put.
  */
 static void guest_mux(void)
 {
 	uint64_t freq = read_sysreg(cntfrq_el0), end, c0, c1, p0 = 0, p1 = 0;
 	unsigned int moved, alone = 0, swaps = 0;
 
-	vperf_guest_program(CPU_CYCLES, CPU_CYCLES);
+	/* Counter 1 never enabled, so never waiting for the slot */
+	vperf_guest_program_on(CPU_CYCLES, CPU_CYCLES,
+			       BIT(0) | (mux_one ? 0 : BIT(1)) | BIT(VPERF_CYCLE_BIT));
 	end = read_sysreg(cntvct_el0) + freq / 4;
 	while (read_sysreg(cntvct_el0) < end) {
 		vperf_guest_wait(freq / 10000);
@@ -110,52 +97,30 @@ static uint64_t pmsver(uint64_t dfr0)
 
 static bool second; /* kvm-arm.vperf_range=second */
 
-/* KVM_SET_DEVICE_ATTR of the policy through vcpu: 0 or its errno */
-static int set_policy_on(struct kvm_vcpu *vcpu, struct kvm_arm_vperf_policy *p)
-{
-	struct kvm_device_attr attr = {
-		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
-		.attr = KVM_ARM_VCPU_PMU_V3_VPERF,
-		.addr = (uint64_t)p,
-	};
-
-	return __vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &attr) ? errno : 0;
-}
-
-static int set_policy(struct vperf_test_vm *t, struct kvm_arm_vperf_policy *p)
-{
-	return set_policy_on(t->vcpu, p);
-}
-
-static struct kvm_arm_vperf_policy get_policy(struct vperf_test_vm *t)
-{
-	struct kvm_arm_vperf_policy p;
-	struct kvm_device_attr attr = {
-		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
-		.attr = KVM_ARM_VCPU_PMU_V3_VPERF,
-		.addr = (uint64_t)&p,
-	};
-
-	vcpu_ioctl(t->vcpu, KVM_GET_DEVICE_ATTR, &attr);
-	return p;
-}
-
 struct outcome {
 	uint64_t dfr0; /* the guest's first value: guest_code's ID_AA64DFR0_EL1 */
 	uint64_t args[4];
-	long answered; /* vperf's count at vCPU 0's destroy, -1: none */
-	bool instead;  /* the host ran it trapped instead of direct */
+	long answered;	/* vperf's count at vCPU 0's destroy, -1: none */
+	long rotations; /* its put and load at exits (VHE, patch 43), 0: none said */
+	bool instead;	/* the host ran it trapped instead of direct */
 };
 
-/* A record of the host's log: vCPU 0's count vperf said, and the direct refusal */
-static void host_said(const char *rec, void *arg)
+/* What vCPU 0's record says after key, if rec is one */
+static void said(const char *rec, const char *key, long *value)
 {
-	const char *key = "vcpu 0: vperf answered ";
-	struct outcome *o = arg;
 	const char *p = strstr(rec, key);
 
 	if (p)
-		o->answered = strtol(p + strlen(key), NULL, 10);
+		*value = strtol(p + strlen(key), NULL, 10);
+}
+
+/* A record of the host's log: vCPU 0's counts, and the direct refusal */
+static void host_said(const char *rec, void *arg)
+{
+	struct outcome *o = arg;
+
+	said(rec, "vcpu 0: vperf answered ", &o->answered);
+	said(rec, "vcpu 0: vperf moved its emulated counters on at ", &o->rotations);
 	if (strstr(rec, "vperf refused the VM the direct partition"))
 		o->instead = true;
 }
@@ -174,7 +139,8 @@ static struct outcome run_guest(const char *name, struct kvm_arm_vperf_policy p,
 	int kmsg;
 
 	vperf_vm_add(&t, guest, NULL, 0, 23, 2);
-	TEST_ASSERT_EQ(set_policy(&t, &p), 0);
+	sync_global_to_guest(t.vm, mux_one);
+	TEST_ASSERT_EQ(vperf_policy_set(&t, &p), 0);
 	vperf_vm_init_pmu(&t);
 	kmsg = vperf_kmsg_open();
 	TEST_ASSERT(vperf_vm_run(&t, &uc) == UCALL_SYNC, "%s: no result", name);
@@ -186,14 +152,15 @@ static struct outcome run_guest(const char *name, struct kvm_arm_vperf_policy p,
 	else if (!second)
 		late.partition = KVM_ARM_VPERF_PARTITION_EMULATED;
 	late.emu_slots = 0;
-	TEST_ASSERT_EQ(set_policy(&t, &late), EBUSY);
-	TEST_ASSERT_EQ(set_policy_on(t.other, &late), EBUSY);
-	now = get_policy(&t);
+	TEST_ASSERT_EQ(vperf_policy_set(&t, &late), EBUSY);
+	TEST_ASSERT_EQ(vperf_policy_set_on(t.other, &late), EBUSY);
+	now = vperf_policy_get(&t);
 	TEST_ASSERT(!memcmp(&now, &p, sizeof(p)), "%s: the policy changed after the first run",
 		    name);
 	TEST_ASSERT(vperf_vm_run(&t, &uc) == UCALL_DONE, "%s: not done", name);
 	vperf_vm_free(&t);
 	o.answered = -1;
+	o.rotations = 0;
 	o.instead = false;
 	vperf_kmsg_each(kmsg, host_said, &o);
 	pr_info("policy: %s: partition %u, mode %u, SPE %u: PMSVer %lu, vperf answered %ld%s\n",
@@ -207,58 +174,38 @@ static struct outcome run_guest(const char *name, struct kvm_arm_vperf_policy p,
  * cycles of one slot (within 10%: none lost at a move), and the one
  * counting swapped at the exits.
  */
-static void mux_judged(const struct outcome *o)
+static void mux_judged(const struct outcome *o, bool vhe)
 {
 	uint64_t swaps = o->args[0], c0 = o->args[1], c1 = o->args[2], cycles = o->args[3];
 
 	pr_info("policy: the emulated VM's counters 0 and 1 on one slot: %lu and %lu of %lu "
-		"cycles, %lu swaps of the one counting\n",
-		c0, c1, cycles, swaps);
+		"cycles, %lu swaps of the one counting, put at %ld exits\n",
+		c0, c1, cycles, swaps, o->rotations);
 	TEST_ASSERT(c0 && c1 && c0 + c1 <= cycles + cycles / 10,
 		    "the emulated VM's counters did not share their slot");
 	TEST_ASSERT(c0 + c1 >= cycles - cycles / 10, "the emulated VM's counters lost counts");
 	TEST_ASSERT(swaps >= 20, "the emulated VM's counters moved on %lu times", swaps);
+	TEST_ASSERT(!vhe || o->rotations > 0, "VHE put no multiplexed vCPU at its exits");
 	pr_info("policy: the emulated VM's counters moved on at its exits\n");
 }
 
-static uint8_t param(const char *name, const char *const *values, int nr)
+/*
+ * Counter 0 alone on the slot: nothing waits for it, so it counts all the
+ * cycles (within 10%) and no exit put the vCPU in VHE (patch 43 only
+ * rotates a multiplexed one).
+ */
+static void alone_judged(const struct outcome *o, bool vhe)
 {
-	char word[64];
-	int i;
+	uint64_t swaps = o->args[0], c0 = o->args[1], c1 = o->args[2], cycles = o->args[3];
 
-	for (i = 1; i < nr; i++) {
-		snprintf(word, sizeof(word), "kvm-arm.vperf_%s=%s", name, values[i]);
-		if (vperf_cmdline_has(word))
-			return i;
-	}
-	return 0;
-}
-
-/* What the kernel's parameters make a new VM's policy */
-static struct kvm_arm_vperf_policy expected_default(bool vhe)
-{
-	static const char *const partitions[] = { "trapped", "direct", "emulated" };
-	static const char *const modes[] = { "self", "hv" };
-	struct kvm_arm_vperf_policy p = {
-		.partition = param("partition", partitions, 3),
-		.mode = vhe ? KVM_ARM_VPERF_MODE_HV : param("mode", modes, 2),
-		.spe = vperf_cmdline_has("kvm-arm.vperf_spe=1"),
-	};
-	char word[64];
-	int n;
-
-	for (n = 1; n < 32; n++) {
-		snprintf(word, sizeof(word), "kvm-arm.vperf_emu_slots=%d", n);
-		if (vperf_cmdline_has(word))
-			p.emu_slots = n;
-	}
-	return p;
-}
-
-/* What kvm-arm.vperf_vmm=... lets a VMM ask for beyond the default */
-static bool vmm_may(const char *what)
-{
-	return vperf_cmdline_lists("kvm-arm.vperf_vmm=", what);
+	pr_info("policy: counter 0 alone on the slot: %lu of %lu cycles, %lu swaps, put at %ld "
+		"exits\n",
+		c0, cycles, swaps, o->rotations);
+	TEST_ASSERT(!c1 && !swaps, "counter 1, disabled, counted");
+	TEST_ASSERT(c0 + cycles / 10 >= cycles && c0 <= cycles + cycles / 10,
+		    "counter 0 alone lost its slot");
+	TEST_ASSERT(!vhe || !o->rotations, "VHE put a vCPU nothing waited in at its exits");
+	pr_info("policy: one counter on its slot, not moved at the exits\n");
 }
 
 /*
@@ -280,11 +227,12 @@ static bool kept(struct kvm_arm_vperf_policy dflt, bool vhe, bool may_direct, bo
 		ask[nr++].partition = KVM_ARM_VPERF_PARTITION_DIRECT;
 	if (!may_spe)
 		ask[nr++].spe = 1;
-	if (!vmm_may("mode") && !vhe)
+	if (!vperf_vmm_may("mode") && !vhe)
 		ask[nr++].mode = !dflt.mode;
 	for (i = 0; i < nr; i++)
-		TEST_ASSERT(set_policy(&t, &ask[i]) == EPERM, "kept policy %d not refused", i);
-	after = get_policy(&t);
+		TEST_ASSERT(vperf_policy_set(&t, &ask[i]) == EPERM, "kept policy %d not refused",
+			    i);
+	after = vperf_policy_get(&t);
 	TEST_ASSERT(!memcmp(&dflt, &after, sizeof(dflt)), "a kept policy changed the VM's");
 	vperf_vm_free(&t);
 	return nr > 0;
@@ -298,7 +246,7 @@ static void refused(bool vhe)
 	int i, nr = 0;
 
 	vperf_vm_add(&t, guest_code, NULL, 0, 23, 1);
-	before = get_policy(&t);
+	before = vperf_policy_get(&t);
 	/* Each wrong in one way only: VHE's mode is hv */
 	for (i = 0; i < 8; i++)
 		bad[i] = (struct kvm_arm_vperf_policy){ .mode = before.mode };
@@ -314,9 +262,10 @@ static void refused(bool vhe)
 	else if (second)
 		bad[nr++].partition = KVM_ARM_VPERF_PARTITION_DIRECT;
 	for (i = 0; i < nr; i++) {
-		TEST_ASSERT(set_policy(&t, &bad[i]) == EINVAL, "bad policy %d not refused", i);
+		TEST_ASSERT(vperf_policy_set(&t, &bad[i]) == EINVAL, "bad policy %d not refused",
+			    i);
 	}
-	after = get_policy(&t);
+	after = vperf_policy_get(&t);
 	TEST_ASSERT(!memcmp(&before, &after, sizeof(before)), "a refused policy changed the VM's");
 	vperf_vm_free(&t);
 }
@@ -348,8 +297,8 @@ int main(void)
 		return 0;
 	}
 	vcpu_ioctl(t.vcpu, KVM_HAS_DEVICE_ATTR, &attr);
-	want = expected_default(vhe);
-	got = get_policy(&t);
+	want = vperf_policy_default(vhe);
+	got = vperf_policy_get(&t);
 	vperf_vm_free(&t);
 	TEST_ASSERT(!memcmp(&want, &got, sizeof(want)),
 		    "default partition %u slots %u mode %u SPE %u, the parameters say %u %u %u %u",
@@ -357,9 +306,9 @@ int main(void)
 		    want.mode, want.spe);
 	refused(vhe);
 	pr_info("policy: the kernel's parameters read back, bad policies refused\n");
-	may_direct =
-		!second && (want.partition == KVM_ARM_VPERF_PARTITION_DIRECT || vmm_may("direct"));
-	may_spe = want.spe || vmm_may("spe");
+	may_direct = !second &&
+		     (want.partition == KVM_ARM_VPERF_PARTITION_DIRECT || vperf_vmm_may("direct"));
+	may_spe = want.spe || vperf_vmm_may("spe");
 	if (kept(want, vhe, may_direct, may_spe))
 		pr_info("policy: what the host keeps from VMMs refused\n");
 
@@ -389,7 +338,10 @@ int main(void)
 		mine.partition = KVM_ARM_VPERF_PARTITION_EMULATED;
 		mine.emu_slots = 1;
 		emulated = run_guest("emulated on one slot", mine, guest_mux);
-		mux_judged(&emulated);
+		mux_judged(&emulated, vhe);
+		mux_one = true;
+		emulated = run_guest("emulated, one counter on one slot", mine, guest_mux);
+		alone_judged(&emulated, vhe);
 	}
 	pr_info("vperf_pmu_policy: each VM had its own policy\n");
 	return 0;

@@ -120,16 +120,25 @@ static inline uint64_t vperf_vm_run(struct vperf_test_vm *t, struct ucall *uc)
 	return uc->cmd;
 }
 
-/* The guest: counters 0 and 1 through their own registers (PMUv3). */
-static inline void vperf_guest_program(uint64_t type0, uint64_t type1)
+/*
+ * The guest: counters 0 and 1 through their own registers (PMUv3), those
+ * of enable (PMCNTENSET_EL0's bits) counting
+ */
+static inline void vperf_guest_program_on(uint64_t type0, uint64_t type1, uint64_t enable)
 {
 	write_sysreg(type0, pmevtyper0_el0);
 	write_sysreg(type1, pmevtyper1_el0);
 	write_sysreg(0, pmccfiltr_el0);
-	write_sysreg(BIT(0) | BIT(1) | BIT(VPERF_CYCLE_BIT), pmcntenset_el0);
+	write_sysreg(enable, pmcntenset_el0);
 	/* Counting starts from zero */
 	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_E, pmcr_el0);
 	isb();
+}
+
+/* Both counters and the cycle counter */
+static inline void vperf_guest_program(uint64_t type0, uint64_t type1)
+{
+	vperf_guest_program_on(type0, type1, BIT(0) | BIT(1) | BIT(VPERF_CYCLE_BIT));
 }
 
 /* Some time at EL1 for the cycle counters to count */
