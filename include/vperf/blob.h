@@ -22,8 +22,9 @@ struct vperf_vcpu;
  * byte-order-independent blob (layout in virt/blob.c). The vCPU must not be loaded (its
  * put drained its SPE records into its memory). Returns the size written (VPERF_VPMU_BLOB_SIZE,
  * or VPERF_VSPE_BLOB_SIZE for a VM with SPE), VPERF_ENOSPC for a short buffer, VPERF_EBUSY
- * while loaded or parked by a lazy put (vperf_vcpu_put_lazy), VPERF_ENODEV for a VM with neither a vPMU nor a vSPE (no state). A VM with SPE
- * and its PMU OFF saves version 2 with the vPMU part zero. */
+ * while loaded or parked by a lazy put (vperf_vcpu_put_lazy), VPERF_ENODEV for a VM with
+ * neither a vPMU nor a vSPE (no state). A VM with SPE and its PMU OFF saves version 2 with the
+ * vPMU part zero. */
 int vperf_vcpu_save(const struct vperf_vcpu *vcpu, void *buf, size_t len);
 
 /* Replace a vCPU's vPMU (and vSPE) state with a saved blob, for a vCPU of a VM with the same

@@ -322,10 +322,11 @@ bool vperf_vcpu_parked(const struct vperf_vcpu *vcpu);
 
 /* The vCPU is loaded and multiplexed: in the emulated partition with more enabled counters (a
  * CHAIN pair one) than its VM's slots, each counting a slice of its runs, a slice ending at a
- * put (docs/vpmu.md, the emulated partition's rotation rule); false while it is loaded idle
- * (PMCR_EL0.E or every enable clear at its last put, no PMU access since), which no put moves. A hypervisor that puts a vCPU only
- * when it deschedules it (KVM in VHE puts at vcpu_put) puts and loads such a vCPU again at its
- * exits, so that every counter gets its share; for any other vCPU that changes nothing. */
+ * put (docs/vpmu.md, the emulated partition's rotation rule). False while it is loaded idle (no
+ * PMU access since a put that found it idle: PMCR_EL0.E or every enable clear, no overflow flag,
+ * no EL0 grant), whose put moves nothing. A hypervisor that puts a vCPU only when it deschedules
+ * it (KVM in VHE puts at vcpu_put) puts and loads such a vCPU again at its exits, so that every
+ * counter gets its share; for any other vCPU that changes nothing. */
 bool vperf_vcpu_multiplexed(const struct vperf_vcpu *vcpu);
 
 /* On pcpu's own CPU: save the state a lazy put left in its hardware to that vCPU's shadow, so

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * vperf_vcpu_multiplexed(): whether a put and load of the loaded vCPU would move anything on.
- * True only for a loaded vCPU of the emulated partition with more enabled units (a counter
- * alone, or a CHAIN pair) than its VM's slots; the cycle counter takes no slot. A hypervisor that
+ * True only for a loaded vCPU of the emulated partition, its state in the hardware (not loaded
+ * idle), with more enabled units (a counter alone, or a CHAIN pair) than its VM's slots; the
+ * cycle counter takes no slot. A hypervisor that
  * puts only when it deschedules (KVM in VHE) puts and loads such a vCPU at its exits, and only
  * such a one: a false true costs every exit a switch, a false false starves counters.
  */
@@ -136,6 +137,7 @@ static void test_chain_pair_one_unit(void **state)
 	assert_true(vperf_vcpu_multiplexed(&v->v));
 	guest_write(PMCNTENCLR_EL0, 0x6);
 	assert_false(vperf_vcpu_multiplexed(&v->v));
+	assert_int_equal(sim_error_count(), 0);
 }
 
 /* The other partitions never: every counter has its own physical counter. */
@@ -157,7 +159,41 @@ static void test_other_partitions_never(void **state)
 		guest_write(PMCNTENSET_EL0, VPERF_BIT(31) | 0xf);
 		guest_write(PMCR_EL0, PMCR_E);
 		assert_false(vperf_vcpu_multiplexed(&v->v));
+		assert_int_equal(sim_error_count(), 0);
 	}
+}
+
+/* The second range too: an EL1 host keeps the first range (6 counters, 2 the host's), the
+ * guest's 2 counters above HPMN, each with its own. */
+static void test_second_range_never(void **state)
+{
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_first_range = true,
+						.host_el1 = true };
+	struct vperf_vm_config cfg = part_policy(VPERF_PART_SECOND, 2, 0);
+	struct hv_vcpu *v;
+
+	(void)state;
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		hv_default_config(&cfgs[cpu]);
+		cfgs[cpu].nr_counters = 6;
+	}
+	hv_init_model(cfgs);
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		assert_int_equal(hv_pcpu_up(cpu, &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+	if (hv.model.pmuver < 6 || hv.model.aarch32_el0) {
+		assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL); /* not offered: PMUv3p5, LC RES1 */
+		return;
+	}
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	v = hv_vcpu(0, 0);
+	hv_enter(v, 0);
+	guest_write(PMCNTENSET_EL0, VPERF_BIT(31) | 0x3);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_false(vperf_vcpu_multiplexed(&v->v));
+	assert_int_equal(sim_error_count(), 0);
 }
 
 int main(void)
@@ -167,6 +203,7 @@ int main(void)
 		cmocka_unit_test_setup(test_only_while_loaded, setup_two_slots),
 		cmocka_unit_test(test_chain_pair_one_unit),
 		cmocka_unit_test(test_other_partitions_never),
+		cmocka_unit_test(test_second_range_never),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,10 +20,10 @@
  * counters: a guest counter alone, or a CHAIN pair (guest counters 2k and 2k + 1, the odd one
  * counting CHAIN), which lands on a physical pair (2j, 2j + 1) when the VM has two slots or more
  * (pairs first, from slot 0, then the single counters); a pair is never split, and no CHAIN
- * counter sits above another unit's even counter. With one slot only the even counter is placed, and vperf
- * chains in software: its physical overflow interrupt is enabled whatever the guest's, and each
- * overflow it takes (at the PMUIRQ, at any trap of the guest, at the put) counts one in the odd
- * counter's shadow by the same rule as an emulated PMSWINC (swinc.c).
+ * counter sits above another unit's even counter. With one slot only the even counter is
+ * placed, and vperf chains in software: its physical overflow interrupt is enabled whatever the
+ * guest's, and each overflow it takes (at the PMUIRQ, at any trap of the guest, at the put)
+ * counts one in the odd counter's shadow by the same rule as an emulated PMSWINC (swinc.c).
  */
 #include "map.h"
 #include "vpmu.h"

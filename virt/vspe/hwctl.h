@@ -13,9 +13,9 @@
  * The record is exactly as good as its writers. Every vperf write of these controls goes
  * through it (switch.c, regs.c, host.c, outside.c), and it forgets what anyone else may have
  * written: it starts unknown at vperf_pcpu_init (the controls reset to IMPLEMENTATION
- * DEFINED values, which may be UNKNOWN, SPE 4.2), a host-owned buffer's controls are the host's once restored (host.c), the host
- * profiling a VM from outside programs its own (outside.c), and a hypervisor that writes them
- * itself calls vperf_pcpu_flush (docs/integration.md). Forgetting is always safe: the next
+ * DEFINED values, which may be UNKNOWN, SPE 4.2), a host-owned buffer's controls are the host's
+ * once restored (host.c), the host profiling a VM from outside programs its own (outside.c),
+ * and a hypervisor that writes them itself calls vperf_pcpu_flush (docs/integration.md). Forgetting is always safe: the next
  * load writes every control. A record that claims a value the hardware does not hold would let
  * one VM sample with another's filter or physical-address policy.
  */
