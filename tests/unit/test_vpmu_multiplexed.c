@@ -140,6 +140,20 @@ static void test_chain_pair_one_unit(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* VM 0 with cfg, its counters of enables counting: its vCPU is not multiplexed. */
+static void assert_never(const struct vperf_vm_config *cfg, uint64_t enables)
+{
+	struct hv_vcpu *v;
+
+	assert_int_equal(hv_vm(0, cfg), VPERF_OK);
+	v = hv_vcpu(0, 0);
+	hv_enter(v, 0);
+	guest_write(PMCNTENSET_EL0, enables);
+	guest_write(PMCR_EL0, PMCR_E);
+	assert_false(vperf_vcpu_multiplexed(&v->v));
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* The other partitions never: every counter has its own physical counter. */
 static void test_other_partitions_never(void **state)
 {
@@ -148,18 +162,10 @@ static void test_other_partitions_never(void **state)
 	(void)state;
 	for (unsigned int i = 0; i < 2; i++) {
 		struct vperf_vm_config cfg = part_policy(parts[i], 4, 0);
-		struct hv_vcpu *v;
 
 		hv_init(NULL, 2);
-		if (parts[i] == VPERF_PART_DIRECT && !hv_direct_offered())
-			continue;
-		assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
-		v = hv_vcpu(0, 0);
-		hv_enter(v, 0);
-		guest_write(PMCNTENSET_EL0, VPERF_BIT(31) | 0xf);
-		guest_write(PMCR_EL0, PMCR_E);
-		assert_false(vperf_vcpu_multiplexed(&v->v));
-		assert_int_equal(sim_error_count(), 0);
+		if (parts[i] != VPERF_PART_DIRECT || hv_direct_offered())
+			assert_never(&cfg, VPERF_BIT(31) | 0xf);
 	}
 }
 
@@ -172,7 +178,6 @@ static void test_second_range_never(void **state)
 						.host_first_range = true,
 						.host_el1 = true };
 	struct vperf_vm_config cfg = part_policy(VPERF_PART_SECOND, 2, 0);
-	struct hv_vcpu *v;
 
 	(void)state;
 	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
@@ -187,13 +192,7 @@ static void test_second_range_never(void **state)
 		assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL); /* not offered: PMUv3p5, LC RES1 */
 		return;
 	}
-	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
-	v = hv_vcpu(0, 0);
-	hv_enter(v, 0);
-	guest_write(PMCNTENSET_EL0, VPERF_BIT(31) | 0x3);
-	guest_write(PMCR_EL0, PMCR_E);
-	assert_false(vperf_vcpu_multiplexed(&v->v));
-	assert_int_equal(sim_error_count(), 0);
+	assert_never(&cfg, VPERF_BIT(31) | 0x3);
 }
 
 int main(void)
