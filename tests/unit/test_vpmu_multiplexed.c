@@ -13,6 +13,7 @@
 #include <vperf/pmu_regs.h>
 
 #include "hv.h"
+#include "sched_util.h"
 #include "vpmu_util.h"
 
 #define EV_INST	 0x08
@@ -195,6 +196,53 @@ static void test_second_range_never(void **state)
 	assert_never(&cfg, VPERF_BIT(31) | 0x3);
 }
 
+/* One drawn step of the guest: a type (CHAIN or not), enables set and cleared, PMCR_EL0.E; or no
+ * PMU access at all (r's bits 13-14 zero), which leaves a vCPU that was idle at its put idle. */
+static void draw_step(uint64_t r)
+{
+	if (!((r >> 13) & 3))
+		return;
+	set_type(r & 3, (r >> 2) & 1 ? EV_CHAIN : EV_INST);
+	guest_write(PMCNTENSET_EL0, (r >> 3) & 0xf);
+	guest_write(PMCNTENCLR_EL0, (r >> 7) & 0xf & ~((r >> 3) & 0xf));
+	if ((r >> 11) & 1)
+		guest_write(PMCR_EL0, (r >> 12) & 1 ? PMCR_E : 0);
+	hv_run_n(&op1, 5);
+}
+
+/* The contract as a property: over drawn programs on 1 to 3 slots, a put moves the rotation
+ * point exactly when vperf_vcpu_multiplexed() said so just before it. */
+static void test_put_moves_exactly_when_multiplexed(void **state)
+{
+	uint64_t rng = sched_env_u64("MUX_SEED", 1);
+	unsigned int said[2] = { 0, 0 };
+
+	(void)state;
+	for (unsigned int world = 0; world < 60; world++) {
+		struct vperf_vm_config cfg =
+			part_policy(VPERF_PART_EMULATED, 4, (uint8_t)(1 + world % 3));
+		struct hv_vcpu *v;
+
+		hv_init(NULL, 2);
+		assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+		v = hv_vcpu(0, 0);
+		for (unsigned int step = 0; step < 40; step++) {
+			uint8_t before;
+			bool m;
+
+			hv_enter(v, 0);
+			draw_step(sched_next(&rng));
+			m = vperf_vcpu_multiplexed(&v->v);
+			before = v->v.pmu.rotate;
+			hv_leave(0);
+			said[m]++;
+			assert_int_equal(v->v.pmu.rotate != before, m);
+		}
+		assert_int_equal(sim_error_count(), 0);
+	}
+	assert_true(said[0] > 100 && said[1] > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_chain_pair_one_unit),
 		cmocka_unit_test(test_other_partitions_never),
 		cmocka_unit_test(test_second_range_never),
+		cmocka_unit_test(test_put_moves_exactly_when_multiplexed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
