@@ -25,6 +25,7 @@
 #include <vperf/blob.h>
 #include <vperf/config.h>
 #include <vperf/hyp.h>
+#include <vperf/irq.h>
 #include <vperf/stats.h>
 #include <vperf/sysreg.h>
 #include <vperf/types.h>
@@ -345,49 +346,6 @@ void vperf_pcpu_flush(struct vperf_pcpu *pcpu);
  * outside the PMU/SPE space. */
 enum vperf_trap_result vperf_handle_sysreg(struct vperf_vcpu *vcpu, uint64_t esr,
 					   uint64_t gprs[31]);
-
-#ifdef CONFIG_VPERF_VPMU
-/* Physical PMUIRQ entry on the calling CPU. Overflow flags of host counters are cleared and
- * handed to ops->host_pmu_overflow; those of the vCPU owning the first range move to its
- * virtual PMOVSSET and raise its virtual PPI. Returns true if any flag was handled. With
- * host_first_range the host's flags are left to its EL1 driver (the line stays up meanwhile). */
-bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu);
-#else
-static inline bool vperf_handle_pmu_irq(struct vperf_pcpu *pcpu)
-{
-	(void)pcpu;
-	return false;
-}
-#endif
-
-/* Whose physical PMBIRQ it was. HOST is 0, so a caller that tests the result as a truth value
- * leaves the SPE registers alone in both guest cases. */
-enum vperf_spe_irq {
-	/* No guest's SPE state is in this pCPU's hardware: the host's own buffer (or nobody's).
-	 * The host serves it; vperf touched nothing. */
-	VPERF_SPE_IRQ_HOST = 0,
-	/* The loaded guest's buffer event, taken: a stage-2 fault mapped and profiling resumed, or
-	 * the event moved into its virtual PMBSR and its virtual PPI raised; the hardware PMBSR_EL1
-	 * is clear, the line low. */
-	VPERF_SPE_IRQ_GUEST = 1,
-	/* A guest's SPE state is live in the hardware but PMBSR_EL1.S is clear, or the host's
-	 * buffer is saved around a loaded vCPU with vSPE: no event (taken already, or spurious;
-	 * counted as spe_stray). The SPE registers are not the host's: it must not touch them. A
-	 * host event saved at load raises PMBIRQ again at put. */
-	VPERF_SPE_IRQ_GUEST_NONE = 2,
-};
-
-#ifdef CONFIG_VPERF_VSPE
-/* Physical PMBIRQ entry on the calling CPU: classify it (enum vperf_spe_irq) and take the loaded
- * guest's event. Only on VPERF_SPE_IRQ_HOST may the host touch the SPE registers. */
-enum vperf_spe_irq vperf_handle_spe_irq(struct vperf_pcpu *pcpu);
-#else
-static inline enum vperf_spe_irq vperf_handle_spe_irq(struct vperf_pcpu *pcpu)
-{
-	(void)pcpu;
-	return VPERF_SPE_IRQ_HOST;
-}
-#endif
 
 #ifdef CONFIG_VPERF_XEN_ABI
 /* The PMU mode of a domain created with Xen's domctl flags (XEN_DOMCTL_CDF_vpmu) and a
