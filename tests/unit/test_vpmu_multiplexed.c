@@ -210,8 +210,9 @@ static void draw_step(uint64_t r)
 	hv_run_n(&op1, 5);
 }
 
-/* The contract as a property: over drawn programs on 1 to 3 slots, a put moves the rotation
- * point exactly when vperf_vcpu_multiplexed() said so just before it. */
+/* The contract as a property: over drawn programs, N of 1 to 4 on 1 to 4 slots or the whole
+ * first range (emu_slots 0), a put moves the rotation point exactly when
+ * vperf_vcpu_multiplexed() said so just before it. */
 static void test_put_moves_exactly_when_multiplexed(void **state)
 {
 	uint64_t rng = sched_env_u64("MUX_SEED", 1);
@@ -219,8 +220,8 @@ static void test_put_moves_exactly_when_multiplexed(void **state)
 
 	(void)state;
 	for (unsigned int world = 0; world < 60; world++) {
-		struct vperf_vm_config cfg =
-			part_policy(VPERF_PART_EMULATED, 4, (uint8_t)(1 + world % 3));
+		struct vperf_vm_config cfg = part_policy(
+			VPERF_PART_EMULATED, (uint8_t)(1 + world % 4), (uint8_t)(world / 4 % 5));
 		struct hv_vcpu *v;
 
 		hv_init(NULL, 2);
