@@ -41,7 +41,7 @@ qemu-guest-common := guest/head.S guest/rt.c guest/gic.c guest/dt.c guest/pmu.c 
 	guest/smp.c $(qemu-lib-src)
 qemu-guests := pmu-suite demo spe-smoke spe-nspb
 pmu-suite-src := $(qemu-guest-common) guest/suite.c guest/suite_irq.c guest/suite_iso.c \
-	guest/suite_iso_cross.c guest/suite_timer.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_spe_iso.c \
+	guest/suite_iso_cross.c guest/suite_timer.c guest/suite_kept.c guest/suite_mux.c guest/suite_el2.c guest/suite_spe.c guest/suite_spe_iso.c \
 	guest/suite_traps.c guest/suite_el0.c guest/bench.c guest/bench_spe.c guest/cost.c \
 	guest/switch_cost.c
 demo-src := $(qemu-guest-common) guest/demo.c

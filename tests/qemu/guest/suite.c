@@ -358,8 +358,10 @@ void payload_main(void)
 	test_id();
 	if (gi.has_pmu)
 		register_tests();
-	if (pmu_is_v3())
+	if (pmu_is_v3()) {
 		stopped_across_wfi_test();
+		kept_across_wfi_test();
+	}
 	if (pmu_is_v3() && arg_is("nsh", "1"))
 		el2_uncounted_test();
 	/* The isolation part needs PMUv3 only: with N = 0 (Xen 4.17's vpmu=1 leaves MDCR_EL2.HPMN at

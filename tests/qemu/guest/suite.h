@@ -25,6 +25,9 @@ void timer_tests(void);
 void share_test(void);
 /* stopped-across-wfi (suite_timer.c): enabled counters under PMCR_EL0.E = 0 stay 0 across WFI exits. */
 void stopped_across_wfi_test(void);
+/* kept-across-wfi (suite_kept.c): the PMU state a guest wrote reads the same after WFI
+ * sleeps. */
+void kept_across_wfi_test(void);
 /* el2-uncounted (suite_timer.c, bootargs nsh=1): counters filtered to EL2 alone count nothing. */
 void el2_uncounted_test(void);
 void smp_tests(void);
