@@ -242,3 +242,12 @@ void vperf_pcpu_flush(struct vperf_pcpu *pcpu)
 	pcpu->resume = NULL;
 	vperf_vpmu_flush(pcpu);
 }
+
+void vperf_pcpu_down(struct vperf_pcpu *pcpu)
+{
+	vperf_vspe_ctl_forget(pcpu);
+	pcpu->resume = NULL;
+	/* MDCR_EL2 comes back as the CPU's start-up code writes it, not as vperf left it. */
+	pcpu->cur_mdcr = VPERF_MDCR_UNKNOWN;
+	vperf_vpmu_down(pcpu);
+}

@@ -313,9 +313,10 @@ void vperf_vcpu_put(struct vperf_vcpu *vcpu);
  * that nothing reads or replaces its state before (it stays on its pCPU, e.g. pinned): its
  * trapped-partition counters may stay parked in this pCPU's hardware, counting stopped, until
  * another owner needs them (docs/vpmu.md, "Lazy put"). To break the promise (migrate the vCPU,
- * save, restore or reset it, take the CPU down), call vperf_pcpu_flush() on that pCPU first:
- * until then vperf_vcpu_save/restore/reset return VPERF_EBUSY (vperf_vcpu_parked() is true),
- * and a load elsewhere is counted as misuse at the load and loses the counts since the put. */
+ * save, restore or reset it), call vperf_pcpu_flush() on that pCPU first (to take the CPU down,
+ * vperf_pcpu_down()): until then vperf_vcpu_save/restore/reset return VPERF_EBUSY
+ * (vperf_vcpu_parked() is true), and a load elsewhere is counted as misuse at the load and loses
+ * the counts since the put. */
 void vperf_vcpu_put_lazy(struct vperf_vcpu *vcpu);
 
 /* A lazy put left this vCPU's counters in a pCPU's hardware, not yet flushed. */
@@ -339,6 +340,14 @@ bool vperf_vcpu_multiplexed(const struct vperf_vcpu *vcpu);
  * for a host_spe host's own buffer between a put and the next load; docs/integration.md, "SPE
  * controls"). */
 void vperf_pcpu_flush(struct vperf_pcpu *pcpu);
+
+/* On pcpu's own CPU, before it loses its PMU and SPE context: offline, a power-down idle state,
+ * a system suspend (PSCI DEN0022, 5.4 CPU_SUSPEND: a power-down state loses the core's context).
+ * vperf_pcpu_flush(), and more: the hardware copy of the last vCPU's state, which its next load
+ * here would resume from, is forgotten, so that every vCPU's next load here restores its whole
+ * state, and vperf writes MDCR_EL2 again. A CPU that merely runs no vCPU for a while needs
+ * neither. */
+void vperf_pcpu_down(struct vperf_pcpu *pcpu);
 
 /* EC=0x18 trap entry. gprs holds the vCPU's x0..x30 (read for MSR, written for MRS; Rt=31 is
  * XZR and never touched). Decodes once, emulates or injects UNDEF, advances the PC only when

@@ -13,7 +13,8 @@ tests-$(CONFIG_VPERF_VPMU) += test_vpmu test_vpmu_isolation test_vpmu_blob test_
 	test_vpmu_partition_iso test_pcpu_bringup test_trap_fastpath \
 	test_vcpu_load test_vpmu_chain test_vpmu_hw_leftovers test_vpmu_aarch32 \
 	test_vpmu_hetero test_vpmu_filter test_vpmu_newer_pmu test_core_profiles \
-	test_trap_fast_vs_full test_vpmu_second test_vpmu_host_pmcr test_vpmu_multiplexed
+	test_trap_fast_vs_full test_vpmu_second test_vpmu_host_pmcr test_vpmu_multiplexed \
+	test_pcpu_down
 test_esr-objs := tests/unit/test_esr.c
 test_regdb-objs := tests/unit/test_regdb.c
 test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
@@ -26,6 +27,7 @@ test_vpmu_blob-objs := tests/unit/test_vpmu_blob.c tests/unit/hv.c
 test_vpmu_direct-objs := tests/unit/test_vpmu_direct.c tests/unit/hv.c
 test_vpmu_emulated-objs := tests/unit/test_vpmu_emulated.c tests/unit/hv.c
 test_vpmu_multiplexed-objs := tests/unit/test_vpmu_multiplexed.c tests/unit/hv.c
+test_pcpu_down-objs := tests/unit/test_pcpu_down.c tests/unit/hv.c
 test_vpmu_badinput-objs := tests/unit/test_vpmu_badinput.c tests/unit/hv.c
 test_vpmu_irq-objs := tests/unit/test_vpmu_irq.c tests/unit/hv.c
 test_vpmu_el0-objs := tests/unit/test_vpmu_el0.c tests/unit/hv.c

@@ -117,6 +117,11 @@ static inline void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 	(void)pcpu;
 }
 
+static inline void vperf_vpmu_down(struct vperf_pcpu *pcpu)
+{
+	(void)pcpu;
+}
+
 /* The blob's vPMU words (../blob.c): no VM has vPMU state to save, and none is accepted. */
 static inline void vperf_vpmu_blob_fill(const struct vperf_vcpu *vcpu, uint64_t *w)
 {

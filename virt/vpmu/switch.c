@@ -264,6 +264,26 @@ void vperf_vpmu_flush(struct vperf_pcpu *pcpu)
 }
 
 /*
+ * The pCPU powers down (PSCI DEN0022, 5.4 CPU_SUSPEND: a power-down state loses the core's
+ * context) or goes offline: its PMU registers come back UNKNOWN, so the hardware copy the
+ * owner's next acquire would resume from (hw_copy_valid) dies with them. A parked state goes to
+ * its shadow (flush), and so do the counts an XENPMU_MODE_ALL owner made since its put, which
+ * go on counting in the hardware (save()); then the pCPU has no owner, and the next acquire
+ * restores in full.
+ */
+void vperf_vpmu_down(struct vperf_pcpu *pcpu)
+{
+	struct vperf_vcpu *owner = pcpu->pmu_owner;
+
+	if (!owner)
+		return;
+	flush(pcpu);
+	if (vpmu_all_vm(owner) && !owner->pcpu && !pcpu->cfg.host_first_range)
+		save_counters(owner);
+	pcpu->pmu_owner = NULL;
+}
+
+/*
  * vperf_vpmu_before_mdcr's eviction: the owner's counters in [hpmn, pcpu->hpmn) must be off
  * before the MDCR_EL2 write that puts them in the second range. A state parked by a lazy put
  * goes to its shadow first; the counters' enables, interrupt enables and flags (already in the

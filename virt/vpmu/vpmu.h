@@ -167,6 +167,9 @@ void vperf_vpmu_try_direct(struct vperf_vcpu *vcpu);
 void vperf_vpmu_put(struct vperf_vcpu *vcpu, bool lazy);
 /* An owner change on pcpu (its CPU): the state a lazy put parked there, to its shadow. */
 void vperf_vpmu_flush(struct vperf_pcpu *pcpu);
+/* pcpu (its CPU) loses its PMU context: every count still in its hardware to the owner's shadow,
+ * and no hardware copy of anyone's left (vperf_pcpu_down). */
+void vperf_vpmu_down(struct vperf_pcpu *pcpu);
 
 /* Make the vCPU's state live in the hardware of the pCPU it is loaded on (first touch). */
 void vperf_vpmu_acquire(struct vperf_vcpu *vcpu);

@@ -197,6 +197,15 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 	pmu_update_irq(cpu);
 }
 
+void sim_pmu_power_cycle(unsigned int cpu)
+{
+	unsigned int cur = sim_current_cpu();
+
+	sim_set_cpu(cpu); /* reset() reads its CPU's configuration (sim_model_config) */
+	reset(cpu, sim_model_config());
+	sim_set_cpu(cur);
+}
+
 const struct sim_family sim_pmu_family = {
 	.name = "pmu",
 	.reset = reset,
