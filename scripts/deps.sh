@@ -31,7 +31,7 @@ qemu-build | build-essential pkgconf ninja-build python3-venv python3-setuptools
 linux  | gcc-aarch64-linux-gnu libc6-dev-arm64-cross | make run's and qemu-check's Linux guests: static /init, Debian's arm64 kernel
 fuzz   | clang libclang-rt-14-dev | make check's short fuzz runs, make fuzz
 xen    | flex bison dpkg-dev patch device-tree-compiler gcc-aarch64-linux-gnu | make xen-check: Xen's source package (apt-get source, dpkg-source), its arm64 build (Kconfig: flex, bison), the patch series, the dom0less boot device tree (dtc)
-kvm    | flex bison bc perl xz-utils patch gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu | make kvm-kernel, kvm-path, kvm-each, kvm-checkpatch: Debian's linux source (its .orig tarball), its arm64 build (Kconfig: flex, bison; bc), the patch series, checkpatch (perl)
+kvm    | flex bison bc perl xz-utils patch gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu device-tree-compiler | make kvm-kernel, kvm-path, kvm-each, kvm-checkpatch: Debian's linux source (its .orig tarball), its arm64 build (Kconfig: flex, bison; bc), the patch series, checkpatch (perl); kvm-guest's KVM_IDLE=1 (idle-dtb.sh: dtc, fdtput)
 format | clang-format | make check's format test, make format
 efi    | qemu-efi-aarch64 mtools binutils-aarch64-linux-gnu | make efi and qemu-check's UEFI boots: edk2 for QEMU's virt board, mtools (the boot volume: a FAT image, no mount), gnu-efi for arm64 (unpacked, see below)
 validate | device-tree-compiler binutils | make validate's Debian targets (kvm, xen-native): Debian's arm64 kernel, readelf for scripts/debtree.sh (which downloads their arm64 packages), dtc for Xen's boot device tree

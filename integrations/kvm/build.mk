@@ -22,6 +22,7 @@
 #                   KVM_MODE=protected: in protected mode (pKVM), the guest a non-protected VM
 #                   KVM_MODE=vhe: in VHE (the host kernel at EL2), vperf loaded at vcpu_load
 #                   (trapped, or direct with KVM_GUEST_ARGS=kvm-arm.vperf_partition=direct);
+#                   KVM_IDLE=1: the host's CPUs have a PSCI power-down idle state (idle-dtb.sh);
 #                   KVM_IMAGE: an Image built elsewhere
 #   kvm-selftest    KVM's own selftests that touch vperf's part (vpmu_counter_access, set_id_regs,
 #                   get-reg-list, aarch32_id_regs, debug-exceptions, psci_test, vcpu_width_config;

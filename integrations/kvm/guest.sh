@@ -68,6 +68,8 @@
 #                    guest vperf-work-hi, linked elsewhere) with the isolation checks of
 #                    spe-iso.sh (spe_iso=1): every record's PC, context and time its own; all of
 #                    its RESULT lines must pass, and two guests' workloads and PIDs differ
+#   KVM_IDLE         1: the host's CPUs have a PSCI power-down idle state (idle-dtb.sh), in which
+#                    QEMU resets their PMU; the host must have entered it (kvm-init.sh counts)
 #   KVM_GUEST_TIMEOUT  seconds before the host is stopped (default 900; make kvm-check's
 #                    must-fail mutants use less)
 #   KVM_MUTANT       the host kernel with a must-fail mutant of the glue (build.sh)
@@ -149,12 +151,20 @@ if [ -n "$hostperf" ]; then
 fi
 log=$work/suite.log
 [ "$mode" = nvhe ] || log=$work/suite-$mode.log
+machine="-nodefaults -M virt,virtualization=on,gic-version=3 -cpu $host_cpu -smp $host_cpus -m 1G"
+dtb=
+if [ "${KVM_IDLE:-0}" = 1 ]; then
+	dtb=$work/idle.dtb
+	# shellcheck disable=SC2086 # the machine's options, one a word
+	"$here/idle-dtb.sh" "$dtb" "$qemu" $machine
+fi
 echo "kvm-guest: booting $img (log: $log)" >&2
-timeout "${KVM_GUEST_TIMEOUT:-900}" nice "$qemu" -nodefaults -M virt,virtualization=on,gic-version=3 -cpu "$host_cpu" -smp "$host_cpus" \
-	-m 1G -display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
+# shellcheck disable=SC2086 # the machine's options, one a word
+timeout "${KVM_GUEST_TIMEOUT:-900}" nice "$qemu" $machine ${dtb:+-dtb "$dtb"} \
+	-display none -serial stdio -no-reboot -kernel "$img" -initrd "$cpio" \
 	-append "console=ttyAMA0 panic=-1 $mode_arg kvm-arm.vperf=1 kvm-arm.vperf_range=$range ${migrate_ms:+vperf.migrate=$migrate_ms} ${KVM_GUEST_ARGS:-} ${spe:+kvm-arm.vperf_spe=1} ${hostperf:+vperf.hostperf=$hostperf} $guests" \
 	</dev/null >"$log" 2>&1 || true
-grep -E "RESULT .* FAIL|RESULT (spe|linux)|SUITE DONE|SPE-ISO|vperf|mode initialized|hostperf|left to KVM|lazy put|vperf error|pinned pages" "$log" || true
+grep -E "RESULT .* FAIL|RESULT (spe|linux)|SUITE DONE|SPE-ISO|vperf|mode initialized|hostperf|left to KVM|lazy put|vperf error|pinned pages|idle states" "$log" || true
 xfail_default=sgi-cross-cpu
 [ "$mode" = nvhe ] || xfail_default="$xfail_default ptimer-irq"
 xfail=" ${KVM_GUEST_XFAIL-$xfail_default} "
@@ -269,8 +279,10 @@ fi
 # without patch 37's drain at every exit: external aborts on its stage 1 table walks).
 [ -z "$linux" ] || ! grep -q "arm_spe_pmu: Unexpected buffer fault" "$log" ||
 	why="$why the Linux guest's SPE buffer faulted;"
+[ -z "$dtb" ] || tr -d '\r' <"$log" | grep -q "kvm-init: [1-9][0-9]* entries into CPU idle states deeper" ||
+	why="$why no CPU idled in the power-down state;"
 ! grep -q "vperf error: " "$log" || why="$why vperf logged an error;"
-tag="vperf${KVM_MODE:+ mode=$mode}${KVM_VPERF_RANGE:+ range=$range}${spe:+ spe}${linux:+ linux=$linux}"
+tag="vperf${KVM_MODE:+ mode=$mode}${dtb:+ idle}${KVM_VPERF_RANGE:+ range=$range}${spe:+ spe}${linux:+ linux=$linux}"
 if [ -z "$why" ]; then
 	echo "PASS kvm-guest $tag"
 else

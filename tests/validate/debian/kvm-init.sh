@@ -21,7 +21,8 @@
 # plus the node of Linux's arm_spe_pmu on PPI 5 (INTID 21: KVM_VPERF_SPE_PPI of integrations/kvm,
 # patch 15), added with fdtput, as -dtb: Debian's QEMU describes no SPE to a KVM guest. The
 # host's pinned pages (/proc/vmstat's nr_foll_pin_*) are printed before the guests start and
-# after they are done.
+# after they are done, and after them how often the CPUs entered an idle state deeper than WFI
+# (cpuidle's state1 and on: a device tree with a power-down state, integrations/kvm/idle-dtb.sh).
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mkdir -p /sys
@@ -93,6 +94,9 @@ fi
 	echo "kvm-init: vCPU threads moved $(cat /migrate.rounds 2>/dev/null || echo 0) times (every $migrate ms asked)"; }
 echo "kvm-init: $k guests done"
 pins "pinned pages after the guests"
+# shellcheck disable=SC2012 # the states' usage files, none when cpuidle found no state
+echo "kvm-init: $(cat /sys/devices/system/cpu/cpu*/cpuidle/state[1-9]*/usage 2>/dev/null |
+	awk '{ n += $1 } END { print n + 0 }') entries into CPU idle states deeper than WFI"
 if [ -n "$hostperf" ]; then
 	kill -TERM "$hostperf_pid"
 	wait "$hostperf_pid"
