@@ -245,6 +245,11 @@ void vperf_pcpu_flush(struct vperf_pcpu *pcpu)
 
 void vperf_pcpu_down(struct vperf_pcpu *pcpu)
 {
+	if (pcpu->loaded) {
+		STAT_INC(&pcpu->stats, misuse);
+		vperf_log(VPERF_LOG_ERR, "vperf: pcpu_down with a vCPU loaded (put it first)");
+		return;
+	}
 	vperf_vspe_ctl_forget(pcpu);
 	pcpu->resume = NULL;
 	/* MDCR_EL2 comes back as the CPU's start-up code writes it, not as vperf left it. */

@@ -341,12 +341,14 @@ bool vperf_vcpu_multiplexed(const struct vperf_vcpu *vcpu);
  * controls"). */
 void vperf_pcpu_flush(struct vperf_pcpu *pcpu);
 
-/* On pcpu's own CPU, before it loses its PMU and SPE context: offline, a power-down idle state,
- * a system suspend (PSCI DEN0022, 5.4 CPU_SUSPEND: a power-down state loses the core's context).
- * vperf_pcpu_flush(), and more: the hardware copy of the last vCPU's state, which its next load
- * here would resume from, is forgotten, so that every vCPU's next load here restores its whole
- * state, and vperf writes MDCR_EL2 again. A CPU that merely runs no vCPU for a while needs
- * neither. */
+/* On pcpu's own CPU, no vCPU loaded, before it loses its PMU and SPE context: offline, a
+ * power-down idle state, a system suspend (PSCI DEN0022, 5.4 CPU_SUSPEND: a power-down state
+ * loses the core's context). vperf_pcpu_flush(), and more: the hardware copy of the last vCPU's
+ * state, which its next load here would resume from, is forgotten, so that every vCPU's next
+ * load here restores its whole state, and vperf writes MDCR_EL2 again. When the CPU is back,
+ * call vperf_pcpu_init() on it again before its next load, as at its first bring-up: what it
+ * set up (PMUSERENR_EL0, PMSELR_EL0, the fine-grained traps) is lost too. A CPU that merely runs
+ * no vCPU for a while, or idles in WFI or a standby state, needs none of this. */
 void vperf_pcpu_down(struct vperf_pcpu *pcpu);
 
 /* EC=0x18 trap entry. gprs holds the vCPU's x0..x30 (read for MSR, written for MRS; Rt=31 is

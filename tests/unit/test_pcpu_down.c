@@ -212,6 +212,56 @@ static void test_down_keeps_all_counts(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* An XENPMU_MODE_ALL vCPU that counted on pCPU 0, then moved to pCPU 1 and counted more there:
+ * pCPU 0 still names it its owner, its counters there older than its shadow. pCPU 0's power-down
+ * must not copy them over the shadow (the counts made on pCPU 1 lost). */
+static void test_down_after_all_moved(void **state)
+{
+	struct vperf_vm_config all = policy(VPERF_PMU_ALL, 2);
+	struct hv_vcpu *a;
+	uint64_t at_put;
+
+	(void)state;
+	assert_int_equal(hv_vm(1, &all), VPERF_OK);
+	a = hv_vcpu(0, 1);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
+	guest_write(PMEVCNTR0_EL0, 0);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+	hv.lazy_put = false; /* it moves: eager puts, its state in its shadow after each */
+	hv_leave(0);
+	hv_enter(a, 1);
+	hv_run_n(&op3, 1000);
+	at_put = guest_read(PMEVCNTR0_EL0);
+	hv_leave(1);
+	power_down(0);
+	hv_enter(a, 0); /* restored from its shadow: pCPU 0 has no owner now */
+	hv.lazy_put = true;
+	assert_true(guest_read(PMEVCNTR0_EL0) >= at_put);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* Asked with a vCPU loaded, which it would take the hardware from: refused, counted, logged. */
+static void test_down_while_loaded(void **state)
+{
+	struct hv_vcpu *a = hv_vcpu(0, 0);
+	uint64_t misuse;
+
+	(void)state;
+	hv_enter(a, 0);
+	program(4000);
+	misuse = hv.pcpu[0].stats.misuse;
+	sim_enter_el2(0);
+	vperf_pcpu_down(&hv.pcpu[0]);
+	sim_exit_el2(0);
+	assert_int_equal(hv.pcpu[0].stats.misuse, misuse + 1);
+	assert_ptr_equal(hv.pcpu[0].pmu_owner, &a->v);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 4000);
+	assert_int_equal(guest_read(PMCCFILTR_EL0), FILT_PU);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +270,8 @@ int main(void)
 		cmocka_unit_test_setup(test_down_with_nothing_there, setup_lazy),
 		cmocka_unit_test(test_down_after_quick_put),
 		cmocka_unit_test_setup(test_down_keeps_all_counts, setup_lazy),
+		cmocka_unit_test_setup(test_down_after_all_moved, setup_lazy),
+		cmocka_unit_test_setup(test_down_while_loaded, setup_lazy),
 	};
 
 	return cmocka_run_group_tests_name("pcpu_down", tests, NULL, NULL);

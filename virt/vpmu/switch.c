@@ -278,7 +278,10 @@ void vperf_vpmu_down(struct vperf_pcpu *pcpu)
 	if (!owner)
 		return;
 	flush(pcpu);
-	if (vpmu_all_vm(owner) && !owner->pcpu && !pcpu->cfg.host_first_range)
+	/* Only where its hardware copy is this pCPU's: moved and put elsewhere since, its shadow
+	 * is newer than these counters. */
+	if (vpmu_all_vm(owner) && !owner->pcpu && owner->pmu.hw_pcpu == pcpu &&
+	    !pcpu->cfg.host_first_range)
 		save_counters(owner);
 	pcpu->pmu_owner = NULL;
 }
