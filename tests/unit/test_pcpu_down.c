@@ -130,22 +130,11 @@ static void test_down_with_nothing_there(void **state)
  * down takes it, or that load resumes the garbage the power-down left in the guest's counters. */
 static void test_down_after_quick_put(void **state)
 {
-	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
-						.host_first_range = true,
-						.host_el1 = true };
 	struct vperf_vm_config c = policy(VPERF_PMU_SELF, 2);
-	struct sim_pe_config cfgs[SIM_MAX_CPUS];
 	struct hv_vcpu *a;
 
 	(void)state;
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
-		hv_default_config(&cfgs[cpu]);
-		cfgs[cpu].nr_counters = 6;
-	}
-	hv_init_model(cfgs);
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-		assert_int_equal(hv_pcpu_up(cpu, &pcfg), VPERF_OK);
-	sim_set_cpu(0);
+	el1_host_world();
 	c.partition = VPERF_PART_SECOND;
 	/* Offered from PMUv3p5 with PMCR_EL0.LC RES1 (no AArch32 at EL0): test_vpmu_second.c. */
 	if (hv.model.pmuver < 6 || hv.model.aarch32_el0) {
@@ -181,6 +170,16 @@ static void test_down_after_quick_put(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* Counter 0 counts cycles from 0, enabled, PMCR_EL0.E; 30 cycles run. */
+static void count_cycles(void)
+{
+	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
+	guest_write(PMEVCNTR0_EL0, 0);
+	guest_write(PMCNTENSET_EL0, 1);
+	guest_write(PMCR_EL0, PMCR_E);
+	hv_run_n(&op3, 10);
+}
+
 /* XENPMU_MODE_ALL: the privileged VM's counters go on counting after its put (whoever runs next,
  * here an OFF VM). Its hardware copy dies at the power-down: the down saves what they counted
  * since the put, and its next load restores that, not the value its put saved. */
@@ -196,11 +195,7 @@ static void test_down_keeps_all_counts(void **state)
 	a = hv_vcpu(0, 1);
 	b = hv_vcpu(1, 2);
 	hv_enter(a, 0);
-	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
-	guest_write(PMEVCNTR0_EL0, 0);
-	guest_write(PMCNTENSET_EL0, 1);
-	guest_write(PMCR_EL0, PMCR_E);
-	hv_run_n(&op3, 10);
+	count_cycles();
 	at_put = guest_read(PMEVCNTR0_EL0);
 	hv_enter(b, 0);
 	hv_run_n(&op3, 100); /* 300 cycles of the OFF VM, counted by a's counter */
@@ -225,11 +220,7 @@ static void test_down_after_all_moved(void **state)
 	assert_int_equal(hv_vm(1, &all), VPERF_OK);
 	a = hv_vcpu(0, 1);
 	hv_enter(a, 0);
-	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
-	guest_write(PMEVCNTR0_EL0, 0);
-	guest_write(PMCNTENSET_EL0, 1);
-	guest_write(PMCR_EL0, PMCR_E);
-	hv_run_n(&op3, 10);
+	count_cycles();
 	hv.lazy_put = false; /* it moves: eager puts, its state in its shadow after each */
 	hv_leave(0);
 	hv_enter(a, 1);

@@ -174,21 +174,10 @@ static void test_other_partitions_never(void **state)
  * guest's 2 counters above HPMN, each with its own. */
 static void test_second_range_never(void **state)
 {
-	struct sim_pe_config cfgs[SIM_MAX_CPUS];
-	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
-						.host_first_range = true,
-						.host_el1 = true };
 	struct vperf_vm_config cfg = part_policy(VPERF_PART_SECOND, 2, 0);
 
 	(void)state;
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
-		hv_default_config(&cfgs[cpu]);
-		cfgs[cpu].nr_counters = 6;
-	}
-	hv_init_model(cfgs);
-	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-		assert_int_equal(hv_pcpu_up(cpu, &pcfg), VPERF_OK);
-	sim_set_cpu(0);
+	el1_host_world();
 	if (hv.model.pmuver < 6 || hv.model.aarch32_el0) {
 		assert_int_equal(hv_vm(0, &cfg), VPERF_EINVAL); /* not offered: PMUv3p5, LC RES1 */
 		return;

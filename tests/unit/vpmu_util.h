@@ -60,6 +60,25 @@ static inline void lazy_vms(unsigned int nr_vms)
 		assert_int_equal(hv_vm(i, &c), VPERF_OK);
 }
 
+/* Every pCPU with 6 counters and an EL1 host that keeps the first range, its 2 lower counters
+ * (host_first_range: a second-range world, VPERF_PART_SECOND; no VM yet). */
+static inline void el1_host_world(void)
+{
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2,
+						.host_first_range = true,
+						.host_el1 = true };
+
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		hv_default_config(&cfgs[cpu]);
+		cfgs[cpu].nr_counters = 6;
+	}
+	hv_init_model(cfgs);
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+		assert_int_equal(hv_pcpu_up(cpu, &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+}
+
 /* The model's PMU has 64-bit event counters and PMCR_EL0.LP (PMUv3p5 and later). */
 static inline bool wide(void)
 {
