@@ -19,6 +19,7 @@
 #include "platform.h"
 #include "vm_config.h"
 #include "vpmu/entry.h"
+#include "vspe/pmscr.h"
 
 /*
  * HCR_EL2.E2H (FEAT_VHE: the host runs at EL2; HCR_EL2, Arm DDI 0487 K.a D24.2), read once by
@@ -211,6 +212,7 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	pcpu->cur_mdcr = VPERF_MDCR_UNKNOWN;
 	vperf_fgt_pcpu_init(pcpu);
 	vperf_vpmu_pcpu_init(pcpu);
+	vperf_vspe_pcpu_init(pcpu);
 	vperf_platform_add(pcpu);
 	vperf_vpmu_derive_masks();
 	vperf_mdcr_new_epoch();

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arch/barrier.h>
 #include <arch/sysreg.h>
 #include <sim/gic.h>
 #include <sim/mem.h>
@@ -283,6 +284,21 @@ void hv_default_config(struct sim_pe_config *cfg)
  * keeps its garbage: vperf must cope with it. The external agent's range that FEAT_PMUv3_EXTPMN
  * hides from EL2 ([EPMN, N): PMCR_EL0.N reads EPMN there) is the firmware's to reset, and is
  * (vperf cannot reach it). */
+/* SPE's controls reset UNKNOWN too (SPE 4.2): the host's driver (Linux's SPE driver at CPU
+ * start) or its boot code turns its own sampling and the Profiling Buffer off and clears the
+ * buffer's status, whose stray S would hold PMBIRQ high. The guests' PMSCR_EL1 keeps its garbage. */
+static void host_spe_reset(unsigned int cpu)
+{
+	if (!hv.pcpu[cpu].caps.pmsver)
+		return;
+	sim_set_cpu(cpu);
+	write_sysreg(0, PMSCR_EL2);
+	write_sysreg(0, PMBLIMITR_EL1);
+	isb();
+	write_sysreg(0, PMBSR_EL1);
+	isb();
+}
+
 void hv_host_boot(unsigned int cpu)
 {
 	const struct vperf_pcpu *pcpu = &hv.pcpu[cpu];
@@ -310,6 +326,7 @@ void hv_host_boot(unsigned int cpu)
 			sim_poke(cpu, VPERF_ENC_HDFGWTR_EL2, pcpu->cfg.host_hdfgwtr);
 		}
 	}
+	host_spe_reset(cpu);
 }
 
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)

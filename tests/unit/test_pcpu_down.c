@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * vperf_pcpu_down(): a pCPU that powers down (a PSCI power-down state, offline) comes back with
- * its PMU registers UNKNOWN (the model's sim_pmu_power_cycle: seeded garbage, MDCR_EL2 as boot
+ * its PMU registers UNKNOWN (the model's sim_power_cycle: seeded garbage, MDCR_EL2 as boot
  * code leaves it). What the guest wrote must be in the hardware again at its next load there,
  * whatever put it last (lazy, eager, the direct partition's): its types and the cycle counter's
  * filter too, which a vCPU back to its own hardware copy does not write again. A put vCPU that
@@ -45,7 +45,7 @@ static void power_down(unsigned int cpu)
 	sim_enter_el2(cpu);
 	vperf_pcpu_down(&hv.pcpu[cpu]);
 	sim_exit_el2(cpu);
-	sim_pmu_power_cycle(cpu);
+	sim_power_cycle(cpu);
 	sim_set_cpu(0);
 }
 

@@ -36,6 +36,7 @@ static void init(uint64_t seed)
 	write_sysreg(HOST_CTX, CONTEXTIDR_EL2);
 	write_sysreg(HOST_VA, PMBPTR_EL1);
 	write_sysreg((HOST_VA + HOST_SIZE) | V_PMBLIMITR_E, PMBLIMITR_EL1);
+	write_sysreg(0, PMSFCR_EL1); /* no filter: its reset value is UNKNOWN (SPE 4.2) */
 	write_sysreg(V_INTERVAL_1, PMSIRR_EL1);
 	write_sysreg(0, PMSICR_EL1);
 	write_sysreg(0, PMSCR_EL2); /* the host samples only its guests */

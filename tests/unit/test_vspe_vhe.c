@@ -250,6 +250,41 @@ static void test_vhe_outside_profiled(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/*
+ * The guests' PMSCR_EL1 after a reset: UNKNOWN (SPE 4.2), here with E1SPE and E0SPE set, a value
+ * a power-down may leave. With EL2 owning the host's buffer and TGE = 0 they select which guest
+ * operations that buffer samples (SPE 3.2.3, StatisticalProfilingEnabled): vperf_pcpu_init with
+ * host_spe clears them, by the name E2H gives the register, so that a guest without a vSPE runs
+ * unsampled beside the host's buffer.
+ */
+static void reset_pmscr_round(bool e2h)
+{
+	const struct sim_uop op = { .pc = 0x40001000, .latency = 2, .type = SIM_UOP_OTHER };
+	const struct vperf_pcpu_config cfg = { .host_counters = 2, .host_spe = true };
+
+	hv_set_e2h(e2h);
+	vs_init_host(3, 13);
+	assert_int_equal(hv_vm(0, &plain), VPERF_OK);
+	sim_power_cycle(0);
+	sim_poke(0, VPERF_ENC_PMSCR_EL1, V_PMSCR_E1SPE | V_PMSCR_E0SPE);
+	assert_int_equal(hv_pcpu_up(0, &cfg), VPERF_OK);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0);
+	vs_host_spe_start(0);
+	hv_enter(hv_vcpu(0, 0), 0);
+	hv_run_n(&op, 2000);
+	hv_leave(0);
+	vs_host_run(4000);
+	assert_true(vs_host_records(0) >= 10); /* each one the host's, at EL2 */
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_reset_guest_pmscr_cleared(void **state)
+{
+	(void)state;
+	reset_pmscr_round(false);
+	reset_pmscr_round(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +294,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_nvhe_plain_pmscr, teardown),
 		cmocka_unit_test_teardown(test_vhe_trapped_pmscr_write, teardown),
 		cmocka_unit_test_teardown(test_vhe_outside_profiled, teardown),
+		cmocka_unit_test_teardown(test_reset_guest_pmscr_cleared, teardown),
 	};
 
 	return cmocka_run_group_tests_name("vspe_vhe", tests, NULL, NULL);

@@ -17,6 +17,7 @@
 
 #include "../access.h"
 #include "../platform.h"
+#include "pmscr.h"
 
 /* The SPE version a VM sees at most: SPEv1p2 (PMSVer 3, PMSNEVFR_EL1 and FnE). Later versions
  * add registers vperf does not emulate (PMSDSFR_EL1, FEAT_SPE_FDS) and are hidden. */
@@ -29,21 +30,6 @@ static inline uint64_t *vspe_reg(struct vperf_vcpu *vcpu, enum vperf_vspe_reg r)
 
 /* The VM's Profiling Buffer policy with the Kconfig default resolved. */
 enum vperf_spe_buffer vperf_vspe_buffer(const struct vperf_vm *vm);
-
-/*
- * The guest's PMSCR_EL1, written at EL2 by the name the pCPU's HCR_EL2.E2H gives it: its own
- * encoding with E2H = 0; PMSCR_EL12 (S3_5_C9_C9_0) with E2H = 1, where PMSCR_EL1's encoding at
- * EL2 reaches the host's PMSCR_EL2 instead (SPE 4.3.5, 4.3.6: PMSCR_EL12 is UNDEFINED with
- * E2H = 0). vperf never reads it back: the vCPU's shadow holds it. The host's PMSCR_EL2 is
- * always named PMSCR_EL2, whatever E2H (SPE 4.3.7).
- */
-static inline void vspe_write_guest_pmscr(const struct vperf_pcpu *pcpu, uint64_t val)
-{
-	if (pcpu->caps.e2h)
-		write_sysreg(val, PMSCR_EL12);
-	else
-		write_sysreg(val, PMSCR_EL1);
-}
 
 /* The lowest PMSVer of the initialised pCPUs: a VM migrating between them must find the same
  * SPE version everywhere. */

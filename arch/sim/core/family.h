@@ -34,6 +34,9 @@ struct sim_family {
 	void (*step)(unsigned int cpu, const struct sim_uop *op);
 	/* Between ops and after guest accesses: take interrupts (GIC only). */
 	void (*poll)(unsigned int cpu);
+	/* The CPU powered down and came back (sim_power_cycle): the family's state on it as a
+	 * Warm reset leaves it; the model's memory and other CPUs untouched. */
+	void (*power_cycle)(unsigned int cpu);
 };
 
 /* One instruction of the hypervisor's own code at EL2 (each of its System register accesses and

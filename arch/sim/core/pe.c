@@ -235,6 +235,19 @@ void sim_families_poll(unsigned int cpu)
 			families[i]->poll(cpu);
 }
 
+/* The families in their order (the PMU's first: its reset writes MDCR_EL2), on cpu as the
+ * current CPU (they read its configuration). */
+void sim_power_cycle(unsigned int cpu)
+{
+	unsigned int cur = sim_current_cpu();
+
+	sim_set_cpu(cpu);
+	for (size_t i = 0; i < SIM_NR_FAMILIES; i++)
+		if (families[i] && families[i]->power_cycle)
+			families[i]->power_cycle(cpu);
+	sim_set_cpu(cur);
+}
+
 /* ---- the PE's state -------------------------------------------------------------------------- */
 
 void sim_set_handlers(const struct sim_handlers *h)

@@ -197,13 +197,10 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 	pmu_update_irq(cpu);
 }
 
-void sim_pmu_power_cycle(unsigned int cpu)
+/* sim_power_cycle, on the current CPU: as the model's reset. */
+static void power_cycle(unsigned int cpu)
 {
-	unsigned int cur = sim_current_cpu();
-
-	sim_set_cpu(cpu); /* reset() reads its CPU's configuration (sim_model_config) */
 	reset(cpu, sim_model_config());
-	sim_set_cpu(cur);
 }
 
 const struct sim_family sim_pmu_family = {
@@ -214,4 +211,5 @@ const struct sim_family sim_pmu_family = {
 	.write = pmu_write,
 	.barrier = pmu_sync_barrier,
 	.step = pmu_step,
+	.power_cycle = power_cycle,
 };

@@ -87,8 +87,23 @@ static void spe_vmid_switch(unsigned int cpu, uint16_t old)
 
 /* ---- the family ------------------------------------------------------------------------- */
 
-/* SPE 4.2: PMBLIMITR_EL1.E resets to 0, the rest is IMPLEMENTATION DEFINED (the model: 0). A zero
- * PMSIDR_EL1 in the configuration means the default one. */
+/* SPE 4.2: PMBLIMITR_EL1.E resets to 0, the rest to IMPLEMENTATION DEFINED values that may be
+ * UNKNOWN (spe_reset_unknown: seeded garbage). A zero PMSIDR_EL1 in the configuration means the
+ * default one. The CPU's state starts as init. */
+static void reset_cpu(unsigned int cpu, const struct sim_pe_config *cfg, const struct spe_cpu *init)
+{
+	spe_cpus[cpu] = *init;
+	if (!cfg->pmsver)
+		return;
+	sim_set_reg(cpu, SIM_ENC_PMSIDR_EL1,
+		    cfg->pmsidr ? cfg->pmsidr : sim_spe_default_pmsidr(cfg->pmsver));
+	sim_set_reg(cpu, SIM_ENC_PMBIDR_EL1, cfg->pmbidr & ~PMBIDR_P);
+	spe_reset_unknown(cpu);
+	spe_fgt_reset(cpu, cfg);
+	spe_sync_view(cpu);
+	sim_set_line(cpu, SIM_LINE_PMBIRQ, (sim_reg(cpu, SIM_ENC_PMBSR_EL1) & PMBSR_S) != 0);
+}
+
 static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 {
 	static const struct spe_cpu zero;
@@ -98,14 +113,28 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 		sim_mem_set_vmid_listener(spe_vmid_switch);
 		sim_spe_default_options(&spe_options);
 	}
-	spe_cpus[cpu] = zero;
-	if (!cfg->pmsver)
-		return;
-	sim_set_reg(cpu, SIM_ENC_PMSIDR_EL1,
-		    cfg->pmsidr ? cfg->pmsidr : sim_spe_default_pmsidr(cfg->pmsver));
-	sim_set_reg(cpu, SIM_ENC_PMBIDR_EL1, cfg->pmbidr & ~PMBIDR_P);
-	spe_fgt_reset(cpu, cfg);
-	spe_sync_view(cpu);
+	reset_cpu(cpu, cfg, &zero);
+}
+
+/* A power-down: the profiling operation's state and its registers are lost; the generic timer
+ * (always on), CONTEXTIDR_EL1 (the context's, not SPE's) and the counts stay. A record not yet in
+ * memory is lost with it: the software must have drained the buffer first (PSB CSYNC, then DSB:
+ * SPE 3.6). */
+static void power_cycle(unsigned int cpu)
+{
+	const struct spe_cpu *st = spe_cpu(cpu);
+	const struct spe_cpu keep = { .cntpct = st->cntpct,
+				      .cntvoff = st->cntvoff,
+				      .cntpoff = st->cntpoff,
+				      .cnthctl_ecv = st->cnthctl_ecv,
+				      .scr_ecven = st->scr_ecven,
+				      .contextidr = { st->contextidr[0], st->contextidr[1] },
+				      .stats = st->stats };
+
+	if (st->qlen || st->flen)
+		sim_report_error(cpu, "SPE records not in memory at a power-down: lost (PSB CSYNC "
+				      "and DSB missing before it, SPE 3.6)");
+	reset_cpu(cpu, sim_model_config(), &keep);
 }
 
 /*
@@ -254,6 +283,7 @@ static void step(unsigned int cpu, const struct sim_uop *op)
 const struct sim_family sim_spe_family = {
 	.name = "spe",
 	.reset = reset,
+	.power_cycle = power_cycle,
 	.check = check,
 	.read = fam_read,
 	.write = fam_write,

@@ -123,6 +123,8 @@ void spe_fgt_reset(unsigned int cpu, const struct sim_pe_config *cfg);
 
 /* spe_regs.c: direct accesses. */
 uint64_t spe_write_mask(unsigned int cpu, const struct sim_arch_reg *reg);
+/* Every control and buffer register UNKNOWN (seeded garbage), PMBLIMITR_EL1.E 0 (SPE 4.2). */
+void spe_reset_unknown(unsigned int cpu);
 uint64_t spe_read_value(unsigned int cpu, unsigned int el, const struct sim_arch_reg *reg,
 			uint64_t stored);
 unsigned int spe_max_size(unsigned int cpu);

@@ -192,3 +192,33 @@ uint64_t spe_read_value(unsigned int cpu, unsigned int el, const struct sim_arch
 		return stored;
 	}
 }
+
+/* SPE 4.2: PMBLIMITR_EL1.E resets to 0; every other control and buffer register to an
+ * IMPLEMENTATION DEFINED value, which might be UNKNOWN. The model seeds garbage in their writable
+ * bits (0 with reset_zero), so that software relying on zeros (a stray PMBSR_EL1.S, PMSCR_EL2
+ * enables, a filter) is caught, at boot and after a power-down alike. Where EL3 keeps the buffer
+ * (MDCR_EL3.NSPB, sim_pe_spe_secure), its firmware resets them: 0. */
+void spe_reset_unknown(unsigned int cpu)
+{
+	static const uint32_t regs[] = {
+		SIM_ENC_PMSCR_EL1,    SIM_ENC_PMSCR_EL2,    SIM_ENC_PMSICR_EL1,
+		SIM_ENC_PMSIRR_EL1,   SIM_ENC_PMSFCR_EL1,   SIM_ENC_PMSEVFR_EL1,
+		SIM_ENC_PMSLATFR_EL1, SIM_ENC_PMBPTR_EL1,   SIM_ENC_PMBLIMITR_EL1,
+		SIM_ENC_PMBSR_EL1,    SIM_ENC_PMSNEVFR_EL1, SIM_ENC_PMSDSFR_EL1,
+	};
+	uint64_t idr = spe_idr(cpu);
+
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
+		uint64_t mask = spe_write_mask(cpu, sim_arch_reg(regs[i]));
+
+		if ((regs[i] == SIM_ENC_PMSNEVFR_EL1 && !(idr & PMSIDR_FNE)) ||
+		    (regs[i] == SIM_ENC_PMSDSFR_EL1 && !(idr & PMSIDR_FDS)))
+			continue;
+		if (regs[i] == SIM_ENC_PMBLIMITR_EL1)
+			mask &= ~PMBLIMITR_E;
+		sim_set_reg(cpu, regs[i],
+			    sim_model_config()->reset_zero || sim_pe_spe_secure(cpu)
+				    ? 0
+				    : sim_random(cpu) & mask);
+	}
+}

@@ -267,9 +267,11 @@ enum sim_pmu_event {
 void sim_pmu_event(enum sim_pmu_event ev, uint64_t n);
 
 /* The CPU powered down and came back (a PSCI power-down state, or offline and online again):
- * its PMU registers are UNKNOWN again (seeded garbage) and MDCR_EL2 is as its boot code leaves
- * it, as at the model's reset. */
-void sim_pmu_power_cycle(unsigned int cpu);
+ * its PMU and SPE registers are UNKNOWN again (seeded garbage, PMBLIMITR_EL1.E 0) and MDCR_EL2
+ * is as its boot code leaves it, as at the model's reset; SPE records still in flight are lost,
+ * reported as an error (the software drains them first: PSB CSYNC, DSB). The GIC's virtual CPU
+ * interface is not reset (the hypervisor's to save, not vperf's). */
+void sim_power_cycle(unsigned int cpu);
 
 /* Physical interrupt lines (level) of the current CPU, recomputed by their families. */
 enum sim_line { SIM_LINE_PMUIRQ, SIM_LINE_PMBIRQ, SIM_NR_LINES };
