@@ -5,7 +5,8 @@
  * partition, N, event filter, vSPE policy, virtual PPIs and put; their vCPUs; the order pCPUs and
  * VMs are brought up in, interleaved) and a schedule on it (bursts of program steps of a vCPU on a
  * pCPU, puts, migrations with the flush a lazy put asks for, the host's own code between
- * vCPUs). Every vCPU runs its own seeded program (iso_prog.h, the wider instruction set); what
+ * vCPUs, power-downs of a pCPU after a put: vperf_pcpu_down, the PE's PMU and SPE reset to UNKNOWN
+ * values, vperf_pcpu_init again, the host's own state saved and restored around it). Every vCPU runs its own seeded program (iso_prog.h, the wider instruction set); what
  * it observes must equal what the same program observes alone: in a world with the same pCPUs,
  * brought up in the same order around its VM, where it is the only vCPU, run on the same
  * sequence of pCPUs with the same puts (a pCPU's width or version legitimately shows). The
@@ -33,6 +34,8 @@
 #include "vspe_util.h"
 #include "world.h"
 
+#include <arch/barrier.h>
+#include <arch/sysreg.h>
 #include <vperf/pmu_regs.h>
 #include <vperf/spe_regs.h>
 
@@ -57,7 +60,7 @@ struct w_result {
 	enum w_fail fail;
 	char msg[320];
 	/* For the summary. */
-	unsigned int cpus_up, cpus_refused, vms_up, vms_refused, vcpus, migrations, steps;
+	unsigned int cpus_up, cpus_refused, vms_up, vms_refused, vcpus, migrations, steps, downs;
 	uint64_t records, host_records;
 	/* The second range: pCPUs whose host keeps the first range up and refused, VMs in it. */
 	unsigned int first_up, first_refused, second_up, second_refused, second_vcpus;
@@ -502,6 +505,71 @@ static void move_to(struct w_run *run, unsigned int i, unsigned int cpu, struct 
 	hv_enter(vc, cpu);
 }
 
+/* The host's own state that a power-down loses: its counters' values (its types, enables and
+ * buffer set up again by host_start), and where its buffer had got to. */
+struct host_saved {
+	uint64_t cnt[32], ptr;
+};
+
+static void host_save(const struct world *w, unsigned int c, struct host_saved *h)
+{
+	sim_set_cpu(c);
+	for (unsigned int n = 0; n < 31; n++)
+		h->cnt[n] = sim_peek(c, sched_evcntr(n));
+	h->cnt[31] = sim_peek(c, VPERF_ENC_PMCCNTR_EL0);
+	if (!w->cpu[c].pc.host_spe)
+		return;
+	/* As its driver stops a session: sampling off, its records in memory (SPE 3.6). */
+	write_sysreg(0, PMSCR_EL2);
+	isb();
+	psb_csync();
+	dsb_nsh();
+	isb();
+	h->ptr = read_sysreg(PMBPTR_EL1);
+	write_sysreg(0, PMBLIMITR_EL1);
+	isb();
+}
+
+/* Counters the host keeps (host_start): [0, HPMN) and the cycle counter for an EL1 host that
+ * keeps the first range, counter HPMN for one with host_counters. */
+static void host_restore(const struct world *w, unsigned int c, const struct host_saved *h)
+{
+	unsigned int hpmn = hv.pcpu[c].hpmn;
+
+	host_start(w, c);
+	if (w->cpu[c].pc.host_first_range) {
+		for (unsigned int n = 0; n < hpmn; n++)
+			sim_poke(c, sched_evcntr(n), h->cnt[n]);
+		sim_poke(c, VPERF_ENC_PMCCNTR_EL0, h->cnt[31]);
+	} else if (w->cpu[c].pc.host_counters) {
+		sim_poke(c, sched_evcntr(hpmn), h->cnt[hpmn]);
+	}
+	if (w->cpu[c].pc.host_spe)
+		vs_host_driver_start(c, h->ptr);
+}
+
+/* pCPU c, with no vCPU loaded, powers down and comes back: the host saves its own state, vperf
+ * is told (vperf_pcpu_down), the PE loses its PMU and SPE state (sim_power_cycle), vperf is set
+ * up again with the same configuration and the host restores its state. A vCPU parked there
+ * finds its state again at its next load: the alone run, without power-downs, says what. */
+static void power_down(const struct world *w, unsigned int c, struct w_result *res)
+{
+	struct host_saved h = { .ptr = 0 };
+	int rc;
+
+	host_save(w, c, &h);
+	sim_enter_el2(c);
+	vperf_pcpu_down(&hv.pcpu[c]);
+	sim_exit_el2(c);
+	sim_power_cycle(c);
+	rc = hv_pcpu_up(c, &w->cpu[c].pc);
+	if (rc != VPERF_OK)
+		failed(res, WF_REFUSAL, "pCPU %u refused when it came back from a power-down (%d)",
+		       c, rc);
+	host_restore(w, c, &h);
+	res->downs++;
+}
+
 static bool active(const struct world *w, const struct w_run *run, unsigned int i)
 {
 	return w->vcpu_present[i] && run->vm_up[w->vcpu_vm[i]];
@@ -544,6 +612,8 @@ static void run_shared(const struct world *w, struct w_result *res)
 			vs_host_run(4); /* the host's own code, profiled into its own buffer */
 			if (w->cpu[s->cpu].pc.host_el1)
 				run->host_uops[s->cpu] += host_el1_run();
+			if (s->down)
+				power_down(w, s->cpu, res);
 		}
 	}
 	/* The end: each vCPU with a session running stops it where it is or last ran. */
@@ -854,6 +924,13 @@ static void shrink(uint64_t seed, const struct world *drawn, enum w_fail f, stru
 				if (any && keep(seed, best, &c, f, msg, len))
 					progress = true;
 			}
+		for (unsigned int k = 0; k < drawn->nr_slots && shrink_runs < budget; k++) {
+			c = *best;
+			c.ups[k / 64] |= 1ull << (k % 64);
+			if (drawn->slot[k].down && c.ups[k / 64] != best->ups[k / 64] &&
+			    keep(seed, best, &c, f, msg, len))
+				progress = true;
+		}
 		for (unsigned int b = 0; b < 4 * W_MAX_VMS && shrink_runs < budget; b++) {
 			c = *best;
 			c.vm_simple |= 1u << b;
@@ -926,6 +1003,7 @@ static void test_isolation_worlds(void **state)
 		sum.vms_refused += res.vms_refused;
 		sum.vcpus += res.vcpus;
 		sum.migrations += res.migrations;
+		sum.downs += res.downs;
 		sum.steps += res.steps;
 		sum.records += res.records;
 		sum.host_records += res.host_records;
@@ -975,6 +1053,10 @@ static void test_isolation_worlds(void **state)
 		      sum.migrations, (unsigned long long)sum.records,
 		      (unsigned long long)sum.host_records, hv_direct_after_bigger, vspe_mixed_ids);
 	print_message("VHE: %u worlds with HCR_EL2.E2H = 1 and a vSPE VM up\n", vhe_spe_worlds);
+	print_message(
+		"power-downs: %u of a pCPU after a put (vperf_pcpu_down, the PE's PMU and SPE "
+		"reset, vperf_pcpu_init again)\n",
+		sum.downs);
 	print_message("second range: %u worlds with an EL1 host keeping the first range: %u such "
 		      "pCPUs up, %u refused; %u second-range VMs with a vPMU up, %u refused; %u "
 		      "of their vCPUs compared with their runs alone (trapped)\n",
@@ -993,7 +1075,8 @@ static void test_world_string(void **state)
 				    .slots = { 0xfedcba9876543210ull, 0x1ull },
 				    .steps = 7,
 				    .vm_simple = 0x123456,
-				    .cpu_simple = 0x89abcdef };
+				    .cpu_simple = 0x89abcdef,
+				    .ups = { 0x8000000000000001ull, 0x42ull } };
 	struct w_shrink back, none = { .cpus = 0xff };
 	struct world w;
 	struct w_result res;
@@ -1012,9 +1095,14 @@ static void test_world_string(void **state)
 	assert_int_equal(back.steps, s.steps);
 	assert_int_equal(back.vm_simple, s.vm_simple);
 	assert_int_equal(back.cpu_simple, s.cpu_simple);
+	assert_int_equal(back.ups[0], s.ups[0]);
+	assert_int_equal(back.ups[1], s.ups[1]);
 	assert_true(world_parse("42", &seed, &back));
 	assert_int_equal(seed, 42);
 	assert_false(world_parse("42:cpus=1", &seed, &back));
+	assert_true(world_parse("42:cpus=1,vms=0,vcpus=0,slots=0:0,steps=0,vs=0,cs=0", &seed,
+				&back)); /* a string from before power-downs were drawn */
+	assert_int_equal(back.ups[0] | back.ups[1], 0);
 	world_draw(42, &w);
 	world_apply(&w, &none);
 	check_world(&w, &res);

@@ -349,6 +349,16 @@ static void draw_schedule(uint64_t *rng, struct world *w)
 	}
 }
 
+/* One put in six is followed by a power-down of its pCPU (a PSCI power-down state, or offline
+ * and back): what a guest observes must not show it. Its own stream, drawn last. */
+static void draw_downs(uint64_t seed, struct world *w)
+{
+	uint64_t rng = seed * 0xa0761d6478bd642full ^ 0xe7037ed1a0b428dbull;
+
+	for (unsigned int k = 0; k < w->nr_slots; k++)
+		w->slot[k].down = w->slot[k].leave && !pick(&rng, 6);
+}
+
 /* One pCPU in four whose host keeps the second range is an nVHE KVM host: it runs EL1 code
  * between vCPUs (host_el1) and writes PMCR_EL0 between a put and the next load
  * (host_writes_pmcr: hv.c sets E = 1 after every put, as its EL1 perf enabling its events),
@@ -411,6 +421,7 @@ void world_draw(uint64_t seed, struct world *w)
 	draw_second(seed, w);
 	draw_host_pmcr(seed, w);
 	draw_e2h(seed, w);
+	draw_downs(seed, w);
 }
 
 static void simplify_vm(struct w_vm *vm, unsigned int bits)
@@ -455,19 +466,21 @@ void world_apply(struct world *w, const struct w_shrink *s)
 	}
 	for (unsigned int i = 0; i < w->nr_vcpus; i++)
 		w->vcpu_present[i] = !(s->vcpus >> i & 1) && w->vm[w->vcpu_vm[i]].present;
-	for (unsigned int k = 0; k < w->nr_slots; k++)
+	for (unsigned int k = 0; k < w->nr_slots; k++) {
 		w->slot_present[k] = !(s->slots[k / 64] >> (k % 64) & 1) &&
 				     w->vcpu_present[w->slot[k].vcpu] &&
 				     w->cpu[w->slot[k].cpu].present;
+		w->slot[k].down &= !(s->ups[k / 64] >> (k % 64) & 1);
+	}
 	if (s->steps && s->steps < w->steps)
 		w->steps = s->steps;
 }
 
 bool world_parse(const char *text, uint64_t *seed, struct w_shrink *s)
 {
-	unsigned long long slots0 = 0, slots1 = 0;
+	unsigned long long slots0 = 0, slots1 = 0, ups0 = 0, ups1 = 0;
 	unsigned int cpus = 0, vms = 0, vcpus = 0, steps = 0, vs = 0, cs = 0;
-	int n;
+	int n, m = 0;
 
 	memset(s, 0, sizeof(*s));
 	if (sscanf(text, "%" SCNu64 "%n", seed, &n) != 1)
@@ -475,8 +488,11 @@ bool world_parse(const char *text, uint64_t *seed, struct w_shrink *s)
 	text += n;
 	if (!*text)
 		return true;
-	if (sscanf(text, ":cpus=%x,vms=%x,vcpus=%x,slots=%llx:%llx,steps=%u,vs=%x,cs=%x", &cpus,
-		   &vms, &vcpus, &slots0, &slots1, &steps, &vs, &cs) != 8)
+	if (sscanf(text, ":cpus=%x,vms=%x,vcpus=%x,slots=%llx:%llx,steps=%u,vs=%x,cs=%x%n", &cpus,
+		   &vms, &vcpus, &slots0, &slots1, &steps, &vs, &cs, &m) != 8)
+		return false;
+	text += m;
+	if (*text && (sscanf(text, ",ups=%llx:%llx%n", &ups0, &ups1, &m) != 2 || text[m]))
 		return false;
 	*s = (struct w_shrink){ .cpus = cpus,
 				.vms = vms,
@@ -484,16 +500,19 @@ bool world_parse(const char *text, uint64_t *seed, struct w_shrink *s)
 				.slots = { slots0, slots1 },
 				.steps = steps,
 				.vm_simple = vs,
-				.cpu_simple = cs };
+				.cpu_simple = cs,
+				.ups = { ups0, ups1 } };
 	return true;
 }
 
 void world_format(char *buf, size_t len, uint64_t seed, const struct w_shrink *s)
 {
 	snprintf(buf, len,
-		 "%" PRIu64 ":cpus=%x,vms=%x,vcpus=%x,slots=%llx:%llx,steps=%u,vs=%x,cs=%x", seed,
-		 s->cpus, s->vms, s->vcpus, (unsigned long long)s->slots[0],
-		 (unsigned long long)s->slots[1], s->steps, s->vm_simple, s->cpu_simple);
+		 "%" PRIu64 ":cpus=%x,vms=%x,vcpus=%x,slots=%llx:%llx,steps=%u,vs=%x,cs=%x,"
+		 "ups=%llx:%llx",
+		 seed, s->cpus, s->vms, s->vcpus, (unsigned long long)s->slots[0],
+		 (unsigned long long)s->slots[1], s->steps, s->vm_simple, s->cpu_simple,
+		 (unsigned long long)s->ups[0], (unsigned long long)s->ups[1]);
 }
 
 static const char *mode_name(enum vperf_pmu_mode m)
@@ -593,10 +612,12 @@ void world_describe(const struct world *w)
 		if (vm ? w->vm[x].present : w->cpu[x].present)
 			printf(" %s %u", vm ? "VM" : "pCPU", x);
 	}
-	printf("\n  schedule (vCPU@pCPU xsteps, / = put):");
+	printf("\n  schedule (vCPU@pCPU xsteps, / = put, /v = put and the pCPU down and back):");
 	for (unsigned int k = 0; k < w->nr_slots; k++)
 		if (w->slot_present[k])
 			printf(" %u@%u x%u%s", w->slot[k].vcpu, w->slot[k].cpu, w->slot[k].burst,
-			       w->slot[k].leave ? " /" : "");
+			       w->slot[k].down	  ? " /v"
+			       : w->slot[k].leave ? " /"
+						  : "");
 	printf("\n");
 }

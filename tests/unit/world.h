@@ -3,7 +3,7 @@
  * A world of test_isolation_worlds, drawn from a seed: the pCPUs (each its own model
  * configuration and vperf_pcpu_config), the VMs (each its own policy and put), their vCPUs, the
  * order in which pCPUs and VMs are brought up (interleaved), and a schedule (slots: a vCPU runs
- * some steps of its program on a pCPU, perhaps put after). A shrink (struct w_shrink) removes
+ * some steps of its program on a pCPU, perhaps put after, and the pCPU perhaps powered down then). A shrink (struct w_shrink) removes
  * parts of a drawn world and simplifies policies; a seed and a shrink, printed as one string,
  * reproduce a world exactly (HV_WORLD=...).
  */
@@ -38,6 +38,7 @@ struct w_vm {
 struct w_slot {
 	uint8_t vcpu, cpu, burst;
 	bool leave; /* put after the burst, then the host runs its own code there */
+	bool down;  /* after the leave: the pCPU powers down and comes back (draw_downs) */
 };
 
 struct world {
@@ -58,9 +59,10 @@ struct world {
 struct w_shrink {
 	uint32_t cpus, vms, vcpus;
 	uint64_t slots[W_MAX_SLOTS / 64];
-	unsigned int steps;  /* program steps, 0: as drawn */
-	uint32_t vm_simple;  /* 4 bits per VM: W_SIMPLE_* */
-	uint32_t cpu_simple; /* 4 bits per pCPU: W_CPU_SIMPLE_* */
+	unsigned int steps;		/* program steps, 0: as drawn */
+	uint32_t vm_simple;		/* 4 bits per VM: W_SIMPLE_* */
+	uint32_t cpu_simple;		/* 4 bits per pCPU: W_CPU_SIMPLE_* */
+	uint64_t ups[W_MAX_SLOTS / 64]; /* slot n's power-down taken out */
 };
 enum {
 	W_SIMPLE_NO_SPE = 1,  /* no vSPE */
@@ -75,7 +77,8 @@ enum {
 
 void world_draw(uint64_t seed, struct world *w);
 void world_apply(struct world *w, const struct w_shrink *s);
-/* "SEED" or "SEED:cpus=..,vms=..,vcpus=..,slots=..:..,steps=..,vs=..,cs=.." (hex masks). */
+/* "SEED" or "SEED:cpus=..,vms=..,vcpus=..,slots=..:..,steps=..,vs=..,cs=..[,ups=..:..]" (hex
+ * masks). */
 bool world_parse(const char *text, uint64_t *seed, struct w_shrink *s);
 void world_format(char *buf, size_t len, uint64_t seed, const struct w_shrink *s);
 /* The world in words, one line per pCPU, VM and bring-up, then the schedule. */
