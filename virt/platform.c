@@ -135,6 +135,8 @@ void vperf_platform_demand(const struct vperf_demands *d)
 	all->counters = max_u8(all->counters, d->counters);
 	all->pmuver = max_u8(all->pmuver, d->pmuver);
 	all->pmsver = max_u8(all->pmsver, d->pmsver);
+	for (unsigned int i = 0; i < 2; i++)
+		all->pmceid[i] |= d->pmceid[i];
 	all->direct |= d->direct;
 	all->el3 |= d->el3;
 	all->aarch32 |= d->aarch32;
@@ -167,15 +169,18 @@ static const char *pmu_refusal(const struct vperf_pcpu *pcpu, const struct vperf
 {
 	if (pcpu->caps.pmuver < d->pmuver)
 		return "its PMUVer is below the one a VM with a vPMU was shown";
+	if ((d->pmceid[0] & ~pcpu->caps.pmceid[0]) || (d->pmceid[1] & ~pcpu->caps.pmceid[1]))
+		return "it lacks a common event (PMCEID0/1_EL0) a VM with a vPMU was shown";
 	if (pcpu->hpmn < d->counters)
 		return "its first range [0, HPMN) is smaller than a VM's counters";
 	if (range_refusal(pcpu, d))
 		return range_refusal(pcpu, d);
 	if (d->direct && pcpu->cfg.hpmn_unenforced)
 		return "it does not enforce MDCR_EL2.HPMN (hpmn_unenforced) and a VM is direct";
-	if ((d->el3 && !pcpu->caps.el3) || (d->aarch32 && !pcpu->caps.aarch32) ||
-	    (d->export_bus && !pcpu->caps.export_bus))
-		return "it lacks EL3, AArch32 or the export bus, whose fields a direct VM holds";
+	if (d->aarch32 && !pcpu->caps.aarch32)
+		return "it lacks AArch32 at EL0, and a VM's PMCR_EL0.LC and D hold a value";
+	if ((d->el3 && !pcpu->caps.el3) || (d->export_bus && !pcpu->caps.export_bus))
+		return "it lacks EL3 or the export bus, whose fields a direct VM holds";
 	return NULL;
 }
 

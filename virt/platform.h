@@ -16,16 +16,18 @@
 struct vperf_demands {
 	uint8_t counters; /* the largest N or emu_slots of a VM with a vPMU: [0, HPMN) at least */
 	uint8_t pmuver; /* the PMUVer a VM with a vPMU was shown, and its masks rest on (0: none) */
-	bool direct;	/* a direct-partition VM: MDCR_EL2.HPMN enforced at EL1 */
-	bool el3;	/* ... that holds PMEVTYPER NSK, NSU and M (every pCPU had EL3) */
-	bool aarch32;	/* ... that holds PMCR_EL0.D (every pCPU had AArch32 at EL0) */
-	bool export_bus; /* ... that holds PMCR_EL0.X (every pCPU had an export bus) */
-	uint8_t pmsver;	 /* the PMSVer a VM with SPE was shown or is profiled with (0: none) */
-	bool host_spe;	 /* a VM profiled from outside: the host's own Profiling Buffer */
-	bool ecv;	 /* a VM with a vSPE keeps PMSCR_EL1.PCT[1] (every pCPU had FEAT_ECV) */
-	bool spe_ids;	 /* a VM with a vSPE was shown the platform's SPE ID view (spe_pmsidr...) */
-	bool first;	 /* a VM with a vPMU in the first range: no host_first_range */
-	uint8_t second;	 /* VPERF_PART_SECOND: its N + 1 counters in [HPMN, EPMN) (0: none), a
+	uint64_t pmceid[2]; /* the common events a VM with a vPMU was shown (PMCEID0/1_EL0) */
+	bool direct;	    /* a direct-partition VM: MDCR_EL2.HPMN enforced at EL1 */
+	bool el3;	    /* ... that holds PMEVTYPER NSK, NSU and M (every pCPU had EL3) */
+	bool aarch32;	    /* a vPMU whose PMCR_EL0.LC and D hold a value (every pCPU had AArch32
+			 * at EL0, vpmu/caps.c): a later pCPU without it could apply neither */
+	bool export_bus;    /* ... that holds PMCR_EL0.X (every pCPU had an export bus) */
+	uint8_t pmsver;	    /* the PMSVer a VM with SPE was shown or is profiled with (0: none) */
+	bool host_spe;	    /* a VM profiled from outside: the host's own Profiling Buffer */
+	bool ecv;	    /* a VM with a vSPE keeps PMSCR_EL1.PCT[1] (every pCPU had FEAT_ECV) */
+	bool spe_ids;	/* a VM with a vSPE was shown the platform's SPE ID view (spe_pmsidr...) */
+	bool first;	/* a VM with a vPMU in the first range: no host_first_range */
+	uint8_t second; /* VPERF_PART_SECOND: its N + 1 counters in [HPMN, EPMN) (0: none), a
 			  * host_first_range pCPU enforcing HPMN */
 };
 

@@ -156,13 +156,16 @@ static int check_policy(const struct vperf_vm_config *cfg)
 
 /* What the VM relies on finding on every pCPU, now that it exists (struct vperf_demands): the
  * first range its counters need; the PMUVer it is shown (capped at PMUv3p5, vperf_vcpu_id_dfr0)
- * and its guest-writable masks rest on (vpmu/caps.c), for a direct VM uncapped, as it holds
- * the hardware's own PMCR_EL0 and type fields, with EL3, AArch32 and the export bus where every
- * pCPU had them, and HPMN enforced; the PMSVer a VM with a vSPE is shown, FEAT_ECV where its
+ * and its guest-writable masks rest on (vpmu/caps.c), AArch32 at EL0 where every pCPU had it
+ * (PMCR_EL0.LC and D hold a value then, which the hardware applies), and the common events its
+ * PMCEID0/1_EL0 showed (the platform's, through its filter); for a direct VM the PMUVer
+ * uncapped, as it holds the hardware's own PMCR_EL0 and type fields, EL3 and the export bus
+ * where every pCPU had them, and HPMN enforced; the PMSVer a VM with a vSPE is shown, FEAT_ECV where its
  * PMSCR_EL1 keeps PCT[1] (vspe/regs.c) and the SPE ID view it is shown (platform.c), the
  * host's buffer for one profiled from outside. */
-static void record_demands(const struct vperf_vm_config *cfg)
+static void record_demands(const struct vperf_vm *vm)
 {
+	const struct vperf_vm_config *cfg = &vm->cfg;
 	const struct vperf_platform *p = vperf_platform();
 	struct vperf_demands d = { 0 };
 
@@ -172,12 +175,14 @@ static void record_demands(const struct vperf_vm_config *cfg)
 			p->min_pmuver > ID_DFR0_PMUVER_V3P5 ? ID_DFR0_PMUVER_V3P5 : p->min_pmuver;
 		d.first = cfg->partition != VPERF_PART_SECOND;
 		d.second = d.first ? 0 : (uint8_t)(cfg->nr_counters + 1);
+		d.aarch32 = !p->any_aarch64_only;
+		for (unsigned int i = 0; i < 2; i++)
+			d.pmceid[i] = vperf_vpmu_pmceid(vm, i != 0, p->pmceid[i]);
 	}
 	if (cfg->pmu_mode != VPERF_PMU_OFF && cfg->partition == VPERF_PART_DIRECT) {
 		d.pmuver = p->min_pmuver;
 		d.direct = true;
 		d.el3 = !p->any_no_el3;
-		d.aarch32 = !p->any_aarch64_only;
 		d.export_bus = !p->any_no_export;
 	}
 	if (cfg->spe && cfg->spe_buffer == VPERF_SPE_BUF_EL2) {
@@ -206,7 +211,7 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 	vm->fgt_class = (uint8_t)(vm->fgt_types + VPERF_FGT_NR * vperf_vm_fgt2_index(vm));
 	vm->lazy = (uint8_t)vperf_vm_cfg_lazy(cfg);
 	vm->pmu_mask = vpmu_mask_of(cfg);
-	record_demands(cfg);
+	record_demands(vm);
 	vperf_mdcr_new_epoch();
 	return VPERF_OK;
 }

@@ -248,12 +248,14 @@ int vperf_init(const struct vperf_hyp_ops *ops);
  * A pCPU brought up after VMs exist must give every one of them its policy, since any of their
  * vCPUs may run there: VPERF_EINVAL, logged with the reason and counted (stats.refused), when
  * its first range is smaller than a VM's N or emu_slots, its PMUVer or PMSVer is below what a
- * VM was shown, it lacks the FEAT_ECV a VM's PMSCR_EL1.PCT[1] rests on, its SPE ID registers
+ * VM was shown, it lacks a common event (PMCEID0/1_EL0) a VM with a vPMU was shown, it lacks
+ * the FEAT_ECV a VM's PMSCR_EL1.PCT[1] rests on, its SPE ID registers
  * would change what a VM with a vSPE was shown (a PMSIDR_EL1 feature it lacks, a larger
  * Interval, narrower counters, another PMBIDR_EL1.Align or F, PMSIDR_EL1.MaxSize or Format:
- * docs/vspe.md, "One SPE ID view"), it has hpmn_unenforced (or lacks EL3, AArch32 at EL0 or
- * the export bus every pCPU had) while a VM is direct, or it has no host_spe while a VM is
- * profiled from outside.
+ * docs/vspe.md, "One SPE ID view"), it lacks the AArch32 at EL0 every pCPU had while a VM has a
+ * vPMU (its PMCR_EL0.LC and D hold a value), it has hpmn_unenforced (or lacks EL3 or the export
+ * bus every pCPU had) while a VM is direct, or it has no host_spe while a VM is profiled from
+ * outside.
  * There is no VM destroy call: what the VMs rely on only grows until the next vperf_init. Not
  * refused: a pCPU without FEAT_FGT or FEAT_HPMN0 that a direct VM would need; the VM runs
  * trapped there (the same PMU, with traps). On any error the pCPU must not run vCPUs. */

@@ -5,7 +5,8 @@
  * and it runs on every pCPU. On a later pCPU whose first range is smaller than the VM's N, a
  * trapped guest's PMXEVCNTR_EL0 (and its restore) would reach a host counter and a direct
  * guest would own one; one that does not enforce MDCR_EL2.HPMN would run a direct guest with
- * TPM = 0; a lower PMUVer or PMSVer would change what a guest was shown; one without the host's
+ * TPM = 0; a lower PMUVer or PMSVer, a common event fewer (PMCEID) or no AArch32 at EL0
+ * (PMCR_EL0.LC, D) would change what a guest was shown; one without the host's
  * Profiling Buffer would leave a VM profiled from outside unprofiled. Every test builds a
  * heterogeneous system on the model (CPU 1 with fewer counters, an older PMU or SPE, no EL3),
  * brings the VM up first, then the smaller or weaker pCPU 1, and expects VPERF_EINVAL, a log line
@@ -213,6 +214,78 @@ static void test_direct_vm_export_bus(void **state)
 	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
+/*
+ * Every pCPU with AArch32 at EL0: a guest's PMCR_EL0.LC and D hold what it writes (I5.3.21), and
+ * the hardware applies them (LC = 0: the cycle counter overflows at 2^32). A later pCPU without
+ * AArch32 at EL0, where LC is RES1, could do neither for a VM of any partition with a vPMU: its
+ * guest would read LC = 1 where it had written 0, or run with 64-bit overflows there. Refused;
+ * with the VM's vPMU off, accepted. The guest's PMCR_EL0 keeps its LC = 0 across the refusal.
+ */
+static void test_aarch32_lc(void **state)
+{
+	const enum vperf_partition parts[] = { VPERF_PART_TRAPPED, VPERF_PART_EMULATED,
+					       VPERF_PART_DIRECT };
+	struct sim_pe_config cfg, a64;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	cfg.aarch32_el0 = true;
+	a64 = cfg;
+	a64.aarch32_el0 = false;
+	for (unsigned int i = 0; i < VPERF_ARRAY_SIZE(parts); i++) {
+		struct vperf_vm_config vm = part(parts[i], 2);
+
+		world(&cfg, &a64, &host2);
+		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+		hv_enter(hv_vcpu(0, 0), 0);
+		guest_write(PMCR_EL0, PMCR_E);
+		assert_int_equal(guest_read(PMCR_EL0) & PMCR_LC, 0);
+		hv_leave(0);
+		assert_int_equal(bring_up_pcpu1(&host2, "AArch32"), VPERF_EINVAL);
+		hv_enter(hv_vcpu(0, 0), 0);
+		assert_int_equal(guest_read(PMCR_EL0) & PMCR_LC, 0);
+		hv_leave(0);
+	}
+	world(&cfg, &a64, &host2);
+	{
+		struct vperf_vm_config off = { .pmu_mode = VPERF_PMU_OFF };
+
+		assert_int_equal(hv_vm(0, &off), VPERF_OK);
+	}
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
+/*
+ * A VM's PMCEID0_EL0 shows the common events every pCPU up counts (through its filter). A later
+ * pCPU without one of them (here INST_RETIRED, 0x08: PMCEID0_EL0 bit 8) would change what it
+ * reads, and count nothing there for an event it was told exists: refused, the guest's view
+ * unchanged. A VM whose filter denies 0x08 was never shown it: accepted.
+ */
+static void test_lower_pmceid(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_TRAPPED, 2);
+	uint64_t shown;
+
+	(void)state;
+	only_pcpu0(&host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	sim_poke(1, VPERF_ENC_PMCEID0_EL0, sim_peek(1, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(8));
+	hv_enter(hv_vcpu(0, 0), 0);
+	shown = guest_read(PMCEID0_EL0);
+	assert_true(shown & VPERF_BIT(8));
+	hv_leave(0);
+	assert_int_equal(bring_up_pcpu1(&host2, "common event"), VPERF_EINVAL);
+	hv_enter(hv_vcpu(0, 0), 0);
+	assert_int_equal(guest_read(PMCEID0_EL0), shown);
+	hv_leave(0);
+	only_pcpu0(&host2);
+	vperf_pmu_filter_set(&vm.filter, 0x08, false);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	sim_poke(1, VPERF_ENC_PMCEID0_EL0, sim_peek(1, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(8));
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
 /* A VM shown PMUv3p5 (64-bit counters, PMCR_EL0.LP), then a pCPU of PMUv3p4, or with no PMUv3
  * (ID_AA64DFR0_EL1.PMUVer poked to 0: no counter for the host either): trapped or direct. */
 static void test_lower_pmuver(void **state)
@@ -372,6 +445,8 @@ int main(void)
 		cmocka_unit_test(test_direct_vm_unenforced_hpmn),
 		cmocka_unit_test(test_direct_vm_el3_fields),
 		cmocka_unit_test(test_direct_vm_export_bus),
+		cmocka_unit_test(test_aarch32_lc),
+		cmocka_unit_test(test_lower_pmceid),
 		cmocka_unit_test(test_lower_pmuver),
 		cmocka_unit_test(test_demands_of_every_vm),
 		cmocka_unit_test(test_pmuver_cap),

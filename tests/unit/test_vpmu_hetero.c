@@ -127,21 +127,39 @@ static void test_pmmir_follows_platform(void **state)
 	assert_int_equal(last(), SIM_ACC_UNDEF);
 }
 
-/* PMCEID0/1_EL0: an event one pCPU does not count is not advertised on any (CPU 0 lacks
- * INST_RETIRED here). */
-static void test_pmceid_is_platform_wide(void **state)
+/* vperf started again on world(5)'s model with CPU 0 not counting INST_RETIRED, pCPUs 0 and 1
+ * brought up in the order given (first, then the other), VM 0 after them: a pCPU without an
+ * event a VM was shown is refused once the VM exists (test_pcpu_bringup.c, test_lower_pmceid). */
+static struct hv_vcpu *without_inst_on_cpu0(unsigned int first)
 {
 	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct vperf_vm_config vm = { .pmu_mode = VPERF_PMU_SELF, .nr_counters = 3 };
+
+	world(5);
+	vperf_init(hv_ops());
+	sim_poke(0, VPERF_ENC_PMCEID0_EL0,
+		 sim_peek(0, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(EV_INST));
+	for (unsigned int k = 0; k < 2; k++) {
+		unsigned int cpu = k ? 1 - first : first;
+
+		sim_set_cpu(cpu);
+		assert_int_equal(vperf_pcpu_init(&hv.pcpu[cpu], &pcfg), VPERF_OK);
+		hv_host_boot(cpu);
+	}
+	sim_set_cpu(0);
+	vperf_pmu_filter_allow_all(&vm.filter);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	return hv_vcpu(0, 0);
+}
+
+/* PMCEID0/1_EL0: an event one pCPU does not count is not advertised on any (CPU 0 lacks
+ * INST_RETIRED here, brought up last). */
+static void test_pmceid_is_platform_wide(void **state)
+{
 	struct hv_vcpu *vc;
 
 	(void)state;
-	world(5);
-	sim_poke(0, VPERF_ENC_PMCEID0_EL0,
-		 sim_peek(0, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(EV_INST));
-	sim_set_cpu(0);
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
-	hv_host_boot(0);
-	vc = hv_vcpu(0, 0);
+	vc = without_inst_on_cpu0(1);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		uint64_t ceid;
 
@@ -153,26 +171,14 @@ static void test_pmceid_is_platform_wide(void **state)
 	}
 }
 
-/* The same whatever order the pCPUs come up in: CPU 0, without INST_RETIRED, initialised again
- * before CPU 1, which counts it, the platform still hides it (an AND over every pCPU, not the
- * last one's events). */
+/* The same whatever order the pCPUs come up in: CPU 0, without INST_RETIRED, before CPU 1, which
+ * counts it, the platform still hides it (an AND over every pCPU, not the last one's events). */
 static void test_pmceid_any_pcpu_order(void **state)
 {
-	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
 	struct hv_vcpu *vc;
 
 	(void)state;
-	world(5);
-	sim_poke(0, VPERF_ENC_PMCEID0_EL0,
-		 sim_peek(0, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(EV_INST));
-	sim_set_cpu(0);
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
-	hv_host_boot(0);
-	sim_set_cpu(1);
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
-	hv_host_boot(1);
-	sim_set_cpu(0);
-	vc = hv_vcpu(0, 0);
+	vc = without_inst_on_cpu0(0);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		hv_enter(vc, cpu);
 		assert_int_equal(guest_read(PMCEID0_EL0) & VPERF_BIT(EV_INST), 0);

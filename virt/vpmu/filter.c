@@ -75,15 +75,15 @@ uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest)
 /* PMCEID0/1_EL0 (I5.3.6-7): bits [31:0] are common events 0x00-0x1F (0x20-0x3F for PMCEID1),
  * bits [63:32] events 0x4000-0x401F (0x4020-0x403F). The guest sees the hardware's events that
  * its filter allows. */
-uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw)
+uint64_t vperf_vpmu_pmceid(const struct vperf_vm *vm, bool high, uint64_t hw)
 {
 	uint32_t base = high ? 32u : 0u;
 	uint64_t allowed = 0;
 
 	for (uint32_t i = 0; i < 32; i++) {
-		if (vperf_vpmu_event_allowed(vcpu->vm, base + i))
+		if (vperf_vpmu_event_allowed(vm, base + i))
 			allowed |= VPERF_BIT(i);
-		if (vperf_vpmu_event_allowed(vcpu->vm, 0x4000u + base + i))
+		if (vperf_vpmu_event_allowed(vm, 0x4000u + base + i))
 			allowed |= VPERF_BIT(32 + i);
 	}
 	return hw & allowed;

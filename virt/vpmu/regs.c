@@ -255,7 +255,7 @@ static bool emulate(struct vperf_vcpu *vcpu, struct vperf_access *acc)
 	case VPERF_SLOT_PMCEID:
 		/* The events every pCPU counts, not this one's: the guest may run on any. */
 		acc->val = vperf_vpmu_pmceid(
-			vcpu, acc->enc == VPERF_ENC_PMCEID1_EL0,
+			vcpu->vm, acc->enc == VPERF_ENC_PMCEID1_EL0,
 			vperf_platform()->pmceid[acc->enc == VPERF_ENC_PMCEID1_EL0]);
 		return true;
 	case VPERF_SLOT_PMCCFILTR:

@@ -81,7 +81,7 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest);
 void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr,
 			    const uint64_t *restrict guest, uint64_t *restrict hw);
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest);
-uint64_t vperf_vpmu_pmceid(const struct vperf_vcpu *vcpu, bool high, uint64_t hw);
+uint64_t vperf_vpmu_pmceid(const struct vperf_vm *vm, bool high, uint64_t hw);
 
 /* XENPMU_MODE_ALL: the privileged VM profiles everyone (its counters count other VMs and EL2). */
 static inline bool vpmu_all_vm(const struct vperf_vcpu *vcpu)
