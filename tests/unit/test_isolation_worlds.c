@@ -61,6 +61,7 @@ struct w_result {
 	char msg[320];
 	/* For the summary. */
 	unsigned int cpus_up, cpus_refused, vms_up, vms_refused, vcpus, migrations, steps, downs;
+	unsigned int lates; /* late pCPUs brought up (draw_late) */
 	uint64_t records, host_records;
 	/* The second range: pCPUs whose host keeps the first range up and refused, VMs in it. */
 	unsigned int first_up, first_refused, second_up, second_refused, second_vcpus;
@@ -70,6 +71,9 @@ struct w_run {
 	struct iso_prog prog[W_MAX_VCPUS];
 	bool cpu_up[W_MAX_CPUS], vm_up[W_MAX_VMS];
 	uint64_t host_uops[W_MAX_CPUS]; /* instructions of vCPUs whose host may count them */
+	/* The late pCPU came up (accepted or not) before each vCPU's step late_step[i]. */
+	bool late_seen;
+	unsigned int late_step[W_MAX_VCPUS];
 };
 
 static struct lx_spe lx_shared[W_MAX_VCPUS], lx_alone;
@@ -378,7 +382,35 @@ static void map_buffer(unsigned int v)
 	sim_mem_map_s2((uint16_t)(v + 1), V_BUF_IPA, V_BUF_PA(v), V_BUF_SIZE, SIM_PERM_RW);
 }
 
-/* Bring the world up: the model, then pCPUs and VMs in the world's order. Alone (only >= 0):
+/* pCPU x up, and its host's own share of it; alone (only >= 0) only one the shared world
+ * brought up, which must be accepted again. */
+static void cpu_up(const struct world *w, struct w_run *run, unsigned int x, int only,
+		   struct w_result *res)
+{
+	unsigned int cur = sim_current_cpu(); /* a vCPU may run there (a late pCPU) */
+	int rc;
+
+	if (!w->cpu[x].present || (only >= 0 && !shared_run.cpu_up[x]))
+		return;
+	rc = hv_pcpu_up(x, &w->cpu[x].pc);
+	if (only < 0) {
+		check_pcpu_rc(&w->cpu[x], rc, run, w, x, res);
+		res->cpus_up += rc == VPERF_OK;
+		res->cpus_refused += rc != VPERF_OK;
+		if (w->cpu[x].pc.host_first_range) {
+			res->first_up += rc == VPERF_OK;
+			res->first_refused += rc != VPERF_OK;
+		}
+	} else if (rc != VPERF_OK) {
+		failed(res, WF_REFUSAL, "pCPU %u refused alone (%d)", x, rc);
+	}
+	run->cpu_up[x] = rc == VPERF_OK;
+	if (rc == VPERF_OK)
+		host_start(w, x);
+	sim_set_cpu(cur);
+}
+
+/* Bring the world up: the model, then pCPUs and VMs in the world's order (a late pCPU: later). Alone (only >= 0):
  * only that vCPU's VM, and only the pCPUs the shared world brought up. */
 static void bring_up(const struct world *w, struct w_run *run, int only, struct w_result *res)
 {
@@ -415,26 +447,8 @@ static void bring_up(const struct world *w, struct w_run *run, int only, struct 
 				}
 			}
 			run->vm_up[x] = rc == VPERF_OK;
-		} else {
-			int rc;
-
-			if (!w->cpu[x].present || (only >= 0 && !shared_run.cpu_up[x]))
-				continue;
-			rc = hv_pcpu_up(x, &w->cpu[x].pc);
-			if (only < 0) {
-				check_pcpu_rc(&w->cpu[x], rc, run, w, x, res);
-				res->cpus_up += rc == VPERF_OK;
-				res->cpus_refused += rc != VPERF_OK;
-				if (w->cpu[x].pc.host_first_range) {
-					res->first_up += rc == VPERF_OK;
-					res->first_refused += rc != VPERF_OK;
-				}
-			} else if (rc != VPERF_OK) {
-				failed(res, WF_REFUSAL, "pCPU %u refused alone (%d)", x, rc);
-			}
-			run->cpu_up[x] = rc == VPERF_OK;
-			if (rc == VPERF_OK)
-				host_start(w, x);
+		} else if (w->late != x + 1) {
+			cpu_up(w, run, x, only, res);
 		}
 	}
 	sim_set_cpu(0);
@@ -570,6 +584,16 @@ static void power_down(const struct world *w, unsigned int c, struct w_result *r
 	res->downs++;
 }
 
+/* The late pCPU, in the shared run: where each vCPU's program had got to, for its run alone. */
+static void late_up(const struct world *w, struct w_run *run, struct w_result *res)
+{
+	cpu_up(w, run, w->late - 1u, -1, res);
+	res->lates += run->cpu_up[w->late - 1];
+	run->late_seen = true;
+	for (unsigned int i = 0; i < w->nr_vcpus; i++)
+		run->late_step[i] = run->prog[i].next_step;
+}
+
 static bool active(const struct world *w, const struct w_run *run, unsigned int i)
 {
 	return w->vcpu_present[i] && run->vm_up[w->vcpu_vm[i]];
@@ -591,6 +615,8 @@ static void run_shared(const struct world *w, struct w_result *res)
 		const struct w_vm *m = &w->vm[w->vcpu_vm[s->vcpu]];
 		uint64_t uops;
 
+		if (w->late && k == w->late_at)
+			late_up(w, run, res);
 		if (!w->slot_present[k] || !active(w, run, s->vcpu) || !run->cpu_up[s->cpu] ||
 		    p->next_step >= w->steps)
 			continue;
@@ -663,8 +689,12 @@ static void run_alone(const struct world *shared, unsigned int i, struct w_resul
 	bring_up(w, &alone_run, (int)i, res);
 	prog_init(w, &alone_run, i, &lx_alone);
 	cpu = sp->cpu_at[0];
-	hv_enter(&hv.vcpu[i], cpu);
 	for (unsigned int s = 0; s <= n; s++) {
+		/* A late pCPU comes up where it came up in the shared run. */
+		if (shared_run.late_seen && shared_run.late_step[i] == s)
+			cpu_up(w, &alone_run, w->late - 1u, (int)i, res);
+		if (s == 0)
+			hv_enter(&hv.vcpu[i], cpu);
 		if (s == n && !(p->lx && p->spe_on))
 			break;
 		if (sp->put_before[s]) {
@@ -1004,6 +1034,7 @@ static void test_isolation_worlds(void **state)
 		sum.vcpus += res.vcpus;
 		sum.migrations += res.migrations;
 		sum.downs += res.downs;
+		sum.lates += res.lates;
 		sum.steps += res.steps;
 		sum.records += res.records;
 		sum.host_records += res.host_records;
@@ -1055,8 +1086,8 @@ static void test_isolation_worlds(void **state)
 	print_message("VHE: %u worlds with HCR_EL2.E2H = 1 and a vSPE VM up\n", vhe_spe_worlds);
 	print_message(
 		"power-downs: %u of a pCPU after a put (vperf_pcpu_down, the PE's PMU and SPE "
-		"reset, vperf_pcpu_init again)\n",
-		sum.downs);
+		"reset, vperf_pcpu_init again); %u pCPUs brought up late, after vCPUs ran\n",
+		sum.downs, sum.lates);
 	print_message("second range: %u worlds with an EL1 host keeping the first range: %u such "
 		      "pCPUs up, %u refused; %u second-range VMs with a vPMU up, %u refused; %u "
 		      "of their vCPUs compared with their runs alone (trapped)\n",

@@ -359,6 +359,26 @@ static void draw_downs(uint64_t seed, struct world *w)
 		w->slot[k].down = w->slot[k].leave && !pick(&rng, 6);
 }
 
+/* One world in four with more than one pCPU brings one of them up late (not the first pCPU of
+ * its bring-up order): before a slot of the schedule, when vCPUs may have run and VMs exist, as a
+ * CPU that comes online. vperf_pcpu_init must then give every VM up its policy or refuse the
+ * pCPU (vperf.h). Its own stream, drawn last. */
+static void draw_late(uint64_t seed, struct world *w)
+{
+	uint64_t rng = seed * 0x9fb21c651e98df25ull ^ 0xd6e8feb86659fd93ull;
+	unsigned int skip;
+
+	if (w->nr_cpus < 2 || pick(&rng, 4))
+		return;
+	skip = 1 + pick(&rng, w->nr_cpus - 1); /* the pCPUs of the bring-up order to pass */
+	for (unsigned int k = 0; k < w->nr_order; k++)
+		if (!(w->order[k] & W_ORDER_VM) && skip-- == 0) {
+			w->late = (uint8_t)(1 + w->order[k]);
+			break;
+		}
+	w->late_at = (uint8_t)pick(&rng, w->nr_slots);
+}
+
 /* One pCPU in four whose host keeps the second range is an nVHE KVM host: it runs EL1 code
  * between vCPUs (host_el1) and writes PMCR_EL0 between a put and the next load
  * (host_writes_pmcr: hv.c sets E = 1 after every put, as its EL1 perf enabling its events),
@@ -422,6 +442,7 @@ void world_draw(uint64_t seed, struct world *w)
 	draw_host_pmcr(seed, w);
 	draw_e2h(seed, w);
 	draw_downs(seed, w);
+	draw_late(seed, w);
 }
 
 static void simplify_vm(struct w_vm *vm, unsigned int bits)
@@ -609,15 +630,20 @@ void world_describe(const struct world *w)
 		unsigned int x = w->order[k] & ~W_ORDER_VM;
 		bool vm = w->order[k] & W_ORDER_VM;
 
-		if (vm ? w->vm[x].present : w->cpu[x].present)
+		if ((vm ? w->vm[x].present : w->cpu[x].present) && (vm || w->late != x + 1))
 			printf(" %s %u", vm ? "VM" : "pCPU", x);
 	}
+	if (w->late && w->cpu[w->late - 1].present)
+		printf("; pCPU %u late, before slot %u", w->late - 1, w->late_at);
 	printf("\n  schedule (vCPU@pCPU xsteps, / = put, /v = put and the pCPU down and back):");
-	for (unsigned int k = 0; k < w->nr_slots; k++)
+	for (unsigned int k = 0; k < w->nr_slots; k++) {
+		if (w->late && k == w->late_at && w->cpu[w->late - 1].present)
+			printf(" +pCPU %u", w->late - 1);
 		if (w->slot_present[k])
 			printf(" %u@%u x%u%s", w->slot[k].vcpu, w->slot[k].cpu, w->slot[k].burst,
 			       w->slot[k].down	  ? " /v"
 			       : w->slot[k].leave ? " /"
 						  : "");
+	}
 	printf("\n");
 }

@@ -50,6 +50,9 @@ struct world {
 	uint8_t vcpu_vm[W_MAX_VCPUS];
 	bool vcpu_present[W_MAX_VCPUS];
 	uint8_t order[W_MAX_CPUS + W_MAX_VMS]; /* bring-up: a pCPU, or W_ORDER_VM | a VM */
+	/* 1 + a pCPU that the bring-up skips, brought up before slot late_at instead, after
+	 * vCPUs ran (hotplug); 0: none (draw_late). */
+	uint8_t late, late_at;
 	struct w_slot slot[W_MAX_SLOTS];
 	bool slot_present[W_MAX_SLOTS];
 };
