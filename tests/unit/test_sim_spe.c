@@ -2,8 +2,9 @@
 /*
  * The model's SPE registers: the trap matrix (every SPE register x EL0/EL1 x MDCR_EL2.TPMS x
  * MDCR_EL2.E2PB x read/write, with the exact ESR_EL2), the bits each register keeps, PMBIDR_EL1.P,
- * the ID registers from the configuration, the PMBIRQ level, and a buffer firmware keeps for
- * Secure state (MDCR_EL3.NSPB). Expected values come from the
+ * the ID registers from the configuration, the PMBIRQ level, a buffer firmware keeps for
+ * Secure state (MDCR_EL3.NSPB), and the registers a reset or a power-down (sim_power_cycle)
+ * leaves: UNKNOWN, seeded garbage (SPE 4.2). Expected values come from the
  * SPE 3.2.3 / SPE 3.4.6 (CheckStatisticalProfilingAccess, CheckProfilingBufferAccess) and
  * SPE 4.3 (register layouts), written out here by hand.
  */
@@ -373,6 +374,146 @@ static void test_pmbirq_level(void **state)
 	assert_int_equal(sim_line_intid(SIM_LINE_PMBIRQ), 21);
 }
 
+/* ---- reset and power-down ------------------------------------------------------------------ */
+
+/* A model with SPEv1p4 (every register of the list exists) and the seed, the registers that
+ * reset to UNKNOWN values as seeded garbage (reset_zero off); secure: firmware keeps the buffer
+ * (MDCR_EL3.NSPB = 0b00). */
+static void unknown_init(uint64_t seed, bool secure)
+{
+	struct sim_pe_config cfg;
+
+	sim_spe_default_config(&cfg, 5);
+	cfg.seed = seed;
+	cfg.reset_zero = false;
+	cfg.mdcr_el3_nspb_secure = secure;
+	sim_model_init(&cfg);
+	sim_set_cpu(0);
+}
+
+/* The control and buffer registers as a reset or a power-down leaves them (SPE 4.2):
+ * PMBLIMITR_EL1.E is 0, and PMBIRQ is the level PMBSR_EL1.S drives (SPE 3.5). OR-ed into seen[]
+ * (one entry a register of regs[]); *s_high / *s_low: a PMBSR_EL1.S of 1 / 0 was found. */
+static void check_reset_values(uint64_t seen[], bool *s_high, bool *s_low)
+{
+	for (size_t i = 0; i < VPERF_ARRAY_SIZE(regs); i++) {
+		uint64_t v = sim_peek(0, enc_of(&regs[i]));
+
+		if (regs[i].ro)
+			continue;
+		seen[i] |= v;
+		if (enc_of(&regs[i]) == VPERF_ENC_PMBLIMITR_EL1)
+			assert_int_equal(v & T_PMBLIMITR_E, 0);
+	}
+	if (sim_peek(0, VPERF_ENC_PMBSR_EL1) & T_PMBSR_S) {
+		assert_true(sim_line(0, SIM_LINE_PMBIRQ));
+		*s_high = true;
+	} else {
+		assert_false(sim_line(0, SIM_LINE_PMBIRQ));
+		*s_low = true;
+	}
+}
+
+/* Every register but the ID ones (and PMBLIMITR_EL1.E) resets to an IMPLEMENTATION DEFINED value
+ * that may be UNKNOWN (SPE 4.2): the model's seeded garbage, not zeros, so that software relying
+ * on zeros (a stray PMBSR_EL1.S, PMSCR_EL2's enables, a filter) is caught. A reset that leaves
+ * PMBSR_EL1.S set asserts PMBIRQ (SPE 3.5). */
+static void test_reset_unknown(void **state)
+{
+	uint64_t seen[VPERF_ARRAY_SIZE(regs)] = { 0 };
+	bool s_high = false, s_low = false;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		unknown_init(seed, false);
+		check_reset_values(seen, &s_high, &s_low);
+		assert_int_equal(sim_error_count(), 0);
+	}
+	for (size_t i = 0; i < VPERF_ARRAY_SIZE(regs); i++)
+		if (!regs[i].ro && !seen[i])
+			fail_msg("%s reset to 0 with every seed", regs[i].name);
+	assert_true(s_high && s_low);
+}
+
+/* A power-down (sim_power_cycle) loses what the software wrote: the registers are UNKNOWN again
+ * (SPE 4.2), here written to 0 and PMBSR_EL1.S to 1 (PMBIRQ high) before each one, and PMBIRQ
+ * follows the PMBSR_EL1.S it leaves (SPE 3.5). */
+static void test_power_cycle_unknown(void **state)
+{
+	uint64_t seen[VPERF_ARRAY_SIZE(regs)] = { 0 };
+	bool s_high = false, s_low = false;
+
+	(void)state;
+	unknown_init(7, false);
+	for (unsigned int n = 0; n < 16; n++) {
+		uint64_t others = 0;
+
+		for (size_t i = 0; i < VPERF_ARRAY_SIZE(regs); i++)
+			if (!regs[i].ro)
+				sim_poke(0, enc_of(&regs[i]), 0);
+		write_sysreg(T_PMBSR_S, PMBSR_EL1);
+		assert_true(sim_line(0, SIM_LINE_PMBIRQ));
+		sim_power_cycle(0);
+		check_reset_values(seen, &s_high, &s_low);
+		for (size_t i = 0; i < VPERF_ARRAY_SIZE(regs); i++)
+			if (!regs[i].ro && enc_of(&regs[i]) != VPERF_ENC_PMBSR_EL1)
+				others |= sim_peek(0, enc_of(&regs[i]));
+		assert_true(others != 0);
+	}
+	assert_true(s_high && s_low);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* Where firmware keeps the buffer for Secure state (MDCR_EL3.NSPB = 0b00), it resets the SPE
+ * registers at boot and at every power-up: the model leaves 0 in them, and no stray
+ * PMBSR_EL1.S drives PMBIRQ in Non-secure state. */
+static void test_el3_buffer_reset(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		unknown_init(seed, true);
+		for (unsigned int cycle = 0; cycle < 2; cycle++) {
+			for (size_t i = 0; i < VPERF_ARRAY_SIZE(regs); i++)
+				if (!regs[i].ro)
+					assert_int_equal(sim_peek(0, enc_of(&regs[i])), 0);
+			assert_false(sim_line(0, SIM_LINE_PMBIRQ));
+			sim_power_cycle(0);
+		}
+		assert_int_equal(sim_error_count(), 0);
+	}
+}
+
+/* A record not yet in memory at a power-down is lost with the SPU (SPE 3.6: the software drains
+ * the buffer first, PSB CSYNC then DSB): the model reports it, whether the record is still
+ * queued or already processed (PMBPTR_EL1 past it) but not written. Drained: no report. */
+static void test_power_cycle_records_lost(void **state)
+{
+	(void)state;
+	for (unsigned int k = 0; k < 3; k++) {
+		t_init(1, 1);
+		t_guest_start(T_BUF_VA, T_BUF_LIMIT, T_PMSCR_E1SPE, 0, T_INTERVAL_1);
+		t_one_record();
+		if (k == 1) { /* processed, in flight: no DSB */
+			isb();
+			psb_csync();
+			isb();
+			assert_int_equal(read_sysreg(PMBPTR_EL1), T_BUF_VA + T_LOAD_REC_LEN);
+			assert_int_equal(sim_spe_pending(0), 0);
+			assert_true(sim_spe_in_flight(0) > 0);
+		} else if (k == 2) {
+			t_drain();
+			assert_int_equal(sim_spe_pending(0) + sim_spe_in_flight(0), 0);
+		} else {
+			assert_true(sim_spe_pending(0) > 0);
+		}
+		assert_int_equal(sim_error_count(), 0);
+		sim_power_cycle(0);
+		assert_int_equal(sim_error_count(), k < 2 ? 1 : 0);
+		if (k < 2)
+			assert_non_null(strstr(sim_error_at(0)->what, "power-down"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +526,10 @@ int main(void)
 		cmocka_unit_test(test_pmbirq_level),
 		cmocka_unit_test(test_el3_keeps_buffer),
 		cmocka_unit_test(test_el3_buffer_never_samples),
+		cmocka_unit_test(test_reset_unknown),
+		cmocka_unit_test(test_power_cycle_unknown),
+		cmocka_unit_test(test_el3_buffer_reset),
+		cmocka_unit_test(test_power_cycle_records_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,9 @@
  * model implements both rules (arch/sim/access/model.c); vperf names the guest's register by the
  * E2H its pCPU had at vperf_pcpu_init. Held here: the model's rules; a guest's PMSCR_EL1 kept
  * across switches while the host's PMSCR_EL2 stays the host's (E2H = 1); the plain encoding and
- * no _EL12 access with E2H = 0. The host's own buffer at EL2 (TGE = 1): test_vspe_vhe_host.c.
+ * no _EL12 access with E2H = 0; the guests' PMSCR_EL1 cleared at vperf_pcpu_init under a host
+ * that profiles at EL2 (host_spe), left to a host at EL1. The host's own buffer at EL2
+ * (TGE = 1): test_vspe_vhe_host.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +287,25 @@ static void test_reset_guest_pmscr_cleared(void **state)
 	reset_pmscr_round(true);
 }
 
+/*
+ * A host at EL1 (an nVHE host, host_spe clear) owns PMSCR_EL1 between vCPUs, as its own sampling
+ * controls: vperf_pcpu_init, at boot or when the pCPU comes back from a power-down, leaves what
+ * the host wrote there (its driver may have started before vperf is set up again).
+ */
+static void test_el1_host_pmscr_kept(void **state)
+{
+	const struct vperf_pcpu_config cfg = { .host_counters = 2 };
+	const uint64_t host = V_PMSCR_E1SPE | V_PMSCR_E0SPE | V_PMSCR_CX;
+
+	(void)state;
+	hv_set_e2h(0);
+	vs_init(3, 0, 13);
+	sim_poke(0, VPERF_ENC_PMSCR_EL1, host);
+	assert_int_equal(hv_pcpu_up(0, &cfg), VPERF_OK);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), host);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +316,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_vhe_trapped_pmscr_write, teardown),
 		cmocka_unit_test_teardown(test_vhe_outside_profiled, teardown),
 		cmocka_unit_test_teardown(test_reset_guest_pmscr_cleared, teardown),
+		cmocka_unit_test_teardown(test_el1_host_pmscr_kept, teardown),
 	};
 
 	return cmocka_run_group_tests_name("vspe_vhe", tests, NULL, NULL);
