@@ -25,7 +25,7 @@
  * HCR_EL2.E2H (FEAT_VHE: the host runs at EL2; HCR_EL2, Arm DDI 0487 K.a D24.2), read once by
  * vperf_pcpu_init into caps.e2h. A VHE host is accepted. Of the registers vperf reaches at EL2,
  * only PMSCR_EL1 has another name with E2H = 1: its own encoding reaches PMSCR_EL2, the guest's
- * is PMSCR_EL12 (SPE 4.3.5-4.3.7), and vperf picks the name by caps.e2h (vspe/vspe.h). The PMU
+ * is PMSCR_EL12 (SPE 4.3.5-4.3.7), and vperf picks the name by caps.e2h (vspe/pmscr.h). The PMU
  * registers, the other sampling and Profiling Buffer registers, CONTEXTIDR_EL2 (named as the EL2
  * register) and the ID registers are the same registers whatever E2H. What E2H = 1 leaves to
  * the hypervisor: the guest's other EL1 registers (by their _EL12 names, in the order of
@@ -193,6 +193,9 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	pcpu->cfg = *cfg;
 	probe(&pcpu->caps);
 	note_spe_el3(pcpu);
+	/* Before any refusal: a hypervisor may run vCPUs on a refused pCPU against the contract,
+	 * and a host's buffer would sample them by this register's reset value. */
+	vperf_vspe_pcpu_init(pcpu);
 	if (reserved > pcpu->caps.nr_counters || !vperf_mdcr_host_ok(pcpu) ||
 	    !vperf_fgt_host_ok(pcpu))
 		return VPERF_EINVAL;
@@ -212,7 +215,6 @@ int vperf_pcpu_init(struct vperf_pcpu *pcpu, const struct vperf_pcpu_config *cfg
 	pcpu->cur_mdcr = VPERF_MDCR_UNKNOWN;
 	vperf_fgt_pcpu_init(pcpu);
 	vperf_vpmu_pcpu_init(pcpu);
-	vperf_vspe_pcpu_init(pcpu);
 	vperf_platform_add(pcpu);
 	vperf_vpmu_derive_masks();
 	vperf_mdcr_new_epoch();

@@ -240,9 +240,11 @@ int vperf_init(const struct vperf_hyp_ops *ops);
  * no other SPE register is ever touched there, and no VM with SPE can run on it. Returns
  * VPERF_EINVAL when the host and agent ranges do not fit in PMCR_EL0.N or would leave the
  * guests an HPMN of 0 without FEAT_HPMN0, or when cfg gives HDFGRTR/HDFGWTR_EL2 values on a PE
- * without FEAT_FGT. Programs nothing but PMUSERENR_EL0 = 0 and, with host_spe, the guests'
- * PMSCR_EL1 = 0 (reset values UNKNOWN; guests' EL0 sees the one, the host's EL2-owned buffer
- * would sample guests by the other): the host's MDCR_EL2 stays, the FGT registers are first
+ * without FEAT_FGT. Programs nothing but PMUSERENR_EL0 = 0, PMSELR_EL0 (the value a direct
+ * guest's put leaves) and, with host_spe, the guests' PMSCR_EL1 = 0, even when it refuses the
+ * pCPU (reset values UNKNOWN; guests' EL0 sees PMUSERENR_EL0, a trapped guest's PMXEV* is checked
+ * against PMSELR_EL0.SEL, the host's EL2-owned buffer would sample guests by PMSCR_EL1): the
+ * host's MDCR_EL2 stays, the FGT registers are first
  * written at the next vCPU load, and the host's own SPE registers (PMSCR_EL2, the buffer's) are
  * its to reset. Call it again after the CPU was reset.
  * A pCPU brought up after VMs exist must give every one of them its policy, since any of their

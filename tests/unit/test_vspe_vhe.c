@@ -252,6 +252,17 @@ static void test_vhe_outside_profiled(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
+/* pCPU cpu powers down as vperf.h asks (vperf_pcpu_down first, no vCPU loaded) and comes back
+ * with its PMU and SPE registers UNKNOWN. */
+static void power_down(unsigned int cpu)
+{
+	sim_set_cpu(cpu);
+	sim_enter_el2(cpu);
+	vperf_pcpu_down(&hv.pcpu[cpu]);
+	sim_exit_el2(cpu);
+	sim_power_cycle(cpu);
+}
+
 /*
  * The guests' PMSCR_EL1 after a reset: UNKNOWN (SPE 4.2), here with E1SPE and E0SPE set, a value
  * a power-down may leave. With EL2 owning the host's buffer and TGE = 0 they select which guest
@@ -267,7 +278,7 @@ static void reset_pmscr_round(bool e2h)
 	hv_set_e2h(e2h);
 	vs_init_host(3, 13);
 	assert_int_equal(hv_vm(0, &plain), VPERF_OK);
-	sim_power_cycle(0);
+	power_down(0);
 	sim_poke(0, VPERF_ENC_PMSCR_EL1, V_PMSCR_E1SPE | V_PMSCR_E0SPE);
 	assert_int_equal(hv_pcpu_up(0, &cfg), VPERF_OK);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0);
@@ -277,6 +288,23 @@ static void reset_pmscr_round(bool e2h)
 	hv_leave(0);
 	vs_host_run(4000);
 	assert_true(vs_host_records(0) >= 10); /* each one the host's, at EL2 */
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* The same write when vperf_pcpu_init refuses the pCPU (here: more host counters than N): a
+ * hypervisor that runs vCPUs there anyway, against the contract, still has a host's buffer
+ * sample none of them. */
+static void test_refused_pcpu_pmscr_cleared(void **state)
+{
+	const struct vperf_pcpu_config too_many = { .host_counters = 31, .host_spe = true };
+
+	(void)state;
+	vs_init_host(3, 17);
+	power_down(0);
+	sim_poke(0, VPERF_ENC_PMSCR_EL1, V_PMSCR_E1SPE | V_PMSCR_E0SPE);
+	sim_set_cpu(0);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &too_many), VPERF_EINVAL);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -316,6 +344,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_vhe_trapped_pmscr_write, teardown),
 		cmocka_unit_test_teardown(test_vhe_outside_profiled, teardown),
 		cmocka_unit_test_teardown(test_reset_guest_pmscr_cleared, teardown),
+		cmocka_unit_test_teardown(test_refused_pcpu_pmscr_cleared, teardown),
 		cmocka_unit_test_teardown(test_el1_host_pmscr_kept, teardown),
 	};
 

@@ -116,10 +116,12 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 	reset_cpu(cpu, cfg, &zero);
 }
 
-/* A power-down: the profiling operation's state and its registers are lost; the generic timer
- * (always on), CONTEXTIDR_EL1 (the context's, not SPE's) and the counts stay. A record not yet in
- * memory is lost with it: the software must have drained the buffer first (PSB CSYNC, then DSB:
- * SPE 3.6). */
+/* A power-down: the profiling operation's state and its registers are lost; the physical count
+ * (the system counter is always on) and the counts stay. So do the timer offsets and controls
+ * and CONTEXTIDR_EL1 the tests set (sim_spe_set_time, _set_poff, _set_contextidr): UNKNOWN after a
+ * power-down on hardware, but the hypervisor's to restore before a guest runs, not vperf's. A
+ * record not yet in memory is lost with it: the software must have drained the buffer first
+ * (PSB CSYNC, then DSB: SPE 3.6). */
 static void power_cycle(unsigned int cpu)
 {
 	const struct spe_cpu *st = spe_cpu(cpu);
