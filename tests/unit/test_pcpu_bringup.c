@@ -260,7 +260,8 @@ static void test_aarch32_lc(void **state)
  * A VM's PMCEID0_EL0 shows the common events every pCPU up counts (through its filter). A later
  * pCPU without one of them (here INST_RETIRED, 0x08: PMCEID0_EL0 bit 8) would change what it
  * reads, and count nothing there for an event it was told exists: refused, the guest's view
- * unchanged. A VM whose filter denies 0x08 was never shown it: accepted.
+ * unchanged. A VM whose filter denies 0x08 was never shown it, nor a VM without a vPMU whatever
+ * its filter allows: accepted.
  */
 static void test_lower_pmceid(void **state)
 {
@@ -283,6 +284,40 @@ static void test_lower_pmceid(void **state)
 	vperf_pmu_filter_set(&vm.filter, 0x08, false);
 	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
 	sim_poke(1, VPERF_ENC_PMCEID0_EL0, sim_peek(1, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(8));
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+	only_pcpu0(&host2);
+	{
+		struct vperf_vm_config off = policy(VPERF_PMU_OFF, 0);
+
+		assert_int_equal(hv_vm(0, &off), VPERF_OK);
+	}
+	sim_poke(1, VPERF_ENC_PMCEID0_EL0, sim_peek(1, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(8));
+	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
+}
+
+/*
+ * The same for PMCEID1_EL0 (common events 0x20-0x3F), a word of its own in the refusal. The
+ * model counts none of them: both CPUs are given STALL_FRONTEND and STALL_BACKEND (0x23, 0x24:
+ * bits 3 and 4) and vperf started again on pCPU 0. A later pCPU without STALL_BACKEND is refused;
+ * with both, accepted.
+ */
+static void test_lower_pmceid1(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_TRAPPED, 2);
+	const uint64_t stalls = VPERF_BIT(3) | VPERF_BIT(4);
+
+	(void)state;
+	only_pcpu0(&host2);
+	sim_poke(0, VPERF_ENC_PMCEID1_EL0, stalls);
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &host2), VPERF_OK);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	hv_enter(hv_vcpu(0, 0), 0);
+	assert_int_equal(guest_read(PMCEID1_EL0), stalls);
+	hv_leave(0);
+	sim_poke(1, VPERF_ENC_PMCEID1_EL0, VPERF_BIT(3));
+	assert_int_equal(bring_up_pcpu1(&host2, "common event"), VPERF_EINVAL);
+	sim_poke(1, VPERF_ENC_PMCEID1_EL0, stalls);
 	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
@@ -346,6 +381,37 @@ static void test_demands_of_every_vm(void **state)
 	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
 	assert_int_equal(hv_vm(1, &small), VPERF_OK);
 	assert_int_equal(bring_up_pcpu1(&unenforced, "HPMN"), VPERF_EINVAL);
+}
+
+/* The same for the common events and AArch32 at EL0: a VM created after one shown INST_RETIRED
+ * (0x08) and PMCR_EL0.LC, without a vPMU (it demands neither) or with a filter denying 0x08,
+ * lowers neither: a later pCPU without the event, or without AArch32 at EL0, is still refused. */
+static void test_events_and_lc_of_every_vm(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_TRAPPED, 2);
+	struct vperf_vm_config off = policy(VPERF_PMU_OFF, 0);
+	struct vperf_vm_config denied = part(VPERF_PART_TRAPPED, 2);
+	struct sim_pe_config cfg, a64;
+
+	(void)state;
+	vperf_pmu_filter_set(&denied.filter, 0x08, false);
+	for (unsigned int i = 0; i < 2; i++) {
+		only_pcpu0(&host2);
+		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+		assert_int_equal(hv_vm(1, i ? &denied : &off), VPERF_OK);
+		sim_poke(1, VPERF_ENC_PMCEID0_EL0,
+			 sim_peek(1, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(8));
+		assert_int_equal(bring_up_pcpu1(&host2, "common event"), VPERF_EINVAL);
+	}
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	cfg.aarch32_el0 = true;
+	a64 = cfg;
+	a64.aarch32_el0 = false;
+	world(&cfg, &a64, &host2);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(hv_vm(1, &off), VPERF_OK);
+	assert_int_equal(bring_up_pcpu1(&host2, "AArch32"), VPERF_EINVAL);
 }
 
 /* PMUv3p7 on the first pCPU: a trapped VM is shown PMUv3p5, vperf's cap (vperf_vcpu_id_dfr0),
@@ -447,8 +513,10 @@ int main(void)
 		cmocka_unit_test(test_direct_vm_export_bus),
 		cmocka_unit_test(test_aarch32_lc),
 		cmocka_unit_test(test_lower_pmceid),
+		cmocka_unit_test(test_lower_pmceid1),
 		cmocka_unit_test(test_lower_pmuver),
 		cmocka_unit_test(test_demands_of_every_vm),
+		cmocka_unit_test(test_events_and_lc_of_every_vm),
 		cmocka_unit_test(test_pmuver_cap),
 #ifdef CONFIG_VPERF_VSPE
 		cmocka_unit_test(test_lower_pmsver),
