@@ -415,6 +415,15 @@ int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg)
 	return rc;
 }
 
+void hv_power_down(unsigned int cpu)
+{
+	sim_set_cpu(cpu);
+	sim_enter_el2(cpu);
+	vperf_pcpu_down(&hv.pcpu[cpu]);
+	sim_exit_el2(cpu);
+	sim_power_cycle(cpu);
+}
+
 void hv_restart_vperf(unsigned int host_counters)
 {
 	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };

@@ -122,6 +122,10 @@ void hv_init_host_spe(const struct sim_pe_config *cfg, unsigned int host_counter
  * HCR_EL2 set up whatever it is). */
 void hv_init_model(const struct sim_pe_config cfgs[SIM_MAX_CPUS]);
 int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg);
+/* pCPU cpu, no vCPU loaded there, powers down as vperf.h asks (vperf_pcpu_down at EL2) and comes
+ * back with its PMU and SPE registers UNKNOWN (sim_power_cycle); bringing it up again
+ * (hv_pcpu_up, or vperf_pcpu_init) is the caller's. Leaves cpu current. */
+void hv_power_down(unsigned int cpu);
 /* vperf_init and every vperf_pcpu_init again on the same model, with no VM: what the pCPUs
  * probe (ID registers, PMCEID) may have been changed with sim_poke since hv_init. */
 void hv_restart_vperf(unsigned int host_counters);

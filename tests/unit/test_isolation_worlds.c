@@ -572,10 +572,7 @@ static void power_down(const struct world *w, unsigned int c, struct w_result *r
 	int rc;
 
 	host_save(w, c, &h);
-	sim_enter_el2(c);
-	vperf_pcpu_down(&hv.pcpu[c]);
-	sim_exit_el2(c);
-	sim_power_cycle(c);
+	hv_power_down(c);
 	rc = hv_pcpu_up(c, &w->cpu[c].pc);
 	if (rc != VPERF_OK)
 		failed(res, WF_REFUSAL, "pCPU %u refused when it came back from a power-down (%d)",

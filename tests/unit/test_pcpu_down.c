@@ -41,11 +41,7 @@ static void program(uint64_t base)
 /* The pCPU goes down with what vperf asks of the hypervisor first, and comes back. */
 static void power_down(unsigned int cpu)
 {
-	sim_set_cpu(cpu);
-	sim_enter_el2(cpu);
-	vperf_pcpu_down(&hv.pcpu[cpu]);
-	sim_exit_el2(cpu);
-	sim_power_cycle(cpu);
+	hv_power_down(cpu);
 	sim_set_cpu(0);
 }
 

@@ -252,17 +252,6 @@ static void test_vhe_outside_profiled(void **state)
 	assert_int_equal(sim_error_count(), 0);
 }
 
-/* pCPU cpu powers down as vperf.h asks (vperf_pcpu_down first, no vCPU loaded) and comes back
- * with its PMU and SPE registers UNKNOWN. */
-static void power_down(unsigned int cpu)
-{
-	sim_set_cpu(cpu);
-	sim_enter_el2(cpu);
-	vperf_pcpu_down(&hv.pcpu[cpu]);
-	sim_exit_el2(cpu);
-	sim_power_cycle(cpu);
-}
-
 /*
  * The guests' PMSCR_EL1 after a reset: UNKNOWN (SPE 4.2), here with E1SPE and E0SPE set, a value
  * a power-down may leave. With EL2 owning the host's buffer and TGE = 0 they select which guest
@@ -278,7 +267,7 @@ static void reset_pmscr_round(bool e2h)
 	hv_set_e2h(e2h);
 	vs_init_host(3, 13);
 	assert_int_equal(hv_vm(0, &plain), VPERF_OK);
-	power_down(0);
+	hv_power_down(0);
 	sim_poke(0, VPERF_ENC_PMSCR_EL1, V_PMSCR_E1SPE | V_PMSCR_E0SPE);
 	assert_int_equal(hv_pcpu_up(0, &cfg), VPERF_OK);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0);
@@ -300,7 +289,7 @@ static void test_refused_pcpu_pmscr_cleared(void **state)
 
 	(void)state;
 	vs_init_host(3, 17);
-	power_down(0);
+	hv_power_down(0);
 	sim_poke(0, VPERF_ENC_PMSCR_EL1, V_PMSCR_E1SPE | V_PMSCR_E0SPE);
 	sim_set_cpu(0);
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &too_many), VPERF_EINVAL);
