@@ -81,7 +81,18 @@ uint64_t vperf_vpmu_hw_evtyper(const struct vperf_vcpu *vcpu, uint64_t guest);
 void vperf_vpmu_hw_evtypers(const struct vperf_vcpu *vcpu, unsigned int nr,
 			    const uint64_t *restrict guest, uint64_t *restrict hw);
 uint64_t vperf_vpmu_hw_ccfiltr(const struct vperf_vcpu *vcpu, uint64_t guest);
+#ifdef CONFIG_VPERF_VPMU
 uint64_t vperf_vpmu_pmceid(const struct vperf_vm *vm, bool high, uint64_t hw);
+#else
+/* No vPMU built in (../policy.c's demands): no VM has one, none was shown an event. */
+static inline uint64_t vperf_vpmu_pmceid(const struct vperf_vm *vm, bool high, uint64_t hw)
+{
+	(void)vm;
+	(void)high;
+	(void)hw;
+	return 0;
+}
+#endif
 
 /* XENPMU_MODE_ALL: the privileged VM profiles everyone (its counters count other VMs and EL2). */
 static inline bool vpmu_all_vm(const struct vperf_vcpu *vcpu)
