@@ -10,6 +10,8 @@
 #    SOAK_QEMU_RUNS times (default 200; 0 skips), SOAK_JOBS runs at once (each its own QEMU and
 #    log directory; the load they put on each other is part of the test); a failed run keeps its
 #    log as OUT/qemu/NAME-runK.log. SOAK_QEMU_CONFIGS="name ..." picks other configurations.
+#    Run K resets the PMU and SPE to its own garbage (QEMU_RESET_SEED=K+1: the project's QEMU's
+#    reset-seed); QEMU_RESET_SEED=K+1 run.sh one NAME repeats it.
 # SOAK_RESUME=1 goes on with an interrupted soak in the same OUT: the slices that passed there
 #    are not run again, if the code they ran is this one (virt/, arch/sim, include/, tests/unit
 #    at the same git trees, nothing uncommitted there, the same SOAK_SLICE; OUT/code).
@@ -32,7 +34,9 @@ fi
 # its verdict on stdout; the log is kept only when the run failed.
 if [ "${1:-}" = --qemu ]; then
 	log=$SOAK_OUT/qemu/$2-run$3.log logs=$SOAK_OUT/qemu/logs-$2-$3
-	if QEMU_OUT=$SOAK_QEMU QEMU_LOGS=$logs "$SOAK_SRC/tests/qemu/run.sh" one "$2" >"$log" 2>&1
+	# Each run its own UNKNOWN reset values (the project's QEMU's reset-seed, run K's K + 1)
+	if QEMU_RESET_SEED=$(($3 + 1)) QEMU_OUT=$SOAK_QEMU QEMU_LOGS=$logs \
+		"$SOAK_SRC/tests/qemu/run.sh" one "$2" >"$log" 2>&1
 	then
 		echo "PASS qemu $2 run $3"
 		rm -f "$log"

@@ -8,6 +8,8 @@
 # Environment: QEMU_EFI_FW (the edk2 firmware of the efi configurations, default Debian's
 # qemu-efi-aarch64: /usr/share/qemu-efi-aarch64/QEMU_EFI.fd), QEMU_OUT (images, logs), QEMU_LOGS (the logs' directory, default $QEMU_OUT/logs:
 # runs of one configuration at once each need their own), QEMU_RESULTS (run-tests.sh results file to append to),
+# QEMU_RESET_SEED (-cpu ...,reset-seed=S: the project's QEMU's garbage in the registers a reset
+# leaves UNKNOWN; unset, its default),
 # QEMU (default: the project's QEMU, platform/qemu/build.sh), VPERF_SPE (tools/vperf-spe, default
 # $QEMU_OUT/../host/bin/vperf-spe: decodes the SPE-BUF lines of a run, spe_decode below),
 # BENCH_SPE_MS (bench: virtual ms of the SPE records-lost check, default 12000; bench.sh).
@@ -309,6 +311,9 @@ run_config() {
 	# pmu-counters=N: PMCR_EL0.N = N (the project's QEMU, -cpu max,pmu-counters=N)
 	pmu_counters=$(flag_value "$flags" pmu-counters)
 	[ -n "$pmu_counters" ] && cpu="$cpu,pmu-counters=$pmu_counters"
+	# QEMU_RESET_SEED=S: the seed of the garbage the project's QEMU resets the PMU's and SPE's
+	# UNKNOWN registers to (-cpu ...,reset-seed=S; its default 0x5eed otherwise; 0: zeros)
+	[ -n "${QEMU_RESET_SEED:-}" ] && cpu="$cpu,reset-seed=$QEMU_RESET_SEED"
 	# vperf-mutant=NAME: the hypervisor linked with vperf plus tests/mutants/NAME.patch (a fixed
 	# defect brought back; make qemu-images builds vperf-hyp-NAME.bin)
 	hyp_image=vperf-hyp
