@@ -24,8 +24,8 @@ vfuzz-cflags := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-include $(autoconf-h) -MMD -MP
 vfuzz-ldlibs := $(if $(CONFIG_VPERF_FDT),-lfdt)
 # What each harness links beside its own file.
-trap-fuzz-extra := tests/fuzz/trap_world.c tests/fuzz/trap_spe.c tests/unit/hv.c
-blob-fuzz-extra := tests/unit/hv.c
+trap-fuzz-extra := tests/fuzz/trap_world.c tests/fuzz/trap_spe.c $(hv-objs)
+blob-fuzz-extra := $(hv-objs)
 fdt-fuzz-extra :=
 
 $(fuzz-dir)/obj/%.o: $(srctree)/%.c $(autoconf-h)

@@ -1,4 +1,7 @@
 # Unit tests: cmocka programs over the production sources, sim build only.
+# The test hypervisor (hv.h): every test on it links these, and so do the trap and blob fuzzers
+# (tests/fuzz/vperf.mk).
+hv-objs := tests/unit/hv.c tests/unit/hv_host.c tests/unit/hv_switch.c
 ifeq ($(ARCH),sim)
 tests-y += test_esr test_regdb test_trap test_core test_sim_pmu test_sim_regs
 tests-$(CONFIG_VPERF_FDT) += test_fdt
@@ -21,44 +24,44 @@ test_trap-objs := tests/unit/test_trap.c tests/unit/fake_hyp.c
 test_core-objs := tests/unit/test_core.c tests/unit/fake_hyp.c
 test_sim_pmu-objs := tests/unit/test_sim_pmu.c
 test_sim_regs-objs := tests/unit/test_sim_regs.c
-test_vpmu-objs := tests/unit/test_vpmu.c tests/unit/hv.c
-test_vpmu_isolation-objs := tests/unit/test_vpmu_isolation.c tests/unit/hv.c
-test_vpmu_blob-objs := tests/unit/test_vpmu_blob.c tests/unit/hv.c
-test_vpmu_direct-objs := tests/unit/test_vpmu_direct.c tests/unit/hv.c
-test_vpmu_emulated-objs := tests/unit/test_vpmu_emulated.c tests/unit/hv.c
-test_vpmu_multiplexed-objs := tests/unit/test_vpmu_multiplexed.c tests/unit/hv.c
-test_pcpu_down-objs := tests/unit/test_pcpu_down.c tests/unit/hv.c
-test_vpmu_badinput-objs := tests/unit/test_vpmu_badinput.c tests/unit/hv.c
-test_vpmu_irq-objs := tests/unit/test_vpmu_irq.c tests/unit/hv.c
-test_vpmu_el0-objs := tests/unit/test_vpmu_el0.c tests/unit/hv.c
-test_vpmu_swinc-objs := tests/unit/test_vpmu_swinc.c tests/unit/hv.c
-test_vpmu_lazy-objs := tests/unit/test_vpmu_lazy.c tests/unit/hv.c
-test_vpmu_lazy_load-objs := tests/unit/test_vpmu_lazy_load.c tests/unit/hv.c
+test_vpmu-objs := tests/unit/test_vpmu.c $(hv-objs)
+test_vpmu_isolation-objs := tests/unit/test_vpmu_isolation.c $(hv-objs)
+test_vpmu_blob-objs := tests/unit/test_vpmu_blob.c $(hv-objs)
+test_vpmu_direct-objs := tests/unit/test_vpmu_direct.c $(hv-objs)
+test_vpmu_emulated-objs := tests/unit/test_vpmu_emulated.c $(hv-objs)
+test_vpmu_multiplexed-objs := tests/unit/test_vpmu_multiplexed.c $(hv-objs)
+test_pcpu_down-objs := tests/unit/test_pcpu_down.c $(hv-objs)
+test_vpmu_badinput-objs := tests/unit/test_vpmu_badinput.c $(hv-objs)
+test_vpmu_irq-objs := tests/unit/test_vpmu_irq.c $(hv-objs)
+test_vpmu_el0-objs := tests/unit/test_vpmu_el0.c $(hv-objs)
+test_vpmu_swinc-objs := tests/unit/test_vpmu_swinc.c $(hv-objs)
+test_vpmu_lazy-objs := tests/unit/test_vpmu_lazy.c $(hv-objs)
+test_vpmu_lazy_load-objs := tests/unit/test_vpmu_lazy_load.c $(hv-objs)
 # FEAT_FGT and FEAT_HPMN0: the guest's traps, the host's HDFGRTR_EL2 / HDFGWTR_EL2, HPMN = 0; one
 # world (vpmu_fgt_util.c).
 $(foreach t,test_vpmu_fgt test_vpmu_fgt_host test_vpmu_hpmn0,$(eval $(t)-objs := \
-	tests/unit/$(t).c tests/unit/hv.c tests/unit/vpmu_fgt_util.c))
-test_vpmu_newer_pmu-objs := tests/unit/test_vpmu_newer_pmu.c tests/unit/hv.c
-test_vpmu_sync_window-objs := tests/unit/test_vpmu_sync_window.c tests/unit/hv.c
-test_vpmu_restore-objs := tests/unit/test_vpmu_restore.c tests/unit/hv.c
-test_vpmu_partition_iso-objs := tests/unit/test_vpmu_partition_iso.c tests/unit/hv.c
-test_pcpu_bringup-objs := tests/unit/test_pcpu_bringup.c tests/unit/hv.c
-test_trap_fastpath-objs := tests/unit/test_trap_fastpath.c tests/unit/hv.c
+	tests/unit/$(t).c $(hv-objs) tests/unit/vpmu_fgt_util.c))
+test_vpmu_newer_pmu-objs := tests/unit/test_vpmu_newer_pmu.c $(hv-objs)
+test_vpmu_sync_window-objs := tests/unit/test_vpmu_sync_window.c $(hv-objs)
+test_vpmu_restore-objs := tests/unit/test_vpmu_restore.c $(hv-objs)
+test_vpmu_partition_iso-objs := tests/unit/test_vpmu_partition_iso.c $(hv-objs)
+test_pcpu_bringup-objs := tests/unit/test_pcpu_bringup.c $(hv-objs)
+test_trap_fastpath-objs := tests/unit/test_trap_fastpath.c $(hv-objs)
 # The fast path (virt/vpmu/fast.h) against the full path (virt/trap.h): both are virt's own.
-test_trap_fast_vs_full-objs := tests/unit/test_trap_fast_vs_full.c tests/unit/hv.c
+test_trap_fast_vs_full-objs := tests/unit/test_trap_fast_vs_full.c $(hv-objs)
 CFLAGS_test_trap_fast_vs_full := -I$(srctree)/virt
-test_vcpu_load-objs := tests/unit/test_vcpu_load.c tests/unit/hv.c
-test_vpmu_chain-objs := tests/unit/test_vpmu_chain.c tests/unit/hv.c
-test_vpmu_hw_leftovers-objs := tests/unit/test_vpmu_hw_leftovers.c tests/unit/hv.c
-test_vpmu_aarch32-objs := tests/unit/test_vpmu_aarch32.c tests/unit/hv.c
-test_vpmu_hetero-objs := tests/unit/test_vpmu_hetero.c tests/unit/hv.c
-test_vpmu_filter-objs := tests/unit/test_vpmu_filter.c tests/unit/hv.c
-test_vpmu_second-objs := tests/unit/test_vpmu_second.c tests/unit/hv.c
-test_vpmu_host_pmcr-objs := tests/unit/test_vpmu_host_pmcr.c tests/unit/hv.c
-test_core_profiles-objs := tests/unit/test_core_profiles.c tests/unit/hv.c tests/unit/world.c
+test_vcpu_load-objs := tests/unit/test_vcpu_load.c $(hv-objs)
+test_vpmu_chain-objs := tests/unit/test_vpmu_chain.c $(hv-objs)
+test_vpmu_hw_leftovers-objs := tests/unit/test_vpmu_hw_leftovers.c $(hv-objs)
+test_vpmu_aarch32-objs := tests/unit/test_vpmu_aarch32.c $(hv-objs)
+test_vpmu_hetero-objs := tests/unit/test_vpmu_hetero.c $(hv-objs)
+test_vpmu_filter-objs := tests/unit/test_vpmu_filter.c $(hv-objs)
+test_vpmu_second-objs := tests/unit/test_vpmu_second.c $(hv-objs)
+test_vpmu_host_pmcr-objs := tests/unit/test_vpmu_host_pmcr.c $(hv-objs)
+test_core_profiles-objs := tests/unit/test_core_profiles.c $(hv-objs) tests/unit/world.c
 
 # The vPMU, interrupt, EL0, filter, blob, isolation and host-PMCR tests again on every other PMU version vperf supports (the
-# default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv.c),
+# default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv_host.c),
 # with 300 isolation schedules each; results are named test@pmuverN.
 ifeq ($(CONFIG_VPERF_VPMU),y)
 pmu-versions := 1 4 5 7
@@ -74,7 +77,7 @@ pmu-versions: $(pmu-version-tests)
 .PHONY: pmu-versions
 
 # The same tests on the PMU of every real core profile (sim/profiles.h, docs/cores.md: Cortex-A53,
-# A57, A72, A76, Neoverse N1, V1, N2, V2), through HV_PROFILE (tests/unit/hv.c), with 40
+# A57, A72, A76, Neoverse N1, V1, N2, V2), through HV_PROFILE (tests/unit/hv_host.c), with 40
 # isolation schedules each; results are named test@<core>.
 core-profiles := cortex-a53 cortex-a57 cortex-a72 cortex-a76 neoverse-n1 neoverse-v1 \
 	neoverse-n2 neoverse-v2

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The test hypervisor (hv.h): vperf's ops and the model's handlers (the trap handler, the
+ * physical PMUIRQ and PMBIRQ, the vGIC's list register and maintenance interrupt, the guest's
+ * IRQ handler), the model and vperf set up, VMs and vCPUs, raw traps and guest code run. The
+ * host's side (the model's configuration, the host's boot code, a pCPU's bring-up and
+ * power-down) is hv_host.c; the switch between vCPUs (put and load) is hv_switch.c.
+ */
 #include <stdlib.h>
 #include <string.h>
 
-#include <arch/barrier.h>
-#include <arch/sysreg.h>
 #include <sim/gic.h>
 #include <sim/mem.h>
 #include <sim/model.h>
-#include <sim/profiles.h>
-#include <sim/spe.h>
 #include <vperf/pmu_regs.h>
 #include <vperf/vperf.h>
 
@@ -227,108 +230,6 @@ static void irq(void *ctx, unsigned int cpu, uint32_t intid)
 		hv.irq_burst = 0;
 }
 
-/* HV_PMUVER=n in the environment: the default model's ID_AA64DFR0_EL1.PMUVer (1 = PMUv3,
- * 4 = v3p1, 5 = v3p4, 6 = v3p5, ...), so that `make test` runs the vPMU tests on every PMU
- * version vperf supports (tests/unit/build.mk). */
-uint8_t hv_default_pmuver(void)
-{
-	const char *v = getenv("HV_PMUVER");
-
-	return v && *v ? (uint8_t)strtoul(v, NULL, 0) : 6;
-}
-
-/* HV_PROFILE=name: the default model has that core's PMU (sim/profiles.h, docs/cores.md), so
- * that `make test` runs the vPMU tests on every core profile; HV_PMUVER and HV_FGT do not apply.
- * Its SPE is left out, as in the default model these tests reason from: the drawn worlds and
- * test_core_profiles take the profiles with their SPE. */
-const struct sim_core_profile *hv_profile(void)
-{
-	const char *name = getenv("HV_PROFILE");
-
-	return name && *name ? sim_core_profile(name) : NULL;
-}
-
-/* Does vperf offer the direct partition on hv.model (policy.c, direct_possible; vpmu/vpmu.h)?
- * It needs PMUv3p5, and where PMEVTYPER<n>_EL0.MT may count the core's other threads (MPIDR_EL1.MT
- * with an MTPMU that EL2 cannot turn off: every Armv8.2+ core profile, docs/cores.md) FEAT_FGT
- * to trap the types. */
-bool hv_direct_offered(void)
-{
-	const struct sim_pe_config *m = &hv.model;
-	bool mtpme_el2 = m->mtpmu == SIM_MTPMU_FEAT && !m->el3;
-	bool mt_counts = m->mt && m->mtpmu != SIM_MTPMU_NONE && !mtpme_el2;
-
-	return m->pmuver >= 6 && (!mt_counts || m->fgt);
-}
-
-void hv_default_config(struct sim_pe_config *cfg)
-{
-	const char *fgt = getenv("HV_FGT");
-	const struct sim_core_profile *p = hv_profile();
-
-	if (p) {
-		sim_profile_config(p, cfg);
-		cfg->pmsver = 0;
-		cfg->pmsidr = cfg->pmbidr = 0;
-		return;
-	}
-	sim_default_config(cfg);
-	cfg->pmuver = hv_default_pmuver();
-	cfg->fgt = fgt && *fgt == '1';
-}
-
-/* What the host's boot code does for the counters it keeps, [HPMN, N) (with host_first_range, a
- * host running at EL1: [0, HPMN) and the cycle counter, and its MDCR_EL2 and fine-grained
- * traps): they reset to UNKNOWN values (the
- * model gives them garbage), and they are the host's, not vperf's, to clear. The guests' range
- * keeps its garbage: vperf must cope with it. The external agent's range that FEAT_PMUv3_EXTPMN
- * hides from EL2 ([EPMN, N): PMCR_EL0.N reads EPMN there) is the firmware's to reset, and is
- * (vperf cannot reach it). */
-/* SPE's controls reset UNKNOWN too (SPE 4.2): the host's driver (Linux's SPE driver at CPU
- * start) or its boot code turns its own sampling and the Profiling Buffer off and clears the
- * buffer's status, whose stray S would hold PMBIRQ high. The guests' PMSCR_EL1 keeps its garbage. */
-static void host_spe_reset(unsigned int cpu)
-{
-	if (!hv.pcpu[cpu].caps.pmsver)
-		return;
-	sim_set_cpu(cpu);
-	write_sysreg(0, PMSCR_EL2);
-	write_sysreg(0, PMBLIMITR_EL1);
-	isb();
-	write_sysreg(0, PMBSR_EL1);
-	isb();
-}
-
-void hv_host_boot(unsigned int cpu)
-{
-	const struct vperf_pcpu *pcpu = &hv.pcpu[cpu];
-	bool first = pcpu->cfg.host_first_range;
-	uint64_t hidden = VPERF_GENMASK(30, 0) & ~(VPERF_BIT(pcpu->caps.nr_counters) - 1);
-	uint64_t host = first ? (VPERF_BIT(pcpu->hpmn) - 1) | VPERF_BIT(31) | hidden
-			      : VPERF_GENMASK(30, 0) & ~(VPERF_BIT(pcpu->hpmn) - 1);
-
-	sim_poke(cpu, VPERF_ENC_PMCNTENSET_EL0, sim_peek(cpu, VPERF_ENC_PMCNTENSET_EL0) & ~host);
-	sim_poke(cpu, VPERF_ENC_PMINTENSET_EL1, sim_peek(cpu, VPERF_ENC_PMINTENSET_EL1) & ~host);
-	sim_poke(cpu, VPERF_ENC_PMOVSSET_EL0, sim_peek(cpu, VPERF_ENC_PMOVSSET_EL0) & ~host);
-	for (unsigned int n = 0; n < 31; n++) {
-		if (!(host & VPERF_BIT(n)))
-			continue;
-		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 8 | (n >> 3), n & 7), 0);
-		sim_poke(cpu, VPERF_SYSREG_ENC(3, 3, 14, 12 | (n >> 3), n & 7), 0);
-	}
-	if (first) {
-		sim_poke(cpu, VPERF_ENC_PMCCNTR_EL0, 0);
-		sim_poke(cpu, VPERF_ENC_PMCCFILTR_EL0, 0);
-		sim_poke(cpu, VPERF_ENC_PMCR_EL0, sim_peek(cpu, VPERF_ENC_PMCR_EL0) & ~PMCR_E);
-		sim_poke(cpu, VPERF_ENC_MDCR_EL2, pcpu->host_mdcr);
-		if (pcpu->caps.fgt) {
-			sim_poke(cpu, VPERF_ENC_HDFGRTR_EL2, pcpu->cfg.host_hdfgrtr);
-			sim_poke(cpu, VPERF_ENC_HDFGWTR_EL2, pcpu->cfg.host_hdfgwtr);
-		}
-	}
-	host_spe_reset(cpu);
-}
-
 void hv_init(const struct sim_pe_config *cfg, unsigned int host_counters)
 {
 	hv_init_host_spe(cfg, host_counters, false);
@@ -396,34 +297,6 @@ void hv_init_model(const struct sim_pe_config cfgs[SIM_MAX_CPUS])
 	model_init(&cfgs[0], cfgs);
 }
 
-int hv_pcpu_up(unsigned int cpu, const struct vperf_pcpu_config *pcfg)
-{
-	int rc;
-
-	uint64_t e2h = hv.e2h ? VPERF_BIT(34) : 0; /* HCR_EL2.E2H: a VHE host */
-
-	sim_set_cpu(cpu);
-	sim_poke(cpu, VPERF_ENC_HCR_EL2, e2h);
-	rc = vperf_pcpu_init(&hv.pcpu[cpu], pcfg);
-	hv_host_boot(cpu);
-	/* IMO: IRQs to EL2; VM: stage 2 on, for the SPE buffer's translations. */
-	sim_poke(cpu, VPERF_ENC_HCR_EL2, VPERF_BIT(4) | VPERF_BIT(0) | e2h);
-	sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMUIRQ), true);
-	sim_gic_enable_ppi(cpu, sim_line_intid(SIM_LINE_PMBIRQ), true);
-	sim_gic_enable_ppi(cpu, SIM_GIC_MAINT_INTID, true);
-	sim_poke(cpu, VPERF_ENC_ICH_HCR_EL2, SIM_ICH_HCR_EN);
-	return rc;
-}
-
-void hv_power_down(unsigned int cpu)
-{
-	sim_set_cpu(cpu);
-	sim_enter_el2(cpu);
-	vperf_pcpu_down(&hv.pcpu[cpu]);
-	sim_exit_el2(cpu);
-	sim_power_cycle(cpu);
-}
-
 void hv_restart_vperf(unsigned int host_counters)
 {
 	const struct vperf_pcpu_config pcfg = { .host_counters = (uint8_t)host_counters };
@@ -465,127 +338,6 @@ struct hv_vcpu *hv_vcpu(unsigned int i, unsigned int vm)
 	vc = &hv.vcpu[i];
 	vperf_vcpu_init(&vc->v, &hv.vm[vm], vc);
 	return vc;
-}
-
-/* This put lazy? The vCPU's own policy, else the environment's (HV_LAZY_PUT). */
-static bool put_lazily(const struct hv_vcpu *vc)
-{
-	enum hv_put p = vc->put;
-
-	if (p == HV_PUT_ENV)
-		p = !hv.lazy_put ? HV_PUT_EAGER : hv.mixed_put ? HV_PUT_MIXED : HV_PUT_LAZY;
-	return p == HV_PUT_LAZY || (p == HV_PUT_MIXED && (sched_next(&hv.put_draws) >> 32 & 1));
-}
-
-/* How EL2 names the guest's CONTEXTIDR_EL1: CONTEXTIDR_EL12 on a VHE host, where the name
- * CONTEXTIDR_EL1 is the host's CONTEXTIDR_EL2 (the model reports the wrong one with E2H = 0). */
-static enum sim_ctx1_name ctx1_name(void)
-{
-	return hv.e2h ? SIM_CTX1_BY_EL12 : SIM_CTX1_BY_EL1;
-}
-
-/* Put: vperf first (it may still change the line), then the list register is saved. */
-static void put(unsigned int cpu)
-{
-	struct hv_vcpu *vc = hv.running[cpu];
-
-	sim_set_cpu(cpu);
-	if (!vc)
-		return;
-	/* Mixed: as a hypervisor that puts lazily while a vCPU stays and eagerly when it moves
-	 * (tests/qemu/hyp/sched.c), without knowing here which it will do. */
-	vc->put_lazily = put_lazily(vc);
-	if (vc->put_lazily)
-		vperf_vcpu_put_lazy(&vc->v);
-	else
-		vperf_vcpu_put(&vc->v);
-	sim_set_cpu(cpu);
-	if (hv.pcpu[cpu].cfg.hyp_writes_mdcr)
-		write_sysreg(hv.pcpu[cpu].host_mdcr | hv.hyp_host_bits, MDCR_EL2);
-	/* A host that writes PMCR_EL0 between put and load (host_writes_pmcr): nVHE KVM puts its
-	 * own back after the put and its EL1 perf sets E for its events; the worst case for the
-	 * put vCPU, E = 1, whatever the guest's was. */
-	if (hv.pcpu[cpu].cfg.host_writes_pmcr)
-		write_sysreg(read_sysreg(PMCR_EL0) | PMCR_E, PMCR_EL0);
-	vc->contextidr = sim_spe_el2_read_contextidr1(cpu, ctx1_name());
-	vc->cntvoff = sim_spe_cntvoff(cpu);
-	vc->lr = sim_gic_lr(cpu, 0);
-	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, 0);
-	hv.running[cpu] = NULL;
-}
-
-/* With SPE in the model, a switch runs in an exception to EL2 as a hypervisor's does: the entry
- * is the context synchronization event the drain at put relies on (SPE 3.6), the
- * ERET the one after load. The PMU-only tests count EL2 cycles exactly without it. */
-static bool switch_at_el2(unsigned int cpu)
-{
-	return sim_cpu_config(cpu)->pmsver != 0;
-}
-
-void hv_leave(unsigned int cpu)
-{
-	sim_set_cpu(cpu);
-	if (!switch_at_el2(cpu)) {
-		put(cpu);
-		return;
-	}
-	sim_enter_el2(cpu);
-	put(cpu);
-	sim_exit_el2(cpu);
-}
-
-/* The guest's own context registers the records read (SPE 3.6): the hypervisor's to switch. */
-static void switch_context(const struct hv_vcpu *vc, unsigned int cpu)
-{
-	sim_spe_el2_write_contextidr1(cpu, ctx1_name(), vc->contextidr);
-	sim_spe_write_cntvoff(cpu, vc->cntvoff);
-}
-
-void hv_load_raw(struct hv_vcpu *vc, unsigned int cpu)
-{
-	sim_set_cpu(cpu);
-	sim_enter_el2(cpu);
-	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
-	sim_exit_el2(cpu);
-	sim_set_cpu(0);
-}
-
-void hv_enter(struct hv_vcpu *vc, unsigned int cpu)
-{
-	if (hv.running[cpu] == vc) {
-		sim_set_cpu(cpu);
-		return;
-	}
-	sim_set_cpu(cpu);
-	if (switch_at_el2(cpu))
-		sim_enter_el2(cpu);
-	if (hv.late_put && switch_at_el2(cpu))
-		switch_context(vc, cpu);
-	put(cpu);
-	/* The lazy put's promise (docs/integration.md): a vCPU that moves after one has the pCPU
-	 * it was parked on give its state up first, on that pCPU. After an eager put nothing is
-	 * owed: vperf must have left nothing parked. */
-	if (vc->put_lazily && vperf_vcpu_parked(&vc->v) && vc->cpu != cpu) {
-		sim_set_cpu(vc->cpu);
-		vperf_pcpu_flush(&hv.pcpu[vc->cpu]);
-		sim_set_cpu(cpu);
-	}
-	/* Stage 2, the VMID and the guest's context are switched between put and load
-	 * (include/vperf/hyp.h; docs/vspe.md, "Switching"). */
-	sim_mem_set_vmid(cpu, (uint16_t)(vc->v.vm - hv.vm + 1));
-	if (!hv.late_put && switch_at_el2(cpu))
-		switch_context(vc, cpu);
-	vc->cpu = cpu;
-	vperf_vcpu_load(&vc->v, &hv.pcpu[cpu]);
-	sim_set_cpu(cpu);
-	hv.mdcr_after_load[cpu] = sim_peek(cpu, VPERF_ENC_MDCR_EL2);
-	if (hv.pcpu[cpu].cfg.hyp_writes_mdcr)
-		write_sysreg(vperf_pcpu_mdcr(&hv.pcpu[cpu]), MDCR_EL2);
-	hv.running[cpu] = vc;
-	sim_poke(cpu, VPERF_ENC_ICH_LR0_EL2, vc->lr);
-	if (switch_at_el2(cpu))
-		sim_exit_el2(cpu);
-	sim_set_el(1);
 }
 
 enum vperf_trap_result hv_raw_trap(uint64_t esr, uint64_t gprs[31], unsigned int el)

@@ -185,7 +185,7 @@ static void test_each_core(void **state)
 		assert_string_equal(p->name, e->core);
 		boot(p);
 		check_probe(p);
-		/* The tests' own question (hv.c), which HV_PROFILE runs skip the direct cases by. */
+		/* The tests' own question (hv_host.c), which HV_PROFILE runs skip the direct cases by. */
 		assert_int_equal(hv_direct_offered(), e->direct);
 		check_policies(p, e, check_trapped(p, e));
 	}

@@ -117,7 +117,7 @@ static void snapshot(unsigned int nr, uint64_t v[32])
 	v[31] = sim_peek(0, VPERF_ENC_PMCCNTR_EL0);
 }
 
-/* The host between put and load: PMCR_EL0.E = 1 (hv.c wrote it after the put, as KVM and its
+/* The host between put and load: PMCR_EL0.E = 1 (hv_switch.c wrote it after the put, as KVM and its
  * perf do; set again here at EL1 where it has its own PMCR_EL0) and its EL1 code. */
 static void host_runs(void)
 {

@@ -105,8 +105,8 @@ static void test_model_pmscr_el12(void **state)
 	assert_int_equal(sim_error_count(), 2);
 }
 
-/* The guest's CONTEXTIDR_EL1 as the hypervisor switches it (the test hypervisor, hv.c, by the
- * name E2H gives it): E2H = 1, CONTEXTIDR_EL12 is the guest's and CONTEXTIDR_EL1 the host's
+/* The guest's CONTEXTIDR_EL1 as the hypervisor switches it (the test hypervisor, hv_switch.c, by
+ * the name E2H gives it): E2H = 1, CONTEXTIDR_EL12 is the guest's and CONTEXTIDR_EL1 the host's
  * CONTEXTIDR_EL2; E2H = 0, CONTEXTIDR_EL1 is the guest's and CONTEXTIDR_EL12 UNDEFINED. */
 static void test_model_contextidr_el12(void **state)
 {

@@ -8,12 +8,13 @@ vspe-tests := test_vspe test_vspe_switch test_vspe_irq test_vspe_host \
 	test_vspe_el3 test_vspe_vhe test_vspe_vhe_host \
 	test_vspe_pct test_vspe_id_view
 tests-y += $(vspe-tests) test_isolation_worlds
-$(foreach t,$(vspe-tests),$(eval $(t)-objs := tests/unit/$(t).c tests/unit/hv.c \
+$(foreach t,$(vspe-tests),$(eval $(t)-objs := tests/unit/$(t).c $(hv-objs) \
 	tests/unit/vspe_util.c))
 test_isolation_mixed-objs += tests/unit/iso_prog.c
 # Isolation on drawn worlds (docs/model.md, "Isolation on drawn worlds").
-test_isolation_worlds-objs := tests/unit/test_isolation_worlds.c tests/unit/world.c \
-	tests/unit/iso_prog.c tests/unit/hv.c tests/unit/vspe_util.c
+test_isolation_worlds-objs := tests/unit/test_isolation_worlds.c tests/unit/iso_worlds_oracle.c \
+	tests/unit/iso_worlds_host.c tests/unit/iso_worlds_run.c tests/unit/iso_worlds_shrink.c \
+	tests/unit/world.c tests/unit/iso_prog.c $(hv-objs) tests/unit/vspe_util.c
 
 # The mixed isolation schedules again on every other SPE version the model offers (the default
 # is SPEv1): SPEv1p1, v1p2 and v1p4, 1000 schedules each; results are named

@@ -381,7 +381,7 @@ static void draw_late(uint64_t seed, struct world *w)
 
 /* One pCPU in four whose host keeps the second range is an nVHE KVM host: it runs EL1 code
  * between vCPUs (host_el1) and writes PMCR_EL0 between a put and the next load
- * (host_writes_pmcr: hv.c sets E = 1 after every put, as its EL1 perf enabling its events),
+ * (host_writes_pmcr: hv_switch.c sets E = 1 after every put, as its EL1 perf enabling its events),
  * so that a put vCPU's counters that PMCR_EL0.E alone stopped would count the host's EL1 code.
  * Its own stream, drawn before the E2H one (which such a host excludes). */
 static void draw_host_pmcr(uint64_t seed, struct world *w)
