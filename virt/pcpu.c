@@ -19,7 +19,7 @@
 #include "platform.h"
 #include "vm_config.h"
 #include "vpmu/entry.h"
-#include "vspe/pmscr.h"
+#include "vspe/bringup.h"
 
 /*
  * HCR_EL2.E2H (FEAT_VHE: the host runs at EL2; HCR_EL2, Arm DDI 0487 K.a D24.2), read once by

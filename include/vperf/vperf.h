@@ -241,12 +241,14 @@ int vperf_init(const struct vperf_hyp_ops *ops);
  * VPERF_EINVAL when the host and agent ranges do not fit in PMCR_EL0.N or would leave the
  * guests an HPMN of 0 without FEAT_HPMN0, or when cfg gives HDFGRTR/HDFGWTR_EL2 values on a PE
  * without FEAT_FGT. Programs nothing but PMUSERENR_EL0 = 0, PMSELR_EL0 (the value a direct
- * guest's put leaves) and, with host_spe, the guests' PMSCR_EL1 = 0, even when it refuses the
- * pCPU (reset values UNKNOWN; guests' EL0 sees PMUSERENR_EL0, a trapped guest's PMXEV* is checked
- * against PMSELR_EL0.SEL, the host's EL2-owned buffer would sample guests by PMSCR_EL1): the
- * host's MDCR_EL2 stays, the FGT registers are first
- * written at the next vCPU load, and the host's own SPE registers (PMSCR_EL2, the buffer's) are
- * its to reset. Call it again after the CPU was reset.
+ * guest's put leaves), with host_spe, the guests' PMSCR_EL1 = 0, and with neither host_spe nor
+ * host_el1 (a host with no SPE driver: vperf is SPE's only user) SPE reset as an owner does
+ * (PMSCR_EL2 = 0, the buffer off, PMBSR_EL1 = 0, the guests' PMSCR_EL1 = 0), even when it
+ * refuses the pCPU (reset values UNKNOWN; guests' EL0 sees PMUSERENR_EL0, a trapped guest's
+ * PMXEV* is checked against PMSELR_EL0.SEL, the host's EL2-owned buffer would sample guests by
+ * PMSCR_EL1, a stray PMBSR_EL1.S would hold PMBIRQ high with nobody to clear it): the host's
+ * MDCR_EL2 stays, the FGT registers are first written at the next vCPU load, and a host with an
+ * SPE driver resets its own SPE registers. Call it again after the CPU was reset.
  * A pCPU brought up after VMs exist must give every one of them its policy, since any of their
  * vCPUs may run there: VPERF_EINVAL, logged with the reason and counted (stats.refused), when
  * its first range is smaller than a VM's N or emu_slots, its PMUVer or PMSVer is below what a

@@ -74,12 +74,16 @@ void hv_default_config(struct sim_pe_config *cfg)
  * keeps its garbage: vperf must cope with it. The external agent's range that FEAT_PMUv3_EXTPMN
  * hides from EL2 ([EPMN, N): PMCR_EL0.N reads EPMN there) is the firmware's to reset, and is
  * (vperf cannot reach it). */
-/* SPE's controls reset UNKNOWN too (SPE 4.2): the host's driver (Linux's SPE driver at CPU
- * start) or its boot code turns its own sampling and the Profiling Buffer off and clears the
- * buffer's status, whose stray S would hold PMBIRQ high. The guests' PMSCR_EL1 keeps its garbage. */
+/* SPE's controls reset UNKNOWN too (SPE 4.2): a host with an SPE driver (its own buffer at EL2,
+ * host_spe, or a host at EL1: Linux's SPE driver at CPU start) turns its own sampling and the
+ * Profiling Buffer off and clears the buffer's status, whose stray S would hold PMBIRQ high. A
+ * host with neither (Xen) has no such driver and resets nothing: vperf_pcpu_init must. The
+ * guests' PMSCR_EL1 keeps its garbage. */
 static void host_spe_reset(unsigned int cpu)
 {
-	if (!hv.pcpu[cpu].caps.pmsver)
+	const struct vperf_pcpu *pcpu = &hv.pcpu[cpu];
+
+	if (!pcpu->caps.pmsver || !(pcpu->cfg.host_spe || pcpu->cfg.host_el1))
 		return;
 	sim_set_cpu(cpu);
 	write_sysreg(0, PMSCR_EL2);

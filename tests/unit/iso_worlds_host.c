@@ -177,7 +177,8 @@ void check_hosts(const struct world *w, struct w_result *res)
 		failed(res, WF_MODEL, "%u model errors, first on pCPU %u: %s", sim_error_count(),
 		       sim_error_at(0)->cpu, sim_error_at(0)->what);
 	if (hv.max_irq_burst > 1)
-		failed(res, WF_MODEL, "%u PMUIRQs in a row with the line left high",
+		failed(res, WF_MODEL,
+		       "%u physical interrupts (PMUIRQ, PMBIRQ) in a row with the line left high",
 		       hv.max_irq_burst);
 	for (unsigned int c = 0; c < w->nr_cpus; c++) {
 		uint64_t n;

@@ -311,7 +311,7 @@ static void test_reset_guest_pmscr_cleared(void **state)
  */
 static void test_el1_host_pmscr_kept(void **state)
 {
-	const struct vperf_pcpu_config cfg = { .host_counters = 2 };
+	const struct vperf_pcpu_config cfg = { .host_counters = 2, .host_el1 = true };
 	const uint64_t host = V_PMSCR_E1SPE | V_PMSCR_E0SPE | V_PMSCR_CX;
 
 	(void)state;
@@ -321,6 +321,47 @@ static void test_el1_host_pmscr_kept(void **state)
 	assert_int_equal(hv_pcpu_up(0, &cfg), VPERF_OK);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), host);
 	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * A host with no SPE driver (host_spe and host_el1 clear: Xen, the reference hypervisor) resets
+ * no SPE register, which keep what the reset left (SPE 4.2): here PMBSR_EL1.S, which holds PMBIRQ
+ * high (SPE 3.5), and PMSCR_EL2's E2SPE and E0HSPE. vperf_pcpu_init resets them as an owner does,
+ * even when it refuses the pCPU: PMBIRQ low before the hypervisor takes it (else a storm with
+ * nobody to clear the status), EL2 unsampled, the buffer off. Beside a host with an SPE driver
+ * (at EL1, or its own buffer at EL2) it leaves them to that driver.
+ */
+static void unowned_round(const struct vperf_pcpu_config *cfg, int rc, bool reset)
+{
+	const uint64_t pmscr = V_PMSCR_E0SPE | V_PMSCR_E1SPE | V_PMSCR_PA;
+
+	vs_init(3, 0, 23);
+	hv_power_down(0);
+	sim_set_cpu(0);
+	write_sysreg(pmscr, PMSCR_EL2);
+	write_sysreg(V_PMBSR_S | V_PMBSR_EC(0x24), PMBSR_EL1);
+	assert_true(sim_line(0, SIM_LINE_PMBIRQ));
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], cfg), rc);
+	assert_int_equal(sim_line(0, SIM_LINE_PMBIRQ), !reset);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1) & V_PMBSR_S, reset ? 0 : V_PMBSR_S);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), reset ? 0 : pmscr);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1) & V_PMBLIMITR_E, 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+static void test_unowned_spe_reset(void **state)
+{
+	const struct vperf_pcpu_config xen = { .host_counters = 2 };
+	const struct vperf_pcpu_config refused = { .host_counters = 31 };
+	const struct vperf_pcpu_config el1 = { .host_counters = 2, .host_el1 = true };
+	const struct vperf_pcpu_config el2 = { .host_counters = 2, .host_spe = true };
+
+	(void)state;
+	hv_set_e2h(0);
+	unowned_round(&xen, VPERF_OK, true);
+	unowned_round(&refused, VPERF_EINVAL, true);
+	unowned_round(&el1, VPERF_OK, false);
+	unowned_round(&el2, VPERF_OK, false);
 }
 
 int main(void)
@@ -335,6 +376,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_reset_guest_pmscr_cleared, teardown),
 		cmocka_unit_test_teardown(test_refused_pcpu_pmscr_cleared, teardown),
 		cmocka_unit_test_teardown(test_el1_host_pmscr_kept, teardown),
+		cmocka_unit_test_teardown(test_unowned_spe_reset, teardown),
 	};
 
 	return cmocka_run_group_tests_name("vspe_vhe", tests, NULL, NULL);
