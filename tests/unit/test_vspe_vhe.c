@@ -7,8 +7,9 @@
  * E2H its pCPU had at vperf_pcpu_init. Held here: the model's rules; a guest's PMSCR_EL1 kept
  * across switches while the host's PMSCR_EL2 stays the host's (E2H = 1); the plain encoding and
  * no _EL12 access with E2H = 0; the guests' PMSCR_EL1 cleared at vperf_pcpu_init under a host
- * that profiles at EL2 (host_spe), left to a host at EL1. The host's own buffer at EL2
- * (TGE = 1): test_vspe_vhe_host.c.
+ * that profiles at EL2 (host_spe), left to a host at EL1; SPE reset at vperf_pcpu_init under a
+ * host with no SPE driver (virt/vspe/bringup.h), also a buffer left running. The host's own
+ * buffer at EL2 (TGE = 1): test_vspe_vhe_host.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -326,26 +327,36 @@ static void test_el1_host_pmscr_kept(void **state)
 /*
  * A host with no SPE driver (host_spe and host_el1 clear: Xen, the reference hypervisor) resets
  * no SPE register, which keep what the reset left (SPE 4.2): here PMBSR_EL1.S, which holds PMBIRQ
- * high (SPE 3.5), and PMSCR_EL2's E2SPE and E0HSPE. vperf_pcpu_init resets them as an owner does,
- * even when it refuses the pCPU: PMBIRQ low before the hypervisor takes it (else a storm with
- * nobody to clear the status), EL2 unsampled, the buffer off. Beside a host with an SPE driver
- * (at EL1, or its own buffer at EL2) it leaves them to that driver.
+ * high (SPE 3.5), PMSCR_EL2's E2SPE and E0HSPE, and the guests' PMSCR_EL1.E1SPE and E0SPE.
+ * vperf_pcpu_init resets them as an owner does, even when it refuses the pCPU: PMBIRQ low before
+ * the hypervisor takes it (else a storm with nobody to clear the status), EL2 unsampled, the
+ * buffer off, and the guests' PMSCR_EL1 0 by the name E2H gives it (SPE 4.3.5-4.3.7: with E2H = 1
+ * PMSCR_EL1's own encoding reaches PMSCR_EL2), as vperf.h promises: with EL2 owning the buffer
+ * and TGE = 0, E1SPE and E0SPE select the guest operations it samples (SPE 3.2.3). Beside a host
+ * with an SPE driver (at EL1, or its own buffer at EL2) it leaves them to that driver; the guests'
+ * PMSCR_EL1 is then the EL1 host's own, or cleared for the EL2 host's buffer
+ * (test_reset_guest_pmscr_cleared).
  */
-static void unowned_round(const struct vperf_pcpu_config *cfg, int rc, bool reset)
+static void unowned_round(const struct vperf_pcpu_config *cfg, int rc, bool reset, bool e2h)
 {
 	const uint64_t pmscr = V_PMSCR_E0SPE | V_PMSCR_E1SPE | V_PMSCR_PA;
+	const uint64_t guest = V_PMSCR_E0SPE | V_PMSCR_E1SPE | V_PMSCR_CX;
 
+	hv_set_e2h(e2h);
 	vs_init(3, 0, 23);
 	hv_power_down(0);
 	sim_set_cpu(0);
 	write_sysreg(pmscr, PMSCR_EL2);
 	write_sysreg(V_PMBSR_S | V_PMBSR_EC(0x24), PMBSR_EL1);
+	sim_poke(0, VPERF_ENC_PMSCR_EL1, guest);
 	assert_true(sim_line(0, SIM_LINE_PMBIRQ));
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], cfg), rc);
+	assert_int_equal(hv.pcpu[0].caps.e2h, e2h);
 	assert_int_equal(sim_line(0, SIM_LINE_PMBIRQ), !reset);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1) & V_PMBSR_S, reset ? 0 : V_PMBSR_S);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), reset ? 0 : pmscr);
 	assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1) & V_PMBLIMITR_E, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), reset || cfg->host_spe ? 0 : guest);
 	assert_int_equal(sim_error_count(), 0);
 }
 
@@ -357,11 +368,122 @@ static void test_unowned_spe_reset(void **state)
 	const struct vperf_pcpu_config el2 = { .host_counters = 2, .host_spe = true };
 
 	(void)state;
+	for (int e2h = 0; e2h <= 1; e2h++) {
+		unowned_round(&xen, VPERF_OK, true, e2h);
+		unowned_round(&refused, VPERF_EINVAL, true, e2h);
+		unowned_round(&el2, VPERF_OK, false, e2h);
+	}
+	unowned_round(&el1, VPERF_OK, false, false); /* a host at EL1 runs with E2H = 0 */
+}
+
+/* A Profiling Buffer that a previous boot stage left on (a kexec'd kernel or a boot loader that
+ * profiled: no reset since, so SPE 4.2's PMBLIMITR_EL1.E = 0 does not hold), owned by EL2
+ * (MDCR_EL2.E2PB = 0b00) in [ptr, LR_VA + LR_SIZE), every operation sampled (INTERVAL 0): n of
+ * its EL2 operations sampled (E2SPE), then PMSCR_EL2 = pmscr2; their records wait in the SPU. */
+#define LR_VA	       0x0000008000000000ull /* the EL2 regime */
+#define LR_PA	       0x70000000ull
+#define LR_SIZE	       0x20000ull
+#define V_E2PB_MASK    (3ull << 12)			/* MDCR_EL2.E2PB, Arm DDI 0487 K.a D24.2 */
+#define V_MAXSIZE(idr) (1ull << (((idr) >> 12) & 0xfu)) /* PMSIDR_EL1.MaxSize, SPE 4.3.2 */
+
+static const struct vperf_pcpu_config no_driver = { .host_counters = 2 };
+
+static void left_running(uint64_t ptr, uint64_t pmscr2, unsigned int n)
+{
+	sim_set_cpu(0);
+	sim_set_el(2);
+	write_sysreg(read_sysreg(MDCR_EL2) & ~V_E2PB_MASK, MDCR_EL2);
+	assert_int_equal(sim_mem_map_s1(SIM_REGIME_EL2, 0, LR_VA, LR_PA, LR_SIZE, SIM_PERM_RW),
+			 VPERF_OK);
+	write_sysreg(0, PMBSR_EL1);
+	write_sysreg(ptr, PMBPTR_EL1);
+	write_sysreg((LR_VA + LR_SIZE) | V_PMBLIMITR_E, PMBLIMITR_EL1);
+	write_sysreg(0, PMSFCR_EL1);
+	write_sysreg(0, PMSIRR_EL1);
+	write_sysreg(0, PMSICR_EL1);
+	write_sysreg(V_E2SPE, PMSCR_EL2);
+	isb();
+	vs_host_run(n);
+	write_sysreg(pmscr2, PMSCR_EL2);
+	isb();
+	assert_true(sim_spe_pending(0) > 0);
+	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
+}
+
+static void assert_spe_reset(void)
+{
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL2), 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBLIMITR_EL1) & V_PMBLIMITR_E, 0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMBSR_EL1) & V_PMBSR_S, 0);
+	assert_false(sim_line(0, SIM_LINE_PMBIRQ));
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMSCR_EL1), 0);
+}
+
+/*
+ * Such a buffer still sampling at EL2, vperf's own instructions included, under a host with no SPE
+ * driver: vperf_pcpu_init stops EL2 sampling and synchronizes that (PMSCR_EL2 = 0, ISB), so that
+ * the PSB CSYNC after it synchronizes every record and the DSB completes their writes (SPE 3.6),
+ * before the buffer turns off. No record meets that disable unsynchronized, whose outcome is
+ * CONSTRAINED UNPREDICTABLE (SPE 3.6.1: written, dropped, or dropped with a DL management
+ * event; each forced here in turn), and none is left in the SPU or in flight to be written later
+ * into memory the hypervisor now owns; nothing is sampled after it. Both E2H values.
+ */
+static void left_running_round(bool e2h, enum sim_spe_unpred unpred)
+{
+	struct sim_spe_options o;
+	uint64_t written;
+
+	hv_set_e2h(e2h);
+	vs_init(3, 0, 29);
+	sim_spe_default_options(&o);
+	o.unpred = unpred;
+	sim_spe_set_options(&o);
+	hv_power_down(0);
+	sim_poke(0, VPERF_ENC_PMSCR_EL1, V_PMSCR_E1SPE | V_PMSCR_E0SPE);
+	left_running(LR_VA, V_E2SPE, 40);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &no_driver), VPERF_OK);
+	assert_int_equal(hv.pcpu[0].caps.e2h, e2h);
+	assert_spe_reset();
+	assert_int_equal(sim_spe_stats(0)->dropped, 0);
+	assert_int_equal(sim_spe_pending(0), 0);
+	assert_int_equal(sim_spe_in_flight(0), 0);
+	written = sim_spe_stats(0)->written;
+	assert_true(written > 0);
+	vs_host_run(300);
+	dsb_nsh();
+	assert_int_equal(sim_spe_stats(0)->written, written);
+	assert_int_equal(sim_spe_pending(0), 0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/*
+ * The same buffer with EL2 sampling already off but its last records still in the SPU, with room
+ * for one more record before its limit: writing them (the PSB CSYNC and DSB) raises a buffer full
+ * event (SPE 3.5.2), which sets PMBSR_EL1.S. vperf clears the status after the buffer is off and
+ * its records written, so that PMBIRQ is low when vperf_pcpu_init returns (SPE 3.5).
+ */
+static void test_unowned_spe_left_running(void **state)
+{
+	uint64_t max;
+
+	(void)state;
+	for (int e2h = 0; e2h <= 1; e2h++) {
+		left_running_round(e2h, SIM_SPE_UNPRED_WRITE);
+		left_running_round(e2h, SIM_SPE_UNPRED_DISCARD);
+		left_running_round(e2h, SIM_SPE_UNPRED_DL);
+	}
+
 	hv_set_e2h(0);
-	unowned_round(&xen, VPERF_OK, true);
-	unowned_round(&refused, VPERF_EINVAL, true);
-	unowned_round(&el1, VPERF_OK, false);
-	unowned_round(&el2, VPERF_OK, false);
+	vs_init(3, 0, 31);
+	hv_power_down(0);
+	sim_set_cpu(0);
+	max = V_MAXSIZE(read_sysreg(PMSIDR_EL1));
+	left_running(LR_VA + LR_SIZE - max, 0, 12);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &no_driver), VPERF_OK);
+	assert_spe_reset();
+	assert_int_equal(sim_spe_stats(0)->written, 1);
+	assert_int_equal(sim_spe_pending(0), 0);
+	assert_int_equal(sim_error_count(), 0);
 }
 
 int main(void)
@@ -377,6 +499,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_refused_pcpu_pmscr_cleared, teardown),
 		cmocka_unit_test_teardown(test_el1_host_pmscr_kept, teardown),
 		cmocka_unit_test_teardown(test_unowned_spe_reset, teardown),
+		cmocka_unit_test_teardown(test_unowned_spe_left_running, teardown),
 	};
 
 	return cmocka_run_group_tests_name("vspe_vhe", tests, NULL, NULL);
