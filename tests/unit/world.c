@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: MIT
-/* The worlds of test_isolation_worlds (see world.h). */
-#include <inttypes.h>
-#include <stdio.h>
+/* The worlds of test_isolation_worlds (see world.h): drawing a world from its seed, the pCPUs
+ * (world_second.c: those of a second-range world), the VMs, the bring-up order and the
+ * schedule. */
 #include <string.h>
 
 #include <sim/profiles.h>
 #include <sim/spe.h>
 
 #include "sched_util.h"
-#include "world.h"
+#include "world_priv.h"
 
 /* The events a filter may deny: those the programs count, CPU_CYCLES (0x11) among them. */
-static const uint16_t filter_events[] = { 0x00, 0x03, 0x04, 0x08, 0x10, 0x11, 0x13, 0x1e };
-#define NR_FILTER_EVENTS (sizeof(filter_events) / sizeof(filter_events[0]))
+const uint16_t filter_events[] = { 0x00, 0x03, 0x04, 0x08, 0x10, 0x11, 0x13, 0x1e };
 
-static unsigned int pick(uint64_t *rng, unsigned int n)
+unsigned int pick(uint64_t *rng, unsigned int n)
 {
 	return (unsigned int)(sched_next(rng) >> 16) % n;
 }
@@ -59,7 +58,7 @@ static void draw_cpu(uint64_t *rng, uint64_t seed, unsigned int c, const struct 
 
 /* pCPU cpu becomes the core p (docs/cores.md): its PMU and SPE, no external agent (no core
  * here has FEAT_PMUv3_EXTPMN); its seed, host counters and host profiling stay as drawn. */
-static void profile_cpu(const struct sim_core_profile *p, struct w_cpu *cpu)
+void profile_cpu(const struct sim_core_profile *p, struct w_cpu *cpu)
 {
 	uint64_t seed = cpu->pe.seed;
 
@@ -212,99 +211,6 @@ static void draw_spe_ids(uint64_t seed, struct world *w)
 	}
 }
 
-/* The core profile the placement fits (PMUv3p5, AArch64-only: docs/cores.md), or the last. */
-static const struct sim_core_profile *second_profile(void)
-{
-	for (unsigned int k = 0; k < SIM_NR_CORE_PROFILES; k++)
-		if (sim_core_profiles[k].pmuver >= 6 && !sim_core_profiles[k].aarch32_el0)
-			return &sim_core_profiles[k];
-	return &sim_core_profiles[SIM_NR_CORE_PROFILES - 1];
-}
-
-/* One pCPU of a second-range world keeps the first range for its host (host_first_range): most
- * often on a PE the placement fits (PMUv3p5 or later, AArch64-only, room in [HPMN, EPMN) for a
- * VM's counters and its cycle counter), one time in six each as drawn (below PMUv3p5, AArch32
- * at EL0, too few counters: the refusals). A core profile becomes, two times in three, the one
- * core the placement fits (second_profile), else stays as drawn. The host keeps the
- * world's host counters (host), or one time in four as many of its own; it runs EL1 code between
- * vCPUs (host_el1) three times in four. */
-static void second_cpu(uint64_t *rng, unsigned int host, struct w_cpu *cpu)
-{
-	static const uint8_t pmuvers[] = { 6, 7, 8 };
-	struct sim_pe_config *pe = &cpu->pe;
-	unsigned int agent = cpu->pc.agent_counters;
-
-	cpu->pc.host_first_range = true;
-	cpu->pc.host_el1 = pick(rng, 4) != 0;
-	cpu->pc.host_counters = (uint8_t)(pick(rng, 4) ? host : pick(rng, 5));
-	if (cpu->profile) {
-		if (pick(rng, 3))
-			profile_cpu(second_profile(), cpu);
-		return;
-	}
-	if (pick(rng, 6))
-		pe->pmuver = pmuvers[pick(rng, sizeof(pmuvers))];
-	if (pick(rng, 6))
-		pe->aarch32_el0 = false;
-	if (pick(rng, 6)) {
-		/* With FEAT_PMUv3_EXTPMN the agent's range is kept twice (draw_cpu). */
-		unsigned int n =
-			cpu->pc.host_counters + (pe->extpmn ? 2 : 1) * agent + 2 + pick(rng, 6);
-
-		pe->nr_counters = (uint8_t)(n > 31 ? 31 : n);
-		if (pe->extpmn)
-			pe->epmn = (uint8_t)(pe->nr_counters - agent);
-	}
-}
-
-/* The most counters a second-range VM can have on pCPU cpu: N <= HPMN, N + 1 <= EPMN - HPMN
- * (the PE's N as read at EL2 is EPMN with FEAT_PMUv3_EXTPMN, below which the world keeps the
- * agent's range too). */
-static unsigned int second_fit(const struct w_cpu *cpu)
-{
-	unsigned int hpmn = cpu->pc.host_counters, agent = cpu->pc.agent_counters;
-	unsigned int n = cpu->pe.extpmn ? cpu->pe.epmn : cpu->pe.nr_counters;
-	unsigned int room = n > hpmn + agent ? n - hpmn - agent : 0;
-
-	return hpmn < room ? hpmn : room ? room - 1 : 0;
-}
-
-/* One VM of a second-range world in the second range (VPERF_PART_SECOND), two times in three:
- * N mostly what fits every pCPU whose host keeps the first range (fit), sometimes any up to 5;
- * its mode, filter, vSPE, PPIs and put as drawn (XENPMU_MODE_ALL: refused). */
-static void second_vm(uint64_t *rng, unsigned int fit, struct w_vm *vm)
-{
-	if (!pick(rng, 3))
-		return;
-	vm->cfg.partition = VPERF_PART_SECOND;
-	vm->cfg.emu_slots = 0;
-	vm->cfg.nr_counters = (uint8_t)(pick(rng, 6) ? pick(rng, fit + 1) : pick(rng, 6));
-}
-
-/* One world in five is a second-range world (docs/vpmu.md, "The second range"): every pCPU's
- * host keeps the first range, except one time in eight each (a mix: the VMs of one placement
- * are refused, or the pCPUs brought up after them), and most VMs are second-range ones. Drawn
- * from a stream of its own, after every other choice, so that the other worlds are drawn as
- * before it existed. */
-static void draw_second(uint64_t seed, struct world *w)
-{
-	uint64_t rng = seed * 0x2545f4914f6cdd1dull ^ 0x3c6ef372fe94f82bull;
-	unsigned int host, fit = 31;
-
-	if (pick(&rng, 5))
-		return;
-	host = pick(&rng, 8) ? 1 + pick(&rng, 4) : 0;
-	for (unsigned int c = 0; c < w->nr_cpus; c++) {
-		if (!pick(&rng, 8))
-			continue;
-		second_cpu(&rng, host, &w->cpu[c]);
-		if (second_fit(&w->cpu[c]) < fit)
-			fit = second_fit(&w->cpu[c]);
-	}
-	for (unsigned int v = 0; v < w->nr_vms; v++)
-		second_vm(&rng, fit == 31 ? 0 : fit, &w->vm[v]);
-}
-
 /* The bring-up order: a random interleaving of pCPUs and VMs, most often a pCPU first (a VM
  * before any pCPU is refused: no PMU to give it). */
 static void draw_order(uint64_t *rng, struct world *w)
@@ -443,207 +349,4 @@ void world_draw(uint64_t seed, struct world *w)
 	draw_e2h(seed, w);
 	draw_downs(seed, w);
 	draw_late(seed, w);
-}
-
-static void simplify_vm(struct w_vm *vm, unsigned int bits)
-{
-	if (bits & W_SIMPLE_NO_SPE)
-		vm->cfg.spe = false;
-	if (bits & W_SIMPLE_EAGER)
-		vm->put = HV_PUT_EAGER;
-	if (bits & W_SIMPLE_ALLOW) {
-		vperf_pmu_filter_allow_all(&vm->cfg.filter);
-		vm->cfg.pmu_virq = vm->cfg.spe_virq = 0;
-	}
-	if (bits & W_SIMPLE_TRAPPED) {
-		vm->cfg.partition = VPERF_PART_TRAPPED;
-		vm->cfg.emu_slots = 0;
-	}
-}
-
-static void simplify_cpu(struct w_cpu *cpu, unsigned int bits)
-{
-	if (bits & W_CPU_SIMPLE_NO_HOST_SPE)
-		cpu->pc.host_spe = false;
-	if (bits & W_CPU_SIMPLE_NO_AGENT) {
-		cpu->pe.extpmn = false;
-		cpu->pc.agent_counters = 0;
-	}
-	if (bits & W_CPU_SIMPLE_ENFORCED)
-		cpu->pc.hpmn_unenforced = false;
-	if (bits & W_CPU_SIMPLE_FEATURES)
-		cpu->pe.fgt = cpu->pe.hpmn0 = true;
-}
-
-void world_apply(struct world *w, const struct w_shrink *s)
-{
-	for (unsigned int c = 0; c < w->nr_cpus; c++) {
-		w->cpu[c].present = !(s->cpus >> c & 1);
-		simplify_cpu(&w->cpu[c], s->cpu_simple >> (4 * c) & 15);
-	}
-	for (unsigned int v = 0; v < w->nr_vms; v++) {
-		w->vm[v].present = !(s->vms >> v & 1);
-		simplify_vm(&w->vm[v], s->vm_simple >> (4 * v) & 15);
-	}
-	for (unsigned int i = 0; i < w->nr_vcpus; i++)
-		w->vcpu_present[i] = !(s->vcpus >> i & 1) && w->vm[w->vcpu_vm[i]].present;
-	for (unsigned int k = 0; k < w->nr_slots; k++) {
-		w->slot_present[k] = !(s->slots[k / 64] >> (k % 64) & 1) &&
-				     w->vcpu_present[w->slot[k].vcpu] &&
-				     w->cpu[w->slot[k].cpu].present;
-		w->slot[k].down &= !(s->ups[k / 64] >> (k % 64) & 1);
-	}
-	if (s->steps && s->steps < w->steps)
-		w->steps = s->steps;
-}
-
-bool world_parse(const char *text, uint64_t *seed, struct w_shrink *s)
-{
-	unsigned long long slots0 = 0, slots1 = 0, ups0 = 0, ups1 = 0;
-	unsigned int cpus = 0, vms = 0, vcpus = 0, steps = 0, vs = 0, cs = 0;
-	int n, m = 0;
-
-	memset(s, 0, sizeof(*s));
-	if (sscanf(text, "%" SCNu64 "%n", seed, &n) != 1)
-		return false;
-	text += n;
-	if (!*text)
-		return true;
-	if (sscanf(text, ":cpus=%x,vms=%x,vcpus=%x,slots=%llx:%llx,steps=%u,vs=%x,cs=%x%n", &cpus,
-		   &vms, &vcpus, &slots0, &slots1, &steps, &vs, &cs, &m) != 8)
-		return false;
-	text += m;
-	if (*text && (sscanf(text, ",ups=%llx:%llx%n", &ups0, &ups1, &m) != 2 || text[m]))
-		return false;
-	*s = (struct w_shrink){ .cpus = cpus,
-				.vms = vms,
-				.vcpus = vcpus,
-				.slots = { slots0, slots1 },
-				.steps = steps,
-				.vm_simple = vs,
-				.cpu_simple = cs,
-				.ups = { ups0, ups1 } };
-	return true;
-}
-
-void world_format(char *buf, size_t len, uint64_t seed, const struct w_shrink *s)
-{
-	snprintf(buf, len,
-		 "%" PRIu64 ":cpus=%x,vms=%x,vcpus=%x,slots=%llx:%llx,steps=%u,vs=%x,cs=%x,"
-		 "ups=%llx:%llx",
-		 seed, s->cpus, s->vms, s->vcpus, (unsigned long long)s->slots[0],
-		 (unsigned long long)s->slots[1], s->steps, s->vm_simple, s->cpu_simple,
-		 (unsigned long long)s->ups[0], (unsigned long long)s->ups[1]);
-}
-
-static const char *mode_name(enum vperf_pmu_mode m)
-{
-	return m == VPERF_PMU_OFF    ? "OFF"
-	       : m == VPERF_PMU_SELF ? "SELF"
-	       : m == VPERF_PMU_HV   ? "HV"
-				     : "ALL";
-}
-
-static const char *part_name(enum vperf_partition p)
-{
-	return p == VPERF_PART_TRAPPED	? "trapped"
-	       : p == VPERF_PART_DIRECT ? "direct"
-	       : p == VPERF_PART_SECOND ? "second"
-					: "emulated";
-}
-
-static const char *spe_name(const struct vperf_vm_config *cfg)
-{
-	if (!cfg->spe)
-		return "none";
-	return cfg->spe_buffer == VPERF_SPE_BUF_EL1_TRAPPED ? "EL1 trapped"
-	       : cfg->spe_buffer == VPERF_SPE_BUF_EL1	    ? "EL1 untrapped"
-							    : "EL2 (outside)";
-}
-
-static const char *put_name(enum hv_put p)
-{
-	return p == HV_PUT_EAGER ? "eager" : p == HV_PUT_LAZY ? "lazy" : "mixed";
-}
-
-static void describe_filter(const struct vperf_pmu_filter *f, char *buf, size_t len)
-{
-	/* denied: denying it again changes nothing */
-	buf[0] = 0;
-	for (unsigned int k = 0; k < NR_FILTER_EVENTS; k++) {
-		struct vperf_pmu_filter g = *f;
-
-		vperf_pmu_filter_set(&g, filter_events[k], false);
-		if (!memcmp(&g, f, sizeof(g))) {
-			size_t l = strlen(buf);
-
-			snprintf(buf + l, len - l, "%s0x%02x", l ? "," : "deny ", filter_events[k]);
-		}
-	}
-	if (!buf[0])
-		snprintf(buf, len, "allow all");
-}
-
-void world_describe(const struct world *w)
-{
-	char filter[64];
-
-	printf("world %" PRIu64 ": %u pCPUs, %u VMs, %u vCPUs, %u steps each at most, E2H %u\n",
-	       w->seed, w->nr_cpus, w->nr_vms, w->nr_vcpus, w->steps, w->e2h);
-	for (unsigned int c = 0; c < w->nr_cpus; c++) {
-		const struct w_cpu *p = &w->cpu[c];
-
-		if (!p->present)
-			continue;
-		if (p->profile)
-			printf("  pCPU %u: %s, MT %u\n", c, p->profile, p->pe.mt);
-		printf("  pCPU %u: PMUVer %u N %u PMSVer %u%s PMSIDR %#" PRIx64 " PMBIDR %#" PRIx64
-		       " ECV %u FGT %u HPMN0 %u AArch32 EL0 %u EXTPMN %u "
-		       "(agent %u) host_counters %u hpmn_unenforced %u host_spe %u%s\n",
-		       c, p->pe.pmuver, p->pe.nr_counters, p->pe.pmsver,
-		       p->pe.mdcr_el3_nspb_secure ? " (buffer EL3's)" : "", p->pe.pmsidr,
-		       p->pe.pmbidr, p->pe.ecv, p->pe.fgt, p->pe.hpmn0, p->pe.aarch32_el0,
-		       p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
-		       p->pc.hpmn_unenforced, p->pc.host_spe,
-		       p->pc.host_writes_pmcr	 ? " host_el1 host_writes_pmcr"
-		       : !p->pc.host_first_range ? ""
-		       : p->pc.host_el1		 ? " host_first_range host_el1"
-						 : " host_first_range");
-	}
-	for (unsigned int v = 0; v < w->nr_vms; v++) {
-		const struct w_vm *m = &w->vm[v];
-
-		if (!m->present)
-			continue;
-		describe_filter(&m->cfg.filter, filter, sizeof(filter));
-		printf("  VM %u: %s %s N %u emu_slots %u, %s, vSPE %s, PPIs %u/%u, %s put\n", v,
-		       mode_name(m->cfg.pmu_mode), part_name(m->cfg.partition), m->cfg.nr_counters,
-		       m->cfg.emu_slots, filter, spe_name(&m->cfg), m->cfg.pmu_virq,
-		       m->cfg.spe_virq, put_name(m->put));
-	}
-	printf("  vCPUs:");
-	for (unsigned int i = 0; i < w->nr_vcpus; i++)
-		if (w->vcpu_present[i])
-			printf(" %u (VM %u)", i, w->vcpu_vm[i]);
-	printf("\n  bring-up:");
-	for (unsigned int k = 0; k < w->nr_order; k++) {
-		unsigned int x = w->order[k] & ~W_ORDER_VM;
-		bool vm = w->order[k] & W_ORDER_VM;
-
-		if ((vm ? w->vm[x].present : w->cpu[x].present) && (vm || w->late != x + 1))
-			printf(" %s %u", vm ? "VM" : "pCPU", x);
-	}
-	if (w->late && w->cpu[w->late - 1].present)
-		printf("; pCPU %u late, before slot %u", w->late - 1, w->late_at);
-	printf("\n  schedule (vCPU@pCPU xsteps, / = put, /v = put and the pCPU down and back):");
-	for (unsigned int k = 0; k < w->nr_slots; k++) {
-		if (w->late && k == w->late_at && w->cpu[w->late - 1].present)
-			printf(" +pCPU %u", w->late - 1);
-		if (w->slot_present[k])
-			printf(" %u@%u x%u%s", w->slot[k].vcpu, w->slot[k].cpu, w->slot[k].burst,
-			       w->slot[k].down	  ? " /v"
-			       : w->slot[k].leave ? " /"
-						  : "");
-	}
-	printf("\n");
 }
