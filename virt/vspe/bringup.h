@@ -32,9 +32,14 @@ static inline void vspe_clear_guest_pmscr(const struct vperf_pcpu *pcpu)
  * (host_el1 clear: Xen, the reference hypervisor) has no SPE driver to reset SPE: vperf is its
  * only user, and resets it as an owner does before taking PMBIRQ. A PMBSR_EL1.S left set holds
  * PMBIRQ asserted (SPE 3.5) with nobody to clear it: a storm from the first time the hypervisor
- * unmasks the PPI (a Xen with guests' SPE hung at boot so). PMSCR_EL2 first, synchronized as
- * profiling sees it and its operations completed (SPE 3.6), then the buffer off, then its status.
- * The record of PMSCR_EL2 (hwctl.h) stays unknown: the next load writes it.
+ * unmasks the PPI (a Xen with guests' SPE hung at boot so). Each barrier's reason, in order: the
+ * ISB after PMSCR_EL2 = 0 makes the profiling operation see EL2 unsampled (SPE 3.6); PSB CSYNC
+ * then DSB synchronize and complete the records of anything sampled before, in case an earlier
+ * boot stage left a buffer running (SPE 3.6); the ISB after PMBLIMITR_EL1 = 0 has the buffer off
+ * before its status is cleared, so an event its last writes raise (SPE 3.5.2) cannot set
+ * PMBSR_EL1.S again after the clear; the last ISB has PMBIRQ low (SPE 3.5) and the guests'
+ * PMSCR_EL1 written before vperf_pcpu_init returns and the hypervisor unmasks the PPI. The record
+ * of PMSCR_EL2 (hwctl.h) stays unknown: the next load writes it.
  */
 static inline void vspe_reset_unowned(const struct vperf_pcpu *pcpu)
 {
