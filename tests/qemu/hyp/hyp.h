@@ -174,6 +174,7 @@ struct hyp {
 	unsigned int s2_scrub; /* s2_scrub=N: lazy VMs lose their RAM mappings every N slices */
 	enum vperf_log_level loglevel; /* loglevel=N: vperf's lines printed up to N (default 0) */
 	uint64_t ticks;
+	bool vms_ready; /* the VMs exist: the secondary pCPUs may schedule (main.c) */
 };
 
 extern struct hyp hyp;

@@ -200,13 +200,18 @@ void hyp_main(uint64_t dtb)
 		hyp.nr_lrs, read_sysreg(ich_vtr_el2), read_sysreg(cntfrq_el0));
 	vm_parse_args(args);
 	pmu_host_init();
-	vm_create_all();
+	/* Every pCPU up and told to vperf before the first VM: vperf shows a VM what the pCPUs
+	 * initialised so far have in common and refuses one initialised later that lacks some of
+	 * it (vperf_pcpu_init), such as a common event of another cluster's cores (big.LITTLE,
+	 * the smp-clusters configurations). */
 	sched_smp_boot();
+	vm_create_all();
+	__atomic_store_n(&hyp.vms_ready, true, __ATOMIC_RELEASE);
 	sched_start();
 }
 
 /* A secondary pCPU (head.S secondary_entry, started by sched_smp_boot): its GIC redistributor
- * and CPU interface, EL2 controls, vperf_pcpu, then its scheduler. */
+ * and CPU interface, EL2 controls, vperf_pcpu, then, once the VMs exist, its scheduler. */
 void hyp_secondary_main(uint64_t cpu);
 void hyp_secondary_main(uint64_t cpu)
 {
@@ -217,8 +222,10 @@ void hyp_secondary_main(uint64_t cpu)
 	vgic_init_hw();
 	virt_init_el2();
 	pmu_host_cpu_init();
-	this_pcpu()->online = true;
 	hyp_log("pCPU %lu online: GICR %lx", cpu, this_pcpu()->gicr);
+	__atomic_store_n(&this_pcpu()->online, true, __ATOMIC_RELEASE);
 	hyp_unlock();
+	while (!__atomic_load_n(&hyp.vms_ready, __ATOMIC_ACQUIRE))
+		__asm__ volatile("yield");
 	sched_start();
 }

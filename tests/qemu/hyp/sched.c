@@ -281,7 +281,9 @@ void sched_start(void)
 
 /* The boot CPU starts the others (pcpus=N) with PSCI CPU_ON through SMC, which QEMU's virt
  * machine implements itself when it has no EL3 firmware: they enter secondary_entry (head.S)
- * at EL2 with the MMU off and x0 = the context ID, here the pCPU index = MPIDR_EL1.Aff0. */
+ * at EL2 with the MMU off and x0 = the context ID, here the pCPU index = MPIDR_EL1.Aff0. One
+ * at a time, each online (initialised for vperf, hyp_secondary_main) before the next and all
+ * before it returns. */
 void sched_smp_boot(void)
 {
 	extern char secondary_entry[];
@@ -301,5 +303,7 @@ void sched_smp_boot(void)
 		if (x0)
 			hyp_panic("PSCI CPU_ON of pCPU %u: %ld (QEMU -smp too small?)", c,
 				  (int64_t)x0);
+		while (!__atomic_load_n(&hyp.pcpus[c].online, __ATOMIC_ACQUIRE))
+			__asm__ volatile("yield");
 	}
 }
