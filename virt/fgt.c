@@ -4,7 +4,8 @@
  * with the hypervisor's own values (vperf_pcpu_config.host_hdfgrtr, host_hdfgwtr) outside the PMU
  * fields, which are vperf's (vperf/fgt.h): clear, except the type registers and PMCEID<n>_EL0 of
  * a direct-partition VM whose event filter does not allow every event, so that such a VM
- * counts untrapped while every event it programs passes the filter (docs/vpmu.md); and, on top
+ * counts untrapped while every event it programs passes the filter (docs/vpmu.md), and
+ * PMCEID<n>_EL0 alone of one on pCPUs whose common events differ (vperf_vm_fgt_pmceid); and, on top
  * of the hypervisor's value, the PMBSR_EL1 read and write traps of a VM with an untrapped
  * guest-owned Profiling Buffer (vperf_vm_fgt_pmbsr, docs/vspe.md). At put the
  * host gets its values back whole. Each register is written only when its value changes: VMs
@@ -26,14 +27,14 @@ bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu)
 }
 
 /*
- * The VM classes (bit t + 4 * t2, a VM's fgt_class) whose four values are these: those whose
+ * The VM classes (bit t + 8 * t2, a VM's fgt_class) whose four values are these: those whose
  * vm_hdfgrtr[t], vm_hdfgwtr[t], vm_hdfgrtr2[t2] and vm_hdfgwtr2[t2] equal them. Asked at
  * pcpu_init for every class and for the host's values (fgt_same, fgt_held_host), so that a load or
  * put keeps pcpu->fgt_held, which the switch's fast path reads (vperf_fgt_current), with one load
  * and store instead of these comparisons.
  */
-static uint8_t classes_holding(const struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr,
-			       uint64_t rtr2, uint64_t wtr2)
+static uint16_t classes_holding(const struct vperf_pcpu *pcpu, uint64_t rtr, uint64_t wtr,
+				uint64_t rtr2, uint64_t wtr2)
 {
 	unsigned int types = 0, held = 0;
 
@@ -43,7 +44,7 @@ static uint8_t classes_holding(const struct vperf_pcpu *pcpu, uint64_t rtr, uint
 	for (unsigned int t2 = 0; t2 < 2; t2++)
 		if (rtr2 == pcpu->vm_hdfgrtr2[t2] && wtr2 == pcpu->vm_hdfgwtr2[t2])
 			held |= types << (VPERF_FGT_NR * t2);
-	return (uint8_t)held;
+	return (uint16_t)held;
 }
 
 /* After fgt2_pcpu_init and the values above: the record of what the registers hold. */
@@ -102,6 +103,7 @@ void vperf_fgt_pcpu_init(struct vperf_pcpu *pcpu)
 	pcpu->fgt_host_pmu = rtr != pcpu->cfg.host_hdfgrtr || wtr != pcpu->cfg.host_hdfgwtr;
 	for (unsigned int t = 0; t < VPERF_FGT_NR; t++) {
 		pcpu->vm_hdfgrtr[t] = rtr | (t & VPERF_FGT_TYPES ? HDFGRTR_TYPES : 0) |
+				      (t & VPERF_FGT_PMCEID ? HDFGRTR_PMCEIDN : 0) |
 				      (t & VPERF_FGT_PMBSR ? HDFG_PMBSR : 0);
 		pcpu->vm_hdfgwtr[t] = wtr | (t & VPERF_FGT_TYPES ? HDFGWTR_TYPES : 0) |
 				      (t & VPERF_FGT_PMBSR ? HDFG_PMBSR : 0);

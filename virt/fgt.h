@@ -36,10 +36,23 @@ static inline bool vperf_vm_fgt_pmbsr(const struct vperf_vm *vm)
 	return vm->cfg.spe && vperf_vm_spe_buffer(vm) == VPERF_SPE_BUF_EL1 &&
 	       !vperf_platform()->any_no_fgt;
 }
+/*
+ * A direct-partition VM whose types do not trap, on a platform whose pCPUs differ in their common
+ * events (big.LITTLE clusters): its PMCEID<n>_EL0 reads trap alone, so that it reads the events
+ * every pCPU counts (the platform's, as a trapped VM does) wherever it runs, not the events of
+ * the pCPU it happens to be on. Decided at vm_init, as the type traps; a pCPU brought up later
+ * whose events would change what an untrapped VM reads is refused (platform.c, pmceid_exact).
+ */
+static inline bool vperf_vm_fgt_pmceid(const struct vperf_vm *vm)
+{
+	return vm->cfg.pmu_mode != VPERF_PMU_OFF && vm->cfg.partition == VPERF_PART_DIRECT &&
+	       !vperf_vm_fgt_types(vm) && vperf_platform()->pmceid_differs;
+}
 /* The bits of vperf_vm.fgt_types (policy.c): the index of a pCPU's vm_hdfgrtr/vm_hdfgwtr. */
-#define VPERF_FGT_TYPES 1u
-#define VPERF_FGT_PMBSR 2u
-#define VPERF_FGT_NR	4u
+#define VPERF_FGT_TYPES	 1u
+#define VPERF_FGT_PMBSR	 2u
+#define VPERF_FGT_PMCEID 4u
+#define VPERF_FGT_NR	 8u
 /* False, logged, when the hypervisor gives FGT values on a PE without FEAT_FGT. */
 bool vperf_fgt_host_ok(const struct vperf_pcpu *pcpu);
 /* At pcpu_init: the values a vCPU runs with on this pCPU (vm_hdfgrtr/vm_hdfgwtr). */

@@ -100,8 +100,10 @@ void vperf_platform_add(const struct vperf_pcpu *pcpu)
 		p->min_pmuver = pcpu->caps.pmuver;
 	if (!p->any || pcpu->caps.pmsver < p->min_pmsver)
 		p->min_pmsver = pcpu->caps.pmsver;
-	for (unsigned int i = 0; i < 2; i++)
+	for (unsigned int i = 0; i < 2; i++) {
+		p->pmceid_differs |= p->any && pcpu->caps.pmceid[i] != p->first_caps.pmceid[i];
 		p->pmceid[i] = p->any ? p->pmceid[i] & pcpu->caps.pmceid[i] : pcpu->caps.pmceid[i];
+	}
 	if (!p->any)
 		p->first_caps = pcpu->caps;
 	add_spe_ids(p, &pcpu->caps);
@@ -138,6 +140,7 @@ void vperf_platform_demand(const struct vperf_demands *d)
 	for (unsigned int i = 0; i < 2; i++)
 		all->pmceid[i] |= d->pmceid[i];
 	all->direct |= d->direct;
+	all->pmceid_exact |= d->pmceid_exact;
 	all->el3 |= d->el3;
 	all->aarch32 |= d->aarch32;
 	all->export_bus |= d->export_bus;
@@ -171,6 +174,10 @@ static const char *pmu_refusal(const struct vperf_pcpu *pcpu, const struct vperf
 		return "its PMUVer is below the one a VM with a vPMU was shown";
 	if ((d->pmceid[0] & ~pcpu->caps.pmceid[0]) || (d->pmceid[1] & ~pcpu->caps.pmceid[1]))
 		return "it lacks a common event (PMCEID0/1_EL0) a VM with a vPMU was shown";
+	if (d->pmceid_exact && (pcpu->caps.pmceid[0] != platform.pmceid[0] ||
+				pcpu->caps.pmceid[1] != platform.pmceid[1]))
+		return "its common events (PMCEID0/1_EL0) differ from those a direct VM reads "
+		       "untrapped";
 	if (pcpu->hpmn < d->counters)
 		return "its first range [0, HPMN) is smaller than a VM's counters";
 	if (range_refusal(pcpu, d))

@@ -18,6 +18,8 @@ struct vperf_demands {
 	uint8_t pmuver; /* the PMUVer a VM with a vPMU was shown, and its masks rest on (0: none) */
 	uint64_t pmceid[2]; /* the common events a VM with a vPMU was shown (PMCEID0/1_EL0) */
 	bool direct;	    /* a direct-partition VM: MDCR_EL2.HPMN enforced at EL1 */
+	bool pmceid_exact;  /* ... that reads PMCEID0/1_EL0 untrapped (fgt.h): every pCPU's the
+			     * same, pmceid[] exactly */
 	bool el3;	    /* ... that holds PMEVTYPER NSK, NSU and M (every pCPU had EL3) */
 	bool aarch32;	    /* a vPMU whose PMCR_EL0.LC and D hold a value (every pCPU had AArch32
 			 * at EL0, vpmu/caps.c): a later pCPU without it could apply neither */
@@ -52,6 +54,7 @@ struct vperf_platform {
 	bool any_no_ecv;       /* a pCPU has no FEAT_ECV (PMSCR_EL1.PCT[1] is RES0 there) */
 	bool any_spe;	       /* a pCPU has SPE (and so the SAMPLE_* PMU events), usable or not */
 	uint64_t pmceid[2];    /* the common events every pCPU counts (PMCEID0/1_EL0, ANDed) */
+	bool pmceid_differs;   /* two pCPUs' PMCEID0/1_EL0 differ (big.LITTLE clusters' do) */
 	/* The SPE ID registers a VM with a vSPE is shown, whatever pCPU its vCPU is on, over the
 	 * pCPUs with SPE (platform.c, add_spe_ids): the filter and feature bits ANDed, Interval
 	 * the largest, CountSize the smallest, Align, F, MaxSize and Format the one value they

@@ -26,14 +26,16 @@
  * Arm DDI 0487 K.a), on every pCPU. No pCPU may expose FEAT_PMUv3_ICNTR's registers without
  * FEAT_FGT2 to trap them (pcpu.c, direct_hazards): the instruction counter is in no HPMN
  * range. A pCPU whose PMEVTYPER<n>.MT counts other threads makes every direct
- * VM's types trap (vperf_vm_cfg_filters_events), so it needs FEAT_FGT everywhere too.
+ * VM's types trap (vperf_vm_cfg_filters_events), so it needs FEAT_FGT everywhere too; so do
+ * pCPUs whose common events differ, where a direct VM's PMCEID<n>_EL0 reads trap (fgt.h,
+ * vperf_vm_fgt_pmceid) so that it is shown the events every pCPU counts wherever it runs.
  */
 static bool direct_possible(const struct vperf_vm_config *cfg)
 {
 	const struct vperf_platform *p = vperf_platform();
 
 	return p->min_pmuver >= ID_DFR0_PMUVER_V3P5 && !p->any_unenforced && !p->any_newer_regs &&
-	       (!vperf_vm_cfg_filters_events(cfg) || !p->any_no_fgt) &&
+	       ((!vperf_vm_cfg_filters_events(cfg) && !p->pmceid_differs) || !p->any_no_fgt) &&
 	       (cfg->nr_counters >= 1 || !p->any_no_hpmn0);
 }
 
@@ -182,6 +184,8 @@ static void record_demands(const struct vperf_vm *vm)
 	if (cfg->pmu_mode != VPERF_PMU_OFF && cfg->partition == VPERF_PART_DIRECT) {
 		d.pmuver = p->min_pmuver;
 		d.direct = true;
+		/* Its PMCEID0/1_EL0 reads untrapped: the hardware's, the same on every pCPU. */
+		d.pmceid_exact = !(vm->fgt_types & (VPERF_FGT_TYPES | VPERF_FGT_PMCEID));
 		d.el3 = !p->any_no_el3;
 		d.export_bus = !p->any_no_export;
 	}
@@ -207,6 +211,7 @@ int vperf_vm_init(struct vperf_vm *vm, const struct vperf_vm_config *cfg, void *
 	vm->cfg = *cfg;
 	vm->hv_vm = hv_vm;
 	vm->fgt_types = (vperf_vm_fgt_types(vm) ? VPERF_FGT_TYPES : 0) |
+			(vperf_vm_fgt_pmceid(vm) ? VPERF_FGT_PMCEID : 0) |
 			(vperf_vm_fgt_pmbsr(vm) ? VPERF_FGT_PMBSR : 0);
 	vm->fgt_class = (uint8_t)(vm->fgt_types + VPERF_FGT_NR * vperf_vm_fgt2_index(vm));
 	vm->lazy = (uint8_t)vperf_vm_cfg_lazy(cfg);

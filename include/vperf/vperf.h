@@ -146,17 +146,17 @@ struct vperf_pcpu {
 	uint64_t cur_hdfgwtr;
 	/* A vCPU's HDFGRTR_EL2 / HDFGWTR_EL2 here, indexed by its VM's fgt_types (virt/fgt.c):
 	 * computed once at pcpu_init so that load only compares. 0 without FEAT_FGT. */
-	uint64_t vm_hdfgrtr[4];
-	uint64_t vm_hdfgwtr[4];
+	uint64_t vm_hdfgrtr[8];
+	uint64_t vm_hdfgwtr[8];
 	bool fgt_host_pmu; /* the host's values set PMU fields: every put writes them back */
-	/* Bit t + 4 * t2 (a VM's fgt_class): the four registers above and below hold exactly
+	/* Bit t + 8 * t2 (a VM's fgt_class): the four registers above and below hold exactly
 	 * vm_hdfgrtr[t], vm_hdfgwtr[t], vm_hdfgrtr2[t2] and vm_hdfgwtr2[t2], so that a load tests
 	 * one bit. Kept by every writer (virt/fgt.c) from what pcpu_init computes: fgt_same[c],
 	 * the classes whose values are class c's; fgt_held_host, those whose values are the
 	 * host's. */
-	uint8_t fgt_held;
-	uint8_t fgt_held_host;
-	uint8_t fgt_same[8];
+	uint16_t fgt_held;
+	uint16_t fgt_held_host;
+	uint16_t fgt_same[16];
 	/* FEAT_FGT2 (virt/fgt.c): HDFGRTR2_EL2 / HDFGWTR2_EL2 as last written, and a vCPU's
 	 * values here: [1] for a direct-partition vCPU (vperf's fields trap), [0] for the others
 	 * (the host's). All 0 without FEAT_FGT2. */
@@ -198,9 +198,10 @@ struct vperf_vm {
 	struct vperf_stats stats;
 	uint32_t notices; /* guest mistakes seen, for the log's rate limit (virt/log.c) */
 	/* Its FEAT_FGT traps (virt/fgt.c), the index of vm_hdfgrtr/vm_hdfgwtr: bit 0, its type
-	 * registers; bit 1, PMBSR_EL1 writes (an untrapped Profiling Buffer). */
+	 * registers; bit 1, PMBSR_EL1 writes (an untrapped Profiling Buffer); bit 2, PMCEID<n>_EL0
+	 * reads alone (a direct VM on pCPUs whose common events differ). */
 	uint8_t fgt_types;
-	/* Its bit of a pCPU's fgt_held: fgt_types + 4 * its FEAT_FGT2 index (virt/fgt.h). */
+	/* Its bit of a pCPU's fgt_held: fgt_types + 8 * its FEAT_FGT2 index (virt/fgt.h). */
 	uint8_t fgt_class;
 	/* Which lazy put of vperf_vcpu_put_lazy its vCPUs may take (virt/vcpu.c): one byte. */
 	uint8_t lazy;

@@ -321,6 +321,34 @@ static void test_lower_pmceid1(void **state)
 	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
+/*
+ * A direct VM that reads PMCEID0/1_EL0 untrapped (no filter, no SPE events to hide, every pCPU
+ * alike so far: the hardware's value is the platform's) would read a later pCPU's own: one whose
+ * common events differ at all, with one more (STALL_FRONTEND, 0x23: PMCEID1_EL0 bit 3) as with
+ * one fewer, is refused. A trapped VM reads the platform's, which one more does not change:
+ * accepted.
+ */
+static void test_direct_vm_pmceid_exact(void **state)
+{
+	const enum vperf_partition parts[] = { VPERF_PART_DIRECT, VPERF_PART_TRAPPED };
+	struct sim_pe_config cfg;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	sim_spe_default_config(&cfg, 0);
+	for (unsigned int k = 0; k < 2; k++) {
+		struct vperf_vm_config vm = part(parts[k], 2);
+
+		world(&cfg, &cfg, &host2);
+		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+		sim_poke(1, VPERF_ENC_PMCEID1_EL0,
+			 sim_peek(1, VPERF_ENC_PMCEID1_EL0) | VPERF_BIT(3));
+		assert_int_equal(bring_up_pcpu1(&host2, k ? "" : "a direct VM reads untrapped"),
+				 k ? VPERF_OK : VPERF_EINVAL);
+	}
+}
+
 /* A VM shown PMUv3p5 (64-bit counters, PMCR_EL0.LP), then a pCPU of PMUv3p4, or with no PMUv3
  * (ID_AA64DFR0_EL1.PMUVer poked to 0: no counter for the host either): trapped or direct. */
 static void test_lower_pmuver(void **state)
@@ -514,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_aarch32_lc),
 		cmocka_unit_test(test_lower_pmceid),
 		cmocka_unit_test(test_lower_pmceid1),
+		cmocka_unit_test(test_direct_vm_pmceid_exact),
 		cmocka_unit_test(test_lower_pmuver),
 		cmocka_unit_test(test_demands_of_every_vm),
 		cmocka_unit_test(test_events_and_lc_of_every_vm),

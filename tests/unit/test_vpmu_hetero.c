@@ -10,7 +10,10 @@
 #include "cmocka_wrap.h"
 
 #include <arch/sysreg.h>
+#include <vperf/fgt.h>
 #include <vperf/pmu_regs.h>
+
+#include <sim/spe.h>
 
 #include "hv.h"
 
@@ -186,6 +189,115 @@ static void test_pmceid_any_pcpu_order(void **state)
 	}
 }
 
+/* A direct VM (no filter; no SPE, whose events would be hidden anyway) on pCPUs 0 and 1, PMUv3p5
+ * with FEAT_FGT, brought up before it; CPU 0 without INST_RETIRED when differ (big.LITTLE
+ * clusters), pCPU 1 without FEAT_FGT when no_fgt1. Its vperf_vm_init's result. */
+static int direct_world(bool differ, bool no_fgt1)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct vperf_vm_config vm = { .pmu_mode = VPERF_PMU_SELF,
+				      .partition = VPERF_PART_DIRECT,
+				      .nr_counters = 4 };
+	struct sim_pe_config cfgs[SIM_MAX_CPUS];
+
+	for (unsigned int cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		sim_default_config(&cfgs[cpu]);
+		sim_spe_default_config(&cfgs[cpu], 0);
+		cfgs[cpu].pmuver = 6;
+		cfgs[cpu].fgt = true;
+	}
+	cfgs[0].cpus_without_fgt = no_fgt1 ? 2u : 0u;
+	for (unsigned int cpu = 1; cpu < SIM_MAX_CPUS; cpu++)
+		cfgs[cpu].cpus_without_fgt = cfgs[0].cpus_without_fgt;
+	hv_init_cpus(cfgs, 2);
+	vperf_init(hv_ops());
+	if (differ)
+		sim_poke(0, VPERF_ENC_PMCEID0_EL0,
+			 sim_peek(0, VPERF_ENC_PMCEID0_EL0) & ~VPERF_BIT(EV_INST));
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		sim_set_cpu(cpu);
+		assert_int_equal(vperf_pcpu_init(&hv.pcpu[cpu], &pcfg), VPERF_OK);
+		hv_host_boot(cpu);
+	}
+	sim_set_cpu(0);
+	vperf_pmu_filter_allow_all(&vm.filter);
+	return hv_vm(0, &vm);
+}
+
+static uint64_t el2_traps(unsigned int cpu)
+{
+	return sim_guest_stats(cpu)->el2_traps;
+}
+
+/* pmceid = the VM's PMCEID0_EL0 read on cpu once it runs direct (its first access traps and
+ * hands it the counters); the traps that read and a type write and a counter read took. */
+static void read_direct(struct hv_vcpu *vc, unsigned int cpu, uint64_t *pmceid,
+			uint64_t *pmceid_traps, uint64_t *other_traps)
+{
+	uint64_t t0;
+
+	hv_enter(vc, cpu);
+	guest_read(PMCR_EL0);
+	t0 = el2_traps(cpu);
+	*pmceid = guest_read(PMCEID0_EL0);
+	*pmceid_traps = el2_traps(cpu) - t0;
+	t0 = el2_traps(cpu);
+	guest_write(PMEVTYPER0_EL0, EV_CYCLES);
+	guest_read(PMEVCNTR0_EL0);
+	*other_traps = el2_traps(cpu) - t0;
+	hv_leave(cpu);
+}
+
+/* PMCEID0/1_EL0 of a direct VM on pCPUs whose common events differ: the events every pCPU counts,
+ * on each pCPU, not that pCPU's own (CPU 1 counts INST_RETIRED, CPU 0 does not); the read traps
+ * (FEAT_FGT's PMCEID<n>_EL0 trap alone), the types and counters stay untrapped. */
+static void test_pmceid_direct_platform_wide(void **state)
+{
+	uint64_t ceid, ceid_traps, other_traps;
+	struct hv_vcpu *vc;
+
+	(void)state;
+	assert_int_equal(direct_world(true, false), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		read_direct(vc, cpu, &ceid, &ceid_traps, &other_traps);
+		assert_int_equal(ceid, sim_peek(0, VPERF_ENC_PMCEID0_EL0));
+		assert_int_equal(ceid_traps, 1);
+		assert_int_equal(other_traps, 0);
+	}
+	assert_int_not_equal(sim_peek(1, VPERF_ENC_PMCEID0_EL0),
+			     sim_peek(0, VPERF_ENC_PMCEID0_EL0));
+	assert_int_equal(sim_error_count(), 0);
+}
+
+/* Where every pCPU counts the same events the read does not trap: the hardware's is the
+ * platform's, and no fine-grained trap is set for it. */
+static void test_pmceid_direct_alike_untrapped(void **state)
+{
+	uint64_t ceid, ceid_traps, other_traps;
+	struct hv_vcpu *vc;
+
+	(void)state;
+	assert_int_equal(direct_world(false, false), VPERF_OK);
+	vc = hv_vcpu(0, 0);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		read_direct(vc, cpu, &ceid, &ceid_traps, &other_traps);
+		assert_int_equal(ceid, sim_peek(cpu, VPERF_ENC_PMCEID0_EL0));
+		assert_int_equal(ceid_traps + other_traps, 0);
+		assert_int_equal(hv.pcpu[cpu].cur_hdfgrtr & HDFGRTR_PMCEIDN, 0);
+	}
+}
+
+/* Differing events and a pCPU without FEAT_FGT: no trap could show the direct VM the platform's
+ * events there, so the direct partition is refused (a trapped VM is not: it traps PMCEID by
+ * MDCR_EL2.TPM). Alike events without FEAT_FGT: the direct partition stays possible. */
+static void test_pmceid_direct_needs_fgt(void **state)
+{
+	(void)state;
+	assert_int_equal(direct_world(true, true), VPERF_EINVAL);
+	assert_int_equal(direct_world(false, true), VPERF_OK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +305,9 @@ int main(void)
 		cmocka_unit_test(test_counter_width_is_platform_wide),
 		cmocka_unit_test(test_pmmir_follows_platform),
 		cmocka_unit_test(test_pmceid_is_platform_wide),
+		cmocka_unit_test(test_pmceid_direct_platform_wide),
+		cmocka_unit_test(test_pmceid_direct_alike_untrapped),
+		cmocka_unit_test(test_pmceid_direct_needs_fgt),
 		cmocka_unit_test(test_pmceid_any_pcpu_order),
 	};
 

@@ -113,16 +113,17 @@ static inline bool vpmu_types_direct(const struct vperf_vcpu *vcpu)
 	return vpmu_direct_vm(vcpu) && !(vcpu->vm->fgt_types & VPERF_FGT_TYPES);
 }
 
-/* May this direct-partition vCPU run untrapped on its pCPU: FEAT_FGT there when its types must
- * trap, FEAT_HPMN0 when it has no event counter (MDCR_EL2.HPMN = 0), no newer PMU register
+/* May this direct-partition vCPU run untrapped on its pCPU: FEAT_FGT there when its types or
+ * its PMCEID<n>_EL0 reads must trap, FEAT_HPMN0 when it has no event counter (MDCR_EL2.HPMN = 0), no newer PMU register
  * untrapped and no MT counting the core's other threads through types it writes itself
  * (../pcpu.c, direct_hazards)? Else it stays trapped. */
 static inline bool vpmu_direct_here(const struct vperf_vcpu *vcpu)
 {
 	const struct vperf_pcpu *pcpu = vcpu->pcpu;
 	bool types_trap = vcpu->vm->fgt_types & VPERF_FGT_TYPES;
+	bool needs_fgt = vcpu->vm->fgt_types & (VPERF_FGT_TYPES | VPERF_FGT_PMCEID);
 
-	return (pcpu->caps.fgt || !types_trap) && (pcpu->caps.hpmn0 || vcpu->vm->cfg.nr_counters) &&
+	return (pcpu->caps.fgt || !needs_fgt) && (pcpu->caps.hpmn0 || vcpu->vm->cfg.nr_counters) &&
 	       !pcpu->direct_newer_regs && (!pcpu->mt_counts || types_trap);
 }
 
