@@ -311,6 +311,10 @@ run_config() {
 	# pmu-counters=N: PMCR_EL0.N = N (the project's QEMU, -cpu max,pmu-counters=N)
 	pmu_counters=$(flag_value "$flags" pmu-counters)
 	[ -n "$pmu_counters" ] && cpu="$cpu,pmu-counters=$pmu_counters"
+	# pmu-clusters=K: CPU i in cluster i mod K, each lacking a common event the others have
+	# (the project's QEMU, -cpu ...,pmu-clusters=K: big.LITTLE's differing PMCEID1_EL0)
+	pmu_clusters=$(flag_value "$flags" pmu-clusters)
+	[ -n "$pmu_clusters" ] && cpu="$cpu,pmu-clusters=$pmu_clusters"
 	# QEMU_RESET_SEED=S: the seed of the garbage the project's QEMU resets the PMU's and SPE's
 	# UNKNOWN registers to (-cpu ...,reset-seed=S; its default 0x5eed otherwise; 0: zeros)
 	[ -n "${QEMU_RESET_SEED:-}" ] && cpu="$cpu,reset-seed=$QEMU_RESET_SEED"

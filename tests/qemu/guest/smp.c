@@ -12,6 +12,10 @@
  * CPU_ON powers the core up, so its PMCR_EL0.E must read 0 again ("On a Warm reset, this field
  * resets to '0'", Arm DDI 0487 K.a I5.3.21): the hypervisor resets the vCPU's PMU, not only its
  * general-purpose state.
+ *
+ * CPU 1 also reads PMCEID0/1_EL0 at its start: a vCPU is shown the common events of the machine,
+ * the same on every vCPU whichever pCPU runs it, even where the pCPUs' own differ (big.LITTLE
+ * clusters; the project's QEMU's -cpu max,pmu-clusters=2 makes CPU 0 and CPU 1 differ).
  */
 #include "suite.h"
 
@@ -25,6 +29,7 @@ static volatile unsigned int cpu1_ready, cpu1_stop, cpu1_sgis;
 /* The PMCR_EL0.E part: set_e before the first CPU_OFF; the second start reads PMCR_EL0. */
 static volatile unsigned int cpu1_set_e, cpu1_second, cpu1_read;
 static volatile uint64_t cpu1_pmcr;
+static volatile uint64_t cpu1_pmceid[2];
 
 #define PSCI_ALREADY_ON (-4)
 
@@ -40,6 +45,13 @@ void secondary_main(void)
 		cpu1_pmcr = read_sysreg(pmcr_el0);
 		cpu1_read = 1;
 		psci_cpu_off();
+	}
+	if (cpu1_set_e) {
+		/* A first PMU access, which a hypervisor may trap to hand the vCPU its counters
+		 * (the direct partition): the reads after it are the vCPU's own, untrapped there. */
+		(void)read_sysreg(pmcr_el0);
+		cpu1_pmceid[0] = read_sysreg(pmceid0_el0);
+		cpu1_pmceid[1] = read_sysreg(pmceid1_el0);
 	}
 	gic_cpu_init();
 	irq_enable();
@@ -90,6 +102,12 @@ void smp_tests(void)
 	CHECK("sgi-cross-cpu", got && cpu1_sgis == 1,
 	      "CPU_ON %ld, CPU 1 ready %d, SGI %u taken by the spinning CPU 1 %u times in 500 ms",
 	      on, ready, SGI_TEST, cpu1_sgis);
+	if (ready && cpu1_set_e)
+		CHECK("pmceid-every-cpu",
+		      cpu1_pmceid[0] == read_sysreg(pmceid0_el0) &&
+			      cpu1_pmceid[1] == read_sysreg(pmceid1_el0),
+		      "PMCEID0/1_EL0 %lx %lx on CPU 1, %lx %lx on CPU 0", cpu1_pmceid[0],
+		      cpu1_pmceid[1], read_sysreg(pmceid0_el0), read_sysreg(pmceid1_el0));
 	if (ready && cpu1_set_e)
 		test_cpu_on_pmu_reset(top);
 }
