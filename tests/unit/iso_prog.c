@@ -96,6 +96,22 @@ static void spe_step(struct iso_prog *p, struct hv_vcpu *vc, uint64_t r)
 	}
 }
 
+/* Observed, and kept for iso_pmceid_view: the first read, and the first that differs. */
+static void note_pmceid(struct iso_prog *p, uint64_t ceid0, uint64_t ceid1)
+{
+	observe(p, ceid0);
+	observe(p, ceid1);
+	if (!p->pmceid_seen) {
+		p->pmceid[0] = ceid0;
+		p->pmceid[1] = ceid1;
+		p->pmceid_seen = true;
+	} else if (!p->pmceid_changed && (ceid0 != p->pmceid[0] || ceid1 != p->pmceid[1])) {
+		p->pmceid_other[0] = ceid0;
+		p->pmceid_other[1] = ceid1;
+		p->pmceid_changed = true;
+	}
+}
+
 /* The wider instruction set: the selector registers (a stale PMSELR_EL0.SEL left by another
  * guest must not reach this one: Arm DDI 0487 checks SEL before MDCR_EL2.TPM in the PMXEV*
  * pseudocode), PMCR_EL0 with its resets, PMCEID0_EL0 (the event filter), CHAIN, SPE registers
@@ -120,8 +136,7 @@ static void wide_step(struct iso_prog *p, uint64_t w)
 		break;
 	case 3:
 		observe(p, guest_read(PMCR_EL0));
-		observe(p, guest_read(PMCEID0_EL0));
-		observe(p, guest_read(PMCEID1_EL0));
+		note_pmceid(p, guest_read(PMCEID0_EL0), guest_read(PMCEID1_EL0));
 		break;
 	case 4:
 		if (nr >= 2)
@@ -246,6 +261,24 @@ const char *iso_diff_obs(const struct iso_prog *shared, const struct iso_prog *a
 			snprintf(why, sizeof(why), "observation %u is 0x%llx shared, 0x%llx alone",
 				 k, (unsigned long long)shared->obs[k],
 				 (unsigned long long)alone->obs[k]);
+			return why;
+		}
+	return NULL;
+}
+
+const char *iso_pmceid_view(const struct iso_prog *a, const struct iso_prog *b)
+{
+	const struct iso_prog *ref = a->pmceid_seen ? a : b;
+	const uint64_t *reads[4] = { a->pmceid, a->pmceid_other, b->pmceid, b->pmceid_other };
+	const bool made[4] = { a->pmceid_seen, a->pmceid_changed, b->pmceid_seen,
+			       b->pmceid_changed };
+
+	for (unsigned int k = 0; k < 4; k++)
+		if (made[k] && (reads[k][0] != ref->pmceid[0] || reads[k][1] != ref->pmceid[1])) {
+			snprintf(why, sizeof(why), "PMCEID0/1_EL0 read %#llx %#llx and %#llx %#llx",
+				 (unsigned long long)ref->pmceid[0],
+				 (unsigned long long)ref->pmceid[1],
+				 (unsigned long long)reads[k][0], (unsigned long long)reads[k][1]);
 			return why;
 		}
 	return NULL;

@@ -36,8 +36,12 @@ struct iso_prog {
 	uint64_t obs[ISO_MAX_OBS];
 	unsigned int nr_obs;
 	uint64_t uops_run; /* guest instructions it ran (micro-ops and loads) */
-	bool spe_on;	   /* an SPE session is running */
-	bool started;	   /* it ran its first step */
+	/* Its first PMCEID0/1_EL0 reads, and the first that differed from them (the same VM must
+	 * read the same events on every pCPU: iso_pmceid_view). */
+	uint64_t pmceid[2], pmceid_other[2];
+	bool pmceid_seen, pmceid_changed;
+	bool spe_on;  /* an SPE session is running */
+	bool started; /* it ran its first step */
 	/* Where it ran: its run ended (vcpu_put) before step s, and step s ran on pCPU cpu_at[s]
 	 * (step nr_steps is the finish). */
 	bool put_before[ISO_MAX_STEPS + 2];
@@ -55,6 +59,9 @@ void iso_finish(struct iso_prog *p);
 /* The comparisons: NULL when shared and alone agree, else what differs (a static buffer). */
 const char *iso_diff_obs(const struct iso_prog *shared, const struct iso_prog *alone);
 const char *iso_diff_buffer(const struct lx_spe *shared, const struct lx_spe *alone);
+/* One view of the common events: a and b (vCPUs of one VM, or a == b) read the same PMCEID0/1_EL0
+ * at every read, whatever pCPU ran them. NULL, or what differs. */
+const char *iso_pmceid_view(const struct iso_prog *a, const struct iso_prog *b);
 /* Every record in the buffer is the VM's own, decodable, its PC in the VM's code: NULL and
  * *n records, or what is wrong. */
 const char *iso_own_records(const struct lx_spe *lx, unsigned int *n);

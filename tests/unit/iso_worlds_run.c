@@ -312,12 +312,31 @@ static void run_alone(const struct world *shared, unsigned int i, struct w_resul
 	hv_leave(cpu);
 }
 
+/* Every VM read one view of the common events in the shared run, whatever pCPUs its vCPUs ran
+ * on (the events every pCPU counts, through its filter: docs/vpmu.md), even where the pCPUs'
+ * own differ (draw_stalls). */
+static void check_pmceid_views(const struct world *w, struct w_result *res)
+{
+	for (unsigned int i = 0; i < w->nr_vcpus; i++)
+		for (unsigned int j = 0; j <= i; j++) {
+			const char *diff;
+
+			if (w->vcpu_vm[i] != w->vcpu_vm[j])
+				continue;
+			diff = iso_pmceid_view(&shared_run.prog[i], &shared_run.prog[j]);
+			if (diff && failed(res, WF_OBS, "vCPUs %u and %u (VM %u): %s", j, i,
+					   w->vcpu_vm[i], diff))
+				return;
+		}
+}
+
 /* The whole property on one world; res says how it went. */
 void check_world(const struct world *w, struct w_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	run_shared(w, res);
 	check_hosts(w, res);
+	check_pmceid_views(w, res);
 	for (unsigned int i = 0; i < w->nr_vcpus && !res->fail; i++) {
 		const struct iso_prog *sp = &shared_run.prog[i];
 		const char *diff;

@@ -34,6 +34,27 @@
 
 #define WORLDS 10000
 
+/* A direct VM up on pCPUs up whose common events differ (PMCEID0/1_EL0: the stall events of
+ * draw_stalls, SPE's SAMPLE_* events): it must still read one view (check_pmceid_views). */
+static bool direct_on_mixed_events(const struct world *w)
+{
+	bool direct = false, mixed = false;
+	int first = -1;
+
+	for (unsigned int v = 0; v < w->nr_vms; v++)
+		direct |= shared_run.vm_up[v] && w->vm[v].cfg.partition == VPERF_PART_DIRECT &&
+			  w->vm[v].cfg.pmu_mode != VPERF_PMU_OFF;
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		if (!shared_run.cpu_up[c])
+			continue;
+		if (first < 0)
+			first = (int)c;
+		for (unsigned int i = 0; i < 2; i++)
+			mixed |= hv.pcpu[c].caps.pmceid[i] != hv.pcpu[first].caps.pmceid[i];
+	}
+	return direct && mixed;
+}
+
 static void test_isolation_worlds(void **state)
 {
 	uint64_t first = sched_env_u64("HV_SEED0", 1), n = sched_env_u64("HV_SCHEDULES", WORLDS);
@@ -41,7 +62,7 @@ static void test_isolation_worlds(void **state)
 	struct w_shrink s = { 0 };
 	struct w_result res, sum = { 0 };
 	unsigned int hv_direct_after_bigger = 0, vspe_mixed_ids = 0, second_worlds = 0,
-		     vhe_spe_worlds = 0;
+		     vhe_spe_worlds = 0, direct_mixed_events = 0;
 
 	(void)state;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -96,6 +117,7 @@ static void test_isolation_worlds(void **state)
 				vspe_mixed_ids++;
 				break;
 			}
+		direct_mixed_events += direct_on_mixed_events(&w);
 		for (unsigned int a = 0; a < w.nr_vms; a++)
 			for (unsigned int b = 0; b < w.nr_vms; b++)
 				if (shared_run.vm_up[a] && shared_run.vm_up[b] &&
@@ -117,6 +139,9 @@ static void test_isolation_worlds(void **state)
 		      sum.migrations, (unsigned long long)sum.records,
 		      (unsigned long long)sum.host_records, hv_direct_after_bigger, vspe_mixed_ids);
 	print_message("VHE: %u worlds with HCR_EL2.E2H = 1 and a vSPE VM up\n", vhe_spe_worlds);
+	print_message("common events: %u worlds with a direct VM up on pCPUs whose PMCEID0/1_EL0 "
+		      "differ\n",
+		      direct_mixed_events);
 	print_message(
 		"power-downs: %u of a pCPU after a put (vperf_pcpu_down, the PE's PMU and SPE "
 		"reset, vperf_pcpu_init again); %u pCPUs brought up late, after vCPUs ran\n",

@@ -314,6 +314,27 @@ static void draw_e2h(uint64_t seed, struct world *w)
 		w->e2h &= !w->cpu[c].pc.host_el1 && !w->cpu[c].pc.host_first_range;
 }
 
+/* One world in two is a big.LITTLE system by its common events: each pCPU of PMUv3p1 or later
+ * implements the stall events (stall_events, PMCEID1_EL0) pCPU 0 does or, one time in two, its
+ * own choice of them, so that the pCPUs may differ there and a VM must read what they all count
+ * wherever it runs (iso_pmceid_view). Real cores' profiles keep theirs. Its own stream, drawn
+ * last. */
+static void draw_stalls(uint64_t seed, struct world *w)
+{
+	uint64_t rng = seed * 0x94d049bb133111ebull ^ 0xbf58476d1ce4e5b9ull;
+	uint8_t base = (uint8_t)pick(&rng, 4);
+
+	if (pick(&rng, 2))
+		return;
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		struct sim_pe_config *pe = &w->cpu[c].pe;
+		uint8_t own = (uint8_t)pick(&rng, 4);
+
+		if (pe->pmuver >= 4 && !w->cpu[c].profile)
+			pe->stall_events = c && pick(&rng, 2) ? own : base;
+	}
+}
+
 void world_draw(uint64_t seed, struct world *w)
 {
 	uint64_t rng = seed * 0x9e3779b97f4a7c15ull ^ 0x5851f42d4c957f2dull;
@@ -349,4 +370,5 @@ void world_draw(uint64_t seed, struct world *w)
 	draw_e2h(seed, w);
 	draw_downs(seed, w);
 	draw_late(seed, w);
+	draw_stalls(seed, w);
 }

@@ -160,12 +160,12 @@ void world_describe(const struct world *w)
 		if (p->profile)
 			printf("  pCPU %u: %s, MT %u\n", c, p->profile, p->pe.mt);
 		printf("  pCPU %u: PMUVer %u N %u PMSVer %u%s PMSIDR %#" PRIx64 " PMBIDR %#" PRIx64
-		       " ECV %u FGT %u HPMN0 %u AArch32 EL0 %u EXTPMN %u "
+		       " ECV %u FGT %u HPMN0 %u AArch32 EL0 %u stalls %u EXTPMN %u "
 		       "(agent %u) host_counters %u hpmn_unenforced %u host_spe %u%s\n",
 		       c, p->pe.pmuver, p->pe.nr_counters, p->pe.pmsver,
 		       p->pe.mdcr_el3_nspb_secure ? " (buffer EL3's)" : "", p->pe.pmsidr,
 		       p->pe.pmbidr, p->pe.ecv, p->pe.fgt, p->pe.hpmn0, p->pe.aarch32_el0,
-		       p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
+		       p->pe.stall_events, p->pe.extpmn, p->pc.agent_counters, p->pc.host_counters,
 		       p->pc.hpmn_unenforced, p->pc.host_spe,
 		       p->pc.host_writes_pmcr	 ? " host_el1 host_writes_pmcr"
 		       : !p->pc.host_first_range ? ""

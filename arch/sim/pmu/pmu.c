@@ -185,8 +185,15 @@ static uint64_t pmceid0(const struct sim_pe_config *cfg)
 	return v;
 }
 
+/* PMCEID1_EL0 (I5.3.7): bit e - 0x20 for common event e in 0x20-0x3F. */
+static uint64_t pmceid1(const struct sim_pe_config *cfg)
+{
+	return (cfg->stall_events & 1u ? VPERF_BIT(SIM_EV_STALL_FRONTEND - 0x20) : 0) |
+	       (cfg->stall_events & 2u ? VPERF_BIT(SIM_EV_STALL_BACKEND - 0x20) : 0);
+}
+
 /* Reset: UNKNOWN registers get seeded garbage, the rest 0 (PMCR_EL0.N is supplied by the read
- * hook); PMCEID from the events the model counts. */
+ * hook); PMCEID from the events the model counts (and the stall events it advertises). */
 static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 {
 	pmu_reset_unknown(cpu);
@@ -194,6 +201,7 @@ static void reset(unsigned int cpu, const struct sim_pe_config *cfg)
 	pmu_sync_reset(cpu);
 	pmu_cycle_divider_reset(cpu);
 	sim_set_reg(cpu, SIM_ENC_PMCEID0_EL0, pmceid0(cfg));
+	sim_set_reg(cpu, SIM_ENC_PMCEID1_EL0, pmceid1(cfg));
 	pmu_update_irq(cpu);
 }
 

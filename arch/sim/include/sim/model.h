@@ -39,7 +39,11 @@ struct sim_pe_config {
 			   * and D hold a value, LC = 0 overflows the cycle counter at 32 bits */
 	bool mdcr_el3_spme; /* MDCR_EL3.SPME: event counting allowed at EL3 and in Secure state */
 	bool pmu_export_bus; /* PMCR_EL0.X is implemented (else RAZ/WI) */
-	bool reset_zero;     /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
+	/* The PMUv3p1 stall events it implements, advertised in PMCEID1_EL0: bit 0 STALL_FRONTEND
+	 * (0x23), bit 1 STALL_BACKEND (0x24). The model's core never stalls, so they count
+	 * nothing; pCPUs that differ here are big.LITTLE clusters with other common events. */
+	uint8_t stall_events;
+	bool reset_zero; /* registers that reset to UNKNOWN start as 0 instead of seeded garbage
 			  * (model unit tests that reason from a clean state) */
 	uint32_t el2_exit_cycles; /* cycles at EL2 after a trap handler, before its ERET (0: none):
 				   * EL2 execution inside the PMU's synchronization window */
@@ -254,6 +258,8 @@ enum sim_pmu_event {
 	SIM_EV_CPU_CYCLES = 0x11,
 	SIM_EV_MEM_ACCESS = 0x13,
 	SIM_EV_CHAIN = 0x1e,
+	SIM_EV_STALL_FRONTEND = 0x23, /* PMUv3p1: advertised by stall_events, never counted */
+	SIM_EV_STALL_BACKEND = 0x24,
 	SIM_EV_LD_SPEC = 0x70,
 	SIM_EV_ST_SPEC = 0x71,
 	SIM_EV_SAMPLE_POP = 0x4000,
