@@ -349,6 +349,33 @@ static void test_direct_vm_pmceid_exact(void **state)
 	}
 }
 
+/*
+ * The same for a later pCPU with SPE, where the platform had none when the direct VM came: its
+ * PMU has SPE's SAMPLE_* events (SPE 2.6, PMCEID0_EL0 bits 32-35), which that VM's untrapped
+ * PMCEID0_EL0 would list and its untrapped PMEVTYPER<n>_EL0 count, the host's sampling included
+ * (a VM without a vSPE is shown none). Refused; a trapped VM's are hidden: accepted.
+ */
+static void test_direct_vm_later_spe_pcpu(void **state)
+{
+	const enum vperf_partition parts[] = { VPERF_PART_DIRECT, VPERF_PART_TRAPPED };
+	struct sim_pe_config cfg, spe;
+
+	(void)state;
+	hv_default_config(&cfg);
+	cfg.pmuver = 6;
+	sim_spe_default_config(&cfg, 0);
+	spe = cfg;
+	sim_spe_default_config(&spe, 1);
+	for (unsigned int k = 0; k < 2; k++) {
+		struct vperf_vm_config vm = part(parts[k], 2);
+
+		world(&cfg, &spe, &host2);
+		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+		assert_int_equal(bring_up_pcpu1(&host2, k ? "" : "a direct VM reads untrapped"),
+				 k ? VPERF_OK : VPERF_EINVAL);
+	}
+}
+
 /* A VM shown PMUv3p5 (64-bit counters, PMCR_EL0.LP), then a pCPU of PMUv3p4, or with no PMUv3
  * (ID_AA64DFR0_EL1.PMUVer poked to 0: no counter for the host either): trapped or direct. */
 static void test_lower_pmuver(void **state)
@@ -543,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_lower_pmceid),
 		cmocka_unit_test(test_lower_pmceid1),
 		cmocka_unit_test(test_direct_vm_pmceid_exact),
+		cmocka_unit_test(test_direct_vm_later_spe_pcpu),
 		cmocka_unit_test(test_lower_pmuver),
 		cmocka_unit_test(test_demands_of_every_vm),
 		cmocka_unit_test(test_events_and_lc_of_every_vm),
