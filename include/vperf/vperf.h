@@ -259,8 +259,10 @@ int vperf_init(const struct vperf_hyp_ops *ops);
  * Interval, narrower counters, another PMBIDR_EL1.Align or F, PMSIDR_EL1.MaxSize or Format:
  * docs/vspe.md, "One SPE ID view"), it lacks the AArch32 at EL0 every pCPU had while a VM has a
  * vPMU (its PMCR_EL0.LC and D hold a value), it has hpmn_unenforced (or lacks EL3 or the export
- * bus every pCPU had) while a VM is direct, or it has no host_spe while a VM is profiled from
- * outside.
+ * bus every pCPU had) while a VM is direct, its common events differ at all from those a direct
+ * VM reads untrapped (one whose PMCEID0/1_EL0 reads do not trap: docs/vpmu.md, "One view of the
+ * common events"), or it has no host_spe while a VM is profiled from outside. Where the pCPUs
+ * differ (big.LITTLE), bring every pCPU up before the first vperf_vm_init.
  * There is no VM destroy call: what the VMs rely on only grows until the next vperf_init. Not
  * refused: a pCPU without FEAT_FGT or FEAT_HPMN0 that a direct VM would need; the VM runs
  * trapped there (the same PMU, with traps). On any error the pCPU must not run vCPUs. */
