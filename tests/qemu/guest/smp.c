@@ -54,6 +54,10 @@ void secondary_main(void)
 		cpu1_pmceid[1] = read_sysreg(pmceid1_el0);
 	}
 	gic_cpu_init();
+	/* Enabled in CPU 1's redistributor (GICR_ISENABLER0): QEMU's GICv3 leaves an SGI
+	 * disabled until then, as Xen's and KVM's virtual ones do; only the reference
+	 * hypervisor's vGIC has them always enabled. */
+	gic_enable_ppi(SGI_TEST, true);
 	irq_enable();
 	cpu1_ready = 1;
 	while (!cpu1_stop)
