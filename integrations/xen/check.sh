@@ -277,6 +277,10 @@ run_config() {
 	# describes PMBIRQ (PPI 5) in its device tree, where Xen finds it.
 	cpu=max
 	has_flag "$flags" spe && cpu=max,spe=on
+	# pmu-clusters=K: CPU i in cluster i mod K, each lacking a common event the others count
+	# (the project's QEMU: big.LITTLE's PMUs, docs/platform-qemu.md).
+	clusters=$(flag_value "$flags" pmu-clusters)
+	[ -z "$clusters" ] || cpu="$cpu,pmu-clusters=$clusters"
 	mkdtb "$name" "$xenargs" "$domus" "$dtb" "${smp:-1}" "$cpu" ||
 		{ verdict_infra "$name" "building $dtb failed"; return; }
 	has_flag "$flags" icount && set -- "$@" -icount shift=0
