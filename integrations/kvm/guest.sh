@@ -70,6 +70,12 @@
 #                    its RESULT lines must pass, and two guests' workloads and PIDs differ
 #   KVM_IDLE         1: the host's CPUs have a PSCI power-down idle state (idle-dtb.sh), in which
 #                    QEMU resets their PMU; the host must have entered it (kvm-init.sh counts)
+#   KVM_PMU_CLUSTERS K: the host's CPUs in K clusters whose PMUs differ in their common events
+#                    (-cpu ...,pmu-clusters=K, the project's QEMU's pmu-clusters.patch: CPU i in
+#                    cluster i mod K; with 2, CPU 0 lacks STALL_FRONTEND and CPU 1 STALL_BACKEND,
+#                    as big.LITTLE clusters differ), so that vperf must have set every CPU up
+#                    before the first VM (patch 46) for a vCPU to run on each; the suite's
+#                    pmceid-every-cpu wants vCPU 1's PMCEID0/1_EL0 to be vCPU 0's
 #   KVM_GUEST_TIMEOUT  seconds before the host is stopped (default 900; make kvm-check's
 #                    must-fail mutants use less)
 #   KVM_MUTANT       the host kernel with a must-fail mutant of the glue (build.sh)
@@ -103,6 +109,12 @@ second) host_cpu=max,aarch32=off guest_n=2 migrate=2 ;;
 *) echo "kvm-guest: KVM_VPERF_RANGE=$range: first or second" >&2 && exit 2 ;;
 esac
 migrate_ms=${KVM_MIGRATE_MS-$migrate}
+clusters=${KVM_PMU_CLUSTERS:-}
+case "$clusters" in
+'') ;;
+*[!0-9]*) echo "kvm-guest: KVM_PMU_CLUSTERS=$clusters: a number of clusters" >&2 && exit 2 ;;
+*) host_cpu=$host_cpu,pmu-clusters=$clusters ;;
+esac
 spe=
 if [ "${KVM_SPE:-0}" = 1 ]; then
 	host_cpu=$host_cpu,spe=on
@@ -282,7 +294,7 @@ fi
 [ -z "$dtb" ] || tr -d '\r' <"$log" | grep -q "kvm-init: [1-9][0-9]* entries into CPU idle states deeper" ||
 	why="$why no CPU idled in the power-down state;"
 ! grep -q "vperf error: " "$log" || why="$why vperf logged an error;"
-tag="vperf${KVM_MODE:+ mode=$mode}${dtb:+ idle}${KVM_VPERF_RANGE:+ range=$range}${spe:+ spe}${linux:+ linux=$linux}"
+tag="vperf${KVM_MODE:+ mode=$mode}${dtb:+ idle}${KVM_VPERF_RANGE:+ range=$range}${clusters:+ clusters=$clusters}${spe:+ spe}${linux:+ linux=$linux}"
 if [ -z "$why" ]; then
 	echo "PASS kvm-guest $tag"
 else

@@ -63,7 +63,10 @@ for g in $(tr ' ' '\n' </proc/cmdline | sed -n 's/^vperf\.guest=//p'); do
 	esac
 	echo "kvm-init: [vm$k] $image '$args'"
 	# Either guest powers off with PSCI SYSTEM_OFF; a panic reboots (-no-reboot: QEMU exits).
+	# debug-threads=on names the vCPU threads "CPU n/KVM", which vperf.migrate moves (QEMU 7.2
+	# leaves every thread its process's name without it).
 	(qemu-system-aarch64 -M virt,gic-version=3 -accel kvm -cpu host -smp "$cpus" \
+		-name "vm$k,debug-threads=on" \
 		-nodefaults -display none -serial stdio -monitor none -no-reboot \
 		"$@" -append "$args" </dev/null 2>&1 | sed "s/^/[vm$k] /") &
 	pids="$pids $!"
