@@ -321,31 +321,53 @@ static void test_lower_pmceid1(void **state)
 	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
+/* pCPUs alike so far, PMUv3p5 with FEAT_FGT (a filtered direct VM's types and PMCEID reads trap),
+ * SPE of PMSVer pmsver (0: none, whose events would be hidden from a VM without a vSPE); only
+ * pCPU 0 up. */
+static void fgt_world(uint8_t pmsver)
+{
+	struct sim_pe_config cfg;
+
+	sim_spe_default_config(&cfg, pmsver);
+	cfg.pmuver = 6;
+	cfg.fgt = true;
+	world(&cfg, &cfg, &host2);
+}
+
+/* pCPU 1 with one event more than pCPU 0 in PMCEID<reg>_EL0: L1I_CACHE_REFILL (0x01: PMCEID0_EL0
+ * bit 1) or STALL_FRONTEND (0x23: PMCEID1_EL0 bit 3), neither of which the model's CPUs list. Its
+ * bring-up's result, the log line checked to contain why when refused. */
+static int event_more(unsigned int reg, const char *why)
+{
+	uint32_t enc = reg ? VPERF_ENC_PMCEID1_EL0 : VPERF_ENC_PMCEID0_EL0;
+
+	sim_poke(1, enc, sim_peek(1, enc) | VPERF_BIT(reg ? 3 : 1));
+	assert_int_not_equal(sim_peek(1, enc), sim_peek(0, enc));
+	return bring_up_pcpu1(&host2, why);
+}
+
+#define READS_UNTRAPPED "a direct VM reads untrapped"
+
 /*
  * A direct VM that reads PMCEID0/1_EL0 untrapped (no filter, no SPE events to hide, every pCPU
  * alike so far: the hardware's value is the platform's) would read a later pCPU's own: one whose
- * common events differ at all, with one more (STALL_FRONTEND, 0x23: PMCEID1_EL0 bit 3) as with
- * one fewer, is refused. A trapped VM reads the platform's, which one more does not change:
- * accepted.
+ * common events differ at all, with one more in either register, is refused (one fewer is, as
+ * for any VM: test_lower_pmceid). A trapped VM reads the platform's, which one more does not
+ * change: accepted.
  */
 static void test_direct_vm_pmceid_exact(void **state)
 {
-	const enum vperf_partition parts[] = { VPERF_PART_DIRECT, VPERF_PART_TRAPPED };
-	struct sim_pe_config cfg;
+	struct vperf_vm_config direct = part(VPERF_PART_DIRECT, 2);
+	struct vperf_vm_config trapped = part(VPERF_PART_TRAPPED, 2);
 
 	(void)state;
-	hv_default_config(&cfg);
-	cfg.pmuver = 6;
-	sim_spe_default_config(&cfg, 0);
-	for (unsigned int k = 0; k < 2; k++) {
-		struct vperf_vm_config vm = part(parts[k], 2);
-
-		world(&cfg, &cfg, &host2);
-		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
-		sim_poke(1, VPERF_ENC_PMCEID1_EL0,
-			 sim_peek(1, VPERF_ENC_PMCEID1_EL0) | VPERF_BIT(3));
-		assert_int_equal(bring_up_pcpu1(&host2, k ? "" : "a direct VM reads untrapped"),
-				 k ? VPERF_OK : VPERF_EINVAL);
+	for (unsigned int reg = 0; reg < 2; reg++) {
+		fgt_world(0);
+		assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+		assert_int_equal(event_more(reg, READS_UNTRAPPED), VPERF_EINVAL);
+		fgt_world(0);
+		assert_int_equal(hv_vm(0, &trapped), VPERF_OK);
+		assert_int_equal(event_more(reg, ""), VPERF_OK);
 	}
 }
 
@@ -371,9 +393,38 @@ static void test_direct_vm_later_spe_pcpu(void **state)
 
 		world(&cfg, &spe, &host2);
 		assert_int_equal(hv_vm(0, &vm), VPERF_OK);
-		assert_int_equal(bring_up_pcpu1(&host2, k ? "" : "a direct VM reads untrapped"),
+		assert_int_equal(bring_up_pcpu1(&host2, k ? "" : READS_UNTRAPPED),
 				 k ? VPERF_OK : VPERF_EINVAL);
 	}
+}
+
+/* A direct VM whose event filter denies INST_RETIRED has its types and PMCEID0/1_EL0 reads
+ * trapped (FEAT_FGT): it reads the platform's events, which one more does not change. */
+static void test_filtered_direct_vm_pmceid_trapped(void **state)
+{
+	struct vperf_vm_config filtered = part(VPERF_PART_DIRECT, 2);
+
+	(void)state;
+	vperf_pmu_filter_set(&filtered.filter, 0x08, false);
+	for (unsigned int reg = 0; reg < 2; reg++) {
+		fgt_world(0);
+		assert_int_equal(hv_vm(0, &filtered), VPERF_OK);
+		assert_int_equal(event_more(reg, ""), VPERF_OK);
+	}
+}
+
+/* The demand stays when a VM that demands no exact events (trapped) is created after the direct
+ * one: still refused. */
+static void test_pmceid_exact_of_every_vm(void **state)
+{
+	struct vperf_vm_config direct = part(VPERF_PART_DIRECT, 2);
+	struct vperf_vm_config trapped = part(VPERF_PART_TRAPPED, 2);
+
+	(void)state;
+	fgt_world(0);
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+	assert_int_equal(hv_vm(1, &trapped), VPERF_OK);
+	assert_int_equal(event_more(0, READS_UNTRAPPED), VPERF_EINVAL);
 }
 
 /* A VM shown PMUv3p5 (64-bit counters, PMCR_EL0.LP), then a pCPU of PMUv3p4, or with no PMUv3
@@ -523,6 +574,21 @@ static void test_lower_pmsver(void **state)
 	assert_int_equal(bring_up_pcpu1(&host2, ""), VPERF_OK);
 }
 
+/* A direct VM with a vSPE whose guest owns its Profiling Buffer untrapped (VPERF_SPE_BUF_EL1):
+ * FEAT_FGT traps its PMBSR_EL1 accesses alone, its PMCEID0/1_EL0 reads stay untrapped (the
+ * SAMPLE_* events are its own, not hidden): a later pCPU with an event more is refused. */
+static void test_direct_spe_vm_pmceid_exact(void **state)
+{
+	struct vperf_vm_config vm = part(VPERF_PART_DIRECT, 2);
+
+	(void)state;
+	vm.spe = true;
+	vm.spe_buffer = VPERF_SPE_BUF_EL1;
+	fgt_world(1);
+	assert_int_equal(hv_vm(0, &vm), VPERF_OK);
+	assert_int_equal(event_more(0, READS_UNTRAPPED), VPERF_EINVAL);
+}
+
 /* A VM profiled from outside (VPERF_SPE_BUF_EL2) needs the host's own Profiling Buffer on every
  * pCPU it runs on. */
 static void test_outside_spe_needs_host_spe(void **state)
@@ -571,6 +637,8 @@ int main(void)
 		cmocka_unit_test(test_lower_pmceid1),
 		cmocka_unit_test(test_direct_vm_pmceid_exact),
 		cmocka_unit_test(test_direct_vm_later_spe_pcpu),
+		cmocka_unit_test(test_filtered_direct_vm_pmceid_trapped),
+		cmocka_unit_test(test_pmceid_exact_of_every_vm),
 		cmocka_unit_test(test_lower_pmuver),
 		cmocka_unit_test(test_demands_of_every_vm),
 		cmocka_unit_test(test_events_and_lc_of_every_vm),
@@ -578,6 +646,7 @@ int main(void)
 #ifdef CONFIG_VPERF_VSPE
 		cmocka_unit_test(test_lower_pmsver),
 		cmocka_unit_test(test_outside_spe_needs_host_spe),
+		cmocka_unit_test(test_direct_spe_vm_pmceid_exact),
 #endif
 		cmocka_unit_test(test_vperf_init_starts_over),
 	};
