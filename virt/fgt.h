@@ -38,10 +38,11 @@ static inline bool vperf_vm_fgt_pmbsr(const struct vperf_vm *vm)
 }
 /*
  * A direct-partition VM whose types do not trap, on a platform whose pCPUs differ in their common
- * events (big.LITTLE clusters): its PMCEID<n>_EL0 reads trap alone, so that it reads the events
- * every pCPU counts (the platform's, as a trapped VM does) wherever it runs, not the events of
- * the pCPU it happens to be on. Decided at vm_init, as the type traps; a pCPU brought up later
- * whose events would change what an untrapped VM reads is refused (platform.c, pmceid_exact).
+ * events (big.LITTLE clusters; PMCEID0/1_EL0, Arm DDI 0487 K.a I5.3.6-7): its PMCEID<n>_EL0
+ * reads trap alone (HDFGRTR_EL2.PMCEIDn_EL0, D24.2), so that it reads the events every pCPU
+ * counts (the platform's, as a trapped VM does) wherever it runs, not those of the pCPU it is
+ * on. Decided at vm_init, as the type traps; a pCPU brought up later whose events would change
+ * what an untrapped VM reads is refused (platform.c, pmceid_exact).
  */
 static inline bool vperf_vm_fgt_pmceid(const struct vperf_vm *vm)
 {

@@ -174,6 +174,8 @@ static const char *pmu_refusal(const struct vperf_pcpu *pcpu, const struct vperf
 		return "its PMUVer is below the one a VM with a vPMU was shown";
 	if ((d->pmceid[0] & ~pcpu->caps.pmceid[0]) || (d->pmceid[1] & ~pcpu->caps.pmceid[1]))
 		return "it lacks a common event (PMCEID0/1_EL0) a VM with a vPMU was shown";
+	/* One more event is a change too: a pCPU with SPE adds SPE's SAMPLE_* events (SPE 2.6),
+	 * which an untrapped direct VM would list and count. */
 	if (d->pmceid_exact && (pcpu->caps.pmceid[0] != platform.pmceid[0] ||
 				pcpu->caps.pmceid[1] != platform.pmceid[1]))
 		return "its common events (PMCEID0/1_EL0) differ from those a direct VM reads "
