@@ -23,6 +23,8 @@
 #                   KVM_MODE=vhe: in VHE (the host kernel at EL2), vperf loaded at vcpu_load
 #                   (trapped, or direct with KVM_GUEST_ARGS=kvm-arm.vperf_partition=direct);
 #                   KVM_IDLE=1: the host's CPUs have a PSCI power-down idle state (idle-dtb.sh);
+#                   KVM_IDLE_GIVEUP=K: of its power-down requests the firmware gives up every
+#                   K-th (default 4; 0: only those made with an interrupt pending);
 #                   KVM_IMAGE: an Image built elsewhere
 #   kvm-selftest    KVM's own selftests that touch vperf's part (vpmu_counter_access, set_id_regs,
 #                   get-reg-list, aarch32_id_regs, debug-exceptions, psci_test, vcpu_width_config;

@@ -71,6 +71,11 @@
 #                    its RESULT lines must pass, and two guests' workloads and PIDs differ
 #   KVM_IDLE         1: the host's CPUs have a PSCI power-down idle state (idle-dtb.sh), in which
 #                    QEMU resets their PMU; the host must have entered it (kvm-init.sh counts)
+#   KVM_IDLE_GIVEUP  K, with KVM_IDLE=1: the firmware gives up every K-th power-down request of
+#                    a host CPU (-cpu ...,psci-powerdown-giveup=K, the project's QEMU's
+#                    psci-powerdown-given-up.patch): the call returns at once, the CPU's context
+#                    kept, and the host must have had some given up (default 4; 0: only those
+#                    made with an interrupt pending, which the host need not meet)
 #   KVM_PMU_CLUSTERS K: the host's CPUs in K clusters whose PMUs differ in their common events
 #                    (-cpu ...,pmu-clusters=K, the project's QEMU's pmu-clusters.patch: CPU i in
 #                    cluster i mod K; with 2, CPU 0 lacks STALL_FRONTEND and CPU 1 STALL_BACKEND,
@@ -164,6 +169,14 @@ if [ -n "$hostperf" ]; then
 fi
 log=$work/suite.log
 [ "$mode" = nvhe ] || log=$work/suite-$mode.log
+giveup=
+if [ "${KVM_IDLE:-0}" = 1 ]; then
+	giveup=${KVM_IDLE_GIVEUP:-4}
+	case "$giveup" in
+	'' | *[!0-9]*) echo "kvm-guest: KVM_IDLE_GIVEUP=$giveup: a number" >&2 && exit 2 ;;
+	esac
+	host_cpu=$host_cpu,psci-powerdown-giveup=$giveup
+fi
 machine="-nodefaults -M virt,virtualization=on,gic-version=3 -cpu $host_cpu -smp $host_cpus -m 1G"
 dtb=
 if [ "${KVM_IDLE:-0}" = 1 ]; then
@@ -294,6 +307,9 @@ fi
 	why="$why the Linux guest's SPE buffer faulted;"
 [ -z "$dtb" ] || tr -d '\r' <"$log" | grep -q "kvm-init: [1-9][0-9]* entries into CPU idle states deeper" ||
 	why="$why no CPU idled in the power-down state;"
+[ -z "$dtb" ] || [ "$giveup" = 0 ] ||
+	tr -d '\r' <"$log" | grep -q "deeper than WFI; [1-9][0-9]* more given up by the firmware" ||
+	why="$why no power-down request was given up;"
 ! grep -q "vperf error: " "$log" || why="$why vperf logged an error;"
 tag="vperf${KVM_MODE:+ mode=$mode}${dtb:+ idle}${KVM_VPERF_RANGE:+ range=$range}${clusters:+ clusters=$clusters}${spe:+ spe}${linux:+ linux=$linux}"
 if [ -z "$why" ]; then

@@ -97,9 +97,15 @@ fi
 	echo "kvm-init: vCPU threads moved $(cat /migrate.rounds 2>/dev/null || echo 0) times (every $migrate ms asked)"; }
 echo "kvm-init: $k guests done"
 pins "pinned pages after the guests"
-# shellcheck disable=SC2012 # the states' usage files, none when cpuidle found no state
-echo "kvm-init: $(cat /sys/devices/system/cpu/cpu*/cpuidle/state[1-9]*/usage 2>/dev/null |
-	awk '{ n += $1 } END { print n + 0 }') entries into CPU idle states deeper than WFI"
+# idle_sum FILE: cpuidle's FILE summed over every CPU's states deeper than WFI (0 when cpuidle
+# found no state): usage counts the entries, rejected the calls that returned an error, as a
+# power-down request the firmware gave up does (the CPU's context kept).
+idle_sum() {
+	cat /sys/devices/system/cpu/cpu*/cpuidle/state[1-9]*/"$1" 2>/dev/null |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+echo "kvm-init: $(idle_sum usage) entries into CPU idle states deeper than WFI;" \
+	"$(idle_sum rejected) more given up by the firmware"
 if [ -n "$hostperf" ]; then
 	kill -TERM "$hostperf_pid"
 	wait "$hostperf_pid"
