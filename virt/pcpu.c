@@ -136,10 +136,10 @@ static void probe(struct vperf_pcpu_caps *caps)
  *    reset the host's or another VM's instruction count. Only FEAT_FGT2's HDFGRTR2_EL2 /
  *    HDFGWTR2_EL2 trap them without TPM (fgt.c); without it a direct policy is refused, and a
  *    direct VM's vCPU runs trapped on such a pCPU brought up later. PMUv3p9's PMUACR_EL1 and
- *    PMZR_EL0 alone reach nothing outside the guest's own counters (PMZR_EL0 is limited to
- *    them and the cycle counter at EL1; PMUACR_EL1 acts only with PMUSERENR_EL0.UEN, which no
- *    guest keeps, vpmu/vpmu.h): FEAT_FGT2 traps them too (UNDEF), without it a direct guest
- *    reaches them, the one deviation left (docs/vpmu.md).
+ *    PMZR_EL0 (D24.5) exist whether or not the instruction counter does, and a guest shown
+ *    PMUv3p5 must find them UNDEFINED; PMUACR_EL1 also keeps whatever its last writer (another
+ *    VM) or the reset left, which a direct guest would read. Only FEAT_FGT2 traps them
+ *    (nPMUACR_EL1, nPMZR_EL0): PMUv3p9 without it is the same hazard.
  *  - PMEVTYPER<n>_EL0.MT = 1 on a thread of a multithreaded core (MPIDR_EL1.MT) counts the
  *    events of the core's other threads (I5.3.30 MT): another VM's work. With FEAT_MTPMU and no
  *    EL3, vperf's MDCR_EL2.MTPME = 0 (mdcr.c: MTPME is vperf's, never set) makes MT ignored;
@@ -152,7 +152,7 @@ static void direct_hazards(struct vperf_pcpu *pcpu)
 	const struct vperf_pcpu_caps *c = &pcpu->caps;
 	bool mtpme_el2 = c->mtpmu == ID_DFR0_MTPMU_FEAT && !c->el3;
 
-	pcpu->direct_newer_regs = c->icntr && !c->fgt2;
+	pcpu->direct_newer_regs = (c->icntr || c->pmuver >= ID_DFR0_PMUVER_V3P9) && !c->fgt2;
 	pcpu->mt_counts = c->pmuver && c->mt && c->mtpmu != ID_DFR0_MTPMU_NONE && !mtpme_el2;
 }
 

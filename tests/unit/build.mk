@@ -59,7 +59,7 @@ test_vpmu_filter-objs := tests/unit/test_vpmu_filter.c $(hv-objs)
 test_vpmu_second-objs := tests/unit/test_vpmu_second.c $(hv-objs)
 test_vpmu_host_pmcr-objs := tests/unit/test_vpmu_host_pmcr.c $(hv-objs)
 test_core_profiles-objs := tests/unit/test_core_profiles.c $(hv-objs) tests/unit/world.c \
-	tests/unit/world_second.c tests/unit/world_string.c
+	tests/unit/world_second.c tests/unit/world_hyp.c tests/unit/world_string.c
 
 # The vPMU, interrupt, EL0, filter, blob, isolation and host-PMCR tests again on every other PMU version vperf supports (the
 # default model is PMUv3p5): PMUv3, v3p1, v3p4 and v3p7, through HV_PMUVER (tests/unit/hv_host.c),

@@ -154,7 +154,15 @@ static void wide_step(struct iso_prog *p, uint64_t w)
 			guest_write(PMBLIMITR_EL1, w >> 16);
 		}
 		break;
-	default:
+	default: /* PMU registers newer than the guest is shown (PMUv3p5: docs/vpmu.md, "Newer PMU
+		  * hardware"): the instruction counter and its filter UNDEF for every guest;
+		  * PMUACR_EL1 and PMZR_EL0 UNDEF too, or, for a direct guest on a PMUv3p9 pCPU
+		  * without FEAT_FGT2, reach only what is its own (nothing another VM left) */
+		observe(p, guest_read(PMICNTR_EL0));
+		observe(p, guest_read(PMICFILTR_EL0));
+		observe(p, guest_read(PMUACR_EL1));
+		guest_write(PMUACR_EL1, w >> 16 & 1);
+		guest_write(PMZR_EL0, w >> 20 & 0xffffffffu);
 		break;
 	}
 }

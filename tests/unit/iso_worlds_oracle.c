@@ -204,6 +204,20 @@ static int second_expected(const struct vperf_vm_config *cfg, const struct w_run
 	return VPERF_OK;
 }
 
+/* A pCPU up whose PMU has registers newer than a guest is shown that only FEAT_FGT2 traps with
+ * MDCR_EL2.TPM = 0 (FEAT_PMUv3_ICNTR's PMICNTR_EL0, PMUv3p9's PMUACR_EL1 and PMZR_EL0: docs/vpmu.md,
+ * "Newer PMU hardware"): a direct-partition guest would reach them untrapped. */
+static bool newer_regs_untrappable(const struct w_run *run, const struct world *w)
+{
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		const struct sim_pe_config *pe = &w->cpu[c].pe;
+
+		if (run->cpu_up[c] && (pe->icntr || pe->pmuver >= 9) && !pe->fgt2)
+			return true;
+	}
+	return false;
+}
+
 /* vperf_vm_init's result against vperf.h: ENODEV when no pCPU with a PMU (SPE) is up, EINVAL for
  * a policy the pCPUs cannot give; an accepted vPMU's N fits every first range up, and is not in
  * the first range where a host keeps it; a second-range VM's result is second_expected's. */
@@ -237,6 +251,10 @@ void check_vm_rc(const struct w_vm *m, int rc, const struct w_run *run, const st
 	if (rc == VPERF_OK && guest_buffer(cfg) && spe_ids_differ(run, w))
 		failed(res, WF_REFUSAL, "VM %u: a vSPE on pCPUs whose Align, F or MaxSize differ",
 		       v);
+	if (rc == VPERF_OK && cfg->partition == VPERF_PART_DIRECT &&
+	    cfg->pmu_mode != VPERF_PMU_OFF && newer_regs_untrappable(run, w))
+		failed(res, WF_REFUSAL,
+		       "VM %u accepted direct beside newer PMU registers no FEAT_FGT2 traps", v);
 	if (cfg->partition == VPERF_PART_SECOND && rc != second_expected(cfg, run, w))
 		failed(res, WF_REFUSAL, "VM %u (second range, N %u): %d, the oracle says %d", v,
 		       cfg->nr_counters, rc, second_expected(cfg, run, w));

@@ -55,6 +55,36 @@ static bool direct_on_mixed_events(const struct world *w)
 	return direct && mixed;
 }
 
+/* What the draws of world_hyp.c put in the summary: worlds with a PMUv3p9 pCPU up, those with
+ * an instruction counter, those with a direct VM up on one (FEAT_FGT2 everywhere, or refused);
+ * worlds whose hypervisor writes MDCR_EL2 itself with its own debug and fine-grained traps and
+ * has a VM up. */
+struct hyp_counts {
+	unsigned int v3p9, icntr, direct_v3p9, hyp;
+};
+
+static void count_hyp(const struct world *w, struct hyp_counts *k)
+{
+	bool v3p9 = false, icntr = false, direct = false, hyp = false, vms = false;
+
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		if (!shared_run.cpu_up[c])
+			continue;
+		v3p9 |= w->cpu[c].pe.pmuver == 9;
+		icntr |= w->cpu[c].pe.icntr;
+		hyp |= w->cpu[c].pc.hyp_writes_mdcr;
+	}
+	for (unsigned int v = 0; v < w->nr_vms; v++) {
+		vms |= shared_run.vm_up[v];
+		direct |= shared_run.vm_up[v] && w->vm[v].cfg.partition == VPERF_PART_DIRECT &&
+			  w->vm[v].cfg.pmu_mode != VPERF_PMU_OFF;
+	}
+	k->v3p9 += v3p9;
+	k->icntr += icntr;
+	k->direct_v3p9 += v3p9 && direct;
+	k->hyp += hyp && vms;
+}
+
 static void test_isolation_worlds(void **state)
 {
 	uint64_t first = sched_env_u64("HV_SEED0", 1), n = sched_env_u64("HV_SCHEDULES", WORLDS);
@@ -63,6 +93,7 @@ static void test_isolation_worlds(void **state)
 	struct w_result res, sum = { 0 };
 	unsigned int hv_direct_after_bigger = 0, vspe_mixed_ids = 0, second_worlds = 0,
 		     vhe_spe_worlds = 0, direct_mixed_events = 0;
+	struct hyp_counts hyp = { 0 };
 
 	(void)state;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -118,6 +149,7 @@ static void test_isolation_worlds(void **state)
 				break;
 			}
 		direct_mixed_events += direct_on_mixed_events(&w);
+		count_hyp(&w, &hyp);
 		for (unsigned int a = 0; a < w.nr_vms; a++)
 			for (unsigned int b = 0; b < w.nr_vms; b++)
 				if (shared_run.vm_up[a] && shared_run.vm_up[b] &&
@@ -142,6 +174,13 @@ static void test_isolation_worlds(void **state)
 	print_message("common events: %u worlds with a direct VM up on pCPUs whose PMCEID0/1_EL0 "
 		      "differ\n",
 		      direct_mixed_events);
+	print_message(
+		"newer PMU: %u worlds with a PMUv3p9 pCPU up, %u with an instruction counter, "
+		"%u with a direct VM up on a PMUv3p9 pCPU\n",
+		hyp.v3p9, hyp.icntr, hyp.direct_v3p9);
+	print_message("hypervisor: %u worlds with VMs up whose hypervisor writes MDCR_EL2 itself, "
+		      "with its own debug and fine-grained traps\n",
+		      hyp.hyp);
 	print_message(
 		"power-downs: %u of a pCPU after a put (vperf_pcpu_down, the PE's PMU and SPE "
 		"reset, vperf_pcpu_init again); %u pCPUs brought up late, after vCPUs ran\n",

@@ -101,6 +101,62 @@ static void test_direct_refused_without_fgt2(void **state)
 	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
 }
 
+/* PMUv3p9 without the instruction counter: PMUACR_EL1 and PMZR_EL0 are registers only
+ * FEAT_FGT2 traps with TPM = 0 too, and PMUACR_EL1 holds what its last writer (another VM) or the
+ * reset left there, which a direct guest would read: without FEAT_FGT2 a direct policy is
+ * refused here as well (found by the drawn worlds, docs/model.md: a direct guest read another
+ * history's PMUACR_EL1). */
+static void test_direct_refused_v3p9_without_fgt2(void **state)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config direct = policy(VPERF_PART_DIRECT, 2);
+
+	(void)state;
+	newer_pe(&cfg, false);
+	cfg.icntr = false;
+	hv_init(&cfg, 2);
+	assert_false(hv.pcpu[0].caps.icntr);
+	assert_true(hv.pcpu[0].direct_newer_regs);
+	assert_int_equal(hv_vm(0, &direct), VPERF_EINVAL);
+	newer_pe(&cfg, true);
+	cfg.icntr = false;
+	hv_init(&cfg, 2);
+	assert_false(hv.pcpu[0].direct_newer_regs);
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+}
+
+/* Two direct VMs on PMUv3p9 with FEAT_FGT2: PMUACR_EL1 is no channel between them. What one
+ * writes is UNDEF and never reaches the register; the other's read is UNDEF too. */
+static void test_pmuacr_no_channel(void **state)
+{
+	struct sim_pe_config cfg;
+	struct vperf_vm_config direct = policy(VPERF_PART_DIRECT, 2);
+	struct hv_vcpu *a, *b;
+
+	(void)state;
+	newer_pe(&cfg, true);
+	cfg.icntr = false;
+	hv_init(&cfg, 2);
+	host_fgt2_untrapped();
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+	assert_int_equal(hv_vm(1, &direct), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	b = hv_vcpu(1, 0);
+	sim_poke(0, VPERF_ENC_PMUACR_EL1, 0);
+	hv_enter(a, 0);
+	guest_write(PMEVTYPER0_EL0, INST_RETIRED); /* untrapped from here */
+	guest_write(PMUACR_EL1, VPERF_BIT(31) | 1);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_PMUACR_EL1), 0);
+	hv_enter(b, 0);
+	guest_write(PMEVTYPER0_EL0, INST_RETIRED);
+	guest_read(PMUACR_EL1);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	hv_leave(0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 /* A trapped guest is shown PMUv3p5 (ID_AA64DFR0_EL1) and no instruction counter
  * (ID_AA64DFR1_EL1): its accesses of the newer registers are UNDEF, whatever the hardware has
  * (each register's accessibility pseudocode, Arm DDI 0487 K.a D24.5: "if
@@ -284,7 +340,8 @@ static void test_userenr_newer_fields_cleared(void **state)
 }
 
 /* A pCPU with the instruction counter and no FEAT_FGT2 brought up after a direct VM exists:
- * the VM's vCPU runs trapped there (its accesses UNDEF), never untrapped. */
+ * the VM's vCPU runs trapped there (its accesses UNDEF), never untrapped; the same for PMUv3p9
+ * alone, its PMUACR_EL1. */
 static void test_later_pcpu_without_fgt2_runs_trapped(void **state)
 {
 	struct sim_pe_config cfg;
@@ -310,6 +367,8 @@ static void test_later_pcpu_without_fgt2_runs_trapped(void **state)
 	guest_write(PMEVTYPER0_EL0, INST_RETIRED);
 	assert_int_equal(sim_peek(1, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM, MDCR_EL2_TPM);
 	guest_read(PMICNTR_EL0);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	guest_read(PMUACR_EL1);
 	assert_int_equal(last(), SIM_ACC_UNDEF);
 	hv_leave(1);
 	assert_int_equal(sim_peek(1, VPERF_ENC_PMICNTR_EL0), HOST_ICOUNT);
@@ -518,6 +577,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_direct_refused_without_fgt2),
+		cmocka_unit_test(test_direct_refused_v3p9_without_fgt2),
+		cmocka_unit_test(test_pmuacr_no_channel),
 		cmocka_unit_test(test_trapped_guest_undef),
 		cmocka_unit_test(test_direct_guest_never_reaches_icntr),
 		cmocka_unit_test(test_direct_reload_keeps_fgt2),

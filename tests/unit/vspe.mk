@@ -14,8 +14,8 @@ test_isolation_mixed-objs += tests/unit/iso_prog.c
 # Isolation on drawn worlds (docs/model.md, "Isolation on drawn worlds").
 test_isolation_worlds-objs := tests/unit/test_isolation_worlds.c tests/unit/iso_worlds_oracle.c \
 	tests/unit/iso_worlds_host.c tests/unit/iso_worlds_run.c tests/unit/iso_worlds_shrink.c \
-	tests/unit/world.c tests/unit/world_second.c tests/unit/world_string.c tests/unit/iso_prog.c \
-	$(hv-objs) tests/unit/vspe_util.c
+	tests/unit/world.c tests/unit/world_second.c tests/unit/world_hyp.c \
+	tests/unit/world_string.c tests/unit/iso_prog.c $(hv-objs) tests/unit/vspe_util.c
 
 # The mixed isolation schedules again on every other SPE version the model offers (the default
 # is SPEv1): SPEv1p1, v1p2 and v1p4, 1000 schedules each; results are named

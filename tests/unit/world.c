@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The worlds of test_isolation_worlds (see world.h): drawing a world from its seed, the pCPUs
- * (world_second.c: those of a second-range world), the VMs, the bring-up order and the
- * schedule. */
+ * (world_second.c: those of a second-range world; world_hyp.c: newer PMUs and the hypervisor's
+ * own debug controls), the VMs, the bring-up order and the schedule. */
 #include <string.h>
 
 #include <sim/profiles.h>
@@ -371,4 +371,6 @@ void world_draw(uint64_t seed, struct world *w)
 	draw_downs(seed, w);
 	draw_late(seed, w);
 	draw_stalls(seed, w);
+	draw_newer_pmu(seed, w);
+	draw_hyp(seed, w);
 }

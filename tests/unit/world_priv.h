@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What world.c, world_second.c and world_string.c share, the worlds of test_isolation_worlds
- * split by job; the tests use world.h only.
+ * What world.c, world_second.c, world_hyp.c and world_string.c share, the worlds of
+ * test_isolation_worlds split by job; the tests use world.h only.
  */
 #ifndef VPERF_TEST_WORLD_PRIV_H
 #define VPERF_TEST_WORLD_PRIV_H
@@ -22,5 +22,9 @@ unsigned int pick(uint64_t *rng, unsigned int n);
 void profile_cpu(const struct sim_core_profile *p, struct w_cpu *cpu);
 /* One world in five is a second-range world (world_second.c). */
 void draw_second(uint64_t seed, struct world *w);
+/* PMU hardware newer than what vperf shows a guest; the hypervisor's own MDCR_EL2 and
+ * fine-grained traps (world_hyp.c). */
+void draw_newer_pmu(uint64_t seed, struct world *w);
+void draw_hyp(uint64_t seed, struct world *w);
 
 #endif
