@@ -97,6 +97,10 @@ img=${KVM_IMAGE:-$("$here/build.sh")}
 qemu=${QEMU:-$("$root/platform/qemu/build.sh")}
 work=$(dirname "$img")/guest
 mkdir -p "$work" 2>/dev/null || work=$(mktemp -d)
+# One run at a time in this directory: two runs of the same kernel (two clones' make kvm-check,
+# a helper's beside one's own) would write each other's logs and initramfs. The second waits.
+exec 8>"$work/.lock"
+flock 8
 linux=${KVM_LINUX:-}
 case "$linux" in
 '') with= ;;

@@ -314,6 +314,10 @@ fi
 
 work=$(dirname "$img")/selftest
 mkdir -p "$work" 2>/dev/null || work=$(mktemp -d)
+# One run at a time in this directory: two runs of the same kernel (two clones' make kvm-check,
+# a helper's beside one's own) would write each other's logs and initramfs. The second waits.
+exec 8>"$work/.lock"
+flock 8
 cpio=$(QEMU=$qemu WORK=$work "$root/tests/validate/debian/run.sh" build kvm)
 # The tests join the initramfs as a second archive (the kernel unpacks them in turn; its /init
 # is the same kvm-init.sh).
