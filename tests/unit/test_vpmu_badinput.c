@@ -217,6 +217,7 @@ static void test_direct_userenr_later_fields_dropped_at_put(void **state)
 	(void)state;
 	hv_default_config(&model);
 	model.pmuver = 9;
+	model.fgt = model.fgt2 = true; /* without FEAT_FGT2 no direct partition (virt/pcpu.c) */
 	hv_init(&model, 2);
 	a = direct_vcpu(0, 0);
 	b = direct_vcpu(1, 1);
