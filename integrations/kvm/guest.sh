@@ -29,12 +29,12 @@
 #                    cpu-on-pmu-reset, whose PSCI CPU_ON must reset the vCPU's PMU in vperf)
 #   KVM_HOST_CPUS    the KVM host's CPUs (default: as many as the guest's vCPUs)
 #   KVM_GUEST_XFAIL  suite tests that must fail, each a known, deterministic defect of the
-#                    platform (default none; with KVM_MODE=protected or vhe ptimer-irq: the EL1
+#                    platform (default none; with KVM_MODE=protected ptimer-irq: the EL1
 #                    physical timer's interrupt never comes in protected mode, with
-#                    kvm-arm.vperf=0, hVHE and E2H = 0 alike. sgi-cross-cpu was allowed until
-#                    bf994ea: the suite had never enabled the SGI, which only the reference
-#                    hypervisor's vGIC forgave); one that passes is reported "XPASS kvm-guest"
-#                    and fails the run, so that the list stays true
+#                    kvm-arm.vperf=0, hVHE and E2H = 0 alike; it passes in nVHE and VHE.
+#                    sgi-cross-cpu was allowed until bf994ea: the suite had never enabled the
+#                    SGI, which only the reference hypervisor's vGIC forgave); one that passes
+#                    is reported "XPASS kvm-guest" and fails the run, so that the list stays true
 #   KVM_GUEST_FLAKY  suite tests that may fail, each a known intermittent outcome (default none;
 #                    mux-rotation added where the emulated partition multiplexed: its bound of
 #                    90% of the cycles a counter, below); one that passes is reported
@@ -186,7 +186,7 @@ timeout "${KVM_GUEST_TIMEOUT:-900}" nice "$qemu" $machine ${dtb:+-dtb "$dtb"} \
 	</dev/null >"$log" 2>&1 || true
 grep -E "RESULT .* FAIL|RESULT (spe|linux)|SUITE DONE|SPE-ISO|vperf|mode initialized|hostperf|left to KVM|lazy put|vperf error|pinned pages|idle states" "$log" || true
 xfail_default=
-[ "$mode" = nvhe ] || xfail_default=ptimer-irq
+[ "$mode" != protected ] || xfail_default=ptimer-irq
 xfail=" ${KVM_GUEST_XFAIL-$xfail_default} "
 flaky=" ${KVM_GUEST_FLAKY:-} "
 # lazy_round_trips LOG: some vCPU with 1000 exits or more came back to the counters vperf's lazy
