@@ -1,10 +1,13 @@
 # Sourced by the runners that boot configurations under QEMU and judge them from a serial log
 # (tests/qemu/run.sh, integrations/xen/check.sh): reading a configs.txt, the verdict lines
 # ("[  PASSED  ] SUITE:NAME ..." as cmocka prints them) and the results lines of run-tests.sh
-# ("<passed> <failed> SUITE:NAME"), and the loop that closes with "SUITE: N passed, N failed".
+# ("<passed> <failed> SUITE:NAME"), the "[  XPASS   ]" lines of the tests that passed though
+# listed as expected failures, and the loop that closes with "SUITE: N passed, N failed".
 # The sourcing script sets: suite (the results' prefix: qemu, xen), here (the directory holding
 # configs.txt), results (the file to append to), logs (where each configuration's log goes), and
 # defines run_config LINE.
+
+xpassc=0 # the tests reported XPASS (verdict_xpass)
 
 trim() { sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
 
@@ -23,8 +26,36 @@ flag_value() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 # has_flag FLAGS WORD: the flags hold WORD on its own.
 has_flag() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 
-# The tests the configuration expects to fail (xfail=a,b), space-separated.
+# The tests the configuration expects to fail, space-separated: xfail=a,b must fail (each a
+# known, deterministic defect of that platform or configuration: one that passes, XPASS, fails
+# the configuration, so that the list stays true), flaky=c,d may fail (each a known intermittent
+# outcome, its reason in a comment above the line: an XPASS is reported and fails nothing).
 xfail_tests() { flag_value "$1" xfail | tr ',' ' '; }
+flaky_tests() { flag_value "$1" flaky | tr ',' ' '; }
+
+# xpassed LOG TESTS: those of TESTS (space-separated) that LOG shows passing ("RESULT [host ]NAME
+# PASS", in any guest) and failing nowhere, each with a space before it.
+xpassed() {
+	for xp_t in $2; do
+		grep -q "RESULT \(host \)\{0,1\}$xp_t PASS" "$1" &&
+			! grep -q "RESULT \(host \)\{0,1\}$xp_t FAIL" "$1" && printf ' %s' "$xp_t"
+	done
+	return 0
+}
+
+# verdict_xpass NAME MUST MAY: one "[  XPASS   ]" line per test that passed though the
+# configuration lists it, MUST those of xfail= (the configuration fails: say so in its verdict),
+# MAY those of flaky= (reported only); each counted in xpassc, the closing line's.
+verdict_xpass() {
+	for xp_t in $2; do
+		echo "[  XPASS   ] $suite:$1: $xp_t passed, listed xfail= (must fail): the configuration fails"
+		xpassc=$((xpassc + 1))
+	done
+	for xp_t in $3; do
+		echo "[  XPASS   ] $suite:$1: $xp_t passed, listed flaky= (may fail)"
+		xpassc=$((xpassc + 1))
+	done
+}
 
 # verdict_pass NAME PASSED DETAIL: the configuration passed with PASSED tests.
 verdict_pass() {
@@ -64,13 +95,13 @@ verdict_must_fail() {
 # run_selected [PART]: run_config on each configuration whose name contains PART but those
 # flagged "manual" (run only by name), then the closing lines; status 0 when all passed.
 run_selected() {
-	start=$(date +%s) okc=0 badc=0 tmp=$(mktemp)
+	start=$(date +%s) okc=0 badc=0 xpassc=0 tmp=$(mktemp)
 	selected "${1:-}" | awk -F'|' '!index(" " $5 " ", " manual ")' >"$tmp"
 	while IFS= read -r line; do
 		if run_config "$line"; then okc=$((okc + 1)); else badc=$((badc + 1)); fi
 	done <"$tmp"
 	rm -f "$tmp"
-	echo "$suite: $okc configurations passed, $badc failed in $(($(date +%s) - start)) s (logs: $logs)"
+	echo "$suite: $okc configurations passed, $badc failed in $(($(date +%s) - start)) s, $xpassc XPASS (logs: $logs)"
 	echo "$suite: $okc passed, $badc failed"
 	[ "$badc" -eq 0 ]
 }

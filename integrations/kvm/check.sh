@@ -3,8 +3,9 @@
 # series' style, the boot, the conformance suite as a KVM guest in both counter ranges with the
 # host's perf meanwhile, SPE in KVM guests, make validate's isolation pair, KVM's selftests and
 # ours, and must-fail mutants of the glue, each of which one of those checks must catch). One
-# "PASS|FAIL kvm-check NAME (N s)" line a check, the checks' own verdict lines before it, then
-# "kvm-check: N passed, N failed".
+# "PASS|FAIL kvm-check NAME (N s)" line a check, the checks' own verdict lines before it (an
+# "XPASS kvm-guest TEST ..." line each a test listed as an expected failure that passed, counted
+# on the check's line and in all), then "kvm-check: N passed, N failed".
 #
 # Usage: QEMU_OUT=DIR integrations/kvm/check.sh   (make kvm-check; DIR holds pmu-suite.bin)
 #   KVM_CHECKS   the names of the checks to run (default: every line of checks.txt)
@@ -44,7 +45,7 @@ suite_verdict() {
 	fi
 }
 
-passed=0 failed=0
+passed=0 failed=0 xpassed=0
 while IFS='|' read -r name script envs flags; do
 	name=$(echo "$name" | tr -d ' \t')
 	case "$name" in '' | '#'*) continue ;; esac
@@ -56,7 +57,9 @@ while IFS='|' read -r name script envs flags; do
 	t0=$(date +%s)
 	run "$script" "$envs" "$logs/$name"
 	rc=$?
-	grep -E '^(PASS|FAIL|XFAIL) |RESULT .* FAIL|: [0-9]+ passed' "$logs/$name" | sed 's/^/  /'
+	grep -E '^(PASS|FAIL|XFAIL|XPASS) |RESULT .* FAIL|: [0-9]+ passed' "$logs/$name" | sed 's/^/  /'
+	xpass=$(grep -c '^XPASS ' "$logs/$name")
+	xpassed=$((xpassed + xpass))
 	secs=$(($(date +%s) - t0))
 	if [ -z "$must" ] && [ "$rc" -eq 0 ]; then
 		verdict=PASS
@@ -71,8 +74,9 @@ while IFS='|' read -r name script envs flags; do
 		tail -n 5 "$logs/$name.err" | sed 's/^/  stderr: /'
 	fi
 	[ "$verdict" = PASS ] && passed=$((passed + 1)) || failed=$((failed + 1))
-	echo "$verdict kvm-check $name ($secs s)${why:-}"
+	echo "$verdict kvm-check $name ($secs s$([ "$xpass" -eq 0 ] || echo ", $xpass XPASS"))${why:-}"
 	why=
 done <"$here/checks.txt"
+echo "kvm-check: $xpassed XPASS (a test listed as an expected failure passed: guest.sh's KVM_GUEST_XFAIL ones fail their check)"
 echo "kvm-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

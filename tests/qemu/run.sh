@@ -14,7 +14,9 @@
 # $QEMU_OUT/../host/bin/vperf-spe: decodes the SPE-BUF lines of a run, spe_decode below),
 # BENCH_SPE_MS (bench: virtual ms of the SPE records-lost check, default 12000; bench.sh).
 # A configuration passes when every guest printed "SUITE DONE", the hypervisor finished, no
-# test FAILed (but its xfail ones) and nothing timed out; a must-fail one passes only when the
+# test FAILed (but its xfail= and flaky= ones), no xfail= test passed (each is reported as XPASS,
+# a flaky= one too, without failing the configuration: scripts/verdict.sh) and nothing timed
+# out; a must-fail one passes only when the
 # hypervisor booted, its guests started, and a test caught the breakage (a test FAILed). An
 # infrastructure failure (QEMU or an image missing, QEMU refusing its arguments, no hypervisor
 # banner, a guest not started) is a failure of any configuration, must-fail ones included, and
@@ -247,13 +249,26 @@ efi_refusal() {
 # passed.
 judge() {
 	name=$1 log=$2 flags=$3 how=$4 rc=$5 secs=$6
-	xfail=$(xfail_tests "$flags")
+	xfail=$(xfail_tests "$flags") flaky=$(flaky_tests "$flags")
 	pass=$(grep -c 'RESULT [^ ]* [^ ]* PASS\|RESULT [^ ]* PASS' "$log")
 	skip=$(grep -c 'RESULT .* SKIP' "$log")
 	fails=$(grep 'RESULT .* FAIL' "$log" | sed 's/.*RESULT \(host \)\{0,1\}\([^ ]*\) FAIL.*/\2/')
-	bad=0 unexpected=""
+	bad=0 unexpected="" xfailed="" flaked=""
 	for t in $fails; do
-		case " $xfail " in *" $t "*) ;; *) bad=$((bad + 1)) unexpected="$unexpected $t" ;; esac
+		case " $xfail " in
+		*" $t "*) xfailed="$xfailed $t" ;;
+		*) case " $flaky " in
+			*" $t "*) flaked="$flaked $t" ;;
+			*) bad=$((bad + 1)) unexpected="$unexpected $t" ;;
+			esac ;;
+		esac
+	done
+	# An expected failure that passed (XPASS): xfail= ones fail the configuration, flaky= ones
+	# are only reported.
+	xpass_must=$(xpassed "$log" "$xfail") xpass_may=$(xpassed "$log" "$flaky")
+	verdict_xpass "$name" "$xpass_must" "$xpass_may"
+	for t in $xpass_must; do
+		bad=$((bad + 1)) unexpected="$unexpected (xpass: $t)"
 	done
 	guests=$(grep -c 'SUITE DONE' "$log")
 	if [ "$how" = hyp ] || [ "$how" = efi ]; then
@@ -275,14 +290,18 @@ judge() {
 	fi
 	[ "$rc" -eq 124 ] && unexpected="$unexpected (timeout)"
 	# Caught means a test said FAIL: a hang or a missing finish alone proves nothing.
-	has_flag "$flags" must-fail &&
-		{ verdict_must_fail "$name" "$(echo "$unexpected" | sed 's/([^)]*)//g')" "$unexpected"; return; }
+	# must-fail: caught by the tests that failed, not by an XPASS (which fails it still).
+	if has_flag "$flags" must-fail; then
+		[ -z "$xpass_must" ] || { verdict_fail "$name" "$pass" "$bad" "$unexpected"; return; }
+		verdict_must_fail "$name" "$(echo "$unexpected" | sed 's/([^)]*)//g')" "$unexpected"
+		return
+	fi
 	if [ "$bad" -eq 0 ] && grep -q 'RESULT host vm[0-9]-policy SKIP' "$log"; then
 		echo "[  SKIPPED ] qemu:$name (vperf_vm_init: VPERF_ENOTSUP, configured out of this vperf)"
 		return 0
 	fi
 	if [ "$bad" -eq 0 ] && [ "$pass" -gt 0 ]; then
-		verdict_pass "$name" "$pass" "$pass tests passed, $skip skipped$info, $secs s"
+		verdict_pass "$name" "$pass" "$pass tests passed, $skip skipped${xfailed:+, xfail:$xfailed}${flaked:+, flaky:$flaked}$info, $secs s"
 		return 0
 	fi
 	verdict_fail "$name" "$pass" "$bad" "$unexpected"
