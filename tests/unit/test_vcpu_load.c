@@ -163,6 +163,42 @@ static void test_misuse_is_caught(void **state)
 #endif
 }
 
+/*
+ * With hyp_writes_mdcr the hypervisor writes its own host value after every put, which vperf
+ * does not know (include/vperf/hyp.h, "MDCR_EL2 is shared"). An eager put whose MDCR_EL2 vperf
+ * has no need to write (the host's HPME is the vCPU's: no host counters, a SELF guest; no
+ * host_el1) leaves the register the vCPU's as vperf sees it, until the hypervisor's write: the
+ * load back must not take that for the register's value and the short path with it, but write
+ * the vCPU's MDCR_EL2 itself, as every full path does where its sequence needs it. Kills:
+ * vperf_mdcr_handed not forgetting pcpu->cur_mdcr (MDCR_EL2 is the hypervisor's host value
+ * when vperf_vcpu_load returns).
+ */
+static void test_hyp_mdcr_eager_put_forgotten(void **state)
+{
+	const struct vperf_pcpu_config pcfg = { .hyp_writes_mdcr = true };
+	struct vperf_vm_config cfg = policy(VPERF_PMU_SELF, 2);
+	struct hv_vcpu *a;
+
+	(void)state;
+	hv_init(NULL, 0);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	hv_host_boot(0);
+	hv.hyp_host_bits = MDCR_EL2_TDA;
+	assert_int_equal(hv_vm(0, &cfg), VPERF_OK);
+	a = hv_vcpu(0, 0);
+	hv_enter(a, 0);
+	guest_write(PMEVCNTR0_EL0, 42);
+	assert_int_equal(hv.pcpu[0].host_mdcr & MDCR_EL2_HPME, a->v.mdcr & MDCR_EL2_HPME);
+	hv_leave(0);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), hv.pcpu[0].host_mdcr | MDCR_EL2_TDA);
+	hv_enter(a, 0);
+	assert_int_equal(hv.mdcr_after_load[0], a->v.mdcr);
+	assert_int_equal(sim_peek(0, VPERF_ENC_MDCR_EL2), a->v.mdcr);
+	assert_int_equal(guest_read(PMEVCNTR0_EL0), 42);
+	hv_leave(0);
+	assert_int_equal(sim_error_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +208,7 @@ int main(void)
 		cmocka_unit_test_setup(test_short_loaded_vcpu_loaded_again, setup_short),
 		cmocka_unit_test_setup(test_forget_refuses_short_loaded_vcpu, setup_short),
 		cmocka_unit_test(test_misuse_is_caught),
+		cmocka_unit_test(test_hyp_mdcr_eager_put_forgotten),
 	};
 
 	return cmocka_run_group_tests_name("vcpu_load", tests, NULL, NULL);

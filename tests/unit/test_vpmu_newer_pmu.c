@@ -339,20 +339,22 @@ static void test_userenr_newer_fields_cleared(void **state)
 	hv_leave(0);
 }
 
-/* A pCPU with the instruction counter and no FEAT_FGT2 brought up after a direct VM exists:
- * the VM's vCPU runs trapped there (its accesses UNDEF), never untrapped; the same for PMUv3p9
- * alone, its PMUACR_EL1. */
-static void test_later_pcpu_without_fgt2_runs_trapped(void **state)
+/* A pCPU without FEAT_FGT2 brought up after a direct VM exists, with the instruction counter
+ * (icntr) or PMUv3p9 alone: the VM's vCPU runs trapped there (its accesses UNDEF), never
+ * untrapped; PMUACR_EL1, which keeps what its last writer left (here a value another VM could
+ * have written), is never read, PMICNTR_EL0 never reached. */
+static void later_pcpu_without_fgt2(bool icntr)
 {
 	struct sim_pe_config cfg;
 	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
 	struct vperf_vm_config direct = policy(VPERF_PART_DIRECT, 2);
 	struct hv_vcpu *a;
 
-	(void)state;
 	newer_pe(&cfg, true);
+	cfg.icntr = icntr;
 	cfg.cpus_without_fgt = VPERF_BIT(1); /* neither FEAT_FGT nor FEAT_FGT2 there */
 	hv_init(&cfg, 2);
+	assert_int_equal(hv.pcpu[1].caps.icntr, icntr);
 	assert_true(hv.pcpu[1].direct_newer_regs);
 	assert_int_equal(hv_vm(0, &direct), VPERF_EINVAL);
 	vperf_init(hv_ops());
@@ -362,16 +364,66 @@ static void test_later_pcpu_without_fgt2_runs_trapped(void **state)
 	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
 	sim_set_cpu(0);
 	a = hv_vcpu(0, 0);
+	sim_poke(1, VPERF_ENC_PMUACR_EL1, VPERF_BIT(31) | 1);
 	hv_enter(a, 1);
 	host_icount(1);
 	guest_write(PMEVTYPER0_EL0, INST_RETIRED);
 	assert_int_equal(sim_peek(1, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM, MDCR_EL2_TPM);
 	guest_read(PMICNTR_EL0);
 	assert_int_equal(last(), SIM_ACC_UNDEF);
-	guest_read(PMUACR_EL1);
+	assert_int_equal(guest_read(PMUACR_EL1), 0);
+	assert_int_equal(last(), SIM_ACC_UNDEF);
+	guest_write(PMZR_EL0, 1);
 	assert_int_equal(last(), SIM_ACC_UNDEF);
 	hv_leave(1);
-	assert_int_equal(sim_peek(1, VPERF_ENC_PMICNTR_EL0), HOST_ICOUNT);
+	assert_int_equal(sim_peek(1, VPERF_ENC_PMUACR_EL1), VPERF_BIT(31) | 1);
+	if (icntr)
+		assert_int_equal(sim_peek(1, VPERF_ENC_PMICNTR_EL0), HOST_ICOUNT);
+	assert_int_equal(sim_error_count(), 0);
+	sim_set_cpu(0);
+}
+
+static void test_later_pcpu_without_fgt2_runs_trapped(void **state)
+{
+	(void)state;
+	later_pcpu_without_fgt2(true);
+	later_pcpu_without_fgt2(false);
+}
+
+/* PMUv3p8 has neither PMUACR_EL1 nor PMZR_EL0, nor the instruction counter (a PMUv3p9 feature,
+ * ID_AA64DFR1_EL1.PMICNTR): nothing newer for an untrapped guest to reach, so a direct policy
+ * needs no FEAT_FGT2 there, at vperf_vm_init or on a pCPU brought up after the VM, and runs
+ * untrapped; the hardware itself makes the newer registers UNDEFINED. */
+static void test_direct_v3p8_without_fgt2(void **state)
+{
+	struct sim_pe_config cfg;
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+	struct vperf_vm_config direct = policy(VPERF_PART_DIRECT, 2);
+	struct hv_vcpu *a;
+
+	(void)state;
+	newer_pe(&cfg, false);
+	cfg.pmuver = 8;
+	hv_init(&cfg, 2);
+	assert_false(hv.pcpu[0].caps.icntr);
+	assert_false(hv.pcpu[0].direct_newer_regs);
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+	a = hv_vcpu(0, 0);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		hv_enter(a, cpu);
+		guest_write(PMEVTYPER0_EL0, INST_RETIRED);
+		assert_int_equal(sim_peek(cpu, VPERF_ENC_MDCR_EL2) & MDCR_EL2_TPM, 0);
+		guest_read(PMUACR_EL1);
+		assert_int_equal(last(), SIM_ACC_UNDEF);
+		hv_leave(cpu);
+	}
+	assert_int_equal(sim_error_count(), 0);
 	sim_set_cpu(0);
 }
 
@@ -585,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_leftover_f0_does_not_count_guest),
 		cmocka_unit_test(test_userenr_newer_fields_cleared),
 		cmocka_unit_test(test_later_pcpu_without_fgt2_runs_trapped),
+		cmocka_unit_test(test_direct_v3p8_without_fgt2),
 		cmocka_unit_test(test_mt_trapped),
 		cmocka_unit_test(test_mt_direct_types_trap),
 		cmocka_unit_test(test_mt_later_pcpu_runs_trapped),
