@@ -65,7 +65,8 @@ struct vperf_platform {
 	uint64_t spe_pmsidr; /* PMSIDR_EL1 of the view (SPE 4.3.11) */
 	uint64_t spe_pmbidr; /* PMBIDR_EL1 of the view, Align and F (SPE 4.3.1) */
 	bool any_mt_counts;  /* a pCPU's PMEVTYPER<n>.MT may count other threads (pcpu.c) */
-	bool any_newer_regs; /* a pCPU exposes the instruction counter untrapped (pcpu.c) */
+	bool any_newer_regs; /* a pCPU exposes the instruction counter or PMUv3p9's PMUACR_EL1
+			      * and PMZR_EL0 with no FEAT_FGT2 to trap them (pcpu.c) */
 	struct vperf_pcpu_caps first_caps; /* the first initialised pCPU's (blob checks) */
 	struct vperf_demands demands;	   /* what the initialised VMs rely on */
 };

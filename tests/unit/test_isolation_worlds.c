@@ -57,15 +57,15 @@ static bool direct_on_mixed_events(const struct world *w)
 
 /* What the draws of world_hyp.c put in the summary: worlds with a PMUv3p9 pCPU up, those with
  * an instruction counter, those with a direct VM up on one (FEAT_FGT2 everywhere, or refused);
- * worlds whose hypervisor writes MDCR_EL2 itself with its own debug and fine-grained traps and
- * has a VM up. */
+ * worlds with a VM up whose hypervisor writes MDCR_EL2 itself, and those whose hypervisor gives
+ * vperf debug or fine-grained traps of its own. */
 struct hyp_counts {
-	unsigned int v3p9, icntr, direct_v3p9, hyp;
+	unsigned int v3p9, icntr, direct_v3p9, hyp, own;
 };
 
 static void count_hyp(const struct world *w, struct hyp_counts *k)
 {
-	bool v3p9 = false, icntr = false, direct = false, hyp = false, vms = false;
+	bool v3p9 = false, icntr = false, direct = false, hyp = false, own = false, vms = false;
 
 	for (unsigned int c = 0; c < w->nr_cpus; c++) {
 		if (!shared_run.cpu_up[c])
@@ -73,6 +73,8 @@ static void count_hyp(const struct world *w, struct hyp_counts *k)
 		v3p9 |= w->cpu[c].pe.pmuver == 9;
 		icntr |= w->cpu[c].pe.icntr;
 		hyp |= w->cpu[c].pc.hyp_writes_mdcr;
+		own |= w->cpu[c].pc.host_mdcr || w->cpu[c].pc.host_hdfgrtr ||
+		       w->cpu[c].pc.host_hdfgwtr;
 	}
 	for (unsigned int v = 0; v < w->nr_vms; v++) {
 		vms |= shared_run.vm_up[v];
@@ -83,6 +85,7 @@ static void count_hyp(const struct world *w, struct hyp_counts *k)
 	k->icntr += icntr;
 	k->direct_v3p9 += v3p9 && direct;
 	k->hyp += hyp && vms;
+	k->own += own && vms;
 }
 
 static void test_isolation_worlds(void **state)
@@ -179,8 +182,8 @@ static void test_isolation_worlds(void **state)
 		"%u with a direct VM up on a PMUv3p9 pCPU\n",
 		hyp.v3p9, hyp.icntr, hyp.direct_v3p9);
 	print_message("hypervisor: %u worlds with VMs up whose hypervisor writes MDCR_EL2 itself, "
-		      "with its own debug and fine-grained traps\n",
-		      hyp.hyp);
+		      "%u whose hypervisor has debug or fine-grained traps of its own\n",
+		      hyp.hyp, hyp.own);
 	print_message(
 		"power-downs: %u of a pCPU after a put (vperf_pcpu_down, the PE's PMU and SPE "
 		"reset, vperf_pcpu_init again); %u pCPUs brought up late, after vCPUs ran\n",

@@ -58,20 +58,22 @@ static void draw_host_fgt(uint64_t *rng, struct w_cpu *cpu)
 	cpu->pc.host_hdfgwtr2 = draw_bits(rng, HDFGWTR2_VPERF_MASK);
 }
 
-/* One world in three is a KVM-like host (docs/integration/kvm.md): the hypervisor writes
- * MDCR_EL2 itself after every load and put (hyp_writes_mdcr, tests/unit/hv_switch.c) on every
- * pCPU, and gives vperf its own debug traps and fine-grained traps (above), which vperf must
- * keep while a vCPU runs and never let decide what a guest sees of another. The others keep 0. */
+/* One world in three has a hypervisor that writes MDCR_EL2 itself after every load and put, on
+ * every pCPU (hyp_writes_mdcr, tests/unit/hv_switch.c: KVM's shape, docs/integration/kvm.md);
+ * one in three, drawn apart, one that gives vperf its own debug traps and fine-grained traps
+ * (above), which vperf must keep while a vCPU runs and never let decide what a guest sees of
+ * another (without hyp_writes_mdcr the load's short paths keep them too). The others keep 0. */
 void draw_hyp(uint64_t seed, struct world *w)
 {
 	uint64_t rng = seed * 0x9e6c63d0676a9a99ull ^ 0x510e527fade682d1ull;
+	bool writes = !pick(&rng, 3), own = !pick(&rng, 3);
 
-	if (pick(&rng, 3))
-		return;
 	for (unsigned int c = 0; c < w->nr_cpus; c++) {
 		struct w_cpu *cpu = &w->cpu[c];
 
-		cpu->pc.hyp_writes_mdcr = true;
+		cpu->pc.hyp_writes_mdcr = writes;
+		if (!own)
+			continue;
 		cpu->pc.host_mdcr = draw_host_mdcr(&rng, &cpu->pe);
 		draw_host_fgt(&rng, cpu);
 	}

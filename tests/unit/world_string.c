@@ -173,13 +173,13 @@ void world_describe(const struct world *w)
 						 : " host_first_range");
 		if (p->pe.icntr || p->pe.fgt2)
 			printf("  pCPU %u: ICNTR %u FGT2 %u\n", c, p->pe.icntr, p->pe.fgt2);
-		if (p->pc.hyp_writes_mdcr)
-			printf("  pCPU %u: hyp_writes_mdcr, host_mdcr %#" PRIx64
-			       ", host HDFGRTR/HDFGWTR"
-			       " %#" PRIx64 "/%#" PRIx64 ", HDFGRTR2/HDFGWTR2 %#" PRIx64
-			       "/%#" PRIx64 "\n",
-			       c, p->pc.host_mdcr, p->pc.host_hdfgrtr, p->pc.host_hdfgwtr,
-			       p->pc.host_hdfgrtr2, p->pc.host_hdfgwtr2);
+		if (p->pc.hyp_writes_mdcr || p->pc.host_mdcr || p->pc.host_hdfgrtr ||
+		    p->pc.host_hdfgwtr)
+			printf("  pCPU %u: hyp_writes_mdcr %u, host_mdcr %#" PRIx64
+			       ", host HDFGRTR/HDFGWTR %#" PRIx64 "/%#" PRIx64
+			       ", HDFGRTR2/HDFGWTR2 %#" PRIx64 "/%#" PRIx64 "\n",
+			       c, p->pc.hyp_writes_mdcr, p->pc.host_mdcr, p->pc.host_hdfgrtr,
+			       p->pc.host_hdfgwtr, p->pc.host_hdfgrtr2, p->pc.host_hdfgwtr2);
 	}
 	for (unsigned int v = 0; v < w->nr_vms; v++) {
 		const struct w_vm *m = &w->vm[v];
