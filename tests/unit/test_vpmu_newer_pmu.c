@@ -339,6 +339,20 @@ static void test_userenr_newer_fields_cleared(void **state)
 	hv_leave(0);
 }
 
+/* vperf set up again with pCPU 0 alone, the direct VM 0 created there, then pCPU 1 brought up
+ * after it (a CPU that comes online). */
+static void direct_vm_then_pcpu1(const struct vperf_vm_config *direct)
+{
+	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
+
+	vperf_init(hv_ops());
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
+	assert_int_equal(hv_vm(0, direct), VPERF_OK);
+	sim_set_cpu(1);
+	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
+	sim_set_cpu(0);
+}
+
 /* A pCPU without FEAT_FGT2 brought up after a direct VM exists, with the instruction counter
  * (icntr) or PMUv3p9 alone: the VM's vCPU runs trapped there (its accesses UNDEF), never
  * untrapped; PMUACR_EL1, which keeps what its last writer left (here a value another VM could
@@ -346,7 +360,6 @@ static void test_userenr_newer_fields_cleared(void **state)
 static void later_pcpu_without_fgt2(bool icntr)
 {
 	struct sim_pe_config cfg;
-	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
 	struct vperf_vm_config direct = policy(VPERF_PART_DIRECT, 2);
 	struct hv_vcpu *a;
 
@@ -357,12 +370,7 @@ static void later_pcpu_without_fgt2(bool icntr)
 	assert_int_equal(hv.pcpu[1].caps.icntr, icntr);
 	assert_true(hv.pcpu[1].direct_newer_regs);
 	assert_int_equal(hv_vm(0, &direct), VPERF_EINVAL);
-	vperf_init(hv_ops());
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
-	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
-	sim_set_cpu(1);
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
-	sim_set_cpu(0);
+	direct_vm_then_pcpu1(&direct);
 	a = hv_vcpu(0, 0);
 	sim_poke(1, VPERF_ENC_PMUACR_EL1, VPERF_BIT(31) | 1);
 	hv_enter(a, 1);
@@ -397,7 +405,6 @@ static void test_later_pcpu_without_fgt2_runs_trapped(void **state)
 static void test_direct_v3p8_without_fgt2(void **state)
 {
 	struct sim_pe_config cfg;
-	const struct vperf_pcpu_config pcfg = { .host_counters = 2 };
 	struct vperf_vm_config direct = policy(VPERF_PART_DIRECT, 2);
 	struct hv_vcpu *a;
 
@@ -408,12 +415,7 @@ static void test_direct_v3p8_without_fgt2(void **state)
 	assert_false(hv.pcpu[0].caps.icntr);
 	assert_false(hv.pcpu[0].direct_newer_regs);
 	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
-	vperf_init(hv_ops());
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[0], &pcfg), VPERF_OK);
-	assert_int_equal(hv_vm(0, &direct), VPERF_OK);
-	sim_set_cpu(1);
-	assert_int_equal(vperf_pcpu_init(&hv.pcpu[1], &pcfg), VPERF_OK);
-	sim_set_cpu(0);
+	direct_vm_then_pcpu1(&direct);
 	a = hv_vcpu(0, 0);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		hv_enter(a, cpu);
