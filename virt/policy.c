@@ -25,9 +25,10 @@
  * cycle counter) is MDCR_EL2.HPMN = 0, legal only with FEAT_HPMN0 (MDCR_EL2.HPMN description,
  * Arm DDI 0487 K.a), on every pCPU. No pCPU may expose FEAT_PMUv3_ICNTR's registers or
  * PMUv3p9's PMUACR_EL1 and PMZR_EL0 without FEAT_FGT2 to trap them (pcpu.c, direct_hazards):
- * the instruction counter is in no HPMN range, PMUACR_EL1 holds another VM's value. A pCPU whose PMEVTYPER<n>.MT counts other threads makes every direct
- * VM's types trap (vperf_vm_cfg_filters_events), so it needs FEAT_FGT everywhere too; so do
- * pCPUs whose common events differ, where a direct VM's PMCEID<n>_EL0 reads trap (fgt.h,
+ * the instruction counter is in no HPMN range, PMUACR_EL1 holds another VM's value. A pCPU
+ * whose PMEVTYPER<n>.MT counts other threads makes every direct VM's types trap
+ * (vperf_vm_cfg_filters_events), so it needs FEAT_FGT everywhere too; so do pCPUs whose common
+ * events differ, where a direct VM's PMCEID<n>_EL0 reads trap (fgt.h,
  * vperf_vm_fgt_pmceid) so that it is shown the events every pCPU counts wherever it runs.
  */
 static bool direct_possible(const struct vperf_vm_config *cfg)

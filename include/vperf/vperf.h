@@ -164,7 +164,8 @@ struct vperf_pcpu {
 	uint64_t vm_hdfgrtr2[2], vm_hdfgwtr2[2];
 	/* What this pCPU's hardware lets a direct-partition guest reach untrapped beyond what
 	 * vperf shows it (virt/pcpu.c): FEAT_PMUv3_ICNTR's instruction counter, or PMUv3p9's
-	 * PMUACR_EL1 and PMZR_EL0, without FEAT_FGT2 to trap them; a PMEVTYPER<n>_EL0.MT that counts the core's other threads and that
+	 * PMUACR_EL1 and PMZR_EL0, without FEAT_FGT2 to trap them; a PMEVTYPER<n>_EL0.MT that
+	 * counts the core's other threads and that
 	 * vperf cannot disable from EL2 (only FEAT_FGT's type traps keep it out). */
 	bool direct_newer_regs;
 	bool mt_counts;

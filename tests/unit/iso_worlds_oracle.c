@@ -205,8 +205,8 @@ static int second_expected(const struct vperf_vm_config *cfg, const struct w_run
 }
 
 /* A pCPU up whose PMU has registers newer than a guest is shown that only FEAT_FGT2 traps with
- * MDCR_EL2.TPM = 0 (FEAT_PMUv3_ICNTR's PMICNTR_EL0, PMUv3p9's PMUACR_EL1 and PMZR_EL0: docs/vpmu.md,
- * "Newer PMU hardware"): a direct-partition guest would reach them untrapped. */
+ * MDCR_EL2.TPM = 0 (FEAT_PMUv3_ICNTR's PMICNTR_EL0, PMUv3p9's PMUACR_EL1 and PMZR_EL0:
+ * docs/vpmu.md, "Newer PMU hardware"): a direct-partition guest would reach them untrapped. */
 static bool newer_regs_untrappable(const struct w_run *run, const struct world *w)
 {
 	for (unsigned int c = 0; c < w->nr_cpus; c++) {
